@@ -1,0 +1,59 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { AppDeps } from './deps.js';
+import errorHandler from './plugins/error-handler.js';
+import auth from './plugins/auth.js';
+import openapi from './plugins/openapi.js';
+import rateLimits from './plugins/rate-limits.js';
+import healthRoutes from './routes/health.js';
+import versionRoutes, { API_VERSION } from './routes/version.js';
+import projectRoutes from './routes/projects/index.js';
+import apiKeyRoutes from './routes/workspace/api-keys.js';
+import assetRoutes from './routes/assets/index.js';
+import fileRoutes from './routes/files.js';
+import shareSettingsRoutes from './routes/share-settings/index.js';
+import publicShareRoutes from './routes/public-share/index.js';
+import requestRoutes from './routes/requests/index.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: AppDeps;
+  }
+}
+
+export interface BuildAppOptions {
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** The API as a Fastify instance: what main.ts listens with and what tests start on port 0. */
+export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const { config } = deps;
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    // Only the configured proxies (the BFF, a load balancer) may speak for the client's address.
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
+    bodyLimit: 1024 * 1024,
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: true, useDefaults: true, allErrors: true } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorate('deps', deps);
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('x-api-version', API_VERSION);
+  });
+
+  await app.register(errorHandler);
+  await app.register(openapi);
+  await app.register(rateLimits);
+  await app.register(auth);
+
+  await app.register(healthRoutes);
+  await app.register(versionRoutes);
+  await app.register(projectRoutes);
+  await app.register(apiKeyRoutes);
+  await app.register(assetRoutes);
+  await app.register(fileRoutes);
+  await app.register(shareSettingsRoutes);
+  await app.register(publicShareRoutes);
+  await app.register(requestRoutes);
+  return app;
+}

@@ -1,0 +1,33 @@
+import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import { fileURLToPath } from 'node:url';
+import * as schema from './schema/index.js';
+
+export type Db = NodePgDatabase<typeof schema> & { $client: pg.Pool };
+/** A transaction handle: the same query API as Db. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+/** Either the pool or a transaction, for repository methods that run in both. */
+export type Executor = Db | Tx;
+
+const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.url));
+
+/** Opens a pool. Callers own it and close it with `db.$client.end()`. */
+export function createDb(databaseUrl: string, poolSize = 10): Db {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize, idleTimeoutMillis: 30_000 });
+  // A dropped connection must not crash the process; the next query reconnects.
+  pool.on('error', () => {});
+  return drizzle(pool, { schema, casing: 'snake_case' }) as Db;
+}
+
+/** Applies the drizzle-kit migrations; idempotent, serialised by drizzle's own lock table. */
+export async function applyMigrations(db: Db): Promise<void> {
+  await db.$client.query('SELECT pg_advisory_lock(7312001)');
+  try {
+    await migrate(db, { migrationsFolder: MIGRATIONS_DIR });
+  } finally {
+    await db.$client.query('SELECT pg_advisory_unlock(7312001)');
+  }
+}
+
+export { schema };

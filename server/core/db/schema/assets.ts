@@ -1,0 +1,29 @@
+import { bigint, integer, jsonb, pgTable, text, uuid, index } from 'drizzle-orm/pg-core';
+import { timestamps } from './_columns.js';
+import { workspaces } from './workspaces.js';
+import { people } from './people.js';
+
+/** A 3D asset in the workspace library: always a validated GLB in storage. */
+export const assets = pgTable(
+  'assets',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    workspaceId: uuid('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    fileName: text('file_name').notNull(),
+    storageKey: text('storage_key').notNull(),
+    contentType: text('content_type').notNull().default('model/gltf-binary'),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull(),
+    sourceFormat: text('source_format', { enum: ['glb', 'gltf', 'zip'] }).notNull(),
+    /** What the Khronos validator reported (counts, warnings), for the owner's eyes. */
+    modelInfo: jsonb('model_info').$type<Record<string, unknown>>().notNull(),
+    externalSource: jsonb('external_source').$type<Record<string, unknown>>(),
+    readinessScore: integer('readiness_score'),
+    readinessLevel: text('readiness_level', { enum: ['ready', 'needs-work', 'not-ready'] }),
+    createdBy: uuid('created_by').references(() => people.id, { onDelete: 'set null' }),
+    ...timestamps,
+  },
+  (t) => [index('assets_workspace_idx').on(t.workspaceId, t.createdAt)],
+);
+
+export type Asset = typeof assets.$inferSelect;

@@ -1,0 +1,65 @@
+import { integer, jsonb, pgTable, primaryKey, text, timestamp, uuid, index, uniqueIndex } from 'drizzle-orm/pg-core';
+import { timestamps } from './_columns.js';
+import { projects, bytea } from './projects.js';
+import { workspaces } from './workspaces.js';
+
+export const SUBMISSION_STEPS = ['screenshots', 'pdf', 'email', 'events'] as const;
+export type SubmissionStep = (typeof SUBMISSION_STEPS)[number];
+export const STEP_STATES = ['pending', 'done', 'failed'] as const;
+export type StepState = (typeof STEP_STATES)[number];
+
+/** A visitor's form submission ("request" on the owner side). */
+export const submissions = pgTable(
+  'submissions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    workspaceId: uuid('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
+    status: text('status').notNull().default('new'),
+    formData: jsonb('form_data').$type<Record<string, unknown>>().notNull(),
+    selectedOptions: jsonb('selected_options').$type<Record<string, unknown>>().notNull(),
+    configurationSummary: text('configuration_summary').notNull().default(''),
+    idempotencyKey: text('idempotency_key'),
+    clientIp: text('client_ip'),
+    pdfKey: text('pdf_key'),
+    ...timestamps,
+  },
+  (t) => [
+    index('submissions_project_idx').on(t.projectId, t.createdAt),
+    uniqueIndex('submissions_idempotency_key').on(t.projectId, t.idempotencyKey),
+  ],
+);
+
+/**
+ * Screenshots arrive inside the submit body. They are committed here with the request (so the
+ * acknowledgement never depends on storage), then the screenshots step moves them to storage
+ * and clears `data`.
+ */
+export const submissionScreenshots = pgTable(
+  'submission_screenshots',
+  {
+    submissionId: uuid('submission_id').notNull().references(() => submissions.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    mimeType: text('mime_type').notNull(),
+    data: bytea('data'),
+    storageKey: text('storage_key'),
+  },
+  (t) => [primaryKey({ columns: [t.submissionId, t.position] })],
+);
+
+/** The state of each background step of a submission. */
+export const submissionSteps = pgTable(
+  'submission_steps',
+  {
+    submissionId: uuid('submission_id').notNull().references(() => submissions.id, { onDelete: 'cascade' }),
+    step: text('step', { enum: SUBMISSION_STEPS }).notNull(),
+    state: text('state', { enum: STEP_STATES }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    doneAt: timestamp('done_at', { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.submissionId, t.step] })],
+);
+
+export type Submission = typeof submissions.$inferSelect;
+export type SubmissionStepRow = typeof submissionSteps.$inferSelect;

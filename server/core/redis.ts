@@ -1,0 +1,17 @@
+import { Redis, type RedisOptions } from 'ioredis';
+
+/**
+ * Redis connections come in two flavours. Workers block on Redis and must retry forever
+ * (BullMQ requires `maxRetriesPerRequest: null`); request paths must fail fast instead of
+ * queueing commands while Redis is down.
+ */
+export function createRedis(url: string, purpose: 'worker' | 'request'): Redis {
+  const options: RedisOptions =
+    purpose === 'worker'
+      ? { maxRetriesPerRequest: null, enableReadyCheck: true }
+      : { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 1000, commandTimeout: 1000 };
+  const redis = new Redis(url, { ...options, lazyConnect: false, retryStrategy: (n) => Math.min(n * 200, 2000) });
+  // Errors surface on the commands that fail; an unhandled 'error' event would crash the process.
+  redis.on('error', () => {});
+  return redis;
+}

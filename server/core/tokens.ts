@@ -1,0 +1,43 @@
+import { SignJWT, createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
+import type { Config } from './config.js';
+import { ConfigError } from './config.js';
+
+/**
+ * Access tokens: JWTs verified with jose, either with the shared HS256 secret (the model hosted
+ * Postgres back ends use) or against a JWKS. Algorithms are pinned: the key alone never decides.
+ */
+export interface TokenVerifier {
+  verify(token: string): Promise<JWTPayload & { sub: string }>;
+}
+
+export function createTokenVerifier(auth: Config['auth']): TokenVerifier {
+  const options = { issuer: auth.issuer, audience: auth.audience };
+  if (auth.jwksUrl) {
+    const jwks = createRemoteJWKSet(new URL(auth.jwksUrl));
+    return {
+      async verify(token) {
+        const { payload } = await jwtVerify(token, jwks, { ...options, algorithms: ['RS256', 'ES256', 'EdDSA'] });
+        if (!payload.sub) throw new Error('token has no sub');
+        return payload as JWTPayload & { sub: string };
+      },
+    };
+  }
+  if (!auth.jwtSecret) throw new ConfigError('AUTH_JWT_SECRET or AUTH_JWKS_URL must be set');
+  const key = new TextEncoder().encode(auth.jwtSecret);
+  return {
+    async verify(token) {
+      const { payload } = await jwtVerify(token, key, { ...options, algorithms: ['HS256'] });
+      if (!payload.sub) throw new Error('token has no sub');
+      return payload as JWTPayload & { sub: string };
+    },
+  };
+}
+
+/** Issues a development access token (the `npm run token` command and tests). */
+export async function issueAccessToken(auth: Config['auth'], subject: string, email: string | null, ttl = '24h'): Promise<string> {
+  if (!auth.jwtSecret) throw new ConfigError('AUTH_JWT_SECRET must be set to issue tokens');
+  let jwt = new SignJWT({ email: email ?? undefined, role: 'authenticated' }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setSubject(subject).setIssuedAt().setExpirationTime(ttl);
+  if (auth.issuer) jwt = jwt.setIssuer(auth.issuer);
+  if (auth.audience) jwt = jwt.setAudience(auth.audience);
+  return jwt.sign(new TextEncoder().encode(auth.jwtSecret));
+}

@@ -1,0 +1,100 @@
+import fp from 'fastify-plugin';
+import { createHash } from 'node:crypto';
+import { and, eq, isNull, lt, or } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import { apiKeys, type Role } from '../core/db/schema/index.js';
+import { ensurePerson, findRole } from '../core/accounts.js';
+import { createTokenVerifier } from '../core/tokens.js';
+import { AppError, forbidden, unauthorized } from '../core/errors.js';
+
+/** Who is calling, and as what, in which workspace. Set by the `access` hooks below. */
+export interface AuthContext {
+  kind: 'session' | 'apiKey';
+  /** The person (sessions); null for API keys. */
+  personId: string | null;
+  workspaceId: string;
+  role: Role;
+  apiKeyId?: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: AuthContext;
+  }
+  interface FastifyInstance {
+    /** Builds the onRequest hook that authenticates and checks the access a route needs. */
+    access: (level: AccessLevel, options?: { sessionOnly?: boolean }) => onRequestAsyncHookHandler;
+  }
+}
+
+/**
+ * read: any member. write: editor and up. secrets: editor and up (webhooks hold signing secrets,
+ * so viewers get nothing). manage: owners and admins, with a session (API key management).
+ */
+export type AccessLevel = 'read' | 'write' | 'secrets' | 'manage';
+
+const RANK: Record<Role, number> = { viewer: 0, editor: 1, admin: 2, owner: 3 };
+const NEEDED: Record<AccessLevel, number> = { read: 0, write: 1, secrets: 1, manage: 2 };
+/** API keys act with editor rights in their workspace: they automate, they do not administer. */
+const API_KEY_ROLE: Role = 'editor';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const hashApiKey = (key: string) => createHash('sha256').update(key).digest('hex');
+
+export default fp(async function auth(app: FastifyInstance) {
+  const { db, config } = app.deps;
+  const verifier = createTokenVerifier(config.auth);
+
+  async function fromApiKey(request: FastifyRequest, key: string): Promise<AuthContext> {
+    const row = await db.query.apiKeys.findFirst({ where: eq(apiKeys.keyHash, hashApiKey(key)) });
+    if (!row) throw unauthorized('unauthorized', 'The API key is not valid.');
+    const requested = request.headers['x-workspace-id'];
+    if (typeof requested === 'string' && requested !== row.workspaceId) throw forbidden('This API key belongs to another workspace.');
+    // Touch last_used_at at most once a minute, off the request's critical path.
+    const staleBefore = new Date(Date.now() - 60_000);
+    void db
+      .update(apiKeys)
+      .set({ lastUsedAt: new Date() })
+      .where(and(eq(apiKeys.id, row.id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, staleBefore))))
+      .catch(() => {});
+    return { kind: 'apiKey', personId: null, workspaceId: row.workspaceId, role: API_KEY_ROLE, apiKeyId: row.id };
+  }
+
+  async function fromSession(request: FastifyRequest, token: string): Promise<AuthContext> {
+    let claims;
+    try {
+      claims = await verifier.verify(token);
+    } catch {
+      throw unauthorized('unauthorized', 'The access token is missing, expired or invalid.');
+    }
+    const email = typeof claims.email === 'string' ? claims.email : null;
+    const person = await ensurePerson(db, claims.sub, email, config.defaultModelLimit);
+    const requested = request.headers['x-workspace-id'];
+    let workspaceId = person.defaultWorkspaceId;
+    if (requested !== undefined) {
+      if (typeof requested !== 'string' || !UUID.test(requested)) throw new AppError(400, 'invalid_request', 'X-Workspace-Id must be a workspace id.');
+      workspaceId = requested;
+    }
+    const role = workspaceId ? await findRole(db, workspaceId, person.id) : null;
+    if (!workspaceId || !role) throw forbidden('You are not a member of this workspace.');
+    return { kind: 'session', personId: person.id, workspaceId, role };
+  }
+
+  app.decorateRequest('auth', null as unknown as AuthContext);
+  app.decorate('access', (level: AccessLevel, options: { sessionOnly?: boolean } = {}) => {
+    const sessionOnly = options.sessionOnly || level === 'manage';
+    return async function authenticate(request: FastifyRequest) {
+      const apiKey = request.headers['x-api-key'];
+      if (apiKey !== undefined && sessionOnly) {
+        throw unauthorized('session_required', 'This endpoint needs a session token; API keys are not accepted here.');
+      }
+      const bearer = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '')?.[1]?.trim();
+      if (typeof apiKey === 'string' && apiKey) request.auth = await fromApiKey(request, apiKey);
+      else if (bearer) request.auth = await fromSession(request, bearer);
+      else throw unauthorized('unauthorized', 'Send Authorization: Bearer <access token> or X-API-Key.');
+      if (RANK[request.auth.role] < NEEDED[level]) {
+        throw forbidden(level === 'secrets' ? 'Viewers cannot access webhooks.' : level === 'manage' ? 'Only owners and admins can do this.' : 'Viewers cannot change anything.');
+      }
+    };
+  });
+}, { name: 'auth', dependencies: [] });

@@ -1,0 +1,81 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db, Executor } from '../core/db/client.js';
+import { projects, type Project } from '../core/db/schema/index.js';
+import { compressScene, decompressScene, hasPricingBlocks, type ProjectData } from '../core/scene.js';
+import { afterCursor, toPage, type PageCursor } from '../core/pagination.js';
+
+/** Projects, always scoped by workspace: a project of another workspace simply does not exist. */
+export interface ProjectInputData {
+  name: string;
+  type: string;
+  data: ProjectData;
+}
+
+/** The stored scene with the defaults the public read relies on. */
+export function normalizeData(data: Partial<ProjectData> | undefined): ProjectData {
+  return {
+    ...(data ?? {}),
+    models: data?.models ?? [],
+    sceneData: data?.sceneData ?? {},
+    renderQuality: data?.renderQuality ?? 'optimised',
+    saveConfigEnabled: data?.saveConfigEnabled ?? false,
+  };
+}
+
+function sceneColumns(data: ProjectData) {
+  const scene = compressScene(data);
+  return { scene, sceneBytes: scene.length, modelCount: data.models.length, hasPricing: hasPricingBlocks(data) };
+}
+
+export function toProjectBody(row: Project) {
+  return {
+    id: row.id,
+    workspaceId: row.workspaceId,
+    name: row.name,
+    type: row.type,
+    revision: row.revision,
+    data: decompressScene(row.scene),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export function createProjectRepository(db: Db) {
+  return {
+    async list(workspaceId: string, limit: number, cursor: PageCursor | null) {
+      const page = afterCursor(projects.createdAt, projects.id, cursor);
+      const rows = await db
+        .select({ id: projects.id, name: projects.name, type: projects.type, revision: projects.revision, modelCount: projects.modelCount, createdAt: projects.createdAt, updatedAt: projects.updatedAt })
+        .from(projects)
+        .where(and(eq(projects.workspaceId, workspaceId), page.where))
+        .orderBy(...page.orderBy)
+        .limit(limit + 1);
+      return toPage(rows, limit);
+    },
+    async get(workspaceId: string, id: string, executor: Executor = db) {
+      const [row] = await executor.select().from(projects).where(and(eq(projects.workspaceId, workspaceId), eq(projects.id, id)));
+      return row ?? null;
+    },
+    /** Whether the project exists in the workspace, without reading its scene. */
+    async exists(workspaceId: string, id: string, executor: Executor = db) {
+      const [row] = await executor.select({ id: projects.id }).from(projects).where(and(eq(projects.workspaceId, workspaceId), eq(projects.id, id)));
+      return Boolean(row);
+    },
+    async create(workspaceId: string, input: ProjectInputData) {
+      const [row] = await db.insert(projects).values({ workspaceId, name: input.name, type: input.type, ...sceneColumns(input.data) }).returning();
+      return row;
+    },
+    async replace(tx: Executor, workspaceId: string, id: string, input: ProjectInputData) {
+      const [row] = await tx
+        .update(projects)
+        .set({ name: input.name, type: input.type, ...sceneColumns(input.data), revision: sql`${projects.revision} + 1`, updatedAt: new Date() })
+        .where(and(eq(projects.workspaceId, workspaceId), eq(projects.id, id)))
+        .returning();
+      return row ?? null;
+    },
+    async delete(workspaceId: string, id: string) {
+      const rows = await db.delete(projects).where(and(eq(projects.workspaceId, workspaceId), eq(projects.id, id))).returning({ id: projects.id });
+      return rows.length > 0;
+    },
+  };
+}

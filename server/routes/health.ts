@@ -1,0 +1,16 @@
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'drizzle-orm';
+
+const withTimeout = <T>(promise: Promise<T>, ms: number) =>
+  Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), ms))]);
+
+/** Liveness of the parts the API cannot work without: Postgres and Redis. */
+export default async function healthRoutes(app: FastifyInstance) {
+  app.get('/health', { schema: { tags: ['meta'], security: [] } }, async (_request, reply) => {
+    const { db, redis } = app.deps;
+    const [postgres, cache] = await Promise.allSettled([withTimeout(db.execute(sql`select 1`), 2000), withTimeout(redis.ping(), 2000)]);
+    const failing = [postgres.status === 'rejected' ? 'postgres' : null, cache.status === 'rejected' ? 'redis' : null].filter(Boolean);
+    if (failing.length === 0) return { success: true, status: 'ok' };
+    return reply.code(503).send({ success: false, error: 'unavailable', message: `Unavailable: ${failing.join(', ')}`, status: 'degraded', failing });
+  });
+}

@@ -1,0 +1,62 @@
+import type { FastifyInstance } from 'fastify';
+import { loadConfig, type Config } from '../../server/core/config.js';
+import { buildApp } from '../../server/app.js';
+import { closeDeps, createDeps, type AppDeps } from '../../server/deps.js';
+import { ensurePerson, setMembership } from '../../server/core/accounts.js';
+import { issueAccessToken } from '../../server/core/tokens.js';
+import type { Role } from '../../server/core/db/schema/index.js';
+import { createTestEnv, freePort, type TestEnv } from './test-env.js';
+
+export interface TestServer {
+  url: string;
+  app: FastifyInstance;
+  deps: AppDeps;
+  config: Config;
+  env: TestEnv;
+  /** A person with a personal workspace (owner) and a token for it. */
+  person(email: string): Promise<TestPerson>;
+  /** Adds a person to a workspace with a role; the token selects it with X-Workspace-Id. */
+  member(workspaceId: string, email: string, role: Role): Promise<TestPerson>;
+  close(): Promise<void>;
+}
+
+export interface TestPerson {
+  token: string;
+  personId: string;
+  workspaceId: string;
+  /** Headers for fetch: Authorization (and X-Workspace-Id for memberships). */
+  headers: Record<string, string>;
+}
+
+/** The real API on a real port, over a database and queue prefix of its own. */
+export async function startTestServer(overrides: Record<string, string> = {}): Promise<TestServer> {
+  const port = await freePort();
+  const env = await createTestEnv({ PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, ...overrides });
+  const config = loadConfig(env.env);
+  const deps = createDeps(config);
+  const app = await buildApp(deps, { logger: false });
+  await app.listen({ port, host: '127.0.0.1' });
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    url,
+    app,
+    deps,
+    config,
+    env,
+    async person(email) {
+      const person = await ensurePerson(deps.db, `test|${email}`, email, config.defaultModelLimit);
+      const token = await issueAccessToken(config.auth, person.subject, email);
+      return { token, personId: person.id, workspaceId: person.defaultWorkspaceId!, headers: { authorization: `Bearer ${token}` } };
+    },
+    async member(workspaceId, email, role) {
+      const own = await this.person(email);
+      await setMembership(deps.db, workspaceId, own.personId, role);
+      return { ...own, workspaceId, headers: { ...own.headers, 'x-workspace-id': workspaceId } };
+    },
+    async close() {
+      await app.close();
+      await closeDeps(deps);
+      await env.cleanup();
+    },
+  };
+}
