@@ -37,7 +37,7 @@ export async function startTestServer(overrides: Record<string, string> = {}): P
   const app = await buildApp(deps, { logger: false });
   await app.listen({ port, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${port}`;
-  return {
+  const server: TestServer = {
     url,
     app,
     deps,
@@ -49,7 +49,7 @@ export async function startTestServer(overrides: Record<string, string> = {}): P
       return { token, personId: person.id, workspaceId: person.defaultWorkspaceId!, headers: { authorization: `Bearer ${token}` } };
     },
     async member(workspaceId, email, role) {
-      const own = await this.person(email);
+      const own = await server.person(email);
       await setMembership(deps.db, workspaceId, own.personId, role);
       return { ...own, workspaceId, headers: { ...own.headers, 'x-workspace-id': workspaceId } };
     },
@@ -59,4 +59,5 @@ export async function startTestServer(overrides: Record<string, string> = {}): P
       await env.cleanup();
     },
   };
+  return server;
 }
