@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestPerson, type TestServer } from '../helpers/test-server.js';
+
+/**
+ * The permission matrix of contract section 2 on every owner route: owner, editor, viewer,
+ * another workspace's owner, an API key of the workspace, and no credentials.
+ */
+type Principal = 'owner' | 'editor' | 'viewer' | 'stranger' | 'apiKey' | 'anonymous';
+type Level = 'read' | 'write' | 'secrets' | 'manage';
+
+interface RouteCase {
+  name: string;
+  method: string;
+  level: Level;
+  /** Creates what the route acts on (as the owner) and returns the path and body. */
+  prepare(): Promise<{ path: string; body?: unknown; multipart?: FormData }>;
+  /** Status a permitted caller gets. */
+  ok: number;
+  /** For list routes a stranger sees its own empty workspace instead of a 404. */
+  collection?: boolean;
+}
+
+let server: TestServer;
+const who = {} as Record<Exclude<Principal, 'anonymous' | 'apiKey'>, TestPerson>;
+let apiKey = '';
+
+const projectBody = { name: 'Matrix', type: 'configurator', data: { models: [], sceneData: {} } };
+
+async function asOwner(method: string, path: string, body?: unknown) {
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { ...who.owner.headers, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return res.json();
+}
+const newProject = async () => (await asOwner('POST', '/projects', projectBody)).project.id as string;
+
+const routes: RouteCase[] = [
+  { name: 'list projects', method: 'GET', level: 'read', ok: 200, collection: true, prepare: async () => ({ path: '/projects' }) },
+  { name: 'create project', method: 'POST', level: 'write', ok: 201, collection: true, prepare: async () => ({ path: '/projects', body: projectBody }) },
+  { name: 'read project', method: 'GET', level: 'read', ok: 200, prepare: async () => ({ path: `/projects/${await newProject()}` }) },
+  { name: 'replace project', method: 'PUT', level: 'write', ok: 200, prepare: async () => ({ path: `/projects/${await newProject()}`, body: projectBody }) },
+  { name: 'delete project', method: 'DELETE', level: 'write', ok: 200, prepare: async () => ({ path: `/projects/${await newProject()}` }) },
+  { name: 'list API keys', method: 'GET', level: 'manage', ok: 200, collection: true, prepare: async () => ({ path: '/workspace/api-keys' }) },
+  { name: 'create API key', method: 'POST', level: 'manage', ok: 201, collection: true, prepare: async () => ({ path: '/workspace/api-keys', body: { name: 'ci' } }) },
+  {
+    name: 'delete API key',
+    method: 'DELETE',
+    level: 'manage',
+    ok: 200,
+    prepare: async () => ({ path: `/workspace/api-keys/${(await asOwner('POST', '/workspace/api-keys', { name: 'x' })).apiKey.id}` }),
+  },
+];
+
+/** What each principal must get on a route of a level. */
+function expected(principal: Principal, route: RouteCase): number {
+  if (principal === 'anonymous') return 401;
+  if (principal === 'apiKey') return route.level === 'manage' ? 401 : route.ok;
+  if (principal === 'stranger') {
+    // Their own workspace: collections answer (empty), others' resources do not exist.
+    return route.collection ? route.ok : 404;
+  }
+  if (principal === 'viewer') return route.level === 'read' ? route.ok : 403;
+  if (principal === 'editor') return route.level === 'manage' ? 403 : route.ok;
+  return route.ok;
+}
+
+function headersOf(principal: Principal): Record<string, string> {
+  if (principal === 'anonymous') return {};
+  if (principal === 'apiKey') return { 'x-api-key': apiKey };
+  return who[principal].headers;
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  who.owner = await server.person('owner@matrix.test');
+  who.editor = await server.member(who.owner.workspaceId, 'editor@matrix.test', 'editor');
+  who.viewer = await server.member(who.owner.workspaceId, 'viewer@matrix.test', 'viewer');
+  who.stranger = await server.person('stranger@matrix.test');
+  apiKey = (await asOwner('POST', '/workspace/api-keys', { name: 'matrix' })).key;
+});
+afterAll(() => server.close());
+
+describe('permission matrix', () => {
+  const principals: Principal[] = ['owner', 'editor', 'viewer', 'stranger', 'apiKey', 'anonymous'];
+  for (const route of routes) {
+    for (const principal of principals) {
+      it(`${route.name}: ${principal} gets ${expected(principal, route)}`, async () => {
+        const { path, body } = await route.prepare();
+        const res = await fetch(`${server.url}${path}`, {
+          method: route.method,
+          headers: { ...headersOf(principal), ...(body ? { 'content-type': 'application/json' } : {}) },
+          body: body ? JSON.stringify(body) : undefined,
+        });
+        const status = expected(principal, route);
+        expect(res.status).toBe(status);
+        if (status >= 400) {
+          const error = await res.json();
+          expect(error.success).toBe(false);
+          expect(error.error).toBe({ 401: principal === 'apiKey' ? 'session_required' : 'unauthorized', 403: 'forbidden', 404: 'not_found' }[status as 401 | 403 | 404]);
+        }
+      });
+    }
+  }
+
+  it('refuses a workspace the person is not a member of', async () => {
+    const res = await fetch(`${server.url}/projects`, { headers: { ...who.stranger.headers, 'x-workspace-id': who.owner.workspaceId } });
+    expect(res.status).toBe(403);
+    expect((await res.json()).error).toBe('forbidden');
+  });
+
+  it('refuses a forged or expired token and an unknown API key', async () => {
+    const forged = who.owner.token.slice(0, -4) + 'AAAA';
+    expect((await fetch(`${server.url}/projects`, { headers: { authorization: `Bearer ${forged}` } })).status).toBe(401);
+    expect((await fetch(`${server.url}/projects`, { headers: { 'x-api-key': 'csk_nope' } })).status).toBe(401);
+  });
+});
