@@ -1,0 +1,151 @@
+/**
+ * `npm run bench`: public read (200 and 304) on a 1-model and a 500-model project, and the
+ * submit acknowledgement, measured with autocannon against a real server process on its own
+ * database. Figures are printed side by side; compare runs on the same machine, not absolutes
+ * (the load generator and the server share 2 cores here).
+ */
+import autocannon, { type Result } from 'autocannon';
+import pg from 'pg';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createDb, applyMigrations } from '../../server/core/db/client.js';
+import { loadConfig } from '../../server/core/config.js';
+import { ensurePerson } from '../../server/core/accounts.js';
+import { issueAccessToken } from '../../server/core/tokens.js';
+import { TEST_SECRETS, freePort } from '../helpers/test-env.js';
+
+const DURATION = Number(process.env.BENCH_DURATION ?? 8);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const base = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+function withDatabase(url: string, name: string) {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+async function waitFor(url: string, child: ChildProcess) {
+  for (let i = 0; i < 100; i++) {
+    if (child.exitCode !== null) throw new Error('server exited during start');
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+async function main() {
+  const dbName = `cs_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  const storageDir = await mkdtemp(path.join(tmpdir(), 'cs-bench-'));
+  const port = await freePort();
+  const env: Record<string, string> = {
+    ...TEST_SECRETS,
+    DATABASE_URL: withDatabase(base, dbName),
+    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    QUEUE_PREFIX: `cs-bench-${dbName}`,
+    STORAGE_DIR: storageDir,
+    PORT: String(port),
+    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    LOG_LEVEL: 'warn',
+    // The benchmark measures throughput, not the limiter.
+    RATE_LIMIT_SHARE_READ: '100000000/5m',
+    RATE_LIMIT_SUBMIT: '100000000/5m',
+  };
+  const config = loadConfig(env);
+  const db = createDb(config.databaseUrl, 2);
+  await applyMigrations(db);
+  const person = await ensurePerson(db, 'bench|owner', 'bench@example.com', 1000);
+  const token = await issueAccessToken(config.auth, person.subject, person.email);
+  // Twenty assets to sign; the files need not exist for signing.
+  const { rows: assetRows } = await db.$client.query<{ id: string }>(
+    `INSERT INTO assets (workspace_id, name, file_name, storage_key, size_bytes, source_format, model_info)
+     SELECT $1, 'a' || g, 'a' || g || '.glb', 'workspaces/' || $1 || '/assets/a' || g || '.glb', 1000, 'glb', '{}'::jsonb FROM generate_series(1, 20) g RETURNING id`,
+    [person.defaultWorkspaceId],
+  );
+
+  const child = spawn(path.resolve('node_modules/.bin/tsx'), ['server/main.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const api = `http://127.0.0.1:${port}`;
+  try {
+    await waitFor(`${api}/health`, child);
+    const owner = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const model = (i: number) => ({
+      id: `m${i}`,
+      fileName: `part-${i}.glb`,
+      assetId: assetRows[i % assetRows.length].id,
+      position: [i, 0, 0],
+      rotation: [0, 0, 0],
+      scale: [1, 1, 1],
+      transform: { position: [i, 0, 0] },
+      partTransforms: { [`node${i}`]: { position: [0, 1, 0] } },
+      deletedParts: [],
+      pivotData: { x: 0, y: 0, z: 0 },
+    });
+    const sceneData = {
+      projectSettings: { brandColor: '#0a7', smtpPassword: 'x', emailAdminAddress: 'owner@example.com' },
+      formFields: [{ id: 'email', label: 'E-mail', type: 'email', required: true }],
+      optionBlocks: [],
+    };
+    const projects: Record<string, { id: string; token: string }> = {};
+    for (const [label, count] of [['1 model', 1], ['500 models', 500]] as const) {
+      const created = await (await fetch(`${api}/projects`, {
+        method: 'POST',
+        headers: owner,
+        body: JSON.stringify({ name: label, type: 'configurator', data: { models: Array.from({ length: count }, (_, i) => model(i)), sceneData } }),
+      })).json();
+      const share = await (await fetch(`${api}/projects/${created.project.id}/share/enable`, { method: 'POST', headers: { authorization: owner.authorization } })).json();
+      projects[label] = { id: created.project.id, token: share.settings.shareToken };
+    }
+    const publicHeaders = { apikey: env.PUBLIC_ANON_KEY, authorization: `Bearer ${env.PUBLIC_ANON_KEY}` };
+
+    const rows: Array<{ name: string; result: Result }> = [];
+    const run = async (name: string, opts: autocannon.Options) => {
+      const result = await autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts });
+      rows.push({ name, result });
+    };
+    for (const label of Object.keys(projects)) {
+      const { id, token: shareToken } = projects[label];
+      const url = `${api}/share/${id}/${shareToken}`;
+      const first = await fetch(url, { headers: publicHeaders });
+      const etag = first.headers.get('etag') ?? '';
+      const bytes = (await first.arrayBuffer()).byteLength;
+      await run(`read 200, ${label} (${Math.round(bytes / 1024)} KB)`, { url, headers: publicHeaders });
+      await run(`read 304, ${label}`, { url, headers: { ...publicHeaders, 'if-none-match': etag } });
+    }
+    const { id, token: shareToken } = projects['1 model'];
+    await run('submit acknowledgement', {
+      url: `${api}/share/${id}/${shareToken}/submit`,
+      method: 'POST',
+      headers: { ...publicHeaders, 'content-type': 'application/json' },
+      body: JSON.stringify({ formData: { email: 'shopper@example.com' }, selectedOptions: { colour: 'red' }, configurationSummary: 'Red chair', screenshots: [] }),
+    });
+
+    console.log(`\nconnections=${CONNECTIONS} duration=${DURATION}s per row\n`);
+    console.log('| scenario | req/s | p50 ms | p99 ms | non-2xx/3xx | errors |');
+    console.log('|---|---:|---:|---:|---:|---:|');
+    for (const { name, result } of rows) {
+      const bad = Object.entries(result.statusCodeStats ?? {}).filter(([code]) => !/^[23]/.test(code)).reduce((n, [, s]) => n + (s as { count: number }).count, 0);
+      console.log(`| ${name} | ${Math.round(result.requests.average)} | ${result.latency.p50} | ${result.latency.p99} | ${bad} | ${result.errors + result.timeouts} |`);
+    }
+    const p99 = (name: string) => rows.find((r) => r.name.startsWith(name))!.result.latency.p99;
+    console.log(`\n304 p99, 500 models / 1 model: ${(p99('read 304, 500') / Math.max(p99('read 304, 1'), 0.001)).toFixed(2)}x`);
+    console.log(`submit ack p99 / read 200 p99 (1 model): ${(p99('submit') / Math.max(p99('read 200, 1'), 0.001)).toFixed(2)}x`);
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+    await db.$client.end();
+    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await admin.end();
+    await rm(storageDir, { recursive: true, force: true });
+  }
+}
+
+await main();
