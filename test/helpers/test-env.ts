@@ -33,7 +33,8 @@ export async function createTestEnv(overrides: Record<string, string> = {}): Pro
   const base = inject('baseDatabaseUrl');
   const template = inject('templateDatabase');
   const id = randomBytes(5).toString('hex');
-  const name = `cs_t_${id}`;
+  // Named after the run (the template's pid), so a run's teardown drops only its own databases.
+  const name = `cs_t_${template.replace('cs_tpl_', '')}_${id}`;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
   for (let attempt = 0; ; attempt++) {

@@ -1,14 +1,61 @@
-import type { FastifyInstance } from 'fastify';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { requireSetting } from '../../core/config.js';
+import { unauthorized } from '../../core/errors.js';
 import readRoutes from './read.js';
 import modelUrlRoutes from './model-urls.js';
 import submitRoutes from './submit.js';
 
+/** What a browser may send to the public routes (contract section 5). */
+export const PUBLIC_ALLOWED_HEADERS = 'apikey, authorization, content-type, if-none-match, x-share-password, idempotency-key';
+const ALLOWED_METHODS = 'GET, POST, OPTIONS';
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/**
+ * CORS for a public route: any page may embed a share (the embed host rule is enforced by the
+ * route itself, with a 403 the page must be able to read), so the request's Origin is echoed.
+ * Set before any check, so every status (401, 402, 403, 404, 429, 304) carries it.
+ */
+function corsHeaders(request: FastifyRequest, reply: FastifyReply) {
+  const origin = request.headers.origin;
+  if (origin) reply.header('access-control-allow-origin', origin);
+  reply.header('access-control-expose-headers', 'ETag, Retry-After');
+  reply.header('vary', 'Origin, X-Share-Password');
+  reply.header('cache-control', 'no-cache');
+}
+
 /**
  * The public share surface: GET /share/:projectId/:token, POST .../model-urls, POST .../submit.
- * One encapsulated context so CORS and the public-key check apply to exactly these routes.
- * PLACEHOLDER: the public key hook and CORS are added by the sharing work.
+ * One encapsulated context so CORS and the public-key check apply to exactly these routes, and
+ * run first: public key, then each route's rate limit (an onRequest hook of the route), then the
+ * share checks of `authorizeShareRequest`.
  */
 export default async function publicShareRoutes(app: FastifyInstance) {
+  const publicKey = digest(requireSetting(app.deps.config.publicAnonKey, 'PUBLIC_ANON_KEY'));
+  const isPublicKey = (value: string | undefined) => value !== undefined && timingSafeEqual(digest(value), publicKey);
+
+  app.addHook('onRequest', async (request, reply) => {
+    corsHeaders(request, reply);
+    // Preflights carry no credentials; browsers send them on the real request.
+    if (request.method === 'OPTIONS') return;
+    const apikey = request.headers.apikey;
+    const bearer = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '')?.[1]?.trim();
+    if (!isPublicKey(typeof apikey === 'string' ? apikey : undefined) || !isPublicKey(bearer)) {
+      throw unauthorized('invalid_api_key', 'Send the public key in both the apikey header and Authorization: Bearer.');
+    }
+  });
+
+  const preflight = async (_request: FastifyRequest, reply: FastifyReply) =>
+    reply
+      .code(204)
+      .header('access-control-allow-methods', ALLOWED_METHODS)
+      .header('access-control-allow-headers', PUBLIC_ALLOWED_HEADERS)
+      .header('access-control-max-age', '600')
+      .send();
+  app.options('/share/:projectId/:token', { schema: { hide: true } }, preflight);
+  app.options('/share/:projectId/:token/:action', { schema: { hide: true } }, preflight);
+
   await app.register(readRoutes);
   await app.register(modelUrlRoutes);
   await app.register(submitRoutes);

@@ -1,0 +1,126 @@
+import { domainToASCII } from 'node:url';
+
+/**
+ * Embed host rules of a share (contract sections 4, 5 and 11). A rule is a host name
+ * (`shop.example.com`), a wildcard for its sub-domains (`*.example.com`, not the apex itself),
+ * either with an optional `:port`. A rule without a port matches any port. Names are stored
+ * lower-cased, internationalised names in their ASCII (punycode) form, as browsers send them.
+ */
+
+/** At most this many rules per share. */
+export const MAX_HOST_RULES = 50;
+
+const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+const RULE = /^(\*\.)?([^:*]+)(?::([0-9]{1,5}))?$/;
+
+export interface HostRule {
+  wildcard: boolean;
+  host: string;
+  /** null: any port. */
+  port: number | null;
+}
+
+function toRule(stored: string): HostRule | null {
+  const match = RULE.exec(stored);
+  if (!match) return null;
+  const [, star, host, port] = match;
+  return { wildcard: Boolean(star), host, port: port === undefined ? null : Number(port) };
+}
+
+/** The stored form of a rule (`*.example.com:8443`), or null when it is not a host rule. */
+export function parseHostRule(input: string): string | null {
+  const match = RULE.exec(input.trim().toLowerCase());
+  if (!match) return null;
+  const [, star, rawHost, rawPort] = match;
+  // domainToASCII would quietly cut `shop.com/path` down to `shop.com`: refuse URL syntax first.
+  if (!/^[\p{L}\p{N}\p{M}.-]+$/u.test(rawHost)) return null;
+  const host = domainToASCII(rawHost);
+  if (!host || host.length > 253) return null;
+  const labels = host.split('.');
+  if (!labels.every((label) => LABEL.test(label))) return null;
+  // `*.com` would allow a whole top-level domain: a wildcard needs at least a registrable name.
+  if (star && labels.length < 2) return null;
+  if (rawPort !== undefined) {
+    const port = Number(rawPort);
+    if (port < 1 || port > 65535) return null;
+    return `${star ?? ''}${host}:${port}`;
+  }
+  return `${star ?? ''}${host}`;
+}
+
+export interface ParsedHostRules {
+  /** Normalised, de-duplicated, in the order given. */
+  rules: string[];
+  /** Positions (in the input) of the entries that are not host rules. */
+  invalid: number[];
+}
+
+export function parseHostRules(inputs: readonly string[]): ParsedHostRules {
+  const rules: string[] = [];
+  const invalid: number[] = [];
+  inputs.forEach((input, index) => {
+    const rule = parseHostRule(input);
+    if (rule === null) invalid.push(index);
+    else if (!rules.includes(rule)) rules.push(rule);
+  });
+  return { rules, invalid };
+}
+
+/** The host and effective port a browser embed comes from. */
+export interface EmbedOrigin {
+  host: string;
+  port: number;
+}
+
+const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
+
+function originOf(value: string): EmbedOrigin | null {
+  try {
+    const url = new URL(value);
+    const port = url.port ? Number(url.port) : DEFAULT_PORTS[url.protocol];
+    if (!url.hostname || port === undefined) return null;
+    return { host: url.hostname.toLowerCase(), port };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Where a request embeds the share from: the `Origin` header, else the `Referer`.
+ * undefined when neither is sent (not a browser embed: headless and native clients are allowed);
+ * null when the header is present but names no host (`Origin: null` from sandboxed frames or
+ * `file:` pages), which no rule can allow.
+ */
+export function embedOriginOf(origin: string | undefined, referer: string | undefined): EmbedOrigin | null | undefined {
+  if (origin !== undefined && origin !== '') return originOf(origin);
+  if (referer !== undefined && referer !== '') return originOf(referer);
+  return undefined;
+}
+
+/** Whether a stored rule admits the embed origin. */
+export function ruleMatches(rule: string, embed: EmbedOrigin): boolean {
+  const parsed = toRule(rule);
+  if (!parsed) return false;
+  const { wildcard, host, port } = parsed;
+  if (port !== null && port !== embed.port) return false;
+  return wildcard ? embed.host.endsWith(`.${host}`) : embed.host === host;
+}
+
+/**
+ * The embed check of contract section 5: an empty list admits every host, a request without
+ * Origin and Referer is admitted (headless), anything else needs a matching rule.
+ */
+export function isEmbedAllowed(rules: readonly string[], embed: EmbedOrigin | null | undefined): boolean {
+  if (rules.length === 0 || embed === undefined) return true;
+  if (embed === null) return false;
+  return rules.some((rule) => ruleMatches(rule, embed));
+}
+
+/**
+ * The `Content-Security-Policy` value that lets only the allowed hosts frame the share
+ * (contract section 11): `*` for an empty list; a rule without a port becomes `host:*`.
+ */
+export function frameAncestors(rules: readonly string[]): string {
+  if (rules.length === 0) return 'frame-ancestors *';
+  return `frame-ancestors ${rules.map((rule) => (toRule(rule)?.port === null ? `${rule}:*` : rule)).join(' ')}`;
+}

@@ -1,0 +1,196 @@
+import { createHash } from 'node:crypto';
+import { redactSettings, toVec3, type ProjectData, type Vec3 } from './scene.js';
+import { isSafeKey, storageKeys } from './storage/index.js';
+
+/**
+ * The public project payload of `GET /share/:projectId/:token` (interface "Public project
+ * payload"), built from the stored scene: only the listed fields, vectors as `{x,y,z}`, owner
+ * credentials removed from projectSettings, signed URLs for the first models.
+ */
+
+/** Bump when the payload's shape changes, so clients holding an old ETag get the new shape. */
+export const PAYLOAD_VERSION = 1;
+
+export interface PublicModel {
+  id: string;
+  fileName: string;
+  url?: string;
+  assetId?: string;
+  uploadedModelPath?: string;
+  transform?: unknown;
+  position: Vec3;
+  rotation: Vec3;
+  scale: Vec3;
+  partTransforms?: unknown;
+  deletedParts?: unknown;
+  pivotData?: unknown;
+}
+
+export interface PublicProject {
+  id: string;
+  name: string;
+  type: string;
+  data: {
+    models: PublicModel[];
+    sceneData: {
+      optionBlocks: unknown[];
+      projectSettings: Record<string, unknown>;
+      formFields: unknown[];
+      animationBlocks: unknown[];
+      pricingBlocks: unknown[];
+      pricingFormula: unknown[];
+    };
+    camera?: { position: Vec3; target: Vec3 };
+    renderQuality: 'optimised' | 'low' | 'high';
+    saveConfigEnabled: boolean;
+  };
+}
+
+/** Where a project's model files live: its workspace, and the storage keys of its assets. */
+export interface ModelFileContext {
+  workspaceId: string;
+  projectId: string;
+  /** assetId → storage key, for assets of the project's own workspace only. */
+  assetKeys: ReadonlyMap<string, string>;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const RENDER_QUALITIES = new Set(['optimised', 'low', 'high']);
+
+const isRecord = (value: unknown): value is Record<string, unknown> => Boolean(value) && typeof value === 'object' && !Array.isArray(value);
+const text = (value: unknown) => (typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value));
+const list = (value: unknown) => (Array.isArray(value) ? value : []);
+
+/** The asset ids the models reference (well-formed ones only), to look their files up in one query. */
+export function referencedAssetIds(models: ReadonlyArray<Record<string, unknown>>): string[] {
+  const ids = new Set<string>();
+  for (const model of models) if (typeof model.assetId === 'string' && UUID.test(model.assetId)) ids.add(model.assetId.toLowerCase());
+  return [...ids];
+}
+
+/**
+ * The storage key of a model's file, or null when it has none that may be served: an asset of
+ * the same workspace, else a project upload whose path stays inside the project's folder.
+ */
+export function modelStorageKey(model: Record<string, unknown>, context: ModelFileContext): string | null {
+  if (typeof model.assetId === 'string') {
+    const key = context.assetKeys.get(model.assetId.toLowerCase());
+    if (key) return key;
+  }
+  if (typeof model.uploadedModelPath === 'string' && model.uploadedModelPath !== '') {
+    const key = storageKeys.projectUpload(context.workspaceId, context.projectId, model.uploadedModelPath);
+    if (isSafeKey(key)) return key;
+  }
+  return null;
+}
+
+/** One model as the public payload shows it (url added by the caller). */
+export function toPublicModel(model: Record<string, unknown>): PublicModel {
+  const transform = isRecord(model.transform) ? model.transform : undefined;
+  const out: PublicModel = {
+    id: text(model.id),
+    fileName: text(model.fileName),
+    position: toVec3(model.position ?? transform?.position, 0),
+    rotation: toVec3(model.rotation ?? transform?.rotation, 0),
+    scale: toVec3(model.scale ?? transform?.scale, 1),
+  };
+  if (typeof model.assetId === 'string') out.assetId = model.assetId;
+  if (typeof model.uploadedModelPath === 'string') out.uploadedModelPath = model.uploadedModelPath;
+  if (model.transform !== undefined) out.transform = model.transform;
+  if (model.partTransforms !== undefined) out.partTransforms = model.partTransforms;
+  if (model.deletedParts !== undefined) out.deletedParts = model.deletedParts;
+  if (model.pivotData !== undefined) out.pivotData = model.pivotData;
+  return out;
+}
+
+export interface BuildPublicProjectOptions {
+  /** How many models get a url: the first ones that have a servable file (SIGNED_MODEL_LIMIT, default 20). */
+  signedModelLimit: number;
+  files: ModelFileContext;
+  /** Signs a storage key into a model URL (stable within the signing window). */
+  sign: (key: string) => string;
+}
+
+/** The `project` object of the public payload. */
+export function buildPublicProject(project: { id: string; name: string; type: string }, data: ProjectData, options: BuildPublicProjectOptions): PublicProject {
+  const models = list(data.models).filter(isRecord);
+  let signed = 0;
+  const publicModels = models.map((model) => {
+    const out = toPublicModel(model);
+    if (signed >= options.signedModelLimit) return out;
+    const key = modelStorageKey(model, options.files);
+    if (!key) return out;
+    signed++;
+    // url right after fileName, in the order of the interface's table.
+    const { id, fileName, ...rest } = out;
+    return { id, fileName, url: options.sign(key), ...rest };
+  });
+  const sceneData = isRecord(data.sceneData) ? data.sceneData : {};
+  const settings = redactSettings(sceneData.projectSettings);
+  const camera = isRecord(data.camera) ? data.camera : undefined;
+  return {
+    id: project.id,
+    name: project.name,
+    type: project.type,
+    data: {
+      models: publicModels,
+      sceneData: {
+        optionBlocks: list(sceneData.optionBlocks),
+        projectSettings: isRecord(settings) ? settings : {},
+        formFields: list(sceneData.formFields),
+        animationBlocks: list(sceneData.animationBlocks),
+        pricingBlocks: list(sceneData.pricingBlocks),
+        pricingFormula: list(sceneData.pricingFormula),
+      },
+      ...(camera ? { camera: { position: toVec3(camera.position, 0), target: toVec3(camera.target, 0) } } : {}),
+      renderQuality: RENDER_QUALITIES.has(data.renderQuality) ? data.renderQuality : 'optimised',
+      saveConfigEnabled: data.saveConfigEnabled === true,
+    },
+  };
+}
+
+/**
+ * Signed URLs for the requested models (the missing-URL fallback), any model of the project,
+ * not only the first ones. Unknown ids and models without a servable file are left out.
+ */
+export function modelUrls(data: ProjectData, modelIds: readonly string[], files: ModelFileContext, sign: (key: string) => string): Record<string, string> {
+  const wanted = new Set(modelIds);
+  const urls: Record<string, string> = {};
+  for (const model of list(data.models).filter(isRecord)) {
+    const id = text(model.id);
+    if (!wanted.has(id) || id in urls) continue;
+    const key = modelStorageKey(model, files);
+    if (key) urls[id] = sign(key);
+  }
+  return urls;
+}
+
+export interface EtagInput {
+  projectId: string;
+  projectRevision: number;
+  shareRevision: number;
+  /** signingWindow() of the model URLs in the body. */
+  signingWindow: number;
+  signedModelLimit: number;
+}
+
+/**
+ * The strong ETag of the public read. It is derived from what the body depends on, not from
+ * the body, so a 304 is decided without reading or decompressing the scene.
+ */
+export function publicEtag(input: EtagInput): string {
+  const digest = createHash('sha256')
+    .update(`${PAYLOAD_VERSION}|${input.projectId}|${input.projectRevision}|${input.shareRevision}|${input.signingWindow}|${input.signedModelLimit}`)
+    .digest('base64url')
+    .slice(0, 27);
+  return `"${digest}"`;
+}
+
+/** If-None-Match against one ETag, with the weak comparison RFC 9110 prescribes for GET. */
+export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  const mine = opaque(etag);
+  return ifNoneMatch.split(',').some((tag) => opaque(tag) === mine);
+}

@@ -1,0 +1,138 @@
+import { randomBytes } from 'node:crypto';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Db, Executor } from '../core/db/client.js';
+import { assets, projects, shareSettings, workspaces, type ShareSettingsRow } from '../core/db/schema/index.js';
+import { emitEvent } from '../core/events.js';
+
+/**
+ * Share settings (contract section 4): one row per project, created lazily with the defaults.
+ * Owner methods take the workspace id, so a project of another workspace does not exist.
+ */
+
+/** A new share token: 32 random bytes, base64url (43 characters). */
+export function newShareToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** The settings as every owner route answers them: never the password or its hash. */
+export function toSettingsBody(row: ShareSettingsRow) {
+  return {
+    isEnabled: row.isEnabled,
+    shareToken: row.shareToken,
+    domainRestrictions: row.domainRestrictions,
+    requirePassword: row.requirePassword,
+  };
+}
+
+/** The columns an owner change may set. */
+export type SharePatch = Partial<Pick<ShareSettingsRow, 'isEnabled' | 'shareToken' | 'domainRestrictions' | 'requirePassword' | 'passwordHash'>>;
+
+/** What the public routes need to decide, without the scene. */
+export interface PublicShareRow {
+  projectId: string;
+  workspaceId: string;
+  name: string;
+  type: string;
+  projectRevision: number;
+  billingStatus: 'active' | 'locked';
+  isEnabled: boolean;
+  shareToken: string;
+  domainRestrictions: string[];
+  requirePassword: boolean;
+  passwordHash: string | null;
+  shareRevision: number;
+}
+
+export function createShareRepository(db: Db) {
+  /** The project's settings row, created with the defaults when missing; null when the project is not in the workspace. */
+  async function ensure(executor: Executor, workspaceId: string, projectId: string, lock: boolean) {
+    const [project] = await executor
+      .select({ id: projects.id, name: projects.name })
+      .from(projects)
+      .where(and(eq(projects.workspaceId, workspaceId), eq(projects.id, projectId)));
+    if (!project) return null;
+    await executor.insert(shareSettings).values({ projectId, shareToken: newShareToken() }).onConflictDoNothing();
+    const query = executor.select().from(shareSettings).where(eq(shareSettings.projectId, projectId));
+    const [row] = lock ? await query.for('update') : await query;
+    return { project, row };
+  }
+
+  return {
+    async get(workspaceId: string, projectId: string): Promise<ShareSettingsRow | null> {
+      return (await ensure(db, workspaceId, projectId, false))?.row ?? null;
+    },
+
+    /**
+     * Applies `patch(current)` under a row lock (null: nothing to change). Every change bumps the
+     * revision (an ETag input); turning a disabled share on emits project.published in the same
+     * transaction, so the event exists exactly when the share went live.
+     */
+    async change(workspaceId: string, projectId: string, patch: (current: ShareSettingsRow) => SharePatch | null): Promise<ShareSettingsRow | null> {
+      return db.transaction(async (tx) => {
+        const found = await ensure(tx, workspaceId, projectId, true);
+        if (!found) return null;
+        const changes = patch(found.row);
+        if (!changes) return found.row;
+        const [updated] = await tx
+          .update(shareSettings)
+          .set({ ...changes, revision: sql`${shareSettings.revision} + 1`, updatedAt: new Date() })
+          .where(eq(shareSettings.projectId, projectId))
+          .returning();
+        if (!found.row.isEnabled && updated.isEnabled) {
+          await emitEvent(tx, {
+            workspaceId,
+            projectId,
+            type: 'project.published',
+            data: { projectId, name: found.project.name, publishedAt: updated.updatedAt.toISOString() },
+          });
+        }
+        return updated;
+      });
+    },
+
+    /** The public lookup: project, share and billing in one query, no scene. */
+    async findPublic(projectId: string): Promise<PublicShareRow | null> {
+      const [row] = await db
+        .select({
+          projectId: projects.id,
+          workspaceId: projects.workspaceId,
+          name: projects.name,
+          type: projects.type,
+          projectRevision: projects.revision,
+          billingStatus: workspaces.billingStatus,
+          isEnabled: shareSettings.isEnabled,
+          shareToken: shareSettings.shareToken,
+          domainRestrictions: shareSettings.domainRestrictions,
+          requirePassword: shareSettings.requirePassword,
+          passwordHash: shareSettings.passwordHash,
+          shareRevision: shareSettings.revision,
+        })
+        .from(projects)
+        .innerJoin(shareSettings, eq(shareSettings.projectId, projects.id))
+        .innerJoin(workspaces, eq(workspaces.id, projects.workspaceId))
+        .where(eq(projects.id, projectId));
+      return row ?? null;
+    },
+
+    /** The compressed scene with the name, type and revision it belongs to. */
+    async scene(workspaceId: string, projectId: string): Promise<{ name: string; type: string; scene: Buffer; revision: number } | null> {
+      const [row] = await db
+        .select({ name: projects.name, type: projects.type, scene: projects.scene, revision: projects.revision })
+        .from(projects)
+        .where(and(eq(projects.workspaceId, workspaceId), eq(projects.id, projectId)));
+      return row ?? null;
+    },
+
+    /** assetId → storage key, for the given assets of the workspace (others' assets are never served). */
+    async assetKeys(workspaceId: string, assetIds: string[]): Promise<Map<string, string>> {
+      if (assetIds.length === 0) return new Map();
+      const rows = await db
+        .select({ id: assets.id, storageKey: assets.storageKey })
+        .from(assets)
+        .where(and(eq(assets.workspaceId, workspaceId), inArray(assets.id, assetIds)));
+      return new Map(rows.map((r) => [r.id, r.storageKey]));
+    },
+  };
+}
+
+export type ShareRepository = ReturnType<typeof createShareRepository>;

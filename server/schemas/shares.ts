@@ -1,0 +1,91 @@
+import { Type } from 'typebox';
+import { MAX_HOST_RULES } from '../core/embed-hosts.js';
+
+/** Shapes of the owner share settings routes and the public share routes (interface "Project sharing"). */
+
+export const ShareSettings = Type.Object({
+  isEnabled: Type.Boolean({ description: 'Whether the share link and embeds are live.' }),
+  shareToken: Type.String({ description: 'The link token: https://<app_domain>/share/<projectId>/<shareToken>.' }),
+  domainRestrictions: Type.Array(Type.String(), { description: 'Allowed embed hosts; empty means any host.' }),
+  requirePassword: Type.Boolean({ description: 'Public access needs X-Share-Password.' }),
+});
+
+export const ShareSettingsReply = Type.Object({ success: Type.Boolean(), settings: ShareSettings });
+
+export const ShareSettingsInput = Type.Object(
+  {
+    isEnabled: Type.Optional(Type.Boolean({ default: false })),
+    requirePassword: Type.Optional(Type.Boolean({ default: false })),
+    password: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Required with requirePassword: true (ignored otherwise). Write-only: stored as a scrypt hash, never returned.' })),
+    domainRestrictions: Type.Optional(
+      Type.Array(Type.String({ maxLength: 300 }), {
+        maxItems: MAX_HOST_RULES,
+        default: [],
+        description: 'Host names (lower-cased on save); `*.example.com` allows its sub-domains; an optional `:port` (without one, any port).',
+      }),
+    ),
+  },
+  { description: 'The whole settings object: omitted fields revert to their defaults. The token is kept.' },
+);
+
+/** Path parameters of the public routes. Not validated by the schema: malformed ones are the same 404 as a wrong token. */
+export const ShareParams = Type.Object({
+  projectId: Type.String({ description: 'Project id.' }),
+  token: Type.String({ description: 'Share token.' }),
+});
+
+const Vec3 = Type.Object({ x: Type.Number(), y: Type.Number(), z: Type.Number() });
+
+export const PublicModel = Type.Object({
+  id: Type.String(),
+  fileName: Type.String(),
+  url: Type.Optional(Type.String({ description: 'Signed file URL valid one year; missing beyond the first SIGNED_MODEL_LIMIT (20) models: use model-urls.' })),
+  assetId: Type.Optional(Type.String()),
+  uploadedModelPath: Type.Optional(Type.String()),
+  transform: Type.Optional(Type.Unknown()),
+  position: Vec3,
+  rotation: Vec3,
+  scale: Vec3,
+  partTransforms: Type.Optional(Type.Unknown()),
+  deletedParts: Type.Optional(Type.Unknown()),
+  pivotData: Type.Optional(Type.Unknown()),
+});
+
+export const PublicProjectReply = Type.Object({
+  success: Type.Boolean(),
+  project: Type.Object({
+    id: Type.String(),
+    name: Type.String(),
+    type: Type.String(),
+    data: Type.Object({
+      models: Type.Array(PublicModel),
+      sceneData: Type.Object({
+        optionBlocks: Type.Array(Type.Unknown()),
+        projectSettings: Type.Object({}, { additionalProperties: true, description: 'Owner credentials (smtp*, emailAdminAddress, webhook*, woocommerce*, shopify*) removed at any depth.' }),
+        formFields: Type.Array(Type.Unknown()),
+        animationBlocks: Type.Array(Type.Unknown()),
+        pricingBlocks: Type.Array(Type.Unknown()),
+        pricingFormula: Type.Array(Type.Unknown()),
+      }),
+      camera: Type.Optional(Type.Object({ position: Vec3, target: Vec3 })),
+      renderQuality: Type.Union([Type.Literal('optimised'), Type.Literal('low'), Type.Literal('high')]),
+      saveConfigEnabled: Type.Boolean(),
+    }),
+  }),
+});
+
+/** The 402 body: exactly these keys, so clients can show a neutral state without the reason. */
+export const UnavailableBody = Type.Object({
+  success: Type.Literal(false),
+  error: Type.Literal('unavailable'),
+  reason: Type.Literal('owner_billing'),
+});
+
+export const ModelUrlsBody = Type.Object({
+  modelIds: Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { minItems: 1, maxItems: 20 }),
+});
+
+export const ModelUrlsReply = Type.Object({
+  success: Type.Boolean(),
+  urls: Type.Record(Type.String(), Type.String(), { description: 'modelId → signed URL; unknown ids and models without a file are absent.' }),
+});
