@@ -1,4 +1,96 @@
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import { Type } from 'typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { forbidden, notFound } from '../core/errors.js';
+import { isSafeKey } from '../core/storage/index.js';
 
-/** Placeholder: filled in by its issue. */
-export default async function routes(_app: FastifyInstance) {}
+/** Content types by extension; anything else is served as bytes (and never sniffed). */
+const CONTENT_TYPES: Record<string, string> = {
+  '.glb': 'model/gltf-binary',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.pdf': 'application/pdf',
+};
+
+/** Browsers cache a file at most this long (and never past the URL's own expiry). */
+const MAX_AGE_SECONDS = 3600;
+/** Lifetime of the presigned URL an object store redirect points at. */
+const PRESIGN_SECONDS = 300;
+
+export function contentTypeFor(key: string): string {
+  return CONTENT_TYPES[path.extname(key).toLowerCase()] ?? 'application/octet-stream';
+}
+
+const FileParams = Type.Object({ '*': Type.String() });
+/** Loose on purpose: a malformed signature is a 403 like a wrong one, not a 400. */
+const FileQuery = Type.Object({ exp: Type.Optional(Type.String()), sig: Type.Optional(Type.String()) });
+
+/**
+ * Signed file downloads (contract section 5, "Files"): `GET /files/<key>?exp=<unix>&sig=<hmac>`.
+ * Local storage streams the file with Range, ETag and Last-Modified (via @fastify/static's
+ * sendFile); an object store answers 302 to a short-lived presigned URL. Files are fetched
+ * cross-origin by model-viewer on merchant pages, so every answer here allows any origin.
+ */
+export default async function fileRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { signer, storage } = app.deps;
+
+  // Only the reply.sendFile decorator: no static route, and a root given per call.
+  await app.register(fastifyStatic, { serve: false });
+
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('access-control-allow-origin', '*');
+    reply.header('access-control-expose-headers', 'Accept-Ranges, Content-Length, Content-Range, ETag, Last-Modified');
+    // Pages that isolate themselves (COEP: require-corp) may still embed these files.
+    reply.header('cross-origin-resource-policy', 'cross-origin');
+  });
+
+  app.options('/files/*', { schema: { hide: true } }, async (_request, reply) => {
+    return reply
+      .code(204)
+      .header('access-control-allow-methods', 'GET, HEAD')
+      .header('access-control-allow-headers', 'range, if-none-match, if-modified-since, if-range')
+      .header('access-control-max-age', '86400')
+      .send();
+  });
+
+  app.get(
+    '/files/*',
+    {
+      schema: {
+        tags: ['files'],
+        summary: 'Download a file through a signed URL',
+        description: 'The URL comes signed from the API (asset url, model urls, screenshots, PDFs). 403 when the signature is wrong or expired.',
+        security: [],
+        params: FileParams,
+        querystring: FileQuery,
+      },
+    },
+    async (request, reply) => {
+      const key = request.params['*'];
+      if (!isSafeKey(key)) throw notFound('File');
+      const { exp, sig } = request.query;
+      const expiry = exp && /^[0-9]{1,12}$/.test(exp) ? Number(exp) : NaN;
+      if (!sig || sig.length > 200 || !signer.verify(key, expiry, sig)) throw forbidden('The file link is invalid or has expired.');
+
+      if (storage.presign) return reply.redirect(await storage.presign(key, PRESIGN_SECONDS), 302);
+      if (!storage.localPath || !(await storage.exists(key))) throw notFound('File');
+
+      const file = storage.localPath(key);
+      const maxAge = Math.max(0, Math.min(MAX_AGE_SECONDS, expiry - Math.floor(Date.now() / 1000)));
+      reply.header('content-type', contentTypeFor(key)).header('cache-control', `private, max-age=${maxAge}`).header('x-content-type-options', 'nosniff');
+      return reply.sendFile(path.basename(file), path.dirname(file), {
+        acceptRanges: true,
+        etag: true,
+        lastModified: true,
+        cacheControl: false,
+        // Ours, from the short list above, rather than a guess from a MIME database.
+        contentType: false,
+      });
+    },
+  );
+}

@@ -3,6 +3,18 @@ export type ModelFileErrorCode = 'invalid_file' | 'too_large' | 'conversion_fail
 
 const STATUS: Record<ModelFileErrorCode, number> = { invalid_file: 422, too_large: 413, conversion_failed: 422 };
 
+/**
+ * One problem found in a file, in the Khronos validator's message shape so that clients read
+ * our own findings (zip slip, not a model...) and the validator's the same way.
+ * severity: 0 error, 1 warning, 2 info, 3 hint.
+ */
+export interface ModelFileIssue {
+  code: string;
+  message: string;
+  severity: number;
+  pointer?: string;
+}
+
 export class ModelFileError extends Error {
   override name = 'ModelFileError';
   readonly statusCode: number;
@@ -14,4 +26,9 @@ export class ModelFileError extends Error {
     super(message);
     this.statusCode = STATUS[code];
   }
+}
+
+/** An `invalid_file` refusal whose details carry `messages: [{ code: issueCode, message, severity: 0 }]`. */
+export function invalidModelFile(issueCode: string, message: string): ModelFileError {
+  return new ModelFileError('invalid_file', message, { messages: [{ code: issueCode, message, severity: 0 }] satisfies ModelFileIssue[] });
 }

@@ -1,6 +1,6 @@
 import yauzl from 'yauzl';
 import path from 'node:path';
-import { ModelFileError } from './model-file-error.js';
+import { ModelFileError, invalidModelFile } from './model-file-error.js';
 
 /** Limits for untrusted archives (after Sonar RSPEC-5042). */
 export interface SafeUnzipOptions {
@@ -10,8 +10,10 @@ export interface SafeUnzipOptions {
   maxEntryBytes: number;
   /** Uncompressed bytes of all entries together. Default 150 MB. */
   maxTotalBytes: number;
-  /** Largest uncompressed/compressed ratio allowed for entries over 1 MB. Default 100. */
+  /** Largest uncompressed/compressed ratio allowed for entries over `ratioThresholdBytes`. Default 100. */
   maxRatio: number;
+  /** Entries smaller than this are not ratio-checked (tiny files compress well). Default 1 MB. */
+  ratioThresholdBytes: number;
 }
 
 export const SAFE_UNZIP_DEFAULTS: SafeUnzipOptions = {
@@ -19,11 +21,13 @@ export const SAFE_UNZIP_DEFAULTS: SafeUnzipOptions = {
   maxEntryBytes: 50 * 1024 * 1024,
   maxTotalBytes: 150 * 1024 * 1024,
   maxRatio: 100,
+  ratioThresholdBytes: 1024 * 1024,
 };
 
 const NAME = 'safe-unzip';
-const NESTED_ARCHIVE = /\.(zip|7z|rar|tar|gz|tgz|bz2|xz)$/i;
-const invalid = (message: string) => new ModelFileError('invalid_file', `${NAME}: ${message}`);
+const NESTED_ARCHIVE = /\.(zip|7z|rar|tar|gz|tgz|bz2|xz|zst)$/i;
+const tooLarge = (message: string) => new ModelFileError('too_large', `${NAME}: ${message}`);
+const invalid = (issueCode: string, message: string) => invalidModelFile(issueCode, `${NAME}: ${message}`);
 
 /** Skipped, not refused: macOS resource forks and hidden files that zip tools add. */
 function isJunk(name: string): boolean {
@@ -32,52 +36,74 @@ function isJunk(name: string): boolean {
 
 /**
  * Reads a zip held in memory into a map of normalised entry path → bytes. Nothing touches the
- * disk. Sizes are budgeted from the central directory and enforced again while inflating
- * (yauzl's validateEntrySizes), so an archive that lies about its sizes is stopped.
+ * disk, so symlink entries and odd paths never reach the file system. Sizes are budgeted from
+ * the central directory and enforced again while inflating (yauzl's validateEntrySizes), so an
+ * archive that lies about its sizes is stopped after the declared bytes.
+ *
+ * Limits exceeded (entries, sizes, ratio) give `too_large`; a malformed or hostile archive
+ * (unreadable, `..` or absolute names, encrypted or nested entries, lying sizes) `invalid_file`.
  */
 export async function safeUnzip(buffer: Buffer, options: Partial<SafeUnzipOptions> = {}): Promise<Map<string, Uint8Array>> {
   const limits = { ...SAFE_UNZIP_DEFAULTS, ...options };
   let zip: yauzl.ZipFile;
   try {
-    zip = await yauzl.fromBufferPromise(buffer, { lazyEntries: true, strictFileNames: true, validateEntrySizes: true });
+    // strictFileNames off: backslashes become slashes *before* yauzl's own name validation.
+    zip = await yauzl.fromBufferPromise(buffer, { lazyEntries: true, strictFileNames: false, validateEntrySizes: true });
   } catch (error) {
-    throw invalid(`not a readable zip archive (${(error as Error).message})`);
+    throw invalid('ZIP_UNREADABLE', `not a readable zip archive (${(error as Error).message})`);
   }
-  if (zip.entryCount > limits.maxEntries) throw invalid(`too many entries (${zip.entryCount}, at most ${limits.maxEntries})`);
+  if (zip.entryCount > limits.maxEntries) {
+    zip.close();
+    throw tooLarge(`the archive has too many entries (${zip.entryCount}, at most ${limits.maxEntries})`);
+  }
 
   const files = new Map<string, Uint8Array>();
   let total = 0;
   try {
     for await (const entry of zip.eachEntry()) {
       const name = entry.fileName;
-      if (name.endsWith('/')) continue;
-      if (isJunk(name)) continue;
       const normalized = path.posix.normalize(name);
-      if (normalized.startsWith('../') || path.posix.isAbsolute(normalized)) throw invalid(`entry "${name}" escapes the archive`);
-      if (entry.isEncrypted()) throw invalid(`entry "${name}" is encrypted`);
-      if (NESTED_ARCHIVE.test(name)) throw invalid(`entry "${name}" is a nested archive`);
-      const size = entry.uncompressedSize;
-      if (size > limits.maxEntryBytes) throw new ModelFileError('too_large', `${NAME}: entry "${name}" is larger than ${limits.maxEntryBytes} bytes`);
-      total += size;
-      if (total > limits.maxTotalBytes) throw new ModelFileError('too_large', `${NAME}: archive expands past ${limits.maxTotalBytes} bytes`);
-      if (size > 1024 * 1024 && size / Math.max(entry.compressedSize, 1) > limits.maxRatio) {
-        throw invalid(`entry "${name}" has a suspicious compression ratio`);
+      // yauzl already refuses these while iterating; checked again so the rule does not hang on a library default.
+      if (normalized.startsWith('../') || normalized === '..' || path.posix.isAbsolute(normalized) || /^[a-z]:/i.test(normalized)) {
+        throw invalid('ZIP_PATH_ESCAPE', `entry "${name}" escapes the archive`);
       }
+      if (name.endsWith('/') || isJunk(normalized)) continue;
+      if (entry.isEncrypted()) throw invalid('ZIP_ENCRYPTED', `entry "${name}" is encrypted`);
+      if (NESTED_ARCHIVE.test(name)) throw invalid('ZIP_NESTED_ARCHIVE', `entry "${name}" is a nested archive`);
+      const size = entry.uncompressedSize;
+      if (size > limits.maxEntryBytes) throw tooLarge(`entry "${name}" expands to ${size} bytes (at most ${limits.maxEntryBytes})`);
+      total += size;
+      if (total > limits.maxTotalBytes) throw tooLarge(`the archive expands past ${limits.maxTotalBytes} bytes`);
+      if (size > limits.ratioThresholdBytes && size / Math.max(entry.compressedSize, 1) > limits.maxRatio) {
+        throw tooLarge(`entry "${name}" expands more than ${limits.maxRatio} times its compressed size`);
+      }
+      if (files.has(normalized)) throw invalid('ZIP_DUPLICATE_ENTRY', `entry "${name}" appears twice`);
       files.set(normalized, await readEntry(zip, entry));
     }
   } catch (error) {
     if (error instanceof ModelFileError) throw error;
-    // yauzl reports bad names ("invalid relative path") and lying sizes while iterating.
-    throw invalid((error as Error).message);
+    // yauzl reports bad names ("invalid relative path"), lying sizes and corrupt data while iterating.
+    const message = (error as Error).message;
+    const code = /relative path|absolute path|invalid characters/i.test(message) ? 'ZIP_PATH_ESCAPE' : 'ZIP_CORRUPT';
+    throw invalid(code, message);
   } finally {
     zip.close();
   }
   return files;
 }
 
+/** The entry's bytes in an ArrayBuffer of their own (Buffer.concat may hand out a slice of Node's shared pool). */
 async function readEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Uint8Array> {
   const stream = await zip.openReadStreamPromise(entry);
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+  const out = new Uint8Array(entry.uncompressedSize);
+  let offset = 0;
+  for await (const chunk of stream) {
+    const bytes = chunk as Buffer;
+    // validateEntrySizes errors first; this guards the copy all the same.
+    if (offset + bytes.length > out.length) throw new Error(`entry "${entry.fileName}" is larger than it declares`);
+    out.set(bytes, offset);
+    offset += bytes.length;
+  }
+  if (offset !== out.length) throw new Error(`entry "${entry.fileName}" is shorter than it declares`);
+  return out;
 }

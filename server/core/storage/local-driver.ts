@@ -16,7 +16,10 @@ export function createLocalDriver(rootDir: string): StorageDriver {
       await writeFile(temp, body);
       await rename(temp, target);
     },
-    read: (key) => readFile(resolve(key)),
+    // async so that an unsafe key rejects like every other failure instead of throwing synchronously
+    async read(key) {
+      return readFile(resolve(key));
+    },
     async delete(key) {
       await rm(resolve(key), { force: true });
     },

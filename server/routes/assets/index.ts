@@ -1,4 +1,161 @@
-import type { FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import multipart from '@fastify/multipart';
+import { Type } from 'typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { createAssetRepository, toAssetBody } from '../../repositories/assets.js';
+import { AssetList, AssetReply, UPLOAD_LIMITS } from '../../schemas/assets.js';
+import { IdParams, PageQuery, errors, pageLimit } from '../../schemas/common.js';
+import { decodeCursor } from '../../core/pagination.js';
+import { invalidRequest, notFound } from '../../core/errors.js';
+import { checkModelFile } from '../../core/models/check-model-file.js';
+import { ModelFileError } from '../../core/models/model-file-error.js';
+import { storageKeys } from '../../core/storage/index.js';
 
-/** Placeholder: filled in by its issue. */
-export default async function routes(_app: FastifyInstance) {}
+interface Upload {
+  bytes: Buffer;
+  /** The client's file name, reduced to its last path segment. */
+  fileName: string;
+  /** The optional `name` field. */
+  name: string | undefined;
+}
+
+const MB = 1024 * 1024;
+const tooLarge = () => new ModelFileError('too_large', `The file is larger than ${UPLOAD_LIMITS.fileSize / MB} MB.`);
+
+/** A file name as a display name: no folders, no control characters, no extension. */
+function cleanFileName(raw: string): string {
+  const base = raw.replace(/\\/g, '/').split('/').pop() ?? '';
+  return base.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(-255);
+}
+
+/**
+ * Reads the multipart body: one file in field `file` (held in memory, at most 50 MB) and an
+ * optional `name`. Parts are read in the order they come, so `name` may precede or follow the file.
+ */
+async function readUpload(request: FastifyRequest): Promise<Upload> {
+  let file: { bytes: Buffer; fileName: string } | null = null;
+  let name: string | undefined;
+  for await (const part of request.parts()) {
+    if (part.type === 'field') {
+      if (part.fieldname !== 'name') continue;
+      if (part.valueTruncated || typeof part.value !== 'string') throw invalidRequest('name is too long.', [{ field: 'body.name', message: 'is too long' }]);
+      name = part.value;
+      continue;
+    }
+    let bytes: Buffer;
+    try {
+      bytes = await part.toBuffer();
+    } catch (error) {
+      if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
+      throw error;
+    }
+    // Busboy cuts the stream at the limit; toBuffer throws then, and this catches a cut it missed.
+    if (part.file.truncated) throw tooLarge();
+    if (part.fieldname === 'file') file = { bytes, fileName: cleanFileName(part.filename) };
+  }
+  if (!file) throw invalidRequest('Send the model as a multipart/form-data file in the field "file".', [{ field: 'body.file', message: 'is required' }]);
+  return { ...file, name };
+}
+
+function displayName(upload: Upload): string {
+  const given = upload.name?.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  if (given !== undefined && given !== '') {
+    if (given.length > UPLOAD_LIMITS.nameLength) throw invalidRequest(`name must be at most ${UPLOAD_LIMITS.nameLength} characters.`, [{ field: 'body.name', message: 'is too long' }]);
+    return given;
+  }
+  const stem = path.parse(upload.fileName).name.trim();
+  return (stem || 'Model').slice(0, UPLOAD_LIMITS.nameLength);
+}
+
+/** The workspace's 3D asset library (contract section 3): uploads run the same checks as imports. */
+export default async function assetRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { db, storage, signer } = app.deps;
+  const repo = createAssetRepository(db);
+  const tags = ['assets'];
+
+  // Registered here only: no other route accepts multipart bodies.
+  await app.register(multipart, {
+    throwFileSizeLimit: true,
+    limits: { fileSize: UPLOAD_LIMITS.fileSize, files: 1, fields: 5, fieldSize: 4096, fieldNameSize: 100, parts: 10, headerPairs: 50 },
+  });
+
+  app.post(
+    '/assets',
+    {
+      onRequest: app.access('write'),
+      schema: {
+        tags,
+        summary: 'Upload a 3D model',
+        description:
+          'multipart/form-data with the field `file`: a `.glb`, a `.gltf` with embedded (data:) buffers, or a `.zip` of a `.gltf` ' +
+          'with its resources (or of a `.glb`), at most 50 MB. Optional text field `name` (default: the file name without extension). ' +
+          'The file runs the asset checks (safe unzip, Khronos glTF validator, conversion to GLB) and is stored as a GLB. ' +
+          'Errors: 422 invalid_file (details.messages in the validator\'s shape), 413 too_large, 422 conversion_failed, 403 quota_exceeded.',
+        consumes: ['multipart/form-data'],
+        response: { 201: AssetReply, ...errors(400, 401, 403, 413, 415, 422) },
+      },
+    },
+    async (request, reply) => {
+      const { workspaceId, personId } = request.auth;
+      // Cheap refusal before reading 50 MB; the authoritative check runs again under a lock.
+      await repo.assertBelowQuota(workspaceId);
+      const upload = await readUpload(request);
+      const name = displayName(upload);
+      const checked = await checkModelFile(upload.bytes, upload.fileName);
+
+      const id = randomUUID();
+      const storageKey = storageKeys.asset(workspaceId, id);
+      const values = {
+        id,
+        storageKey,
+        name,
+        fileName: `${path.parse(upload.fileName).name || 'model'}.glb`,
+        contentType: 'model/gltf-binary',
+        sizeBytes: checked.glb.byteLength,
+        sourceFormat: checked.sourceFormat,
+        modelInfo: checked.info,
+        createdBy: personId,
+      };
+      // The file is written only now that every check passed, and removed again if the insert fails.
+      const row = await repo.createWithFile(workspaceId, values, storage, checked.glb);
+      return reply.code(201).send({ success: true, asset: toAssetBody(row, signer) });
+    },
+  );
+
+  app.get(
+    '/assets',
+    { onRequest: app.access('read'), schema: { tags, summary: 'List assets, newest first', querystring: PageQuery, response: { 200: AssetList, ...errors(400, 401, 403) } } },
+    async (request) => {
+      const page = await repo.list(request.auth.workspaceId, pageLimit(request.query.limit), decodeCursor(request.query.cursor));
+      return { success: true, assets: page.items.map((row) => toAssetBody(row, signer)), nextCursor: page.nextCursor };
+    },
+  );
+
+  app.get(
+    '/assets/:id',
+    { onRequest: app.access('read'), schema: { tags, summary: 'Read an asset', params: IdParams, response: { 200: AssetReply, ...errors(400, 401, 403, 404) } } },
+    async (request) => {
+      const row = await repo.get(request.auth.workspaceId, request.params.id);
+      if (!row) throw notFound('Asset');
+      return { success: true, asset: toAssetBody(row, signer) };
+    },
+  );
+
+  app.delete(
+    '/assets/:id',
+    {
+      onRequest: app.access('write'),
+      schema: { tags, summary: 'Delete an asset and its file', params: IdParams, response: { 200: Type.Object({ success: Type.Boolean() }), ...errors(400, 401, 403, 404) } },
+    },
+    async (request) => {
+      const row = await repo.delete(request.auth.workspaceId, request.params.id);
+      if (!row) throw notFound('Asset');
+      // The row is gone first: a file left behind by a failed delete is an orphan, never a broken asset.
+      await storage.delete(row.storageKey).catch((error) => request.log.error({ err: error, storageKey: row.storageKey }, 'could not remove the file of a deleted asset'));
+      return { success: true };
+    },
+  );
+}

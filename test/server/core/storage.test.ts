@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ConfigError, loadConfig } from '../../../server/core/config.js';
+import { assertSafeKey, createStorage, isSafeKey, storageKeys } from '../../../server/core/storage/index.js';
+import { createLocalDriver } from '../../../server/core/storage/local-driver.js';
+import { MODEL_URL_LIFETIME_SECONDS, SIGNING_WINDOW_SECONDS, createUrlSigner, signingWindow } from '../../../server/core/storage/signed-urls.js';
+
+let root: string;
+beforeAll(async () => {
+  root = await mkdtemp(path.join(tmpdir(), 'cs-storage-unit-'));
+});
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+describe('storage keys', () => {
+  it('accepts the keys the product writes and refuses anything that could leave the root', () => {
+    for (const key of [
+      storageKeys.asset('w1', 'a1'),
+      storageKeys.screenshot('w1', 's1', 0, 'png'),
+      storageKeys.requestPdf('w1', 's1'),
+      storageKeys.projectUpload('w1', 'p1', 'models/chair.glb'),
+    ]) {
+      expect(isSafeKey(key)).toBe(true);
+    }
+    for (const key of ['', '../x', 'a/../../x', '/etc/passwd', 'a//b', 'a/./b', 'a\\b', 'a/b/', 'a/%2e%2e/b', 'a/b\u0000c', 'C:/x']) {
+      expect(isSafeKey(key)).toBe(false);
+      expect(() => assertSafeKey(key)).toThrow(/unsafe storage key/);
+    }
+  });
+});
+
+describe('local driver', () => {
+  it('writes, reads, checks and deletes files under its root, leaving no temporary files', async () => {
+    const storage = createLocalDriver(root);
+    const key = 'workspaces/w1/assets/a1.glb';
+    expect(await storage.exists(key)).toBe(false);
+    await storage.put(key, new Uint8Array([1, 2, 3]), 'model/gltf-binary');
+    expect(await storage.exists(key)).toBe(true);
+    expect([...(await storage.read(key))]).toEqual([1, 2, 3]);
+    expect(storage.localPath!(key)).toBe(path.join(root, 'workspaces', 'w1', 'assets', 'a1.glb'));
+    expect(await readdir(path.join(root, 'workspaces/w1/assets'))).toEqual(['a1.glb']);
+    await storage.delete(key);
+    expect(await storage.exists(key)).toBe(false);
+    await storage.delete(key); // deleting twice is not an error
+  });
+
+  it('refuses unsafe keys on every call', async () => {
+    const storage = createLocalDriver(root);
+    await expect(storage.put('../escape.txt', new Uint8Array(1), 'text/plain')).rejects.toThrow(/unsafe storage key/);
+    await expect(storage.read('../../etc/hostname')).rejects.toThrow(/unsafe storage key/);
+    await expect(storage.delete('/etc/hostname')).rejects.toThrow(/unsafe storage key/);
+    expect(await readdir(path.dirname(root))).not.toContain('escape.txt');
+  });
+
+  it('is the driver STORAGE_DRIVER=local picks; s3 is refused at boot with a ConfigError', () => {
+    const config = loadConfig({ STORAGE_DIR: root });
+    expect(createStorage(config).name).toBe('local');
+    expect(() => createStorage(loadConfig({ STORAGE_DRIVER: 's3' }))).toThrow(ConfigError);
+  });
+});
+
+describe('signed URLs', () => {
+  const signer = createUrlSigner('a-file-signing-secret-of-32-chars-or-more', 'https://api.example.com');
+  const parse = (url: string) => {
+    const u = new URL(url);
+    return { key: decodeURIComponent(u.pathname.replace(/^\/files\//, '')), exp: Number(u.searchParams.get('exp')), sig: u.searchParams.get('sig')! };
+  };
+
+  it('signs a key and expiry that verify, and nothing else does', () => {
+    const url = signer.signFor('workspaces/w1/assets/a1.glb', 3600);
+    expect(url.startsWith('https://api.example.com/files/workspaces/w1/assets/a1.glb?exp=')).toBe(true);
+    const { key, exp, sig } = parse(url);
+    expect(signer.verify(key, exp, sig)).toBe(true);
+    expect(signer.verify('workspaces/w1/assets/a2.glb', exp, sig)).toBe(false);
+    expect(signer.verify(key, exp + 1, sig)).toBe(false);
+    expect(signer.verify(key, exp, sig.slice(0, -1) + (sig.endsWith('A') ? 'B' : 'A'))).toBe(false);
+    expect(signer.verify(key, exp, '')).toBe(false);
+    expect(signer.verify(key, Number.NaN, sig)).toBe(false);
+    const other = createUrlSigner('another-file-signing-secret-of-32-chars', 'https://api.example.com');
+    expect(other.verify(key, exp, sig)).toBe(false);
+  });
+
+  it('refuses expired URLs', () => {
+    const exp = Math.floor(Date.now() / 1000) - 1;
+    const { key, sig } = parse(signer.sign('a/b.png', exp));
+    expect(signer.verify(key, exp, sig)).toBe(false);
+  });
+
+  it('gives model URLs that stay identical through a signing window and live at least a year', () => {
+    const window = signingWindow();
+    const a = signer.signModel('a/b.glb', window);
+    const b = signer.signModel('a/b.glb', window);
+    expect(a).toBe(b);
+    expect(signer.signModel('a/b.glb', window + 1)).not.toBe(a);
+    const { exp } = parse(a);
+    expect(exp - Date.now() / 1000).toBeGreaterThanOrEqual(MODEL_URL_LIFETIME_SECONDS);
+    expect(exp - Date.now() / 1000).toBeLessThanOrEqual(MODEL_URL_LIFETIME_SECONDS + SIGNING_WINDOW_SECONDS);
+  });
+});
