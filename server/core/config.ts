@@ -41,6 +41,7 @@ const EnvSchema = Type.Object({
   RATE_LIMIT_SUBMIT: RateSpec,
   RATE_LIMIT_SEARCH: RateSpec,
   RATE_LIMIT_IMPORT: RateSpec,
+  RATE_LIMIT_UPLOAD: RateSpec,
   DEFAULT_MODEL_LIMIT: Type.String({ default: '100', pattern: '^[0-9]+$' }),
   WORKER_CONCURRENCY: Type.String({ default: '4', pattern: '^[0-9]+$' }),
   WORKER_LOCK_DURATION_MS: Type.String({ default: '30000', pattern: '^[0-9]+$' }),
@@ -77,6 +78,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     RATE_LIMIT_SUBMIT: '30/5m',
     RATE_LIMIT_SEARCH: '60/1m',
     RATE_LIMIT_IMPORT: '30/10m',
+    RATE_LIMIT_UPLOAD: '60/10m',
   };
   const raw: Record<string, string> = { ...defaults };
   for (const key of Object.keys(EnvSchema.properties)) {
@@ -123,6 +125,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       submit: parseRate(env.RATE_LIMIT_SUBMIT),
       search: parseRate(env.RATE_LIMIT_SEARCH),
       import: parseRate(env.RATE_LIMIT_IMPORT),
+      upload: parseRate(env.RATE_LIMIT_UPLOAD),
     },
     defaultModelLimit: Number(env.DEFAULT_MODEL_LIMIT),
     worker: {

@@ -270,3 +270,25 @@ describe('asset permissions', () => {
     expect((await res.json()).error).toBe('unauthorized');
   });
 });
+
+describe('upload rate limit', () => {
+  it('refuses uploads past RATE_LIMIT_UPLOAD per workspace with 429 and Retry-After', async () => {
+    const limited = await startTestServer({ RATE_LIMIT_UPLOAD: '2/1m' });
+    try {
+      const person = await limited.person('busy@example.com');
+      const other = await limited.person('calm@example.com');
+      const glb = await fixtures.chairGlb();
+      const upload = (who: TestPerson) => fetch(`${limited.url}/assets`, { method: 'POST', headers: who.headers, body: fixtures.uploadForm(glb, 'chair.glb') });
+      expect((await upload(person)).status).toBe(201);
+      expect((await upload(person)).status).toBe(201);
+      const refused = await upload(person);
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect((await refused.json()).error).toBe('rate_limited');
+      // Another workspace has its own budget.
+      expect((await upload(other)).status).toBe(201);
+    } finally {
+      await limited.close();
+    }
+  });
+});

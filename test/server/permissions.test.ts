@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestPerson, type TestServer } from '../helpers/test-server.js';
+import { chairGlb, uploadForm } from '../helpers/model-fixtures.js';
 
 /**
  * The permission matrix of contract section 2 on every owner route: owner, editor, viewer,
@@ -35,6 +36,12 @@ async function asOwner(method: string, path: string, body?: unknown) {
   return res.json();
 }
 const newProject = async () => (await asOwner('POST', '/projects', projectBody)).project.id as string;
+let glb: Uint8Array;
+async function newAsset(): Promise<string> {
+  const res = await fetch(`${server.url}/assets`, { method: 'POST', headers: who.owner.headers, body: uploadForm(glb, 'chair.glb') });
+  return (await res.json()).asset.id;
+}
+const shareBody = { isEnabled: true, requirePassword: false, domainRestrictions: [] };
 
 const routes: RouteCase[] = [
   { name: 'list projects', method: 'GET', level: 'read', ok: 200, collection: true, prepare: async () => ({ path: '/projects' }) },
@@ -51,6 +58,14 @@ const routes: RouteCase[] = [
     ok: 200,
     prepare: async () => ({ path: `/workspace/api-keys/${(await asOwner('POST', '/workspace/api-keys', { name: 'x' })).apiKey.id}` }),
   },
+  { name: 'read share settings', method: 'GET', level: 'read', ok: 200, prepare: async () => ({ path: `/projects/${await newProject()}/share` }) },
+  { name: 'enable share', method: 'POST', level: 'write', ok: 200, prepare: async () => ({ path: `/projects/${await newProject()}/share/enable` }) },
+  { name: 'replace share settings', method: 'PUT', level: 'write', ok: 200, prepare: async () => ({ path: `/projects/${await newProject()}/share`, body: shareBody }) },
+  { name: 'regenerate share token', method: 'POST', level: 'write', ok: 200, prepare: async () => ({ path: `/projects/${await newProject()}/share/regenerate` }) },
+  { name: 'list assets', method: 'GET', level: 'read', ok: 200, collection: true, prepare: async () => ({ path: '/assets' }) },
+  { name: 'upload asset', method: 'POST', level: 'write', ok: 201, collection: true, prepare: async () => ({ path: '/assets', multipart: uploadForm(glb, 'chair.glb') }) },
+  { name: 'read asset', method: 'GET', level: 'read', ok: 200, prepare: async () => ({ path: `/assets/${await newAsset()}` }) },
+  { name: 'delete asset', method: 'DELETE', level: 'write', ok: 200, prepare: async () => ({ path: `/assets/${await newAsset()}` }) },
 ];
 
 /** What each principal must get on a route of a level. */
@@ -78,6 +93,7 @@ beforeAll(async () => {
   who.editor = await server.member(who.owner.workspaceId, 'editor@matrix.test', 'editor');
   who.viewer = await server.member(who.owner.workspaceId, 'viewer@matrix.test', 'viewer');
   who.stranger = await server.person('stranger@matrix.test');
+  glb = await chairGlb();
   apiKey = (await asOwner('POST', '/workspace/api-keys', { name: 'matrix' })).key;
 });
 afterAll(() => server.close());
@@ -87,11 +103,11 @@ describe('permission matrix', () => {
   for (const route of routes) {
     for (const principal of principals) {
       it(`${route.name}: ${principal} gets ${expected(principal, route)}`, async () => {
-        const { path, body } = await route.prepare();
+        const { path, body, multipart } = await route.prepare();
         const res = await fetch(`${server.url}${path}`, {
           method: route.method,
           headers: { ...headersOf(principal), ...(body ? { 'content-type': 'application/json' } : {}) },
-          body: body ? JSON.stringify(body) : undefined,
+          body: multipart ?? (body ? JSON.stringify(body) : undefined),
         });
         const status = expected(principal, route);
         expect(res.status).toBe(status);

@@ -86,6 +86,8 @@ export default async function assetRoutes(fastify: FastifyInstance) {
     '/assets',
     {
       onRequest: app.access('write'),
+      // Model checks are CPU- and memory-heavy: bounded per workspace (RATE_LIMIT_UPLOAD).
+      config: { rateLimit: { ...app.deps.config.rateLimits.upload, keyGenerator: (request: FastifyRequest) => request.auth.workspaceId } },
       schema: {
         tags,
         summary: 'Upload a 3D model',
@@ -93,9 +95,9 @@ export default async function assetRoutes(fastify: FastifyInstance) {
           'multipart/form-data with the field `file`: a `.glb`, a `.gltf` with embedded (data:) buffers, or a `.zip` of a `.gltf` ' +
           'with its resources (or of a `.glb`), at most 50 MB. Optional text field `name` (default: the file name without extension). ' +
           'The file runs the asset checks (safe unzip, Khronos glTF validator, conversion to GLB) and is stored as a GLB. ' +
-          'Errors: 422 invalid_file (details.messages in the validator\'s shape), 413 too_large, 422 conversion_failed, 403 quota_exceeded.',
+          'Errors: 422 invalid_file (details.messages in the validator\'s shape), 413 too_large, 422 conversion_failed, 403 quota_exceeded, 429 rate_limited (RATE_LIMIT_UPLOAD per workspace, default 60 per 10 minutes).',
         consumes: ['multipart/form-data'],
-        response: { 201: AssetReply, ...errors(400, 401, 403, 413, 415, 422) },
+        response: { 201: AssetReply, ...errors(400, 401, 403, 413, 415, 422, 429) },
       },
     },
     async (request, reply) => {
