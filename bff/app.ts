@@ -1,0 +1,76 @@
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import httpProxy from '@fastify/http-proxy';
+import { requireSetting, type Config } from '../server/core/config.js';
+import { API_VERSION } from '../server/routes/version.js';
+
+/**
+ * The backend-for-frontend in front of the server's public share routes. Browsers send no key
+ * to the BFF: it adds the public key headers and the client's address, and passes everything
+ * else (X-Share-Password, If-None-Match, Origin, Referer, the body) through unchanged.
+ * The cache, the element bundle and the demo join this app with their own issues.
+ */
+export interface BuildBffOptions {
+  logger?: FastifyServerOptions['logger'];
+  /** Upstream health check timeout in ms (default 2000). */
+  healthTimeoutMs?: number;
+}
+
+const errorBody = (error: string, message: string) => ({ success: false, error, message });
+
+export async function buildBffApp(config: Config, options: BuildBffOptions = {}): Promise<FastifyInstance> {
+  const publicKey = requireSetting(config.publicAnonKey, 'PUBLIC_ANON_KEY');
+  const upstream = config.bffUpstreamUrl;
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    // request.ip is the client only when the direct peer (a load balancer, a CDN) is trusted.
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
+  });
+
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('x-api-version', API_VERSION);
+  });
+  app.setNotFoundHandler((request, reply) => {
+    reply.code(404).send(errorBody('not_found', `Route ${request.method} ${request.url} not found.`));
+  });
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const status = error.statusCode ?? 500;
+    if (status >= 500) request.log.error({ err: error }, 'request failed');
+    if (status >= 400 && status < 500) return reply.code(status).send(errorBody('invalid_request', error.message));
+    return reply.code(500).send(errorBody('internal', 'Something went wrong on our side.'));
+  });
+
+  app.get('/health', async (_request, reply) => {
+    try {
+      const res = await fetch(`${upstream}/health`, { signal: AbortSignal.timeout(options.healthTimeoutMs ?? 2000) });
+      if (res.status === 200) return { success: true, status: 'ok' };
+      // The server names what it is missing (postgres, redis); pass that on.
+      const body = (await res.json().catch(() => ({}))) as { failing?: string[] };
+      const failing = Array.isArray(body.failing) && body.failing.length > 0 ? body.failing : ['server'];
+      return reply.code(503).send({ ...errorBody('unavailable', `Unavailable: ${failing.join(', ')}`), status: 'degraded', failing });
+    } catch {
+      return reply.code(503).send({ ...errorBody('unavailable', 'Unavailable: server'), status: 'degraded', failing: ['server'] });
+    }
+  });
+
+  await app.register(httpProxy, {
+    upstream,
+    prefix: '/share',
+    rewritePrefix: '/share',
+    replyOptions: {
+      rewriteRequestHeaders: (request, headers) => ({
+        ...headers,
+        apikey: publicKey,
+        authorization: `Bearer ${publicKey}`,
+        // Overwritten, never appended: a client must not pick the address it is rate-limited by.
+        'x-forwarded-for': request.ip,
+      }),
+      // The client retries on its own terms (Retry-After); the BFF must not multiply load.
+      retryDelay: () => null,
+      onError: (reply, { error }) => {
+        reply.request.log.warn({ err: error }, 'upstream request failed');
+        reply.code(503).send(errorBody('unavailable', 'The API is not reachable right now.'));
+      },
+    },
+  });
+  return app;
+}

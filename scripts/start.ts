@@ -1,0 +1,195 @@
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { ConfigError, loadConfig, type Config } from '../server/core/config.js';
+import { applyMigrations, createDb } from '../server/core/db/client.js';
+import { issueDevToken } from '../server/cli/dev-token.js';
+import { RUNTIME_ENV_FILE } from '../server/cli/local-env.js';
+import { DEMO_OWNER_EMAIL, ensureDemoProject, type DemoProject } from './start/demo-data.js';
+import { startEmbeddedPostgres } from './start/embedded-postgres.js';
+import { watchLauncher } from './start/launcher-watch.js';
+import { ensureRedis } from './start/local-redis.js';
+import { DATA_DIR, ROOT } from './start/paths.js';
+import { isPortFree, waitFor } from './start/ports.js';
+import { loadOrCreateSecrets } from './start/secrets.js';
+import { startSmtpCatcher } from './start/smtp-catcher.js';
+import { StartError } from './start/start-error.js';
+import { Supervisor } from './start/supervisor.js';
+
+/**
+ * `npm start`: everything on one machine with embedded defaults (architecture.md, "Defaults and
+ * scale"). What the environment (or `.env`) sets is used as given; what it lacks is provided:
+ * embedded Postgres, a local Redis, generated secrets, local storage, an SMTP catcher. Then the
+ * server, the worker and the BFF run as children, and demo data and an owner token are printed.
+ * Ctrl-C (or SIGTERM) stops the children first, then what this script started.
+ */
+
+const say = (line: string) => process.stdout.write(`start  | ${line}\n`);
+const complain = (line: string) => process.stderr.write(`start  | ${line}\n`);
+
+/** The launcher decides what the user left unset; everything else reads settings through loadConfig. */
+const userEnv: NodeJS.ProcessEnv = process.env;
+const isSet = (name: string) => (userEnv[name] ?? '') !== '';
+const GENERATED_SECRETS = ['AUTH_JWT_SECRET', 'PUBLIC_ANON_KEY', 'FILE_SIGNING_SECRET', 'TOKEN_ENCRYPTION_KEY'] as const;
+
+const cleanups: Array<{ what: string; run: () => Promise<void> }> = [];
+let supervisor: Supervisor | null = null;
+let shuttingDown = false;
+
+async function shutdown(reason: string, exitCode: number, signal: NodeJS.Signals = 'SIGTERM'): Promise<never> {
+  if (shuttingDown) return new Promise<never>(() => {});
+  shuttingDown = true;
+  (exitCode === 0 ? say : complain)(reason);
+  await supervisor?.stopAll(signal);
+  for (const cleanup of cleanups.reverse()) {
+    await cleanup.run().catch((error: unknown) => complain(`stopping ${cleanup.what} failed: ${(error as Error).message}`));
+  }
+  if (exitCode === 0) say('stopped');
+  process.exit(exitCode);
+}
+
+let firstSignalAt = 0;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (firstSignalAt === 0) {
+      firstSignalAt = Date.now();
+      void shutdown(`${signal}: stopping everything`, 0, signal);
+      return;
+    }
+    // A Ctrl-C reaches this process twice (from the terminal, and relayed by tsx): only a
+    // signal that comes clearly later is someone insisting.
+    if (Date.now() - firstSignalAt < 2000) return;
+    complain(`${signal} again: exiting without waiting`);
+    process.exit(1);
+  });
+}
+
+watchLauncher(() => void shutdown('the process that launched npm start is gone: stopping everything', 0));
+
+/** Host for URLs: a wildcard listen address is reached through loopback. */
+const reachable = (host: string) => (host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host);
+
+async function assertPortFree(name: string, port: number, host: string) {
+  if (!(await isPortFree(port, host))) {
+    throw new StartError(`${name} ${port} on ${host} is already in use (another \`npm start\`?). Stop what listens there, or choose another port: ${name}=${port + 1} npm start`);
+  }
+}
+
+async function httpOk(url: string): Promise<boolean> {
+  const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
+  await res.body?.cancel();
+  return res.status === 200;
+}
+
+async function waitForHealth(what: string, url: string) {
+  await waitFor(what, async () => {
+    if (shuttingDown) throw new StartError('stopped while starting');
+    return httpOk(url);
+  }, 120_000, 300);
+}
+
+async function writeRuntimeEnv(values: Record<string, string>) {
+  const body = Object.entries(values).map(([key, value]) => `${key}="${value}"`).join('\n');
+  await writeFile(RUNTIME_ENV_FILE, `# Written by npm start for the CLIs (npm run token/admin). Regenerated on every start.\n${body}\n`, { mode: 0o600 });
+}
+
+function printSummary(config: Config, urls: { api: string; bff: string }, demo: DemoProject | null, ownerToken: string | null, facts: string[]) {
+  const rows: Array<[string, string]> = [
+    ['API', urls.api],
+    ['API docs', `${urls.api}/docs   (OpenAPI: ${urls.api}/openapi.json)`],
+    ['Health', `${urls.api}/health   ${urls.bff}/health`],
+    ['BFF', urls.bff],
+  ];
+  if (demo?.share?.isEnabled) {
+    rows.push(['Demo share', `${urls.bff}/share/${demo.projectId}/${demo.share.shareToken}`]);
+    const key = config.publicAnonKey ?? '';
+    rows.push(['Public read', `curl -H "apikey: ${key}" -H "Authorization: Bearer ${key}" ${urls.api}/share/${demo.projectId}/${demo.share.shareToken}`]);
+  } else if (demo) {
+    rows.push(['Demo project', `${demo.projectId} (sharing is off)`]);
+  }
+  rows.push(['Public key', config.publicAnonKey ?? '(PUBLIC_ANON_KEY is not set)']);
+  if (ownerToken) rows.push(['Owner token', `${ownerToken}`], ['', `(${DEMO_OWNER_EMAIL}, valid 24 h; more: npm run -s token -- --email you@example.com)`]);
+  for (const fact of facts) {
+    const [label, ...rest] = fact.split('\t');
+    rows.push([label, rest.join('\t')]);
+  }
+  const width = Math.max(...rows.map(([label]) => label.length));
+  const lines = ['', 'config-share is running.', ...rows.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`), ...(demo?.notes ?? []).map((n) => `  note: ${n}`), '', 'Press Ctrl-C to stop.', ''];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+async function main() {
+  await mkdir(DATA_DIR, { recursive: true });
+  const secrets = await loadOrCreateSecrets();
+  const settings: Record<string, string> = {};
+  for (const name of GENERATED_SECRETS) if (!isSet(name)) settings[name] = secrets[name];
+  if (!isSet('STORAGE_DIR')) settings.STORAGE_DIR = path.join(DATA_DIR, 'storage');
+  const facts: string[] = [];
+
+  // Validate the settings and claim the ports before starting anything.
+  let config = loadConfig({ ...userEnv, ...settings });
+  await assertPortFree('PORT', config.port, config.host);
+  await assertPortFree('BFF_PORT', config.bffPort, config.bffHost);
+
+  if (!isSet('DATABASE_URL')) {
+    const postgres = await startEmbeddedPostgres({ password: secrets.EMBEDDED_POSTGRES_PASSWORD, log: say });
+    cleanups.push({ what: 'embedded Postgres', run: postgres.stop });
+    settings.DATABASE_URL = postgres.databaseUrl;
+    facts.push(`Postgres\tembedded, 127.0.0.1:${postgres.port}, data in ${postgres.dataDir}`);
+  } else {
+    facts.push(`Postgres\tDATABASE_URL (${new URL(config.databaseUrl).host})`);
+  }
+
+  const redis = await ensureRedis(config.redisUrl, say);
+  cleanups.push({ what: 'Redis', run: redis.stop });
+  void redis.exited.then(() => shutdown('the Redis started here exited: stopping everything', 1));
+  facts.push(`Redis\t${new URL(config.redisUrl).host}${redis.started ? ' (started here, in memory only)' : ''}`);
+
+  if (!isSet('SMTP_URL')) {
+    const smtp = await startSmtpCatcher(path.join(DATA_DIR, 'mail'));
+    cleanups.push({ what: 'the SMTP catcher', run: smtp.close });
+    settings.SMTP_URL = smtp.url;
+    facts.push(`Mail\t${smtp.url} catches every message into ${path.relative(ROOT, smtp.dir)}/*.eml`);
+  }
+  if (!isSet('BFF_UPSTREAM_URL')) settings.BFF_UPSTREAM_URL = `http://${reachable(config.host)}:${config.port}`;
+
+  const env = { ...userEnv, ...settings };
+  config = loadConfig(env);
+  facts.push(`Storage\t${config.storage.driver === 'local' ? config.storage.dir : 's3'}`);
+  await writeRuntimeEnv({ ...settings, DATABASE_URL: config.databaseUrl, REDIS_URL: config.redisUrl });
+
+  const db = createDb(config.databaseUrl, 2);
+  try {
+    await applyMigrations(db);
+
+    supervisor = new Supervisor(env, (name, code, signal) => {
+      void shutdown(`${name} exited unexpectedly (${signal ? `signal ${signal}` : `exit code ${code}`}): stopping everything`, 1);
+    });
+    supervisor.start('server', 'server/main.ts');
+    if (existsSync(path.join(ROOT, 'worker', 'main.ts'))) supervisor.start('worker', 'worker/main.ts');
+    else complain('worker/main.ts does not exist yet: running without a worker (background jobs wait in their queues)');
+    supervisor.start('bff', 'bff/main.ts');
+
+    const urls = { api: `http://${reachable(config.host)}:${config.port}`, bff: `http://${reachable(config.bffHost)}:${config.bffPort}` };
+    await waitForHealth('the server', `${urls.api}/health`);
+    await waitForHealth('the BFF', `${urls.bff}/health`);
+
+    let ownerToken: string | null = null;
+    let demo: DemoProject | null = null;
+    if (config.auth.jwtSecret) {
+      ownerToken = (await issueDevToken(db, config, { email: DEMO_OWNER_EMAIL })).token;
+      demo = await ensureDemoProject(urls.api, ownerToken);
+    } else {
+      complain('AUTH_JWKS_URL without AUTH_JWT_SECRET: no local owner token and no demo data');
+    }
+    printSummary(config, urls, demo, ownerToken, facts);
+  } finally {
+    await db.$client.end();
+  }
+}
+
+main().catch((error: unknown) => {
+  if (shuttingDown) return;
+  const message = error instanceof StartError || error instanceof ConfigError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error);
+  void shutdown(`cannot start: ${message}`, 1);
+});

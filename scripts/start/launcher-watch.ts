@@ -1,0 +1,30 @@
+import { readFileSync } from 'node:fs';
+
+/**
+ * `npm start` runs npm → sh → tsx → this script. Killing npm alone (an IDE's stop button, a
+ * plain `kill <npm pid>`) ends npm and sh but leaves tsx and this script running, holding the
+ * ports and the database. So the script watches the process that launched tsx and stops
+ * everything when it is gone. Linux only (/proc); elsewhere it watches nothing.
+ */
+function parentOf(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so split after the last ')'.
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return null;
+  }
+}
+
+/** Calls `onGone` once when the launcher of this process's parent (tsx) is no longer there. */
+export function watchLauncher(onGone: () => void, intervalMs = 1000): void {
+  const launcher = parentOf(process.ppid);
+  if (launcher === null || launcher <= 1) return;
+  const timer = setInterval(() => {
+    if (parentOf(process.ppid) !== launcher) {
+      clearInterval(timer);
+      onGone();
+    }
+  }, intervalMs);
+  timer.unref();
+}

@@ -1,0 +1,40 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { DATA_DIR } from './paths.js';
+
+/**
+ * The secrets a fresh machine lacks, generated once and kept in `.data/secrets.json` (mode 600,
+ * git-ignored), so tokens, signed URLs and the embedded database survive a restart.
+ * A value set in the environment (or `.env`) always wins and is never written here.
+ */
+export const SECRETS_FILE = path.join(DATA_DIR, 'secrets.json');
+
+export const SECRET_NAMES = ['AUTH_JWT_SECRET', 'PUBLIC_ANON_KEY', 'FILE_SIGNING_SECRET', 'TOKEN_ENCRYPTION_KEY', 'EMBEDDED_POSTGRES_PASSWORD'] as const;
+export type SecretName = (typeof SECRET_NAMES)[number];
+export type Secrets = Record<SecretName, string>;
+
+const generate = (name: SecretName) => (name === 'PUBLIC_ANON_KEY' ? 'cs_pk_' : '') + randomBytes(32).toString('base64url');
+
+/** Reads the stored secrets and adds the missing ones, saving only when something was added. */
+export async function loadOrCreateSecrets(): Promise<Secrets> {
+  let stored: Partial<Secrets> = {};
+  try {
+    stored = JSON.parse(await readFile(SECRETS_FILE, 'utf8')) as Partial<Secrets>;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`${SECRETS_FILE} is not readable JSON: ${(error as Error).message}`);
+  }
+  const secrets = { ...stored } as Secrets;
+  let added = false;
+  for (const name of SECRET_NAMES) {
+    if (typeof secrets[name] !== 'string' || secrets[name].length < 16) {
+      secrets[name] = generate(name);
+      added = true;
+    }
+  }
+  if (added) {
+    await mkdir(DATA_DIR, { recursive: true });
+    await writeFile(SECRETS_FILE, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600 });
+  }
+  return secrets;
+}

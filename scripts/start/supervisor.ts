@@ -1,0 +1,61 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { ROOT, TSX_BIN } from './paths.js';
+
+/**
+ * Runs the product's processes (server, worker, BFF) as children of `npm start`: their output
+ * prefixed with their name, signals forwarded, and one callback when any of them dies on its own.
+ */
+export interface ManagedChild {
+  name: string;
+  process: ChildProcess;
+}
+
+const COLORS = ['\x1b[36m', '\x1b[35m', '\x1b[33m', '\x1b[32m'];
+const RESET = '\x1b[0m';
+
+export class Supervisor {
+  private readonly children: ManagedChild[] = [];
+  private stopping = false;
+
+  constructor(
+    private readonly env: NodeJS.ProcessEnv,
+    /** Called once per child that exits while nothing asked it to. */
+    private readonly onUnexpectedExit: (name: string, code: number | null, signal: NodeJS.Signals | null) => void,
+  ) {}
+
+  /** Starts `tsx <script>` in the project root. */
+  start(name: string, script: string): ManagedChild {
+    const child = spawn(TSX_BIN, [script], { cwd: ROOT, env: this.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const color = process.stdout.isTTY ? COLORS[this.children.length % COLORS.length] : '';
+    const prefix = color ? `${color}${name.padEnd(6)}${RESET} | ` : `${name.padEnd(6)} | `;
+    createInterface({ input: child.stdout! }).on('line', (line) => process.stdout.write(`${prefix}${line}\n`));
+    createInterface({ input: child.stderr! }).on('line', (line) => process.stderr.write(`${prefix}${line}\n`));
+    child.once('exit', (code, signal) => {
+      if (!this.stopping) this.onUnexpectedExit(name, code, signal);
+    });
+    const managed = { name, process: child };
+    this.children.push(managed);
+    return managed;
+  }
+
+  /** Whether a child has exited. */
+  static exited(child: ChildProcess): boolean {
+    return child.exitCode !== null || child.signalCode !== null;
+  }
+
+  /** Sends `signal` to every running child, waits for them (SIGKILL after `graceMs`). */
+  async stopAll(signal: NodeJS.Signals = 'SIGTERM', graceMs = 15_000): Promise<void> {
+    this.stopping = true;
+    await Promise.all(
+      this.children.map(async ({ process: child }) => {
+        if (Supervisor.exited(child)) return;
+        const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+        child.kill(signal);
+        const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+        await exited;
+        clearTimeout(timer);
+      }),
+    );
+  }
+}

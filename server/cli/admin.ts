@@ -1,0 +1,97 @@
+import { parseArgs } from 'node:util';
+import { eq } from 'drizzle-orm';
+import { loadConfig } from '../core/config.js';
+import { applyMigrations, createDb } from '../core/db/client.js';
+import { BILLING_STATUSES, workspaces, type BillingStatus } from '../core/db/schema/index.js';
+import { loadRuntimeEnv } from './local-env.js';
+import { CliError, UsageError, runCli } from './run-cli.js';
+
+/**
+ * `npm run admin -- workspace <workspaceId> [--billing locked|active] [--model-limit N]`
+ *
+ * Operator changes that have no public API. Prints the workspace after the change as JSON.
+ */
+const USAGE = `usage: npm run admin -- workspace <workspaceId> [--billing ${BILLING_STATUSES.join('|')}] [--model-limit N]
+
+  --billing      locked: the public share read answers 402 unavailable/owner_billing; active: lifts it
+  --model-limit  the plan's 3D model limit (assets the workspace may hold), 0 or more`;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** model_limit is a Postgres integer. */
+const MAX_MODEL_LIMIT = 2_147_483_647;
+
+interface WorkspaceChange {
+  workspaceId: string;
+  billingStatus?: BillingStatus;
+  modelLimit?: number;
+}
+
+function parse(argv: string[]): WorkspaceChange | 'help' {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      options: {
+        billing: { type: 'string' },
+        'model-limit': { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      strict: true,
+      allowPositionals: true,
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return 'help';
+  const [command, workspaceId, ...rest] = positionals;
+  if (command !== 'workspace') throw new UsageError(command ? `unknown command "${command}"` : 'a command is required');
+  if (!workspaceId) throw new UsageError('workspace needs a workspace id');
+  if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
+  if (!UUID.test(workspaceId)) throw new UsageError(`"${workspaceId}" is not a workspace id`);
+
+  const billing = values.billing;
+  const limit = values['model-limit'];
+  if (billing === undefined && limit === undefined) throw new UsageError('give --billing, --model-limit or both');
+  if (billing !== undefined && !BILLING_STATUSES.includes(billing as BillingStatus)) {
+    throw new UsageError(`--billing must be one of ${BILLING_STATUSES.join(', ')}`);
+  }
+  if (limit !== undefined && (!/^[0-9]+$/.test(limit) || Number(limit) > MAX_MODEL_LIMIT)) {
+    throw new UsageError(`--model-limit must be a whole number from 0 to ${MAX_MODEL_LIMIT}`);
+  }
+  return {
+    workspaceId,
+    billingStatus: billing as BillingStatus | undefined,
+    modelLimit: limit === undefined ? undefined : Number(limit),
+  };
+}
+
+async function main(): Promise<void> {
+  const change = parse(process.argv.slice(2));
+  if (change === 'help') {
+    process.stderr.write(`${USAGE}\n`);
+    return;
+  }
+  loadRuntimeEnv();
+  const config = loadConfig();
+  const db = createDb(config.databaseUrl, 1);
+  try {
+    await applyMigrations(db);
+    const [row] = await db
+      .update(workspaces)
+      .set({
+        ...(change.billingStatus ? { billingStatus: change.billingStatus } : {}),
+        ...(change.modelLimit !== undefined ? { modelLimit: change.modelLimit } : {}),
+        updatedAt: new Date(),
+      })
+      .where(eq(workspaces.id, change.workspaceId))
+      .returning();
+    if (!row) throw new CliError(`workspace ${change.workspaceId} does not exist`);
+    const { id, name, billingStatus, modelLimit, createdAt, updatedAt } = row;
+    process.stdout.write(`${JSON.stringify({ id, name, billingStatus, modelLimit, createdAt, updatedAt }, null, 2)}\n`);
+  } finally {
+    await db.$client.end();
+  }
+}
+
+await runCli(USAGE, main);
