@@ -33,14 +33,38 @@ export interface DispatchOptions {
   ids?: number[];
   /** Re-enqueue rows enqueued longer ago than this and still present. */
   resendAfterMs: number;
+  /** Rows per call (default 100). */
   batchSize?: number;
+  /** How long one `queue.add` may take before the row is left for later (default 3000 ms). */
+  addTimeoutMs?: number;
 }
 
-/** Enqueues due outbox rows; returns how many were handed to BullMQ. Safe to run concurrently. */
+/** How long a row waits after Redis refused it. */
+const RETRY_AFTER_FAILURE_MS = 2000;
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`queue.add took longer than ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Enqueues due outbox rows; returns how many were handed to BullMQ. Safe to run concurrently
+ * (rows are claimed with SKIP LOCKED). Times come from the database clock, the same clock that
+ * stamped the rows.
+ *
+ * A row that was enqueued before and is still here means its job never finished as far as
+ * Postgres knows. If BullMQ still holds that job as completed or failed (a job failed by the
+ * stalled checker, or a processor that could not record its final failure), a plain `add` with
+ * the same id would be ignored forever, so that job is removed and added again: processors are
+ * idempotent against Postgres, so running one again is always safe.
+ */
 export async function dispatchOutbox(db: Db, queues: Queues, options: DispatchOptions): Promise<number> {
-  const { ids, resendAfterMs, batchSize = 100 } = options;
+  const { ids, resendAfterMs, batchSize = 100, addTimeoutMs = 3000 } = options;
   if (ids && ids.length === 0) return 0;
-  const staleBefore = new Date(Date.now() - resendAfterMs);
+  const staleBefore = sql`now() - ${Math.round(resendAfterMs)}::int * interval '1 millisecond'`;
   return db.transaction(async (tx) => {
     const due = await tx
       .select()
@@ -48,7 +72,7 @@ export async function dispatchOutbox(db: Db, queues: Queues, options: DispatchOp
       .where(
         and(
           ids ? inArray(outbox.id, ids) : undefined,
-          lte(outbox.nextAttemptAt, new Date()),
+          lte(outbox.nextAttemptAt, sql`now()`),
           or(isNull(outbox.lastEnqueuedAt), lte(outbox.lastEnqueuedAt, staleBefore)),
         ),
       )
@@ -57,16 +81,34 @@ export async function dispatchOutbox(db: Db, queues: Queues, options: DispatchOp
       .for('update', { skipLocked: true });
     let sent = 0;
     for (const row of due) {
+      const queue = queues[row.queue as QueueName] as Queues[QueueName] | undefined;
+      if (!queue) {
+        // A queue this process does not know (another version's): not ours to block on.
+        await tx.update(outbox).set({ nextAttemptAt: sql`now() + interval '1 minute'` }).where(eq(outbox.id, row.id));
+        continue;
+      }
       try {
-        await queues[row.queue as QueueName].add(row.jobName, row.payload, { jobId: row.jobId });
+        await withTimeout(
+          (async () => {
+            if (row.lastEnqueuedAt !== null) {
+              const state = await queue.getJobState(row.jobId);
+              if (state === 'completed' || state === 'failed') await queue.remove(row.jobId);
+            }
+            await queue.add(row.jobName, row.payload, { jobId: row.jobId });
+          })(),
+          addTimeoutMs,
+        );
         await tx
           .update(outbox)
-          .set({ lastEnqueuedAt: new Date(), enqueueCount: sql`${outbox.enqueueCount} + 1` })
+          .set({ lastEnqueuedAt: sql`now()`, enqueueCount: sql`${outbox.enqueueCount} + 1` })
           .where(eq(outbox.id, row.id));
         sent += 1;
       } catch {
-        // Redis is unreachable: leave the row for the relay and back off a little.
-        await tx.update(outbox).set({ nextAttemptAt: new Date(Date.now() + 2000) }).where(eq(outbox.id, row.id));
+        // Redis is unreachable (or slow): leave the row for the relay and back off a little.
+        await tx
+          .update(outbox)
+          .set({ nextAttemptAt: sql`now() + ${RETRY_AFTER_FAILURE_MS}::int * interval '1 millisecond'` })
+          .where(eq(outbox.id, row.id));
         break;
       }
     }

@@ -22,10 +22,13 @@ export type Queues = Record<QueueName, Queue>;
 
 /** Creates one producer per queue. `prefix` isolates deployments (and test files) in one Redis. */
 export function createQueues(connection: ConnectionOptions, prefix: string): Queues {
-  const entries = Object.values(QUEUES).map((name) => [
-    name,
-    new Queue(name, { connection, prefix, defaultJobOptions: JOB_DEFAULTS[name] }),
-  ]);
+  const entries = Object.values(QUEUES).map((name) => {
+    const queue = new Queue(name, { connection, prefix, defaultJobOptions: JOB_DEFAULTS[name] });
+    // Connection trouble surfaces on the calls that fail (the outbox keeps the work); without a
+    // listener BullMQ would print every reconnect error.
+    queue.on('error', () => {});
+    return [name, queue];
+  });
   return Object.fromEntries(entries) as Queues;
 }
 

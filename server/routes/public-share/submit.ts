@@ -1,4 +1,175 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { authorizeShareRequest, type ShareAccess } from './share-access.js';
+import { createShareRepository } from '../../repositories/shares.js';
+import { createSubmissionRepository } from '../../repositories/submissions.js';
+import { ShareParams, UnavailableBody } from '../../schemas/shares.js';
+import {
+  IDEMPOTENCY_WINDOW_MS,
+  MAX_OBJECT_JSON_BYTES,
+  MAX_SCREENSHOT_BYTES,
+  SUBMIT_BODY_LIMIT,
+  SubmitBody,
+  SubmitReply,
+  type ScreenshotType,
+} from '../../schemas/submissions.js';
+import { errors } from '../../schemas/common.js';
+import { invalidRequest, notFound } from '../../core/errors.js';
+import { decompressScene } from '../../core/scene.js';
+import { dispatchOutbox } from '../../core/outbox.js';
 
-/** Placeholder: filled in by its issue. */
-export default async function routes(_app: FastifyInstance) {}
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the submit route's access check. */
+    shareAccess?: ShareAccess;
+  }
+}
+
+/** The first bytes each screenshot type starts with. */
+const MAGIC: Record<ScreenshotType, (bytes: Buffer) => boolean> = {
+  'image/png': (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
+  'image/jpeg': (b) => b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff,
+  'image/webp': (b) => b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP',
+};
+
+const DATA_URL = /^data:([a-z0-9.+-]+\/[a-z0-9.+-]+)((?:;[a-z0-9-]+=[^;,]*)*);base64,/i;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+const fieldError = (field: string, message: string) => invalidRequest(`${field} ${message}`, [{ field, message }]);
+
+/** Decodes one screenshot data URL, checking type, size and that the bytes are what they claim. */
+export function decodeScreenshot(value: string, index: number): { mimeType: ScreenshotType; data: Buffer } {
+  const field = `body.screenshots.${index}`;
+  const match = DATA_URL.exec(value);
+  if (!match) throw fieldError(field, 'must be a base64 data URL (data:image/png;base64,...).');
+  const mimeType = match[1].toLowerCase();
+  if (!(mimeType in MAGIC)) throw fieldError(field, `has type ${mimeType}; allowed are image/png, image/jpeg and image/webp.`);
+  const payload = value.slice(match[0].length);
+  // Checked before decoding, so an oversized image costs no allocation.
+  const padding = payload.endsWith('==') ? 2 : payload.endsWith('=') ? 1 : 0;
+  if ((payload.length / 4) * 3 - padding > MAX_SCREENSHOT_BYTES) throw fieldError(field, 'is larger than 5 MiB.');
+  if (payload.length % 4 !== 0 || !BASE64.test(payload)) throw fieldError(field, 'is not valid base64.');
+  const data = Buffer.from(payload, 'base64');
+  if (data.length === 0) throw fieldError(field, 'is empty.');
+  if (!MAGIC[mimeType as ScreenshotType](data)) throw fieldError(field, `does not contain ${mimeType} data.`);
+  return { mimeType: mimeType as ScreenshotType, data };
+}
+
+/** A required answer that is missing: absent, null, blank, an empty list, or an unticked checkbox. */
+function isEmptyAnswer(value: unknown, type: unknown): boolean {
+  if (value === undefined || value === null) return true;
+  if (typeof value === 'string') return value.trim() === '';
+  if (Array.isArray(value)) return value.length === 0;
+  if (value === false) return type === 'checkbox';
+  return false;
+}
+
+/** Ids of the project's required form fields (contract section 3's minimal shape) that the answers leave empty. */
+export function missingRequiredFields(formFields: unknown, formData: Record<string, unknown>): string[] {
+  if (!Array.isArray(formFields)) return [];
+  const missing: string[] = [];
+  for (const field of formFields) {
+    if (!field || typeof field !== 'object') continue;
+    const { id, required, type } = field as { id?: unknown; required?: unknown; type?: unknown };
+    if (required !== true || (typeof id !== 'string' && typeof id !== 'number')) continue;
+    if (isEmptyAnswer(formData[String(id)], type)) missing.push(String(id));
+  }
+  return missing;
+}
+
+function idempotencyKeyOf(request: FastifyRequest): string | null {
+  const raw = request.headers['idempotency-key'];
+  if (raw === undefined) return null;
+  const key = Array.isArray(raw) ? raw[0] : raw;
+  if (key.length < 1 || key.length > 200) throw fieldError('headers.idempotency-key', 'must be 1 to 200 characters.');
+  return key;
+}
+
+function checkJsonSize(field: string, value: unknown) {
+  if (Buffer.byteLength(JSON.stringify(value)) > MAX_OBJECT_JSON_BYTES) throw fieldError(field, `is larger than ${MAX_OBJECT_JSON_BYTES / 1024} KB as JSON.`);
+}
+
+/**
+ * `POST /share/:projectId/:token/submit` (contract section 6). The checks run in the contract's
+ * order: public key (the context's hook), rate limit (onRequest), the share checks (a
+ * preValidation hook, so a wrong token is a 404 whatever the body), then the body. The answer
+ * is sent only once the request, its screenshots and its outbox rows are committed; enqueuing
+ * after that is best effort, and the worker's relay picks up whatever it missed.
+ */
+export default async function submitRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { config, db, queues } = app.deps;
+  const shares = createShareRepository(db);
+  const submissions = createSubmissionRepository(db);
+
+  app.post(
+    '/share/:projectId/:token/submit',
+    {
+      bodyLimit: SUBMIT_BODY_LIMIT,
+      config: { rateLimit: { ...config.rateLimits.submit, hook: 'onRequest' } },
+      preValidation: async (request) => {
+        request.shareAccess = await authorizeShareRequest(app, request, request.params as { projectId: string; token: string });
+      },
+      schema: {
+        tags: ['public share'],
+        summary: 'Submit the form of a shared project (public).',
+        description:
+          'Same headers and checks as the read, in the same order (a password-protected share needs X-Share-Password here too), then the body. ' +
+          'The answer comes once the request is stored with its pending background work; screenshots, PDF, e-mail and webhook events follow ' +
+          `(see GET /projects/{id}/requests/{requestId} for their state). Rate limit: ${config.rateLimits.submit.max} per ${config.rateLimits.submit.timeWindow / 1000} s per client IP. ` +
+          'Optional Idempotency-Key header (1 to 200 characters): the same key for the same project within 24 hours answers the first requestId and stores nothing new. ' +
+          '413 payload_too_large past 36 MiB.',
+        security: [{ publicKey: [] }],
+        params: ShareParams,
+        body: SubmitBody,
+        response: { 200: SubmitReply, ...errors(400, 401, 403, 404, 413, 429), 402: UnavailableBody },
+      },
+    },
+    async (request) => {
+      const access = request.shareAccess!;
+      const body = request.body;
+      const idempotencyKey = idempotencyKeyOf(request);
+      if (idempotencyKey) {
+        const existing = await submissions.findByIdempotencyKey(access.projectId, idempotencyKey, IDEMPOTENCY_WINDOW_MS);
+        if (existing) return { success: true as const, requestId: existing };
+      }
+
+      const formData = body.formData as Record<string, unknown>;
+      const selectedOptions = (body.selectedOptions ?? {}) as Record<string, unknown>;
+      checkJsonSize('body.formData', formData);
+      checkJsonSize('body.selectedOptions', selectedOptions);
+      const screenshots = (body.screenshots ?? []).map(decodeScreenshot);
+
+      const stored = await shares.scene(access.workspaceId, access.projectId);
+      if (!stored) throw notFound('Share');
+      const missing = missingRequiredFields(decompressScene(stored.scene).sceneData?.formFields, formData);
+      if (missing.length > 0) {
+        throw invalidRequest(
+          `Required form fields are missing: ${missing.join(', ')}.`,
+          missing.map((id) => ({ field: `body.formData.${id}`, message: 'is required' })),
+        );
+      }
+
+      const result = await submissions.create(
+        {
+          projectId: access.projectId,
+          workspaceId: access.workspaceId,
+          formData,
+          selectedOptions,
+          configurationSummary: body.configurationSummary ?? '',
+          idempotencyKey,
+          clientIp: request.ip,
+          screenshots,
+        },
+        IDEMPOTENCY_WINDOW_MS,
+      );
+      // Fire and forget: the request is safe in Postgres; Redis must not delay or fail the answer.
+      if (result.outboxIds.length > 0) {
+        void dispatchOutbox(db, queues, { ids: result.outboxIds, resendAfterMs: config.worker.resendAfterMs }).catch((error: unknown) =>
+          request.log.warn({ err: error, requestId: result.id }, 'enqueue after submit failed; the relay will retry'),
+        );
+      }
+      return { success: true as const, requestId: result.id };
+    },
+  );
+}
