@@ -1,0 +1,305 @@
+import { and, count, eq, gte, inArray, lt, sql } from 'drizzle-orm';
+import type { Db, Executor } from '../core/db/client.js';
+import {
+  projects,
+  submissionScreenshots,
+  submissionSteps,
+  submissions,
+  outbox,
+  SUBMISSION_STEPS,
+  type StepState,
+  type Submission,
+  type SubmissionStep,
+  type SubmissionStepRow,
+} from '../core/db/schema/index.js';
+import { addToOutbox } from '../core/outbox.js';
+import { FIRST_SUBMISSION_STEPS, submissionJob, submissionJobId } from '../core/submission-jobs.js';
+import { afterCursor, toPage, type PageCursor } from '../core/pagination.js';
+import { decompressScene, type ProjectData } from '../core/scene.js';
+
+/**
+ * Submissions ("requests" on the owner side) with their screenshots and step states. Owner
+ * methods take the workspace and project ids, so another tenant's request does not exist; the
+ * worker's methods take the submission id, which its jobs carry.
+ */
+
+/** File extension of each screenshot type, for storage keys. */
+export const SCREENSHOT_EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp' };
+
+export interface NewSubmission {
+  projectId: string;
+  workspaceId: string;
+  formData: Record<string, unknown>;
+  selectedOptions: Record<string, unknown>;
+  configurationSummary: string;
+  idempotencyKey: string | null;
+  clientIp: string | null;
+  screenshots: Array<{ mimeType: string; data: Buffer }>;
+}
+
+/** Where a step stands, as owners read it. */
+export interface StepStateBody {
+  state: StepState;
+  attempts: number;
+  error?: string;
+  note?: string;
+  doneAt: string | null;
+}
+
+export type StepsBody = Record<SubmissionStep, StepStateBody>;
+
+function toStepBody(row: SubmissionStepRow | undefined): StepStateBody {
+  if (!row) return { state: 'pending', attempts: 0, doneAt: null };
+  const body: StepStateBody = { state: row.state, attempts: row.attempts, doneAt: row.doneAt?.toISOString() ?? null };
+  // last_error is the failure (failed), the last retried error (pending) or a note (done).
+  if (row.lastError) {
+    if (row.state === 'done') body.note = row.lastError;
+    else body.error = row.lastError;
+  }
+  return body;
+}
+
+export function toStepsBody(rows: SubmissionStepRow[]): StepsBody {
+  return Object.fromEntries(SUBMISSION_STEPS.map((step) => [step, toStepBody(rows.find((r) => r.step === step))])) as StepsBody;
+}
+
+/** The outcome of claiming a step for a run. */
+export type StepClaim = { kind: 'run'; attempts: number } | { kind: 'finished'; state: StepState } | { kind: 'missing' };
+
+/** What background steps need to know about a submission and its project. */
+export interface SubmissionForWork {
+  submission: Submission;
+  projectName: string;
+  projectData: ProjectData;
+  hasPricing: boolean;
+}
+
+export function createSubmissionRepository(db: Db) {
+  const idsOfSteps = (submissionId: string) => SUBMISSION_STEPS.map((step) => submissionJobId(submissionId, step));
+
+  return {
+    /** The request stored under this Idempotency-Key in the last `windowMs`, if any. */
+    async findByIdempotencyKey(projectId: string, key: string, windowMs: number): Promise<string | null> {
+      const [row] = await db
+        .select({ id: submissions.id })
+        .from(submissions)
+        .where(and(eq(submissions.projectId, projectId), eq(submissions.idempotencyKey, key), gte(submissions.createdAt, new Date(Date.now() - windowMs))));
+      return row?.id ?? null;
+    },
+
+    /**
+     * Stores a request, its screenshots, its pending steps and the outbox rows of its first
+     * steps in one transaction. With an Idempotency-Key already used in the window, stores
+     * nothing and answers the first request's id (`created: false`).
+     */
+    async create(input: NewSubmission, idempotencyWindowMs: number): Promise<{ id: string; created: boolean; outboxIds: number[] }> {
+      return db.transaction(async (tx) => {
+        if (input.idempotencyKey) {
+          // An expired key is free again: forget it on the old request (the unique index would refuse it).
+          await tx
+            .update(submissions)
+            .set({ idempotencyKey: null })
+            .where(
+              and(
+                eq(submissions.projectId, input.projectId),
+                eq(submissions.idempotencyKey, input.idempotencyKey),
+                lt(submissions.createdAt, new Date(Date.now() - idempotencyWindowMs)),
+              ),
+            );
+        }
+        const [inserted] = await tx
+          .insert(submissions)
+          .values({
+            projectId: input.projectId,
+            workspaceId: input.workspaceId,
+            formData: input.formData,
+            selectedOptions: input.selectedOptions,
+            configurationSummary: input.configurationSummary,
+            idempotencyKey: input.idempotencyKey,
+            clientIp: input.clientIp,
+          })
+          .onConflictDoNothing({ target: [submissions.projectId, submissions.idempotencyKey] })
+          .returning({ id: submissions.id });
+        if (!inserted) {
+          // The same key arrived a moment ago (possibly in parallel; the insert waited for it).
+          const [existing] = await tx
+            .select({ id: submissions.id })
+            .from(submissions)
+            .where(and(eq(submissions.projectId, input.projectId), eq(submissions.idempotencyKey, input.idempotencyKey!)));
+          return { id: existing.id, created: false, outboxIds: [] };
+        }
+        const id = inserted.id;
+        if (input.screenshots.length > 0) {
+          await tx.insert(submissionScreenshots).values(input.screenshots.map((s, position) => ({ submissionId: id, position, mimeType: s.mimeType, data: s.data })));
+        }
+        await tx.insert(submissionSteps).values(SUBMISSION_STEPS.map((step) => ({ submissionId: id, step })));
+        const outboxIds = await addToOutbox(tx, FIRST_SUBMISSION_STEPS.map((step) => submissionJob(id, step)));
+        return { id, created: true, outboxIds };
+      });
+    },
+
+    /** A page of the project's requests, newest first, with their step states. */
+    async list(workspaceId: string, projectId: string, limit: number, cursor: PageCursor | null) {
+      const page = afterCursor(submissions.createdAt, submissions.id, cursor);
+      const rows = await db
+        .select()
+        .from(submissions)
+        .where(and(eq(submissions.workspaceId, workspaceId), eq(submissions.projectId, projectId), page.where))
+        .orderBy(...page.orderBy)
+        .limit(limit + 1);
+      const result = toPage(rows, limit);
+      const ids = result.items.map((r) => r.id);
+      const [steps, shots] = ids.length
+        ? await Promise.all([
+            db.select().from(submissionSteps).where(inArray(submissionSteps.submissionId, ids)),
+            db
+              .select({ submissionId: submissionScreenshots.submissionId, n: count() })
+              .from(submissionScreenshots)
+              .where(inArray(submissionScreenshots.submissionId, ids))
+              .groupBy(submissionScreenshots.submissionId),
+          ])
+        : [[], []];
+      return {
+        nextCursor: result.nextCursor,
+        items: result.items.map((row) => ({
+          row,
+          steps: steps.filter((s) => s.submissionId === row.id),
+          screenshotCount: Number(shots.find((s) => s.submissionId === row.id)?.n ?? 0),
+        })),
+      };
+    },
+
+    /** One request with its steps and screenshots (without their bytes). */
+    async get(workspaceId: string, projectId: string, id: string) {
+      const [row] = await db
+        .select()
+        .from(submissions)
+        .where(and(eq(submissions.workspaceId, workspaceId), eq(submissions.projectId, projectId), eq(submissions.id, id)));
+      if (!row) return null;
+      const [steps, screenshots] = await Promise.all([
+        db.select().from(submissionSteps).where(eq(submissionSteps.submissionId, id)),
+        db
+          .select({ position: submissionScreenshots.position, mimeType: submissionScreenshots.mimeType, storageKey: submissionScreenshots.storageKey })
+          .from(submissionScreenshots)
+          .where(eq(submissionScreenshots.submissionId, id))
+          .orderBy(submissionScreenshots.position),
+      ]);
+      return { row, steps, screenshots };
+    },
+
+    /**
+     * Sets the owner's status; null when the request is not there. Returns the status it had and
+     * whether anything changed (setting the current status again is a no-op).
+     */
+    async setStatus(tx: Executor, workspaceId: string, projectId: string, id: string, status: string) {
+      const [before] = await tx
+        .select()
+        .from(submissions)
+        .where(and(eq(submissions.workspaceId, workspaceId), eq(submissions.projectId, projectId), eq(submissions.id, id)))
+        .for('update');
+      if (!before) return null;
+      if (before.status === status) return { row: before, previousStatus: before.status, changed: false };
+      const [row] = await tx.update(submissions).set({ status, updatedAt: new Date() }).where(eq(submissions.id, id)).returning();
+      return { row, previousStatus: before.status, changed: true };
+    },
+
+    /**
+     * Deletes a request with its rows and its pending outbox work; returns the storage keys of
+     * its files (removed by the caller after commit), or null when it is not there.
+     */
+    async delete(tx: Executor, workspaceId: string, projectId: string, id: string): Promise<{ row: Submission; storageKeys: string[] } | null> {
+      const [row] = await tx
+        .select()
+        .from(submissions)
+        .where(and(eq(submissions.workspaceId, workspaceId), eq(submissions.projectId, projectId), eq(submissions.id, id)))
+        .for('update');
+      if (!row) return null;
+      const shots = await tx.select({ storageKey: submissionScreenshots.storageKey }).from(submissionScreenshots).where(eq(submissionScreenshots.submissionId, id));
+      await tx.delete(outbox).where(inArray(outbox.jobId, idsOfSteps(id)));
+      await tx.delete(submissions).where(eq(submissions.id, id));
+      const storageKeys = [...shots.map((s) => s.storageKey), row.pdfKey].filter((k): k is string => Boolean(k));
+      return { row, storageKeys };
+    },
+
+    // ---- background steps (the worker) ----
+
+    /**
+     * Counts a run of the step and says whether it should run: a step already done or failed
+     * is skipped (jobs are delivered at least once), a deleted request has nothing to do.
+     */
+    async claimStep(submissionId: string, step: SubmissionStep): Promise<StepClaim> {
+      const [claimed] = await db
+        .update(submissionSteps)
+        .set({ attempts: sql`${submissionSteps.attempts} + 1` })
+        .where(and(eq(submissionSteps.submissionId, submissionId), eq(submissionSteps.step, step), eq(submissionSteps.state, 'pending')))
+        .returning({ attempts: submissionSteps.attempts });
+      if (claimed) return { kind: 'run', attempts: claimed.attempts };
+      const [row] = await db
+        .select({ state: submissionSteps.state })
+        .from(submissionSteps)
+        .where(and(eq(submissionSteps.submissionId, submissionId), eq(submissionSteps.step, step)));
+      return row ? { kind: 'finished', state: row.state } : { kind: 'missing' };
+    },
+
+    /** Locks the step row for the transaction that records its result; null when the request is gone. */
+    async lockStep(tx: Executor, submissionId: string, step: SubmissionStep) {
+      const [row] = await tx
+        .select()
+        .from(submissionSteps)
+        .where(and(eq(submissionSteps.submissionId, submissionId), eq(submissionSteps.step, step)))
+        .for('update');
+      return row ?? null;
+    },
+
+    async finishStep(tx: Executor, submissionId: string, step: SubmissionStep, state: 'done' | 'failed', message: string | null) {
+      await tx
+        .update(submissionSteps)
+        .set({ state, lastError: message, doneAt: state === 'done' ? new Date() : null })
+        .where(and(eq(submissionSteps.submissionId, submissionId), eq(submissionSteps.step, step)));
+    },
+
+    /** Keeps the error of a run that will be retried, for the owner to see. */
+    async recordStepError(submissionId: string, step: SubmissionStep, message: string) {
+      await db
+        .update(submissionSteps)
+        .set({ lastError: message })
+        .where(and(eq(submissionSteps.submissionId, submissionId), eq(submissionSteps.step, step), eq(submissionSteps.state, 'pending')));
+    },
+
+    /** The submission row alone; null when deleted. */
+    async byId(submissionId: string): Promise<Submission | null> {
+      const [row] = await db.select().from(submissions).where(eq(submissions.id, submissionId));
+      return row ?? null;
+    },
+
+    /** The submission with its project's name, scene and pricing flag; null when deleted. */
+    async forWork(submissionId: string): Promise<SubmissionForWork | null> {
+      const [row] = await db
+        .select({ submission: submissions, projectName: projects.name, scene: projects.scene, hasPricing: projects.hasPricing })
+        .from(submissions)
+        .innerJoin(projects, eq(projects.id, submissions.projectId))
+        .where(eq(submissions.id, submissionId));
+      if (!row) return null;
+      return { submission: row.submission, projectName: row.projectName, projectData: decompressScene(row.scene), hasPricing: row.hasPricing };
+    },
+
+    /** The screenshots, with their bytes while they are not in storage yet. */
+    async screenshotsForWork(submissionId: string) {
+      return db.select().from(submissionScreenshots).where(eq(submissionScreenshots.submissionId, submissionId)).orderBy(submissionScreenshots.position);
+    },
+
+    /** Records where a screenshot now lives and drops its bytes from the database. */
+    async setScreenshotStored(tx: Executor, submissionId: string, position: number, storageKey: string) {
+      await tx
+        .update(submissionScreenshots)
+        .set({ storageKey, data: null })
+        .where(and(eq(submissionScreenshots.submissionId, submissionId), eq(submissionScreenshots.position, position)));
+    },
+
+    async setPdfKey(tx: Executor, submissionId: string, pdfKey: string) {
+      await tx.update(submissions).set({ pdfKey }).where(eq(submissions.id, submissionId));
+    },
+  };
+}
+
+export type SubmissionRepository = ReturnType<typeof createSubmissionRepository>;

@@ -1,0 +1,113 @@
+import { Type, type Static } from 'typebox';
+import { Uuid } from './common.js';
+
+/** Shapes of the public submit route and the owner request routes (contract section 6). */
+
+/** At most this many screenshots per submit. */
+export const MAX_SCREENSHOTS = 5;
+/** Decoded size limit of one screenshot: 5 MiB. */
+export const MAX_SCREENSHOT_BYTES = 5 * 1024 * 1024;
+/** Screenshot types a submit may carry. */
+export const SCREENSHOT_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
+export type ScreenshotType = (typeof SCREENSHOT_TYPES)[number];
+/** Longest configurationSummary, in characters. */
+export const MAX_SUMMARY_CHARS = 20_000;
+/** Largest formData and selectedOptions, each, as JSON. */
+export const MAX_OBJECT_JSON_BYTES = 256 * 1024;
+/**
+ * The submit body limit: five screenshots at their limit, base64-encoded (4/3), plus room for
+ * the other fields. Large enough for that, and no larger.
+ */
+export const SUBMIT_BODY_LIMIT = 36 * 1024 * 1024;
+/** How long an Idempotency-Key is remembered per project. */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
+
+export const SubmitBody = Type.Object(
+  {
+    formData: Type.Object(
+      {},
+      {
+        additionalProperties: true,
+        description: `The visitor's answers, keyed by form field id. The project's required fields (sceneData.formFields with required: true) must be present and not empty. At most ${MAX_OBJECT_JSON_BYTES / 1024} KB as JSON.`,
+      },
+    ),
+    selectedOptions: Type.Optional(
+      Type.Object({}, { additionalProperties: true, default: {}, description: `The chosen options, usually option block id → choice id. At most ${MAX_OBJECT_JSON_BYTES / 1024} KB as JSON.` }),
+    ),
+    configurationSummary: Type.Optional(Type.String({ maxLength: MAX_SUMMARY_CHARS, default: '', description: 'Human-readable summary of the configuration.' })),
+    screenshots: Type.Optional(
+      Type.Array(Type.String({ description: 'A data URL: data:image/png|jpeg|webp;base64,...' }), {
+        maxItems: MAX_SCREENSHOTS,
+        default: [],
+        description: `Up to ${MAX_SCREENSHOTS} data URLs of type image/png, image/jpeg or image/webp, at most 5 MiB each once decoded; the bytes must match the declared type.`,
+      }),
+    ),
+  },
+  {
+    description:
+      'A visitor\'s form submission. The request is stored (with its screenshots) before the answer is sent; screenshots, PDF, e-mail and webhooks follow in the background. ' +
+      `Optional header Idempotency-Key (1 to 200 characters): the same key for the same project within 24 hours returns the first requestId and stores nothing new. The body may be up to ${SUBMIT_BODY_LIMIT / 1024 / 1024} MiB.`,
+  },
+);
+export type SubmitBodyInput = Static<typeof SubmitBody>;
+
+export const SubmitReply = Type.Object({
+  success: Type.Literal(true),
+  requestId: Type.String({ description: 'The id of the stored request.' }),
+});
+
+/**
+ * Where a request stands in the owner's pipeline. `new` on arrival; the rest are the owner's
+ * to set: `in_progress` (being worked on), `quoted` (a quote was sent), `won`, `lost`, `archived`.
+ */
+export const REQUEST_STATUSES = ['new', 'in_progress', 'quoted', 'won', 'lost', 'archived'] as const;
+export type RequestStatus = (typeof REQUEST_STATUSES)[number];
+export const RequestStatusSchema = Type.Union(
+  [Type.Literal('new'), Type.Literal('in_progress'), Type.Literal('quoted'), Type.Literal('won'), Type.Literal('lost'), Type.Literal('archived')],
+  { description: 'new (on arrival), in_progress, quoted, won, lost or archived.' },
+);
+
+export const StepStateSchema = Type.Object({
+  state: Type.Union([Type.Literal('pending'), Type.Literal('done'), Type.Literal('failed')]),
+  attempts: Type.Integer({ description: 'Runs started so far.' }),
+  error: Type.Optional(Type.String({ description: 'Why the step failed (failed), or the last retried error (pending).' })),
+  note: Type.Optional(Type.String({ description: 'Something worth knowing about a done step, e.g. no e-mail address was set.' })),
+  doneAt: Type.Union([Type.String(), Type.Null()]),
+});
+
+export const RequestSteps = Type.Object(
+  { screenshots: StepStateSchema, pdf: StepStateSchema, email: StepStateSchema, events: StepStateSchema },
+  { description: 'The background steps: screenshots to storage, PDF, e-mail to the owner, webhook events.' },
+);
+
+const requestFields = {
+  id: Type.String(),
+  projectId: Type.String(),
+  status: RequestStatusSchema,
+  formData: Type.Object({}, { additionalProperties: true }),
+  selectedOptions: Type.Object({}, { additionalProperties: true }),
+  configurationSummary: Type.String(),
+  steps: RequestSteps,
+  createdAt: Type.String(),
+  updatedAt: Type.String(),
+};
+
+export const RequestSummary = Type.Object({ ...requestFields, screenshotCount: Type.Integer() });
+
+export const RequestDetail = Type.Object({
+  ...requestFields,
+  screenshots: Type.Array(Type.Union([Type.String(), Type.Null()]), {
+    description: 'Signed URLs (valid one hour), in submit order; null while a screenshot is not stored yet.',
+  }),
+  pdfUrl: Type.Union([Type.String(), Type.Null()], { description: 'Signed URL of the PDF (valid one hour); null until it is rendered.' }),
+});
+
+export const RequestParams = Type.Object({ id: Uuid, requestId: Uuid });
+
+export const RequestListReply = Type.Object({
+  success: Type.Boolean(),
+  requests: Type.Array(RequestSummary),
+  nextCursor: Type.Union([Type.String(), Type.Null()]),
+});
+export const RequestReply = Type.Object({ success: Type.Boolean(), request: RequestDetail });
+export const RequestStatusBody = Type.Object({ status: RequestStatusSchema });

@@ -1,0 +1,160 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { startTestServer, type TestServer } from '../helpers/test-server.js';
+import { startSmtpCatcher, type SmtpCatcher } from '../helpers/smtp-catcher.js';
+import { freePort } from '../helpers/test-env.js';
+import type { WorkerApp } from '../../worker/app.js';
+import { Queue, UnrecoverableError, Worker } from 'bullmq';
+import { createRedis } from '../../server/core/redis.js';
+import { QUEUES } from '../../server/core/queues.js';
+import { submissionJobId } from '../../server/core/submission-jobs.js';
+import { createSharedProject, dataUrl, png, startTestWorker, submit, validBody, waitFor, waitForSteps } from './submission-fixtures.js';
+
+/**
+ * Store first, enqueue after: a submit is acknowledged once it is in Postgres, whatever Redis
+ * and the workers are doing, and the outbox relay later hands BullMQ whatever it missed.
+ */
+const cleanups: Array<() => Promise<unknown>> = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
+});
+
+async function outboxRows(server: TestServer, requestId: string) {
+  const { rows } = await server.deps.db.$client.query<{ job_id: string; last_enqueued_at: Date | null }>(
+    'select job_id, last_enqueued_at from outbox where job_id like $1 order by job_id',
+    [`%${requestId}%`],
+  );
+  return rows;
+}
+
+async function expectEverythingOnce(server: TestServer, smtp: SmtpCatcher, projectId: string, requestIds: string[]) {
+  for (const id of requestIds) {
+    const steps = await waitForSteps(server.deps.db, id, 60_000);
+    for (const step of Object.values(steps)) expect(step).toMatchObject({ state: 'done', attempts: 1 });
+    expect(await outboxRows(server, id)).toEqual([]);
+  }
+  await smtp.waitForMessages(requestIds.length);
+  expect(smtp.messages.map((m) => m.messageId).sort()).toEqual(requestIds.map((id) => `<request-${id}@config-share>`).sort());
+  const { rows } = await server.deps.db.$client.query<{ request_id: string }>(
+    `select data->>'requestId' as request_id from project_events where project_id = $1 and type = 'form.submitted'`,
+    [projectId],
+  );
+  expect(rows.map((r) => r.request_id).sort()).toEqual([...requestIds].sort());
+}
+
+/** A Redis of this test's own, so stopping it disturbs no one else. No persistence: a restart starts empty. */
+async function startRedis(port: number, dir: string): Promise<ChildProcess> {
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Ready to accept connections')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}: ${output}`)));
+  });
+  return child;
+}
+
+async function stopRedis(child: ChildProcess) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+describe('outbox', () => {
+  it('acknowledges while no worker runs; a worker started later does everything once', async () => {
+    const smtp = await startSmtpCatcher();
+    cleanups.push(() => smtp.close());
+    const server = await startTestServer({ SMTP_URL: smtp.url });
+    cleanups.push(() => server.close());
+    const owner = await server.person('owner@outbox.test');
+    const share = await createSharedProject(server, owner, { projectSettings: { emailAdminAddress: 'owner@shop.example' } });
+
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await submit(server.url, share, validBody({ screenshots: [dataUrl('image/png', png())] }));
+      expect(res.status).toBe(200);
+      ids.push((await res.json()).requestId);
+    }
+    // Committed with their first steps' outbox rows; nothing has run.
+    for (const id of ids) {
+      expect((await outboxRows(server, id)).map((r) => r.job_id)).toEqual([`sub_${id}_events`, `sub_${id}_screenshots`]);
+      const { rows } = await server.deps.db.$client.query('select state from submission_steps where submission_id = $1', [id]);
+      expect(rows.map((r) => r.state)).toEqual(['pending', 'pending', 'pending', 'pending']);
+    }
+
+    const worker = await startTestWorker(server.env.env, { SMTP_URL: smtp.url });
+    cleanups.push(() => worker.close(5000));
+    await expectEverythingOnce(server, smtp, share.projectId, ids);
+  });
+
+  it('runs again a job BullMQ gave up on while Postgres still holds its work (e.g. failed by the stalled checker)', async () => {
+    const smtp = await startSmtpCatcher();
+    cleanups.push(() => smtp.close());
+    const server = await startTestServer({ SMTP_URL: smtp.url });
+    cleanups.push(() => server.close());
+    const owner = await server.person('owner@gave-up.test');
+    const share = await createSharedProject(server, owner, { projectSettings: { emailAdminAddress: 'owner@shop.example' } });
+    const id = (await (await submit(server.url, share, validBody())).json()).requestId as string;
+
+    // Something other than our processors fails the jobs for good, as BullMQ does to a job that
+    // stalled more than maxStalledCount times: Redis says "failed", the outbox rows stay.
+    const connection = createRedis(server.config.redisUrl, 'worker');
+    const queue = new Queue(QUEUES.submissions, { connection, prefix: server.config.queuePrefix });
+    const saboteur = new Worker(QUEUES.submissions, async () => Promise.reject(new UnrecoverableError('job stalled more than allowable limit')), {
+      connection,
+      prefix: server.config.queuePrefix,
+    });
+    const jobIds = [submissionJobId(id, 'screenshots'), submissionJobId(id, 'events')];
+    await waitFor(async () => (await Promise.all(jobIds.map((j) => queue.getJobState(j)))).every((state) => state === 'failed'), 'the jobs to fail');
+    await saboteur.close();
+    await queue.close();
+    connection.disconnect();
+    expect((await outboxRows(server, id)).map((r) => r.job_id)).toEqual([...jobIds].sort());
+
+    const worker = await startTestWorker(server.env.env, { SMTP_URL: smtp.url });
+    cleanups.push(() => worker.close(5000));
+    await expectEverythingOnce(server, smtp, share.projectId, [id]);
+  });
+
+  it('acknowledges while Redis is down; after Redis restarts empty the relay re-enqueues and every step runs once', { timeout: 120_000 }, async () => {
+    const redisPort = await freePort();
+    const redisDir = await mkdtemp(path.join(tmpdir(), 'cs-redis-'));
+    cleanups.push(() => rm(redisDir, { recursive: true, force: true }));
+    let redis = await startRedis(redisPort, redisDir);
+    cleanups.push(() => stopRedis(redis));
+    const redisUrl = `redis://127.0.0.1:${redisPort}`;
+
+    const smtp = await startSmtpCatcher();
+    cleanups.push(() => smtp.close());
+    const server = await startTestServer({ REDIS_URL: redisUrl, SMTP_URL: smtp.url });
+    cleanups.push(() => server.close());
+    const owner = await server.person('owner@redis-down.test');
+    const share = await createSharedProject(server, owner, { projectSettings: { emailAdminAddress: 'owner@shop.example' } });
+
+    // A: enqueued in Redis, but no worker runs; the restart below loses those jobs.
+    const a = (await (await submit(server.url, share, validBody())).json()).requestId as string;
+    await waitFor(async () => (await outboxRows(server, a)).every((r) => r.last_enqueued_at !== null), 'the fast path to enqueue A');
+
+    await stopRedis(redis);
+    // B: Redis is down. The answer does not wait for it.
+    const res = await submit(server.url, share, validBody({ screenshots: [dataUrl('image/png', png())] }));
+    expect(res.status).toBe(200);
+    const b = (await res.json()).requestId as string;
+    expect((await outboxRows(server, b)).map((r) => r.last_enqueued_at)).toEqual([null, null]);
+
+    // A worker starting meanwhile waits for Redis; Redis comes back empty.
+    const starting = startTestWorker(server.env.env, { REDIS_URL: redisUrl, SMTP_URL: smtp.url });
+    let worker: WorkerApp | undefined;
+    cleanups.push(async () => (worker ?? (await starting)).close(5000));
+    redis = await startRedis(redisPort, redisDir);
+    worker = await starting;
+
+    await expectEverythingOnce(server, smtp, share.projectId, [a, b]);
+  });
+});

@@ -1,0 +1,167 @@
+import { inflateSync } from 'node:zlib';
+import { expect } from 'vitest';
+import { loadConfig, type Config } from '../../server/core/config.js';
+import type { Db } from '../../server/core/db/client.js';
+import { startWorker, type WorkerApp } from '../../worker/app.js';
+import { createLogger } from '../../worker/log.js';
+import { makePng } from '../helpers/model-fixtures.js';
+import { TEST_SECRETS } from '../helpers/test-env.js';
+import type { TestPerson, TestServer } from '../helpers/test-server.js';
+
+/** What the submit and worker tests share: shared projects, submit calls, images, waiting. */
+
+export const PUBLIC_HEADERS = { apikey: TEST_SECRETS.PUBLIC_ANON_KEY, authorization: `Bearer ${TEST_SECRETS.PUBLIC_ANON_KEY}` };
+
+export const png = (width = 8, height = 6) => Buffer.from(makePng(width, height));
+/** A structurally valid baseline JPEG header (SOI, SOF0 8x6 RGB, EOI): enough for type checks and for sizing. */
+export const jpeg = () =>
+  Buffer.from([0xff, 0xd8, 0xff, 0xc0, 0x00, 0x11, 0x08, 0x00, 0x06, 0x00, 0x08, 0x03, 0x01, 0x11, 0x00, 0x02, 0x11, 0x00, 0x03, 0x11, 0x00, 0xff, 0xd9]);
+/** A RIFF/WEBP container with a lossless header: what the type check looks at. */
+export const webp = () => {
+  const body = Buffer.concat([Buffer.from('WEBPVP8L', 'latin1'), Buffer.from([0x05, 0x00, 0x00, 0x00, 0x2f, 0x00, 0x00, 0x00, 0x00])]);
+  const header = Buffer.alloc(8);
+  header.write('RIFF', 0, 'latin1');
+  header.writeUInt32LE(body.length, 4);
+  return Buffer.concat([header, body]);
+};
+export const dataUrl = (mime: string, bytes: Buffer) => `data:${mime};base64,${bytes.toString('base64')}`;
+
+export const FORM_FIELDS = [
+  { id: 'name', label: 'Full name', type: 'text', required: true },
+  { id: 'email', label: 'E-mail address', type: 'email', required: true },
+  { id: 'notes', label: 'Notes', type: 'textarea' },
+];
+export const OPTION_BLOCKS = [{ id: 'wood', name: 'Wood finish', choices: [{ id: 'oak', label: 'Natural oak', price: 120 }, { id: 'ash', label: 'Ash' }] }];
+
+export interface SharedProjectOptions {
+  name?: string;
+  formFields?: unknown[];
+  pricingBlocks?: unknown[];
+  projectSettings?: Record<string, unknown>;
+  password?: string;
+}
+
+/** Creates a project with a form and turns its share on; returns its id and share token. */
+export async function createSharedProject(server: TestServer, owner: TestPerson, options: SharedProjectOptions = {}) {
+  const created = await fetch(`${server.url}/projects`, {
+    method: 'POST',
+    headers: { ...owner.headers, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      name: options.name ?? 'Oak Chair',
+      type: 'configurator',
+      data: {
+        models: [],
+        sceneData: {
+          formFields: options.formFields ?? FORM_FIELDS,
+          optionBlocks: OPTION_BLOCKS,
+          pricingBlocks: options.pricingBlocks ?? [],
+          projectSettings: options.projectSettings ?? {},
+        },
+      },
+    }),
+  });
+  expect(created.status).toBe(201);
+  const { project } = await created.json();
+  const shared = await fetch(`${server.url}/projects/${project.id}/share`, {
+    method: 'PUT',
+    headers: { ...owner.headers, 'content-type': 'application/json' },
+    body: JSON.stringify(
+      options.password ? { isEnabled: true, requirePassword: true, password: options.password, domainRestrictions: [] } : { isEnabled: true, requirePassword: false, domainRestrictions: [] },
+    ),
+  });
+  expect(shared.status).toBe(200);
+  const { settings } = await shared.json();
+  return { projectId: project.id as string, token: settings.shareToken as string };
+}
+
+export const validBody = (extra: Record<string, unknown> = {}) => ({
+  formData: { name: 'Ada Lovelace', email: 'ada@example.com', notes: 'Call after 5 pm' },
+  selectedOptions: { wood: 'oak' },
+  configurationSummary: 'Oak chair with a natural finish',
+  ...extra,
+});
+
+/** POST .../submit with the public key; `body` may be a string to send as is. */
+export function submit(baseUrl: string, share: { projectId: string; token: string }, body: unknown, headers: Record<string, string> = {}) {
+  return fetch(`${baseUrl}/share/${share.projectId}/${share.token}/submit`, {
+    method: 'POST',
+    headers: { ...PUBLIC_HEADERS, 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+/** Polls `probe` until it returns something truthy (the test's own timeout bounds the wait). */
+export async function waitFor<T>(probe: () => Promise<T | null | undefined | false>, what: string, timeoutMs = 25_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export interface StepRow {
+  step: string;
+  state: string;
+  attempts: number;
+  last_error: string | null;
+}
+
+export async function stepRows(db: Db, submissionId: string): Promise<Record<string, StepRow>> {
+  const { rows } = await db.$client.query<StepRow>('select step, state, attempts, last_error from submission_steps where submission_id = $1', [submissionId]);
+  return Object.fromEntries(rows.map((r) => [r.step, r]));
+}
+
+/** Resolves once every step of the request left `pending`. */
+export function waitForSteps(db: Db, submissionId: string, timeoutMs?: number) {
+  return waitFor(
+    async () => {
+      const rows = await stepRows(db, submissionId);
+      return Object.keys(rows).length === 4 && Object.values(rows).every((r) => r.state !== 'pending') ? rows : null;
+    },
+    `the steps of ${submissionId}`,
+    timeoutMs,
+  );
+}
+
+/** Worker settings for tests: short locks and a quick relay, so recoveries happen in seconds. */
+export function workerEnv(env: Record<string, string>, overrides: Record<string, string> = {}): Record<string, string> {
+  return { ...env, WORKER_LOCK_DURATION_MS: '3000', OUTBOX_RELAY_INTERVAL_MS: '200', OUTBOX_RESEND_AFTER_MS: '3000', ...overrides };
+}
+
+export function workerConfig(env: Record<string, string>, overrides: Record<string, string> = {}): Config {
+  return loadConfig(workerEnv(env, overrides));
+}
+
+/** The worker in this process, silent. */
+export function startTestWorker(env: Record<string, string>, overrides: Record<string, string> = {}): Promise<WorkerApp> {
+  return startWorker(workerConfig(env, overrides), { log: createLogger('silent') });
+}
+
+/**
+ * The text a PDF shows: pdfkit writes each run as hex glyph codes (Latin-1 for the standard
+ * fonts) inside compressed content streams; this inflates the streams and decodes the runs.
+ */
+export function pdfText(pdf: Buffer): string {
+  const raw = pdf.toString('latin1');
+  const pieces: string[] = [];
+  const streamPattern = /stream\r?\n/g;
+  let match: RegExpExecArray | null;
+  while ((match = streamPattern.exec(raw))) {
+    const start = match.index + match[0].length;
+    const end = raw.indexOf('endstream', start);
+    if (end < 0) break;
+    let content: string;
+    try {
+      content = inflateSync(pdf.subarray(start, end)).toString('latin1');
+    } catch {
+      continue;
+    }
+    for (const tj of content.matchAll(/\[([^\]]*)\]\s*TJ/g)) {
+      const text = [...tj[1].matchAll(/<([0-9a-fA-F]*)>/g)].map((h) => Buffer.from(h[1], 'hex').toString('latin1')).join('');
+      pieces.push(text);
+    }
+  }
+  return pieces.join('\n');
+}

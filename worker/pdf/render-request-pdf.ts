@@ -1,0 +1,271 @@
+import PDFDocument from 'pdfkit';
+
+/**
+ * The request PDF: the document an owner forwards to the customer, or files with the order.
+ * A header in the project's brand colour, the request id and date, the visitor's answers under
+ * their form labels, the chosen options by name, the configuration summary and the screenshots.
+ *
+ * Rendering is synchronous CPU work (pdfkit decodes PNGs with an alpha channel in JavaScript);
+ * for the sizes submit allows (five 5 MiB images) it stays well under the job lock's renewal
+ * period, so it runs in the worker process rather than in a sandbox.
+ */
+export interface RequestPdfInput {
+  requestId: string;
+  projectName: string;
+  createdAt: Date;
+  /** `#rgb` or `#rrggbb`; anything else falls back to the default. */
+  brandColor?: unknown;
+  /** The project's sceneData.formFields (labels and order of the answers). */
+  formFields?: unknown;
+  /** The project's sceneData.optionBlocks (names of blocks and choices). */
+  optionBlocks?: unknown;
+  formData: Record<string, unknown>;
+  selectedOptions: Record<string, unknown>;
+  configurationSummary: string;
+  screenshots: Array<{ mimeType: string; data: Buffer | null }>;
+}
+
+/** pdfkit's openImage (missing from its type definitions): decodes the header once for sizing and embedding. */
+interface OpenImage {
+  openImage(src: Buffer): { width: number; height: number };
+}
+
+export const DEFAULT_BRAND_COLOR = '#1f3a5f';
+const TEXT = '#1d1d1f';
+const MUTED = '#6b7280';
+const RULE = '#d1d5db';
+const MARGIN = 50;
+const LABEL_WIDTH = 170;
+
+/** A colour pdfkit accepts, from what owners type into their settings. */
+export function brandColorOf(value: unknown): string {
+  if (typeof value !== 'string') return DEFAULT_BRAND_COLOR;
+  const v = value.trim();
+  if (/^#[0-9a-f]{6}$/i.test(v)) return v.toLowerCase();
+  if (/^#[0-9a-f]{3}$/i.test(v)) return `#${[...v.slice(1)].map((c) => c + c).join('')}`.toLowerCase();
+  return DEFAULT_BRAND_COLOR;
+}
+
+/** White or near-black, whichever reads better on the brand colour. */
+function textOn(hex: string): string {
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.4 ? TEXT : '#ffffff';
+}
+
+/**
+ * The standard PDF fonts cover Latin-1 (WinAnsi); other characters would print as garbage, so
+ * they become `?` (typographic quotes and dashes are mapped to plain ones first).
+ */
+export function printable(value: string): string {
+  return value
+    .replace(/[\u2018\u2019]/g, "'")
+    .replace(/[\u201c\u201d]/g, '"')
+    .replace(/[\u2013\u2014]/g, '-')
+    .replace(/\u2026/g, '...')
+    .replace(/\r\n?/g, '\n')
+    .replace(/[^\n\t\x20-\x7e\xa0-\xff]/gu, '?');
+}
+
+function asRecord(value: unknown): Record<string, unknown> | null {
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+}
+
+/** A readable form of any answer: lists joined, yes/no for booleans, nested objects as `key: value`. */
+export function formatValue(value: unknown): string {
+  if (value === null || value === undefined || value === '') return '-';
+  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+  if (Array.isArray(value)) return value.map(formatValue).join(', ');
+  const record = asRecord(value);
+  if (record) {
+    const label = record.label ?? record.name;
+    if (typeof label === 'string' && Object.keys(record).length <= 3) return label;
+    return Object.entries(record)
+      .map(([k, v]) => `${k}: ${formatValue(v)}`)
+      .join('\n');
+  }
+  return String(value);
+}
+
+/** The answers as label/value rows: the form's fields first, in the form's order, then anything else sent. */
+export function formRows(formFields: unknown, formData: Record<string, unknown>): Array<[string, string]> {
+  const rows: Array<[string, string]> = [];
+  const seen = new Set<string>();
+  for (const field of Array.isArray(formFields) ? formFields : []) {
+    const f = asRecord(field);
+    if (!f || (typeof f.id !== 'string' && typeof f.id !== 'number')) continue;
+    const id = String(f.id);
+    if (!(id in formData) || seen.has(id)) continue;
+    seen.add(id);
+    rows.push([typeof f.label === 'string' && f.label.trim() ? f.label : id, formatValue(formData[id])]);
+  }
+  for (const [key, value] of Object.entries(formData)) if (!seen.has(key)) rows.push([key, formatValue(value)]);
+  return rows;
+}
+
+/** The chosen options as block name / choice label rows, with a choice's price when the project gives one. */
+export function optionRows(optionBlocks: unknown, selected: Record<string, unknown>): Array<[string, string]> {
+  const blocks = (Array.isArray(optionBlocks) ? optionBlocks : []).map(asRecord).filter((b): b is Record<string, unknown> => Boolean(b));
+  return Object.entries(selected).map(([key, value]) => {
+    const block = blocks.find((b) => String(b.id) === key);
+    const choices = Array.isArray(block?.choices) ? block.choices.map(asRecord).filter((c): c is Record<string, unknown> => Boolean(c)) : [];
+    const label = (v: unknown): string => {
+      const choice = choices.find((c) => (typeof v === 'string' || typeof v === 'number') && String(c.id) === String(v));
+      if (!choice) return formatValue(v);
+      const name = typeof choice.label === 'string' ? choice.label : String(choice.id);
+      return typeof choice.price === 'number' ? `${name} (${choice.price})` : name;
+    };
+    const text = Array.isArray(value) ? value.map(label).join(', ') : label(value);
+    const name = block && typeof block.name === 'string' && block.name.trim() ? block.name : key;
+    return [name, text];
+  });
+}
+
+/** `2026-11-22 14:05 UTC`: unambiguous for any reader. */
+export function formatDate(date: Date): string {
+  return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/** Renders the PDF and resolves with its bytes. */
+export async function renderRequestPdf(input: RequestPdfInput): Promise<Buffer> {
+  const brand = brandColorOf(input.brandColor);
+  const projectName = printable(input.projectName);
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: MARGIN,
+    bufferPages: true,
+    info: {
+      Title: `Request ${input.requestId} - ${projectName}`,
+      Subject: `Configuration request ${input.requestId}`,
+      Author: projectName,
+      Creator: 'config-share',
+      CreationDate: input.createdAt,
+    },
+  });
+  const chunks: Buffer[] = [];
+  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const finished = new Promise<Buffer>((resolve, reject) => {
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+
+  const width = doc.page.width - 2 * MARGIN;
+  const bottom = () => doc.page.height - doc.page.margins.bottom;
+  const ensureSpace = (height: number) => {
+    if (doc.y + height > bottom()) doc.addPage();
+  };
+
+  // Header band in the brand colour.
+  doc.rect(0, 0, doc.page.width, 96).fill(brand);
+  doc.fillColor(textOn(brand)).font('Helvetica-Bold').fontSize(22).text(projectName, MARGIN, 30, { width, height: 28, ellipsis: true, lineBreak: false });
+  doc.font('Helvetica').fontSize(11).text('Configuration request', MARGIN, 62, { width });
+
+  // Request id and date.
+  doc.y = 116;
+  const meta: Array<[string, string]> = [
+    ['Request', input.requestId],
+    ['Date', formatDate(input.createdAt)],
+  ];
+  for (const [label, value] of meta) {
+    const y = doc.y;
+    doc.fillColor(MUTED).font('Helvetica').fontSize(9).text(label.toUpperCase(), MARGIN, y, { width: 80 });
+    doc.fillColor(TEXT).font('Helvetica-Bold').fontSize(10).text(value, MARGIN + 80, y, { width: width - 80 });
+    doc.moveDown(0.3);
+  }
+
+  const section = (title: string) => {
+    ensureSpace(60);
+    doc.moveDown(1.2);
+    const y = doc.y;
+    doc.fillColor(brand).font('Helvetica-Bold').fontSize(13).text(title, MARGIN, y, { width });
+    doc.moveTo(MARGIN, doc.y + 3).lineTo(MARGIN + width, doc.y + 3).lineWidth(1).strokeColor(brand).stroke();
+    doc.moveDown(0.8);
+  };
+
+  const rows = (entries: Array<[string, string]>, empty: string) => {
+    if (entries.length === 0) {
+      doc.fillColor(MUTED).font('Helvetica-Oblique').fontSize(10).text(empty, MARGIN, doc.y, { width });
+      return;
+    }
+    for (const [rawLabel, rawValue] of entries) {
+      const label = printable(rawLabel);
+      const value = printable(rawValue);
+      doc.font('Helvetica').fontSize(10);
+      const height = Math.max(doc.heightOfString(value, { width: width - LABEL_WIDTH }), doc.heightOfString(label, { width: LABEL_WIDTH - 12 }));
+      // A row taller than a page flows over; shorter ones move whole to the next page.
+      if (height < bottom() - MARGIN) ensureSpace(height + 6);
+      const y = doc.y;
+      doc.fillColor(MUTED).font('Helvetica-Bold').fontSize(10).text(label, MARGIN, y, { width: LABEL_WIDTH - 12 });
+      const afterLabel = doc.y;
+      doc.fillColor(TEXT).font('Helvetica').fontSize(10).text(value, MARGIN + LABEL_WIDTH, y, { width: width - LABEL_WIDTH });
+      doc.y = Math.max(doc.y, afterLabel) + 4;
+      doc.moveTo(MARGIN, doc.y - 2).lineTo(MARGIN + width, doc.y - 2).lineWidth(0.5).strokeColor(RULE).stroke();
+      doc.y += 2;
+    }
+  };
+
+  section('Customer details');
+  rows(formRows(input.formFields, input.formData), 'No form data was sent.');
+
+  section('Selected options');
+  rows(optionRows(input.optionBlocks, input.selectedOptions), 'No options were selected.');
+
+  section('Configuration summary');
+  const summary = input.configurationSummary.trim();
+  doc.fillColor(summary ? TEXT : MUTED).font(summary ? 'Helvetica' : 'Helvetica-Oblique').fontSize(10).text(summary ? printable(summary) : 'No summary was sent.', MARGIN, doc.y, { width });
+
+  if (input.screenshots.length > 0) {
+    section('Screenshots');
+    input.screenshots.forEach((shot, index) => {
+      const caption = `Screenshot ${index + 1}`;
+      const embeddable = shot.data && (shot.mimeType === 'image/png' || shot.mimeType === 'image/jpeg');
+      if (!embeddable) {
+        // pdfkit cannot embed WebP: the e-mail carries those as attachments.
+        const why = shot.data ? `${shot.mimeType.replace('image/', '').toUpperCase()} image, attached to the e-mail` : 'not available';
+        ensureSpace(20);
+        doc.fillColor(MUTED).font('Helvetica-Oblique').fontSize(10).text(`${caption}: ${why}.`, MARGIN, doc.y, { width });
+        doc.moveDown(0.5);
+        return;
+      }
+      try {
+        const image = (doc as unknown as OpenImage).openImage(shot.data!);
+        const maxHeight = Math.min(360, bottom() - MARGIN - 30);
+        const scale = Math.min(width / image.width, maxHeight / image.height, 1);
+        const w = image.width * scale;
+        const h = image.height * scale;
+        ensureSpace(h + 24);
+        const y = doc.y;
+        doc.image(image as unknown as Buffer, MARGIN + (width - w) / 2, y, { width: w, height: h });
+        doc.rect(MARGIN + (width - w) / 2, y, w, h).lineWidth(0.5).strokeColor(RULE).stroke();
+        doc.y = y + h + 4;
+        doc.fillColor(MUTED).font('Helvetica').fontSize(9).text(caption, MARGIN, doc.y, { width, align: 'center' });
+        doc.moveDown(0.8);
+      } catch {
+        ensureSpace(20);
+        doc.fillColor(MUTED).font('Helvetica-Oblique').fontSize(10).text(`${caption}: the image could not be read.`, MARGIN, doc.y, { width });
+        doc.moveDown(0.5);
+      }
+    });
+  }
+
+  // Footer on every page: who, which request, where in the document.
+  const range = doc.bufferedPageRange();
+  for (let i = range.start; i < range.start + range.count; i++) {
+    doc.switchToPage(i);
+    const savedBottom = doc.page.margins.bottom;
+    doc.page.margins.bottom = 0;
+    doc
+      .fillColor(MUTED)
+      .font('Helvetica')
+      .fontSize(8)
+      .text(`${projectName} - request ${input.requestId} - ${formatDate(input.createdAt)} - page ${i - range.start + 1} of ${range.count}`, MARGIN, doc.page.height - 34, {
+        width,
+        align: 'center',
+        lineBreak: false,
+      });
+    doc.page.margins.bottom = savedBottom;
+  }
+  doc.end();
+  return finished;
+}

@@ -1,0 +1,89 @@
+import { UnrecoverableError } from 'bullmq';
+import { formRows, formatDate, optionRows } from '../pdf/render-request-pdf.js';
+import { loadScreenshots } from '../screenshot-files.js';
+import { isPermanentSmtpError, mailRouteFor, sendMail } from '../mail.js';
+import { RequestGoneError, type StepProcessor } from '../submission-step.js';
+
+/** The Message-ID of a request's e-mail: the same on every send, so a re-send is recognisable. */
+export const requestMessageId = (requestId: string) => `<request-${requestId}@config-share>`;
+
+const ADDRESS = /^[^\s@<>,;]+@[^\s@<>,;]+$/;
+
+/** The visitor's address, from the form's e-mail field (or an `email` answer), for Reply-To. */
+function visitorAddress(formFields: unknown, formData: Record<string, unknown>): string | undefined {
+  const emailField = (Array.isArray(formFields) ? formFields : []).find(
+    (f) => f && typeof f === 'object' && (f as { type?: unknown }).type === 'email' && typeof formData[String((f as { id?: unknown }).id)] === 'string',
+  ) as { id: unknown } | undefined;
+  const value = emailField ? formData[String(emailField.id)] : formData.email;
+  return typeof value === 'string' && ADDRESS.test(value.trim()) ? value.trim() : undefined;
+}
+
+/** Recipients from emailAdminAddress: one address, or several separated by commas or semicolons. */
+export function adminRecipients(value: unknown): string[] {
+  if (typeof value !== 'string') return [];
+  return value
+    .split(/[,;]/)
+    .map((s) => s.trim())
+    .filter((s) => ADDRESS.test(s));
+}
+
+/**
+ * E-mails the owner (projectSettings.emailAdminAddress) over the project's SMTP settings, else
+ * the platform's SMTP_URL, with the PDF attached (and any screenshot the PDF could not embed).
+ * No address: done, with a note. No SMTP at all: failed at once, with the reason.
+ */
+export const emailStep: StepProcessor = {
+  step: 'email',
+  async run({ deps, submissionId }) {
+    const work = await deps.submissions.forWork(submissionId);
+    if (!work) throw new RequestGoneError();
+    const { submission, projectData, projectName } = work;
+    const sceneData = projectData.sceneData ?? {};
+    const settings = (sceneData.projectSettings ?? {}) as Record<string, unknown>;
+
+    const to = adminRecipients(settings.emailAdminAddress);
+    if (to.length === 0) return { note: 'No e-mail address is set for this project (projectSettings.emailAdminAddress); nothing was sent.' };
+    const route = mailRouteFor(settings, deps.config);
+    if (!route) throw new UnrecoverableError("No SMTP server is configured: set the project's smtpHost settings or the platform's SMTP_URL.");
+
+    const attachments: Array<{ filename: string; content: Buffer; contentType: string }> = [];
+    if (submission.pdfKey) {
+      attachments.push({ filename: `request-${submission.id}.pdf`, content: await deps.storage.read(submission.pdfKey), contentType: 'application/pdf' });
+    }
+    for (const shot of await loadScreenshots(deps, submissionId)) {
+      // PNG and JPEG are inside the PDF; WebP cannot be, so it travels as a file.
+      if (shot.mimeType === 'image/webp' && shot.data) {
+        attachments.push({ filename: `screenshot-${shot.position + 1}.webp`, content: shot.data, contentType: 'image/webp' });
+      }
+    }
+
+    const lines = [
+      `A visitor sent a request for "${projectName}".`,
+      '',
+      `Request: ${submission.id}`,
+      `Date: ${formatDate(submission.createdAt)}`,
+      '',
+      ...formRows(sceneData.formFields, submission.formData).map(([label, value]) => `${label}: ${value}`),
+    ];
+    const options = optionRows(sceneData.optionBlocks, submission.selectedOptions);
+    if (options.length > 0) lines.push('', 'Selected options:', ...options.map(([name, value]) => `  ${name}: ${value}`));
+    if (submission.configurationSummary.trim()) lines.push('', 'Configuration summary:', submission.configurationSummary.trim());
+    lines.push('', submission.pdfKey ? 'The request is attached as a PDF.' : 'The PDF could not be rendered; the details are above.');
+
+    try {
+      await sendMail(route, {
+        to,
+        replyTo: visitorAddress(sceneData.formFields, submission.formData),
+        subject: `New request for ${projectName}`,
+        text: lines.join('\n'),
+        messageId: requestMessageId(submission.id),
+        headers: { 'X-Config-Share-Request': submission.id },
+        attachments,
+      });
+    } catch (error) {
+      if (isPermanentSmtpError(error)) throw new UnrecoverableError(`The SMTP server refused the message: ${(error as Error).message}`);
+      throw error;
+    }
+    return submission.pdfKey ? {} : { note: 'Sent without the PDF, which could not be rendered.' };
+  },
+};

@@ -1,0 +1,36 @@
+import { storageKeys } from '../../server/core/storage/index.js';
+import { renderRequestPdf } from '../pdf/render-request-pdf.js';
+import { loadScreenshots } from '../screenshot-files.js';
+import { RequestGoneError, type StepProcessor } from '../submission-step.js';
+
+/** Renders the request PDF (see render-request-pdf.ts), stores it and records its key. */
+export const pdfStep: StepProcessor = {
+  step: 'pdf',
+  async run({ deps, submissionId }) {
+    const work = await deps.submissions.forWork(submissionId);
+    if (!work) throw new RequestGoneError();
+    const { submission, projectData } = work;
+    const sceneData = projectData.sceneData ?? {};
+    const settings = (sceneData.projectSettings ?? {}) as Record<string, unknown>;
+    const pdf = await renderRequestPdf({
+      requestId: submission.id,
+      projectName: work.projectName,
+      createdAt: submission.createdAt,
+      brandColor: settings.brandColor ?? settings.primaryColor,
+      formFields: sceneData.formFields,
+      optionBlocks: sceneData.optionBlocks,
+      formData: submission.formData,
+      selectedOptions: submission.selectedOptions,
+      configurationSummary: submission.configurationSummary,
+      screenshots: await loadScreenshots(deps, submissionId),
+    });
+    const key = storageKeys.requestPdf(submission.workspaceId, submission.id);
+    await deps.storage.put(key, pdf, 'application/pdf');
+    return {
+      writtenKeys: [key],
+      async commit(tx) {
+        await deps.submissions.setPdfKey(tx, submissionId, key);
+      },
+    };
+  },
+};
