@@ -5,6 +5,7 @@ import { createRedis } from './core/redis.js';
 import { closeQueues, createQueues, type Queues } from './core/queues.js';
 import { createStorage, type StorageDriver } from './core/storage/index.js';
 import { createUrlSigner, type UrlSigner } from './core/storage/signed-urls.js';
+import { createOutboxNudger, type OutboxNudger } from './core/outbox.js';
 
 /**
  * What the API needs from the outside world, built once per process (and once per test file).
@@ -18,21 +19,27 @@ export interface AppDeps {
   queues: Queues;
   storage: StorageDriver;
   signer: UrlSigner;
+  /** Hands freshly committed outbox rows to BullMQ, coalesced; the worker's relay covers misses. */
+  outbox: OutboxNudger;
 }
 
 export function createDeps(config: Config): AppDeps {
   const redis = createRedis(config.redisUrl, 'request');
+  const db = createDb(config.databaseUrl);
+  const queues = createQueues(redis, config.queuePrefix);
   return {
     config,
-    db: createDb(config.databaseUrl),
+    db,
     redis,
-    queues: createQueues(redis, config.queuePrefix),
+    queues,
+    outbox: createOutboxNudger(db, queues, { resendAfterMs: config.worker.resendAfterMs }),
     storage: createStorage(config),
     signer: createUrlSigner(requireSetting(config.fileSigningSecret, 'FILE_SIGNING_SECRET'), config.publicBaseUrl),
   };
 }
 
 export async function closeDeps(deps: AppDeps): Promise<void> {
+  await Promise.race([deps.outbox.drain(), new Promise((r) => setTimeout(r, 2000))]);
   await Promise.race([closeQueues(deps.queues), new Promise((r) => setTimeout(r, 2000))]);
   deps.redis.disconnect();
   await deps.db.$client.end();

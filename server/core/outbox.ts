@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Db, Executor } from './db/client.js';
-import { outbox } from './db/schema/index.js';
+import { outbox, type OutboxRow } from './db/schema/index.js';
 import type { QueueName, Queues } from './queues.js';
 
 /**
@@ -53,7 +53,7 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 /**
  * Enqueues due outbox rows; returns how many were handed to BullMQ. Safe to run concurrently
  * (rows are claimed with SKIP LOCKED). Times come from the database clock, the same clock that
- * stamped the rows.
+ * stamped the rows. Rows never enqueued before go to each queue in one `addBulk`.
  *
  * A row that was enqueued before and is still here means its job never finished as far as
  * Postgres knows. If BullMQ still holds that job as completed or failed (a job failed by the
@@ -79,42 +79,96 @@ export async function dispatchOutbox(db: Db, queues: Queues, options: DispatchOp
       .orderBy(outbox.id)
       .limit(batchSize)
       .for('update', { skipLocked: true });
-    let sent = 0;
+    const sent: number[] = [];
+    const failed: number[] = [];
+    const unknown: number[] = [];
+
+    const byQueue = new Map<QueueName, OutboxRow[]>();
+    const resends: OutboxRow[] = [];
     for (const row of due) {
-      const queue = queues[row.queue as QueueName] as Queues[QueueName] | undefined;
-      if (!queue) {
-        // A queue this process does not know (another version's): not ours to block on.
-        await tx.update(outbox).set({ nextAttemptAt: sql`now() + interval '1 minute'` }).where(eq(outbox.id, row.id));
-        continue;
+      if (!(row.queue in queues)) unknown.push(row.id);
+      else if (row.lastEnqueuedAt !== null) resends.push(row);
+      else byQueue.set(row.queue as QueueName, [...(byQueue.get(row.queue as QueueName) ?? []), row]);
+    }
+    for (const [name, rows] of byQueue) {
+      try {
+        await withTimeout(queues[name].addBulk(rows.map((row) => ({ name: row.jobName, data: row.payload, opts: { jobId: row.jobId } }))), addTimeoutMs);
+        sent.push(...rows.map((row) => row.id));
+      } catch {
+        failed.push(...rows.map((row) => row.id));
       }
+    }
+    for (const row of resends) {
+      const queue = queues[row.queue as QueueName];
       try {
         await withTimeout(
           (async () => {
-            if (row.lastEnqueuedAt !== null) {
-              const state = await queue.getJobState(row.jobId);
-              if (state === 'completed' || state === 'failed') await queue.remove(row.jobId);
-            }
+            const state = await queue.getJobState(row.jobId);
+            if (state === 'completed' || state === 'failed') await queue.remove(row.jobId);
             await queue.add(row.jobName, row.payload, { jobId: row.jobId });
           })(),
           addTimeoutMs,
         );
-        await tx
-          .update(outbox)
-          .set({ lastEnqueuedAt: sql`now()`, enqueueCount: sql`${outbox.enqueueCount} + 1` })
-          .where(eq(outbox.id, row.id));
-        sent += 1;
+        sent.push(row.id);
       } catch {
-        // Redis is unreachable (or slow): leave the row for the relay and back off a little.
-        await tx
-          .update(outbox)
-          .set({ nextAttemptAt: sql`now() + ${RETRY_AFTER_FAILURE_MS}::int * interval '1 millisecond'` })
-          .where(eq(outbox.id, row.id));
-        break;
+        failed.push(row.id);
       }
     }
-    return sent;
+
+    if (sent.length > 0) {
+      await tx.update(outbox).set({ lastEnqueuedAt: sql`now()`, enqueueCount: sql`${outbox.enqueueCount} + 1` }).where(inArray(outbox.id, sent));
+    }
+    if (failed.length > 0) {
+      // Redis is unreachable (or slow): leave the rows for the relay and back off a little.
+      await tx
+        .update(outbox)
+        .set({ nextAttemptAt: sql`now() + ${RETRY_AFTER_FAILURE_MS}::int * interval '1 millisecond'` })
+        .where(inArray(outbox.id, failed));
+    }
+    if (unknown.length > 0) {
+      // A queue this process does not know (another version's): not ours to block on.
+      await tx.update(outbox).set({ nextAttemptAt: sql`now() + interval '1 minute'` }).where(inArray(outbox.id, unknown));
+    }
+    return sent.length;
   });
 }
+
+/**
+ * The fast path after a commit, coalesced: ids nudged within a few milliseconds are dispatched
+ * together, in one transaction and one `addBulk` per queue, so a burst of submits costs Redis and
+ * Postgres one round trip each instead of one per request. Never throws: the relay is the safety net.
+ */
+export function createOutboxNudger(db: Db, queues: Queues, options: { resendAfterMs: number; delayMs?: number; onError?: (error: unknown) => void }) {
+  const pending = new Set<number>();
+  let timer: NodeJS.Timeout | null = null;
+  let inFlight: Promise<void> = Promise.resolve();
+
+  function flush() {
+    timer = null;
+    const ids = [...pending];
+    pending.clear();
+    inFlight = inFlight
+      .then(() => dispatchOutbox(db, queues, { ids, resendAfterMs: options.resendAfterMs, batchSize: ids.length }))
+      .then(() => undefined, (error: unknown) => options.onError?.(error));
+  }
+
+  return {
+    nudge(ids: number[]) {
+      for (const id of ids) pending.add(id);
+      if (pending.size > 0 && !timer) timer = setTimeout(flush, options.delayMs ?? 5);
+    },
+    /** Dispatches what is pending now and waits for it (graceful shutdown, tests). */
+    async drain() {
+      if (timer) {
+        clearTimeout(timer);
+        flush();
+      }
+      await inFlight;
+    },
+  };
+}
+
+export type OutboxNudger = ReturnType<typeof createOutboxNudger>;
 
 /** Removes a finished job's row; call it in the transaction that records the job's result. */
 export async function completeOutbox(tx: Executor, jobId: string): Promise<void> {

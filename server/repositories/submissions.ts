@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { and, count, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../core/db/client.js';
 import {
@@ -12,7 +13,6 @@ import {
   type SubmissionStep,
   type SubmissionStepRow,
 } from '../core/db/schema/index.js';
-import { addToOutbox } from '../core/outbox.js';
 import { FIRST_SUBMISSION_STEPS, submissionJob, submissionJobId } from '../core/submission-jobs.js';
 import { afterCursor, toPage, type PageCursor } from '../core/pagination.js';
 import { decompressScene, type ProjectData } from '../core/scene.js';
@@ -93,49 +93,69 @@ export function createSubmissionRepository(db: Db) {
      * nothing and answers the first request's id (`created: false`).
      */
     async create(input: NewSubmission, idempotencyWindowMs: number): Promise<{ id: string; created: boolean; outboxIds: number[] }> {
-      return db.transaction(async (tx) => {
-        if (input.idempotencyKey) {
-          // An expired key is free again: forget it on the old request (the unique index would refuse it).
-          await tx
-            .update(submissions)
-            .set({ idempotencyKey: null })
-            .where(
-              and(
-                eq(submissions.projectId, input.projectId),
-                eq(submissions.idempotencyKey, input.idempotencyKey),
-                lt(submissions.createdAt, new Date(Date.now() - idempotencyWindowMs)),
-              ),
-            );
-        }
-        const [inserted] = await tx
-          .insert(submissions)
-          .values({
-            projectId: input.projectId,
-            workspaceId: input.workspaceId,
-            formData: input.formData,
-            selectedOptions: input.selectedOptions,
-            configurationSummary: input.configurationSummary,
-            idempotencyKey: input.idempotencyKey,
-            clientIp: input.clientIp,
-          })
-          .onConflictDoNothing({ target: [submissions.projectId, submissions.idempotencyKey] })
-          .returning({ id: submissions.id });
-        if (!inserted) {
-          // The same key arrived a moment ago (possibly in parallel; the insert waited for it).
-          const [existing] = await tx
-            .select({ id: submissions.id })
-            .from(submissions)
-            .where(and(eq(submissions.projectId, input.projectId), eq(submissions.idempotencyKey, input.idempotencyKey!)));
-          return { id: existing.id, created: false, outboxIds: [] };
-        }
-        const id = inserted.id;
-        if (input.screenshots.length > 0) {
-          await tx.insert(submissionScreenshots).values(input.screenshots.map((s, position) => ({ submissionId: id, position, mimeType: s.mimeType, data: s.data })));
-        }
-        await tx.insert(submissionSteps).values(SUBMISSION_STEPS.map((step) => ({ submissionId: id, step })));
-        const outboxIds = await addToOutbox(tx, FIRST_SUBMISSION_STEPS.map((step) => submissionJob(id, step)));
-        return { id, created: true, outboxIds };
-      });
+      if (input.idempotencyKey) {
+        // An expired key is free again: forget it on the old request (the unique index would refuse it).
+        await db
+          .update(submissions)
+          .set({ idempotencyKey: null })
+          .where(
+            and(
+              eq(submissions.projectId, input.projectId),
+              eq(submissions.idempotencyKey, input.idempotencyKey),
+              lt(submissions.createdAt, new Date(Date.now() - idempotencyWindowMs)),
+            ),
+          );
+      }
+      // One statement is one transaction and one round trip: this is the hot path of every
+      // submit. A conflicting Idempotency-Key inserts nothing (the dependent inserts read
+      // from `inserted`); a parallel insert with the same key is waited for by ON CONFLICT.
+      const id = randomUUID();
+      const jobs = FIRST_SUBMISSION_STEPS.map((step) => submissionJob(id, step));
+      const { rows } = await db.$client.query<{ created: boolean; outbox_ids: string[] | null }>(
+        `WITH inserted AS (
+           INSERT INTO submissions (id, project_id, workspace_id, form_data, selected_options, configuration_summary, idempotency_key, client_ip)
+           VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7, $8)
+           ON CONFLICT (project_id, idempotency_key) DO NOTHING
+           RETURNING id
+         ), shots AS (
+           INSERT INTO submission_screenshots (submission_id, position, mime_type, data)
+           SELECT inserted.id, shot.position - 1, shot.mime_type, shot.data
+           FROM inserted, unnest($9::text[], $10::bytea[]) WITH ORDINALITY AS shot(mime_type, data, position)
+         ), steps AS (
+           INSERT INTO submission_steps (submission_id, step) SELECT inserted.id, step FROM inserted, unnest($11::text[]) AS step
+         ), queued AS (
+           INSERT INTO outbox (queue, job_name, job_id, payload)
+           SELECT job.queue, job.job_name, job.job_id, job.payload
+           FROM inserted, unnest($12::text[], $13::text[], $14::text[], $15::jsonb[]) AS job(queue, job_name, job_id, payload)
+           ON CONFLICT (job_id) DO NOTHING
+           RETURNING id
+         )
+         SELECT EXISTS (SELECT 1 FROM inserted) AS created, (SELECT array_agg(id ORDER BY id) FROM queued) AS outbox_ids`,
+        [
+          id,
+          input.projectId,
+          input.workspaceId,
+          JSON.stringify(input.formData),
+          JSON.stringify(input.selectedOptions),
+          input.configurationSummary,
+          input.idempotencyKey,
+          input.clientIp,
+          input.screenshots.map((shot) => shot.mimeType),
+          input.screenshots.map((shot) => shot.data),
+          [...SUBMISSION_STEPS],
+          jobs.map((job) => job.queue),
+          jobs.map((job) => job.name),
+          jobs.map((job) => job.jobId),
+          jobs.map((job) => JSON.stringify(job.data)),
+        ],
+      );
+      if (rows[0].created) return { id, created: true, outboxIds: (rows[0].outbox_ids ?? []).map(Number) };
+      // The same key arrived a moment ago (possibly in parallel; the insert waited for it).
+      const [existing] = await db
+        .select({ id: submissions.id })
+        .from(submissions)
+        .where(and(eq(submissions.projectId, input.projectId), eq(submissions.idempotencyKey, input.idempotencyKey!)));
+      return { id: existing.id, created: false, outboxIds: [] };
     },
 
     /** A page of the project's requests, newest first, with their step states. */

@@ -68,7 +68,7 @@ async function main() {
   // Twenty assets to sign; the files need not exist for signing.
   const { rows: assetRows } = await db.$client.query<{ id: string }>(
     `INSERT INTO assets (workspace_id, name, file_name, storage_key, size_bytes, source_format, model_info)
-     SELECT $1, 'a' || g, 'a' || g || '.glb', 'workspaces/' || $1 || '/assets/a' || g || '.glb', 1000, 'glb', '{}'::jsonb FROM generate_series(1, 20) g RETURNING id`,
+     SELECT $1::uuid, 'a' || g, 'a' || g || '.glb', 'workspaces/' || $1::text || '/assets/a' || g || '.glb', 1000, 'glb', '{}'::jsonb FROM generate_series(1, 20) g RETURNING id`,
     [person.defaultWorkspaceId],
   );
 
@@ -108,6 +108,8 @@ async function main() {
 
     const rows: Array<{ name: string; result: Result }> = [];
     const run = async (name: string, opts: autocannon.Options) => {
+      // A short warm-up first, so JIT and connection pools do not colour the figures.
+      await autocannon({ connections: CONNECTIONS, duration: 1, ...opts });
       const result = await autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts });
       rows.push({ name, result });
     };

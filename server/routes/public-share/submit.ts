@@ -16,7 +16,7 @@ import {
 import { errors } from '../../schemas/common.js';
 import { invalidRequest, notFound } from '../../core/errors.js';
 import { decompressScene } from '../../core/scene.js';
-import { dispatchOutbox } from '../../core/outbox.js';
+import { LRUCache } from 'lru-cache';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -98,9 +98,22 @@ function checkJsonSize(field: string, value: unknown) {
  */
 export default async function submitRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { config, db, queues } = app.deps;
+  const { config, db } = app.deps;
   const shares = createShareRepository(db);
   const submissions = createSubmissionRepository(db);
+  // The project's form fields per revision, so a submit does not decompress the whole scene.
+  const formFieldsByRevision = new LRUCache<string, { fields: unknown }>({ max: 1000 });
+
+  async function formFieldsOf(access: ShareAccess): Promise<unknown> {
+    const key = `${access.projectId}|${access.projectRevision}`;
+    const cached = formFieldsByRevision.get(key);
+    if (cached) return cached.fields;
+    const stored = await shares.scene(access.workspaceId, access.projectId);
+    if (!stored) throw notFound('Share');
+    const fields = decompressScene(stored.scene).sceneData?.formFields;
+    formFieldsByRevision.set(`${access.projectId}|${stored.revision}`, { fields });
+    return fields;
+  }
 
   app.post(
     '/share/:projectId/:token/submit',
@@ -140,9 +153,7 @@ export default async function submitRoutes(fastify: FastifyInstance) {
       checkJsonSize('body.selectedOptions', selectedOptions);
       const screenshots = (body.screenshots ?? []).map(decodeScreenshot);
 
-      const stored = await shares.scene(access.workspaceId, access.projectId);
-      if (!stored) throw notFound('Share');
-      const missing = missingRequiredFields(decompressScene(stored.scene).sceneData?.formFields, formData);
+      const missing = missingRequiredFields(await formFieldsOf(access), formData);
       if (missing.length > 0) {
         throw invalidRequest(
           `Required form fields are missing: ${missing.join(', ')}.`,
@@ -164,11 +175,7 @@ export default async function submitRoutes(fastify: FastifyInstance) {
         IDEMPOTENCY_WINDOW_MS,
       );
       // Fire and forget: the request is safe in Postgres; Redis must not delay or fail the answer.
-      if (result.outboxIds.length > 0) {
-        void dispatchOutbox(db, queues, { ids: result.outboxIds, resendAfterMs: config.worker.resendAfterMs }).catch((error: unknown) =>
-          request.log.warn({ err: error, requestId: result.id }, 'enqueue after submit failed; the relay will retry'),
-        );
-      }
+      app.deps.outbox.nudge(result.outboxIds);
       return { success: true as const, requestId: result.id };
     },
   );
