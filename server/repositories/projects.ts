@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../core/db/client.js';
-import { projects, type Project } from '../core/db/schema/index.js';
+import { projects, submissions, submissionScreenshots, type Project } from '../core/db/schema/index.js';
 import { compressScene, decompressScene, hasPricingBlocks, type ProjectData } from '../core/scene.js';
 import { afterCursor, toPage, type PageCursor } from '../core/pagination.js';
 
@@ -73,9 +73,22 @@ export function createProjectRepository(db: Db) {
         .returning();
       return row ?? null;
     },
-    async delete(workspaceId: string, id: string) {
-      const rows = await db.delete(projects).where(and(eq(projects.workspaceId, workspaceId), eq(projects.id, id))).returning({ id: projects.id });
-      return rows.length > 0;
+    /**
+     * Deletes the project (its share settings, requests and events go with it by cascade) and
+     * answers the storage keys of its requests' files, for the caller to remove after commit.
+     */
+    async delete(workspaceId: string, id: string): Promise<{ storageKeys: string[] } | null> {
+      return db.transaction(async (tx) => {
+        const pdfs = await tx.select({ key: submissions.pdfKey }).from(submissions).where(and(eq(submissions.workspaceId, workspaceId), eq(submissions.projectId, id)));
+        const shots = await tx
+          .select({ key: submissionScreenshots.storageKey })
+          .from(submissionScreenshots)
+          .innerJoin(submissions, eq(submissions.id, submissionScreenshots.submissionId))
+          .where(and(eq(submissions.workspaceId, workspaceId), eq(submissions.projectId, id)));
+        const rows = await tx.delete(projects).where(and(eq(projects.workspaceId, workspaceId), eq(projects.id, id))).returning({ id: projects.id });
+        if (rows.length === 0) return null;
+        return { storageKeys: [...pdfs, ...shots].map((row) => row.key).filter((key): key is string => Boolean(key)) };
+      });
     },
   };
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestPerson, type TestServer } from '../helpers/test-server.js';
 import { chairGlb, uploadForm } from '../helpers/model-fixtures.js';
+import { TEST_SECRETS } from '../helpers/test-env.js';
 
 /**
  * The permission matrix of contract section 2 on every owner route: owner, editor, viewer,
@@ -42,6 +43,14 @@ async function newAsset(): Promise<string> {
   return (await res.json()).asset.id;
 }
 const shareBody = { isEnabled: true, requirePassword: false, domainRestrictions: [] };
+const publicHeaders = { apikey: TEST_SECRETS.PUBLIC_ANON_KEY, authorization: `Bearer ${TEST_SECRETS.PUBLIC_ANON_KEY}`, 'content-type': 'application/json' };
+/** A project with a live share and one visitor request; its requests path. */
+async function newRequest(): Promise<string> {
+  const projectId = await newProject();
+  const { settings } = await asOwner('POST', `/projects/${projectId}/share/enable`);
+  const res = await fetch(`${server.url}/share/${projectId}/${settings.shareToken}/submit`, { method: 'POST', headers: publicHeaders, body: JSON.stringify({ formData: { name: 'Ada' } }) });
+  return `/projects/${projectId}/requests/${(await res.json()).requestId}`;
+}
 
 const routes: RouteCase[] = [
   { name: 'list projects', method: 'GET', level: 'read', ok: 200, collection: true, prepare: async () => ({ path: '/projects' }) },
@@ -66,6 +75,10 @@ const routes: RouteCase[] = [
   { name: 'upload asset', method: 'POST', level: 'write', ok: 201, collection: true, prepare: async () => ({ path: '/assets', multipart: uploadForm(glb, 'chair.glb') }) },
   { name: 'read asset', method: 'GET', level: 'read', ok: 200, prepare: async () => ({ path: `/assets/${await newAsset()}` }) },
   { name: 'delete asset', method: 'DELETE', level: 'write', ok: 200, prepare: async () => ({ path: `/assets/${await newAsset()}` }) },
+  { name: 'list requests', method: 'GET', level: 'read', ok: 200, prepare: async () => ({ path: `/projects/${await newProject()}/requests` }) },
+  { name: 'read request', method: 'GET', level: 'read', ok: 200, prepare: async () => ({ path: await newRequest() }) },
+  { name: 'set request status', method: 'PATCH', level: 'write', ok: 200, prepare: async () => ({ path: await newRequest(), body: { status: 'quoted' } }) },
+  { name: 'delete request', method: 'DELETE', level: 'write', ok: 200, prepare: async () => ({ path: await newRequest() }) },
 ];
 
 /** What each principal must get on a route of a level. */

@@ -365,3 +365,22 @@ describe('owner requests', () => {
     expect((await fetch(`${server.url}/projects/${share.projectId}/requests/nope`, { headers: owner.headers })).status).toBe(400);
   });
 });
+
+describe('deleting a project', () => {
+  it('removes its requests and their stored screenshots and PDF', async () => {
+    const share = await createSharedProject(server, owner);
+    const res = await submit(server.url, share, validBody({ screenshots: [dataUrl('image/png', png())] }));
+    const { requestId } = await res.json();
+    await waitForSteps(server.deps.db, requestId);
+    const [{ pdf_key: pdfKey }] = await query<{ pdf_key: string }>('select pdf_key from submissions where id = $1', [requestId]);
+    const [{ storage_key: shotKey }] = await query<{ storage_key: string }>('select storage_key from submission_screenshots where submission_id = $1', [requestId]);
+    const exists = (key: string) => server.deps.storage.exists(key);
+    expect(await exists(pdfKey)).toBe(true);
+    expect(await exists(shotKey)).toBe(true);
+
+    expect((await fetch(`${server.url}/projects/${share.projectId}`, { method: 'DELETE', headers: owner.headers })).status).toBe(200);
+    expect(await query('select id from submissions where id = $1', [requestId])).toEqual([]);
+    expect(await exists(pdfKey)).toBe(false);
+    expect(await exists(shotKey)).toBe(false);
+  });
+});

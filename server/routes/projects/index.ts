@@ -71,7 +71,10 @@ export default async function projectRoutes(fastify: FastifyInstance) {
     '/projects/:id',
     { onRequest: app.access('write'), schema: { tags, params: IdParams, response: { 200: Type.Object({ success: Type.Boolean() }), ...errors(401, 403, 404) } } },
     async (request) => {
-      if (!(await repo.delete(request.auth.workspaceId, request.params.id))) throw notFound('Project');
+      const deleted = await repo.delete(request.auth.workspaceId, request.params.id);
+      if (!deleted) throw notFound('Project');
+      // Files go after the commit: a failed removal leaves an orphan file, never a dangling row.
+      await Promise.all(deleted.storageKeys.map((key) => app.deps.storage.delete(key).catch((error: unknown) => request.log.warn({ err: error, key }, 'could not delete a request file'))));
       return { success: true };
     },
   );
