@@ -1,5 +1,6 @@
 import { loadConfig } from './core/config.js';
 import { applyMigrations } from './core/db/client.js';
+import { exitGracefullyOnSignals, exitOnListenError } from './core/shutdown.js';
 import { buildApp } from './app.js';
 import { closeDeps, createDeps } from './deps.js';
 
@@ -8,19 +9,16 @@ const config = loadConfig();
 const deps = createDeps(config);
 await applyMigrations(deps.db);
 const app = await buildApp(deps);
+exitGracefullyOnSignals(
+  async () => {
+    await app.close();
+    await closeDeps(deps);
+  },
+  { name: 'server', timeoutMs: 10_000, log: app.log },
+);
 
-let closing = false;
-async function shutdown(signal: string) {
-  if (closing) return;
-  closing = true;
-  app.log.info({ signal }, 'shutting down');
-  const timer = setTimeout(() => process.exit(1), 10_000).unref();
-  await app.close();
-  await closeDeps(deps);
-  clearTimeout(timer);
-  process.exit(0);
+try {
+  await app.listen({ port: config.port, host: config.host });
+} catch (error) {
+  exitOnListenError(error, 'the server', `${config.host}:${config.port}`, 'PORT', app.log);
 }
-process.on('SIGTERM', () => void shutdown('SIGTERM'));
-process.on('SIGINT', () => void shutdown('SIGINT'));
-
-await app.listen({ port: config.port, host: config.host });

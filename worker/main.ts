@@ -1,6 +1,7 @@
 import { loadConfig } from '../server/core/config.js';
 import { applyMigrations, createDb } from '../server/core/db/client.js';
 import { createLogger } from './log.js';
+import { exitGracefullyOnSignals } from '../server/core/shutdown.js';
 import { SHUTDOWN_TIMEOUT_MS, startWorker, type WorkerApp } from './app.js';
 
 /**
@@ -12,25 +13,8 @@ const config = loadConfig();
 const log = createLogger(config.logLevel, { process: 'worker' });
 
 let app: WorkerApp | null = null;
-let shuttingDown = false;
-async function shutdown(signal: string) {
-  if (shuttingDown) return;
-  shuttingDown = true;
-  log.info({ signal }, 'worker shutting down');
-  // A last resort if closing itself hangs (Redis unreachable, see bullmq#4656).
-  setTimeout(() => process.exit(1), SHUTDOWN_TIMEOUT_MS + 5000).unref();
-  // A signal during start-up: no job has been taken yet worth waiting for.
-  const graceful = app
-    ? await app.close(SHUTDOWN_TIMEOUT_MS).catch((error: unknown) => {
-        log.error({ err: error }, 'worker shutdown failed');
-        return false;
-      })
-    : true;
-  log.info({ graceful }, 'worker stopped');
-  process.exit(graceful ? 0 : 1);
-}
-process.on('SIGTERM', () => void shutdown('SIGTERM'));
-process.on('SIGINT', () => void shutdown('SIGINT'));
+// A signal during start-up: no job has been taken yet worth waiting for.
+exitGracefullyOnSignals(async () => (app ? app.close(SHUTDOWN_TIMEOUT_MS) : true), { name: 'worker', timeoutMs: SHUTDOWN_TIMEOUT_MS + 5000, log });
 
 const migrationDb = createDb(config.databaseUrl, 1);
 await applyMigrations(migrationDb);
