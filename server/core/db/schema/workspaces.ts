@@ -13,6 +13,8 @@ export const workspaces = pgTable('workspaces', {
   /** The plan's 3D model limit: assets (uploads and imports) the workspace may hold. */
   modelLimit: integer('model_limit').notNull(),
   billingStatus: text('billing_status', { enum: BILLING_STATUSES }).notNull().default('active'),
+  /** Goes up when an asset is deleted: public ETags include it, since signed model URLs change. */
+  assetsRevision: integer('assets_revision').notNull().default(1),
   ...timestamps,
 });
 
