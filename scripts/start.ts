@@ -152,6 +152,9 @@ async function main() {
     facts.push(`Mail\t${smtp.url} catches every message into ${path.relative(ROOT, smtp.dir)}/*.eml`);
   }
   if (!isSet('BFF_UPSTREAM_URL')) settings.BFF_UPSTREAM_URL = `http://${reachable(config.host)}:${config.port}`;
+  // The BFF runs on this machine and speaks for the visitors: the server must believe its
+  // X-Forwarded-For, or every visitor shares one rate limit and one password lockout.
+  if (!isSet('TRUST_PROXY')) settings.TRUST_PROXY = '127.0.0.1,::1';
 
   const env = { ...userEnv, ...settings };
   config = loadConfig(env);

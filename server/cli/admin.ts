@@ -5,6 +5,7 @@ import { applyMigrations, createDb } from '../core/db/client.js';
 import { BILLING_STATUSES, workspaces, type BillingStatus } from '../core/db/schema/index.js';
 import { loadRuntimeEnv } from './local-env.js';
 import { CliError, UsageError, runCli } from './run-cli.js';
+import { UUID } from '../core/ids.js';
 
 /**
  * `npm run admin -- workspace <workspaceId> [--billing locked|active] [--model-limit N]`
@@ -16,7 +17,6 @@ const USAGE = `usage: npm run admin -- workspace <workspaceId> [--billing ${BILL
   --billing      locked: the public share read answers 402 unavailable/owner_billing; active: lifts it
   --model-limit  the plan's 3D model limit (assets the workspace may hold), 0 or more`;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** model_limit is a Postgres integer. */
 const MAX_MODEL_LIMIT = 2_147_483_647;
 

@@ -5,6 +5,7 @@ import { ROLES, type Role } from '../core/db/schema/index.js';
 import { DEV_TOKEN_TTL, issueDevToken } from './dev-token.js';
 import { loadRuntimeEnv } from './local-env.js';
 import { UsageError, runCli } from './run-cli.js';
+import { UUID } from '../core/ids.js';
 
 /**
  * `npm run -s token -- --email <email> [--workspace <id>] [--role <role>] [--json]`
@@ -22,7 +23,6 @@ const USAGE = `usage: npm run -s token -- --email <email> [--workspace <workspac
   --role        their role there (default editor; needs --workspace)
   --json        print one JSON line {"token","userId","workspaceId"} and nothing else on stdout`;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
 interface TokenArgs {

@@ -1,6 +1,7 @@
 import { and, desc, eq, lt, or, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { invalidRequest } from './errors.js';
+import { UUID } from './ids.js';
 
 /**
  * Keyset pagination, newest first, over (created_at, id). The cursor is opaque to clients:
@@ -19,7 +20,7 @@ export function decodeCursor(cursor: string | undefined): PageCursor | null {
   if (!cursor) return null;
   const [time, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
   const createdAt = new Date(time ?? '');
-  if (!id || Number.isNaN(createdAt.getTime())) throw invalidRequest('cursor is not a cursor this API returned.', [{ field: 'querystring.cursor', message: 'is invalid' }]);
+  if (!id || !UUID.test(id) || Number.isNaN(createdAt.getTime())) throw invalidRequest('cursor is not a cursor this API returned.', [{ field: 'querystring.cursor', message: 'is invalid' }]);
   return { createdAt, id };
 }
 

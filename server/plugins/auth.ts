@@ -6,6 +6,7 @@ import { apiKeys, type Role } from '../core/db/schema/index.js';
 import { ensurePerson, findRole } from '../core/accounts.js';
 import { createTokenVerifier } from '../core/tokens.js';
 import { AppError, forbidden, unauthorized } from '../core/errors.js';
+import { UUID } from '../core/ids.js';
 
 /** Who is calling, and as what, in which workspace. Set by the `access` hooks below. */
 export interface AuthContext {
@@ -37,7 +38,6 @@ const RANK: Record<Role, number> = { viewer: 0, editor: 1, admin: 2, owner: 3 };
 const NEEDED: Record<AccessLevel, number> = { read: 0, write: 1, secrets: 1, manage: 2 };
 /** API keys act with editor rights in their workspace: they automate, they do not administer. */
 const API_KEY_ROLE: Role = 'editor';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const hashApiKey = (key: string) => createHash('sha256').update(key).digest('hex');
 

@@ -1,4 +1,4 @@
-import { and, count, eq } from 'drizzle-orm';
+import { and, count, eq, sql } from 'drizzle-orm';
 import type { Db, Executor, Tx } from '../core/db/client.js';
 import { assets, workspaces, type Asset } from '../core/db/schema/index.js';
 import { afterCursor, toPage, type PageCursor } from '../core/pagination.js';
@@ -98,9 +98,17 @@ export function createAssetRepository(db: Db) {
     },
 
     /** Deletes the row; returns it (the caller removes the stored file) or null when there is none. */
+    /**
+     * Deletes the asset and bumps the workspace's assets revision in the same transaction: public
+     * reads put it in their ETag, so no share keeps serving a signed URL of a deleted model.
+     */
     async delete(workspaceId: string, id: string): Promise<Asset | null> {
-      const [row] = await db.delete(assets).where(and(eq(assets.workspaceId, workspaceId), eq(assets.id, id))).returning();
-      return row ?? null;
+      return db.transaction(async (tx) => {
+        const [row] = await tx.delete(assets).where(and(eq(assets.workspaceId, workspaceId), eq(assets.id, id))).returning();
+        if (!row) return null;
+        await tx.update(workspaces).set({ assetsRevision: sql`${workspaces.assetsRevision} + 1` }).where(eq(workspaces.id, workspaceId));
+        return row;
+      });
     },
   };
 }

@@ -20,13 +20,22 @@ export function createDb(databaseUrl: string, poolSize = 10): Db {
   return drizzle(pool, { schema, casing: 'snake_case' }) as Db;
 }
 
-/** Applies the drizzle-kit migrations; idempotent, serialised by drizzle's own lock table. */
+/**
+ * Applies the drizzle-kit migrations. Processes starting together (N servers, N workers) take
+ * turns through a Postgres advisory lock, held on one dedicated connection: drizzle itself does
+ * not serialise concurrent migrators.
+ */
 export async function applyMigrations(db: Db): Promise<void> {
-  await db.$client.query('SELECT pg_advisory_lock(7312001)');
+  const client = await db.$client.connect();
   try {
-    await migrate(db, { migrationsFolder: MIGRATIONS_DIR });
+    await client.query('SELECT pg_advisory_lock(7312001)');
+    try {
+      await migrate(drizzle(client, { schema, casing: 'snake_case' }), { migrationsFolder: MIGRATIONS_DIR });
+    } finally {
+      await client.query('SELECT pg_advisory_unlock(7312001)');
+    }
   } finally {
-    await db.$client.query('SELECT pg_advisory_unlock(7312001)');
+    client.release();
   }
 }
 
