@@ -16,7 +16,7 @@ export function createTokenVerifier(auth: Config['auth']): TokenVerifier {
     const jwks = createRemoteJWKSet(new URL(auth.jwksUrl));
     return {
       async verify(token) {
-        const { payload } = await jwtVerify(token, jwks, { ...options, algorithms: ['RS256', 'ES256', 'EdDSA'] });
+        const { payload } = await jwtVerify(token, jwks, { ...options, algorithms: ['RS256', 'ES256', 'EdDSA'], requiredClaims: ['sub', 'exp'] });
         if (!payload.sub) throw new Error('token has no sub');
         return payload as JWTPayload & { sub: string };
       },
@@ -26,7 +26,7 @@ export function createTokenVerifier(auth: Config['auth']): TokenVerifier {
   const key = new TextEncoder().encode(auth.jwtSecret);
   return {
     async verify(token) {
-      const { payload } = await jwtVerify(token, key, { ...options, algorithms: ['HS256'] });
+      const { payload } = await jwtVerify(token, key, { ...options, algorithms: ['HS256'], requiredClaims: ['sub', 'exp'] });
       if (!payload.sub) throw new Error('token has no sub');
       return payload as JWTPayload & { sub: string };
     },

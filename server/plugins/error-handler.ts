@@ -22,6 +22,22 @@ const FASTIFY_CODES: Record<string, { status: number; code: string; message: str
   FST_FILES_LIMIT: { status: 413, code: 'payload_too_large', message: 'Send one file per upload.' },
 };
 
+/**
+ * Postgres data exceptions that only client input can cause (NUL or invalid characters, text
+ * too long for a column), reached through drizzle's wrapper (`cause`) or raw pg.
+ */
+const CLIENT_DATA_ERRORS: Record<string, string> = {
+  '22P05': 'Text contains a character that cannot be stored (such as \\u0000).',
+  '22021': 'Text contains an invalid character.',
+  '22001': 'A text value is too long.',
+  '54001': 'The request is too complex.',
+};
+
+function postgresCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown })?.code ?? (error as { cause?: { code?: unknown } })?.cause?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
 function toBody(error: FastifyError): { status: number; body: ErrorBody; headers: Record<string, string> } {
   if (error instanceof AppError) {
     return { status: error.statusCode, body: { success: false, error: error.code, message: error.message, ...error.extra }, headers: error.headers };
@@ -41,6 +57,8 @@ function toBody(error: FastifyError): { status: number; body: ErrorBody; headers
     const first = details[0];
     return { status: 400, body: { success: false, error: 'invalid_request', message: `${first.field} ${first.message}`, details }, headers: {} };
   }
+  const dataError = CLIENT_DATA_ERRORS[postgresCode(error) ?? ''];
+  if (dataError) return { status: 400, body: { success: false, error: 'invalid_request', message: dataError }, headers: {} };
   const known = error.code ? FASTIFY_CODES[error.code] : undefined;
   if (known) return { status: known.status, body: { success: false, error: known.code, message: known.message }, headers: {} };
   if (error.statusCode === 429) {

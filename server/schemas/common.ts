@@ -10,13 +10,13 @@ export const ErrorBody = Type.Object(
 );
 
 export const PageQuery = Type.Object({
-  limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$', description: 'Items per page, 1 to 100 (default 50).' })),
+  limit: Type.Optional(Type.String({ pattern: '^(100|[1-9][0-9]?)$', description: 'Items per page, 1 to 100 (default 50).' })),
   cursor: Type.Optional(Type.String({ maxLength: 200, description: 'nextCursor from the previous page.' })),
 });
 
+/** The page size; the schema already holds `limit` to 1-100. */
 export function pageLimit(limit: string | undefined, fallback = 50): number {
-  const n = limit === undefined ? fallback : Number(limit);
-  return Math.min(100, Math.max(1, n));
+  return limit === undefined ? fallback : Number(limit);
 }
 
 /** Error responses documented for routes (OpenAPI only; the error handler shapes them). */

@@ -51,6 +51,52 @@ describe('meta routes', () => {
   });
 });
 
+describe('JSON bodies from strangers', () => {
+  it('refuses NUL characters, hostile nesting and answers bodiless JSON POSTs', async () => {
+    const owner = await server.person('json@example.com');
+    const post = (path: string, body: string) => fetch(`${server.url}${path}`, { method: 'POST', headers: { ...owner.headers, 'content-type': 'application/json' }, body });
+
+    const nul = await post('/projects', JSON.stringify({ name: 'a\u0000b', type: 'configurator' }));
+    expect(nul.status).toBe(400);
+    expect((await nul.json()).error).toBe('invalid_request');
+
+    // Built as text: serialising it would overflow this test's own stack.
+    const deep = '{"inner":'.repeat(5000) + '{}' + '}'.repeat(5000);
+    const nested = await post('/projects', `{"name":"Deep","type":"configurator","data":{"models":[],"sceneData":{"projectSettings":${deep}}}}`);
+    expect(nested.status).toBe(400);
+    expect((await nested.json()).message).toContain('nested deeper');
+
+    // 90 levels is a legitimate scene and is kept.
+    let fine: unknown = { leaf: true };
+    for (let i = 0; i < 90; i++) fine = { inner: fine };
+    expect((await post('/projects', JSON.stringify({ name: 'Fine', type: 'configurator', data: { models: [], sceneData: { projectSettings: fine } } }))).status).toBe(201);
+
+    const project = await (await post('/projects', JSON.stringify({ name: 'Enable me', type: 'configurator' }))).json();
+    const enable = await post(`/projects/${project.project.id}/share/enable`, '');
+    expect(enable.status).toBe(200);
+    expect((await enable.json()).settings.isEnabled).toBe(true);
+  });
+
+  it('holds list limits to 1-100', async () => {
+    const owner = await server.person('limits@example.com');
+    for (const limit of ['0', '101', 'abc', '-1']) {
+      const res = await fetch(`${server.url}/projects?limit=${limit}`, { headers: owner.headers });
+      expect(res.status).toBe(400);
+    }
+    expect((await fetch(`${server.url}/projects?limit=100`, { headers: owner.headers })).status).toBe(200);
+  });
+});
+
+describe('access tokens', () => {
+  it('refuses a correctly signed token without an expiry', async () => {
+    const { SignJWT } = await import('jose');
+    const owner = await server.person('noexp@example.com');
+    const [{ subject }] = (await server.deps.db.$client.query('select subject from people where id = $1', [owner.personId])).rows;
+    const forever = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject(subject).setIssuedAt().sign(new TextEncoder().encode(server.config.auth.jwtSecret!));
+    expect((await fetch(`${server.url}/projects`, { headers: { authorization: `Bearer ${forever}` } })).status).toBe(401);
+  });
+});
+
 describe('error handler', () => {
   it('never leaks internals in a 500', async () => {
     const app = Fastify({ logger: false });
