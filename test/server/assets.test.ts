@@ -292,3 +292,38 @@ describe('upload rate limit', () => {
     }
   });
 });
+
+describe('uploads in progress', () => {
+  it('answers 503 with Retry-After past two uploads at once, and takes uploads again after', async () => {
+    const http = await import('node:http');
+    const owner = await server.person('busy-uploads@example.com');
+    const stalledRequests: import('node:http').ClientRequest[] = [];
+    const boundary = 'cs-test-boundary';
+    // Two uploads whose bodies stall half-way: they hold both places.
+    const stalled = [0, 1].map(
+      () =>
+        new Promise<void>((resolve) => {
+          const req = http.request(`${server.url}/assets`, {
+            method: 'POST',
+            headers: { ...owner.headers, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': '1000000' },
+          });
+          req.on('error', () => resolve());
+          req.on('close', () => resolve());
+          req.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.glb"\r\nContent-Type: model/gltf-binary\r\n\r\nglTF`);
+          stalledRequests.push(req);
+        }),
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    const glb = await fixtures.chairGlb();
+    const busy = await fetch(`${server.url}/assets`, { method: 'POST', headers: owner.headers, body: fixtures.uploadForm(glb, 'chair.glb') });
+    expect(busy.status).toBe(503);
+    expect(busy.headers.get('retry-after')).toBe('5');
+    expect((await busy.json()).error).toBe('unavailable');
+
+    for (const req of stalledRequests) req.destroy();
+    await Promise.all(stalled);
+    await new Promise((r) => setTimeout(r, 200));
+    const again = await fetch(`${server.url}/assets`, { method: 'POST', headers: owner.headers, body: fixtures.uploadForm(glb, 'chair.glb') });
+    expect(again.status).toBe(201);
+  });
+});

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -8,7 +8,7 @@ import { createAssetRepository, toAssetBody } from '../../repositories/assets.js
 import { AssetList, AssetReply, UPLOAD_LIMITS } from '../../schemas/assets.js';
 import { IdParams, PageQuery, errors, pageLimit } from '../../schemas/common.js';
 import { decodeCursor } from '../../core/pagination.js';
-import { invalidRequest, notFound } from '../../core/errors.js';
+import { AppError, invalidRequest, notFound } from '../../core/errors.js';
 import { checkModelFile } from '../../core/models/check-model-file.js';
 import { ModelFileError } from '../../core/models/model-file-error.js';
 import { storageKeys } from '../../core/storage/index.js';
@@ -22,6 +22,8 @@ interface Upload {
 }
 
 const MB = 1024 * 1024;
+/** Model checks one process runs at once (each holds up to 200 MB and the CPU). */
+export const MAX_CONCURRENT_CHECKS = 2;
 const tooLarge = () => new ModelFileError('too_large', `The file is larger than ${UPLOAD_LIMITS.fileSize / MB} MB.`);
 
 /** A file name as a display name: no folders, no control characters, no extension. */
@@ -82,6 +84,33 @@ export default async function assetRoutes(fastify: FastifyInstance) {
     limits: { fileSize: UPLOAD_LIMITS.fileSize, files: 1, fields: 5, fieldSize: 4096, fieldNameSize: 100, parts: 10, headerPairs: 50 },
   });
 
+  let checksRunning = 0;
+
+  /** Reads, checks and stores one upload; the route around it bounds how many run at once. */
+  async function saveUpload(request: FastifyRequest, reply: FastifyReply) {
+    const { workspaceId, personId } = request.auth;
+    const upload = await readUpload(request);
+    const name = displayName(upload);
+    const checked = await checkModelFile(upload.bytes, upload.fileName);
+
+    const id = randomUUID();
+    const storageKey = storageKeys.asset(workspaceId, id);
+    const values = {
+      id,
+      storageKey,
+      name,
+      fileName: `${path.parse(upload.fileName).name || 'model'}.glb`,
+      contentType: 'model/gltf-binary',
+      sizeBytes: checked.glb.byteLength,
+      sourceFormat: checked.sourceFormat,
+      modelInfo: checked.info,
+      createdBy: personId,
+    };
+    // The file is written only now that every check passed, and removed again if the insert fails.
+    const row = await repo.createWithFile(workspaceId, values, storage, checked.glb);
+    return reply.code(201).send({ success: true, asset: toAssetBody(row, signer) });
+  }
+
   app.post(
     '/assets',
     {
@@ -95,35 +124,24 @@ export default async function assetRoutes(fastify: FastifyInstance) {
           'multipart/form-data with the field `file`: a `.glb`, a `.gltf` with embedded (data:) buffers, or a `.zip` of a `.gltf` ' +
           'with its resources (or of a `.glb`), at most 50 MB. Optional text field `name` (default: the file name without extension). ' +
           'The file runs the asset checks (safe unzip, Khronos glTF validator, conversion to GLB) and is stored as a GLB. ' +
-          'Errors: 422 invalid_file (details.messages in the validator\'s shape), 413 too_large, 422 conversion_failed, 403 quota_exceeded, 429 rate_limited (RATE_LIMIT_UPLOAD per workspace, default 60 per 10 minutes).',
+          'Errors: 422 invalid_file (details.messages in the validator\'s shape), 413 too_large, 422 conversion_failed, 403 quota_exceeded, 429 rate_limited (RATE_LIMIT_UPLOAD per workspace, default 60 per 10 minutes), 503 unavailable with Retry-After when the server is already checking 2 uploads.',
         consumes: ['multipart/form-data'],
-        response: { 201: AssetReply, ...errors(400, 401, 403, 413, 415, 422, 429) },
+        response: { 201: AssetReply, ...errors(400, 401, 403, 413, 415, 422, 429, 503) },
       },
     },
     async (request, reply) => {
-      const { workspaceId, personId } = request.auth;
+      const { workspaceId } = request.auth;
       // Cheap refusal before reading 50 MB; the authoritative check runs again under a lock.
       await repo.assertBelowQuota(workspaceId);
-      const upload = await readUpload(request);
-      const name = displayName(upload);
-      const checked = await checkModelFile(upload.bytes, upload.fileName);
-
-      const id = randomUUID();
-      const storageKey = storageKeys.asset(workspaceId, id);
-      const values = {
-        id,
-        storageKey,
-        name,
-        fileName: `${path.parse(upload.fileName).name || 'model'}.glb`,
-        contentType: 'model/gltf-binary',
-        sizeBytes: checked.glb.byteLength,
-        sourceFormat: checked.sourceFormat,
-        modelInfo: checked.info,
-        createdBy: personId,
-      };
-      // The file is written only now that every check passed, and removed again if the insert fails.
-      const row = await repo.createWithFile(workspaceId, values, storage, checked.glb);
-      return reply.code(201).send({ success: true, asset: toAssetBody(row, signer) });
+      // Each check holds the file (up to 50 MB, 150 MB unzipped) and CPU: a few at once per
+      // process, the rest are told to come back rather than queued in memory.
+      if (checksRunning >= MAX_CONCURRENT_CHECKS) throw new AppError(503, 'unavailable', 'Too many uploads are being checked right now; retry in a few seconds.', { retryAfter: 5 }, { 'retry-after': '5' });
+      checksRunning += 1;
+      try {
+        return await saveUpload(request, reply);
+      } finally {
+        checksRunning -= 1;
+      }
     },
   );
 
