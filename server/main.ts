@@ -1,6 +1,7 @@
 import { loadConfig } from './core/config.js';
 import { applyMigrations } from './core/db/client.js';
 import { exitGracefullyOnSignals, exitOnListenError } from './core/shutdown.js';
+import { waitForRedis } from './core/redis.js';
 import { buildApp } from './app.js';
 import { closeDeps, createDeps } from './deps.js';
 
@@ -9,6 +10,7 @@ const config = loadConfig();
 const deps = createDeps(config);
 await applyMigrations(deps.db);
 const app = await buildApp(deps);
+if (!(await waitForRedis(deps.redis))) app.log.warn('Redis does not answer yet: rate limits fail open and submits wait for the relay until it does');
 exitGracefullyOnSignals(
   async () => {
     await app.close();

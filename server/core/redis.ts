@@ -15,3 +15,23 @@ export function createRedis(url: string, purpose: 'worker' | 'request'): Redis {
   redis.on('error', () => {});
   return redis;
 }
+
+/**
+ * Waits (bounded) until a connection is ready. Request-path connections do not queue commands
+ * while connecting, so a process that listens before this would fail its first requests.
+ * Resolves false when Redis did not answer in time: the process starts anyway and /health says so.
+ */
+export function waitForRedis(redis: Redis, timeoutMs = 5000): Promise<boolean> {
+  if (redis.status === 'ready') return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      redis.off('ready', onReady);
+      resolve(false);
+    }, timeoutMs);
+    function onReady() {
+      clearTimeout(timer);
+      resolve(true);
+    }
+    redis.once('ready', onReady);
+  });
+}

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { loadConfig, type Config } from '../../server/core/config.js';
 import { buildApp } from '../../server/app.js';
+import { waitForRedis } from '../../server/core/redis.js';
 import { closeDeps, createDeps, type AppDeps } from '../../server/deps.js';
 import { ensurePerson, setMembership } from '../../server/core/accounts.js';
 import { issueAccessToken } from '../../server/core/tokens.js';
@@ -35,6 +36,7 @@ export async function startTestServer(overrides: Record<string, string> = {}): P
   const config = loadConfig(env.env);
   const deps = createDeps(config);
   const app = await buildApp(deps, { logger: false });
+  await waitForRedis(deps.redis);
   await app.listen({ port, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${port}`;
   const server: TestServer = {
