@@ -1,11 +1,11 @@
 import { Worker, type Job, type WorkerOptions } from 'bullmq';
 import type { Config } from '../server/core/config.js';
-import type { QueueName } from '../server/core/queues.js';
+import { QUEUES, type QueueName } from '../server/core/queues.js';
 import type { SubmissionStep } from '../server/core/db/schema/index.js';
 import { closeWorkerDeps, createWorkerDeps, type WorkerDeps } from './deps.js';
 import { createLogger, type Logger } from './log.js';
-import { startOutboxRelay, type OutboxRelay } from './relay.js';
-import { runSubmissionStep, type StepProcessor, type SubmissionJobData } from './submission-step.js';
+import { startOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './relay.js';
+import { giveUpSubmissionStep, runSubmissionStep, type StepProcessor, type SubmissionJobData } from './submission-step.js';
 import { createHealthProcessor } from './processors/health.js';
 import { screenshotsStep } from './processors/screenshots.js';
 import { pdfStep } from './processors/pdf.js';
@@ -29,6 +29,17 @@ function processorsFor(deps: WorkerDeps): Record<QueueName, (job: Job) => Promis
       if (!processor) throw new Error(`unknown submission step ${job.name}`);
       return runSubmissionStep(deps, job, processor);
     },
+  };
+}
+
+/**
+ * What the relay records when it gives up a job lost too often, by queue. Queues without an
+ * entry only lose the outbox row (their work has no state of its own in Postgres).
+ */
+function giveUpFor(deps: WorkerDeps): NonNullable<OutboxRelayOptions['onGiveUp']> {
+  const submissionStep = giveUpSubmissionStep(deps);
+  return async (tx, row) => {
+    if (row.queue === QUEUES.submissions) await submissionStep(tx, row);
   };
 }
 
@@ -83,7 +94,14 @@ export async function startWorker(config: Config, options: StartWorkerOptions = 
   const relay =
     options.relay === false
       ? null
-      : startOutboxRelay({ db: deps.db, queues: deps.queues, intervalMs: config.worker.relayIntervalMs, resendAfterMs: config.worker.resendAfterMs, log });
+      : startOutboxRelay({
+          db: deps.db,
+          queues: deps.queues,
+          intervalMs: config.worker.relayIntervalMs,
+          resendAfterMs: config.worker.resendAfterMs,
+          log,
+          onGiveUp: giveUpFor(deps),
+        });
 
   let closing: Promise<boolean> | null = null;
   return {

@@ -9,7 +9,8 @@ const RANK: Record<string, number> = { trace: 10, debug: 20, info: 30, warn: 40,
 
 function errorFields(value: unknown): unknown {
   if (!(value instanceof Error)) return value;
-  return { type: value.name, message: value.message, stack: value.stack };
+  // The cause is what a wrapped error (a fixed message shown to users) hides from them, not from operators.
+  return { type: value.name, message: value.message, stack: value.stack, ...(value.cause !== undefined ? { cause: errorFields(value.cause) } : {}) };
 }
 
 /** `level` is a pino level name (trace, debug, info, warn, error, fatal, silent); unknown names mean info. */

@@ -1,5 +1,5 @@
 import type { Db } from '../server/core/db/client.js';
-import { dispatchOutbox } from '../server/core/outbox.js';
+import { dispatchOutbox, type DispatchOptions } from '../server/core/outbox.js';
 import type { Queues } from '../server/core/queues.js';
 import type { Logger } from './log.js';
 
@@ -13,6 +13,10 @@ export interface OutboxRelayOptions {
   log: Logger;
   /** Rows per dispatch call (default 100); a full batch is followed by another at once. */
   batchSize?: number;
+  /** Records the final failure of work whose job was lost too often (see `dispatchOutbox`). */
+  onGiveUp?: DispatchOptions['onGiveUp'];
+  /** Hand-overs after which a lost job is given up (default 5). */
+  maxEnqueues?: number;
 }
 
 export interface OutboxRelay {
@@ -29,7 +33,7 @@ export interface OutboxRelay {
  * LOCKED and BullMQ absorbs a job id it already has.
  */
 export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
-  const { db, queues, intervalMs, resendAfterMs, log, batchSize = 100 } = options;
+  const { db, queues, intervalMs, resendAfterMs, log, batchSize = 100, onGiveUp, maxEnqueues } = options;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | null = null;
@@ -37,9 +41,11 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   async function drain(): Promise<number> {
     let total = 0;
     for (;;) {
-      const sent = await dispatchOutbox(db, queues, { resendAfterMs, batchSize });
-      total += sent;
-      if (sent < batchSize || stopped) return total;
+      const result = await dispatchOutbox(db, queues, { resendAfterMs, batchSize, onGiveUp, maxEnqueues });
+      total += result.sent;
+      if (result.gaveUp > 0) log.warn({ gaveUp: result.gaveUp }, 'outbox relay gave up on jobs lost too often');
+      // A short batch means nothing more is due; a failure means Redis is in trouble: wait for the next sweep.
+      if (result.claimed < batchSize || result.failed > 0 || stopped) return total;
     }
   }
 

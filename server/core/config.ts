@@ -31,6 +31,7 @@ const EnvSchema = Type.Object({
   STORAGE_DIR: Type.String({ default: '.data/storage' }),
   SMTP_URL: Type.Optional(Type.String()),
   MAIL_FROM: Type.String({ default: 'config-share <no-reply@config-share.local>' }),
+  SMTP_ALLOW_PRIVATE: Bool,
   TRUST_PROXY: Type.String({ default: '' }),
   WEBHOOK_ALLOW_INSECURE: Bool,
   LIBRARY_ALLOW_PRIVATE: Bool,
@@ -73,6 +74,7 @@ export class ConfigError extends Error {
 export function loadConfig(source: Record<string, string | undefined> = process.env) {
   const defaults: Record<string, string> = {
     WEBHOOK_ALLOW_INSECURE: '0',
+    SMTP_ALLOW_PRIVATE: '0',
     LIBRARY_ALLOW_PRIVATE: '0',
     RATE_LIMIT_SHARE_READ: '120/5m',
     RATE_LIMIT_SUBMIT: '30/5m',
@@ -114,6 +116,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     storage: { driver: env.STORAGE_DRIVER, dir: env.STORAGE_DIR },
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,
+    /** Projects' own SMTP hosts may be private addresses on any port (development and tests only). */
+    smtpAllowPrivate: flag(env.SMTP_ALLOW_PRIVATE),
     trustProxy: env.TRUST_PROXY.split(',').map((s) => s.trim()).filter(Boolean),
     webhookAllowInsecure: flag(env.WEBHOOK_ALLOW_INSECURE),
     libraryAllowPrivate: flag(env.LIBRARY_ALLOW_PRIVATE),

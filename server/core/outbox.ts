@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
-import type { Db, Executor } from './db/client.js';
+import type { Db, Executor, Tx } from './db/client.js';
 import { outbox, type OutboxRow } from './db/schema/index.js';
 import type { QueueName, Queues } from './queues.js';
 
@@ -35,108 +35,190 @@ export interface DispatchOptions {
   resendAfterMs: number;
   /** Rows per call (default 100). */
   batchSize?: number;
-  /** How long one `queue.add` may take before the row is left for later (default 3000 ms). */
-  addTimeoutMs?: number;
+  /** How long the whole batch may spend in Redis; rows not handed over by then wait for the next sweep (default 3000 ms). */
+  deadlineMs?: number;
+  /**
+   * Called instead of enqueuing a row whose job was lost again after `maxEnqueues` hand-overs
+   * (a job that kills or stalls every worker that takes it), inside the transaction that then
+   * deletes the row: the place to record the work's final failure. Without it rows are
+   * re-enqueued without limit.
+   */
+  onGiveUp?: (tx: Tx, row: OutboxRow) => Promise<void>;
+  /** Hand-overs to BullMQ after which a lost job is given up, when `onGiveUp` is set (default 5). */
+  maxEnqueues?: number;
 }
 
+/** What one dispatch call did with the rows it claimed. */
+export interface DispatchResult {
+  claimed: number;
+  /** Handed to BullMQ (added, or re-added after it lost the job). */
+  sent: number;
+  /** Still in BullMQ, waiting, delayed or running: nothing to do but look again later. */
+  alive: number;
+  /** Redis refused or was too slow: retried after a short pause. */
+  failed: number;
+  /** Given to `onGiveUp` and removed. */
+  gaveUp: number;
+}
+
+/** A claimed row is invisible to other dispatchers this long: far longer than `deadlineMs` plus the marking. */
+const CLAIM_MS = 30_000;
 /** How long a row waits after Redis refused it. */
 const RETRY_AFTER_FAILURE_MS = 2000;
+const DEFAULT_MAX_ENQUEUES = 5;
 
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`queue.add took longer than ${ms} ms`)), ms);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
-}
+const inMs = (ms: number) => sql`now() + ${Math.round(ms)}::int * interval '1 millisecond'`;
+
+/** Job states in which BullMQ will still run the job (or is running it): re-adding would be a no-op. */
+const GONE_STATES = new Set(['completed', 'failed', 'unknown']);
+
+type Resend = 'sent' | 'alive' | 'give-up';
 
 /**
- * Enqueues due outbox rows; returns how many were handed to BullMQ. Safe to run concurrently
- * (rows are claimed with SKIP LOCKED). Times come from the database clock, the same clock that
- * stamped the rows. Rows never enqueued before go to each queue in one `addBulk`.
+ * Enqueues due outbox rows. Safe to run concurrently and never holds a Postgres transaction
+ * while it talks to Redis:
+ * 1. one short statement claims due rows (FOR UPDATE SKIP LOCKED inside, then pushes their
+ *    `next_attempt_at` CLAIM_MS ahead, so no other dispatcher takes them meanwhile);
+ * 2. Redis, outside any transaction, under one deadline for the batch: rows never enqueued
+ *    before go to each queue in one `addBulk`, re-sends run in parallel;
+ * 3. short statements record the outcome (sent: due for a re-send check after `resendAfterMs`;
+ *    failed: due again in RETRY_AFTER_FAILURE_MS).
+ * Times come from the database clock, the one that stamped the rows.
  *
  * A row that was enqueued before and is still here means its job never finished as far as
- * Postgres knows. If BullMQ still holds that job as completed or failed (a job failed by the
- * stalled checker, or a processor that could not record its final failure), a plain `add` with
- * the same id would be ignored forever, so that job is removed and added again: processors are
- * idempotent against Postgres, so running one again is always safe.
+ * Postgres knows. If BullMQ still holds that job waiting, delayed or active, nothing is done. If
+ * it holds it as completed or failed (a job failed by the stalled checker, or a processor that
+ * could not record its final failure), a plain `add` with the same id would be ignored forever,
+ * so that job is removed and added again: processors are idempotent against Postgres, so running
+ * one again is always safe. Only these re-adds count towards `maxEnqueues`.
  */
-export async function dispatchOutbox(db: Db, queues: Queues, options: DispatchOptions): Promise<number> {
-  const { ids, resendAfterMs, batchSize = 100, addTimeoutMs = 3000 } = options;
-  if (ids && ids.length === 0) return 0;
-  const staleBefore = sql`now() - ${Math.round(resendAfterMs)}::int * interval '1 millisecond'`;
-  return db.transaction(async (tx) => {
-    const due = await tx
-      .select()
-      .from(outbox)
-      .where(
-        and(
-          ids ? inArray(outbox.id, ids) : undefined,
-          lte(outbox.nextAttemptAt, sql`now()`),
-          or(isNull(outbox.lastEnqueuedAt), lte(outbox.lastEnqueuedAt, staleBefore)),
-        ),
-      )
-      .orderBy(outbox.id)
-      .limit(batchSize)
-      .for('update', { skipLocked: true });
-    const sent: number[] = [];
-    const failed: number[] = [];
-    const unknown: number[] = [];
+export async function dispatchOutbox(db: Db, queues: Queues, options: DispatchOptions): Promise<DispatchResult> {
+  const { ids, resendAfterMs, batchSize = 100, deadlineMs = 3000, onGiveUp, maxEnqueues = DEFAULT_MAX_ENQUEUES } = options;
+  const result: DispatchResult = { claimed: 0, sent: 0, alive: 0, failed: 0, gaveUp: 0 };
+  if (ids && ids.length === 0) return result;
 
-    const byQueue = new Map<QueueName, OutboxRow[]>();
-    const resends: OutboxRow[] = [];
-    for (const row of due) {
-      if (!(row.queue in queues)) unknown.push(row.id);
-      else if (row.lastEnqueuedAt !== null) resends.push(row);
-      else byQueue.set(row.queue as QueueName, [...(byQueue.get(row.queue as QueueName) ?? []), row]);
-    }
-    for (const [name, rows] of byQueue) {
-      try {
-        await withTimeout(queues[name].addBulk(rows.map((row) => ({ name: row.jobName, data: row.payload, opts: { jobId: row.jobId } }))), addTimeoutMs);
-        sent.push(...rows.map((row) => row.id));
-      } catch {
-        failed.push(...rows.map((row) => row.id));
-      }
-    }
-    for (const row of resends) {
-      const queue = queues[row.queue as QueueName];
-      try {
-        await withTimeout(
-          (async () => {
-            const state = await queue.getJobState(row.jobId);
-            if (state === 'completed' || state === 'failed') await queue.remove(row.jobId);
-            await queue.add(row.jobName, row.payload, { jobId: row.jobId });
-          })(),
-          addTimeoutMs,
-        );
-        sent.push(row.id);
-      } catch {
-        failed.push(row.id);
-      }
-    }
+  // 1. Claim. Rows of a queue this process does not know (another version's) are left alone.
+  const due = db
+    .select({ id: outbox.id })
+    .from(outbox)
+    .where(
+      and(
+        ids ? inArray(outbox.id, ids) : undefined,
+        inArray(outbox.queue, Object.keys(queues)),
+        lte(outbox.nextAttemptAt, sql`now()`),
+        or(isNull(outbox.lastEnqueuedAt), lte(outbox.lastEnqueuedAt, inMs(-resendAfterMs))),
+      ),
+    )
+    .orderBy(outbox.id)
+    .limit(batchSize)
+    .for('update', { skipLocked: true });
+  // ARRAY(...) runs the locking subquery exactly once (an IN (...) may be re-planned as a join).
+  const claimed = await db
+    .update(outbox)
+    .set({ nextAttemptAt: inMs(CLAIM_MS) })
+    .where(sql`${outbox.id} = any(array(${due}))`)
+    .returning();
+  result.claimed = claimed.length;
+  if (claimed.length === 0) return result;
 
-    if (sent.length > 0) {
-      await tx.update(outbox).set({ lastEnqueuedAt: sql`now()`, enqueueCount: sql`${outbox.enqueueCount} + 1` }).where(inArray(outbox.id, sent));
-    }
-    if (failed.length > 0) {
-      // Redis is unreachable (or slow): leave the rows for the relay and back off a little.
-      await tx
-        .update(outbox)
-        .set({ nextAttemptAt: sql`now() + ${RETRY_AFTER_FAILURE_MS}::int * interval '1 millisecond'` })
-        .where(inArray(outbox.id, failed));
-    }
-    if (unknown.length > 0) {
-      // A queue this process does not know (another version's): not ours to block on.
-      await tx.update(outbox).set({ nextAttemptAt: sql`now() + interval '1 minute'` }).where(inArray(outbox.id, unknown));
-    }
-    return sent.length;
+  // 2. Redis, under one deadline for the whole batch.
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Redis took longer than ${deadlineMs} ms`)), deadlineMs);
   });
+  deadline.catch(() => {});
+  const beforeDeadline = <T>(work: Promise<T>) => Promise.race([work, deadline]);
+
+  const sent: number[] = [];
+  const alive: number[] = [];
+  const failed: number[] = [];
+  const giveUp: OutboxRow[] = [];
+  const fresh = new Map<QueueName, OutboxRow[]>();
+  const resends: OutboxRow[] = [];
+  for (const row of claimed.sort((a, b) => a.id - b.id)) {
+    if (row.lastEnqueuedAt !== null) resends.push(row);
+    else fresh.set(row.queue as QueueName, [...(fresh.get(row.queue as QueueName) ?? []), row]);
+  }
+
+  async function resend(row: OutboxRow): Promise<Resend> {
+    const queue = queues[row.queue as QueueName];
+    const state = await queue.getJobState(row.jobId);
+    if (!GONE_STATES.has(state)) return 'alive';
+    if (onGiveUp && row.enqueueCount >= maxEnqueues) return 'give-up';
+    if (state !== 'unknown') await queue.remove(row.jobId);
+    await queue.add(row.jobName, row.payload, { jobId: row.jobId });
+    return 'sent';
+  }
+
+  try {
+    await Promise.all([
+      ...[...fresh].map(async ([name, rows]) => {
+        const rowIds = rows.map((row) => row.id);
+        try {
+          await beforeDeadline(queues[name].addBulk(rows.map((row) => ({ name: row.jobName, data: row.payload, opts: { jobId: row.jobId } }))));
+          sent.push(...rowIds);
+        } catch {
+          failed.push(...rowIds);
+        }
+      }),
+      ...resends.map(async (row) => {
+        try {
+          const outcome = await beforeDeadline(resend(row));
+          if (outcome === 'sent') sent.push(row.id);
+          else if (outcome === 'alive') alive.push(row.id);
+          else giveUp.push(row);
+        } catch {
+          failed.push(row.id);
+        }
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+
+  // 3. Record the outcomes, each in one short statement. A row deleted meanwhile (its job
+  // finished) is simply not updated.
+  if (sent.length > 0) {
+    await db
+      .update(outbox)
+      .set({ lastEnqueuedAt: sql`now()`, enqueueCount: sql`${outbox.enqueueCount} + 1`, nextAttemptAt: sql`now()` })
+      .where(inArray(outbox.id, sent));
+  }
+  if (alive.length > 0) {
+    await db.update(outbox).set({ lastEnqueuedAt: sql`now()`, nextAttemptAt: sql`now()` }).where(inArray(outbox.id, alive));
+  }
+  if (failed.length > 0) {
+    // Redis is unreachable (or slow): leave the rows for the relay and back off a little.
+    await db.update(outbox).set({ nextAttemptAt: inMs(RETRY_AFTER_FAILURE_MS) }).where(inArray(outbox.id, failed));
+  }
+  const giveUpErrors: unknown[] = [];
+  for (const row of giveUp) {
+    try {
+      const done = await db.transaction(async (tx) => {
+        const [current] = await tx.select().from(outbox).where(eq(outbox.id, row.id)).for('update');
+        if (!current) return false;
+        await onGiveUp!(tx, current);
+        await tx.delete(outbox).where(eq(outbox.id, row.id));
+        return true;
+      });
+      if (done) result.gaveUp++;
+    } catch (error) {
+      giveUpErrors.push(error);
+      await db.update(outbox).set({ nextAttemptAt: inMs(RETRY_AFTER_FAILURE_MS) }).where(eq(outbox.id, row.id));
+    }
+  }
+  result.sent = sent.length;
+  result.alive = alive.length;
+  result.failed = failed.length + giveUpErrors.length;
+  if (giveUpErrors.length > 0) throw new AggregateError(giveUpErrors, 'outbox: giving up a row failed');
+  return result;
 }
 
 /**
  * The fast path after a commit, coalesced: ids nudged within a few milliseconds are dispatched
- * together, in one transaction and one `addBulk` per queue, so a burst of submits costs Redis and
- * Postgres one round trip each instead of one per request. Never throws: the relay is the safety net.
+ * together (one claiming and one marking statement, one `addBulk` per queue), so a burst of
+ * submits costs a few round trips instead of a few per request. Never throws: the relay is the
+ * safety net.
  */
 export function createOutboxNudger(db: Db, queues: Queues, options: { resendAfterMs: number; delayMs?: number; onError?: (error: unknown) => void }) {
   const pending = new Set<number>();

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, count, eq, gte, inArray, lt, sql } from 'drizzle-orm';
+import { and, count, eq, gte, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../core/db/client.js';
 import {
   projects,
@@ -63,8 +63,11 @@ export function toStepsBody(rows: SubmissionStepRow[]): StepsBody {
   return Object.fromEntries(SUBMISSION_STEPS.map((step) => [step, toStepBody(rows.find((r) => r.step === step))])) as StepsBody;
 }
 
-/** The outcome of claiming a step for a run. */
-export type StepClaim = { kind: 'run'; attempts: number } | { kind: 'finished'; state: StepState } | { kind: 'missing' };
+/**
+ * The outcome of claiming a step for a run: run it; `busy`, another run holds the step's lease
+ * (try again later); `finished`, done or failed already; `missing`, the request was deleted.
+ */
+export type StepClaim = { kind: 'run'; attempts: number } | { kind: 'busy' } | { kind: 'finished'; state: StepState } | { kind: 'missing' };
 
 /** What background steps need to know about a submission and its project. */
 export interface SubmissionForWork {
@@ -245,20 +248,48 @@ export function createSubmissionRepository(db: Db) {
 
     /**
      * Counts a run of the step and says whether it should run: a step already done or failed
-     * is skipped (jobs are delivered at least once), a deleted request has nothing to do.
+     * is skipped (jobs are delivered at least once), a deleted request has nothing to do. A run
+     * takes the step's lease (`running_until`, `leaseMs` from now) in the same statement, and
+     * only when no other run holds a live one: a job redelivered while the first run still
+     * works (its BullMQ lock was lost) gets `busy` instead of running the step a second time.
      */
-    async claimStep(submissionId: string, step: SubmissionStep): Promise<StepClaim> {
+    async claimStep(submissionId: string, step: SubmissionStep, leaseMs: number): Promise<StepClaim> {
       const [claimed] = await db
         .update(submissionSteps)
-        .set({ attempts: sql`${submissionSteps.attempts} + 1` })
-        .where(and(eq(submissionSteps.submissionId, submissionId), eq(submissionSteps.step, step), eq(submissionSteps.state, 'pending')))
+        .set({ attempts: sql`${submissionSteps.attempts} + 1`, runningUntil: sql`now() + ${Math.round(leaseMs)}::int * interval '1 millisecond'` })
+        .where(
+          and(
+            eq(submissionSteps.submissionId, submissionId),
+            eq(submissionSteps.step, step),
+            eq(submissionSteps.state, 'pending'),
+            or(isNull(submissionSteps.runningUntil), lt(submissionSteps.runningUntil, sql`now()`)),
+          ),
+        )
         .returning({ attempts: submissionSteps.attempts });
       if (claimed) return { kind: 'run', attempts: claimed.attempts };
       const [row] = await db
         .select({ state: submissionSteps.state })
         .from(submissionSteps)
         .where(and(eq(submissionSteps.submissionId, submissionId), eq(submissionSteps.step, step)));
-      return row ? { kind: 'finished', state: row.state } : { kind: 'missing' };
+      if (!row) return { kind: 'missing' };
+      return row.state === 'pending' ? { kind: 'busy' } : { kind: 'finished', state: row.state };
+    },
+
+    /** Extends a running step's lease to `leaseMs` from now (a run that takes longer than one lease); false when it has none any more. */
+    async renewStepLease(submissionId: string, step: SubmissionStep, leaseMs: number): Promise<boolean> {
+      const rows = await db
+        .update(submissionSteps)
+        .set({ runningUntil: sql`now() + ${Math.round(leaseMs)}::int * interval '1 millisecond'` })
+        .where(
+          and(
+            eq(submissionSteps.submissionId, submissionId),
+            eq(submissionSteps.step, step),
+            eq(submissionSteps.state, 'pending'),
+            isNotNull(submissionSteps.runningUntil),
+          ),
+        )
+        .returning({ step: submissionSteps.step });
+      return rows.length > 0;
     },
 
     /** Locks the step row for the transaction that records its result; null when the request is gone. */
@@ -274,15 +305,15 @@ export function createSubmissionRepository(db: Db) {
     async finishStep(tx: Executor, submissionId: string, step: SubmissionStep, state: 'done' | 'failed', message: string | null) {
       await tx
         .update(submissionSteps)
-        .set({ state, lastError: message, doneAt: state === 'done' ? new Date() : null })
+        .set({ state, lastError: message, doneAt: state === 'done' ? new Date() : null, runningUntil: null })
         .where(and(eq(submissionSteps.submissionId, submissionId), eq(submissionSteps.step, step)));
     },
 
-    /** Keeps the error of a run that will be retried, for the owner to see. */
+    /** Keeps the error of a run that will be retried, for the owner to see, and frees the step for that retry. */
     async recordStepError(submissionId: string, step: SubmissionStep, message: string) {
       await db
         .update(submissionSteps)
-        .set({ lastError: message })
+        .set({ lastError: message, runningUntil: null })
         .where(and(eq(submissionSteps.submissionId, submissionId), eq(submissionSteps.step, step), eq(submissionSteps.state, 'pending')));
     },
 

@@ -122,6 +122,35 @@ describe('outbox', () => {
     await expectEverythingOnce(server, smtp, share.projectId, [id]);
   });
 
+  it('gives up a step whose job was lost too often: it fails with the reason and the next steps still run', async () => {
+    const server = await startTestServer();
+    cleanups.push(() => server.close());
+    const owner = await server.person('owner@poison.test');
+    const share = await createSharedProject(server, owner);
+    const id = (await (await submit(server.url, share, validBody({ screenshots: [dataUrl('image/png', png())] }))).json()).requestId as string;
+    await waitFor(async () => (await outboxRows(server, id)).every((r) => r.last_enqueued_at !== null), 'the fast path to enqueue the first steps');
+
+    // The screenshots job was handed to BullMQ five times and lost every time (it stalls or
+    // kills every worker that takes it); now it is gone again.
+    const connection = createRedis(server.config.redisUrl, 'request');
+    const queue = new Queue(QUEUES.submissions, { connection, prefix: server.config.queuePrefix });
+    const jobId = submissionJobId(id, 'screenshots');
+    await queue.remove(jobId);
+    await queue.close();
+    connection.disconnect();
+    await server.deps.db.$client.query(`update outbox set enqueue_count = 5, last_enqueued_at = now() - interval '1 hour' where job_id = $1`, [jobId]);
+
+    const worker = await startTestWorker(server.env.env);
+    cleanups.push(() => worker.close(5000));
+    const steps = await waitForSteps(server.deps.db, id);
+    expect(steps.screenshots).toMatchObject({ state: 'failed', attempts: 0, last_error: 'gave up after repeated interruptions' });
+    for (const step of ['pdf', 'email', 'events']) expect(steps[step]).toMatchObject({ state: 'done', attempts: 1 });
+    const { request } = await (await fetch(`${server.url}/projects/${share.projectId}/requests/${id}`, { headers: owner.headers })).json();
+    expect(request.steps.screenshots).toMatchObject({ state: 'failed', error: 'gave up after repeated interruptions' });
+    expect(request.pdfUrl).toEqual(expect.any(String));
+    expect(await outboxRows(server, id)).toEqual([]);
+  });
+
   it('acknowledges while Redis is down; after Redis restarts empty the relay re-enqueues and every step runs once', { timeout: 120_000 }, async () => {
     const redisPort = await freePort();
     const redisDir = await mkdtemp(path.join(tmpdir(), 'cs-redis-'));

@@ -1,6 +1,34 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_BRAND_COLOR, brandColorOf, formRows, optionRows, printable, renderRequestPdf } from '../../worker/pdf/render-request-pdf.js';
+import { renderRequestPdfInThread } from '../../worker/pdf/render-in-thread.js';
 import { jpeg, pdfText, png } from './submission-fixtures.js';
+
+const baseInput = {
+  requestId: 'req-9',
+  projectName: 'Lamp',
+  createdAt: new Date('2026-11-22T10:30:00Z'),
+  formData: { name: 'Grace Hopper' },
+  selectedOptions: {},
+  configurationSummary: '',
+};
+
+/** A PNG whose header claims a size: what a decompression bomb looks like before it is decoded. */
+function pngClaiming(width: number, height: number) {
+  const bytes = png(2, 2);
+  bytes.writeUInt32BE(width, 16);
+  bytes.writeUInt32BE(height, 20);
+  return bytes;
+}
+
+/** A baseline JPEG header claiming a size. */
+function jpegClaiming(width: number, height: number) {
+  const bytes = jpeg();
+  bytes.writeUInt16BE(height, 7);
+  bytes.writeUInt16BE(width, 9);
+  return bytes;
+}
+
+const imageCount = (pdf: Buffer) => pdf.toString('latin1').match(/\/Subtype \/Image/g)?.length ?? 0;
 
 /** The request PDF's content rules, on small in-memory documents. */
 describe('request PDF', () => {
@@ -63,5 +91,36 @@ describe('request PDF', () => {
     const raw = pdf.toString('latin1');
     expect(raw.match(/\/Filter \/DCTDecode/g)).toHaveLength(1);
     expect(raw.match(/\/SMask/g)).toHaveLength(1);
+  });
+
+  it('leaves out screenshots whose header declares a size past the limits, without decoding them', async () => {
+    const pdf = await renderRequestPdf({
+      ...baseInput,
+      screenshots: [
+        { mimeType: 'image/png', data: pngClaiming(16000, 16000) },
+        { mimeType: 'image/png', data: png(40, 30) },
+        { mimeType: 'image/jpeg', data: jpegClaiming(9000, 100) },
+        { mimeType: 'image/png', data: pngClaiming(4097, 4096) },
+      ],
+    });
+    const text = pdfText(pdf);
+    expect(text).toContain('Screenshot 1: not embedded (too large).');
+    expect(text).toContain('Screenshot 3: not embedded (too large).');
+    expect(text).toContain('Screenshot 4: not embedded (too large).');
+    // Only the small one is in the document (with its alpha mask, also an image).
+    expect(text).toContain('Screenshot 2');
+    expect(text).not.toContain('Screenshot 2:');
+    expect(imageCount(pdf)).toBe(2);
+  });
+
+  it('renders in a worker thread the same document, and stops a render that takes too long', async () => {
+    const input = { ...baseInput, screenshots: [{ mimeType: 'image/png', data: png() }, { mimeType: 'image/png', data: pngClaiming(8000, 8000) }] };
+    const pdf = await renderRequestPdfInThread(input);
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    const text = pdfText(pdf);
+    for (const expected of ['Lamp', 'req-9', 'Grace Hopper', 'Screenshot 1', 'Screenshot 2: not embedded (too large).']) expect(text).toContain(expected);
+    expect(imageCount(pdf)).toBe(2);
+    // Starting a thread alone takes longer than a millisecond.
+    await expect(renderRequestPdfInThread(input, { timeoutMs: 1 })).rejects.toThrow('took longer than 1 ms');
   });
 });

@@ -6,7 +6,9 @@ import { startTestServer, type TestPerson, type TestServer } from '../helpers/te
 import { startSmtpCatcher, type SmtpCatcher } from '../helpers/smtp-catcher.js';
 import { closeWorkerDeps, createWorkerDeps, type WorkerDeps } from '../../worker/deps.js';
 import { createLogger } from '../../worker/log.js';
-import { runSubmissionStep, type SubmissionJobData } from '../../worker/submission-step.js';
+import { StepBusyError, runSubmissionStep, type StepProcessor, type SubmissionJobData } from '../../worker/submission-step.js';
+import { PROJECT_MAIL_MESSAGES } from '../../worker/mail.js';
+import { freePort } from '../helpers/test-env.js';
 import { eventsStep } from '../../worker/processors/events.js';
 import { pdfStep } from '../../worker/processors/pdf.js';
 import { submissionJobId } from '../../server/core/submission-jobs.js';
@@ -63,13 +65,58 @@ describe('e-mail step', () => {
         },
       });
       const { requestId } = await (await submit(server.url, share, validBody())).json();
-      await withWorker({ SMTP_URL: platformSmtp.url }, () => waitForSteps(server.deps.db, requestId));
+      // The catcher is a private address on a random port: allowed only with SMTP_ALLOW_PRIVATE.
+      await withWorker({ SMTP_URL: platformSmtp.url, SMTP_ALLOW_PRIVATE: '1' }, () => waitForSteps(server.deps.db, requestId));
       const [mail] = await projectSmtp.waitForMessages(1);
       expect(mail).toMatchObject({ to: ['a@shop.example', 'b@shop.example'], from: 'mailer@shop.example', auth: { username: 'mailer@shop.example', password: 'smtp-secret' } });
       expect(platformSmtp.messages.filter((m) => m.messageId.includes(requestId))).toEqual([]);
     } finally {
       await projectSmtp.close();
     }
+  });
+
+  it("refuses a project's SMTP host on a private address: the step fails at once with a fixed message and nothing is sent", async () => {
+    const projectSmtp = await startSmtpCatcher();
+    try {
+      const share = await createSharedProject(server, owner, {
+        projectSettings: { emailAdminAddress: 'owner@shop.example', smtpHost: '127.0.0.1', smtpPort: 587, smtpUser: 'u@shop.example', smtpPassword: 'p' },
+      });
+      const other = await createSharedProject(server, owner, {
+        projectSettings: { emailAdminAddress: 'owner@shop.example', smtpHost: 'localhost', smtpPort: projectSmtp.port },
+      });
+      const { requestId } = await (await submit(server.url, share, validBody())).json();
+      const { requestId: otherId } = await (await submit(server.url, other, validBody())).json();
+      const [steps, otherSteps] = await withWorker({ SMTP_URL: platformSmtp.url }, () =>
+        Promise.all([waitForSteps(server.deps.db, requestId), waitForSteps(server.deps.db, otherId)]),
+      );
+      expect(steps.email).toMatchObject({ state: 'failed', attempts: 1, last_error: "The project's SMTP host is not allowed: it resolves to a private address." });
+      for (const step of ['screenshots', 'pdf', 'events']) expect(steps[step].state).toBe('done');
+      // A name that resolves to loopback, on a catcher's port: refused for its port before any lookup.
+      expect(otherSteps.email).toMatchObject({ state: 'failed', attempts: 1, last_error: PROJECT_MAIL_MESSAGES.port });
+      const { request } = await (await fetch(`${server.url}/projects/${share.projectId}/requests/${requestId}`, { headers: owner.headers })).json();
+      expect(request.steps.email).toMatchObject({ state: 'failed', error: PROJECT_MAIL_MESSAGES.blocked });
+      // Neither the project's catcher nor the platform's (no fallback to SMTP_URL) got anything.
+      expect(projectSmtp.messages).toEqual([]);
+      expect(platformSmtp.messages.filter((m) => [requestId, otherId].some((id) => m.messageId.includes(id)))).toEqual([]);
+    } finally {
+      await projectSmtp.close();
+    }
+  });
+
+  it("shows a fixed message, not the socket's error, when a project's SMTP server cannot be reached", async () => {
+    const closedPort = await freePort();
+    const share = await createSharedProject(server, owner, {
+      projectSettings: { emailAdminAddress: 'owner@shop.example', smtpHost: '127.0.0.1', smtpPort: closedPort },
+    });
+    const { requestId } = await (await submit(server.url, share, validBody())).json();
+    const email = await withWorker({ SMTP_ALLOW_PRIVATE: '1' }, () =>
+      waitFor(async () => {
+        const { email: row } = await stepRows(server.deps.db, requestId);
+        return row?.last_error ? row : null;
+      }, 'the retried error to show'),
+    );
+    expect(email).toMatchObject({ state: 'pending', attempts: 1, last_error: PROJECT_MAIL_MESSAGES.refused });
+    expect(email.last_error).not.toContain(String(closedPort));
   });
 
   it('retries a temporary SMTP refusal, showing the error meanwhile, and delivers once', async () => {
@@ -125,6 +172,55 @@ describe('step runner', () => {
     expect((await stepRows(server.deps.db, requestId)).pdf).toMatchObject({ state: 'failed', attempts: 2, last_error: 'renderer exploded' });
     expect(await query('select job_id from outbox where job_id = $1', [submissionJobId(requestId, 'email')])).toHaveLength(1);
     expect(await query('select job_id from outbox where job_id = $1', [submissionJobId(requestId, 'pdf')])).toEqual([]);
+  });
+
+  it('runs a step once when its job is delivered twice at the same time: the second finds it busy and is retried', async () => {
+    const share = await createSharedProject(server, owner);
+    const { requestId } = await (await submit(server.url, share, validBody())).json();
+    let runs = 0;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const slow: StepProcessor = {
+      step: 'events',
+      async run(ctx) {
+        runs++;
+        started();
+        await released;
+        return eventsStep.run(ctx);
+      },
+    };
+    const first = runSubmissionStep(deps, fakeJob(requestId, 'events'), slow);
+    await running;
+    // The redelivered job: the step holds a live lease.
+    await expect(runSubmissionStep(deps, fakeJob(requestId, 'events'), slow)).rejects.toBeInstanceOf(StepBusyError);
+    release();
+    expect(await first).toMatchObject({ done: true });
+    expect(runs).toBe(1);
+    const [row] = await query<{ state: string; attempts: number; last_error: string | null; running_until: Date | null }>(
+      'select state, attempts, last_error, running_until from submission_steps where submission_id = $1 and step = $2',
+      [requestId, 'events'],
+    );
+    // The busy job counted no attempt and left no error; finishing cleared the lease.
+    expect(row).toEqual({ state: 'done', attempts: 1, last_error: null, running_until: null });
+    // Its retry finds the step done.
+    expect(await runSubmissionStep(deps, fakeJob(requestId, 'events'), slow)).toMatchObject({ skipped: 'done' });
+    expect(runs).toBe(1);
+  });
+
+  it('lets exactly one of two simultaneous claims run, frees the step for a retry, and takes over an expired lease', async () => {
+    const share = await createSharedProject(server, owner);
+    const { requestId } = await (await submit(server.url, share, validBody())).json();
+    const claims = await Promise.all([deps.submissions.claimStep(requestId, 'pdf', 60_000), deps.submissions.claimStep(requestId, 'pdf', 60_000)]);
+    expect(claims.map((c) => c.kind).sort()).toEqual(['busy', 'run']);
+    // A failed run that will be retried frees the step at once (the retry comes before the lease would end).
+    await deps.submissions.recordStepError(requestId, 'pdf', 'renderer exploded');
+    expect(await deps.submissions.claimStep(requestId, 'pdf', 60_000)).toEqual({ kind: 'run', attempts: 2 });
+    expect(await deps.submissions.claimStep(requestId, 'pdf', 60_000)).toEqual({ kind: 'busy' });
+    // A run that died without a word: once its lease has run out, another run takes the step.
+    await query(`update submission_steps set running_until = now() - interval '1 second' where submission_id = $1 and step = 'pdf'`, [requestId]);
+    expect(await deps.submissions.claimStep(requestId, 'pdf', 60_000)).toEqual({ kind: 'run', attempts: 3 });
   });
 
   it('does nothing for a request deleted before its jobs ran', async () => {

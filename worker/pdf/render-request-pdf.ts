@@ -1,13 +1,15 @@
 import PDFDocument from 'pdfkit';
+import { imageDimensions, isScreenshotSizeAllowed } from '../../server/core/image-dimensions.js';
 
 /**
  * The request PDF: the document an owner forwards to the customer, or files with the order.
  * A header in the project's brand colour, the request id and date, the visitor's answers under
  * their form labels, the chosen options by name, the configuration summary and the screenshots.
  *
- * Rendering is synchronous CPU work (pdfkit decodes PNGs with an alpha channel in JavaScript);
- * for the sizes submit allows (five 5 MiB images) it stays well under the job lock's renewal
- * period, so it runs in the worker process rather than in a sandbox.
+ * Rendering is synchronous CPU work, and pdfkit decodes PNGs with an alpha channel in
+ * JavaScript at width × height × 4 bytes whatever the file size, so a screenshot is embedded
+ * only when its header declares a size within the screenshot limits (image-dimensions.ts); the
+ * PDF step runs this in a worker thread (render-in-thread.ts), off the worker's event loop.
  */
 export interface RequestPdfInput {
   requestId: string;
@@ -217,19 +219,25 @@ export async function renderRequestPdf(input: RequestPdfInput): Promise<Buffer> 
 
   if (input.screenshots.length > 0) {
     section('Screenshots');
+    /** A screenshot that is not in the document says why, where it would have been. */
+    const missing = (caption: string, why: string) => {
+      ensureSpace(20);
+      doc.fillColor(MUTED).font('Helvetica-Oblique').fontSize(10).text(`${caption}: ${why}.`, MARGIN, doc.y, { width });
+      doc.moveDown(0.5);
+    };
     input.screenshots.forEach((shot, index) => {
       const caption = `Screenshot ${index + 1}`;
-      const embeddable = shot.data && (shot.mimeType === 'image/png' || shot.mimeType === 'image/jpeg');
-      if (!embeddable) {
-        // pdfkit cannot embed WebP: the e-mail carries those as attachments.
-        const why = shot.data ? `${shot.mimeType.replace('image/', '').toUpperCase()} image, attached to the e-mail` : 'not available';
-        ensureSpace(20);
-        doc.fillColor(MUTED).font('Helvetica-Oblique').fontSize(10).text(`${caption}: ${why}.`, MARGIN, doc.y, { width });
-        doc.moveDown(0.5);
-        return;
+      if (!shot.data) return missing(caption, 'not available');
+      // pdfkit cannot embed WebP: the e-mail carries those as attachments.
+      if (shot.mimeType !== 'image/png' && shot.mimeType !== 'image/jpeg') {
+        return missing(caption, `${shot.mimeType.replace('image/', '').toUpperCase()} image, attached to the e-mail`);
       }
+      // Never handed to the decoder: an unreadable header, or a size that would cost gigabytes.
+      const size = imageDimensions(shot.data, shot.mimeType);
+      if (!size) return missing(caption, 'the image could not be read');
+      if (!isScreenshotSizeAllowed(size)) return missing(caption, 'not embedded (too large)');
       try {
-        const image = (doc as unknown as OpenImage).openImage(shot.data!);
+        const image = (doc as unknown as OpenImage).openImage(shot.data);
         const maxHeight = Math.min(360, bottom() - MARGIN - 30);
         const scale = Math.min(width / image.width, maxHeight / image.height, 1);
         const w = image.width * scale;
@@ -242,9 +250,7 @@ export async function renderRequestPdf(input: RequestPdfInput): Promise<Buffer> 
         doc.fillColor(MUTED).font('Helvetica').fontSize(9).text(caption, MARGIN, doc.y, { width, align: 'center' });
         doc.moveDown(0.8);
       } catch {
-        ensureSpace(20);
-        doc.fillColor(MUTED).font('Helvetica-Oblique').fontSize(10).text(`${caption}: the image could not be read.`, MARGIN, doc.y, { width });
-        doc.moveDown(0.5);
+        missing(caption, 'the image could not be read');
       }
     });
   }

@@ -1,7 +1,7 @@
 import { UnrecoverableError } from 'bullmq';
 import { formRows, formatDate, optionRows } from '../pdf/render-request-pdf.js';
 import { loadScreenshots } from '../screenshot-files.js';
-import { isPermanentSmtpError, mailRouteFor, sendMail } from '../mail.js';
+import { ProjectMailError, isPermanentSmtpError, mailRouteFor, sendMail } from '../mail.js';
 import { RequestGoneError, type StepProcessor } from '../submission-step.js';
 
 /** The Message-ID of a request's e-mail: the same on every send, so a re-send is recognisable. */
@@ -70,17 +70,20 @@ export const emailStep: StepProcessor = {
     if (submission.configurationSummary.trim()) lines.push('', 'Configuration summary:', submission.configurationSummary.trim());
     lines.push('', submission.pdfKey ? 'The request is attached as a PDF.' : 'The PDF could not be rendered; the details are above.');
 
+    const message = {
+      to,
+      replyTo: visitorAddress(sceneData.formFields, submission.formData),
+      subject: `New request for ${projectName}`,
+      text: lines.join('\n'),
+      messageId: requestMessageId(submission.id),
+      headers: { 'X-Config-Share-Request': submission.id },
+      attachments,
+    };
     try {
-      await sendMail(route, {
-        to,
-        replyTo: visitorAddress(sceneData.formFields, submission.formData),
-        subject: `New request for ${projectName}`,
-        text: lines.join('\n'),
-        messageId: requestMessageId(submission.id),
-        headers: { 'X-Config-Share-Request': submission.id },
-        attachments,
-      });
+      await sendMail(route, message, { allowPrivate: deps.config.smtpAllowPrivate });
     } catch (error) {
+      // A project's server: its fixed message (see mail.ts); the platform's: the server's own words.
+      if (error instanceof ProjectMailError) throw error.permanent ? Object.assign(new UnrecoverableError(error.message), { cause: error.cause }) : error;
       if (isPermanentSmtpError(error)) throw new UnrecoverableError(`The SMTP server refused the message: ${(error as Error).message}`);
       throw error;
     }

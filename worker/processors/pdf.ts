@@ -1,9 +1,9 @@
 import { storageKeys } from '../../server/core/storage/index.js';
-import { renderRequestPdf } from '../pdf/render-request-pdf.js';
+import { renderRequestPdfInThread } from '../pdf/render-in-thread.js';
 import { loadScreenshots } from '../screenshot-files.js';
 import { RequestGoneError, type StepProcessor } from '../submission-step.js';
 
-/** Renders the request PDF (see render-request-pdf.ts), stores it and records its key. */
+/** Renders the request PDF (see render-request-pdf.ts) in a worker thread, stores it and records its key. */
 export const pdfStep: StepProcessor = {
   step: 'pdf',
   async run({ deps, submissionId }) {
@@ -12,7 +12,7 @@ export const pdfStep: StepProcessor = {
     const { submission, projectData } = work;
     const sceneData = projectData.sceneData ?? {};
     const settings = (sceneData.projectSettings ?? {}) as Record<string, unknown>;
-    const pdf = await renderRequestPdf({
+    const pdf = await renderRequestPdfInThread({
       requestId: submission.id,
       projectName: work.projectName,
       createdAt: submission.createdAt,

@@ -1,0 +1,134 @@
+import { promises as dns } from 'node:dns';
+import ipaddr from 'ipaddr.js';
+
+/**
+ * The guard for every outbound connection to a host a user chose (a project's SMTP server,
+ * webhook URLs, library downloads): server-side request forgery must not let a workspace editor
+ * reach the loopback interface, the internal network or the cloud metadata service
+ * (169.254.169.254) through our processes, nor use our error messages to map them.
+ *
+ * How to use it: call `resolvePublicAddress(host)` right before connecting and connect to the
+ * address it returns (keeping `host` for TLS SNI and certificate checks, e.g. `servername`).
+ * Connecting to the checked address, not resolving the name again, is what defeats DNS
+ * rebinding (a name that answers a public address to the check and a private one to the
+ * connection). An HTTP client must also not follow redirects to unchecked hosts.
+ *
+ * Only globally routable unicast addresses pass: IPv4 outside loopback 127/8, private 10/8,
+ * 172.16/12 and 192.168/16, link-local 169.254/16, carrier-grade NAT 100.64/10, unspecified 0/8,
+ * broadcast, multicast 224/4 and the reserved, documentation and benchmarking ranges; IPv6 only
+ * inside global unicast 2000::/3 and outside its special ranges (documentation, 6to4, Teredo,
+ * NAT64, ORCHID...). IPv4-mapped IPv6 addresses (`::ffff:10.0.0.1`) are judged as the IPv4
+ * address they carry. A name passes only when every address it resolves to passes.
+ */
+
+export type SsrfErrorCode = 'ssrf_blocked' | 'dns';
+
+/**
+ * Why a host was refused: `ssrf_blocked` (it is or resolves to a non-public address) or `dns`
+ * (it could not be resolved). The message is fixed and safe to show to the user who configured
+ * the host; `address` and `range` are for logs.
+ */
+export class SsrfError extends Error {
+  override name = 'SsrfError';
+  constructor(
+    readonly code: SsrfErrorCode,
+    readonly host: string,
+    message: string,
+    readonly address?: string,
+    /** ipaddr.js's name of the range the refused address lies in (`loopback`, `private`, ...). */
+    readonly range?: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface ResolvedAddress {
+  /** The address to connect to. */
+  address: string;
+  family: 4 | 6;
+}
+
+/** Resolves a name to all its addresses, as `dns.promises.lookup(host, { all: true })` does. */
+export type LookupAll = (host: string) => Promise<Array<{ address: string; family: number }>>;
+
+export interface ResolvePublicAddressOptions {
+  /** Let private, loopback and other non-public addresses through (development and tests only; default false). */
+  allowPrivate?: boolean;
+  /** How long resolving may take before it counts as a `dns` failure (default 5000 ms). */
+  timeoutMs?: number;
+  /** The resolver (default: the system's, through `dns.promises.lookup`); tests pass their own. */
+  lookup?: LookupAll;
+}
+
+export const RESOLVE_PUBLIC_ADDRESS_DEFAULTS = { allowPrivate: false, timeoutMs: 5000 } as const;
+
+const systemLookup: LookupAll = (host) => dns.lookup(host, { all: true, verbatim: true });
+
+/** 2000::/3, the only IPv6 block assigned as globally routable unicast. */
+const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR('2000::/3');
+
+/**
+ * The ipaddr.js range name of an IP address (`unicast` for a public one, else `loopback`,
+ * `private`, `linkLocal`, `uniqueLocal`, `carrierGradeNat`, `multicast`, `unspecified`,
+ * `reserved`...), with IPv4-mapped IPv6 addresses judged as IPv4; null when it is not an IP address.
+ */
+export function addressRange(address: string): string | null {
+  if (!ipaddr.isValid(address)) return null;
+  const ip = ipaddr.process(address);
+  const range = ip.range();
+  if (range === 'unicast' && ip.kind() === 'ipv6' && !ip.match(GLOBAL_UNICAST_V6)) return 'reserved';
+  return range;
+}
+
+/** True for a globally routable unicast IP address (see the file comment for what is refused). */
+export function isPublicAddress(address: string): boolean {
+  return addressRange(address) === 'unicast';
+}
+
+/** Throws `ssrf_blocked` unless `address` is public (or `allowPrivate`); for connect-time hooks such as an HTTP agent's `lookup`. */
+export function assertPublicAddress(host: string, address: string, allowPrivate = false): void {
+  if (allowPrivate) return;
+  const range = addressRange(address);
+  if (range !== 'unicast') {
+    throw new SsrfError('ssrf_blocked', host, `${host} is not allowed: it resolves to a private or reserved address.`, address, range ?? 'invalid');
+  }
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(onTimeout()), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Resolves `host` (a name or an IP literal, IPv6 with or without brackets) to every A/AAAA
+ * address it has and returns the one to connect to (the resolver's first). Rejects with an
+ * `SsrfError`: `ssrf_blocked` when any address is not public (unless `allowPrivate`), `dns` when
+ * the name does not resolve in time.
+ */
+export async function resolvePublicAddress(host: string, options: ResolvePublicAddressOptions = {}): Promise<ResolvedAddress> {
+  const { allowPrivate, timeoutMs, lookup = systemLookup } = { ...RESOLVE_PUBLIC_ADDRESS_DEFAULTS, ...options };
+  const name = host.trim().replace(/^\[(.*)\]$/, '$1');
+  if (name === '') throw new SsrfError('dns', host, 'No host name is set.');
+
+  let addresses: Array<{ address: string; family: number }>;
+  if (ipaddr.isValid(name)) {
+    // A literal is its own answer, in canonical form (ipaddr.js also reads `127.1` or `0x7f000001`,
+    // which a connect would otherwise hand to the resolver again).
+    const ip = ipaddr.parse(name);
+    addresses = [{ address: ip.toString(), family: ip.kind() === 'ipv6' ? 6 : 4 }];
+  } else {
+    try {
+      addresses = await withTimeout(lookup(name), timeoutMs, () => new Error('timed out'));
+    } catch {
+      throw new SsrfError('dns', host, `${host} could not be resolved.`);
+    }
+  }
+  if (addresses.length === 0) throw new SsrfError('dns', host, `${host} could not be resolved.`);
+  // Every address, not only the one we will use: the resolver's order can change between calls.
+  for (const { address } of addresses) assertPublicAddress(host, address, allowPrivate);
+  const [first] = addresses;
+  return { address: first.address, family: first.family === 6 ? 6 : 4 };
+}
