@@ -38,3 +38,13 @@ export async function setMembership(db: Executor, workspaceId: string, personId:
     .values({ workspaceId, personId, role })
     .onConflictDoUpdate({ target: [memberships.workspaceId, memberships.personId], set: { role, updatedAt: new Date() } });
 }
+
+/** E-mail addresses of a workspace's owners: who hears about a request when the project names nobody. */
+export async function workspaceOwnerEmails(db: Executor, workspaceId: string): Promise<string[]> {
+  const rows = await db
+    .select({ email: people.email })
+    .from(memberships)
+    .innerJoin(people, eq(people.id, memberships.personId))
+    .where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.role, 'owner')));
+  return rows.map((row) => row.email).filter((email): email is string => Boolean(email));
+}

@@ -3,6 +3,7 @@ import { formRows, formatDate, optionRows } from '../pdf/render-request-pdf.js';
 import { loadScreenshots } from '../screenshot-files.js';
 import { ProjectMailError, isPermanentSmtpError, mailRouteFor, sendMail } from '../mail.js';
 import { RequestGoneError, type StepProcessor } from '../submission-step.js';
+import { workspaceOwnerEmails } from '../../server/core/accounts.js';
 
 /** The Message-ID of a request's e-mail: the same on every send, so a re-send is recognisable. */
 export const requestMessageId = (requestId: string) => `<request-${requestId}@config-share>`;
@@ -28,9 +29,10 @@ export function adminRecipients(value: unknown): string[] {
 }
 
 /**
- * E-mails the owner (projectSettings.emailAdminAddress) over the project's SMTP settings, else
- * the platform's SMTP_URL, with the PDF attached (and any screenshot the PDF could not embed).
- * No address: done, with a note. No SMTP at all: failed at once, with the reason.
+ * E-mails the owner (projectSettings.emailAdminAddress, else the workspace's owners) over the
+ * project's SMTP settings, else the platform's SMTP_URL, with the PDF attached (and any
+ * screenshot the PDF could not embed). No address at all: done, with a note. No SMTP at all:
+ * failed at once, with the reason.
  */
 export const emailStep: StepProcessor = {
   step: 'email',
@@ -41,8 +43,14 @@ export const emailStep: StepProcessor = {
     const sceneData = projectData.sceneData ?? {};
     const settings = (sceneData.projectSettings ?? {}) as Record<string, unknown>;
 
-    const to = adminRecipients(settings.emailAdminAddress);
-    if (to.length === 0) return { note: 'No e-mail address is set for this project (projectSettings.emailAdminAddress); nothing was sent.' };
+    // The project's address, else the workspace's owners: the request must reach somebody.
+    let to = adminRecipients(settings.emailAdminAddress);
+    let note: string | undefined;
+    if (to.length === 0) {
+      to = adminRecipients((await workspaceOwnerEmails(deps.db, submission.workspaceId)).join(','));
+      if (to.length === 0) return { note: 'No e-mail address: the project has no emailAdminAddress and no workspace owner has an e-mail address; nothing was sent.' };
+      note = "Sent to the workspace's owners: the project has no emailAdminAddress.";
+    }
     const route = mailRouteFor(settings, deps.config);
     if (!route) throw new UnrecoverableError("No SMTP server is configured: set the project's smtpHost settings or the platform's SMTP_URL.");
 
@@ -87,6 +95,7 @@ export const emailStep: StepProcessor = {
       if (isPermanentSmtpError(error)) throw new UnrecoverableError(`The SMTP server refused the message: ${(error as Error).message}`);
       throw error;
     }
-    return submission.pdfKey ? {} : { note: 'Sent without the PDF, which could not be rendered.' };
+    const notes = [note, submission.pdfKey ? undefined : 'Sent without the PDF, which could not be rendered.'].filter(Boolean);
+    return notes.length > 0 ? { note: notes.join(' ') } : {};
   },
 };
