@@ -1,5 +1,6 @@
 import { storageKeys } from '../../server/core/storage/index.js';
 import { renderRequestPdfInThread } from '../pdf/render-in-thread.js';
+import type { RequestPdfInput } from '../pdf/render-request-pdf.js';
 import { loadScreenshots } from '../screenshot-files.js';
 import { RequestGoneError, type StepProcessor } from '../submission-step.js';
 
@@ -12,7 +13,7 @@ export const pdfStep: StepProcessor = {
     const { submission, projectData } = work;
     const sceneData = projectData.sceneData ?? {};
     const settings = (sceneData.projectSettings ?? {}) as Record<string, unknown>;
-    const pdf = await renderRequestPdfInThread({
+    const input: RequestPdfInput = {
       requestId: submission.id,
       projectName: work.projectName,
       createdAt: submission.createdAt,
@@ -23,7 +24,16 @@ export const pdfStep: StepProcessor = {
       selectedOptions: submission.selectedOptions,
       configurationSummary: submission.configurationSummary,
       screenshots: await loadScreenshots(deps, submissionId),
-    });
+    };
+    let pdf: Buffer;
+    try {
+      pdf = await renderRequestPdfInThread(input);
+    } catch (error) {
+      // A screenshot whose image data is corrupt (its header was fine) breaks the decoder: the
+      // owner still gets the request, with the screenshots listed but not embedded.
+      if (input.screenshots.length === 0) throw error;
+      pdf = await renderRequestPdfInThread({ ...input, screenshots: input.screenshots.map((shot) => ({ mimeType: shot.mimeType, data: null })) });
+    }
     const key = storageKeys.requestPdf(submission.workspaceId, submission.id);
     await deps.storage.put(key, pdf, 'application/pdf');
     return {
