@@ -23,6 +23,11 @@ export const notFound = (what = 'Resource') => new AppError(404, 'not_found', `$
 export const conflict = (message: string) => new AppError(409, 'conflict', message);
 export const quotaExceeded = (limit: number) =>
   new AppError(403, 'quota_exceeded', `The plan's 3D model limit (${limit}) is reached.`, { limit });
-export const tooManyRequests = (retryAfterSeconds: number, message = 'Too many requests, try again later.') =>
-  new AppError(429, 'rate_limited', message, { retryAfter: retryAfterSeconds }, { 'retry-after': String(retryAfterSeconds) });
-export const serviceUnavailable = (message: string) => new AppError(503, 'unavailable', message);
+/** A 429 with `retryAfter` and `Retry-After`; `headers` adds more, such as the RateLimit headers. */
+export const tooManyRequests = (retryAfterSeconds: number, message = 'Too many requests, try again later.', headers: Record<string, string> = {}) =>
+  new AppError(429, 'rate_limited', message, { retryAfter: retryAfterSeconds }, { ...headers, 'retry-after': String(retryAfterSeconds) });
+/** A 503; with `retryAfterSeconds` (a server at capacity rather than down) also `retryAfter` and `Retry-After`. */
+export const serviceUnavailable = (message: string, retryAfterSeconds?: number) =>
+  retryAfterSeconds === undefined
+    ? new AppError(503, 'unavailable', message)
+    : new AppError(503, 'unavailable', message, { retryAfter: retryAfterSeconds }, { 'retry-after': String(retryAfterSeconds) });

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Uuid } from './common.js';
+import { MAX_SCREENSHOT_PIXELS, MAX_SCREENSHOT_SIDE } from '../core/image-dimensions.js';
 
 /** Shapes of the public submit route and the owner request routes (contract section 6). */
 
@@ -39,7 +40,9 @@ export const SubmitBody = Type.Object(
       Type.Array(Type.String({ description: 'A data URL: data:image/png|jpeg|webp;base64,...' }), {
         maxItems: MAX_SCREENSHOTS,
         default: [],
-        description: `Up to ${MAX_SCREENSHOTS} data URLs of type image/png, image/jpeg or image/webp, at most 5 MiB each once decoded; the bytes must match the declared type.`,
+        description:
+          `Up to ${MAX_SCREENSHOTS} data URLs of type image/png, image/jpeg or image/webp, at most 5 MiB each once decoded; the bytes must be an image of the declared type ` +
+          `whose header gives its size, at most ${MAX_SCREENSHOT_SIDE} pixels per side and ${MAX_SCREENSHOT_PIXELS} pixels (4096 × 4096) in all (else 400 naming body.screenshots.<i>).`,
       }),
     ),
   },

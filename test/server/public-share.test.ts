@@ -1,11 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { startTestServer, type TestPerson, type TestServer } from '../helpers/test-server.js';
-import { TEST_SECRETS } from '../helpers/test-env.js';
+import { TEST_SECRETS, createTestEnv, freePort } from '../helpers/test-env.js';
 import { assets } from '../../server/core/db/schema/index.js';
 import { storageKeys } from '../../server/core/storage/index.js';
 import { MODEL_URL_LIFETIME_SECONDS } from '../../server/core/storage/signed-urls.js';
-import { verifyPassword } from '../../server/core/passwords.js';
+import { hashPassword, verifyPassword } from '../../server/core/passwords.js';
+import { loadConfig } from '../../server/core/config.js';
+import { closeDeps, createDeps } from '../../server/deps.js';
+import { buildApp, redactUrl } from '../../server/app.js';
+import { clientKey } from '../../server/routes/public-share/client-key.js';
+import { MAX_CONCURRENT_PASSWORD_CHECKS, PASSWORD_ATTEMPTS, PROJECT_PASSWORD_ATTEMPTS } from '../../server/routes/public-share/password-check.js';
 
 // The server runs in this process: count the scrypt verifications it performs.
 vi.mock('../../server/core/passwords.js', async (importOriginal) => {
@@ -13,6 +18,7 @@ vi.mock('../../server/core/passwords.js', async (importOriginal) => {
   return { ...actual, verifyPassword: vi.fn(actual.verifyPassword) };
 });
 const verifications = () => vi.mocked(verifyPassword).mock.calls.length;
+const realVerify = vi.mocked(verifyPassword).getMockImplementation()!;
 
 const KEY = TEST_SECRETS.PUBLIC_ANON_KEY;
 const PUBLIC = { apikey: KEY, authorization: `Bearer ${KEY}` };
@@ -22,8 +28,9 @@ let server: TestServer;
 let owner: TestPerson;
 
 beforeAll(async () => {
-  // The default limit (120 per 5 minutes per IP) is exercised on its own server below.
-  server = await startTestServer({ RATE_LIMIT_SHARE_READ: '100000/5m' });
+  // The default limit (120 per 5 minutes per IP) is exercised on its own server below. The test
+  // client is a trusted proxy, so X-Forwarded-For can play clients at other addresses.
+  server = await startTestServer({ RATE_LIMIT_SHARE_READ: '100000/5m', TRUST_PROXY: '127.0.0.1' });
   owner = await server.person('owner@public-share.test');
 });
 afterAll(() => server.close());
@@ -56,6 +63,26 @@ async function share(data: Record<string, unknown> = { models: [], sceneData: {}
 
 function read(target: Shared, headers: Record<string, string> = {}, on = server) {
   return fetch(`${on.url}/share/${target.id}/${target.token}`, { headers: { ...PUBLIC, ...headers } });
+}
+
+/** A client at another address (the main server trusts the test client as a proxy) sending a password. */
+const from = (ip: string, password: string, extra: Record<string, string> = {}) => ({ 'x-forwarded-for': ip, 'x-share-password': password, ...extra });
+
+/** A password-protected share whose hash is cheap (scrypt N=2^10), so a test can afford a hundred wrong tries. */
+async function cheapPasswordShare(password: string): Promise<Shared> {
+  const target = await share({ models: [], sceneData: {} }, { requirePassword: true, password });
+  const hash = await hashPassword(password, { ln: 10, r: 8, p: 1 });
+  await server.deps.db.$client.query('update share_settings set password_hash = $1 where project_id = $2', [hash, target.id]);
+  return target;
+}
+
+/** PROJECT_PASSWORD_ATTEMPTS wrong passwords from as many /64s as needed, each within its own limit. */
+async function guessFromManyClients(target: Shared, firstNetwork: number) {
+  for (let n = 0; n < PROJECT_PASSWORD_ATTEMPTS; n++) {
+    const network = firstNetwork + Math.floor(n / PASSWORD_ATTEMPTS);
+    const res = await read(target, from(`2001:db8:${network}::${(n % PASSWORD_ATTEMPTS) + 1}`, `guess ${n}`));
+    expect(res.status).toBe(401);
+  }
 }
 
 function modelUrls(target: Shared, modelIds: unknown, headers: Record<string, string> = {}, on = server) {
@@ -341,6 +368,85 @@ describe('public read', () => {
     expect((await read(other, { 'x-share-password': 'right one' })).status).toBe(200);
   }, 60_000);
 
+  it('counts wrong passwords per IPv6 /64 and per IPv4 address, IPv4-mapped included', async () => {
+    const target = await cheapPasswordShare('right one');
+    for (let i = 1; i <= PASSWORD_ATTEMPTS; i++) expect((await read(target, from(`2001:db8:1:2::${i}`, `guess ${i}`))).status).toBe(401);
+    // Any other address of the same /64 is the same client.
+    const blocked = await read(target, from('2001:db8:1:2:ffff:ffff:ffff:ffff', 'right one'));
+    expect(blocked.status).toBe(429);
+    expect(blocked.headers.get('ratelimit-limit')).toBe(String(PASSWORD_ATTEMPTS));
+    expect(blocked.headers.get('ratelimit-remaining')).toBe('0');
+    // The next /64 is another client.
+    expect((await read(target, from('2001:db8:1:3::1', 'right one'))).status).toBe(200);
+
+    // IPv4 by the address, whether it arrives as IPv4 or as IPv4-mapped IPv6.
+    for (let i = 0; i < PASSWORD_ATTEMPTS; i++) {
+      const ip = i % 2 ? '::ffff:203.0.113.7' : '203.0.113.7';
+      expect((await read(target, from(ip, `v4 guess ${i}`))).status).toBe(401);
+    }
+    expect((await read(target, from('203.0.113.7', 'right one'))).status).toBe(429);
+    expect((await read(target, from('::ffff:203.0.113.7', 'right one'))).status).toBe(429);
+    expect((await read(target, from('203.0.113.8', 'right one'))).status).toBe(200);
+  });
+
+  it(`caps wrong passwords per project from all clients at ${PROJECT_PASSWORD_ATTEMPTS}; past it, only a recently verified password gets in`, async () => {
+    const target = await cheapPasswordShare('right one');
+    // A visitor opens the share before the attack.
+    expect((await read(target, from('198.51.100.1', 'right one'))).status).toBe(200);
+    await guessFromManyClients(target, 100);
+
+    const before = verifications();
+    // A fresh client's wrong password is refused without hashing...
+    const blocked = await read(target, from('2001:db8:200::1', 'guess', { origin: 'https://shop.example.com' }));
+    expect(blocked.status).toBe(429);
+    expect((await blocked.json()).error).toBe('rate_limited');
+    expect(blocked.headers.get('ratelimit-limit')).toBe(String(PROJECT_PASSWORD_ATTEMPTS));
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+    expectCors(blocked);
+    // ...while the password visitors are using still opens the share, from anywhere.
+    expect((await read(target, from('2001:db8:201::1', 'right one'))).status).toBe(200);
+    expect(verifications()).toBe(before);
+    // Each refusal counts against the client: the shortcut gives a guesser no extra tries.
+    for (let i = 2; i <= PASSWORD_ATTEMPTS; i++) expect((await read(target, from('2001:db8:200::1', `guess ${i}`))).status).toBe(429);
+    expect((await read(target, from('2001:db8:200::1', 'right one'))).status).toBe(429);
+
+    // A share whose password nobody used lately: the right password waits for the window too.
+    const cold = await cheapPasswordShare('right one');
+    await guessFromManyClients(cold, 300);
+    const waiting = await read(cold, from('2001:db8:400::1', 'right one'));
+    expect(waiting.status).toBe(429);
+    expect(waiting.headers.get('ratelimit-limit')).toBe(String(PROJECT_PASSWORD_ATTEMPTS));
+  }, 60_000);
+
+  it(`checks at most ${MAX_CONCURRENT_PASSWORD_CHECKS} passwords at once, then 503 with Retry-After: 1`, async () => {
+    const target = await cheapPasswordShare('right one');
+    let open = () => {};
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    // The two checks wait on the gate, as two slow scrypt runs would.
+    vi.mocked(verifyPassword).mockImplementation(async (password, stored) => {
+      await gate;
+      return realVerify(password, stored);
+    });
+    try {
+      const before = verifications();
+      const running = [read(target, from('192.0.2.1', 'guess a')), read(target, from('192.0.2.2', 'guess b'))];
+      await vi.waitFor(() => expect(verifications() - before).toBe(MAX_CONCURRENT_PASSWORD_CHECKS), { timeout: 10_000 });
+      const busy = await read(target, from('192.0.2.3', 'right one', { origin: 'https://shop.example.com' }));
+      expect(busy.status).toBe(503);
+      expect(busy.headers.get('retry-after')).toBe('1');
+      expect(await busy.json()).toMatchObject({ success: false, error: 'unavailable', retryAfter: 1 });
+      expectCors(busy);
+      expect(verifications() - before).toBe(MAX_CONCURRENT_PASSWORD_CHECKS);
+      open();
+      expect((await Promise.all(running)).map((res) => res.status)).toEqual([401, 401]);
+      // Once a check is free, the same request goes through.
+      expect((await read(target, from('192.0.2.3', 'right one'))).status).toBe(200);
+    } finally {
+      open();
+      vi.mocked(verifyPassword).mockImplementation(realVerify);
+    }
+  });
+
   it('checks billing before embed host and password, and embed host before password', async () => {
     const lockedOwner = await server.person('locked@public-share.test');
     const target = await share({ models: [], sceneData: {} }, { requirePassword: true, password: 'pw', domainRestrictions: ['shop.example.com'] }, server, lockedOwner);
@@ -482,6 +588,24 @@ describe('model URLs', () => {
 });
 
 describe('rate limit', () => {
+  it('counts model-urls calls against the read budget', async () => {
+    const limited = await startTestServer({ RATE_LIMIT_SHARE_READ: '3/1m' });
+    try {
+      const person = await limited.person('shared-budget@public-share.test');
+      const target = await share({ models: [{ id: 'a', fileName: 'a.glb', uploadedModelPath: 'models/a.glb' }], sceneData: {} }, {}, limited, person);
+      expect((await read(target, {}, limited)).status).toBe(200);
+      expect((await read(target, {}, limited)).status).toBe(200);
+      expect((await modelUrls(target, ['a'], {}, limited)).status).toBe(200);
+      // Three calls of either kind use up the one budget of 3.
+      const urls = await modelUrls(target, ['a'], {}, limited);
+      expect(urls.status).toBe(429);
+      expect(Number(urls.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect((await read(target, {}, limited)).status).toBe(429);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('allows RATE_LIMIT_SHARE_READ reads per IP, then 429 with Retry-After, before the share checks', async () => {
     const limited = await startTestServer({ RATE_LIMIT_SHARE_READ: '3/1m' });
     try {
@@ -502,6 +626,59 @@ describe('rate limit', () => {
       }
     } finally {
       await limited.close();
+    }
+  });
+});
+
+describe('client keys', () => {
+  it('keys IPv6 clients by their /64 and IPv4 clients by their address, IPv4-mapped included', () => {
+    expect(clientKey('2001:db8:1:2:3:4:5:6')).toBe('2001:db8:1:2::/64');
+    expect(clientKey('2001:db8:1:2::ffff')).toBe(clientKey('2001:db8:1:2:3:4:5:6'));
+    expect(clientKey('2001:db8:1:3::1')).not.toBe(clientKey('2001:db8:1:2::1'));
+    expect(clientKey('fe80::1%eth0')).toBe('fe80::/64');
+    expect(clientKey('203.0.113.7')).toBe('203.0.113.7');
+    expect(clientKey('::ffff:203.0.113.7')).toBe('203.0.113.7');
+    expect(clientKey('not an address')).toBe('not an address');
+  });
+});
+
+describe('request logs', () => {
+  it('masks share tokens and file signatures in URLs', () => {
+    const id = randomUUID();
+    expect(redactUrl(`/share/${id}/secret-token`)).toBe(`/share/${id}/***`);
+    expect(redactUrl(`/share/${id}/secret-token/submit?x=1`)).toBe(`/share/${id}/***/submit?x=1`);
+    expect(redactUrl('/files/workspaces/w/a.glb?exp=1&sig=abc')).toBe('/files/workspaces/w/a.glb?exp=1&sig=***');
+    // The query parser decodes keys, so an encoded key is the same parameter.
+    expect(redactUrl('/files/a.glb?exp=1&%73ig=abc')).toBe('/files/a.glb?exp=1&sig=***');
+    expect(redactUrl('/projects/p?limit=5')).toBe('/projects/p?limit=5');
+  });
+
+  it('never writes a share token or a file signature to the request log', async () => {
+    const port = await freePort();
+    const env = await createTestEnv({ PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}` });
+    const deps = createDeps(loadConfig(env.env));
+    const lines: string[] = [];
+    const app = await buildApp(deps, { logger: { level: 'info', stream: { write: (line: string) => void lines.push(line) } } });
+    try {
+      await app.listen({ port, host: '127.0.0.1' });
+      const url = `http://127.0.0.1:${port}`;
+      const id = randomUUID();
+      const token = randomBytes(32).toString('base64url');
+      const sig = 'c2lnbmF0dXJlLW5vdC1mb3ItbG9ncw';
+      await fetch(`${url}/share/${id}/${token}`, { headers: PUBLIC });
+      await fetch(`${url}/share/${id}/${token}/model-urls`, { method: 'POST', headers: { ...PUBLIC, 'content-type': 'application/json' }, body: '{"modelIds":["a"]}' });
+      await fetch(`${url}/files/workspaces/${id}/assets/${id}.glb?exp=1&sig=${sig}`);
+
+      const output = lines.join('');
+      expect(output).not.toContain(token);
+      expect(output).not.toContain(sig);
+      const requests = lines.map((line) => JSON.parse(line)).filter((entry) => entry.req).map((entry) => entry.req);
+      expect(requests.map((req) => req.url)).toEqual([`/share/${id}/***`, `/share/${id}/***/model-urls`, `/files/workspaces/${id}/assets/${id}.glb?exp=1&sig=***`]);
+      expect(requests[0]).toMatchObject({ method: 'GET', hostname: '127.0.0.1', remoteAddress: '127.0.0.1' });
+    } finally {
+      await app.close();
+      await closeDeps(deps);
+      await env.cleanup();
     }
   });
 });

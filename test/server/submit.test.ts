@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { crc32, deflateSync } from 'node:zlib';
 import { startTestServer, type TestPerson, type TestServer } from '../helpers/test-server.js';
 import { startSmtpCatcher, type SmtpCatcher } from '../helpers/smtp-catcher.js';
 import type { WorkerApp } from '../../worker/app.js';
@@ -14,9 +15,12 @@ import {
   stepRows,
   submit,
   validBody,
+  waitFor,
   waitForSteps,
   webp,
+  PUBLIC_HEADERS,
 } from '../worker/submission-fixtures.js';
+import { MAX_SUBMITS_IN_PROGRESS, decodeScreenshot } from '../../server/routes/public-share/submit.js';
 
 /**
  * POST /share/:projectId/:token/submit and the owner request routes (contract section 6), with
@@ -44,6 +48,46 @@ afterAll(async () => {
 });
 
 const json = (headers: Record<string, string>) => ({ ...headers, 'content-type': 'application/json' });
+
+/**
+ * A real PNG of any size that stays small: 1-bit greyscale, every row zero, deflated. What the
+ * pixel cap is about: a tiny file a decoder would still allocate width × height for.
+ */
+function blankPng(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 1; // bit depth
+  header[9] = 0; // greyscale
+  const rows = Buffer.alloc((1 + Math.ceil(width / 8)) * height); // filter byte 0, all pixels black
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
+}
+
+/** POST .../submit whose body sends its first bytes and then never ends, as a slow or hostile upload would. */
+function submitEndless(share: { projectId: string; token: string }, signal: AbortSignal, headers: Record<string, string> = {}) {
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new TextEncoder().encode('{"formData":{"name":"'));
+    },
+    pull: () => new Promise<void>(() => {}),
+  });
+  return fetch(`${server.url}/share/${share.projectId}/${share.token}/submit`, {
+    method: 'POST',
+    headers: { ...PUBLIC_HEADERS, 'content-type': 'application/json', ...headers },
+    body,
+    signal,
+    duplex: 'half',
+  } as RequestInit);
+}
+
 const query = async <T = Record<string, unknown>>(sql: string, params: unknown[] = []) => (await server.deps.db.$client.query(sql, params)).rows as T[];
 
 describe('submit: the happy path, through every background step', () => {
@@ -119,17 +163,33 @@ describe('submit: the happy path, through every background step', () => {
     expect(new URL(request.pdfUrl).searchParams.get('sig')).toBeTruthy();
   });
 
-  it('emits form.submitted only when the project has no pricing blocks, and notes a missing owner address instead of failing', async () => {
+  it('emits form.submitted only when the project has no pricing blocks, and mails the workspace owner when the project names no address', async () => {
     const share = await createSharedProject(server, owner, { projectSettings: {} });
     const res = await submit(server.url, share, validBody());
     const { requestId } = await res.json();
     const steps = await waitForSteps(server.deps.db, requestId);
-    expect(steps.email).toMatchObject({ state: 'done', last_error: expect.stringContaining('emailAdminAddress') });
+    expect(steps.email).toMatchObject({ state: 'done', last_error: expect.stringContaining("workspace's owners") });
     const events = await query<{ type: string }>('select type from project_events where project_id = $1 and type like $2', [share.projectId, '%.submitted']);
     expect(events.map((e) => e.type)).toEqual(['form.submitted']);
+    const mails = smtp.messages.filter((m) => m.messageId === `<request-${requestId}@config-share>`);
+    expect(mails).toHaveLength(1);
+    expect(mails[0].to).toEqual(['owner@submit.test']);
     const { request } = await (await fetch(`${server.url}/projects/${share.projectId}/requests/${requestId}`, { headers: owner.headers })).json();
     expect(request.steps.email).toMatchObject({ state: 'done', note: expect.stringContaining('emailAdminAddress') });
     expect(request.screenshots).toEqual([]);
+  });
+
+  it('notes, rather than fails, when nobody has an e-mail address', async () => {
+    const share = await createSharedProject(server, owner, { projectSettings: {} });
+    await query('update people set email = null where id in (select person_id from memberships where workspace_id = $1 and role = $2)', [owner.workspaceId, 'owner']);
+    try {
+      const { requestId } = await (await submit(server.url, share, validBody())).json();
+      const steps = await waitForSteps(server.deps.db, requestId);
+      expect(steps.email).toMatchObject({ state: 'done', last_error: expect.stringContaining('nothing was sent') });
+      expect(smtp.messages.filter((m) => m.messageId === `<request-${requestId}@config-share>`)).toEqual([]);
+    } finally {
+      await query('update people set email = $1 where id = $2', ['owner@submit.test', owner.personId]);
+    }
   });
 });
 
@@ -173,6 +233,34 @@ describe('submit: checks and validation', () => {
     expect(oversized.message).toContain('5 MiB');
   });
 
+  it('refuses screenshots past the pixel cap or without a readable header, naming the screenshot', async () => {
+    // 8000 × 8000: a few KB here, 256 MB of pixels for a decoder.
+    const huge = blankPng(8000, 8000);
+    expect(huge.length).toBeLessThan(64 * 1024);
+    const body = await expectInvalid(await submit(server.url, share, validBody({ screenshots: [dataUrl('image/png', png()), dataUrl('image/png', huge)] })), 'body.screenshots.1');
+    expect(body.message).toContain('8000 × 8000');
+    // One side too long, within the total.
+    await expectInvalid(await submit(server.url, share, validBody({ screenshots: [dataUrl('image/png', blankPng(8193, 1))] })), 'body.screenshots.0');
+    // The signature alone, without the IHDR chunk that gives the size.
+    await expectInvalid(await submit(server.url, share, validBody({ screenshots: [dataUrl('image/png', png().subarray(0, 12))] })), 'body.screenshots.0');
+    // A JPEG header cut before its frame header.
+    await expectInvalid(await submit(server.url, share, validBody({ screenshots: [dataUrl('image/jpeg', jpeg().subarray(0, 3))] })), 'body.screenshots.0');
+    // Nothing was stored.
+    expect(await query('select id from submissions where project_id = $1', [share.projectId])).toEqual([]);
+
+    const longest = await submit(server.url, share, validBody({ screenshots: [dataUrl('image/png', blankPng(8192, 1))] }));
+    expect(longest.status).toBe(200);
+  });
+
+  it('draws the pixel cap at 8192 per side and 4096 × 4096 in all', () => {
+    const decode = (width: number, height: number) => () => decodeScreenshot(dataUrl('image/png', blankPng(width, height)), 2);
+    expect(decode(4096, 4096)().data.length).toBeGreaterThan(0);
+    expect(decode(8192, 2048)().mimeType).toBe('image/png');
+    expect(decode(4096, 4097)).toThrow(/body\.screenshots\.2 is 4096 × 4097 pixels/);
+    expect(decode(8193, 1)).toThrow(/body\.screenshots\.2/);
+    expect(decode(2049, 8192)).toThrow(/body\.screenshots\.2/);
+  });
+
   it('accepts a screenshot of exactly 5 MiB', async () => {
     const max = Buffer.alloc(5 * 1024 * 1024);
     png().copy(max);
@@ -205,6 +293,56 @@ describe('submit: checks and validation', () => {
     const other = await createSharedProject(server, owner);
     await fetch(`${server.url}/projects/${other.projectId}/share`, { method: 'PUT', headers: json(owner.headers), body: JSON.stringify({ isEnabled: false }) });
     expect((await submit(server.url, other, validBody())).status).toBe(404);
+  });
+
+  it('refuses a wrong token, password or missing password before reading the body', async () => {
+    const locked = await createSharedProject(server, owner, { password: 'open sesame' });
+    const uploads = new AbortController();
+    try {
+      // The bodies never end: an answer can only come from checks that do not wait for them.
+      const wrongToken = await submitEndless({ ...share, token: 'A'.repeat(43) }, uploads.signal);
+      expect(wrongToken.status).toBe(404);
+      expect(await wrongToken.json()).toMatchObject({ success: false, error: 'not_found' });
+      // And the server hangs up rather than drain the rest.
+      expect(wrongToken.headers.get('connection')).toBe('close');
+      const noPassword = await submitEndless(locked, uploads.signal);
+      expect(noPassword.status).toBe(401);
+      expect(await noPassword.json()).toMatchObject({ error: 'password_required' });
+      const wrongPassword = await submitEndless(locked, uploads.signal, { 'x-share-password': 'nope' });
+      expect(wrongPassword.status).toBe(401);
+      expect(await wrongPassword.json()).toMatchObject({ error: 'invalid_password' });
+    } finally {
+      uploads.abort();
+    }
+  });
+
+  it(`receives at most ${MAX_SUBMITS_IN_PROGRESS} submits at once, then 503 with Retry-After: 1`, async () => {
+    const busy = await createSharedProject(server, owner);
+    const uploads = new AbortController();
+    const held: Array<Promise<unknown>> = [];
+    // An endless upload that lost its slot to a probe is replaced, until all of them hold one.
+    const hold = () => {
+      held.push(submitEndless(busy, uploads.signal).then((res) => (res.status === 503 ? hold() : undefined), () => undefined));
+    };
+    for (let i = 0; i < MAX_SUBMITS_IN_PROGRESS; i++) hold();
+    // A body that fails validation: a 400 shows a slot was free, and stores nothing.
+    const probe = () => submit(server.url, busy, { formData: 'not an object' });
+    try {
+      const refused = await waitFor(async () => {
+        const res = await probe();
+        return res.status === 503 ? res : null;
+      }, 'the submit slots to fill up');
+      expect(refused.headers.get('retry-after')).toBe('1');
+      expect(await refused.json()).toMatchObject({ success: false, error: 'unavailable', retryAfter: 1 });
+      // The share checks still come first: a wrong token is the 404.
+      expect((await submit(server.url, { ...busy, token: 'A'.repeat(43) }, validBody())).status).toBe(404);
+    } finally {
+      uploads.abort();
+      await Promise.all(held);
+    }
+    // The uploads went away: their slots are free again.
+    await waitFor(async () => (await probe()).status === 400, 'a free submit slot');
+    expect((await submit(server.url, busy, validBody())).status).toBe(200);
   });
 
   it('needs X-Share-Password on a password-protected share', async () => {
@@ -382,5 +520,27 @@ describe('deleting a project', () => {
     expect(await query('select id from submissions where id = $1', [requestId])).toEqual([]);
     expect(await exists(pdfKey)).toBe(false);
     expect(await exists(shotKey)).toBe(false);
+  });
+});
+
+describe('a screenshot with corrupt image data', () => {
+  it('neither crashes the worker nor costs the owner the PDF', async () => {
+    // A valid PNG signature and header whose compressed data fails its checksum.
+    const corrupt = Buffer.from(
+      '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201ff5ea1ab0000000049454e44ae426082',
+      'hex',
+    );
+    const share = await createSharedProject(server, owner, { projectSettings: { emailAdminAddress: 'corrupt@shop.example' } });
+    const res = await submit(server.url, share, validBody({ screenshots: [dataUrl('image/png', corrupt)] }));
+    expect(res.status).toBe(200);
+    const { requestId } = await res.json();
+    const steps = await waitForSteps(server.deps.db, requestId);
+    expect(Object.fromEntries(Object.entries(steps).map(([k, v]) => [k, v.state]))).toEqual({ screenshots: 'done', pdf: 'done', email: 'done', events: 'done' });
+    const [{ pdf_key: pdfKey }] = await query<{ pdf_key: string }>('select pdf_key from submissions where id = $1', [requestId]);
+    const text = pdfText(await readFile(path.join(server.env.storageDir, pdfKey)));
+    expect(text).toContain(requestId);
+    // The worker is still alive: a later request goes through too.
+    const next = await (await submit(server.url, share, validBody())).json();
+    expect((await waitForSteps(server.deps.db, next.requestId)).pdf.state).toBe('done');
   });
 });

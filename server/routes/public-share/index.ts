@@ -1,7 +1,9 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requireSetting } from '../../core/config.js';
 import { unauthorized } from '../../core/errors.js';
+import { createShareRepository } from '../../repositories/shares.js';
+import { clientKey } from './client-key.js';
+import { createShareAccess, secretsEqual, type PublicShareOptions } from './share-access.js';
 import readRoutes from './read.js';
 import modelUrlRoutes from './model-urls.js';
 import submitRoutes from './submit.js';
@@ -9,8 +11,6 @@ import submitRoutes from './submit.js';
 /** What a browser may send to the public routes (contract section 5). */
 export const PUBLIC_ALLOWED_HEADERS = 'apikey, authorization, content-type, if-none-match, x-share-password, idempotency-key';
 const ALLOWED_METHODS = 'GET, POST, OPTIONS';
-
-const digest = (value: string) => createHash('sha256').update(value).digest();
 
 /**
  * CORS for a public route: any page may embed a share (the embed host rule is enforced by the
@@ -29,11 +29,13 @@ function corsHeaders(request: FastifyRequest, reply: FastifyReply) {
  * The public share surface: GET /share/:projectId/:token, POST .../model-urls, POST .../submit.
  * One encapsulated context so CORS and the public-key check apply to exactly these routes, and
  * run first: public key, then each route's rate limit (an onRequest hook of the route), then the
- * share checks of `authorizeShareRequest`.
+ * share checks of `createShareAccess`. The share repository, the share checks (with their
+ * password state) and the read's rate limit are created here once and handed to the routes.
  */
 export default async function publicShareRoutes(app: FastifyInstance) {
-  const publicKey = digest(requireSetting(app.deps.config.publicAnonKey, 'PUBLIC_ANON_KEY'));
-  const isPublicKey = (value: string | undefined) => value !== undefined && timingSafeEqual(digest(value), publicKey);
+  const { config } = app.deps;
+  const publicKey = requireSetting(config.publicAnonKey, 'PUBLIC_ANON_KEY');
+  const isPublicKey = (value: string | undefined) => value !== undefined && secretsEqual(value, publicKey);
 
   app.addHook('onRequest', async (request, reply) => {
     corsHeaders(request, reply);
@@ -56,7 +58,20 @@ export default async function publicShareRoutes(app: FastifyInstance) {
   app.options('/share/:projectId/:token', { schema: { hide: true } }, preflight);
   app.options('/share/:projectId/:token/:action', { schema: { hide: true } }, preflight);
 
-  await app.register(readRoutes);
-  await app.register(modelUrlRoutes);
-  await app.register(submitRoutes);
+  const shares = createShareRepository(app.deps.db);
+  const options: PublicShareOptions = {
+    shares,
+    authorize: createShareAccess(app.deps, shares),
+    // One hook for both routes, so they draw on one counter (contract: model-urls has "the same
+    // limits as the read"). Not the route option's `groupId`: @fastify/rate-limit 11.2 still keys
+    // each route's store by method and URL (fastify/fastify-rate-limit#463). The prefix keeps
+    // this counter apart from any other limiter made with app.rateLimit().
+    readRateLimit: app.rateLimit({
+      ...config.rateLimits.shareRead,
+      keyGenerator: (request) => `share-read:${clientKey(request.ip)}`,
+    }),
+  };
+  await app.register(readRoutes, options);
+  await app.register(modelUrlRoutes, options);
+  await app.register(submitRoutes, options);
 }

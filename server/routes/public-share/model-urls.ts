@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { authorizeShareRequest } from './share-access.js';
-import { createShareRepository } from '../../repositories/shares.js';
+import type { PublicShareOptions } from './share-access.js';
 import { ModelUrlsBody, ModelUrlsReply, ShareParams, UnavailableBody } from '../../schemas/shares.js';
 import { errors } from '../../schemas/common.js';
 import { notFound } from '../../core/errors.js';
@@ -11,35 +10,36 @@ import { signingWindow } from '../../core/storage/signed-urls.js';
 
 /**
  * `POST /share/:projectId/:token/model-urls` (contract section 5, missing-URL fallback): signed
- * URLs for up to 20 models of the project, any of them, with the same checks and the same rate
- * limit as the read. The URLs are the ones the read would give inside the same signing window.
+ * URLs for up to 20 models of the project, any of them, with the same checks as the read and
+ * the read's own rate-limit counter. The URLs are the ones the read would give inside the same
+ * signing window.
  */
-export default async function modelUrlRoutes(fastify: FastifyInstance) {
+export default async function modelUrlRoutes(fastify: FastifyInstance, { shares, authorize, readRateLimit }: PublicShareOptions) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { config, signer } = app.deps;
-  const repo = createShareRepository(app.deps.db);
+  const { signer } = app.deps;
 
   app.post(
     '/share/:projectId/:token/model-urls',
     {
-      config: { rateLimit: { ...config.rateLimits.shareRead, hook: 'onRequest' } },
+      // The read's hook itself: one budget for both routes.
+      onRequest: readRateLimit,
       schema: {
         tags: ['public share'],
         summary: 'Signed URLs for models the read left without one (public).',
-        description: 'Same headers, checks and limits as the read. Unknown ids, and models without a file, are absent from urls.',
+        description: 'Same headers, checks and limits as the read; its calls count against the read\'s rate limit (RATE_LIMIT_SHARE_READ, one budget for both). Unknown ids, and models without a file, are absent from urls.',
         security: [{ publicKey: [] }],
         params: ShareParams,
         body: ModelUrlsBody,
-        response: { 200: ModelUrlsReply, ...errors(400, 401, 403, 404, 429), 402: UnavailableBody },
+        response: { 200: ModelUrlsReply, ...errors(400, 401, 403, 404, 429, 503), 402: UnavailableBody },
       },
     },
     async (request) => {
-      const access = await authorizeShareRequest(app, request, request.params);
-      const stored = await repo.scene(access.workspaceId, access.projectId);
+      const access = await authorize(request, request.params);
+      const stored = await shares.scene(access.workspaceId, access.projectId);
       if (!stored) throw notFound('Share');
       const data = decompressScene(stored.scene);
       const models = (data.models ?? []).filter((model) => model && typeof model === 'object' && request.body.modelIds.includes(String(model.id)));
-      const assetKeys = await repo.assetKeys(access.workspaceId, referencedAssetIds(models));
+      const assetKeys = await shares.assetKeys(access.workspaceId, referencedAssetIds(models));
       const window = signingWindow();
       const urls = modelUrls(data, request.body.modelIds, { workspaceId: access.workspaceId, projectId: access.projectId, assetKeys }, (key) =>
         signer.signModel(key, window),

@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { LRUCache } from 'lru-cache';
-import { authorizeShareRequest } from './share-access.js';
-import { createShareRepository } from '../../repositories/shares.js';
+import type { PublicShareOptions } from './share-access.js';
 import { PublicProjectReply, ShareParams, UnavailableBody } from '../../schemas/shares.js';
 import { errors } from '../../schemas/common.js';
 import { notFound } from '../../core/errors.js';
@@ -20,9 +19,8 @@ const BODY_CACHE_ENTRY_BYTES = 8 * 1024 * 1024;
  * payload", contract section 5). After the checks, the ETag is decided from revisions alone;
  * a 200 body is built once per project revision and signing window and then served from memory.
  */
-export default async function readRoutes(app: FastifyInstance) {
+export default async function readRoutes(app: FastifyInstance, { shares, authorize, readRateLimit }: PublicShareOptions) {
   const { config, signer } = app.deps;
-  const repo = createShareRepository(app.deps.db);
   const bodies = new LRUCache<string, Buffer>({ maxSize: BODY_CACHE_BYTES, maxEntrySize: BODY_CACHE_ENTRY_BYTES, sizeCalculation: (body) => body.length });
 
   // Not the TypeBox provider: the 200 body is sent pre-serialised and 304 has none; the
@@ -30,15 +28,18 @@ export default async function readRoutes(app: FastifyInstance) {
   app.get<{ Params: Static<typeof ShareParams> }>(
     '/share/:projectId/:token',
     {
-      config: { rateLimit: { ...config.rateLimits.shareRead, hook: 'onRequest' } },
+      onRequest: readRateLimit,
       schema: {
         tags: ['public share'],
         summary: 'Read a shared project (public).',
         description:
-          'Needs `apikey` and `Authorization: Bearer` with the public key. Checks, in order: public key (401 invalid_api_key), rate limit (429), ' +
+          'Needs `apikey` and `Authorization: Bearer` with the public key. Checks, in order: public key (401 invalid_api_key), rate limit (429; RATE_LIMIT_SHARE_READ per client, one budget with model-urls), ' +
           'project/token/enabled (one 404 not_found), owner billing (402), embed host from Origin, else Referer (403 domain_not_allowed; ' +
           'a request with neither, such as a headless or native client, is allowed), password in X-Share-Password (401 password_required / ' +
-          'invalid_password; 429 after 10 wrong tries in 15 minutes per IP; the header carries the password as UTF-8), then If-None-Match (304). ' +
+          'invalid_password; the header carries the password as UTF-8; 429 for any password after 10 wrong tries in 15 minutes per client (IPv4 address, ' +
+          'IPv6 /64) and project; after 100 wrong tries in 15 minutes for the project from all clients, 429 for any password this server has not ' +
+          'verified in the last two minutes of use, counted against the client; 503 unavailable with Retry-After: 1 while the server is already ' +
+          'checking 2 passwords), then If-None-Match (304). ' +
           'Models beyond the first 20 (SIGNED_MODEL_LIMIT) have no url: ' +
           'fetch them with POST .../model-urls.',
         security: [{ publicKey: [] }],
@@ -46,13 +47,13 @@ export default async function readRoutes(app: FastifyInstance) {
         response: {
           200: PublicProjectReply,
           304: Type.Null({ description: 'Not modified: keep the last payload.' }),
-          ...errors(401, 403, 404, 429),
+          ...errors(401, 403, 404, 429, 503),
           402: UnavailableBody,
         },
       },
     },
     async (request, reply) => {
-      const access = await authorizeShareRequest(app, request, request.params);
+      const access = await authorize(request, request.params);
       const window = signingWindow();
       const etagOf = (projectRevision: number) =>
         publicEtag({ projectId: access.projectId, projectRevision, shareRevision: access.shareRevision, signingWindow: window, signedModelLimit: config.signedModelLimit });
@@ -67,12 +68,12 @@ export default async function readRoutes(app: FastifyInstance) {
       let body = bodies.get(`${access.projectId}|${etag}`);
       let bodyEtag = etag;
       if (!body) {
-        const stored = await repo.scene(access.workspaceId, access.projectId);
+        const stored = await shares.scene(access.workspaceId, access.projectId);
         if (!stored) throw notFound('Share');
         // The project may have changed since the checks: label the body with what was read.
         bodyEtag = etagOf(stored.revision);
         const data = decompressScene(stored.scene);
-        const assetKeys = await repo.assetKeys(access.workspaceId, referencedAssetIds(data.models ?? []));
+        const assetKeys = await shares.assetKeys(access.workspaceId, referencedAssetIds(data.models ?? []));
         const project = buildPublicProject({ id: access.projectId, name: stored.name, type: stored.type }, data, {
           signedModelLimit: config.signedModelLimit,
           files: { workspaceId: access.workspaceId, projectId: access.projectId, assetKeys },

@@ -1,22 +1,24 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { authorizeShareRequest, type ShareAccess } from './share-access.js';
-import { createShareRepository } from '../../repositories/shares.js';
+import { LRUCache } from 'lru-cache';
+import type { PublicShareOptions, ShareAccess } from './share-access.js';
+import { createConcurrencyLimit } from './concurrency-limit.js';
 import { createSubmissionRepository } from '../../repositories/submissions.js';
 import { ShareParams, UnavailableBody } from '../../schemas/shares.js';
 import {
   IDEMPOTENCY_WINDOW_MS,
   MAX_OBJECT_JSON_BYTES,
   MAX_SCREENSHOT_BYTES,
+  SCREENSHOT_TYPES,
   SUBMIT_BODY_LIMIT,
   SubmitBody,
   SubmitReply,
   type ScreenshotType,
 } from '../../schemas/submissions.js';
 import { errors } from '../../schemas/common.js';
-import { invalidRequest, notFound } from '../../core/errors.js';
+import { invalidRequest, notFound, serviceUnavailable } from '../../core/errors.js';
 import { decompressScene } from '../../core/scene.js';
-import { LRUCache } from 'lru-cache';
+import { MAX_SCREENSHOT_PIXELS, MAX_SCREENSHOT_SIDE, imageDimensions, isScreenshotSizeAllowed } from '../../core/image-dimensions.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -25,25 +27,33 @@ declare module 'fastify' {
   }
 }
 
-/** The first bytes each screenshot type starts with. */
-const MAGIC: Record<ScreenshotType, (bytes: Buffer) => boolean> = {
-  'image/png': (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
-  'image/jpeg': (b) => b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff,
-  'image/webp': (b) => b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP',
-};
+/**
+ * Submits in progress per process, from the share checks to the answer: each may hold a 36 MiB
+ * body, its parsed copy and the decoded screenshots (~100 MB). Past it, 503 with Retry-After: 1.
+ */
+export const MAX_SUBMITS_IN_PROGRESS = 8;
+/** Form fields kept per project revision, by the size of their JSON; larger ones are not kept. */
+const FORM_FIELDS_CACHE_BYTES = 16 * 1024 * 1024;
+const FORM_FIELDS_ENTRY_BYTES = 1024 * 1024;
+
+const isScreenshotType = (type: string): type is ScreenshotType => (SCREENSHOT_TYPES as readonly string[]).includes(type);
 
 const DATA_URL = /^data:([a-z0-9.+-]+\/[a-z0-9.+-]+)((?:;[a-z0-9-]+=[^;,]*)*);base64,/i;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 const fieldError = (field: string, message: string) => invalidRequest(`${field} ${message}`, [{ field, message }]);
 
-/** Decodes one screenshot data URL, checking type, size and that the bytes are what they claim. */
+/**
+ * Decodes one screenshot data URL, checking type, size, that the bytes are what they claim and
+ * that the pixel size is within MAX_SCREENSHOT_SIDE and MAX_SCREENSHOT_PIXELS: decoders allocate
+ * by pixels, not file size (a 249 KB PNG of 8000 × 8000 costs the PDF step 1 GB).
+ */
 export function decodeScreenshot(value: string, index: number): { mimeType: ScreenshotType; data: Buffer } {
   const field = `body.screenshots.${index}`;
   const match = DATA_URL.exec(value);
   if (!match) throw fieldError(field, 'must be a base64 data URL (data:image/png;base64,...).');
   const mimeType = match[1].toLowerCase();
-  if (!(mimeType in MAGIC)) throw fieldError(field, `has type ${mimeType}; allowed are image/png, image/jpeg and image/webp.`);
+  if (!isScreenshotType(mimeType)) throw fieldError(field, `has type ${mimeType}; allowed are image/png, image/jpeg and image/webp.`);
   const payload = value.slice(match[0].length);
   // Checked before decoding, so an oversized image costs no allocation.
   const padding = payload.endsWith('==') ? 2 : payload.endsWith('=') ? 1 : 0;
@@ -51,8 +61,13 @@ export function decodeScreenshot(value: string, index: number): { mimeType: Scre
   if (payload.length % 4 !== 0 || !BASE64.test(payload)) throw fieldError(field, 'is not valid base64.');
   const data = Buffer.from(payload, 'base64');
   if (data.length === 0) throw fieldError(field, 'is empty.');
-  if (!MAGIC[mimeType as ScreenshotType](data)) throw fieldError(field, `does not contain ${mimeType} data.`);
-  return { mimeType: mimeType as ScreenshotType, data };
+  // The header check is also the type check: null unless the bytes are a readable image of that type.
+  const size = imageDimensions(data, mimeType);
+  if (!size) throw fieldError(field, `does not contain ${mimeType} data with a readable header.`);
+  if (!isScreenshotSizeAllowed(size)) {
+    throw fieldError(field, `is ${size.width} × ${size.height} pixels; at most ${MAX_SCREENSHOT_SIDE} per side and ${MAX_SCREENSHOT_PIXELS} in all.`);
+  }
+  return { mimeType, data };
 }
 
 /** A required answer that is missing: absent, null, blank, an empty list, or an unticked checkbox. */
@@ -91,18 +106,23 @@ function checkJsonSize(field: string, value: unknown) {
 
 /**
  * `POST /share/:projectId/:token/submit` (contract section 6). The checks run in the contract's
- * order: public key (the context's hook), rate limit (onRequest), the share checks (a
- * preValidation hook, so a wrong token is a 404 whatever the body), then the body. The answer
- * is sent only once the request, its screenshots and its outbox rows are committed; enqueuing
- * after that is best effort, and the worker's relay picks up whatever it missed.
+ * order: public key (the context's hook), rate limit (onRequest), the share checks (preParsing:
+ * a wrong token, password or host is refused before the body is read, whatever its size), then
+ * the body. The answer is sent only once the request, its screenshots and its outbox rows are
+ * committed; enqueuing after that is best effort, and the worker's relay picks up whatever it
+ * missed.
  */
-export default async function submitRoutes(fastify: FastifyInstance) {
+export default async function submitRoutes(fastify: FastifyInstance, { shares, authorize }: PublicShareOptions) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { config, db } = app.deps;
-  const shares = createShareRepository(db);
   const submissions = createSubmissionRepository(db);
+  const inProgress = createConcurrencyLimit(MAX_SUBMITS_IN_PROGRESS);
   // The project's form fields per revision, so a submit does not decompress the whole scene.
-  const formFieldsByRevision = new LRUCache<string, { fields: unknown }>({ max: 1000 });
+  const formFieldsByRevision = new LRUCache<string, { fields: unknown; size: number }>({
+    maxSize: FORM_FIELDS_CACHE_BYTES,
+    maxEntrySize: FORM_FIELDS_ENTRY_BYTES,
+    sizeCalculation: (entry) => entry.size,
+  });
 
   async function formFieldsOf(access: ShareAccess): Promise<unknown> {
     const key = `${access.projectId}|${access.projectRevision}`;
@@ -111,7 +131,8 @@ export default async function submitRoutes(fastify: FastifyInstance) {
     const stored = await shares.scene(access.workspaceId, access.projectId);
     if (!stored) throw notFound('Share');
     const fields = decompressScene(stored.scene).sceneData?.formFields;
-    formFieldsByRevision.set(`${access.projectId}|${stored.revision}`, { fields });
+    const size = Math.max(1, Buffer.byteLength(JSON.stringify(fields ?? null)));
+    formFieldsByRevision.set(`${access.projectId}|${stored.revision}`, { fields, size });
     return fields;
   }
 
@@ -120,22 +141,33 @@ export default async function submitRoutes(fastify: FastifyInstance) {
     {
       bodyLimit: SUBMIT_BODY_LIMIT,
       config: { rateLimit: { ...config.rateLimits.submit, hook: 'onRequest' } },
-      preValidation: async (request) => {
-        request.shareAccess = await authorizeShareRequest(app, request, request.params as { projectId: string; token: string });
+      // request.params is set at routing: the checks need nothing from the body.
+      preParsing: async (request, reply) => {
+        try {
+          request.shareAccess = await authorize(request, request.params as { projectId: string; token: string });
+          const release = inProgress.tryAcquire();
+          if (!release) throw serviceUnavailable('Too many submissions are being received right now; retry in a second.', 1);
+          // 'close' follows the answer, and also a client that went away mid-upload.
+          reply.raw.once('close', release);
+        } catch (error) {
+          // Refused before the body: close the connection instead of draining up to 36 MiB nobody reads.
+          reply.header('connection', 'close');
+          throw error;
+        }
       },
       schema: {
         tags: ['public share'],
         summary: 'Submit the form of a shared project (public).',
         description:
-          'Same headers and checks as the read, in the same order (a password-protected share needs X-Share-Password here too), then the body. ' +
+          'Same headers and checks as the read, in the same order (a password-protected share needs X-Share-Password here too), all before the body is read; then the body. ' +
           'The answer comes once the request is stored with its pending background work; screenshots, PDF, e-mail and webhook events follow ' +
           `(see GET /projects/{id}/requests/{requestId} for their state). Rate limit: ${config.rateLimits.submit.max} per ${config.rateLimits.submit.timeWindow / 1000} s per client IP. ` +
           'Optional Idempotency-Key header (1 to 200 characters): the same key for the same project within 24 hours answers the first requestId and stores nothing new. ' +
-          '413 payload_too_large past 36 MiB.',
+          `413 payload_too_large past 36 MiB. A server receives at most ${MAX_SUBMITS_IN_PROGRESS} submits at once: past that, 503 unavailable with Retry-After: 1.`,
         security: [{ publicKey: [] }],
         params: ShareParams,
         body: SubmitBody,
-        response: { 200: SubmitReply, ...errors(400, 401, 403, 404, 413, 429), 402: UnavailableBody },
+        response: { 200: SubmitReply, ...errors(400, 401, 403, 404, 413, 429, 503), 402: UnavailableBody },
       },
     },
     async (request) => {
