@@ -69,6 +69,8 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     // Only the configured proxies (the BFF, a load balancer) may speak for the client's address.
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     bodyLimit: 1024 * 1024,
+    // A client that trickles a body must not hold a submit or upload slot for ever.
+    requestTimeout: 300_000,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: true, useDefaults: true, allErrors: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 

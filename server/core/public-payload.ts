@@ -169,6 +169,8 @@ export interface EtagInput {
   projectId: string;
   projectRevision: number;
   shareRevision: number;
+  /** The workspace's assets revision (a deleted asset drops a model URL). */
+  assetsRevision: number;
   /** signingWindow() of the model URLs in the body. */
   signingWindow: number;
   signedModelLimit: number;
@@ -180,7 +182,7 @@ export interface EtagInput {
  */
 export function publicEtag(input: EtagInput): string {
   const digest = createHash('sha256')
-    .update(`${PAYLOAD_VERSION}|${input.projectId}|${input.projectRevision}|${input.shareRevision}|${input.signingWindow}|${input.signedModelLimit}`)
+    .update(`${PAYLOAD_VERSION}|${input.projectId}|${input.projectRevision}|${input.shareRevision}|${input.assetsRevision}|${input.signingWindow}|${input.signedModelLimit}`)
     .digest('base64url')
     .slice(0, 27);
   return `"${digest}"`;

@@ -39,6 +39,9 @@ const NEEDED: Record<AccessLevel, number> = { read: 0, write: 1, secrets: 1, man
 /** API keys act with editor rights in their workspace: they automate, they do not administer. */
 const API_KEY_ROLE: Role = 'editor';
 
+/** The credential of an `Authorization: Bearer <credential>` header, if that is what it holds. */
+export const bearerToken = (header: string | undefined) => /^Bearer\s+(.+)$/i.exec(header ?? '')?.[1]?.trim();
+
 export const hashApiKey = (key: string) => createHash('sha256').update(key).digest('hex');
 
 export default fp(async function auth(app: FastifyInstance) {
@@ -88,7 +91,7 @@ export default fp(async function auth(app: FastifyInstance) {
       if (apiKey !== undefined && sessionOnly) {
         throw unauthorized('session_required', 'This endpoint needs a session token; API keys are not accepted here.');
       }
-      const bearer = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '')?.[1]?.trim();
+      const bearer = bearerToken(request.headers.authorization);
       if (typeof apiKey === 'string' && apiKey) request.auth = await fromApiKey(request, apiKey);
       else if (bearer) request.auth = await fromSession(request, bearer);
       else throw unauthorized('unauthorized', 'Send Authorization: Bearer <access token> or X-API-Key.');

@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '../core/errors.js';
+import { tooManyRequests } from '../core/errors.js';
 
 /**
  * @fastify/rate-limit on Redis, so every instance shares the counters. Routes opt in with
@@ -19,7 +19,7 @@ export default fp(async function rateLimits(app: FastifyInstance) {
     enableDraftSpec: true,
     errorResponseBuilder: (_request, context) => {
       const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
-      return new AppError(429, 'rate_limited', `Too many requests, retry in ${seconds} s.`, { retryAfter: seconds }, { 'retry-after': String(seconds) });
+      return tooManyRequests(seconds, `Too many requests, retry in ${seconds} s.`);
     },
   });
 });

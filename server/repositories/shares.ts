@@ -41,6 +41,8 @@ export interface PublicShareRow {
   requirePassword: boolean;
   passwordHash: string | null;
   shareRevision: number;
+  /** Bumped when an asset of the workspace is deleted (signed model URLs may change). */
+  assetsRevision: number;
 }
 
 export function createShareRepository(db: Db) {
@@ -106,6 +108,7 @@ export function createShareRepository(db: Db) {
           requirePassword: shareSettings.requirePassword,
           passwordHash: shareSettings.passwordHash,
           shareRevision: shareSettings.revision,
+          assetsRevision: workspaces.assetsRevision,
         })
         .from(projects)
         .innerJoin(shareSettings, eq(shareSettings.projectId, projects.id))

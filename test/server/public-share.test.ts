@@ -532,6 +532,21 @@ describe('model URLs', () => {
     expect(server.deps.signer.verify(storageKeys.asset(owner.workspaceId, assetIds[24]), Number(last.searchParams.get('exp')), last.searchParams.get('sig')!)).toBe(true);
   });
 
+  it('drops the URL of a deleted asset at once: the ETag changes, no 304 keeps it alive', async () => {
+    const assetId = await addAsset(server, owner.workspaceId);
+    const target = await share({ models: [{ id: 'chair', fileName: 'chair.glb', assetId }], sceneData: {} });
+    const first = await read(target);
+    const etag = first.headers.get('etag')!;
+    expect((await first.json()).project.data.models[0].url).toContain('/files/');
+    expect((await read(target, { 'if-none-match': etag })).status).toBe(304);
+
+    expect((await fetch(`${server.url}/assets/${assetId}`, { method: 'DELETE', headers: owner.headers })).status).toBe(200);
+    const after = await read(target, { 'if-none-match': etag });
+    expect(after.status).toBe(200);
+    expect(after.headers.get('etag')).not.toBe(etag);
+    expect((await after.json()).project.data.models[0].url).toBeUndefined();
+  });
+
   it('limits model-urls to 1..20 ids and applies the share checks', async () => {
     const target = await share({ models: [{ id: 'a', fileName: 'a.glb', uploadedModelPath: 'models/a.glb' }], sceneData: {} });
     for (const ids of [[], Array.from({ length: 21 }, (_, i) => `m${i}`), 'a', [1]]) {

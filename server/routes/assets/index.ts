@@ -8,7 +8,7 @@ import { createAssetRepository, toAssetBody } from '../../repositories/assets.js
 import { AssetList, AssetReply, UPLOAD_LIMITS } from '../../schemas/assets.js';
 import { IdParams, PageQuery, errors, pageLimit } from '../../schemas/common.js';
 import { decodeCursor } from '../../core/pagination.js';
-import { AppError, invalidRequest, notFound } from '../../core/errors.js';
+import { invalidRequest, notFound, serviceUnavailable } from '../../core/errors.js';
 import { checkModelFile } from '../../core/models/check-model-file.js';
 import { ModelFileError } from '../../core/models/model-file-error.js';
 import { storageKeys } from '../../core/storage/index.js';
@@ -135,7 +135,7 @@ export default async function assetRoutes(fastify: FastifyInstance) {
       await repo.assertBelowQuota(workspaceId);
       // Each check holds the file (up to 50 MB, 150 MB unzipped) and CPU: a few at once per
       // process, the rest are told to come back rather than queued in memory.
-      if (checksRunning >= MAX_CONCURRENT_CHECKS) throw new AppError(503, 'unavailable', 'Too many uploads are being checked right now; retry in a few seconds.', { retryAfter: 5 }, { 'retry-after': '5' });
+      if (checksRunning >= MAX_CONCURRENT_CHECKS) throw serviceUnavailable('Too many uploads are being checked right now; retry in a few seconds.', 5);
       checksRunning += 1;
       try {
         return await saveUpload(request, reply);

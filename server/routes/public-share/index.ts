@@ -7,6 +7,7 @@ import { createShareAccess, secretsEqual, type PublicShareOptions } from './shar
 import readRoutes from './read.js';
 import modelUrlRoutes from './model-urls.js';
 import submitRoutes from './submit.js';
+import { bearerToken } from '../../plugins/auth.js';
 
 /** What a browser may send to the public routes (contract section 5). */
 export const PUBLIC_ALLOWED_HEADERS = 'apikey, authorization, content-type, if-none-match, x-share-password, idempotency-key';
@@ -42,7 +43,7 @@ export default async function publicShareRoutes(app: FastifyInstance) {
     // Preflights carry no credentials; browsers send them on the real request.
     if (request.method === 'OPTIONS') return;
     const apikey = request.headers.apikey;
-    const bearer = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '')?.[1]?.trim();
+    const bearer = bearerToken(request.headers.authorization);
     if (!isPublicKey(typeof apikey === 'string' ? apikey : undefined) || !isPublicKey(bearer)) {
       throw unauthorized('invalid_api_key', 'Send the public key in both the apikey header and Authorization: Bearer.');
     }

@@ -56,7 +56,7 @@ export default async function readRoutes(app: FastifyInstance, { shares, authori
       const access = await authorize(request, request.params);
       const window = signingWindow();
       const etagOf = (projectRevision: number) =>
-        publicEtag({ projectId: access.projectId, projectRevision, shareRevision: access.shareRevision, signingWindow: window, signedModelLimit: config.signedModelLimit });
+        publicEtag({ projectId: access.projectId, projectRevision, shareRevision: access.shareRevision, assetsRevision: access.assetsRevision, signingWindow: window, signedModelLimit: config.signedModelLimit });
 
       reply
         .header('cache-control', access.requirePassword ? 'private, no-cache' : 'no-cache')

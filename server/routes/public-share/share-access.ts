@@ -13,6 +13,8 @@ export interface ShareAccess {
   projectName: string;
   projectRevision: number;
   shareRevision: number;
+  /** The workspace's assets revision: an ETag input, since deleting an asset removes a model URL. */
+  assetsRevision: number;
   requirePassword: boolean;
   domainRestrictions: string[];
   /** The project's type (configurator, viewer, ...). */
@@ -81,6 +83,7 @@ export function createShareAccess(deps: Pick<AppDeps, 'config' | 'redis'>, share
       projectName: share.name,
       projectRevision: share.projectRevision,
       shareRevision: share.shareRevision,
+      assetsRevision: share.assetsRevision,
       requirePassword: share.requirePassword,
       domainRestrictions: share.domainRestrictions,
       projectType: share.type,

@@ -118,13 +118,13 @@ describe('model files', () => {
 });
 
 describe('ETag', () => {
-  const base = { projectId: PROJECT, projectRevision: 1, shareRevision: 1, signingWindow: 20000, signedModelLimit: 20 };
+  const base = { projectId: PROJECT, projectRevision: 1, shareRevision: 1, assetsRevision: 1, signingWindow: 20000, signedModelLimit: 20 };
 
   it('is strong and changes with every input', () => {
     const etag = publicEtag(base);
     expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
     expect(publicEtag({ ...base })).toBe(etag);
-    for (const change of [{ projectRevision: 2 }, { shareRevision: 2 }, { signingWindow: 20001 }, { signedModelLimit: 5 }]) {
+    for (const change of [{ projectRevision: 2 }, { shareRevision: 2 }, { assetsRevision: 2 }, { signingWindow: 20001 }, { signedModelLimit: 5 }]) {
       expect(publicEtag({ ...base, ...change })).not.toBe(etag);
     }
   });
