@@ -140,7 +140,10 @@ describe('outbox', () => {
     connection.disconnect();
     await server.deps.db.$client.query(`update outbox set enqueue_count = 5, last_enqueued_at = now() - interval '1 hour' where job_id = $1`, [jobId]);
 
-    const worker = await startTestWorker(server.env.env);
+    // The e-mail goes to the workspace's owner (the project names no address).
+    const smtp = await startSmtpCatcher();
+    cleanups.push(() => smtp.close());
+    const worker = await startTestWorker(server.env.env, { SMTP_URL: smtp.url });
     cleanups.push(() => worker.close(5000));
     const steps = await waitForSteps(server.deps.db, id);
     expect(steps.screenshots).toMatchObject({ state: 'failed', attempts: 0, last_error: 'gave up after repeated interruptions' });
