@@ -1,4 +1,5 @@
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import pLimit from 'p-limit';
 
 /**
  * Share passwords, hashed with scrypt at the OWASP parameters (N=2^17, r=8, p=1). The stored
@@ -15,10 +16,23 @@ const SALT_LENGTH = 16;
 const MAX_MEM = 256 * 1024 * 1024;
 const FORMAT = /^\$scrypt\$ln=([0-9]{1,2}),r=([0-9]{1,2}),p=([0-9]{1,2})\$([A-Za-z0-9_-]+)\$([A-Za-z0-9_-]+)$/;
 
+/** scrypt runs at once per process, hashing and verifying together: each takes ~128 MiB and ~0.5 s of CPU. */
+export const MAX_CONCURRENT_SCRYPT = 2;
+// One queue per process: the memory it protects is the process's.
+const slots = pLimit(MAX_CONCURRENT_SCRYPT);
+
+/** scrypt runs queued or running in this process, so callers can refuse work a flood would only delay. */
+export function passwordHashingBacklog(): number {
+  return slots.activeCount + slots.pendingCount;
+}
+
 function scrypt(password: string, salt: Buffer, length: number, options: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    scryptCallback(password.normalize('NFC'), salt, length, options, (error, key) => (error ? reject(error) : resolve(key)));
-  });
+  return slots(
+    () =>
+      new Promise<Buffer>((resolve, reject) => {
+        scryptCallback(password.normalize('NFC'), salt, length, options, (error, key) => (error ? reject(error) : resolve(key)));
+      }),
+  );
 }
 
 /** A self-describing scrypt hash of the password. */

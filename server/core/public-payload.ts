@@ -104,7 +104,7 @@ export function toPublicModel(model: Record<string, unknown>): PublicModel {
 }
 
 export interface BuildPublicProjectOptions {
-  /** How many models get a url: the first ones that have a servable file (SIGNED_MODEL_LIMIT, default 20). */
+  /** How many models get a url: the first ones of the list, those that have a servable file (SIGNED_MODEL_LIMIT, default 20). */
   signedModelLimit: number;
   files: ModelFileContext;
   /** Signs a storage key into a model URL (stable within the signing window). */
@@ -114,13 +114,13 @@ export interface BuildPublicProjectOptions {
 /** The `project` object of the public payload. */
 export function buildPublicProject(project: { id: string; name: string; type: string }, data: ProjectData, options: BuildPublicProjectOptions): PublicProject {
   const models = list(data.models).filter(isRecord);
-  let signed = 0;
-  const publicModels = models.map((model) => {
+  const publicModels = models.map((model, index) => {
     const out = toPublicModel(model);
-    if (signed >= options.signedModelLimit) return out;
+    // By position, as the interface says: a model past the 20th never has a url, even when an
+    // earlier one has no file.
+    if (index >= options.signedModelLimit) return out;
     const key = modelStorageKey(model, options.files);
     if (!key) return out;
-    signed++;
     // url right after fileName, in the order of the interface's table.
     const { id, fileName, ...rest } = out;
     return { id, fileName, url: options.sign(key), ...rest };

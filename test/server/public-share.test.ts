@@ -5,12 +5,12 @@ import { TEST_SECRETS, createTestEnv, freePort } from '../helpers/test-env.js';
 import { assets } from '../../server/core/db/schema/index.js';
 import { storageKeys } from '../../server/core/storage/index.js';
 import { MODEL_URL_LIFETIME_SECONDS } from '../../server/core/storage/signed-urls.js';
-import { hashPassword, verifyPassword } from '../../server/core/passwords.js';
+import { MAX_CONCURRENT_SCRYPT, hashPassword, passwordHashingBacklog, verifyPassword } from '../../server/core/passwords.js';
 import { loadConfig } from '../../server/core/config.js';
 import { closeDeps, createDeps } from '../../server/deps.js';
 import { buildApp, redactUrl } from '../../server/app.js';
 import { clientKey } from '../../server/routes/public-share/client-key.js';
-import { MAX_CONCURRENT_PASSWORD_CHECKS, PASSWORD_ATTEMPTS, PROJECT_PASSWORD_ATTEMPTS } from '../../server/routes/public-share/password-check.js';
+import { MAX_PASSWORD_BACKLOG, PASSWORD_ATTEMPTS } from '../../server/routes/public-share/password-check.js';
 
 // The server runs in this process: count the scrypt verifications it performs.
 vi.mock('../../server/core/passwords.js', async (importOriginal) => {
@@ -76,9 +76,9 @@ async function cheapPasswordShare(password: string): Promise<Shared> {
   return target;
 }
 
-/** PROJECT_PASSWORD_ATTEMPTS wrong passwords from as many /64s as needed, each within its own limit. */
-async function guessFromManyClients(target: Shared, firstNetwork: number) {
-  for (let n = 0; n < PROJECT_PASSWORD_ATTEMPTS; n++) {
+/** `count` wrong passwords from as many /64s as needed, each within its own limit. */
+async function guessFromManyClients(target: Shared, firstNetwork: number, count: number) {
+  for (let n = 0; n < count; n++) {
     const network = firstNetwork + Math.floor(n / PASSWORD_ATTEMPTS);
     const res = await read(target, from(`2001:db8:${network}::${(n % PASSWORD_ATTEMPTS) + 1}`, `guess ${n}`));
     expect(res.status).toBe(401);
@@ -389,63 +389,56 @@ describe('public read', () => {
     expect((await read(target, from('203.0.113.8', 'right one'))).status).toBe(200);
   });
 
-  it(`caps wrong passwords per project from all clients at ${PROJECT_PASSWORD_ATTEMPTS}; past it, only a recently verified password gets in`, async () => {
+  it('never locks out a visitor for guesses made from other addresses', async () => {
     const target = await cheapPasswordShare('right one');
-    // A visitor opens the share before the attack.
-    expect((await read(target, from('198.51.100.1', 'right one'))).status).toBe(200);
-    await guessFromManyClients(target, 100);
-
-    const before = verifications();
-    // A fresh client's wrong password is refused without hashing...
-    const blocked = await read(target, from('2001:db8:200::1', 'guess', { origin: 'https://shop.example.com' }));
-    expect(blocked.status).toBe(429);
-    expect((await blocked.json()).error).toBe('rate_limited');
-    expect(blocked.headers.get('ratelimit-limit')).toBe(String(PROJECT_PASSWORD_ATTEMPTS));
-    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
-    expectCors(blocked);
-    // ...while the password visitors are using still opens the share, from anywhere.
-    expect((await read(target, from('2001:db8:201::1', 'right one'))).status).toBe(200);
-    expect(verifications()).toBe(before);
-    // Each refusal counts against the client: the shortcut gives a guesser no extra tries.
-    for (let i = 2; i <= PASSWORD_ATTEMPTS; i++) expect((await read(target, from('2001:db8:200::1', `guess ${i}`))).status).toBe(429);
-    expect((await read(target, from('2001:db8:200::1', 'right one'))).status).toBe(429);
-
-    // A share whose password nobody used lately: the right password waits for the window too.
-    const cold = await cheapPasswordShare('right one');
-    await guessFromManyClients(cold, 300);
-    const waiting = await read(cold, from('2001:db8:400::1', 'right one'));
-    expect(waiting.status).toBe(429);
-    expect(waiting.headers.get('ratelimit-limit')).toBe(String(PROJECT_PASSWORD_ATTEMPTS));
+    // Twelve addresses, ten wrong guesses each: every one of them is locked out...
+    await guessFromManyClients(target, 100, 12 * PASSWORD_ATTEMPTS);
+    expect((await read(target, from('2001:db8:100::1', 'right one'))).status).toBe(429);
+    // ...while a visitor at another address, who never guessed, gets in with the right password.
+    expect((await read(target, from('2001:db8:900::1', 'right one'))).status).toBe(200);
+    expect((await read(target, from('198.51.100.9', 'wrong one'))).status).toBe(401);
   }, 60_000);
 
-  it(`checks at most ${MAX_CONCURRENT_PASSWORD_CHECKS} passwords at once, then 503 with Retry-After: 1`, async () => {
+  it('hashes once for identical password checks that arrive together, and answers them all', async () => {
     const target = await cheapPasswordShare('right one');
     let open = () => {};
     const gate = new Promise<void>((resolve) => (open = resolve));
-    // The two checks wait on the gate, as two slow scrypt runs would.
+    // The first check waits on the gate, as a slow scrypt run would.
     vi.mocked(verifyPassword).mockImplementation(async (password, stored) => {
       await gate;
       return realVerify(password, stored);
     });
     try {
       const before = verifications();
-      const running = [read(target, from('192.0.2.1', 'guess a')), read(target, from('192.0.2.2', 'guess b'))];
-      await vi.waitFor(() => expect(verifications() - before).toBe(MAX_CONCURRENT_PASSWORD_CHECKS), { timeout: 10_000 });
-      const busy = await read(target, from('192.0.2.3', 'right one', { origin: 'https://shop.example.com' }));
-      expect(busy.status).toBe(503);
-      expect(busy.headers.get('retry-after')).toBe('1');
-      expect(await busy.json()).toMatchObject({ success: false, error: 'unavailable', retryAfter: 1 });
-      expectCors(busy);
-      expect(verifications() - before).toBe(MAX_CONCURRENT_PASSWORD_CHECKS);
+      const visitors = [1, 2, 3, 4].map((n) => read(target, from(`192.0.2.${n}`, 'right one')));
+      await vi.waitFor(() => expect(verifications() - before).toBe(1), { timeout: 10_000 });
       open();
-      expect((await Promise.all(running)).map((res) => res.status)).toEqual([401, 401]);
-      // Once a check is free, the same request goes through.
-      expect((await read(target, from('192.0.2.3', 'right one'))).status).toBe(200);
+      expect((await Promise.all(visitors)).map((res) => res.status)).toEqual([200, 200, 200, 200]);
+      expect(verifications() - before).toBe(1);
     } finally {
       open();
       vi.mocked(verifyPassword).mockImplementation(realVerify);
     }
   });
+
+  it(`queues password checks behind ${MAX_CONCURRENT_SCRYPT} scrypt runs and answers 503 with Retry-After: 1 past ${MAX_PASSWORD_BACKLOG}`, async () => {
+    const target = await cheapPasswordShare('right one');
+    // A burst of slow, full-cost hashes fills this process's scrypt queue (the server runs in this process).
+    const burst = Array.from({ length: MAX_PASSWORD_BACKLOG }, (_, i) => hashPassword(`filler ${i}`));
+    expect(passwordHashingBacklog()).toBe(MAX_PASSWORD_BACKLOG);
+    const busy = await read(target, from('192.0.2.30', 'right one', { origin: 'https://shop.example.com' }));
+    expect(busy.status).toBe(503);
+    expect(busy.headers.get('retry-after')).toBe('1');
+    expect(await busy.json()).toMatchObject({ success: false, error: 'unavailable', retryAfter: 1 });
+    expectCors(busy);
+    // A check below the ceiling waits its turn instead of failing.
+    await Promise.all(burst.slice(0, 2));
+    expect((await read(target, from('192.0.2.31', 'right one'))).status).toBe(200);
+    await Promise.all(burst);
+    // The refused try was not counted against the client: it still has all its tries.
+    for (let i = 0; i < PASSWORD_ATTEMPTS; i++) expect((await read(target, from('192.0.2.30', `guess ${i}`))).status).toBe(401);
+    expect((await read(target, from('192.0.2.30', 'right one'))).status).toBe(429);
+  }, 60_000);
 
   it('checks billing before embed host and password, and embed host before password', async () => {
     const lockedOwner = await server.person('locked@public-share.test');
@@ -488,7 +481,7 @@ describe('public read', () => {
 });
 
 describe('model URLs', () => {
-  it('signs the first 20 models with a file, and model-urls gives the others', async () => {
+  it('signs the first 20 models (those with a file), never one past the 20th, and model-urls gives the others', async () => {
     const assetIds = [];
     for (let i = 0; i < 25; i++) assetIds.push(await addAsset(server, owner.workspaceId));
     const models = [
@@ -500,8 +493,9 @@ describe('model URLs', () => {
     const { project } = await res.json();
     const urls = project.data.models.map((m: { url?: string }) => m.url);
     expect(urls[0]).toBeUndefined();
-    expect(urls.slice(1, 21).every((u: unknown) => typeof u === 'string')).toBe(true);
-    expect(urls.slice(21)).toEqual([undefined, undefined, undefined, undefined, undefined]);
+    expect(urls.slice(1, 20).every((u: unknown) => typeof u === 'string')).toBe(true);
+    // The 21st model (m19) has a file but is past the first 20: no url.
+    expect(urls.slice(20)).toEqual([undefined, undefined, undefined, undefined, undefined, undefined]);
     expect(project.data.models[1]).toMatchObject({ id: 'm0', assetId: assetIds[0] });
 
     // Each URL is a signed /files URL of the asset's key, valid at least a year, stable across reads.
@@ -522,11 +516,11 @@ describe('model URLs', () => {
     expect(Buffer.from(await download.arrayBuffer()).equals(await server.deps.storage.read(key))).toBe(true);
 
     // The fallback: any model of the project, unknown ids and file-less models left out.
-    const fallback = await modelUrls(target, ['m24', 'm20', 'm0', 'no-file', 'unknown'], { origin: 'https://shop.example.com' });
+    const fallback = await modelUrls(target, ['m24', 'm19', 'm0', 'no-file', 'unknown'], { origin: 'https://shop.example.com' });
     expect(fallback.status).toBe(200);
     expectCors(fallback);
     const body = await fallback.json();
-    expect(Object.keys(body.urls).sort()).toEqual(['m0', 'm20', 'm24']);
+    expect(Object.keys(body.urls).sort()).toEqual(['m0', 'm19', 'm24']);
     expect(body.urls.m0).toBe(urls[1]);
     const last = new URL(body.urls.m24);
     expect(server.deps.signer.verify(storageKeys.asset(owner.workspaceId, assetIds[24]), Number(last.searchParams.get('exp')), last.searchParams.get('sig')!)).toBe(true);
@@ -558,6 +552,17 @@ describe('model URLs', () => {
     expect((await ok.json()).urls.a).toContain(`/files/workspaces/${owner.workspaceId}/projects/${target.id}/models/a.glb?`);
     expect((await modelUrls({ id: target.id, token: randomBytes(32).toString('base64url') }, ['a'])).status).toBe(404);
     expect((await modelUrls(target, ['a'], { apikey: 'nope' })).status).toBe(401);
+    // The share checks come before the body, in the read's order: a wrong token is 404 and a
+    // locked owner 402 whatever the body.
+    expect((await modelUrls({ id: target.id, token: randomBytes(32).toString('base64url') }, [])).status).toBe(404);
+    await setBilling(owner.workspaceId, 'locked');
+    try {
+      const locked = await modelUrls(target, Array.from({ length: 21 }, (_, i) => `m${i}`));
+      expect(locked.status).toBe(402);
+      expect(await locked.json()).toEqual(UNAVAILABLE);
+    } finally {
+      await setBilling(owner.workspaceId, 'active');
+    }
   });
 
   it('never signs files outside the project or the workspace', async () => {

@@ -23,6 +23,11 @@ export default async function modelUrlRoutes(fastify: FastifyInstance, { shares,
     {
       // The read's hook itself: one budget for both routes.
       onRequest: readRateLimit,
+      // The share checks come before the body, as on the read and submit: a wrong token is 404
+      // (a locked owner 402) whatever the body says.
+      preParsing: async (request) => {
+        request.shareAccess = await authorize(request, request.params as { projectId: string; token: string });
+      },
       schema: {
         tags: ['public share'],
         summary: 'Signed URLs for models the read left without one (public).',
@@ -34,7 +39,7 @@ export default async function modelUrlRoutes(fastify: FastifyInstance, { shares,
       },
     },
     async (request) => {
-      const access = await authorize(request, request.params);
+      const access = request.shareAccess!;
       const stored = await shares.scene(access.workspaceId, access.projectId);
       if (!stored) throw notFound('Share');
       const data = decompressScene(stored.scene);

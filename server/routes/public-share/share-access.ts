@@ -22,6 +22,13 @@ export interface ShareAccess {
 }
 
 /** Runs the share checks for a request; throws AppError, returns the access on success. */
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the submit and model-urls routes, whose share checks run before the body is read. */
+    shareAccess?: ShareAccess;
+  }
+}
+
 export type AuthorizeShare = (request: FastifyRequest, params: { projectId: string; token: string }) => Promise<ShareAccess>;
 
 /** What publicShareRoutes creates once and hands to each public route module. */

@@ -20,13 +20,6 @@ import { invalidRequest, notFound, serviceUnavailable } from '../../core/errors.
 import { decompressScene } from '../../core/scene.js';
 import { MAX_SCREENSHOT_PIXELS, MAX_SCREENSHOT_SIDE, imageDimensions, isScreenshotSizeAllowed } from '../../core/image-dimensions.js';
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** Set by the submit route's access check. */
-    shareAccess?: ShareAccess;
-  }
-}
-
 /**
  * Submits in progress per process, from the share checks to the answer: each may hold a 36 MiB
  * body, its parsed copy and the decoded screenshots (~100 MB). Past it, 503 with Retry-After: 1.
