@@ -2,6 +2,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOpt
 import httpProxy from '@fastify/http-proxy';
 import { requireSetting, type Config } from '../server/core/config.js';
 import { API_VERSION } from '../server/routes/version.js';
+import { frameworkErrorOptions } from '../server/plugins/framework-errors.js';
 
 /**
  * The backend-for-frontend in front of the server's public share routes. Browsers send no key
@@ -24,13 +25,14 @@ export async function buildBffApp(config: Config, options: BuildBffOptions = {})
     logger: options.logger ?? { level: config.logLevel },
     // request.ip is the client only when the direct peer (a load balancer, a CDN) is trusted.
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
+    ...frameworkErrorOptions(),
   });
 
   app.addHook('onSend', async (_request, reply) => {
     reply.header('x-api-version', API_VERSION);
   });
   app.setNotFoundHandler((request, reply) => {
-    reply.code(404).send(errorBody('not_found', `Route ${request.method} ${request.url} not found.`));
+    reply.code(404).send(errorBody('not_found', `Route ${request.method} ${request.url.split('?')[0]} not found.`));
   });
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const status = error.statusCode ?? 500;

@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerO
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppDeps } from './deps.js';
 import errorHandler from './plugins/error-handler.js';
+import { frameworkErrorOptions } from './plugins/framework-errors.js';
 import jsonBody from './plugins/json-body.js';
 import auth from './plugins/auth.js';
 import openapi from './plugins/openapi.js';
@@ -72,6 +73,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     // A client that trickles a body must not hold a submit or upload slot for ever.
     requestTimeout: 300_000,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: true, useDefaults: true, allErrors: true } },
+    ...frameworkErrorOptions(),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('deps', deps);

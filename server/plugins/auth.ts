@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 
 import { apiKeys, type Role } from '../core/db/schema/index.js';
 import { ensurePerson, findRole } from '../core/accounts.js';
 import { createTokenVerifier } from '../core/tokens.js';
-import { AppError, forbidden, unauthorized } from '../core/errors.js';
+import { forbidden, unauthorized } from '../core/errors.js';
 import { UUID } from '../core/ids.js';
 
 /** Who is calling, and as what, in which workspace. Set by the `access` hooks below. */
@@ -42,11 +42,24 @@ const API_KEY_ROLE: Role = 'editor';
 /** The credential of an `Authorization: Bearer <credential>` header, if that is what it holds. */
 export const bearerToken = (header: string | undefined) => /^Bearer\s+(.+)$/i.exec(header ?? '')?.[1]?.trim();
 
+/**
+ * Paths that take a session token only (interface: the online library endpoints). An X-API-Key
+ * never reaches them, whether or not the route exists in this build or a bearer is also sent.
+ */
+export const SESSION_ONLY_PATHS = /^\/external-(assets|providers)(\/|\?|$)/;
+
+const sessionRequired = () => unauthorized('session_required', 'This endpoint needs a session token; API keys are not accepted here.');
+
 export const hashApiKey = (key: string) => createHash('sha256').update(key).digest('hex');
 
 export default fp(async function auth(app: FastifyInstance) {
   const { db, config } = app.deps;
   const verifier = createTokenVerifier(config.auth);
+
+  // A root hook, so it also runs before the 404 handler and before any route's own hooks.
+  app.addHook('onRequest', async (request) => {
+    if (request.headers['x-api-key'] !== undefined && SESSION_ONLY_PATHS.test(request.url)) throw sessionRequired();
+  });
 
   async function fromApiKey(request: FastifyRequest, key: string): Promise<AuthContext> {
     const row = await db.query.apiKeys.findFirst({ where: eq(apiKeys.keyHash, hashApiKey(key)) });
@@ -75,7 +88,8 @@ export default fp(async function auth(app: FastifyInstance) {
     const requested = request.headers['x-workspace-id'];
     let workspaceId = person.defaultWorkspaceId;
     if (requested !== undefined) {
-      if (typeof requested !== 'string' || !UUID.test(requested)) throw new AppError(400, 'invalid_request', 'X-Workspace-Id must be a workspace id.');
+      // Anything but a workspace the person belongs to is the same 403, malformed ids included.
+      if (typeof requested !== 'string' || !UUID.test(requested)) throw forbidden('You are not a member of this workspace.');
       workspaceId = requested;
     }
     const role = workspaceId ? await findRole(db, workspaceId, person.id) : null;
@@ -88,9 +102,7 @@ export default fp(async function auth(app: FastifyInstance) {
     const sessionOnly = options.sessionOnly || level === 'manage';
     return async function authenticate(request: FastifyRequest) {
       const apiKey = request.headers['x-api-key'];
-      if (apiKey !== undefined && sessionOnly) {
-        throw unauthorized('session_required', 'This endpoint needs a session token; API keys are not accepted here.');
-      }
+      if (apiKey !== undefined && sessionOnly) throw sessionRequired();
       const bearer = bearerToken(request.headers.authorization);
       if (typeof apiKey === 'string' && apiKey) request.auth = await fromApiKey(request, apiKey);
       else if (bearer) request.auth = await fromSession(request, bearer);

@@ -18,9 +18,29 @@ const FASTIFY_CODES: Record<string, { status: number; code: string; message: str
   FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'invalid_request', message: 'The JSON body is empty.' },
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'invalid_request', message: 'The body is not valid JSON.' },
   FST_INVALID_MULTIPART_CONTENT_TYPE: { status: 415, code: 'unsupported_media_type', message: 'Send the file as multipart/form-data.' },
-  FST_PARTS_LIMIT: { status: 413, code: 'payload_too_large', message: 'Too many parts in the upload.' },
-  FST_FILES_LIMIT: { status: 413, code: 'payload_too_large', message: 'Send one file per upload.' },
+  FST_PARTS_LIMIT: { status: 400, code: 'invalid_request', message: 'Too many parts in the upload: send the field file and, optionally, name.' },
+  FST_FILES_LIMIT: { status: 400, code: 'invalid_request', message: 'Send one file per upload.' },
 };
+
+/** Socket-level failures: the dependency (Postgres, Redis) is unreachable, not the request wrong. */
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+/** Postgres refusing work: shutting down, starting up, too many connections. Class 08 is connection exceptions. */
+const POSTGRES_UNAVAILABLE = new Set(['57P01', '57P02', '57P03', '53300']);
+
+/**
+ * Whether an error means Postgres or Redis is down (contract section 1: 503 `unavailable`)
+ * rather than a bug: a refused or dropped connection, Postgres shutting down, the pool's connect
+ * timeout, or ioredis giving up on a command while disconnected.
+ */
+export function isDependencyDown(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 4; current = (current as { cause?: unknown }).cause, depth++) {
+    const { code, name, message } = current as { code?: unknown; name?: unknown; message?: unknown };
+    if (typeof code === 'string' && (CONNECTION_CODES.has(code) || POSTGRES_UNAVAILABLE.has(code) || code.startsWith('08'))) return true;
+    if (name === 'MaxRetriesPerRequestError') return true;
+    if (typeof message === 'string' && /^(Connection is closed\.|Connection terminated|timeout exceeded when trying to connect)/.test(message)) return true;
+  }
+  return false;
+}
 
 /**
  * Postgres data exceptions that only client input can cause (NUL or invalid characters, text
@@ -38,6 +58,27 @@ function postgresCode(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
+type ValidationIssue = NonNullable<FastifyError['validation']>[number];
+
+/**
+ * One entry per field. A union of literals (renderQuality, say) fails once per member plus once
+ * for the union: that becomes one "must be one of a, b, c"; other unions keep their first issue.
+ */
+function validationDetails(where: string, issues: ValidationIssue[]): Array<{ field: string; message: string }> {
+  const byField = new Map<string, ValidationIssue[]>();
+  for (const issue of issues) {
+    const missing = (issue.params as { missingProperty?: string })?.missingProperty;
+    const field = [where, ...issue.instancePath.split('/').filter(Boolean), ...(missing ? [missing] : [])].join('.');
+    byField.set(field, [...(byField.get(field) ?? []), issue]);
+  }
+  return [...byField].map(([field, group]) => {
+    const allowed = group.filter((issue) => issue.keyword === 'const').map((issue) => JSON.stringify((issue.params as { allowedValue?: unknown }).allowedValue));
+    if (allowed.length > 0) return { field, message: `must be one of ${allowed.join(', ')}` };
+    const specific = group.find((issue) => issue.keyword !== 'anyOf') ?? group[0];
+    return { field, message: specific.message ?? 'is invalid' };
+  });
+}
+
 function toBody(error: FastifyError): { status: number; body: ErrorBody; headers: Record<string, string> } {
   if (error instanceof AppError) {
     return { status: error.statusCode, body: { success: false, error: error.code, message: error.message, ...error.extra }, headers: error.headers };
@@ -48,12 +89,7 @@ function toBody(error: FastifyError): { status: number; body: ErrorBody; headers
     return { status: error.statusCode, body, headers: {} };
   }
   if (error.validation) {
-    const where = error.validationContext ?? 'body';
-    const details = error.validation.map((issue) => {
-      const missing = (issue.params as { missingProperty?: string })?.missingProperty;
-      const pointer = [where, ...issue.instancePath.split('/').filter(Boolean), ...(missing ? [missing] : [])].join('.');
-      return { field: pointer, message: issue.message ?? 'is invalid' };
-    });
+    const details = validationDetails(error.validationContext ?? 'body', error.validation);
     const first = details[0];
     return { status: 400, body: { success: false, error: 'invalid_request', message: `${first.field} ${first.message}`, details }, headers: {} };
   }
@@ -66,6 +102,9 @@ function toBody(error: FastifyError): { status: number; body: ErrorBody; headers
   }
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
     return { status: error.statusCode, body: { success: false, error: 'invalid_request', message: error.message }, headers: {} };
+  }
+  if (isDependencyDown(error)) {
+    return { status: 503, body: { success: false, error: 'unavailable', message: 'A service this API depends on is unavailable; retry shortly.', retryAfter: 5 }, headers: { 'retry-after': '5' } };
   }
   return { status: 500, body: { success: false, error: 'internal', message: 'Something went wrong on our side.' }, headers: {} };
 }

@@ -2,7 +2,44 @@ import fp from 'fastify-plugin';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import type { OpenAPIV3 } from 'openapi-types';
 import { API_VERSION } from '../routes/version.js';
+
+/**
+ * What the route schemas cannot say: a multipart body (validating it as a schema would make
+ * Fastify buffer the upload) and the name of the `/files/*` wildcard.
+ */
+function describeWhatSchemasCannot(document: OpenAPIV3.Document): OpenAPIV3.Document {
+  const upload = document.paths['/assets']?.post;
+  if (upload) {
+    upload.requestBody = {
+      required: true,
+      content: {
+        'multipart/form-data': {
+          schema: {
+            type: 'object',
+            required: ['file'],
+            properties: {
+              file: { type: 'string', format: 'binary', description: 'A .glb, a .gltf with embedded buffers, or a .zip of a .gltf with its resources; at most 50 MB.' },
+              name: { type: 'string', maxLength: 200, description: 'Display name (default: the file name without extension).' },
+            },
+          },
+        },
+      },
+    };
+  }
+  const files = document.paths['/files/{*}'];
+  if (files) {
+    delete document.paths['/files/{*}'];
+    for (const operation of [files.get, files.head]) {
+      for (const parameter of (operation?.parameters ?? []) as OpenAPIV3.ParameterObject[]) {
+        if (parameter.in === 'path' && parameter.name === '*') Object.assign(parameter, { name: 'key', description: 'The storage key, slashes included, as the signed URL gives it.' });
+      }
+    }
+    document.paths['/files/{key}'] = files;
+  }
+  return document;
+}
 
 /** The OpenAPI description, generated from the same schemas that validate requests. */
 export default fp(async function openapi(app: FastifyInstance) {
@@ -20,11 +57,17 @@ export default fp(async function openapi(app: FastifyInstance) {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
           apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
-          publicKey: { type: 'apiKey', in: 'header', name: 'apikey' },
+          publicKey: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'apikey',
+            description: 'The public key (PUBLIC_ANON_KEY), sent twice: in the apikey header and as Authorization: Bearer <key>.',
+          },
         },
       },
       security: [{ bearer: [] }, { apiKey: [] }],
     },
+    transformObject: (documentObject) => describeWhatSchemasCannot((documentObject as { openapiObject: OpenAPIV3.Document }).openapiObject),
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

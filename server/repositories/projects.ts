@@ -11,14 +11,17 @@ export interface ProjectInputData {
   data: ProjectData;
 }
 
-/** The stored scene with the defaults the public read relies on. */
+/**
+ * The stored scene: the five keys of contract section 3 with the defaults the public read relies
+ * on. Other keys are ignored like any unknown field (contract section 1), not stored.
+ */
 export function normalizeData(data: Partial<ProjectData> | undefined): ProjectData {
   return {
-    ...(data ?? {}),
     models: data?.models ?? [],
     sceneData: data?.sceneData ?? {},
     renderQuality: data?.renderQuality ?? 'optimised',
     saveConfigEnabled: data?.saveConfigEnabled ?? false,
+    ...(data?.camera !== undefined ? { camera: data.camera } : {}),
   };
 }
 

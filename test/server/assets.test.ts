@@ -137,6 +137,16 @@ describe('POST /assets', () => {
       expect(await assetRows(owner.workspaceId)).toBe(0);
     });
 
+    it('two files in one upload (400), and nothing is stored', async () => {
+      const form = new FormData();
+      form.append('file', new Blob([Buffer.from(await fixtures.chairGlb())]), 'a.glb');
+      form.append('file', new Blob([Buffer.from(await fixtures.chairGlb())]), 'b.glb');
+      const res = await fetch(`${server.url}/assets`, { method: 'POST', headers: owner.headers, body: form });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ success: false, error: 'invalid_request', message: 'Send one file per upload.' });
+      expect(await assetRows(owner.workspaceId)).toBe(0);
+    });
+
     it('a file in another field is not taken for the model', async () => {
       const form = new FormData();
       form.append('model', new Blob([new Uint8Array(chairGlb)]), 'chair.glb');

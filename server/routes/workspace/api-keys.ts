@@ -19,6 +19,9 @@ const toBody = (row: typeof apiKeys.$inferSelect) => ({
 });
 
 /** Workspace API keys (contract section 2): owners and admins, with a session. */
+/** API keys cannot manage API keys: a session of an owner or admin only. */
+const sessionOnly = [{ bearer: [] }];
+
 export default async function apiKeyRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { db } = app.deps;
@@ -30,6 +33,7 @@ export default async function apiKeyRoutes(fastify: FastifyInstance) {
       onRequest: app.access('manage'),
       schema: {
         tags,
+        security: sessionOnly,
         body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }) }),
         response: { 201: Type.Object({ success: Type.Boolean(), apiKey: ApiKey, key: Type.String() }), ...errors(400, 401, 403, 409) },
       },
@@ -46,7 +50,7 @@ export default async function apiKeyRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/workspace/api-keys',
-    { onRequest: app.access('manage'), schema: { tags, response: { 200: Type.Object({ success: Type.Boolean(), apiKeys: Type.Array(ApiKey) }), ...errors(401, 403) } } },
+    { onRequest: app.access('manage'), schema: { tags, security: sessionOnly, response: { 200: Type.Object({ success: Type.Boolean(), apiKeys: Type.Array(ApiKey) }), ...errors(401, 403) } } },
     async (request) => {
       const rows = await db.select().from(apiKeys).where(eq(apiKeys.workspaceId, request.auth.workspaceId)).orderBy(desc(apiKeys.createdAt));
       return { success: true, apiKeys: rows.map(toBody) };
@@ -55,7 +59,7 @@ export default async function apiKeyRoutes(fastify: FastifyInstance) {
 
   app.delete(
     '/workspace/api-keys/:id',
-    { onRequest: app.access('manage'), schema: { tags, params: IdParams, response: { 200: Type.Object({ success: Type.Boolean() }), ...errors(401, 403, 404) } } },
+    { onRequest: app.access('manage'), schema: { tags, security: sessionOnly, params: IdParams, response: { 200: Type.Object({ success: Type.Boolean() }), ...errors(401, 403, 404) } } },
     async (request) => {
       const rows = await db.delete(apiKeys).where(and(eq(apiKeys.workspaceId, request.auth.workspaceId), eq(apiKeys.id, request.params.id))).returning({ id: apiKeys.id });
       if (rows.length === 0) throw notFound('API key');

@@ -1,0 +1,38 @@
+import { STATUS_CODES } from 'node:http';
+import type { FastifyReply, FastifyServerOptions } from 'fastify';
+import { API_VERSION } from '../routes/version.js';
+
+type FrameworkErrorOptions = Pick<FastifyServerOptions, 'frameworkErrors' | 'clientErrorHandler'>;
+
+const CLIENT_ERRORS: Record<string, { status: number; error: string; message: string }> = {
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, error: 'request_timeout', message: 'The request took too long to arrive.' },
+  HPE_HEADER_OVERFLOW: { status: 431, error: 'invalid_request', message: 'The request headers are too large.' },
+};
+
+/**
+ * Errors Fastify raises before a route or the error handler can see the request (a malformed URL
+ * such as `/projects/%zz`, a broken request line, a body that never arrives) still leave as the
+ * contract's error body with `X-Api-Version`. Shared by the server and the BFF.
+ */
+export function frameworkErrorOptions(): FrameworkErrorOptions {
+  return {
+    frameworkErrors: (error, _request, reply: FastifyReply) => {
+      reply
+        .code(400).header('x-api-version', API_VERSION).send({ success: false, error: 'invalid_request', message: error.message });
+    },
+    clientErrorHandler: (error, socket) => {
+      // Nobody is left to read an answer.
+      if ((error as NodeJS.ErrnoException).code === 'ECONNRESET' || !socket.writable) return socket.destroy();
+      const known = CLIENT_ERRORS[(error as NodeJS.ErrnoException).code ?? ''] ?? { status: 400, error: 'invalid_request', message: 'The request is malformed.' };
+      const body = JSON.stringify({ success: false, error: known.error, message: known.message });
+      socket.end(
+        `HTTP/1.1 ${known.status} ${STATUS_CODES[known.status]}\r\n` +
+          'Content-Type: application/json; charset=utf-8\r\n' +
+          `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+          `X-Api-Version: ${API_VERSION}\r\n` +
+          'Connection: close\r\n\r\n' +
+          body,
+      );
+    },
+  };
+}

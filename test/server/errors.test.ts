@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import net from 'node:net';
+import { startTestServer, type TestPerson, type TestServer } from '../helpers/test-server.js';
+import { freePort } from '../helpers/test-env.js';
+import { issueAccessToken } from '../../server/core/tokens.js';
+
+let server: TestServer;
+let owner: TestPerson;
+beforeAll(async () => {
+  server = await startTestServer();
+  owner = await server.person('errors@example.com');
+});
+afterAll(() => server.close());
+
+/** Sends raw bytes and reads the whole answer (the server closes the connection). */
+function rawRequest(port: number, bytes: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.end(bytes));
+    let answer = '';
+    socket.on('data', (chunk) => (answer += chunk.toString('utf8')));
+    socket.on('end', () => resolve(answer));
+    socket.on('error', reject);
+  });
+}
+
+describe('errors raised before routing', () => {
+  it('answers a malformed URL with the error body and the version header', async () => {
+    const res = await fetch(`${server.url}/projects/%zz`, { headers: owner.headers });
+    expect(res.status).toBe(400);
+    expect(res.headers.get('x-api-version')).toBe('v3.16');
+    expect(await res.json()).toMatchObject({ success: false, error: 'invalid_request' });
+  });
+
+  it('answers a broken request line with a JSON error and the version header', async () => {
+    const answer = await rawRequest(Number(new URL(server.url).port), 'GET /health HTTP/1.1\r\nHost: x\r\nBroken header line\r\n\r\n');
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(answer.toLowerCase()).toContain('x-api-version: v3.16');
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({ success: false, error: 'invalid_request' });
+  });
+});
+
+describe('credentials', () => {
+  it('refuses an X-API-Key on the online library paths with 401 session_required, bearer or not', async () => {
+    const created = await fetch(`${server.url}/workspace/api-keys`, {
+      method: 'POST',
+      headers: { ...owner.headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'ci' }),
+    });
+    const { key } = await created.json();
+    for (const path of ['/external-assets/search?q=chair', '/external-assets/imports', '/external-providers/library_b/connection']) {
+      for (const headers of [{ 'x-api-key': key }, { 'x-api-key': key, ...owner.headers }]) {
+        const res = await fetch(`${server.url}${path}`, { headers });
+        expect(res.status, path).toBe(401);
+        expect((await res.json()).error).toBe('session_required');
+      }
+    }
+  });
+
+  it('answers 403 for an X-Workspace-Id that is not one of the person\'s workspaces, malformed or not', async () => {
+    for (const id of ['nope', '00000000-0000-4000-8000-000000000000']) {
+      const res = await fetch(`${server.url}/projects`, { headers: { ...owner.headers, 'x-workspace-id': id } });
+      expect(res.status, id).toBe(403);
+      expect((await res.json()).error).toBe('forbidden');
+    }
+  });
+});
+
+describe('validation messages', () => {
+  it('names the allowed values of a field once', async () => {
+    const res = await fetch(`${server.url}/projects`, {
+      method: 'POST',
+      headers: { ...owner.headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'x', data: { models: [], renderQuality: 'ultra' } }),
+    });
+    expect(res.status).toBe(400);
+    const body = await res.json();
+    expect(body.details).toEqual([{ field: 'body.data.renderQuality', message: 'must be one of "optimised", "low", "high"' }]);
+    expect(body.message).toBe('body.data.renderQuality must be one of "optimised", "low", "high"');
+  });
+
+  it('ignores unknown keys of a project\'s data instead of storing them', async () => {
+    const res = await fetch(`${server.url}/projects`, {
+      method: 'POST',
+      headers: { ...owner.headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'x', data: { models: [], junk: { a: 1 }, camera: { position: [1, 2, 3], target: [0, 0, 0] } } }),
+    });
+    expect(res.status).toBe(201);
+    const { project } = await res.json();
+    const read = await (await fetch(`${server.url}/projects/${project.id}`, { headers: owner.headers })).json();
+    expect(read.project.data).not.toHaveProperty('junk');
+    expect(read.project.data.camera).toEqual({ position: [1, 2, 3], target: [0, 0, 0] });
+  });
+});
+
+describe('a dependency that is down', () => {
+  it('answers 503 unavailable with Retry-After, not 500, when Postgres does not answer', async () => {
+    const closedPort = await freePort();
+    const broken = await startTestServer({ DATABASE_URL: `postgres://postgres@127.0.0.1:${closedPort}/none` });
+    try {
+      const token = await issueAccessToken(broken.config.auth, 'test|down@example.com', 'down@example.com');
+      const res = await fetch(`${broken.url}/projects`, { headers: { authorization: `Bearer ${token}` } });
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('5');
+      expect(await res.json()).toMatchObject({ success: false, error: 'unavailable' });
+      const health = await fetch(`${broken.url}/health`);
+      expect(health.status).toBe(503);
+      expect(await health.json()).toMatchObject({ failing: ['postgres'] });
+    } finally {
+      await broken.close();
+    }
+  });
+});
