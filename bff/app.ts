@@ -3,6 +3,8 @@ import httpProxy from '@fastify/http-proxy';
 import { requireSetting, type Config } from '../server/core/config.js';
 import { API_VERSION } from '../server/routes/version.js';
 import { frameworkErrorOptions } from '../server/plugins/framework-errors.js';
+import { publicCorsHeaders } from '../server/routes/public-share/cors.js';
+import { SUBMIT_BODY_LIMIT } from '../server/schemas/submissions.js';
 
 /**
  * The backend-for-frontend in front of the server's public share routes. Browsers send no key
@@ -39,6 +41,17 @@ export async function buildBffApp(config: Config, options: BuildBffOptions = {})
     if (status >= 500) request.log.error({ err: error }, 'request failed');
     if (status >= 400 && status < 500) return reply.code(status).send(errorBody('invalid_request', error.message));
     return reply.code(500).send(errorBody('internal', 'Something went wrong on our side.'));
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.url.startsWith('/share/')) return;
+    // The answers the BFF gives itself (413, 503) must be as readable to the page as the API's.
+    publicCorsHeaders(request, reply);
+    // Refused here rather than half-sent upstream and cut off there.
+    if (Number(request.headers['content-length']) > SUBMIT_BODY_LIMIT) {
+      reply.header('connection', 'close');
+      return reply.code(413).send(errorBody('payload_too_large', 'The request body is too large.'));
+    }
   });
 
   app.get('/health', async (_request, reply) => {

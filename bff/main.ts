@@ -1,14 +1,22 @@
-import { loadConfig } from '../server/core/config.js';
+import { exitOnConfigError, loadConfig } from '../server/core/config.js';
 import { exitGracefullyOnSignals, exitOnListenError } from '../server/core/shutdown.js';
 import { buildBffApp } from './app.js';
 
-/** The BFF process: listen, close gracefully on SIGTERM/SIGINT. */
-const config = loadConfig();
-const app = await buildBffApp(config);
-exitGracefullyOnSignals(() => app.close(), { name: 'bff', timeoutMs: 10_000, log: app.log });
-
+/**
+ * The BFF process: listen, close gracefully on SIGTERM/SIGINT. A bad or missing setting stops it
+ * with one line on stderr and exit code 1; other failures keep their stack.
+ */
 try {
-  await app.listen({ port: config.bffPort, host: config.bffHost });
+  const config = loadConfig();
+  const app = await buildBffApp(config);
+  exitGracefullyOnSignals(() => app.close(), { name: 'bff', timeoutMs: 10_000, log: app.log });
+
+  try {
+    await app.listen({ port: config.bffPort, host: config.bffHost });
+  } catch (error) {
+    exitOnListenError(error, 'the BFF', `${config.bffHost}:${config.bffPort}`, 'BFF_PORT', app.log);
+  }
 } catch (error) {
-  exitOnListenError(error, 'the BFF', `${config.bffHost}:${config.bffPort}`, 'BFF_PORT', app.log);
+  exitOnConfigError('bff', error);
+  throw error;
 }

@@ -1,26 +1,34 @@
-import { loadConfig } from './core/config.js';
+import { exitOnConfigError, loadConfig } from './core/config.js';
 import { applyMigrations } from './core/db/client.js';
 import { exitGracefullyOnSignals, exitOnListenError } from './core/shutdown.js';
 import { waitForRedis } from './core/redis.js';
 import { buildApp } from './app.js';
 import { closeDeps, createDeps } from './deps.js';
 
-/** The server process: migrate, listen, close gracefully on SIGTERM/SIGINT. */
-const config = loadConfig();
-const deps = createDeps(config);
-await applyMigrations(deps.db);
-const app = await buildApp(deps);
-if (!(await waitForRedis(deps.redis))) app.log.warn('Redis does not answer yet: rate limits fail open and submits wait for the relay until it does');
-exitGracefullyOnSignals(
-  async () => {
-    await app.close();
-    await closeDeps(deps);
-  },
-  { name: 'server', timeoutMs: 10_000, log: app.log },
-);
-
+/**
+ * The server process: migrate, listen, close gracefully on SIGTERM/SIGINT. A bad or missing
+ * setting stops it with one line on stderr and exit code 1; other failures keep their stack.
+ */
 try {
-  await app.listen({ port: config.port, host: config.host });
+  const config = loadConfig();
+  const deps = createDeps(config);
+  await applyMigrations(deps.db);
+  const app = await buildApp(deps);
+  if (!(await waitForRedis(deps.redis))) app.log.warn('Redis does not answer yet: rate limits fail open and submits wait for the relay until it does');
+  exitGracefullyOnSignals(
+    async () => {
+      await app.close();
+      await closeDeps(deps);
+    },
+    { name: 'server', timeoutMs: 10_000, log: app.log },
+  );
+
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    exitOnListenError(error, 'the server', `${config.host}:${config.port}`, 'PORT', app.log);
+  }
 } catch (error) {
-  exitOnListenError(error, 'the server', `${config.host}:${config.port}`, 'PORT', app.log);
+  exitOnConfigError('server', error);
+  throw error;
 }

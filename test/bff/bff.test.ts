@@ -43,4 +43,30 @@ describe('BFF in front of the API', () => {
     expect(proxied.status).toBe(404);
     expect(await proxied.json()).toMatchObject({ success: false, error: 'not_found' });
   });
+
+  it('passes the API\'s refusal of a large submit through (404 with CORS), not a 503 or a reset', async () => {
+    // One big screenshot to a share that does not exist: refused before the body is read.
+    const body = JSON.stringify({ formData: {}, screenshots: [`data:image/png;base64,${Buffer.alloc(3 * 1024 * 1024, 7).toString('base64')}`] });
+    for (let i = 0; i < 3; i++) {
+      const res = await fetch(`${bffUrl}${unknownShare}/submit`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: 'https://shop.example.com' },
+        body,
+      });
+      expect(res.status).toBe(404);
+      expect(res.headers.get('access-control-allow-origin')).toBe('https://shop.example.com');
+      expect(await res.json()).toMatchObject({ success: false, error: 'not_found' });
+    }
+  });
+
+  it('answers a submit body past the API\'s limit with 413 itself, with CORS', async () => {
+    const res = await fetch(`${bffUrl}${unknownShare}/submit`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: 'https://shop.example.com' },
+      body: Buffer.alloc(37 * 1024 * 1024, 32),
+    });
+    expect(res.status).toBe(413);
+    expect(res.headers.get('access-control-allow-origin')).toBe('https://shop.example.com');
+    expect(await res.json()).toMatchObject({ success: false, error: 'payload_too_large' });
+  });
 });

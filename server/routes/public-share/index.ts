@@ -8,23 +8,11 @@ import readRoutes from './read.js';
 import modelUrlRoutes from './model-urls.js';
 import submitRoutes from './submit.js';
 import { bearerToken } from '../../plugins/auth.js';
+import { publicCorsHeaders } from './cors.js';
 
 /** What a browser may send to the public routes (contract section 5). */
 export const PUBLIC_ALLOWED_HEADERS = 'apikey, authorization, content-type, if-none-match, x-share-password, idempotency-key';
 const ALLOWED_METHODS = 'GET, POST, OPTIONS';
-
-/**
- * CORS for a public route: any page may embed a share (the embed host rule is enforced by the
- * route itself, with a 403 the page must be able to read), so the request's Origin is echoed.
- * Set before any check, so every status (401, 402, 403, 404, 429, 304) carries it.
- */
-function corsHeaders(request: FastifyRequest, reply: FastifyReply) {
-  const origin = request.headers.origin;
-  if (origin) reply.header('access-control-allow-origin', origin);
-  reply.header('access-control-expose-headers', 'ETag, Retry-After');
-  reply.header('vary', 'Origin, X-Share-Password');
-  reply.header('cache-control', 'no-cache');
-}
 
 /**
  * The public share surface: GET /share/:projectId/:token, POST .../model-urls, POST .../submit.
@@ -39,7 +27,7 @@ export default async function publicShareRoutes(app: FastifyInstance) {
   const isPublicKey = (value: string | undefined) => value !== undefined && secretsEqual(value, publicKey);
 
   app.addHook('onRequest', async (request, reply) => {
-    corsHeaders(request, reply);
+    publicCorsHeaders(request, reply);
     // Preflights carry no credentials; browsers send them on the real request.
     if (request.method === 'OPTIONS') return;
     const apikey = request.headers.apikey;

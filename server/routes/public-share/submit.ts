@@ -143,8 +143,11 @@ export default async function submitRoutes(fastify: FastifyInstance, { shares, a
           // 'close' follows the answer, and also a client that went away mid-upload.
           reply.raw.once('close', release);
         } catch (error) {
-          // Refused before the body: close the connection instead of draining up to 36 MiB nobody reads.
-          reply.header('connection', 'close');
+          // Refused before the body. A body within the limit is read and dropped by Node after
+          // the answer, so a proxy in between (the BFF) finishes sending and relays the answer;
+          // past the limit, or of unknown length, the connection closes instead of draining it.
+          const declared = Number(request.headers['content-length']);
+          if (!(declared <= SUBMIT_BODY_LIMIT)) reply.header('connection', 'close');
           throw error;
         }
       },
