@@ -28,7 +28,7 @@ export const AssetList = Type.Object({
 /** Limits of a POST /assets upload (multipart). */
 export const UPLOAD_LIMITS = {
   /** Largest upload, in bytes: 50 MB, the same limit as the model checks. */
-  fileSize: 50 * 1024 * 1024,
+  fileSize: 50_000_000,
   /** Longest display name, in characters. */
   nameLength: 200,
 } as const;

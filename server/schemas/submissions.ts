@@ -6,8 +6,8 @@ import { MAX_SCREENSHOT_PIXELS, MAX_SCREENSHOT_SIDE } from '../core/image-dimens
 
 /** At most this many screenshots per submit. */
 export const MAX_SCREENSHOTS = 5;
-/** Decoded size limit of one screenshot: 5 MiB. */
-export const MAX_SCREENSHOT_BYTES = 5 * 1024 * 1024;
+/** Decoded size limit of one screenshot: 5 MB (contract section 6), 5,000,000 bytes. */
+export const MAX_SCREENSHOT_BYTES = 5_000_000;
 /** Screenshot types a submit may carry. */
 export const SCREENSHOT_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
 export type ScreenshotType = (typeof SCREENSHOT_TYPES)[number];
@@ -41,7 +41,7 @@ export const SubmitBody = Type.Object(
         maxItems: MAX_SCREENSHOTS,
         default: [],
         description:
-          `Up to ${MAX_SCREENSHOTS} data URLs of type image/png, image/jpeg or image/webp, at most 5 MiB each once decoded; the bytes must be an image of the declared type ` +
+          `Up to ${MAX_SCREENSHOTS} data URLs of type image/png, image/jpeg or image/webp, at most 5 MB (5,000,000 bytes) each once decoded; the bytes must be an image of the declared type ` +
           `whose header gives its size, at most ${MAX_SCREENSHOT_SIDE} pixels per side and ${MAX_SCREENSHOT_PIXELS} pixels (4096 × 4096) in all (else 400 naming body.screenshots.<i>).`,
       }),
     ),

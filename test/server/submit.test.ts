@@ -227,10 +227,11 @@ describe('submit: checks and validation', () => {
     expect(gif.message).toContain('image/gif');
     await expectInvalid(await submit(server.url, share, validBody({ screenshots: [dataUrl('image/png', png()), dataUrl('image/png', jpeg())] })), 'body.screenshots.1');
     await expectInvalid(await submit(server.url, share, validBody({ screenshots: ['https://example.com/shot.png'] })), 'body.screenshots.0');
-    const big = Buffer.alloc(5 * 1024 * 1024 + 1);
+    // 5 MB as the contract writes it: 5,000,000 bytes.
+    const big = Buffer.alloc(5_000_000 + 1);
     png().copy(big);
     const oversized = await expectInvalid(await submit(server.url, share, validBody({ screenshots: [dataUrl('image/png', big)] })), 'body.screenshots.0');
-    expect(oversized.message).toContain('5 MiB');
+    expect(oversized.message).toContain('5 MB');
   });
 
   it('refuses screenshots past the pixel cap or without a readable header, naming the screenshot', async () => {
@@ -261,8 +262,8 @@ describe('submit: checks and validation', () => {
     expect(decode(2049, 8192)).toThrow(/body\.screenshots\.2/);
   });
 
-  it('accepts a screenshot of exactly 5 MiB', async () => {
-    const max = Buffer.alloc(5 * 1024 * 1024);
+  it('accepts a screenshot of exactly 5 MB', async () => {
+    const max = Buffer.alloc(5_000_000);
     png().copy(max);
     const res = await submit(server.url, share, validBody({ screenshots: [dataUrl('image/png', max)] }));
     expect(res.status).toBe(200);

@@ -21,7 +21,7 @@ export interface CheckModelOptions {
 }
 
 export const CHECK_MODEL_DEFAULTS: CheckModelOptions = {
-  maxBytes: 50 * 1024 * 1024,
+  maxBytes: 50_000_000,
   maxReportedIssues: 20,
   unzip: {},
 };

@@ -18,8 +18,8 @@ export interface SafeUnzipOptions {
 
 export const SAFE_UNZIP_DEFAULTS: SafeUnzipOptions = {
   maxEntries: 1000,
-  maxEntryBytes: 50 * 1024 * 1024,
-  maxTotalBytes: 150 * 1024 * 1024,
+  maxEntryBytes: 50_000_000,
+  maxTotalBytes: 150_000_000,
   maxRatio: 100,
   ratioThresholdBytes: 1024 * 1024,
 };

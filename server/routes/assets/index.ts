@@ -21,7 +21,8 @@ interface Upload {
   name: string | undefined;
 }
 
-const MB = 1024 * 1024;
+/** Megabytes as the interface counts them (50 MB = 50,000,000 bytes). */
+const MB = 1_000_000;
 /** Model checks one process runs at once (each holds up to 200 MB and the CPU). */
 export const MAX_CONCURRENT_CHECKS = 2;
 const tooLarge = () => new ModelFileError('too_large', `The file is larger than ${UPLOAD_LIMITS.fileSize / MB} MB.`);

@@ -50,7 +50,7 @@ export function decodeScreenshot(value: string, index: number): { mimeType: Scre
   const payload = value.slice(match[0].length);
   // Checked before decoding, so an oversized image costs no allocation.
   const padding = payload.endsWith('==') ? 2 : payload.endsWith('=') ? 1 : 0;
-  if ((payload.length / 4) * 3 - padding > MAX_SCREENSHOT_BYTES) throw fieldError(field, 'is larger than 5 MiB.');
+  if ((payload.length / 4) * 3 - padding > MAX_SCREENSHOT_BYTES) throw fieldError(field, 'is larger than 5 MB (5,000,000 bytes).');
   if (payload.length % 4 !== 0 || !BASE64.test(payload)) throw fieldError(field, 'is not valid base64.');
   const data = Buffer.from(payload, 'base64');
   if (data.length === 0) throw fieldError(field, 'is empty.');
