@@ -38,6 +38,9 @@ export function findJsonProblem(value: unknown): string | null {
  */
 export default fp(async function jsonBody(app: FastifyInstance) {
   const parse = app.getDefaultJsonParser('error', 'error');
+  // Every body of this API is JSON (or multipart, on uploads): a text/plain body is 415, not a
+  // string that fails the schema with a puzzling "body must be object".
+  app.removeContentTypeParser('text/plain');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');

@@ -43,6 +43,13 @@ describe('meta routes', () => {
     expect(await res.json()).toMatchObject({ success: false, error: 'not_found' });
   });
 
+  it('answers a text/plain body with 415 unsupported_media_type', async () => {
+    const owner = await server.person('text@example.com');
+    const res = await fetch(`${server.url}/projects`, { method: 'POST', headers: { ...owner.headers, 'content-type': 'text/plain' }, body: '{"name":"x"}' });
+    expect(res.status).toBe(415);
+    expect(await res.json()).toMatchObject({ success: false, error: 'unsupported_media_type' });
+  });
+
   it('answers malformed JSON with 400 invalid_request', async () => {
     const owner = await server.person('meta@example.com');
     const res = await fetch(`${server.url}/projects`, { method: 'POST', headers: { ...owner.headers, 'content-type': 'application/json' }, body: '{"name":' });

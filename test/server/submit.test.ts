@@ -179,6 +179,15 @@ describe('submit: the happy path, through every background step', () => {
     expect(request.screenshots).toEqual([]);
   });
 
+  it('says why the owners got the mail when the project\'s address is not valid', async () => {
+    const share = await createSharedProject(server, owner, { projectSettings: { emailAdminAddress: 'sales at shop' } });
+    const { requestId } = await (await submit(server.url, share, validBody())).json();
+    await waitForSteps(server.deps.db, requestId);
+    const { request } = await (await fetch(`${server.url}/projects/${share.projectId}/requests/${requestId}`, { headers: owner.headers })).json();
+    expect(request.steps.email).toMatchObject({ state: 'done', note: "Sent to the workspace's owners: the project's emailAdminAddress is not a valid e-mail address." });
+    expect(smtp.messages.filter((m) => m.messageId === `<request-${requestId}@config-share>`).map((m) => m.to)).toEqual([['owner@submit.test']]);
+  });
+
   it('notes, rather than fails, when nobody has an e-mail address', async () => {
     const share = await createSharedProject(server, owner, { projectSettings: {} });
     await query('update people set email = null where id in (select person_id from memberships where workspace_id = $1 and role = $2)', [owner.workspaceId, 'owner']);

@@ -47,9 +47,11 @@ export const emailStep: StepProcessor = {
     let to = adminRecipients(settings.emailAdminAddress);
     let note: string | undefined;
     if (to.length === 0) {
+      const configured = typeof settings.emailAdminAddress === 'string' && settings.emailAdminAddress.trim() !== '';
+      const why = configured ? "the project's emailAdminAddress is not a valid e-mail address" : 'the project has no emailAdminAddress';
       to = adminRecipients((await workspaceOwnerEmails(deps.db, submission.workspaceId)).join(','));
-      if (to.length === 0) return { note: 'No e-mail address: the project has no emailAdminAddress and no workspace owner has an e-mail address; nothing was sent.' };
-      note = "Sent to the workspace's owners: the project has no emailAdminAddress.";
+      if (to.length === 0) return { note: `No e-mail address: ${why} and no workspace owner has an e-mail address; nothing was sent.` };
+      note = `Sent to the workspace's owners: ${why}.`;
     }
     const route = mailRouteFor(settings, deps.config);
     if (!route) throw new UnrecoverableError("No SMTP server is configured: set the project's smtpHost settings or the platform's SMTP_URL.");
