@@ -36,6 +36,18 @@ export const ShareParams = Type.Object({
 
 const Vec3 = Type.Object({ x: Type.Number(), y: Type.Number(), z: Type.Number() });
 
+/** The optional X-Share-Password header of the public routes. */
+export const SharePasswordHeader = Type.Optional(Type.String({ description: 'The share password, as UTF-8, when the share requires one.' }));
+
+/** Optional headers of model-urls (the public key headers are in the security scheme). */
+export const ModelUrlsHeaders = Type.Object({ 'x-share-password': SharePasswordHeader });
+
+/** Optional headers of the public read. */
+export const PublicReadHeaders = Type.Object({
+  'x-share-password': SharePasswordHeader,
+  'if-none-match': Type.Optional(Type.String({ description: 'The ETag of the payload the client holds: 304 when unchanged.' })),
+});
+
 export const PublicModel = Type.Object({
   id: Type.String(),
   fileName: Type.String(),

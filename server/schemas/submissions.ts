@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Uuid } from './common.js';
+import { SharePasswordHeader } from './shares.js';
 import { MAX_SCREENSHOT_PIXELS, MAX_SCREENSHOT_SIDE } from '../core/image-dimensions.js';
 
 /** Shapes of the public submit route and the owner request routes (contract section 6). */
@@ -19,6 +20,14 @@ export const MAX_OBJECT_JSON_BYTES = 256 * 1024;
  * The submit body limit: five screenshots at their limit, base64-encoded (4/3), plus room for
  * the other fields. Large enough for that, and no larger.
  */
+/** Optional headers of submit (the public key headers are in the security scheme). */
+export const SubmitHeaders = Type.Object({
+  'x-share-password': SharePasswordHeader,
+  'idempotency-key': Type.Optional(
+    Type.String({ minLength: 1, maxLength: 200, description: 'The same key for the same project within 24 hours answers the first requestId and stores nothing new.' }),
+  ),
+});
+
 export const SUBMIT_BODY_LIMIT = 36 * 1024 * 1024;
 /** How long an Idempotency-Key is remembered per project. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;

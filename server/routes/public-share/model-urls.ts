@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { PublicShareOptions } from './share-access.js';
-import { ModelUrlsBody, ModelUrlsReply, ShareParams, UnavailableBody } from '../../schemas/shares.js';
+import { ModelUrlsBody, ModelUrlsReply, ModelUrlsHeaders, ShareParams, UnavailableBody } from '../../schemas/shares.js';
 import { errors } from '../../schemas/common.js';
 import { notFound } from '../../core/errors.js';
 import { decompressScene } from '../../core/scene.js';
@@ -34,6 +34,7 @@ export default async function modelUrlRoutes(fastify: FastifyInstance, { shares,
         description: 'Same headers, checks and limits as the read; its calls count against the read\'s rate limit (RATE_LIMIT_SHARE_READ, one budget for both). Unknown ids, and models without a file, are absent from urls.',
         security: [{ publicKey: [] }],
         params: ShareParams,
+        headers: ModelUrlsHeaders,
         body: ModelUrlsBody,
         response: { 200: ModelUrlsReply, ...errors(400, 401, 403, 404, 429, 503), 402: UnavailableBody },
       },

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { LRUCache } from 'lru-cache';
 import type { PublicShareOptions } from './share-access.js';
-import { PublicProjectReply, ShareParams, UnavailableBody } from '../../schemas/shares.js';
+import { PublicProjectReply, PublicReadHeaders, ShareParams, UnavailableBody } from '../../schemas/shares.js';
 import { errors } from '../../schemas/common.js';
 import { notFound } from '../../core/errors.js';
 import { decompressScene } from '../../core/scene.js';
@@ -37,13 +37,13 @@ export default async function readRoutes(app: FastifyInstance, { shares, authori
           'project/token/enabled (one 404 not_found), owner billing (402), embed host from Origin, else Referer (403 domain_not_allowed; ' +
           'a request with neither, such as a headless or native client, is allowed), password in X-Share-Password (401 password_required / ' +
           'invalid_password; the header carries the password as UTF-8; 429 for any password after 10 wrong tries in 15 minutes per client (IPv4 address, ' +
-          'IPv6 /64) and project; after 100 wrong tries in 15 minutes for the project from all clients, 429 for any password this server has not ' +
-          'verified in the last two minutes of use, counted against the client; 503 unavailable with Retry-After: 1 while the server is already ' +
-          'checking 2 passwords), then If-None-Match (304). ' +
+          'IPv6 /64) and project; 503 unavailable with Retry-After: 1 when the server already has 16 password checks running or queued), ' +
+          'then If-None-Match (304). ' +
           'Models beyond the first 20 (SIGNED_MODEL_LIMIT) have no url: ' +
           'fetch them with POST .../model-urls.',
         security: [{ publicKey: [] }],
         params: ShareParams,
+        headers: PublicReadHeaders,
         response: {
           200: PublicProjectReply,
           304: Type.Null({ description: 'Not modified: keep the last payload.' }),

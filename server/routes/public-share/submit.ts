@@ -12,6 +12,7 @@ import {
   SCREENSHOT_TYPES,
   SUBMIT_BODY_LIMIT,
   SubmitBody,
+  SubmitHeaders,
   SubmitReply,
   type ScreenshotType,
 } from '../../schemas/submissions.js';
@@ -85,14 +86,6 @@ export function missingRequiredFields(formFields: unknown, formData: Record<stri
   return missing;
 }
 
-function idempotencyKeyOf(request: FastifyRequest): string | null {
-  const raw = request.headers['idempotency-key'];
-  if (raw === undefined) return null;
-  const key = Array.isArray(raw) ? raw[0] : raw;
-  if (key.length < 1 || key.length > 200) throw fieldError('headers.idempotency-key', 'must be 1 to 200 characters.');
-  return key;
-}
-
 function checkJsonSize(field: string, value: unknown) {
   if (Buffer.byteLength(JSON.stringify(value)) > MAX_OBJECT_JSON_BYTES) throw fieldError(field, `is larger than ${MAX_OBJECT_JSON_BYTES / 1024} KB as JSON.`);
 }
@@ -162,6 +155,7 @@ export default async function submitRoutes(fastify: FastifyInstance, { shares, a
           `413 payload_too_large past 36 MiB. A server receives at most ${MAX_SUBMITS_IN_PROGRESS} submits at once: past that, 503 unavailable with Retry-After: 1.`,
         security: [{ publicKey: [] }],
         params: ShareParams,
+        headers: SubmitHeaders,
         body: SubmitBody,
         response: { 200: SubmitReply, ...errors(400, 401, 403, 404, 413, 429, 503), 402: UnavailableBody },
       },
@@ -169,7 +163,8 @@ export default async function submitRoutes(fastify: FastifyInstance, { shares, a
     async (request) => {
       const access = request.shareAccess!;
       const body = request.body;
-      const idempotencyKey = idempotencyKeyOf(request);
+      // Validated by SubmitHeaders (1 to 200 characters).
+      const idempotencyKey = request.headers['idempotency-key'] ?? null;
       if (idempotencyKey) {
         const existing = await submissions.findByIdempotencyKey(access.projectId, idempotencyKey, IDEMPOTENCY_WINDOW_MS);
         if (existing) return { success: true as const, requestId: existing };
