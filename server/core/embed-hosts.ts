@@ -1,4 +1,5 @@
 import { domainToASCII } from 'node:url';
+import { getPublicSuffix } from 'tldts';
 
 /**
  * Embed host rules of a share (contract sections 4, 5 and 11). A rule is a host name
@@ -38,8 +39,9 @@ export function parseHostRule(input: string): string | null {
   if (!host || host.length > 253) return null;
   const labels = host.split('.');
   if (!labels.every((label) => LABEL.test(label))) return null;
-  // `*.com` would allow a whole top-level domain: a wildcard needs at least a registrable name.
-  if (star && labels.length < 2) return null;
+  // `*.com`, `*.co.uk` or `*.github.io` would allow everybody under a public suffix (the Public
+  // Suffix List, private registries included): a wildcard needs a registrable name.
+  if (star && (labels.length < 2 || getPublicSuffix(host, { allowPrivateDomains: true }) === host)) return null;
   if (rawPort !== undefined) {
     const port = Number(rawPort);
     if (port < 1 || port > 65535) return null;

@@ -20,6 +20,13 @@ describe('parseHostRule', () => {
     }
   });
 
+  it('refuses wildcards over a public suffix, and keeps those over a registrable name', () => {
+    for (const bad of ['*.co.uk', '*.github.io', '*.com.au']) expect(parseHostRule(bad), bad).toBeNull();
+    for (const good of ['*.example.co.uk', '*.me.github.io', '*.shop.internal']) expect(parseHostRule(good), good).toBe(good);
+    // A plain host on a public suffix is a host like any other.
+    expect(parseHostRule('co.uk')).toBe('co.uk');
+  });
+
   it('reports the positions of invalid entries and removes duplicates', () => {
     expect(parseHostRules(['a.com', 'bad/one', 'A.com', '*.b.com', 'https://c.com'])).toEqual({ rules: ['a.com', '*.b.com'], invalid: [1, 4] });
   });
