@@ -101,7 +101,10 @@ function toBody(error: FastifyError): { status: number; body: ErrorBody; headers
     return { status: 429, body: { success: false, error: 'rate_limited', message: error.message }, headers: {} };
   }
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-    return { status: error.statusCode, body: { success: false, error: 'invalid_request', message: error.message }, headers: {} };
+    // A 416 from the file server says how long the file is (RFC 9110), so a client can retry.
+    const contentRange = (error as { headers?: Record<string, unknown> }).headers?.['Content-Range'];
+    const headers: Record<string, string> = typeof contentRange === 'string' ? { 'content-range': contentRange } : {};
+    return { status: error.statusCode, body: { success: false, error: 'invalid_request', message: error.message }, headers };
   }
   if (isDependencyDown(error)) {
     return { status: 503, body: { success: false, error: 'unavailable', message: 'A service this API depends on is unavailable; retry shortly.', retryAfter: 5 }, headers: { 'retry-after': '5' } };

@@ -53,6 +53,11 @@ describe('GET /files/*', () => {
     const tail = await fetch(server.deps.signer.signFor(key, 3600), { headers: { range: 'bytes=-10' } });
     expect(tail.status).toBe(206);
     expect([...new Uint8Array(await tail.arrayBuffer())]).toEqual([...bytes.subarray(990)]);
+    // Past the end: 416 with the file's length, as the error body.
+    const past = await fetch(server.deps.signer.signFor(key, 3600), { headers: { range: 'bytes=5000-6000' } });
+    expect(past.status).toBe(416);
+    expect(past.headers.get('content-range')).toBe('bytes */1000');
+    expect(await past.json()).toMatchObject({ success: false, error: 'invalid_request' });
   });
 
   it('answers a conditional GET with 304 while the file is unchanged', async () => {
