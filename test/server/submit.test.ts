@@ -5,11 +5,11 @@ import { crc32, deflateSync } from 'node:zlib';
 import { startTestServer, type TestPerson, type TestServer } from '../helpers/test-server.js';
 import { startSmtpCatcher, type SmtpCatcher } from '../helpers/smtp-catcher.js';
 import type { WorkerApp } from '../../worker/app.js';
+import { pdfText } from '../helpers/pdf-text.js';
 import {
   createSharedProject,
   dataUrl,
   jpeg,
-  pdfText,
   png,
   startTestWorker,
   stepRows,
@@ -120,7 +120,7 @@ describe('submit: the happy path, through every background step', () => {
     const [{ pdf_key: pdfKey }] = await query<{ pdf_key: string }>('select pdf_key from submissions where id = $1', [id]);
     const pdf = await readFile(path.join(server.env.storageDir, pdfKey));
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
-    const text = pdfText(pdf);
+    const text = await pdfText(pdf);
     for (const expected of ['Oak Chair Deluxe', id, 'Full name', 'Ada Lovelace', 'ada@example.com', 'Wood finish', 'Natural oak (120)', 'Oak chair with a natural finish', 'Screenshot 1', 'WEBP image, attached to the e-mail']) {
       expect(text).toContain(expected);
     }
@@ -547,7 +547,7 @@ describe('a screenshot with corrupt image data', () => {
     const steps = await waitForSteps(server.deps.db, requestId);
     expect(Object.fromEntries(Object.entries(steps).map(([k, v]) => [k, v.state]))).toEqual({ screenshots: 'done', pdf: 'done', email: 'done', events: 'done' });
     const [{ pdf_key: pdfKey }] = await query<{ pdf_key: string }>('select pdf_key from submissions where id = $1', [requestId]);
-    const text = pdfText(await readFile(path.join(server.env.storageDir, pdfKey)));
+    const text = await pdfText(await readFile(path.join(server.env.storageDir, pdfKey)));
     expect(text).toContain(requestId);
     // The worker is still alive: a later request goes through too.
     const next = await (await submit(server.url, share, validBody())).json();

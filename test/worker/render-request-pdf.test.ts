@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_BRAND_COLOR, brandColorOf, formRows, optionRows, printable, renderRequestPdf } from '../../worker/pdf/render-request-pdf.js';
 import { renderRequestPdfInThread } from '../../worker/pdf/render-in-thread.js';
-import { jpeg, pdfText, png } from './submission-fixtures.js';
+import { jpeg, png } from './submission-fixtures.js';
+import { pdfText } from '../helpers/pdf-text.js';
+
+/** The fonts a PDF names (`/BaseFont`), e.g. `ABCDEF+DejaVuSans` for an embedded subset. */
+const baseFonts = (pdf: Buffer) => [...new Set([...pdf.toString('latin1').matchAll(/\/BaseFont \/(\S+)/g)].map((m) => m[1]))].sort();
 
 const baseInput = {
   requestId: 'req-9',
@@ -60,8 +64,51 @@ describe('request PDF', () => {
     ]);
   });
 
-  it('keeps Latin-1 text and replaces what the standard fonts cannot print', () => {
-    expect(printable('Jürgen “Jo” — café 日本')).toBe('Jürgen "Jo" - café ??');
+  it('keeps every printable character and drops only control characters', () => {
+    expect(printable('Jürgen “Jo” — café € Łódź Ωμέγα Привет 日本 👍 مرحبا')).toBe('Jürgen “Jo” — café € Łódź Ωμέγα Привет 日本 👍 مرحبا');
+    // C0 and C1 controls and DEL go; line ends become \n and a tab spaces (DejaVu has no tab glyph).
+    expect(printable('a\u0000b\u0007c\u001bd\u007fe\u0085f\u009fg')).toBe('abcdefg');
+    expect(printable('one\r\ntwo\rthree\nfour\tfive')).toBe('one\ntwo\nthree\nfour    five');
+  });
+
+  it('prints the euro sign, Central European, Greek and Cyrillic text as typed, in embedded DejaVu Sans', async () => {
+    const pdf = await renderRequestPdf({
+      ...baseInput,
+      projectName: 'Chaise Ωμέγα',
+      formFields: [{ id: 'name', label: 'Name' }, { id: 'city', label: 'Город' }],
+      formData: { name: 'Łukasz Dvořák', city: 'Київ' },
+      selectedOptions: { wood: 'oak' },
+      optionBlocks: [{ id: 'wood', name: 'Holz – Wood', choices: [{ id: 'oak', label: 'Eiche „natur“', price: 120 }] }],
+      configurationSummary: 'Total: €1,234.00\nΩμέγα Привет',
+      screenshots: [],
+    });
+    const text = await pdfText(pdf);
+    for (const expected of ['Chaise Ωμέγα', 'Łukasz Dvořák', 'Город', 'Київ', 'Holz – Wood', 'Eiche „natur“ (120)', 'Total: €1,234.00', 'Ωμέγα Привет', 'Configuration summary']) {
+      expect(text).toContain(expected);
+    }
+    expect(text).not.toContain('?');
+    // Regular and bold, each a subset of the glyphs used; no standard font is left.
+    expect(baseFonts(pdf)).toEqual([expect.stringMatching(/^[A-Z]{6}\+DejaVuSans$/), expect.stringMatching(/^[A-Z]{6}\+DejaVuSans-Bold$/)].sort());
+    expect(pdf.length).toBeLessThan(60_000);
+  });
+
+  it('renders emoji, CJK, right-to-left Arabic and combining marks without throwing, missing glyphs as boxes of their measured width', async () => {
+    const mixed = 'Emoji 👍🏽 👨‍👩‍👧 🇵🇱 ❤️, CJK 日本語 中文 한국어, Arabic مرحبا بالعالم, Hebrew שלום, combining e\u0301 n\u0303 Z̷̢͓a̸l̴g̵o̷, lone \ud800 surrogate';
+    const pdf = await renderRequestPdf({
+      ...baseInput,
+      projectName: `日本 ${mixed}`,
+      formData: { name: mixed, bidi: '\u202eevil\u202c \u200b\u200d\ufeff' },
+      configurationSummary: `${mixed}\n${mixed}`,
+      screenshots: [],
+    });
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    const text = await pdfText(pdf);
+    for (const expected of ['Emoji', '❤', 'CJK', 'Arabic', 'Hebrew', 'combining', 'Z', 'surrogate', 'page 1 of 1']) expect(text).toContain(expected);
+    // Glyph 0 (the box for a missing glyph) is declared 600/1000 em wide, as pdfkit measured it,
+    // not DejaVu's 1229 font units, which would push lines with CJK or emoji past the margin.
+    const widths = [...pdf.toString('latin1').matchAll(/\/W \[0 \[([\d.]+)/g)].map((m) => Number(m[1]));
+    expect(widths.length).toBeGreaterThan(0);
+    for (const width of widths) expect(width).toBeCloseTo(600, 0);
   });
 
   it('renders every section, embeds PNG and JPEG, and lists what it cannot embed', async () => {
@@ -83,7 +130,7 @@ describe('request PDF', () => {
       ],
     });
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
-    const text = pdfText(pdf);
+    const text = await pdfText(pdf);
     for (const expected of ['Lamp', 'req-123', '2026-11-22 10:30 UTC', 'Full name', 'Grace Hopper', 'No options were selected.', 'A tall lamp', 'Screenshot 1', 'Screenshot 2', 'Screenshot 3: WEBP image, attached to the e-mail.', 'Screenshot 4: the image could not be read.', 'page 1 of 1']) {
       expect(text).toContain(expected);
     }
@@ -103,7 +150,7 @@ describe('request PDF', () => {
         { mimeType: 'image/png', data: pngClaiming(4097, 4096) },
       ],
     });
-    const text = pdfText(pdf);
+    const text = await pdfText(pdf);
     expect(text).toContain('Screenshot 1: not embedded (too large).');
     expect(text).toContain('Screenshot 3: not embedded (too large).');
     expect(text).toContain('Screenshot 4: not embedded (too large).');
@@ -117,8 +164,11 @@ describe('request PDF', () => {
     const input = { ...baseInput, screenshots: [{ mimeType: 'image/png', data: png() }, { mimeType: 'image/png', data: pngClaiming(8000, 8000) }] };
     const pdf = await renderRequestPdfInThread(input);
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
-    const text = pdfText(pdf);
+    const text = await pdfText(pdf);
     for (const expected of ['Lamp', 'req-9', 'Grace Hopper', 'Screenshot 1', 'Screenshot 2: not embedded (too large).']) expect(text).toContain(expected);
+    // The thread finds the font files too.
+    const euro = await pdfText(await renderRequestPdfInThread({ ...input, configurationSummary: 'Total: €1,234.00 – Łukasz' }));
+    expect(euro).toContain('Total: €1,234.00 – Łukasz');
     expect(imageCount(pdf)).toBe(2);
     // Starting a thread alone takes longer than a millisecond.
     await expect(renderRequestPdfInThread(input, { timeoutMs: 1 })).rejects.toThrow('took longer than 1 ms');

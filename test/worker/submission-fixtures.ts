@@ -1,4 +1,3 @@
-import { inflateSync } from 'node:zlib';
 import { expect } from 'vitest';
 import { loadConfig, type Config } from '../../server/core/config.js';
 import type { Db } from '../../server/core/db/client.js';
@@ -137,31 +136,4 @@ export function workerConfig(env: Record<string, string>, overrides: Record<stri
 /** The worker in this process, silent. */
 export function startTestWorker(env: Record<string, string>, overrides: Record<string, string> = {}): Promise<WorkerApp> {
   return startWorker(workerConfig(env, overrides), { log: createLogger('silent') });
-}
-
-/**
- * The text a PDF shows: pdfkit writes each run as hex glyph codes (Latin-1 for the standard
- * fonts) inside compressed content streams; this inflates the streams and decodes the runs.
- */
-export function pdfText(pdf: Buffer): string {
-  const raw = pdf.toString('latin1');
-  const pieces: string[] = [];
-  const streamPattern = /stream\r?\n/g;
-  let match: RegExpExecArray | null;
-  while ((match = streamPattern.exec(raw))) {
-    const start = match.index + match[0].length;
-    const end = raw.indexOf('endstream', start);
-    if (end < 0) break;
-    let content: string;
-    try {
-      content = inflateSync(pdf.subarray(start, end)).toString('latin1');
-    } catch {
-      continue;
-    }
-    for (const tj of content.matchAll(/\[([^\]]*)\]\s*TJ/g)) {
-      const text = [...tj[1].matchAll(/<([0-9a-fA-F]*)>/g)].map((h) => Buffer.from(h[1], 'hex').toString('latin1')).join('');
-      pieces.push(text);
-    }
-  }
-  return pieces.join('\n');
 }

@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import PDFDocument from 'pdfkit';
 import { imageDimensions, isScreenshotSizeAllowed } from '../../server/core/image-dimensions.js';
 
@@ -10,6 +13,10 @@ import { imageDimensions, isScreenshotSizeAllowed } from '../../server/core/imag
  * JavaScript at width × height × 4 bytes whatever the file size, so a screenshot is embedded
  * only when its header declares a size within the screenshot limits (image-dimensions.ts); the
  * PDF step runs this in a worker thread (render-in-thread.ts), off the worker's event loop.
+ *
+ * Text is set in DejaVu Sans (the `dejavu-fonts-ttf` package), embedded as subsets of the glyphs
+ * used: it covers Latin, Greek, Cyrillic and the currency signs the standard PDF fonts lack
+ * (`€`, `Ł`, `ř`, ...). A character it has no glyph for (CJK, emoji) shows as an empty box.
  */
 export interface RequestPdfInput {
   requestId: string;
@@ -54,18 +61,52 @@ function textOn(hex: string): string {
   return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.4 ? TEXT : '#ffffff';
 }
 
+/** The three faces the document uses, by the names they are registered under in each document. */
+const FONT_FILES = { body: 'DejaVuSans.ttf', bold: 'DejaVuSans-Bold.ttf', italic: 'DejaVuSans-Oblique.ttf' } as const;
+type FontName = keyof typeof FONT_FILES;
+
+let fontBytes: Record<FontName, Buffer> | undefined;
+
 /**
- * The standard PDF fonts cover Latin-1 (WinAnsi); other characters would print as garbage, so
- * they become `?` (typographic quotes and dashes are mapped to plain ones first).
+ * The font files, read from the installed `dejavu-fonts-ttf` package on first use and kept for
+ * the life of the thread (each render thread loads this module, and so the fonts, once).
+ */
+function requestPdfFonts(): Record<FontName, Buffer> {
+  if (!fontBytes) {
+    const dir = path.join(path.dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf');
+    const read = (file: string) => readFileSync(path.join(dir, file));
+    fontBytes = { body: read(FONT_FILES.body), bold: read(FONT_FILES.bold), italic: read(FONT_FILES.italic) };
+  }
+  return fontBytes;
+}
+
+/** What pdfkit's embedded font keeps of the widths it writes into the PDF (not in its type definitions). */
+interface EmbeddedFontState {
+  _font?: { widths?: Array<number | undefined>; scale?: unknown; font?: { getGlyph?(id: number): { advanceWidth: number } } };
+}
+
+/**
+ * pdfkit (0.20) writes the width of glyph 0, the box drawn for a character the font lacks, in
+ * the font's own units instead of thousandths of an em: DejaVu's 2048-unit box would be drawn
+ * twice as wide as it was measured, pushing a line with CJK or emoji past the margin. This puts
+ * the width in the right units for the current font (a no-op once pdfkit does so itself).
+ */
+function fixMissingGlyphWidth(doc: PDFKit.PDFDocument): void {
+  const font = (doc as unknown as EmbeddedFontState)._font;
+  const glyph = font?.font?.getGlyph?.(0);
+  if (font?.widths && typeof font.scale === 'number' && glyph) font.widths[0] = glyph.advanceWidth * font.scale;
+}
+
+/**
+ * Text as the document sets it: line ends made `\n`, a tab a few spaces (the font has no glyph
+ * for it), and the other control characters (C0 and C1, DEL), which pdfkit would take as line
+ * breaks or draw as boxes, left out. Everything else is kept as typed.
  */
 export function printable(value: string): string {
   return value
-    .replace(/[\u2018\u2019]/g, "'")
-    .replace(/[\u201c\u201d]/g, '"')
-    .replace(/[\u2013\u2014]/g, '-')
-    .replace(/\u2026/g, '...')
     .replace(/\r\n?/g, '\n')
-    .replace(/[^\n\t\x20-\x7e\xa0-\xff]/gu, '?');
+    .replace(/\t/g, '    ')
+    .replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, '');
 }
 
 function asRecord(value: unknown): Record<string, unknown> | null {
@@ -145,6 +186,13 @@ export async function renderRequestPdf(input: RequestPdfInput): Promise<Buffer> 
       CreationDate: input.createdAt,
     },
   });
+  const fonts = requestPdfFonts();
+  for (const name of Object.keys(fonts) as FontName[]) {
+    doc.registerFont(name, fonts[name]);
+    // Loads the face (a face only goes into the PDF once text is set in it).
+    doc.font(name);
+    fixMissingGlyphWidth(doc);
+  }
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
   const finished = new Promise<Buffer>((resolve, reject) => {
@@ -160,8 +208,8 @@ export async function renderRequestPdf(input: RequestPdfInput): Promise<Buffer> 
 
   // Header band in the brand colour.
   doc.rect(0, 0, doc.page.width, 96).fill(brand);
-  doc.fillColor(textOn(brand)).font('Helvetica-Bold').fontSize(22).text(projectName, MARGIN, 30, { width, height: 28, ellipsis: true, lineBreak: false });
-  doc.font('Helvetica').fontSize(11).text('Configuration request', MARGIN, 62, { width });
+  doc.fillColor(textOn(brand)).font('bold').fontSize(22).text(projectName, MARGIN, 30, { width, height: 28, ellipsis: true, lineBreak: false });
+  doc.font('body').fontSize(11).text('Configuration request', MARGIN, 62, { width });
 
   // Request id and date.
   doc.y = 116;
@@ -171,8 +219,8 @@ export async function renderRequestPdf(input: RequestPdfInput): Promise<Buffer> 
   ];
   for (const [label, value] of meta) {
     const y = doc.y;
-    doc.fillColor(MUTED).font('Helvetica').fontSize(9).text(label.toUpperCase(), MARGIN, y, { width: 80 });
-    doc.fillColor(TEXT).font('Helvetica-Bold').fontSize(10).text(value, MARGIN + 80, y, { width: width - 80 });
+    doc.fillColor(MUTED).font('body').fontSize(9).text(label.toUpperCase(), MARGIN, y, { width: 80 });
+    doc.fillColor(TEXT).font('bold').fontSize(10).text(value, MARGIN + 80, y, { width: width - 80 });
     doc.moveDown(0.3);
   }
 
@@ -180,27 +228,27 @@ export async function renderRequestPdf(input: RequestPdfInput): Promise<Buffer> 
     ensureSpace(60);
     doc.moveDown(1.2);
     const y = doc.y;
-    doc.fillColor(brand).font('Helvetica-Bold').fontSize(13).text(title, MARGIN, y, { width });
+    doc.fillColor(brand).font('bold').fontSize(13).text(title, MARGIN, y, { width });
     doc.moveTo(MARGIN, doc.y + 3).lineTo(MARGIN + width, doc.y + 3).lineWidth(1).strokeColor(brand).stroke();
     doc.moveDown(0.8);
   };
 
   const rows = (entries: Array<[string, string]>, empty: string) => {
     if (entries.length === 0) {
-      doc.fillColor(MUTED).font('Helvetica-Oblique').fontSize(10).text(empty, MARGIN, doc.y, { width });
+      doc.fillColor(MUTED).font('italic').fontSize(10).text(empty, MARGIN, doc.y, { width });
       return;
     }
     for (const [rawLabel, rawValue] of entries) {
       const label = printable(rawLabel);
       const value = printable(rawValue);
-      doc.font('Helvetica').fontSize(10);
+      doc.font('body').fontSize(10);
       const height = Math.max(doc.heightOfString(value, { width: width - LABEL_WIDTH }), doc.heightOfString(label, { width: LABEL_WIDTH - 12 }));
       // A row taller than a page flows over; shorter ones move whole to the next page.
       if (height < bottom() - MARGIN) ensureSpace(height + 6);
       const y = doc.y;
-      doc.fillColor(MUTED).font('Helvetica-Bold').fontSize(10).text(label, MARGIN, y, { width: LABEL_WIDTH - 12 });
+      doc.fillColor(MUTED).font('bold').fontSize(10).text(label, MARGIN, y, { width: LABEL_WIDTH - 12 });
       const afterLabel = doc.y;
-      doc.fillColor(TEXT).font('Helvetica').fontSize(10).text(value, MARGIN + LABEL_WIDTH, y, { width: width - LABEL_WIDTH });
+      doc.fillColor(TEXT).font('body').fontSize(10).text(value, MARGIN + LABEL_WIDTH, y, { width: width - LABEL_WIDTH });
       doc.y = Math.max(doc.y, afterLabel) + 4;
       doc.moveTo(MARGIN, doc.y - 2).lineTo(MARGIN + width, doc.y - 2).lineWidth(0.5).strokeColor(RULE).stroke();
       doc.y += 2;
@@ -215,14 +263,14 @@ export async function renderRequestPdf(input: RequestPdfInput): Promise<Buffer> 
 
   section('Configuration summary');
   const summary = input.configurationSummary.trim();
-  doc.fillColor(summary ? TEXT : MUTED).font(summary ? 'Helvetica' : 'Helvetica-Oblique').fontSize(10).text(summary ? printable(summary) : 'No summary was sent.', MARGIN, doc.y, { width });
+  doc.fillColor(summary ? TEXT : MUTED).font(summary ? 'body' : 'italic').fontSize(10).text(summary ? printable(summary) : 'No summary was sent.', MARGIN, doc.y, { width });
 
   if (input.screenshots.length > 0) {
     section('Screenshots');
     /** A screenshot that is not in the document says why, where it would have been. */
     const missing = (caption: string, why: string) => {
       ensureSpace(20);
-      doc.fillColor(MUTED).font('Helvetica-Oblique').fontSize(10).text(`${caption}: ${why}.`, MARGIN, doc.y, { width });
+      doc.fillColor(MUTED).font('italic').fontSize(10).text(`${caption}: ${why}.`, MARGIN, doc.y, { width });
       doc.moveDown(0.5);
     };
     input.screenshots.forEach((shot, index) => {
@@ -247,7 +295,7 @@ export async function renderRequestPdf(input: RequestPdfInput): Promise<Buffer> 
         doc.image(image as unknown as Buffer, MARGIN + (width - w) / 2, y, { width: w, height: h });
         doc.rect(MARGIN + (width - w) / 2, y, w, h).lineWidth(0.5).strokeColor(RULE).stroke();
         doc.y = y + h + 4;
-        doc.fillColor(MUTED).font('Helvetica').fontSize(9).text(caption, MARGIN, doc.y, { width, align: 'center' });
+        doc.fillColor(MUTED).font('body').fontSize(9).text(caption, MARGIN, doc.y, { width, align: 'center' });
         doc.moveDown(0.8);
       } catch {
         missing(caption, 'the image could not be read');
@@ -263,7 +311,7 @@ export async function renderRequestPdf(input: RequestPdfInput): Promise<Buffer> 
     doc.page.margins.bottom = 0;
     doc
       .fillColor(MUTED)
-      .font('Helvetica')
+      .font('body')
       .fontSize(8)
       .text(`${projectName} - request ${input.requestId} - ${formatDate(input.createdAt)} - page ${i - range.start + 1} of ${range.count}`, MARGIN, doc.page.height - 34, {
         width,
