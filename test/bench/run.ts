@@ -40,6 +40,13 @@ async function waitFor(url: string, child: ChildProcess) {
   throw new Error(`${url} did not come up`);
 }
 
+/** Answers that are neither 2xx nor 3xx. */
+function unexpected(result: Result): number {
+  return Object.entries(result.statusCodeStats ?? {})
+    .filter(([code]) => !/^[23]/.test(code))
+    .reduce((n, [, stats]) => n + (stats as { count: number }).count, 0);
+}
+
 async function main() {
   const dbName = `cs_bench_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: base });
@@ -134,9 +141,12 @@ async function main() {
     console.log('| scenario | req/s | p50 ms | p99 ms | non-2xx/3xx | errors |');
     console.log('|---|---:|---:|---:|---:|---:|');
     for (const { name, result } of rows) {
-      const bad = Object.entries(result.statusCodeStats ?? {}).filter(([code]) => !/^[23]/.test(code)).reduce((n, [, s]) => n + (s as { count: number }).count, 0);
-      console.log(`| ${name} | ${Math.round(result.requests.average)} | ${result.latency.p50} | ${result.latency.p99} | ${bad} | ${result.errors + result.timeouts} |`);
+      console.log(`| ${name} | ${Math.round(result.requests.average)} | ${result.latency.p50} | ${result.latency.p99} | ${unexpected(result)} | ${result.errors + result.timeouts} |`);
     }
+    // A figure measured on refusals (503s, 400s) measures nothing: say so and fail.
+    const failed = rows.filter(({ result }) => unexpected(result) > 0 || result.errors + result.timeouts > 0);
+    for (const { name, result } of failed) console.error(`\n${name}: answers other than 2xx/3xx or errors: ${JSON.stringify(result.statusCodeStats)}`);
+    if (failed.length > 0) process.exitCode = 1;
     const p99 = (name: string) => rows.find((r) => r.name.startsWith(name))!.result.latency.p99;
     console.log(`\n304 p99, 500 models / 1 model: ${(p99('read 304, 500') / Math.max(p99('read 304, 1'), 0.001)).toFixed(2)}x`);
     console.log(`submit ack p99 / read 200 p99 (1 model): ${(p99('submit') / Math.max(p99('read 200, 1'), 0.001)).toFixed(2)}x`);

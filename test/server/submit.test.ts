@@ -326,7 +326,7 @@ describe('submit: checks and validation', () => {
     }
   });
 
-  it(`receives at most ${MAX_SUBMITS_IN_PROGRESS} submits at once, then 503 with Retry-After: 1`, async () => {
+  it(`receives at most ${MAX_SUBMITS_IN_PROGRESS} of the largest submits at once, then 503 with Retry-After: 1, while small ones go through`, async () => {
     const busy = await createSharedProject(server, owner);
     const uploads = new AbortController();
     const held: Array<Promise<unknown>> = [];
@@ -353,6 +353,9 @@ describe('submit: checks and validation', () => {
     // The uploads went away: their slots are free again.
     await waitFor(async () => (await probe()).status === 400, 'a free submit slot');
     expect((await submit(server.url, busy, validBody())).status).toBe(200);
+    // Ordinary submits are counted by their size, not as slots: a crowd of them gets through.
+    const crowd = await Promise.all(Array.from({ length: 3 * MAX_SUBMITS_IN_PROGRESS }, () => submit(server.url, busy, validBody())));
+    expect(crowd.map((res) => res.status)).toEqual(crowd.map(() => 200));
   });
 
   it('needs X-Share-Password on a password-protected share', async () => {

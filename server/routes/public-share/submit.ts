@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { LRUCache } from 'lru-cache';
 import type { PublicShareOptions, ShareAccess } from './share-access.js';
-import { createConcurrencyLimit } from './concurrency-limit.js';
+import { createCapacityLimit } from './capacity-limit.js';
 import { createSubmissionRepository } from '../../repositories/submissions.js';
 import { ShareParams, UnavailableBody } from '../../schemas/shares.js';
 import {
@@ -22,10 +22,13 @@ import { decompressScene } from '../../core/scene.js';
 import { MAX_SCREENSHOT_PIXELS, MAX_SCREENSHOT_SIDE, imageDimensions, isScreenshotSizeAllowed } from '../../core/image-dimensions.js';
 
 /**
- * Submits in progress per process, from the share checks to the answer: each may hold a 36 MiB
- * body, its parsed copy and the decoded screenshots (~100 MB). Past it, 503 with Retry-After: 1.
+ * Largest submits in progress per process, from the share checks to the answer: each may hold a
+ * 36 MiB body, its parsed copy and the decoded screenshots (~100 MB). The ceiling is on bytes,
+ * not requests: each submit counts its declared Content-Length (the whole limit when it sends
+ * none), so a crowd of ordinary 1 KB submits is never refused. Past it, 503 with Retry-After: 1.
  */
 export const MAX_SUBMITS_IN_PROGRESS = 8;
+const SUBMIT_BYTES_IN_PROGRESS = MAX_SUBMITS_IN_PROGRESS * SUBMIT_BODY_LIMIT;
 /** Form fields kept per project revision, by the size of their JSON; larger ones are not kept. */
 const FORM_FIELDS_CACHE_BYTES = 16 * 1024 * 1024;
 const FORM_FIELDS_ENTRY_BYTES = 1024 * 1024;
@@ -102,7 +105,7 @@ export default async function submitRoutes(fastify: FastifyInstance, { shares, a
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { config, db } = app.deps;
   const submissions = createSubmissionRepository(db);
-  const inProgress = createConcurrencyLimit(MAX_SUBMITS_IN_PROGRESS);
+  const inProgress = createCapacityLimit(SUBMIT_BYTES_IN_PROGRESS);
   // The project's form fields per revision, so a submit does not decompress the whole scene.
   const formFieldsByRevision = new LRUCache<string, { fields: unknown; size: number }>({
     maxSize: FORM_FIELDS_CACHE_BYTES,
@@ -129,9 +132,12 @@ export default async function submitRoutes(fastify: FastifyInstance, { shares, a
       config: { rateLimit: { ...config.rateLimits.submit, hook: 'onRequest' } },
       // request.params is set at routing: the checks need nothing from the body.
       preParsing: async (request, reply) => {
+        // NaN when absent (a chunked body): such a body counts as the largest.
+        const declared = Number(request.headers['content-length']);
+        const withinLimit = declared >= 0 && declared <= SUBMIT_BODY_LIMIT;
         try {
           request.shareAccess = await authorize(request, request.params as { projectId: string; token: string });
-          const release = inProgress.tryAcquire();
+          const release = inProgress.tryAcquire(withinLimit ? declared : SUBMIT_BODY_LIMIT);
           if (!release) throw serviceUnavailable('Too many submissions are being received right now; retry in a second.', 1);
           // 'close' follows the answer, and also a client that went away mid-upload.
           reply.raw.once('close', release);
@@ -139,8 +145,7 @@ export default async function submitRoutes(fastify: FastifyInstance, { shares, a
           // Refused before the body. A body within the limit is read and dropped by Node after
           // the answer, so a proxy in between (the BFF) finishes sending and relays the answer;
           // past the limit, or of unknown length, the connection closes instead of draining it.
-          const declared = Number(request.headers['content-length']);
-          if (!(declared <= SUBMIT_BODY_LIMIT)) reply.header('connection', 'close');
+          if (!withinLimit) reply.header('connection', 'close');
           throw error;
         }
       },
@@ -152,7 +157,7 @@ export default async function submitRoutes(fastify: FastifyInstance, { shares, a
           'The answer comes once the request is stored with its pending background work; screenshots, PDF, e-mail and webhook events follow ' +
           `(see GET /projects/{id}/requests/{requestId} for their state). Rate limit: ${config.rateLimits.submit.max} per ${config.rateLimits.submit.timeWindow / 1000} s per client IP. ` +
           'Optional Idempotency-Key header (1 to 200 characters): the same key for the same project within 24 hours answers the first requestId and stores nothing new. ' +
-          `413 payload_too_large past 36 MiB. A server receives at most ${MAX_SUBMITS_IN_PROGRESS} submits at once: past that, 503 unavailable with Retry-After: 1.`,
+          `413 payload_too_large past 36 MiB. A server receives at most ${MAX_SUBMITS_IN_PROGRESS} submits of the largest size at once (counted by Content-Length; a submit without one counts as the largest): past that, 503 unavailable with Retry-After: 1.`,
         security: [{ publicKey: [] }],
         params: ShareParams,
         headers: SubmitHeaders,
