@@ -1,8 +1,9 @@
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import httpProxy from '@fastify/http-proxy';
 import { requireSetting, type Config } from '../server/core/config.js';
 import { API_VERSION } from '../server/routes/version.js';
 import { frameworkErrorOptions } from '../server/plugins/framework-errors.js';
+import errorHandler from '../server/plugins/error-handler.js';
 import { publicCorsHeaders } from '../server/routes/public-share/cors.js';
 import { SUBMIT_BODY_LIMIT } from '../server/schemas/submissions.js';
 
@@ -33,15 +34,8 @@ export async function buildBffApp(config: Config, options: BuildBffOptions = {})
   app.addHook('onSend', async (_request, reply) => {
     reply.header('x-api-version', API_VERSION);
   });
-  app.setNotFoundHandler((request, reply) => {
-    reply.code(404).send(errorBody('not_found', `Route ${request.method} ${request.url.split('?')[0]} not found.`));
-  });
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    const status = error.statusCode ?? 500;
-    if (status >= 500) request.log.error({ err: error }, 'request failed');
-    if (status >= 400 && status < 500) return reply.code(status).send(errorBody('invalid_request', error.message));
-    return reply.code(500).send(errorBody('internal', 'Something went wrong on our side.'));
-  });
+  // The API's error handler: the same error bodies and codes (413, 415, 429...) from both.
+  await app.register(errorHandler);
 
   app.addHook('onRequest', async (request, reply) => {
     if (!request.url.startsWith('/share/')) return;

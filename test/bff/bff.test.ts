@@ -32,6 +32,18 @@ describe('BFF in front of the API', () => {
     expect(await res.json()).toEqual({ success: true, status: 'ok' });
   });
 
+  it('answers unknown routes and malformed URLs with the API\'s error body', async () => {
+    const missing = await fetch(`${bffUrl}/nope?token=secret`);
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('x-api-version')).toBe('v3.16');
+    const body = await missing.json();
+    expect(body).toMatchObject({ success: false, error: 'not_found' });
+    expect(body.message).not.toContain('secret');
+    const malformed = await fetch(`${bffUrl}/share/%zz/x`);
+    expect(malformed.status).toBe(400);
+    expect(await malformed.json()).toMatchObject({ success: false, error: 'invalid_request' });
+  });
+
   it('adds the public key, so a browser without one reaches the share checks', async () => {
     // Straight to the API without the key: refused before anything is looked up.
     const direct = await fetch(`${server.url}${unknownShare}`);
