@@ -62,6 +62,11 @@ describe('request PDF', () => {
       ['legs', 'steel'],
       ['extras', 'ash'],
     ]);
+    // In the project's currency when it names one Intl knows; a plain number otherwise.
+    expect(optionRows(blocks, { wood: 'oak' }, 'EUR')).toEqual([['Wood', 'Oak (€120.00)']]);
+    expect(optionRows(blocks, { wood: 'oak' }, 'usd')).toEqual([['Wood', 'Oak ($120.00)']]);
+    expect(optionRows(blocks, { wood: 'oak' }, 'euros')).toEqual([['Wood', 'Oak (120)']]);
+    expect(optionRows(blocks, { wood: 'oak' }, 'ZZZ')).toEqual([['Wood', 'Oak (ZZZ\u00a0120.00)']]);
   });
 
   it('keeps every printable character and drops only control characters', () => {

@@ -28,6 +28,8 @@ export interface RequestPdfInput {
   formFields?: unknown;
   /** The project's sceneData.optionBlocks (names of blocks and choices). */
   optionBlocks?: unknown;
+  /** ISO 4217 code of the project's prices (projectSettings.currency); prices are plain numbers without one. */
+  currency?: unknown;
   formData: Record<string, unknown>;
   selectedOptions: Record<string, unknown>;
   configurationSummary: string;
@@ -147,8 +149,20 @@ export function formRows(formFields: unknown, formData: Record<string, unknown>)
   return rows;
 }
 
+/** A price in the project's currency (`€40.00`), or the plain number when the code is not an ISO 4217 currency. */
+export function formatPrice(price: number, currency: unknown): string {
+  if (typeof currency === 'string' && /^[A-Za-z]{3}$/.test(currency)) {
+    try {
+      return new Intl.NumberFormat('en', { style: 'currency', currency: currency.toUpperCase() }).format(price);
+    } catch {
+      // Not a currency Intl knows: fall through to the number.
+    }
+  }
+  return String(price);
+}
+
 /** The chosen options as block name / choice label rows, with a choice's price when the project gives one. */
-export function optionRows(optionBlocks: unknown, selected: Record<string, unknown>): Array<[string, string]> {
+export function optionRows(optionBlocks: unknown, selected: Record<string, unknown>, currency?: unknown): Array<[string, string]> {
   const blocks = (Array.isArray(optionBlocks) ? optionBlocks : []).map(asRecord).filter((b): b is Record<string, unknown> => Boolean(b));
   return Object.entries(selected).map(([key, value]) => {
     const block = blocks.find((b) => String(b.id) === key);
@@ -157,7 +171,7 @@ export function optionRows(optionBlocks: unknown, selected: Record<string, unkno
       const choice = choices.find((c) => (typeof v === 'string' || typeof v === 'number') && String(c.id) === String(v));
       if (!choice) return formatValue(v);
       const name = typeof choice.label === 'string' ? choice.label : String(choice.id);
-      return typeof choice.price === 'number' ? `${name} (${choice.price})` : name;
+      return typeof choice.price === 'number' ? `${name} (${formatPrice(choice.price, currency)})` : name;
     };
     const text = Array.isArray(value) ? value.map(label).join(', ') : label(value);
     const name = block && typeof block.name === 'string' && block.name.trim() ? block.name : key;
@@ -259,7 +273,7 @@ export async function renderRequestPdf(input: RequestPdfInput): Promise<Buffer> 
   rows(formRows(input.formFields, input.formData), 'No form data was sent.');
 
   section('Selected options');
-  rows(optionRows(input.optionBlocks, input.selectedOptions), 'No options were selected.');
+  rows(optionRows(input.optionBlocks, input.selectedOptions, input.currency), 'No options were selected.');
 
   section('Configuration summary');
   const summary = input.configurationSummary.trim();

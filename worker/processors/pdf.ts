@@ -20,6 +20,7 @@ export const pdfStep: StepProcessor = {
       brandColor: settings.brandColor ?? settings.primaryColor,
       formFields: sceneData.formFields,
       optionBlocks: sceneData.optionBlocks,
+      currency: settings.currency,
       formData: submission.formData,
       selectedOptions: submission.selectedOptions,
       configurationSummary: submission.configurationSummary,
