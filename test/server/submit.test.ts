@@ -121,11 +121,14 @@ describe('submit: the happy path, through every background step', () => {
     const pdf = await readFile(path.join(server.env.storageDir, pdfKey));
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
     const text = await pdfText(pdf);
-    for (const expected of ['Oak Chair Deluxe', id, 'Full name', 'Ada Lovelace', 'ada@example.com', 'Wood finish', 'Natural oak (120)', 'Oak chair with a natural finish', 'Screenshot 1', 'WEBP image, attached to the e-mail']) {
+    for (const expected of ['Oak Chair Deluxe', id, 'Full name', 'Ada Lovelace', 'ada@example.com', 'Wood finish', 'Natural oak (120)', 'Oak chair with a natural finish', 'Screenshot 1', 'Screenshot 2', 'Screenshot 3']) {
       expect(text).toContain(expected);
     }
+    // Every screenshot is in the PDF, the WebP too: none is listed instead.
+    expect(text).not.toMatch(/Screenshot \d:/);
+    expect(pdf.toString('latin1').match(/\/Subtype \/Image/g)).toHaveLength(3);
 
-    // One e-mail to the owner's address, with the PDF (and the WebP the PDF cannot hold) attached.
+    // One e-mail to the owner's address, with the PDF, which holds the screenshots, as its only attachment.
     const [mail] = await smtp.waitForMessages(1);
     expect(smtp.messages).toHaveLength(1);
     expect(mail.to).toEqual(['sales@shop.example']);
@@ -136,7 +139,7 @@ describe('submit: the happy path, through every background step', () => {
     const attachedPdf = mail.attachments.find((a) => a.filename === `request-${id}.pdf`);
     expect(attachedPdf?.contentType).toBe('application/pdf');
     expect(attachedPdf?.content).toEqual(pdf);
-    expect(mail.attachments.find((a) => a.contentType === 'image/webp')?.content).toEqual(shots[1]);
+    expect(mail.attachments).toHaveLength(1);
 
     // form.submitted, and quote.submitted because the project has pricing blocks; once each.
     const events = await query<{ type: string; data: Record<string, unknown> }>('select type, data from project_events where project_id = $1 and type like $2 order by type', [share.projectId, '%.submitted']);

@@ -24,11 +24,12 @@ function pngClaiming(width: number, height: number) {
   return bytes;
 }
 
-/** A baseline JPEG header claiming a size. */
+/** A baseline JPEG whose frame header (SOF0) claims a size. */
 function jpegClaiming(width: number, height: number) {
   const bytes = jpeg();
-  bytes.writeUInt16BE(height, 7);
-  bytes.writeUInt16BE(width, 9);
+  const sof = bytes.indexOf(Buffer.from([0xff, 0xc0]));
+  bytes.writeUInt16BE(height, sof + 5);
+  bytes.writeUInt16BE(width, sof + 7);
   return bytes;
 }
 
@@ -132,11 +133,12 @@ describe('request PDF', () => {
         { mimeType: 'image/jpeg', data: jpeg() },
         { mimeType: 'image/webp', data: Buffer.from('RIFF....WEBP') },
         { mimeType: 'image/png', data: Buffer.from('not a png') },
+        { mimeType: 'image/webp', data: null, unreadable: true },
       ],
     });
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
     const text = await pdfText(pdf);
-    for (const expected of ['Lamp', 'req-123', '2026-11-22 10:30 UTC', 'Full name', 'Grace Hopper', 'No options were selected.', 'A tall lamp', 'Screenshot 1', 'Screenshot 2', 'Screenshot 3: WEBP image, attached to the e-mail.', 'Screenshot 4: the image could not be read.', 'page 1 of 1']) {
+    for (const expected of ['Lamp', 'req-123', '2026-11-22 10:30 UTC', 'Full name', 'Grace Hopper', 'No options were selected.', 'A tall lamp', 'Screenshot 1', 'Screenshot 2', 'Screenshot 3: WEBP image, not embedded.', 'Screenshot 4: the image could not be read.', 'Screenshot 5: the image could not be read.', 'page 1 of 1']) {
       expect(text).toContain(expected);
     }
     // The JPEG as it came (DCT), the RGBA PNG as an image with its alpha mask.

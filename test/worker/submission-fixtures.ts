@@ -12,17 +12,14 @@ import type { TestPerson, TestServer } from '../helpers/test-server.js';
 export const PUBLIC_HEADERS = { apikey: TEST_SECRETS.PUBLIC_ANON_KEY, authorization: `Bearer ${TEST_SECRETS.PUBLIC_ANON_KEY}` };
 
 export const png = (width = 8, height = 6) => Buffer.from(makePng(width, height));
-/** A structurally valid baseline JPEG header (SOI, SOF0 8x6 RGB, EOI): enough for type checks and for sizing. */
+/** A real 8x6 baseline JPEG (made with sharp). */
 export const jpeg = () =>
-  Buffer.from([0xff, 0xd8, 0xff, 0xc0, 0x00, 0x11, 0x08, 0x00, 0x06, 0x00, 0x08, 0x03, 0x01, 0x11, 0x00, 0x02, 0x11, 0x00, 0x03, 0x11, 0x00, 0xff, 0xd9]);
-/** A RIFF/WEBP container with a lossless header: what the type check looks at. */
-export const webp = () => {
-  const body = Buffer.concat([Buffer.from('WEBPVP8L', 'latin1'), Buffer.from([0x05, 0x00, 0x00, 0x00, 0x2f, 0x00, 0x00, 0x00, 0x00])]);
-  const header = Buffer.alloc(8);
-  header.write('RIFF', 0, 'latin1');
-  header.writeUInt32LE(body.length, 4);
-  return Buffer.concat([header, body]);
-};
+  Buffer.from(
+    '/9j/2wBDAAYEBQYFBAYGBQYHBwYIChAKCgkJChQODwwQFxQYGBcUFhYaHSUfGhsjHBYWICwgIyYnKSopGR8tMC0oMCUoKSj/2wBDAQcHBwoIChMKChMoGhYaKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCj/wAARCAAGAAgDASIAAhEBAxEB/8QAFQABAQAAAAAAAAAAAAAAAAAAAAf/xAAcEAABAwUAAAAAAAAAAAAAAAAAAQMFBxETQcL/xAAVAQEBAAAAAAAAAAAAAAAAAAAEBf/EAB4RAQABAgcAAAAAAAAAAAAAAAEABBECAwUhYbHw/9oADAMBAAIRAxEAPwCN1gYRlIi283AAD0rfKL+3lPWFazGvHRP/2Q==',
+    'base64',
+  );
+/** A real 8x6 lossless WebP (VP8L, made with sharp), half of it transparent. */
+export const webp = () => Buffer.from('UklGRjYAAABXRUJQVlA4TCkAAAAvB0ABELkyRPQ/dhHR/zAoatsGan+DMv4YbwbRIA/PBExAzgBRgAD1HwA=', 'base64');
 export const dataUrl = (mime: string, bytes: Buffer) => `data:${mime};base64,${bytes.toString('base64')}`;
 
 export const FORM_FIELDS = [

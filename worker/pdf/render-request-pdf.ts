@@ -12,7 +12,9 @@ import { imageDimensions, isScreenshotSizeAllowed } from '../../server/core/imag
  * Rendering is synchronous CPU work, and pdfkit decodes PNGs with an alpha channel in
  * JavaScript at width × height × 4 bytes whatever the file size, so a screenshot is embedded
  * only when its header declares a size within the screenshot limits (image-dimensions.ts); the
- * PDF step runs this in a worker thread (render-in-thread.ts), off the worker's event loop.
+ * PDF step runs this in a worker thread (render-in-thread.ts), off the worker's event loop, and
+ * hands it every screenshot already made a small JPEG (screenshot-for-pdf.ts), which pdfkit
+ * embeds without decoding.
  *
  * Text is set in DejaVu Sans (the `dejavu-fonts-ttf` package), embedded as subsets of the glyphs
  * used: it covers Latin, Greek, Cyrillic and the currency signs the standard PDF fonts lack
@@ -33,7 +35,8 @@ export interface RequestPdfInput {
   formData: Record<string, unknown>;
   selectedOptions: Record<string, unknown>;
   configurationSummary: string;
-  screenshots: Array<{ mimeType: string; data: Buffer | null }>;
+  /** PNG and JPEG are embedded; `unreadable` (bytes that could not be decoded) and other types are listed. */
+  screenshots: Array<{ mimeType: string; data: Buffer | null; unreadable?: boolean }>;
 }
 
 /** pdfkit's openImage (missing from its type definitions): decodes the header once for sizing and embedding. */
@@ -289,10 +292,11 @@ export async function renderRequestPdf(input: RequestPdfInput): Promise<Buffer> 
     };
     input.screenshots.forEach((shot, index) => {
       const caption = `Screenshot ${index + 1}`;
+      if (shot.unreadable) return missing(caption, 'the image could not be read');
       if (!shot.data) return missing(caption, 'not available');
-      // pdfkit cannot embed WebP: the e-mail carries those as attachments.
+      // pdfkit cannot embed WebP (the PDF step hands it JPEGs).
       if (shot.mimeType !== 'image/png' && shot.mimeType !== 'image/jpeg') {
-        return missing(caption, `${shot.mimeType.replace('image/', '').toUpperCase()} image, attached to the e-mail`);
+        return missing(caption, `${shot.mimeType.replace('image/', '').toUpperCase()} image, not embedded`);
       }
       // Never handed to the decoder: an unreadable header, or a size that would cost gigabytes.
       const size = imageDimensions(shot.data, shot.mimeType);

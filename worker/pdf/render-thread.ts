@@ -8,7 +8,7 @@ import { renderRequestPdf, type RequestPdfInput } from './render-request-pdf.js'
  */
 const input = workerData as RequestPdfInput;
 const screenshots = input.screenshots.map((shot) => ({
-  mimeType: shot.mimeType,
+  ...shot,
   data: shot.data ? Buffer.from(shot.data.buffer, shot.data.byteOffset, shot.data.byteLength) : null,
 }));
 const pdf = await renderRequestPdf({ ...input, screenshots });

@@ -1,6 +1,5 @@
 import { UnrecoverableError } from 'bullmq';
 import { formRows, formatDate, optionRows } from '../pdf/render-request-pdf.js';
-import { loadScreenshots } from '../screenshot-files.js';
 import { ProjectMailError, isPermanentSmtpError, mailRouteFor, sendMail } from '../mail.js';
 import { RequestGoneError, type StepProcessor } from '../submission-step.js';
 import { workspaceOwnerEmails } from '../../server/core/accounts.js';
@@ -30,8 +29,8 @@ export function adminRecipients(value: unknown): string[] {
 
 /**
  * E-mails the owner (projectSettings.emailAdminAddress, else the workspace's owners) over the
- * project's SMTP settings, else the platform's SMTP_URL, with the PDF attached (and any
- * screenshot the PDF could not embed). No address at all: done, with a note. No SMTP at all:
+ * project's SMTP settings, else the platform's SMTP_URL, with the PDF (which holds the
+ * screenshots) as its only attachment. No address at all: done, with a note. No SMTP at all:
  * failed at once, with the reason.
  */
 export const emailStep: StepProcessor = {
@@ -59,12 +58,6 @@ export const emailStep: StepProcessor = {
     const attachments: Array<{ filename: string; content: Buffer; contentType: string }> = [];
     if (submission.pdfKey) {
       attachments.push({ filename: `request-${submission.id}.pdf`, content: await deps.storage.read(submission.pdfKey), contentType: 'application/pdf' });
-    }
-    for (const shot of await loadScreenshots(deps, submissionId)) {
-      // PNG and JPEG are inside the PDF; WebP cannot be, so it travels as a file.
-      if (shot.mimeType === 'image/webp' && shot.data) {
-        attachments.push({ filename: `screenshot-${shot.position + 1}.webp`, content: shot.data, contentType: 'image/webp' });
-      }
     }
 
     const lines = [

@@ -1,10 +1,25 @@
 import { storageKeys } from '../../server/core/storage/index.js';
 import { renderRequestPdfInThread } from '../pdf/render-in-thread.js';
 import type { RequestPdfInput } from '../pdf/render-request-pdf.js';
-import { loadScreenshots } from '../screenshot-files.js';
+import { screenshotForPdf } from '../pdf/screenshot-for-pdf.js';
+import { loadScreenshots, type ScreenshotFile } from '../screenshot-files.js';
 import { RequestGoneError, type StepProcessor } from '../submission-step.js';
 
-/** Renders the request PDF (see render-request-pdf.ts) in a worker thread, stores it and records its key. */
+/**
+ * A screenshot as the PDF gets it: a small JPEG made from the original (which stays in storage
+ * as it is), or marked unreadable when it cannot be decoded. One at a time: sharp works in
+ * libuv's threads, off the event loop, and one request never holds more than one of them.
+ */
+async function forPdf(shot: ScreenshotFile): Promise<RequestPdfInput['screenshots'][number]> {
+  if (!shot.data) return { mimeType: shot.mimeType, data: null };
+  const jpeg = await screenshotForPdf(shot.data);
+  return jpeg ? { mimeType: 'image/jpeg', data: jpeg } : { mimeType: shot.mimeType, data: null, unreadable: true };
+}
+
+/**
+ * Renders the request PDF (see render-request-pdf.ts) in a worker thread, with every screenshot
+ * (PNG, JPEG or WebP) converted by screenshot-for-pdf.ts first, stores it and records its key.
+ */
 export const pdfStep: StepProcessor = {
   step: 'pdf',
   async run({ deps, submissionId }) {
@@ -13,6 +28,8 @@ export const pdfStep: StepProcessor = {
     const { submission, projectData } = work;
     const sceneData = projectData.sceneData ?? {};
     const settings = (sceneData.projectSettings ?? {}) as Record<string, unknown>;
+    const screenshots: RequestPdfInput['screenshots'] = [];
+    for (const shot of await loadScreenshots(deps, submissionId)) screenshots.push(await forPdf(shot));
     const input: RequestPdfInput = {
       requestId: submission.id,
       projectName: work.projectName,
@@ -24,16 +41,16 @@ export const pdfStep: StepProcessor = {
       formData: submission.formData,
       selectedOptions: submission.selectedOptions,
       configurationSummary: submission.configurationSummary,
-      screenshots: await loadScreenshots(deps, submissionId),
+      screenshots,
     };
     let pdf: Buffer;
     try {
       pdf = await renderRequestPdfInThread(input);
     } catch (error) {
-      // A screenshot whose image data is corrupt (its header was fine) breaks the decoder: the
-      // owner still gets the request, with the screenshots listed but not embedded.
+      // Should the renderer still fail on a screenshot (sharp made it, pdfkit could not read
+      // it): the owner still gets the request, with the screenshots listed but not embedded.
       if (input.screenshots.length === 0) throw error;
-      pdf = await renderRequestPdfInThread({ ...input, screenshots: input.screenshots.map((shot) => ({ mimeType: shot.mimeType, data: null })) });
+      pdf = await renderRequestPdfInThread({ ...input, screenshots: input.screenshots.map((shot) => ({ mimeType: shot.mimeType, data: null, unreadable: shot.unreadable })) });
     }
     const key = storageKeys.requestPdf(submission.workspaceId, submission.id);
     await deps.storage.put(key, pdf, 'application/pdf');

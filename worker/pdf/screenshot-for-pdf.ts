@@ -1,0 +1,43 @@
+import pLimit from 'p-limit';
+import sharp from 'sharp';
+import { MAX_SCREENSHOT_PIXELS } from '../../server/core/image-dimensions.js';
+
+export interface ScreenshotForPdfOptions {
+  /** Longest side in pixels; smaller screenshots are not enlarged (default 1600). */
+  maxSide?: number;
+  /** JPEG quality, 1 to 100 (default 85). */
+  quality?: number;
+  /** A screenshot with more pixels is not decoded (default 4096 × 4096, the submit limit). */
+  maxInputPixels?: number;
+  /** A conversion still running after this long is given up (default 30 s). */
+  timeoutSeconds?: number;
+}
+
+export const SCREENSHOT_FOR_PDF_DEFAULTS = { maxSide: 1600, quality: 85, maxInputPixels: MAX_SCREENSHOT_PIXELS, timeoutSeconds: 30 } as const;
+
+/** Conversions running at once in this process: each holds a libuv thread, and file reads and DNS need the others (4 by default). */
+export const MAX_CONCURRENT_CONVERSIONS = 2;
+
+// Every screenshot is decoded once: libvips' operation cache would only hold memory.
+sharp.cache(false);
+// One thread per conversion: the worker runs several jobs at once on few cores.
+sharp.concurrency(1);
+// One queue per process: the threads it protects are the process's.
+const slots = pLimit(MAX_CONCURRENT_CONVERSIONS);
+
+/** A screenshot as the request PDF embeds it (upright by EXIF, inside maxSide × maxSide, on white, JPEG), or null when it cannot be decoded. */
+export function screenshotForPdf(data: Buffer, options: ScreenshotForPdfOptions = {}): Promise<Buffer | null> {
+  const { maxSide, quality, maxInputPixels, timeoutSeconds } = { ...SCREENSHOT_FOR_PDF_DEFAULTS, ...options };
+  return slots(async () => {
+    try {
+      return await sharp(data, { limitInputPixels: maxInputPixels, autoOrient: true })
+        .resize(maxSide, maxSide, { fit: 'inside', withoutEnlargement: true })
+        .flatten({ background: '#ffffff' })
+        .jpeg({ quality, mozjpeg: false })
+        .timeout({ seconds: timeoutSeconds })
+        .toBuffer();
+    } catch {
+      return null;
+    }
+  });
+}
