@@ -9,7 +9,7 @@ import { isSafeKey, storageKeys } from './storage/index.js';
  */
 
 /** Bump when the payload's shape changes, so clients holding an old ETag get the new shape. */
-export const PAYLOAD_VERSION = 1;
+export const PAYLOAD_VERSION = 2;
 
 export interface PublicModel {
   id: string;
@@ -17,13 +17,13 @@ export interface PublicModel {
   url?: string;
   assetId?: string;
   uploadedModelPath?: string;
-  transform?: unknown;
+  transform: unknown;
   position: Vec3;
   rotation: Vec3;
   scale: Vec3;
-  partTransforms?: unknown;
-  deletedParts?: unknown;
-  pivotData?: unknown;
+  partTransforms: unknown;
+  deletedParts: unknown;
+  pivotData: unknown;
 }
 
 export interface PublicProject {
@@ -84,23 +84,27 @@ export function modelStorageKey(model: Record<string, unknown>, context: ModelFi
   return null;
 }
 
-/** One model as the public payload shows it (url added by the caller). */
+/**
+ * One model as the public payload shows it (url added by the caller), its fields in the order of
+ * the interface's table. The fields the interface lists without a condition are always present:
+ * a model that stores none has an empty transform, partTransforms and pivotData and no
+ * deletedParts. assetId and uploadedModelPath are there only for models of that kind.
+ */
 export function toPublicModel(model: Record<string, unknown>): PublicModel {
   const transform = isRecord(model.transform) ? model.transform : undefined;
-  const out: PublicModel = {
+  return {
     id: text(model.id),
     fileName: text(model.fileName),
+    ...(typeof model.assetId === 'string' ? { assetId: model.assetId } : {}),
+    ...(typeof model.uploadedModelPath === 'string' ? { uploadedModelPath: model.uploadedModelPath } : {}),
+    transform: model.transform ?? {},
     position: toVec3(model.position ?? transform?.position, 0),
     rotation: toVec3(model.rotation ?? transform?.rotation, 0),
     scale: toVec3(model.scale ?? transform?.scale, 1),
+    partTransforms: model.partTransforms ?? {},
+    deletedParts: model.deletedParts ?? [],
+    pivotData: model.pivotData ?? {},
   };
-  if (typeof model.assetId === 'string') out.assetId = model.assetId;
-  if (typeof model.uploadedModelPath === 'string') out.uploadedModelPath = model.uploadedModelPath;
-  if (model.transform !== undefined) out.transform = model.transform;
-  if (model.partTransforms !== undefined) out.partTransforms = model.partTransforms;
-  if (model.deletedParts !== undefined) out.deletedParts = model.deletedParts;
-  if (model.pivotData !== undefined) out.pivotData = model.pivotData;
-  return out;
 }
 
 export interface BuildPublicProjectOptions {

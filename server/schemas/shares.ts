@@ -54,13 +54,13 @@ export const PublicModel = Type.Object({
   url: Type.Optional(Type.String({ description: 'Signed file URL valid one year; missing beyond the first SIGNED_MODEL_LIMIT (20) models: use model-urls.' })),
   assetId: Type.Optional(Type.String()),
   uploadedModelPath: Type.Optional(Type.String()),
-  transform: Type.Optional(Type.Unknown()),
+  transform: Type.Unknown({ description: 'The raw stored transform; {} when none is stored.' }),
   position: Vec3,
   rotation: Vec3,
   scale: Vec3,
-  partTransforms: Type.Optional(Type.Unknown()),
-  deletedParts: Type.Optional(Type.Unknown()),
-  pivotData: Type.Optional(Type.Unknown()),
+  partTransforms: Type.Unknown({ description: 'Per-part transforms; {} when none are stored.' }),
+  deletedParts: Type.Unknown({ description: 'Deleted parts; [] when none are stored.' }),
+  pivotData: Type.Unknown({ description: 'Pivot data; {} when none is stored.' }),
 });
 
 export const PublicProjectReply = Type.Object({

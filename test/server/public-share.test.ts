@@ -157,6 +157,7 @@ describe('public read', () => {
             {
               id: 'seat',
               fileName: 'seat.glb',
+              transform: {},
               position: { x: 1, y: 2, z: 3 },
               rotation: { x: 0, y: 90, z: 0 },
               scale: { x: 1, y: 1, z: 1 },
@@ -171,6 +172,9 @@ describe('public read', () => {
               position: { x: 4, y: 5, z: 6 },
               rotation: { x: 0, y: 0, z: 0 },
               scale: { x: 2, y: 2, z: 2 },
+              partTransforms: {},
+              deletedParts: [],
+              pivotData: {},
             },
           ],
           sceneData: {

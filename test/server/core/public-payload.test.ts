@@ -71,7 +71,18 @@ describe('buildPublicProject', () => {
     const [a, b, c] = project.data.models;
     expect(a).toMatchObject({ position: { x: 1, y: 2, z: 3 }, rotation: { x: 0.5, y: 0, z: 0 }, scale: { x: 2, y: 2, z: 2 } });
     expect(b).toMatchObject({ position: { x: 4, y: 5, z: 6 }, rotation: { x: 0, y: 1, z: 0 }, scale: { x: 1, y: 1, z: 1 }, transform: { position: [4, 5, 6], rotation: [0, 1, 0] } });
-    expect(c).toEqual({ id: 'c', fileName: 'c.glb', position: { x: 0, y: 0, z: 0 }, rotation: { x: 0, y: 0, z: 0 }, scale: { x: 1, y: 1, z: 1 } });
+    // Every field the interface lists without a condition is there, empty when nothing is stored.
+    expect(c).toEqual({
+      id: 'c',
+      fileName: 'c.glb',
+      transform: {},
+      position: { x: 0, y: 0, z: 0 },
+      rotation: { x: 0, y: 0, z: 0 },
+      scale: { x: 1, y: 1, z: 1 },
+      partTransforms: {},
+      deletedParts: [],
+      pivotData: {},
+    });
     expect(project.data.camera).toEqual({ position: { x: 0, y: 1, z: 5 }, target: { x: 0, y: 0.5, z: 0 } });
   });
 
@@ -81,7 +92,9 @@ describe('buildPublicProject', () => {
       data({ models: [{ id: 'a', fileName: 'a.glb', assetId: ASSET, secretNote: 'owner only', partTransforms: { p: 1 }, deletedParts: ['x'], pivotData: { y: 1 } }] }),
       { signedModelLimit: 20, files, sign },
     ).data.models;
-    expect(Object.keys(model)).toEqual(['id', 'fileName', 'url', 'position', 'rotation', 'scale', 'assetId', 'partTransforms', 'deletedParts', 'pivotData']);
+    // In the order of the interface's model table.
+    expect(Object.keys(model)).toEqual(['id', 'fileName', 'url', 'assetId', 'transform', 'position', 'rotation', 'scale', 'partTransforms', 'deletedParts', 'pivotData']);
+    expect(model).toMatchObject({ partTransforms: { p: 1 }, deletedParts: ['x'], pivotData: { y: 1 }, transform: {} });
   });
 
   it('signs, of the first models up to the limit, those that have a file', () => {
