@@ -4,6 +4,7 @@ import { requireSetting, type Config } from '../server/core/config.js';
 import { API_VERSION } from '../server/routes/version.js';
 import { frameworkErrorOptions } from '../server/plugins/framework-errors.js';
 import errorHandler from '../server/plugins/error-handler.js';
+import { withRedactedUrls } from '../server/plugins/request-log.js';
 import { publicCorsHeaders } from '../server/routes/public-share/cors.js';
 import { SUBMIT_BODY_LIMIT } from '../server/schemas/submissions.js';
 
@@ -25,7 +26,8 @@ export async function buildBffApp(config: Config, options: BuildBffOptions = {})
   const publicKey = requireSetting(config.publicAnonKey, 'PUBLIC_ANON_KEY');
   const upstream = config.bffUpstreamUrl;
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    // Share tokens and file signatures never reach the logs.
+    logger: withRedactedUrls(options.logger ?? { level: config.logLevel }),
     // request.ip is the client only when the direct peer (a load balancer, a CDN) is trusted.
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     ...frameworkErrorOptions(),

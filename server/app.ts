@@ -1,8 +1,9 @@
-import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppDeps } from './deps.js';
 import errorHandler from './plugins/error-handler.js';
 import { frameworkErrorOptions } from './plugins/framework-errors.js';
+import { withRedactedUrls } from './plugins/request-log.js';
 import jsonBody from './plugins/json-body.js';
 import auth from './plugins/auth.js';
 import openapi from './plugins/openapi.js';
@@ -27,46 +28,11 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
 }
 
-const MASK = '***';
-
-/**
- * A request URL fit for the logs: the share token of `/share/:projectId/:token...` (the only
- * credential of a share without a password) and any `sig` query parameter (a signed file URL
- * works for a year) are masked. Keys are compared decoded, as the query parser reads them.
- */
-export function redactUrl(url: string): string {
-  const queryAt = url.indexOf('?');
-  const path = (queryAt === -1 ? url : url.slice(0, queryAt)).replace(/^(\/share\/[^/]*\/)[^/]+/, `$1${MASK}`);
-  if (queryAt === -1) return path;
-  const query = url.slice(queryAt + 1);
-  const params = new URLSearchParams(query);
-  if (!params.has('sig')) return `${path}?${query}`;
-  return `${path}?${new URLSearchParams([...params].map(([key, value]) => [key, key === 'sig' ? MASK : value])).toString()}`;
-}
-
-/** Fastify's request log fields, with the URL redacted. */
-export function serializeRequest(request: FastifyRequest) {
-  return {
-    method: request.method,
-    url: redactUrl(request.url),
-    hostname: request.hostname,
-    remoteAddress: request.ip,
-    remotePort: request.socket?.remotePort,
-  };
-}
-
-/** The logger options with the redacting request serializer, whatever the caller passed. */
-function withSerializers(logger: FastifyServerOptions['logger']): FastifyServerOptions['logger'] {
-  if (logger === false) return false;
-  const options = typeof logger === 'object' ? logger : {};
-  return { ...options, serializers: { ...options.serializers, req: serializeRequest } };
-}
-
 /** The API as a Fastify instance: what main.ts listens with and what tests start on port 0. */
 export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const { config } = deps;
   const app = Fastify({
-    logger: withSerializers(options.logger ?? { level: config.logLevel }),
+    logger: withRedactedUrls(options.logger ?? { level: config.logLevel }),
     // Only the configured proxies (the BFF, a load balancer) may speak for the client's address.
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     bodyLimit: 1024 * 1024,

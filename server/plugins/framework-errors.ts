@@ -1,8 +1,9 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyReply, FastifyServerOptions } from 'fastify';
 import { API_VERSION } from '../routes/version.js';
+import { publicCorsHeaders } from '../routes/public-share/cors.js';
 
-type FrameworkErrorOptions = Pick<FastifyServerOptions, 'frameworkErrors' | 'clientErrorHandler'>;
+type FrameworkErrorOptions = Pick<FastifyServerOptions, 'frameworkErrors' | 'clientErrorHandler' | 'maxParamLength'>;
 
 const CLIENT_ERRORS: Record<string, { status: number; error: string; message: string }> = {
   ERR_HTTP_REQUEST_TIMEOUT: { status: 408, error: 'request_timeout', message: 'The request took too long to arrive.' },
@@ -16,9 +17,14 @@ const CLIENT_ERRORS: Record<string, { status: number; error: string; message: st
  */
 export function frameworkErrorOptions(): FrameworkErrorOptions {
   return {
-    frameworkErrors: (error, _request, reply: FastifyReply) => {
-      reply
-        .code(400).header('x-api-version', API_VERSION).send({ success: false, error: 'invalid_request', message: error.message });
+    // Fastify's default (100) would answer a long, wrong share token with a 400 before the public
+    // key check and the one 404; ids and tokens are checked by the routes themselves.
+    maxParamLength: 1024,
+    frameworkErrors: (_error, request, reply: FastifyReply) => {
+      // A page embedding a share must be able to read this answer too.
+      if (request.url.startsWith('/share/')) publicCorsHeaders(request, reply);
+      // Not Fastify's message: it quotes the whole URL, share token included.
+      reply.code(400).header('x-api-version', API_VERSION).send({ success: false, error: 'invalid_request', message: 'The URL is malformed.' });
     },
     clientErrorHandler: (error, socket) => {
       // Nobody is left to read an answer.

@@ -121,4 +121,22 @@ describe('BFF with its upstream down', () => {
       await down.app.close();
     }
   });
+
+  it('never writes a share token to its request log', async () => {
+    const config = loadConfig({ ...TEST_SECRETS, BFF_UPSTREAM_URL: upstreamUrl, LOG_LEVEL: 'info' });
+    const lines: string[] = [];
+    const app = await buildBffApp(config, { logger: { level: 'info', stream: { write: (line: string) => void lines.push(line) } } });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const token = 'c2hhcmUtdG9rZW4tbm90LWZvci1sb2dzLTAxMjM0NTY3';
+      await fetch(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}/share/p1/${token}/submit`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const output = lines.join('');
+      // Both the request line and the proxy's own 'fetching from remote server' line are masked.
+      expect(output.match(/\/share\/p1\/\*\*\*\/submit/g)?.length).toBe(2);
+      expect(output).not.toContain(token);
+    } finally {
+      await app.close();
+    }
+  });
 });
+

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import net from 'node:net';
 import { startTestServer, type TestPerson, type TestServer } from '../helpers/test-server.js';
-import { freePort } from '../helpers/test-env.js';
+import { TEST_SECRETS, freePort } from '../helpers/test-env.js';
 import { issueAccessToken } from '../../server/core/tokens.js';
 
 let server: TestServer;
@@ -29,6 +29,20 @@ describe('errors raised before routing', () => {
     expect(res.status).toBe(400);
     expect(res.headers.get('x-api-version')).toBe('v3.16');
     expect(await res.json()).toMatchObject({ success: false, error: 'invalid_request' });
+  });
+
+  it('treats a long share token like any wrong one, and an absurd one as a malformed URL with CORS', async () => {
+    const projectId = '00000000-0000-4000-8000-000000000000';
+    const long = 'a'.repeat(101);
+    expect((await fetch(`${server.url}/share/${projectId}/${long}`)).status).toBe(401);
+    const keyed = await fetch(`${server.url}/share/${projectId}/${long}`, { headers: { apikey: TEST_SECRETS.PUBLIC_ANON_KEY, authorization: `Bearer ${TEST_SECRETS.PUBLIC_ANON_KEY}` } });
+    expect(keyed.status).toBe(404);
+    const absurd = await fetch(`${server.url}/share/${projectId}/${'a'.repeat(2000)}`, { headers: { origin: 'https://shop.example.com' } });
+    expect(absurd.status).toBe(400);
+    expect(absurd.headers.get('access-control-allow-origin')).toBe('https://shop.example.com');
+    const body = await absurd.json();
+    expect(body).toMatchObject({ success: false, error: 'invalid_request' });
+    expect(body.message).not.toContain('aaaa');
   });
 
   it('answers a broken request line with a JSON error and the version header', async () => {

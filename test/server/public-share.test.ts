@@ -8,7 +8,8 @@ import { MODEL_URL_LIFETIME_SECONDS } from '../../server/core/storage/signed-url
 import { MAX_CONCURRENT_SCRYPT, hashPassword, passwordHashingBacklog, verifyPassword } from '../../server/core/passwords.js';
 import { loadConfig } from '../../server/core/config.js';
 import { closeDeps, createDeps } from '../../server/deps.js';
-import { buildApp, redactUrl } from '../../server/app.js';
+import { buildApp } from '../../server/app.js';
+import { redactUrl } from '../../server/plugins/request-log.js';
 import { clientKey } from '../../server/routes/public-share/client-key.js';
 import { MAX_PASSWORD_BACKLOG, PASSWORD_ATTEMPTS } from '../../server/routes/public-share/password-check.js';
 
