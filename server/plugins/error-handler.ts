@@ -74,7 +74,12 @@ function validationDetails(where: string, issues: ValidationIssue[]): Array<{ fi
   return [...byField].map(([field, group]) => {
     const allowed = group.filter((issue) => issue.keyword === 'const').map((issue) => JSON.stringify((issue.params as { allowedValue?: unknown }).allowedValue));
     if (allowed.length > 0) return { field, message: `must be one of ${allowed.join(', ')}` };
-    const specific = group.find((issue) => issue.keyword !== 'anyOf') ?? group[0];
+    // A union of types (a vector as [x,y,z] or {x,y,z}): name them all, not just the first.
+    const members = group.filter((issue) => issue.keyword !== 'anyOf');
+    if (members.length > 1 && members.every((issue) => issue.keyword === 'type')) {
+      return { field, message: `must be ${members.map((issue) => (issue.params as { type?: string }).type).join(' or ')}` };
+    }
+    const specific = members[0] ?? group[0];
     return { field, message: specific.message ?? 'is invalid' };
   });
 }

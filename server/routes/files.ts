@@ -5,6 +5,7 @@ import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { forbidden, notFound } from '../core/errors.js';
 import { isSafeKey } from '../core/storage/index.js';
+import { errors } from '../schemas/common.js';
 
 /** Content types by extension; anything else is served as bytes (and never sniffed). */
 const CONTENT_TYPES: Record<string, string> = {
@@ -68,6 +69,13 @@ export default async function fileRoutes(fastify: FastifyInstance) {
         security: [],
         params: FileParams,
         querystring: FileQuery,
+        response: {
+          200: { description: 'The file (ETag, Last-Modified, Accept-Ranges).', type: 'string', format: 'binary' },
+          206: { description: 'The requested byte range (Content-Range).', type: 'string', format: 'binary' },
+          302: { description: 'Object storage: a redirect to a short-lived presigned URL.', type: 'null' },
+          304: { description: 'Not modified (If-None-Match / If-Modified-Since).', type: 'null' },
+          ...errors(403, 404, 416),
+        },
       },
     },
     async (request, reply) => {

@@ -92,6 +92,26 @@ describe('validation messages', () => {
     expect(body.message).toBe('body.data.renderQuality must be one of "optimised", "low", "high"');
   });
 
+  it('names every type a field may have', async () => {
+    const res = await fetch(`${server.url}/projects`, {
+      method: 'POST',
+      headers: { ...owner.headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'x', data: { models: [{ id: 'a', fileName: 'a.glb', position: 'x' }] } }),
+    });
+    expect(res.status).toBe(400);
+    expect((await res.json()).details).toEqual([{ field: 'body.data.models.0.position', message: 'must be array or object' }]);
+  });
+
+  it('refuses two models with one id, naming the second', async () => {
+    const res = await fetch(`${server.url}/projects`, {
+      method: 'POST',
+      headers: { ...owner.headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'x', data: { models: [{ id: 'a', fileName: 'a.glb' }, { id: 'b', fileName: 'b.glb' }, { id: 'a', fileName: 'c.glb' }] } }),
+    });
+    expect(res.status).toBe(400);
+    expect((await res.json()).details).toEqual([{ field: 'body.data.models.2.id', message: 'repeats the id "a" of an earlier model' }]);
+  });
+
   it('ignores unknown keys of a project\'s data instead of storing them', async () => {
     const res = await fetch(`${server.url}/projects`, {
       method: 'POST',

@@ -30,7 +30,13 @@ describe('meta routes', () => {
   it('serves the OpenAPI description and its page', async () => {
     const spec = await (await fetch(`${server.url}/openapi.json`)).json();
     expect(spec.openapi).toMatch(/^3\./);
-    expect(Object.keys(spec.paths)).toEqual(expect.arrayContaining(['/projects', '/projects/{id}', '/health', '/version']));
+    expect(Object.keys(spec.paths)).toEqual(expect.arrayContaining(['/projects', '/projects/{id}', '/health', '/version', '/files/{key}', '/share/{projectId}/{token}/submit']));
+    // What the schemas alone cannot say is described too: the upload's multipart body, the file responses, the public headers.
+    expect(spec.paths['/assets'].post.requestBody.content['multipart/form-data'].schema.required).toEqual(['file']);
+    expect(Object.keys(spec.paths['/files/{key}'].get.responses)).toEqual(expect.arrayContaining(['200', '206', '304', '403', '404', '416']));
+    const submitHeaders = spec.paths['/share/{projectId}/{token}/submit'].post.parameters.filter((p: { in: string }) => p.in === 'header').map((p: { name: string }) => p.name);
+    expect(submitHeaders).toEqual(expect.arrayContaining(['x-share-password', 'idempotency-key']));
+    expect(spec.paths['/workspace/api-keys'].post.security).toEqual([{ bearer: [] }]);
     const page = await fetch(`${server.url}/docs/`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<html');

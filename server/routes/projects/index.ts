@@ -5,11 +5,27 @@ import { createProjectRepository, normalizeData, toProjectBody } from '../../rep
 import { Project, ProjectInput, ProjectSummary } from '../../schemas/projects.js';
 import { IdParams, PageQuery, errors, pageLimit } from '../../schemas/common.js';
 import { decodeCursor } from '../../core/pagination.js';
-import { notFound } from '../../core/errors.js';
+import { invalidRequest, notFound } from '../../core/errors.js';
 import { emitEvent } from '../../core/events.js';
 import type { ProjectData } from '../../core/scene.js';
 
 const ProjectReply = Type.Object({ success: Type.Boolean(), project: Project });
+
+/**
+ * Model ids are the keyspace option blocks target (targetObjectId) and model-urls answers by:
+ * two models with one id would make both ambiguous.
+ */
+function assertUniqueModelIds(models: ReadonlyArray<{ id: string }> = []) {
+  const seen = new Set<string>();
+  const details = models.flatMap((model, index) => {
+    if (!seen.has(model.id)) {
+      seen.add(model.id);
+      return [];
+    }
+    return [{ field: `body.data.models.${index}.id`, message: `repeats the id "${model.id}" of an earlier model` }];
+  });
+  if (details.length > 0) throw invalidRequest(`${details[0].field} ${details[0].message}`, details);
+}
 
 /** Owner projects (contract section 3). The scene is stored compressed; revision bumps on every change. */
 export default async function projectRoutes(fastify: FastifyInstance) {
@@ -22,6 +38,7 @@ export default async function projectRoutes(fastify: FastifyInstance) {
     { onRequest: app.access('write'), bodyLimit: 10 * 1024 * 1024, schema: { tags, body: ProjectInput, response: { 201: ProjectReply, ...errors(400, 401, 403) } } },
     async (request, reply) => {
       const { name, type, data } = request.body;
+      assertUniqueModelIds(data?.models);
       const row = await repo.create(request.auth.workspaceId, { name, type, data: normalizeData(data as Partial<ProjectData>) });
       return reply.code(201).send({ success: true, project: toProjectBody(row) });
     },
@@ -56,6 +73,7 @@ export default async function projectRoutes(fastify: FastifyInstance) {
     async (request) => {
       const { workspaceId } = request.auth;
       const { name, type, data } = request.body;
+      assertUniqueModelIds(data?.models);
       const row = await app.deps.db.transaction(async (tx) => {
         const updated = await repo.replace(tx, workspaceId, request.params.id, { name, type, data: normalizeData(data as Partial<ProjectData>) });
         if (!updated) return null;

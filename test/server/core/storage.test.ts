@@ -45,6 +45,24 @@ describe('local driver', () => {
     await storage.delete(key); // deleting twice is not an error
   });
 
+  it('removes the folders a delete leaves empty, and only those', async () => {
+    const storage = createLocalDriver(root);
+    await storage.put('workspaces/w2/requests/r1/screenshot-0.png', new Uint8Array([1]), 'image/png');
+    await storage.put('workspaces/w2/requests/r1/request.pdf', new Uint8Array([2]), 'application/pdf');
+    await storage.put('workspaces/w2/assets/a.glb', new Uint8Array([3]), 'model/gltf-binary');
+    await storage.delete('workspaces/w2/requests/r1/screenshot-0.png');
+    expect(await readdir(path.join(root, 'workspaces/w2/requests/r1'))).toEqual(['request.pdf']);
+    await storage.delete('workspaces/w2/requests/r1/request.pdf');
+    // r1 and requests/ are gone; the workspace folder stays for its asset, and the root stays.
+    expect(await readdir(path.join(root, 'workspaces/w2'))).toEqual(['assets']);
+    await storage.delete('workspaces/w2/assets/a.glb');
+    await expect(readdir(path.join(root, 'workspaces/w2'))).rejects.toThrow(/ENOENT/);
+    expect(Array.isArray(await readdir(root))).toBe(true);
+    // A write into a pruned folder makes it again.
+    await storage.put('workspaces/w2/requests/r2/request.pdf', new Uint8Array([4]), 'application/pdf');
+    expect([...(await storage.read('workspaces/w2/requests/r2/request.pdf'))]).toEqual([4]);
+  });
+
   it('refuses unsafe keys on every call', async () => {
     const storage = createLocalDriver(root);
     await expect(storage.put('../escape.txt', new Uint8Array(1), 'text/plain')).rejects.toThrow(/unsafe storage key/);
