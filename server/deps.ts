@@ -32,7 +32,7 @@ export function createDeps(config: Config): AppDeps {
     db,
     redis,
     queues,
-    outbox: createOutboxNudger(db, queues, { resendAfterMs: config.worker.resendAfterMs }),
+    outbox: createOutboxNudger(db, queues),
     storage: createStorage(config),
     signer: createUrlSigner(requireSetting(config.fileSigningSecret, 'FILE_SIGNING_SECRET'), config.publicBaseUrl),
   };

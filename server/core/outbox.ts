@@ -215,31 +215,67 @@ export async function dispatchOutbox(db: Db, queues: Queues, options: DispatchOp
 }
 
 /**
- * The fast path after a commit, coalesced: ids nudged within a few milliseconds are dispatched
- * together (one claiming and one marking statement, one `addBulk` per queue), so a burst of
- * submits costs a few round trips instead of a few per request. Never throws: the relay is the
- * safety net.
+ * An outbox row inserted as already enqueued (`last_enqueued_at` now, `enqueue_count` 1) by a
+ * process that hands it to BullMQ itself right after the commit. To the relay it is like any
+ * enqueued row: left alone for `resendAfterMs`, then checked and re-added if BullMQ does not have
+ * it, which also covers a process that died between the commit and the hand-over.
  */
-export function createOutboxNudger(db: Db, queues: Queues, options: { resendAfterMs: number; delayMs?: number; onError?: (error: unknown) => void }) {
-  const pending = new Set<number>();
+export interface HeldOutboxJob extends OutboxJob {
+  id: number;
+}
+
+/**
+ * The fast path after a commit, coalesced: held rows committed within a few milliseconds of each
+ * other go to BullMQ together, one `addBulk` per queue, with no statement to claim them and none
+ * to mark them. Only rows Redis refused cost a statement: they become never-enqueued rows, due
+ * again shortly, for the relay. Never throws.
+ */
+export function createOutboxNudger(db: Db, queues: Queues, options: { delayMs?: number; deadlineMs?: number; onError?: (error: unknown) => void } = {}) {
+  let pending: HeldOutboxJob[] = [];
   let timer: NodeJS.Timeout | null = null;
   let inFlight: Promise<void> = Promise.resolve();
 
+  async function enqueue(rows: HeldOutboxJob[]) {
+    const byQueue = new Map<QueueName, HeldOutboxJob[]>();
+    for (const row of rows) byQueue.set(row.queue, [...(byQueue.get(row.queue) ?? []), row]);
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('Redis took too long')), options.deadlineMs ?? 3000);
+    });
+    deadline.catch(() => {});
+    const refused: number[] = [];
+    try {
+      await Promise.all(
+        [...byQueue].map(([name, jobs]) =>
+          Promise.race([queues[name].addBulk(jobs.map((job) => ({ name: job.name, data: job.data, opts: { jobId: job.jobId } }))), deadline]).catch(() => {
+            refused.push(...jobs.map((job) => job.id));
+          }),
+        ),
+      );
+    } finally {
+      clearTimeout(timer);
+    }
+    if (refused.length > 0) {
+      await db
+        .update(outbox)
+        .set({ lastEnqueuedAt: null, enqueueCount: sql`greatest(${outbox.enqueueCount} - 1, 0)`, nextAttemptAt: inMs(RETRY_AFTER_FAILURE_MS) })
+        .where(inArray(outbox.id, refused));
+    }
+  }
+
   function flush() {
     timer = null;
-    const ids = [...pending];
-    pending.clear();
-    inFlight = inFlight
-      .then(() => dispatchOutbox(db, queues, { ids, resendAfterMs: options.resendAfterMs, batchSize: ids.length }))
-      .then(() => undefined, (error: unknown) => options.onError?.(error));
+    const rows = pending;
+    pending = [];
+    inFlight = inFlight.then(() => enqueue(rows)).then(() => undefined, (error: unknown) => options.onError?.(error));
   }
 
   return {
-    nudge(ids: number[]) {
-      for (const id of ids) pending.add(id);
-      if (pending.size > 0 && !timer) timer = setTimeout(flush, options.delayMs ?? 5);
+    nudge(rows: HeldOutboxJob[]) {
+      pending.push(...rows);
+      if (pending.length > 0 && !timer) timer = setTimeout(flush, options.delayMs ?? 5);
     },
-    /** Dispatches what is pending now and waits for it (graceful shutdown, tests). */
+    /** Enqueues what is pending now and waits for it (graceful shutdown, tests). */
     async drain() {
       if (timer) {
         clearTimeout(timer);

@@ -15,6 +15,7 @@ import {
 } from '../core/db/schema/index.js';
 import { FIRST_SUBMISSION_STEPS, submissionJob, submissionJobId } from '../core/submission-jobs.js';
 import { afterCursor, toPage, type PageCursor } from '../core/pagination.js';
+import type { HeldOutboxJob } from '../core/outbox.js';
 import { decompressScene, type ProjectData } from '../core/scene.js';
 
 /**
@@ -95,7 +96,12 @@ export function createSubmissionRepository(db: Db) {
      * steps in one transaction. With an Idempotency-Key already used in the window, stores
      * nothing and answers the first request's id (`created: false`).
      */
-    async create(input: NewSubmission, idempotencyWindowMs: number): Promise<{ id: string; created: boolean; outboxIds: number[] }> {
+    /**
+     * Stores the request with its screenshots, steps and outbox rows. The outbox rows are
+     * inserted as enqueued: the caller hands them to BullMQ right after (`outbox`, see
+     * HeldOutboxJob), and the relay covers a hand-over that never happened.
+     */
+    async create(input: NewSubmission, idempotencyWindowMs: number): Promise<{ id: string; created: boolean; outbox: HeldOutboxJob[] }> {
       if (input.idempotencyKey) {
         // An expired key is free again: forget it on the old request (the unique index would refuse it).
         await db
@@ -114,7 +120,7 @@ export function createSubmissionRepository(db: Db) {
       // from `inserted`); a parallel insert with the same key is waited for by ON CONFLICT.
       const id = randomUUID();
       const jobs = FIRST_SUBMISSION_STEPS.map((step) => submissionJob(id, step));
-      const { rows } = await db.$client.query<{ created: boolean; outbox_ids: string[] | null }>(
+      const { rows } = await db.$client.query<{ created: boolean; outbox_rows: Array<{ id: string; jobId: string }> | null }>(
         `WITH inserted AS (
            INSERT INTO submissions (id, project_id, workspace_id, form_data, selected_options, configuration_summary, idempotency_key, client_ip)
            VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7, $8)
@@ -127,13 +133,14 @@ export function createSubmissionRepository(db: Db) {
          ), steps AS (
            INSERT INTO submission_steps (submission_id, step) SELECT inserted.id, step FROM inserted, unnest($11::text[]) AS step
          ), queued AS (
-           INSERT INTO outbox (queue, job_name, job_id, payload)
-           SELECT job.queue, job.job_name, job.job_id, job.payload
+           INSERT INTO outbox (queue, job_name, job_id, payload, last_enqueued_at, enqueue_count)
+           SELECT job.queue, job.job_name, job.job_id, job.payload, now(), 1
            FROM inserted, unnest($12::text[], $13::text[], $14::text[], $15::jsonb[]) AS job(queue, job_name, job_id, payload)
            ON CONFLICT (job_id) DO NOTHING
-           RETURNING id
+           RETURNING id, job_id
          )
-         SELECT EXISTS (SELECT 1 FROM inserted) AS created, (SELECT array_agg(id ORDER BY id) FROM queued) AS outbox_ids`,
+         SELECT EXISTS (SELECT 1 FROM inserted) AS created,
+                (SELECT json_agg(json_build_object('id', id, 'jobId', job_id)) FROM queued) AS outbox_rows`,
         [
           id,
           input.projectId,
@@ -152,13 +159,16 @@ export function createSubmissionRepository(db: Db) {
           jobs.map((job) => JSON.stringify(job.data)),
         ],
       );
-      if (rows[0].created) return { id, created: true, outboxIds: (rows[0].outbox_ids ?? []).map(Number) };
+      if (rows[0].created) {
+        const ids = new Map((rows[0].outbox_rows ?? []).map((row) => [row.jobId, Number(row.id)]));
+        return { id, created: true, outbox: jobs.filter((job) => ids.has(job.jobId)).map((job) => ({ ...job, id: ids.get(job.jobId)! })) };
+      }
       // The same key arrived a moment ago (possibly in parallel; the insert waited for it).
       const [existing] = await db
         .select({ id: submissions.id })
         .from(submissions)
         .where(and(eq(submissions.projectId, input.projectId), eq(submissions.idempotencyKey, input.idempotencyKey!)));
-      return { id: existing.id, created: false, outboxIds: [] };
+      return { id: existing.id, created: false, outbox: [] };
     },
 
     /** A page of the project's requests, newest first, with their step states. */

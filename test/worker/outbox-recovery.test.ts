@@ -11,6 +11,7 @@ import { Queue, UnrecoverableError, Worker } from 'bullmq';
 import { createRedis } from '../../server/core/redis.js';
 import { QUEUES } from '../../server/core/queues.js';
 import { submissionJobId } from '../../server/core/submission-jobs.js';
+import { createSubmissionRepository } from '../../server/repositories/submissions.js';
 import { createSharedProject, dataUrl, png, startTestWorker, submit, validBody, waitFor, waitForSteps } from './submission-fixtures.js';
 
 /**
@@ -28,6 +29,19 @@ async function outboxRows(server: TestServer, requestId: string) {
     [`%${requestId}%`],
   );
   return rows;
+}
+
+/** Waits until BullMQ holds every first-step job of the request (the fast path handed them over). */
+async function waitForJobsInRedis(server: TestServer, requestId: string) {
+  const connection = createRedis(server.config.redisUrl, 'request');
+  const queue = new Queue(QUEUES.submissions, { connection, prefix: server.config.queuePrefix });
+  try {
+    const jobIds = [submissionJobId(requestId, 'screenshots'), submissionJobId(requestId, 'events')];
+    await waitFor(async () => (await Promise.all(jobIds.map((jobId) => queue.getJobState(jobId)))).every((state) => state !== 'unknown'), 'the fast path to enqueue the first steps');
+  } finally {
+    await queue.close();
+    connection.disconnect();
+  }
 }
 
 async function expectEverythingOnce(server: TestServer, smtp: SmtpCatcher, projectId: string, requestIds: string[]) {
@@ -93,6 +107,25 @@ describe('outbox', () => {
     await expectEverythingOnce(server, smtp, share.projectId, ids);
   });
 
+  it('does everything once for a request whose server died between the commit and the hand-over to BullMQ', async () => {
+    const smtp = await startSmtpCatcher();
+    cleanups.push(() => smtp.close());
+    const server = await startTestServer({ SMTP_URL: smtp.url });
+    cleanups.push(() => server.close());
+    const owner = await server.person('owner@died.test');
+    const share = await createSharedProject(server, owner, { projectSettings: { emailAdminAddress: 'owner@shop.example' } });
+    // What the submit route commits, without the hand-over that follows it.
+    const stored = await createSubmissionRepository(server.deps.db).create(
+      { projectId: share.projectId, workspaceId: owner.workspaceId, formData: validBody().formData, selectedOptions: {}, configurationSummary: '', idempotencyKey: null, clientIp: '192.0.2.1', screenshots: [] },
+      60_000,
+    );
+    expect(stored.outbox.map((job) => job.jobId).sort()).toEqual([submissionJobId(stored.id, 'events'), submissionJobId(stored.id, 'screenshots')]);
+
+    const worker = await startTestWorker(server.env.env, { SMTP_URL: smtp.url });
+    cleanups.push(() => worker.close(5000));
+    await expectEverythingOnce(server, smtp, share.projectId, [stored.id]);
+  });
+
   it('runs again a job BullMQ gave up on while Postgres still holds its work (e.g. failed by the stalled checker)', async () => {
     const smtp = await startSmtpCatcher();
     cleanups.push(() => smtp.close());
@@ -128,7 +161,7 @@ describe('outbox', () => {
     const owner = await server.person('owner@poison.test');
     const share = await createSharedProject(server, owner);
     const id = (await (await submit(server.url, share, validBody({ screenshots: [dataUrl('image/png', png())] }))).json()).requestId as string;
-    await waitFor(async () => (await outboxRows(server, id)).every((r) => r.last_enqueued_at !== null), 'the fast path to enqueue the first steps');
+    await waitForJobsInRedis(server, id);
 
     // The screenshots job was handed to BullMQ five times and lost every time (it stalls or
     // kills every worker that takes it); now it is gone again.
@@ -171,14 +204,15 @@ describe('outbox', () => {
 
     // A: enqueued in Redis, but no worker runs; the restart below loses those jobs.
     const a = (await (await submit(server.url, share, validBody())).json()).requestId as string;
-    await waitFor(async () => (await outboxRows(server, a)).every((r) => r.last_enqueued_at !== null), 'the fast path to enqueue A');
+    await waitForJobsInRedis(server, a);
 
     await stopRedis(redis);
     // B: Redis is down. The answer does not wait for it.
     const res = await submit(server.url, share, validBody({ screenshots: [dataUrl('image/png', png())] }));
     expect(res.status).toBe(200);
     const b = (await res.json()).requestId as string;
-    expect((await outboxRows(server, b)).map((r) => r.last_enqueued_at)).toEqual([null, null]);
+    // Redis refused the hand-over: B's rows are left to the relay as never enqueued.
+    await waitFor(async () => (await outboxRows(server, b)).every((r) => r.last_enqueued_at === null), "B's rows to go back to the relay");
 
     // A worker starting meanwhile waits for Redis; Redis comes back empty.
     const starting = startTestWorker(server.env.env, { REDIS_URL: redisUrl, SMTP_URL: smtp.url });
