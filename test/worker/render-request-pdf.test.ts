@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_BRAND_COLOR, brandColorOf, formRows, optionRows, printable, renderRequestPdf } from '../../worker/pdf/render-request-pdf.js';
+import { DEFAULT_BRAND_COLOR, MAX_VALUE_CHARS, brandColorOf, formRows, optionRows, printable, renderRequestPdf } from '../../worker/pdf/render-request-pdf.js';
 import { renderRequestPdfInThread } from '../../worker/pdf/render-in-thread.js';
 import { jpeg, png } from './submission-fixtures.js';
 import { pdfText } from '../helpers/pdf-text.js';
@@ -76,6 +76,23 @@ describe('request PDF', () => {
     expect(printable('a\u0000b\u0007c\u001bd\u007fe\u0085f\u009fg')).toBe('abcdefg');
     expect(printable('one\r\ntwo\rthree\nfour\tfive')).toBe('one\ntwo\nthree\nfour    five');
   });
+
+  it('gives long words places to wrap and shortens overlong answers with a note', () => {
+    const word = 'x'.repeat(100);
+    expect(printable(word).split('\u200b')).toEqual(['x'.repeat(40), 'x'.repeat(40), 'x'.repeat(20)]);
+    expect(printable(`short words stay ${'y'.repeat(40)} whole`)).toBe(`short words stay ${'y'.repeat(40)} whole`);
+    const long = printable('a '.repeat(MAX_VALUE_CHARS));
+    expect(long.startsWith('a '.repeat(MAX_VALUE_CHARS / 2))).toBe(true);
+    expect(long.endsWith(`… (shortened: ${MAX_VALUE_CHARS} more characters)`)).toBe(true);
+  });
+
+  it('renders, in the worker thread and within its time limit, a request whose answer and summary are one huge word', async () => {
+    const huge = 'Z'.repeat(200_000);
+    const pdf = await renderRequestPdfInThread({ ...baseInput, formData: { name: huge }, configurationSummary: huge.slice(0, 20_000), screenshots: [] });
+    const text = (await pdfText(pdf)).replace(/\u200b/g, '');
+    expect(text).toContain(`(shortened: ${200_000 - MAX_VALUE_CHARS} more characters)`);
+    expect(text.split('Z').length - 1).toBe(MAX_VALUE_CHARS + 20_000);
+  }, 60_000);
 
   it('prints the euro sign, Central European, Greek and Cyrillic text as typed, in embedded DejaVu Sans', async () => {
     const pdf = await renderRequestPdf({
