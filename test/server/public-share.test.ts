@@ -11,7 +11,7 @@ import { closeDeps, createDeps } from '../../server/deps.js';
 import { buildApp } from '../../server/app.js';
 import { redactUrl } from '../../server/plugins/request-log.js';
 import { clientKey } from '../../server/routes/public-share/client-key.js';
-import { MAX_PASSWORD_BACKLOG, PASSWORD_ATTEMPTS } from '../../server/routes/public-share/password-check.js';
+import { MAX_PASSWORD_BACKLOG, MAX_PASSWORD_CHECKS_PER_PROJECT, PASSWORD_ATTEMPTS } from '../../server/routes/public-share/password-check.js';
 
 // The server runs in this process: count the scrypt verifications it performs.
 vi.mock('../../server/core/passwords.js', async (importOriginal) => {
@@ -420,6 +420,35 @@ describe('public read', () => {
       open();
       expect((await Promise.all(visitors)).map((res) => res.status)).toEqual([200, 200, 200, 200]);
       expect(verifications() - before).toBe(1);
+    } finally {
+      open();
+      vi.mocked(verifyPassword).mockImplementation(realVerify);
+    }
+  });
+
+  it(`lets one share take at most ${MAX_PASSWORD_CHECKS_PER_PROJECT} password checks at once, so guessers there cannot lock out other shares`, async () => {
+    const attacked = await cheapPasswordShare('right one');
+    const other = await cheapPasswordShare('other one');
+    let open = () => {};
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    // Checks of the attacked share hang, as slow scrypt runs would.
+    vi.mocked(verifyPassword).mockImplementation(async (password, stored) => {
+      if (password.startsWith('guess')) await gate;
+      return realVerify(password, stored);
+    });
+    try {
+      const before = verifications();
+      const guesses = Array.from({ length: MAX_PASSWORD_CHECKS_PER_PROJECT }, (_, i) => read(attacked, from(`2001:db8:77:${i}::1`, `guess ${i}`)));
+      await vi.waitFor(() => expect(verifications() - before).toBe(MAX_PASSWORD_CHECKS_PER_PROJECT), { timeout: 10_000 });
+      // The next guess at that share is refused without hashing...
+      const refused = await read(attacked, from('2001:db8:77:99::1', 'guess more'));
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBe('1');
+      // ...while a visitor of another share is served.
+      expect((await read(other, from('198.51.100.77', 'other one'))).status).toBe(200);
+      open();
+      expect((await Promise.all(guesses)).map((res) => res.status)).toEqual(guesses.map(() => 401));
+      expect((await read(attacked, from('198.51.100.78', 'right one'))).status).toBe(200);
     } finally {
       open();
       vi.mocked(verifyPassword).mockImplementation(realVerify);

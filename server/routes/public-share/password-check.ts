@@ -14,6 +14,11 @@ export const PASSWORD_WINDOW_MS = 15 * 60_000;
  * failing; past it a flood of guesses would only pile up memory and latency.
  */
 export const MAX_PASSWORD_BACKLOG = 16;
+/**
+ * Of those, the most one project may have running or queued: guessers at one share (from many
+ * addresses) cannot fill the queue and lock out the visitors of every other share.
+ */
+export const MAX_PASSWORD_CHECKS_PER_PROJECT = 4;
 /** How long a verified password is remembered after its last use, so repeated reads do not re-run scrypt. */
 const VERIFIED_TTL_MS = 2 * 60_000;
 
@@ -63,6 +68,8 @@ export function createPasswordCheck(deps: Pick<AppDeps, 'config' | 'redis'>) {
   const verified = new LRUCache<string, true>({ max: 10_000, ttl: VERIFIED_TTL_MS, updateAgeOnGet: true });
   /** Checks in progress by the same key: a page with three embeds hashes once. */
   const inFlight = new Map<string, Promise<boolean>>();
+  /** Checks running or queued per project. */
+  const perProject = new Map<string, number>();
   const cacheSecret = randomBytes(32);
   const guard = <T>(work: Promise<T>) => work.catch(() => Promise.reject(serviceUnavailable('Password checks are unavailable right now.')));
 
@@ -76,15 +83,22 @@ export function createPasswordCheck(deps: Pick<AppDeps, 'config' | 'redis'>) {
   function verifyOnce(cacheKey: string, share: PasswordProtectedShare, password: string): Promise<boolean> {
     const running = inFlight.get(cacheKey);
     if (running) return running;
-    if (passwordHashingBacklog() >= MAX_PASSWORD_BACKLOG) {
+    const projectChecks = perProject.get(share.projectId) ?? 0;
+    if (passwordHashingBacklog() >= MAX_PASSWORD_BACKLOG || projectChecks >= MAX_PASSWORD_CHECKS_PER_PROJECT) {
       return Promise.reject(serviceUnavailable('Too many password checks are running right now; retry in a second.', 1));
     }
+    perProject.set(share.projectId, projectChecks + 1);
     const check = (share.passwordHash === null ? Promise.resolve(false) : verifyPassword(password, share.passwordHash))
       .then((ok) => {
         if (ok) verified.set(cacheKey, true);
         return ok;
       })
-      .finally(() => inFlight.delete(cacheKey));
+      .finally(() => {
+        inFlight.delete(cacheKey);
+        const left = (perProject.get(share.projectId) ?? 1) - 1;
+        if (left > 0) perProject.set(share.projectId, left);
+        else perProject.delete(share.projectId);
+      });
     inFlight.set(cacheKey, check);
     return check;
   }
