@@ -23,12 +23,17 @@ import { MAX_SCREENSHOT_PIXELS, MAX_SCREENSHOT_SIDE, imageDimensions, isScreensh
 
 /**
  * Largest submits in progress per process, from the share checks to the answer: each may hold a
- * 36 MiB body, its parsed copy and the decoded screenshots (~100 MB). The ceiling is on bytes,
- * not requests: each submit counts its declared Content-Length (the whole limit when it sends
- * none), so a crowd of ordinary 1 KB submits is never refused. Past it, 503 with Retry-After: 1.
+ * 36 MiB body, its parsed copy and the decoded screenshots (~100 MB). The ceiling is on bytes:
+ * a submit with screenshots counts its declared Content-Length (the whole limit when it sends
+ * none). Past it, 503 with Retry-After: 1.
  */
 export const MAX_SUBMITS_IN_PROGRESS = 8;
 const SUBMIT_BYTES_IN_PROGRESS = MAX_SUBMITS_IN_PROGRESS * SUBMIT_BODY_LIMIT;
+/**
+ * A submit that declares at most this much is not counted at all: large or stalled uploads
+ * cannot keep ordinary form submits out (the rate limit bounds those per client).
+ */
+export const SMALL_SUBMIT_BYTES = 1024 * 1024;
 /** Form fields kept per project revision, by the size of their JSON; larger ones are not kept. */
 const FORM_FIELDS_CACHE_BYTES = 16 * 1024 * 1024;
 const FORM_FIELDS_ENTRY_BYTES = 1024 * 1024;
@@ -137,15 +142,19 @@ export default async function submitRoutes(fastify: FastifyInstance, { shares, a
         const withinLimit = declared >= 0 && declared <= SUBMIT_BODY_LIMIT;
         try {
           request.shareAccess = await authorize(request, request.params as { projectId: string; token: string });
-          const release = inProgress.tryAcquire(withinLimit ? declared : SUBMIT_BODY_LIMIT);
-          if (!release) throw serviceUnavailable('Too many submissions are being received right now; retry in a second.', 1);
-          // 'close' follows the answer, and also a client that went away mid-upload.
-          reply.raw.once('close', release);
+          if (!(withinLimit && declared <= SMALL_SUBMIT_BYTES)) {
+            const release = inProgress.tryAcquire(withinLimit ? declared : SUBMIT_BODY_LIMIT);
+            if (!release) throw serviceUnavailable('Too many submissions are being received right now; retry in a second.', 1);
+            // 'close' follows the answer, and also a client that went away mid-upload.
+            reply.raw.once('close', release);
+          }
         } catch (error) {
-          // Refused before the body. A body within the limit is read and dropped by Node after
-          // the answer, so a proxy in between (the BFF) finishes sending and relays the answer;
-          // past the limit, or of unknown length, the connection closes instead of draining it.
-          if (!withinLimit) reply.header('connection', 'close');
+          // Refused before the body. From a trusted proxy (the BFF) a body within the limit is
+          // read and dropped by Node after the answer, so the proxy finishes sending and relays
+          // the answer. From anyone else, or past the limit, or of unknown length, the
+          // connection closes instead: a stranger's refused upload costs no bandwidth.
+          const fromTrustedProxy = (request.ips?.length ?? 0) > 1;
+          if (!withinLimit || !fromTrustedProxy) reply.header('connection', 'close');
           throw error;
         }
       },
