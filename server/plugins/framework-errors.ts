@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyServerOptions } from 'fastify';
 import { API_VERSION } from '../routes/version.js';
 import { publicCorsHeaders } from '../routes/public-share/cors.js';
 
-type FrameworkErrorOptions = Pick<FastifyServerOptions, 'frameworkErrors' | 'clientErrorHandler' | 'maxParamLength'>;
+type FrameworkErrorOptions = Pick<FastifyServerOptions, 'frameworkErrors' | 'clientErrorHandler' | 'routerOptions'>;
 
 const CLIENT_ERRORS: Record<string, { status: number; error: string; message: string }> = {
   ERR_HTTP_REQUEST_TIMEOUT: { status: 408, error: 'request_timeout', message: 'The request took too long to arrive.' },
@@ -19,7 +19,7 @@ export function frameworkErrorOptions(): FrameworkErrorOptions {
   return {
     // Fastify's default (100) would answer a long, wrong share token with a 400 before the public
     // key check and the one 404; ids and tokens are checked by the routes themselves.
-    maxParamLength: 1024,
+    routerOptions: { maxParamLength: 1024 },
     frameworkErrors: (_error, request, reply: FastifyReply) => {
       // A page embedding a share must be able to read this answer too.
       if (request.url.startsWith('/share/')) publicCorsHeaders(request, reply);
@@ -27,8 +27,10 @@ export function frameworkErrorOptions(): FrameworkErrorOptions {
       reply.code(400).header('x-api-version', API_VERSION).send({ success: false, error: 'invalid_request', message: 'The URL is malformed.' });
     },
     clientErrorHandler: (error, socket) => {
-      // Nobody is left to read an answer.
-      if ((error as NodeJS.ErrnoException).code === 'ECONNRESET' || !socket.writable) return socket.destroy();
+      // Nobody is left to read an answer, or an answer is already on its way on this connection
+      // (as Node's own handler checks): the connection just ends.
+      const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+      if ((error as NodeJS.ErrnoException).code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) return socket.destroy();
       const known = CLIENT_ERRORS[(error as NodeJS.ErrnoException).code ?? ''] ?? { status: 400, error: 'invalid_request', message: 'The request is malformed.' };
       const body = JSON.stringify({ success: false, error: known.error, message: known.message });
       socket.end(
@@ -39,6 +41,8 @@ export function frameworkErrorOptions(): FrameworkErrorOptions {
           'Connection: close\r\n\r\n' +
           body,
       );
+      // The server allows half-open sockets: without this the connection would linger.
+      socket.destroySoon();
     },
   };
 }

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import net from 'node:net';
 import { startTestServer, type TestPerson, type TestServer } from '../helpers/test-server.js';
 import { TEST_SECRETS, freePort } from '../helpers/test-env.js';
@@ -12,13 +12,16 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** Sends raw bytes and reads the whole answer (the server closes the connection). */
-function rawRequest(port: number, bytes: string): Promise<string> {
+/**
+ * Sends raw bytes without closing our side, as a client that keeps its connection would, and
+ * reads the answer until the server ends it; `close` lets go of our side afterwards.
+ */
+function rawRequest(port: number, bytes: string): Promise<{ answer: string; close: () => void }> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1', () => socket.end(bytes));
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(bytes));
     let answer = '';
     socket.on('data', (chunk) => (answer += chunk.toString('utf8')));
-    socket.on('end', () => resolve(answer));
+    socket.on('end', () => resolve({ answer, close: () => socket.destroy() }));
     socket.on('error', reject);
   });
 }
@@ -46,10 +49,18 @@ describe('errors raised before routing', () => {
   });
 
   it('answers a broken request line with a JSON error and the version header', async () => {
-    const answer = await rawRequest(Number(new URL(server.url).port), 'GET /health HTTP/1.1\r\nHost: x\r\nBroken header line\r\n\r\n');
+    const open = () => new Promise<number>((resolve, reject) => server.app.server.getConnections((error, count) => (error ? reject(error) : resolve(count))));
+    const before = await open();
+    const { answer, close } = await rawRequest(Number(new URL(server.url).port), 'GET /health HTTP/1.1\r\nHost: x\r\nBroken header line\r\n\r\n');
     expect(answer).toMatch(/^HTTP\/1\.1 400 /);
     expect(answer.toLowerCase()).toContain('x-api-version: v3.16');
     expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({ success: false, error: 'invalid_request' });
+    // And the server lets go of the connection (other tests' keep-alive connections may remain).
+    try {
+      await vi.waitFor(async () => expect(await open()).toBeLessThanOrEqual(before), { timeout: 5000 });
+    } finally {
+      close();
+    }
   });
 });
 
