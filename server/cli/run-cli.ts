@@ -1,4 +1,5 @@
 import { ConfigError } from '../core/config.js';
+import { isDependencyDown } from '../core/dependency-errors.js';
 
 /**
  * Shared plumbing of the command-line tools: a user error is one line on stderr and exit code 1;
@@ -13,7 +14,8 @@ export class UsageError extends CliError {
   override name = 'UsageError';
 }
 
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ETIMEDOUT', 'ECONNRESET', '3D000', '28P01', '28000']);
+/** The database is missing or refuses our credentials: as fixable as an unreachable one. */
+const DATABASE_REFUSED = new Set(['3D000', '28P01', '28000']);
 
 /** Explains the failures a user can fix (bad arguments, settings, an unreachable database). */
 function describe(error: unknown, usage: string): string {
@@ -21,9 +23,9 @@ function describe(error: unknown, usage: string): string {
   if (error instanceof CliError) return error.message;
   if (error instanceof ConfigError) return error.message;
   const code = (error as { code?: string } | null)?.code;
-  if (code && CONNECTION_CODES.has(code)) {
+  if (isDependencyDown(error) || (code && DATABASE_REFUSED.has(code))) {
     return (
-      `cannot reach Postgres (${code}: ${(error as Error).message}).\n` +
+      `cannot reach Postgres (${code ?? 'no answer'}: ${(error as Error).message}).\n` +
       'Set DATABASE_URL, or keep `npm start` running: the commands then use the database it started (.data/runtime.env).'
     );
   }

@@ -78,12 +78,20 @@ const trustProxyEntries = (value: string) => value.split(',').map((s) => s.trim(
 
 const isIp = (v: string) => ipaddr.IPv4.isValidFourPartDecimal(v) || ipaddr.IPv6.isValid(v);
 const isCidr = (v: string) => ipaddr.IPv4.isValidCIDRFourPartDecimal(v) || ipaddr.IPv6.isValidCIDR(v);
+/** `10.0.0.0/255.0.0.0`: the netmask form Fastify's proxy-addr takes too. */
+const isNetmask = (v: string) => {
+  const [address, mask, extra] = v.split('/');
+  return extra === undefined && mask !== undefined && ipaddr.IPv4.isValidFourPartDecimal(address) && ipaddr.IPv4.isValidFourPartDecimal(mask);
+};
+/** proxy-addr's named ranges, which Fastify accepts in trustProxy. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+const isProxyEntry = (entry: string) => isIp(entry) || isCidr(entry) || isNetmask(entry) || PROXY_RANGE_NAMES.has(entry);
 
 const TrustProxy = Checked(
-  (v) => trustProxyEntries(v).every((entry) => isIp(entry) || isCidr(entry)),
+  (v) => trustProxyEntries(v).every(isProxyEntry),
   (v) => {
-    const bad = trustProxyEntries(v).filter((entry) => !isIp(entry) && !isCidr(entry));
-    return `must be comma-separated IP addresses or CIDRs (like 127.0.0.1,10.0.0.0/8) ${got(bad.join(','))}`;
+    const bad = trustProxyEntries(v).filter((entry) => !isProxyEntry(entry));
+    return `must be comma-separated IP addresses, CIDRs or loopback/linklocal/uniquelocal (like 127.0.0.1,10.0.0.0/8) ${got(bad.join(','))}`;
   },
   { default: '' },
 );

@@ -74,6 +74,40 @@ const GONE_STATES = new Set(['completed', 'failed', 'unknown']);
 
 type Resend = 'sent' | 'alive' | 'give-up';
 
+/** A deadline for a batch of Redis calls: `race` rejects once it has passed; `clear` when done. */
+function redisDeadline(ms: number) {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Redis took longer than ${ms} ms`)), ms);
+  });
+  expired.catch(() => {});
+  return { race: <T>(work: Promise<T>) => Promise.race([work, expired]), clear: () => clearTimeout(timer) };
+}
+
+/** Rows never handed to BullMQ before, as one `addBulk` per queue: the ids it took and the ids it refused. */
+async function addInBulk(queues: Queues, jobs: HeldOutboxJob[], race: <T>(work: Promise<T>) => Promise<T>): Promise<{ sent: number[]; refused: number[] }> {
+  const byQueue = new Map<QueueName, HeldOutboxJob[]>();
+  for (const job of jobs) {
+    const list = byQueue.get(job.queue);
+    if (list) list.push(job);
+    else byQueue.set(job.queue, [job]);
+  }
+  const sent: number[] = [];
+  const refused: number[] = [];
+  await Promise.all(
+    [...byQueue].map(async ([name, batch]) => {
+      const ids = batch.map((job) => job.id);
+      try {
+        await race(queues[name].addBulk(batch.map((job) => ({ name: job.name, data: job.data, opts: { jobId: job.jobId } }))));
+        sent.push(...ids);
+      } catch {
+        refused.push(...ids);
+      }
+    }),
+  );
+  return { sent, refused };
+}
+
 /**
  * Enqueues due outbox rows. Safe to run concurrently and never holds a Postgres transaction
  * while it talks to Redis:
@@ -122,23 +156,15 @@ export async function dispatchOutbox(db: Db, queues: Queues, options: DispatchOp
   if (claimed.length === 0) return result;
 
   // 2. Redis, under one deadline for the whole batch.
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Redis took longer than ${deadlineMs} ms`)), deadlineMs);
-  });
-  deadline.catch(() => {});
-  const beforeDeadline = <T>(work: Promise<T>) => Promise.race([work, deadline]);
+  const deadline = redisDeadline(deadlineMs);
 
   const sent: number[] = [];
   const alive: number[] = [];
   const failed: number[] = [];
   const giveUp: OutboxRow[] = [];
-  const fresh = new Map<QueueName, OutboxRow[]>();
-  const resends: OutboxRow[] = [];
-  for (const row of claimed.sort((a, b) => a.id - b.id)) {
-    if (row.lastEnqueuedAt !== null) resends.push(row);
-    else fresh.set(row.queue as QueueName, [...(fresh.get(row.queue as QueueName) ?? []), row]);
-  }
+  const sorted = claimed.sort((a, b) => a.id - b.id);
+  const fresh = sorted.filter((row) => row.lastEnqueuedAt === null).map((row) => ({ id: row.id, queue: row.queue as QueueName, name: row.jobName, jobId: row.jobId, data: row.payload }));
+  const resends = sorted.filter((row) => row.lastEnqueuedAt !== null);
 
   async function resend(row: OutboxRow): Promise<Resend> {
     const queue = queues[row.queue as QueueName];
@@ -152,18 +178,13 @@ export async function dispatchOutbox(db: Db, queues: Queues, options: DispatchOp
 
   try {
     await Promise.all([
-      ...[...fresh].map(async ([name, rows]) => {
-        const rowIds = rows.map((row) => row.id);
-        try {
-          await beforeDeadline(queues[name].addBulk(rows.map((row) => ({ name: row.jobName, data: row.payload, opts: { jobId: row.jobId } }))));
-          sent.push(...rowIds);
-        } catch {
-          failed.push(...rowIds);
-        }
+      addInBulk(queues, fresh, deadline.race).then((outcome) => {
+        sent.push(...outcome.sent);
+        failed.push(...outcome.refused);
       }),
       ...resends.map(async (row) => {
         try {
-          const outcome = await beforeDeadline(resend(row));
+          const outcome = await deadline.race(resend(row));
           if (outcome === 'sent') sent.push(row.id);
           else if (outcome === 'alive') alive.push(row.id);
           else giveUp.push(row);
@@ -173,7 +194,7 @@ export async function dispatchOutbox(db: Db, queues: Queues, options: DispatchOp
       }),
     ]);
   } finally {
-    clearTimeout(timer);
+    deadline.clear();
   }
 
   // 3. Record the outcomes, each in one short statement. A row deleted meanwhile (its job
@@ -230,60 +251,64 @@ export interface HeldOutboxJob extends OutboxJob {
  * to mark them. Only rows Redis refused cost a statement: they become never-enqueued rows, due
  * again shortly, for the relay. Never throws.
  */
-export function createOutboxNudger(db: Db, queues: Queues, options: { delayMs?: number; deadlineMs?: number; onError?: (error: unknown) => void } = {}) {
+export function createOutboxNudger(db: Db, queues: Queues, options: { delayMs?: number; deadlineMs?: number } = {}) {
   let pending: HeldOutboxJob[] = [];
+  let log: NudgeLog | undefined;
   let timer: NodeJS.Timeout | null = null;
-  let inFlight: Promise<void> = Promise.resolve();
+  /** The hand-over in progress; rows nudged meanwhile wait and go together in the next one. */
+  let running: Promise<void> | null = null;
 
-  async function enqueue(rows: HeldOutboxJob[]) {
-    const byQueue = new Map<QueueName, HeldOutboxJob[]>();
-    for (const row of rows) byQueue.set(row.queue, [...(byQueue.get(row.queue) ?? []), row]);
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error('Redis took too long')), options.deadlineMs ?? 3000);
-    });
-    deadline.catch(() => {});
-    const refused: number[] = [];
-    try {
-      await Promise.all(
-        [...byQueue].map(([name, jobs]) =>
-          Promise.race([queues[name].addBulk(jobs.map((job) => ({ name: job.name, data: job.data, opts: { jobId: job.jobId } }))), deadline]).catch(() => {
-            refused.push(...jobs.map((job) => job.id));
-          }),
-        ),
-      );
-    } finally {
-      clearTimeout(timer);
-    }
-    if (refused.length > 0) {
-      await db
-        .update(outbox)
-        .set({ lastEnqueuedAt: null, enqueueCount: sql`greatest(${outbox.enqueueCount} - 1, 0)`, nextAttemptAt: inMs(RETRY_AFTER_FAILURE_MS) })
-        .where(inArray(outbox.id, refused));
-    }
+  async function handOver(rows: HeldOutboxJob[]) {
+    const deadline = redisDeadline(options.deadlineMs ?? 3000);
+    const { refused } = await addInBulk(queues, rows, deadline.race).finally(deadline.clear);
+    if (refused.length === 0) return;
+    log?.warn({ refused: refused.length }, 'Redis refused background work; the relay will enqueue it');
+    await db
+      .update(outbox)
+      .set({ lastEnqueuedAt: null, enqueueCount: sql`greatest(${outbox.enqueueCount} - 1, 0)`, nextAttemptAt: inMs(RETRY_AFTER_FAILURE_MS) })
+      .where(inArray(outbox.id, refused));
+  }
+
+  function schedule() {
+    if (pending.length > 0 && !timer && !running) timer = setTimeout(flush, options.delayMs ?? 5);
   }
 
   function flush() {
     timer = null;
     const rows = pending;
     pending = [];
-    inFlight = inFlight.then(() => enqueue(rows)).then(() => undefined, (error: unknown) => options.onError?.(error));
+    running = handOver(rows)
+      .catch((error: unknown) => log?.error({ err: error }, 'handing background work to BullMQ failed; the relay will enqueue it'))
+      .finally(() => {
+        running = null;
+        schedule();
+      });
   }
 
   return {
-    nudge(rows: HeldOutboxJob[]) {
+    /** `requestLog`: where refusals are reported (the last one given is used). */
+    nudge(rows: HeldOutboxJob[], requestLog?: NudgeLog) {
+      if (requestLog) log = requestLog;
       pending.push(...rows);
-      if (pending.length > 0 && !timer) timer = setTimeout(flush, options.delayMs ?? 5);
+      schedule();
     },
-    /** Enqueues what is pending now and waits for it (graceful shutdown, tests). */
+    /** Hands over what is pending now and waits for it (graceful shutdown, tests). */
     async drain() {
-      if (timer) {
-        clearTimeout(timer);
-        flush();
+      while (running || pending.length > 0) {
+        if (running) await running;
+        else {
+          if (timer) clearTimeout(timer);
+          flush();
+        }
       }
-      await inFlight;
     },
   };
+}
+
+/** The logger methods the nudger reports with (pino's). */
+interface NudgeLog {
+  warn(details: object, message: string): void;
+  error(details: object, message: string): void;
 }
 
 export type OutboxNudger = ReturnType<typeof createOutboxNudger>;

@@ -48,6 +48,16 @@ export const bearerToken = (header: string | undefined) => /^Bearer\s+(.+)$/i.ex
  */
 export const SESSION_ONLY_PATHS = /^\/external-(assets|providers)(\/|\?|$)/;
 
+/** The path as the router matches it: `/%65xternal-assets` is `/external-assets`. */
+function decodedPath(url: string): string {
+  const path = url.split('?')[0];
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
 const sessionRequired = () => unauthorized('session_required', 'This endpoint needs a session token; API keys are not accepted here.');
 
 export const hashApiKey = (key: string) => createHash('sha256').update(key).digest('hex');
@@ -58,7 +68,7 @@ export default fp(async function auth(app: FastifyInstance) {
 
   // A root hook, so it also runs before the 404 handler and before any route's own hooks.
   app.addHook('onRequest', async (request) => {
-    if (request.headers['x-api-key'] !== undefined && SESSION_ONLY_PATHS.test(request.url)) throw sessionRequired();
+    if (request.headers['x-api-key'] !== undefined && SESSION_ONLY_PATHS.test(decodedPath(request.url))) throw sessionRequired();
   });
 
   async function fromApiKey(request: FastifyRequest, key: string): Promise<AuthContext> {

@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { AppError } from '../core/errors.js';
 import { ModelFileError } from '../core/models/model-file-error.js';
+import { isDependencyDown } from '../core/dependency-errors.js';
 
 interface ErrorBody {
   success: false;
@@ -21,26 +22,6 @@ const FASTIFY_CODES: Record<string, { status: number; code: string; message: str
   FST_PARTS_LIMIT: { status: 400, code: 'invalid_request', message: 'Too many parts in the upload: send the field file and, optionally, name.' },
   FST_FILES_LIMIT: { status: 400, code: 'invalid_request', message: 'Send one file per upload.' },
 };
-
-/** Socket-level failures: the dependency (Postgres, Redis) is unreachable, not the request wrong. */
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
-/** Postgres refusing work: shutting down, starting up, too many connections. Class 08 is connection exceptions. */
-const POSTGRES_UNAVAILABLE = new Set(['57P01', '57P02', '57P03', '53300']);
-
-/**
- * Whether an error means Postgres or Redis is down (contract section 1: 503 `unavailable`)
- * rather than a bug: a refused or dropped connection, Postgres shutting down, the pool's connect
- * timeout, or ioredis giving up on a command while disconnected.
- */
-export function isDependencyDown(error: unknown): boolean {
-  for (let current = error, depth = 0; current && depth < 4; current = (current as { cause?: unknown }).cause, depth++) {
-    const { code, name, message } = current as { code?: unknown; name?: unknown; message?: unknown };
-    if (typeof code === 'string' && (CONNECTION_CODES.has(code) || POSTGRES_UNAVAILABLE.has(code) || code.startsWith('08'))) return true;
-    if (name === 'MaxRetriesPerRequestError') return true;
-    if (typeof message === 'string' && /^(Connection is closed\.|Connection terminated|timeout exceeded when trying to connect)/.test(message)) return true;
-  }
-  return false;
-}
 
 /**
  * Postgres data exceptions that only client input can cause (NUL or invalid characters, text

@@ -94,10 +94,7 @@ export function createSubmissionRepository(db: Db) {
     /**
      * Stores a request, its screenshots, its pending steps and the outbox rows of its first
      * steps in one transaction. With an Idempotency-Key already used in the window, stores
-     * nothing and answers the first request's id (`created: false`).
-     */
-    /**
-     * Stores the request with its screenshots, steps and outbox rows. The outbox rows are
+     * nothing and answers the first request's id (`created: false`). The outbox rows are
      * inserted as enqueued: the caller hands them to BullMQ right after (`outbox`, see
      * HeldOutboxJob), and the relay covers a hand-over that never happened.
      */

@@ -16,10 +16,6 @@ export type ScreenshotType = (typeof SCREENSHOT_TYPES)[number];
 export const MAX_SUMMARY_CHARS = 20_000;
 /** Largest formData and selectedOptions, each, as JSON. */
 export const MAX_OBJECT_JSON_BYTES = 256 * 1024;
-/**
- * The submit body limit: five screenshots at their limit, base64-encoded (4/3), plus room for
- * the other fields. Large enough for that, and no larger.
- */
 /** Optional headers of submit (the public key headers are in the security scheme). */
 export const SubmitHeaders = Type.Object({
   'x-share-password': SharePasswordHeader,
@@ -28,6 +24,10 @@ export const SubmitHeaders = Type.Object({
   ),
 });
 
+/**
+ * The submit body limit: five screenshots at their limit, base64-encoded (4/3), plus room for
+ * the other fields. Large enough for that, and no larger.
+ */
 export const SUBMIT_BODY_LIMIT = 36 * 1024 * 1024;
 /** How long an Idempotency-Key is remembered per project. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;

@@ -72,7 +72,7 @@ describe('credentials', () => {
       body: JSON.stringify({ name: 'ci' }),
     });
     const { key } = await created.json();
-    for (const path of ['/external-assets/search?q=chair', '/external-assets/imports', '/external-providers/library_b/connection']) {
+    for (const path of ['/external-assets/search?q=chair', '/external-assets/imports', '/external-providers/library_b/connection', '/%65xternal-assets/search']) {
       for (const headers of [{ 'x-api-key': key }, { 'x-api-key': key, ...owner.headers }]) {
         const res = await fetch(`${server.url}${path}`, { headers });
         expect(res.status, path).toBe(401);

@@ -165,14 +165,10 @@ export function formRows(formFields: unknown, formData: Record<string, unknown>)
   return rows;
 }
 
-/** A price in the project's currency (`€40.00`), or the plain number when the code is not an ISO 4217 currency. */
+/** A price in the project's currency (`€40.00`; an unknown three-letter code prefixes the amount), or the plain number without a three-letter code. */
 export function formatPrice(price: number, currency: unknown): string {
   if (typeof currency === 'string' && /^[A-Za-z]{3}$/.test(currency)) {
-    try {
-      return new Intl.NumberFormat('en', { style: 'currency', currency: currency.toUpperCase() }).format(price);
-    } catch {
-      // Not a currency Intl knows: fall through to the number.
-    }
+    return new Intl.NumberFormat('en', { style: 'currency', currency: currency.toUpperCase() }).format(price);
   }
   return String(price);
 }

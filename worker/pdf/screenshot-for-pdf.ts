@@ -30,7 +30,8 @@ export function screenshotForPdf(data: Buffer, options: ScreenshotForPdfOptions 
   const { maxSide, quality, maxInputPixels, timeoutSeconds } = { ...SCREENSHOT_FOR_PDF_DEFAULTS, ...options };
   return slots(async () => {
     try {
-      return await sharp(data, { limitInputPixels: maxInputPixels, autoOrient: true })
+      // failOn 'error': a slightly truncated JPEG still shows what it has, as pdfkit used to embed it.
+      return await sharp(data, { limitInputPixels: maxInputPixels, autoOrient: true, failOn: 'error' })
         .resize(maxSide, maxSide, { fit: 'inside', withoutEnlargement: true })
         .flatten({ background: '#ffffff' })
         .jpeg({ quality, mozjpeg: false })

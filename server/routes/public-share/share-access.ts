@@ -21,7 +21,6 @@ export interface ShareAccess {
   projectType: string;
 }
 
-/** Runs the share checks for a request; throws AppError, returns the access on success. */
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the submit and model-urls routes, whose share checks run before the body is read. */
@@ -29,6 +28,7 @@ declare module 'fastify' {
   }
 }
 
+/** Runs the share checks for a request; throws AppError, returns the access on success. */
 export type AuthorizeShare = (request: FastifyRequest, params: { projectId: string; token: string }) => Promise<ShareAccess>;
 
 /** What publicShareRoutes creates once and hands to each public route module. */

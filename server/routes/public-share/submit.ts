@@ -212,7 +212,7 @@ export default async function submitRoutes(fastify: FastifyInstance, { shares, a
         IDEMPOTENCY_WINDOW_MS,
       );
       // Fire and forget: the request is safe in Postgres; Redis must not delay or fail the answer.
-      app.deps.outbox.nudge(result.outbox);
+      app.deps.outbox.nudge(result.outbox, request.log);
       return { success: true as const, requestId: result.id };
     },
   );

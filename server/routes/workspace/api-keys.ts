@@ -18,10 +18,10 @@ const toBody = (row: typeof apiKeys.$inferSelect) => ({
   lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
 });
 
-/** Workspace API keys (contract section 2): owners and admins, with a session. */
 /** API keys cannot manage API keys: a session of an owner or admin only. */
 const sessionOnly = [{ bearer: [] }];
 
+/** Workspace API keys (contract section 2): owners and admins, with a session. */
 export default async function apiKeyRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { db } = app.deps;

@@ -73,7 +73,7 @@ describe('loadConfig', () => {
       LIBRARY_B_REDIRECT_URL: 'https://share.example.com/libraries/library_b/callback',
       LIBRARY_C_API_KEY: 'key',
       LOG_LEVEL: 'silent',
-      TRUST_PROXY: '127.0.0.1, ::1,,10.0.0.0/8,fd00::/8',
+      TRUST_PROXY: '127.0.0.1, ::1,,10.0.0.0/8,fd00::/8,loopback,uniquelocal,172.16.0.0/255.240.0.0',
       RATE_LIMIT_SEARCH: '1/1ms',
       SIGNED_MODEL_LIMIT: '1',
       WORKER_CONCURRENCY: '1',
@@ -86,7 +86,7 @@ describe('loadConfig', () => {
     expect(config.bffUpstreamUrl).toBe('http://lb.internal:3000');
     expect(config.logLevel).toBe('silent');
     // Parsed as before: split on commas, trimmed, empty entries dropped (Fastify's trustProxy takes the list).
-    expect(config.trustProxy).toEqual(['127.0.0.1', '::1', '10.0.0.0/8', 'fd00::/8']);
+    expect(config.trustProxy).toEqual(['127.0.0.1', '::1', '10.0.0.0/8', 'fd00::/8', 'loopback', 'uniquelocal', '172.16.0.0/255.240.0.0']);
     expect(config.rateLimits.search).toEqual({ max: 1, timeWindow: 1 });
     expect(config.signedModelLimit).toBe(1);
     expect(config.worker.concurrency).toBe(1);
@@ -132,9 +132,9 @@ describe('loadConfig', () => {
     expect(refusal({ LOG_LEVEL: 'INFO' })).toMatch(/^LOG_LEVEL must be one of/);
   });
 
-  it('refuses a TRUST_PROXY entry that is not an IP address or a CIDR, naming the bad entries', () => {
-    for (const bad of ['true', 'loopback', '127.0.0', '10.0.0.0/33', 'fd00::/129', '256.1.1.1', 'proxy.internal']) {
-      expect(refusal({ TRUST_PROXY: bad })).toMatch(new RegExp(`^TRUST_PROXY must be comma-separated IP addresses or CIDRs .*\\(got "${bad.replace(/\./g, '\\.')}"\\)$`));
+  it('refuses a TRUST_PROXY entry that is not an IP address, a CIDR or a named range, naming the bad entries', () => {
+    for (const bad of ['true', 'loopbacks', '127.0.0', '10.0.0.0/33', 'fd00::/129', '256.1.1.1', 'proxy.internal', '10.0.0.0/255.0.0']) {
+      expect(refusal({ TRUST_PROXY: bad })).toMatch(new RegExp(`^TRUST_PROXY must be comma-separated IP addresses, CIDRs or loopback/linklocal/uniquelocal .*\\(got "${bad.replace(/\./g, '\\.')}"\\)$`));
     }
     expect(refusal({ TRUST_PROXY: '127.0.0.1, nope ,::1,10.0.0.0/40' })).toMatch(/\(got "nope,10\.0\.0\.0\/40"\)$/);
   });
