@@ -12,6 +12,7 @@ import { invalidRequest, notFound, serviceUnavailable } from '../../core/errors.
 import { checkModelFile } from '../../core/models/check-model-file.js';
 import { ModelFileError } from '../../core/models/model-file-error.js';
 import { storageKeys } from '../../core/storage/index.js';
+import { createCapacityLimit } from '../../core/capacity-limit.js';
 
 interface Upload {
   bytes: Buffer;
@@ -85,7 +86,7 @@ export default async function assetRoutes(fastify: FastifyInstance) {
     limits: { fileSize: UPLOAD_LIMITS.fileSize, files: 1, fields: 5, fieldSize: 4096, fieldNameSize: 100, parts: 10, headerPairs: 50 },
   });
 
-  let checksRunning = 0;
+  const checks = createCapacityLimit(MAX_CONCURRENT_CHECKS);
 
   /** Reads, checks and stores one upload; the route around it bounds how many run at once. */
   async function saveUpload(request: FastifyRequest, reply: FastifyReply) {
@@ -136,12 +137,12 @@ export default async function assetRoutes(fastify: FastifyInstance) {
       await repo.assertBelowQuota(workspaceId);
       // Each check holds the file (up to 50 MB, 150 MB unzipped) and CPU: a few at once per
       // process, the rest are told to come back rather than queued in memory.
-      if (checksRunning >= MAX_CONCURRENT_CHECKS) throw serviceUnavailable('Too many uploads are being checked right now; retry in a few seconds.', 5);
-      checksRunning += 1;
+      const release = checks.tryAcquire(1);
+      if (!release) throw serviceUnavailable('Too many uploads are being checked right now; retry in a few seconds.', 5);
       try {
         return await saveUpload(request, reply);
       } finally {
-        checksRunning -= 1;
+        release();
       }
     },
   );

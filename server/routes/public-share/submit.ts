@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { LRUCache } from 'lru-cache';
 import type { PublicShareOptions, ShareAccess } from './share-access.js';
-import { createCapacityLimit } from './capacity-limit.js';
+import { createCapacityLimit } from '../../core/capacity-limit.js';
 import { createSubmissionRepository } from '../../repositories/submissions.js';
 import { ShareParams, UnavailableBody } from '../../schemas/shares.js';
 import {
