@@ -4,11 +4,13 @@ import { outbox, type OutboxRow } from './db/schema/index.js';
 import type { QueueName, Queues } from './queues.js';
 
 /**
- * Store-first background work. `addToOutbox` runs inside the caller's transaction; after commit
- * `dispatchOutbox` hands the rows to BullMQ (the fast path), and the worker's relay calls it
- * again for anything still there: never enqueued, or enqueued long ago and not finished
- * (Redis restarted empty, a worker died). A processor removes its row with `completeOutbox`
- * when the job is finished, in the same transaction as its result.
+ * Store-first background work. Rows are written inside the caller's transaction: by
+ * `addToOutbox` (then `dispatchOutbox` claims and hands them to BullMQ after the commit), or, on
+ * the submit path, already marked enqueued and handed over by `createOutboxNudger` without
+ * further statements. The worker's relay calls `dispatchOutbox` for anything still there: never
+ * enqueued, or enqueued long ago and not finished (Redis restarted empty, a worker or server
+ * died). A processor removes its row with `completeOutbox` when the job is finished, in the same
+ * transaction as its result.
  */
 export interface OutboxJob {
   queue: QueueName;

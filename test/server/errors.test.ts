@@ -90,13 +90,13 @@ describe('credentials', () => {
   });
 });
 
+/** POST /projects as the owner, with any body. */
+const createProject = (body: unknown) =>
+  fetch(`${server.url}/projects`, { method: 'POST', headers: { ...owner.headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
 describe('validation messages', () => {
   it('names the allowed values of a field once', async () => {
-    const res = await fetch(`${server.url}/projects`, {
-      method: 'POST',
-      headers: { ...owner.headers, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'x', data: { models: [], renderQuality: 'ultra' } }),
-    });
+    const res = await createProject({ name: 'x', data: { models: [], renderQuality: 'ultra' } });
     expect(res.status).toBe(400);
     const body = await res.json();
     expect(body.details).toEqual([{ field: 'body.data.renderQuality', message: 'must be one of "optimised", "low", "high"' }]);
@@ -104,31 +104,19 @@ describe('validation messages', () => {
   });
 
   it('names every type a field may have', async () => {
-    const res = await fetch(`${server.url}/projects`, {
-      method: 'POST',
-      headers: { ...owner.headers, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'x', data: { models: [{ id: 'a', fileName: 'a.glb', position: 'x' }] } }),
-    });
+    const res = await createProject({ name: 'x', data: { models: [{ id: 'a', fileName: 'a.glb', position: 'x' }] } });
     expect(res.status).toBe(400);
     expect((await res.json()).details).toEqual([{ field: 'body.data.models.0.position', message: 'must be array or object' }]);
   });
 
   it('refuses two models with one id, naming the second', async () => {
-    const res = await fetch(`${server.url}/projects`, {
-      method: 'POST',
-      headers: { ...owner.headers, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'x', data: { models: [{ id: 'a', fileName: 'a.glb' }, { id: 'b', fileName: 'b.glb' }, { id: 'a', fileName: 'c.glb' }] } }),
-    });
+    const res = await createProject({ name: 'x', data: { models: [{ id: 'a', fileName: 'a.glb' }, { id: 'b', fileName: 'b.glb' }, { id: 'a', fileName: 'c.glb' }] } });
     expect(res.status).toBe(400);
     expect((await res.json()).details).toEqual([{ field: 'body.data.models.2.id', message: 'repeats the id "a" of an earlier model' }]);
   });
 
   it('ignores unknown keys of a project\'s data instead of storing them', async () => {
-    const res = await fetch(`${server.url}/projects`, {
-      method: 'POST',
-      headers: { ...owner.headers, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'x', data: { models: [], junk: { a: 1 }, camera: { position: [1, 2, 3], target: [0, 0, 0] } } }),
-    });
+    const res = await createProject({ name: 'x', data: { models: [], junk: { a: 1 }, camera: { position: [1, 2, 3], target: [0, 0, 0] } } });
     expect(res.status).toBe(201);
     const { project } = await res.json();
     const read = await (await fetch(`${server.url}/projects/${project.id}`, { headers: owner.headers })).json();

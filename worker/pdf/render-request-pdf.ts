@@ -73,8 +73,9 @@ type FontName = keyof typeof FONT_FILES;
 let fontBytes: Record<FontName, Buffer> | undefined;
 
 /**
- * The font files, read from the installed `dejavu-fonts-ttf` package on first use and kept for
- * the life of the thread (each render thread loads this module, and so the fonts, once).
+ * The font files, read from the installed `dejavu-fonts-ttf` package on first use and kept by
+ * the module. A render thread renders one PDF, so there this is one read; it saves the reads
+ * where the module renders in place (the fallback without screenshots, tests).
  */
 function requestPdfFonts(): Record<FontName, Buffer> {
   if (!fontBytes) {

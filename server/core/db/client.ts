@@ -14,7 +14,8 @@ const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.url));
 
 /** Opens a pool. Callers own it and close it with `db.$client.end()`. */
 export function createDb(databaseUrl: string, poolSize = 10): Db {
-  // A Postgres that does not answer fails the request (503) in seconds instead of holding it.
+  // A Postgres that does not answer, or a pool that stays full for 5 s (overload), fails the
+  // request with 503 and Retry-After instead of holding it: load is shed, not queued without end.
   const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 5_000 });
   // A dropped connection must not crash the process; the next query reconnects.
   pool.on('error', () => {});
