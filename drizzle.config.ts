@@ -2,7 +2,7 @@ import { defineConfig } from 'drizzle-kit';
 
 export default defineConfig({
   dialect: 'postgresql',
-  schema: './server/core/db/schema/index.ts',
-  out: './server/core/db/migrations',
+  schema: './server/core/platform/db/schema/index.ts',
+  out: './server/core/platform/db/migrations',
   casing: 'snake_case',
 });

@@ -1,11 +1,11 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import httpProxy from '@fastify/http-proxy';
-import { requireSetting, type Config } from '../server/core/config.js';
+import { requireSetting, type Config } from '../server/core/platform/config.js';
 import { API_VERSION } from '../server/routes/version.js';
-import { frameworkErrorOptions } from '../server/plugins/framework-errors.js';
-import errorHandler from '../server/plugins/error-handler.js';
-import { withRedactedUrls } from '../server/plugins/request-log.js';
-import { publicCorsHeaders } from '../server/routes/public-share/cors.js';
+import { frameworkErrorOptions } from '../server/core/http/framework-errors.js';
+import errorHandler from '../server/core/http/error-handler.js';
+import { withRedactedUrls } from '../server/core/http/request-log.js';
+import { publicCorsHeaders } from '../server/core/http/public-cors.js';
 import { SUBMIT_BODY_LIMIT } from '../server/schemas/submissions.js';
 
 /**

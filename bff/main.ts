@@ -1,5 +1,5 @@
-import { exitOnConfigError, loadConfig } from '../server/core/config.js';
-import { exitGracefullyOnSignals, exitOnListenError } from '../server/core/shutdown.js';
+import { exitOnConfigError, loadConfig } from '../server/core/platform/config.js';
+import { exitGracefullyOnSignals, exitOnListenError } from '../server/core/platform/shutdown.js';
 import { buildBffApp } from './app.js';
 
 /**

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ConfigError, loadConfig, type Config } from '../server/core/config.js';
-import { applyMigrations, createDb } from '../server/core/db/client.js';
+import { ConfigError, loadConfig, type Config } from '../server/core/platform/config.js';
+import { applyMigrations, createDb } from '../server/core/platform/db/client.js';
 import { issueDevToken } from '../server/cli/dev-token.js';
 import { RUNTIME_ENV_FILE } from '../server/cli/local-env.js';
 import { DEMO_OWNER_EMAIL, ensureDemoProject, type DemoProject } from './start/demo-data.js';

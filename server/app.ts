@@ -1,9 +1,9 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppDeps } from './deps.js';
-import errorHandler from './plugins/error-handler.js';
-import { frameworkErrorOptions } from './plugins/framework-errors.js';
-import { withRedactedUrls } from './plugins/request-log.js';
+import errorHandler from './core/http/error-handler.js';
+import { frameworkErrorOptions } from './core/http/framework-errors.js';
+import { withRedactedUrls } from './core/http/request-log.js';
 import jsonBody from './plugins/json-body.js';
 import auth from './plugins/auth.js';
 import openapi from './plugins/openapi.js';

@@ -1,11 +1,11 @@
 import type { Redis } from 'ioredis';
-import { type Config, requireSetting } from './core/config.js';
-import { createDb, type Db } from './core/db/client.js';
-import { createRedis } from './core/redis.js';
-import { closeQueues, createQueues, type Queues } from './core/queues.js';
-import { createStorage, type StorageDriver } from './core/storage/index.js';
-import { createUrlSigner, type UrlSigner } from './core/storage/signed-urls.js';
-import { createOutboxNudger, type OutboxNudger } from './core/outbox.js';
+import { type Config, requireSetting } from './core/platform/config.js';
+import { createDb, type Db } from './core/platform/db/client.js';
+import { createRedis } from './core/platform/redis.js';
+import { closeQueues, createQueues, type Queues } from './core/jobs/queues.js';
+import { createStorage, type StorageDriver } from './core/platform/storage/index.js';
+import { createUrlSigner, type UrlSigner } from './core/platform/storage/signed-urls.js';
+import { createOutboxNudger, type OutboxNudger } from './core/jobs/outbox.js';
 
 /**
  * What the API needs from the outside world, built once per process (and once per test file).

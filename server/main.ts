@@ -1,7 +1,7 @@
-import { exitOnConfigError, loadConfig } from './core/config.js';
-import { applyMigrations } from './core/db/client.js';
-import { exitGracefullyOnSignals, exitOnListenError } from './core/shutdown.js';
-import { waitForRedis } from './core/redis.js';
+import { exitOnConfigError, loadConfig } from './core/platform/config.js';
+import { applyMigrations } from './core/platform/db/client.js';
+import { exitGracefullyOnSignals, exitOnListenError } from './core/platform/shutdown.js';
+import { waitForRedis } from './core/platform/redis.js';
 import { buildApp } from './app.js';
 import { closeDeps, createDeps } from './deps.js';
 

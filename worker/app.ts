@@ -1,9 +1,9 @@
 import { Worker, type Job, type WorkerOptions } from 'bullmq';
-import type { Config } from '../server/core/config.js';
-import { QUEUES, type QueueName } from '../server/core/queues.js';
-import type { SubmissionStep } from '../server/core/db/schema/index.js';
+import type { Config } from '../server/core/platform/config.js';
+import { QUEUES, type QueueName } from '../server/core/jobs/queues.js';
+import type { SubmissionStep } from '../server/core/platform/db/schema/index.js';
 import { closeWorkerDeps, createWorkerDeps, type WorkerDeps } from './deps.js';
-import { createLogger, type Logger } from './log.js';
+import { createLogger, type Logger } from '../server/core/platform/log.js';
 import { startOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './relay.js';
 import { giveUpSubmissionStep, runSubmissionStep, type StepProcessor, type SubmissionJobData } from './submission-step.js';
 import { createHealthProcessor } from './processors/health.js';

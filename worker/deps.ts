@@ -1,11 +1,11 @@
 import type { Redis } from 'ioredis';
-import { type Config } from '../server/core/config.js';
-import { createDb, type Db } from '../server/core/db/client.js';
-import { createRedis } from '../server/core/redis.js';
-import { closeQueues, createQueues, type Queues } from '../server/core/queues.js';
-import { createStorage, type StorageDriver } from '../server/core/storage/index.js';
-import { createSubmissionRepository, type SubmissionRepository } from '../server/repositories/submissions.js';
-import type { Logger } from './log.js';
+import { type Config } from '../server/core/platform/config.js';
+import { createDb, type Db } from '../server/core/platform/db/client.js';
+import { createRedis } from '../server/core/platform/redis.js';
+import { closeQueues, createQueues, type Queues } from '../server/core/jobs/queues.js';
+import { createStorage, type StorageDriver } from '../server/core/platform/storage/index.js';
+import { createSubmissionRepository, type SubmissionRepository } from '../server/core/repositories/submissions.js';
+import type { Logger } from '../server/core/platform/log.js';
 
 /**
  * What the worker process needs, built once. Two Redis clients on purpose: BullMQ workers block

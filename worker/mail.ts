@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import nodemailer, { type SendMailOptions, type SMTPSentMessageInfo, type SMTPTransportOptions } from 'nodemailer';
-import type { Config } from '../server/core/config.js';
-import { SsrfError, resolvePublicAddress, type ResolvePublicAddressOptions } from '../server/core/net/ssrf-guard.js';
+import type { Config } from '../server/core/platform/config.js';
+import { SsrfError, resolvePublicAddress, type ResolvePublicAddressOptions } from '../server/core/platform/ssrf-guard.js';
 
 /**
  * Which SMTP server sends a project's mail: the project's own (`smtpHost`, `smtpPort`,

@@ -1,7 +1,7 @@
-import { exitOnConfigError, loadConfig } from '../server/core/config.js';
-import { applyMigrations, createDb } from '../server/core/db/client.js';
-import { createLogger } from './log.js';
-import { exitGracefullyOnSignals } from '../server/core/shutdown.js';
+import { exitOnConfigError, loadConfig } from '../server/core/platform/config.js';
+import { applyMigrations, createDb } from '../server/core/platform/db/client.js';
+import { createLogger } from '../server/core/platform/log.js';
+import { exitGracefullyOnSignals } from '../server/core/platform/shutdown.js';
 import { SHUTDOWN_TIMEOUT_MS, startWorker, type WorkerApp } from './app.js';
 
 /**

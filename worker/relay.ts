@@ -1,7 +1,7 @@
-import type { Db } from '../server/core/db/client.js';
-import { dispatchOutbox, type DispatchOptions } from '../server/core/outbox.js';
-import type { Queues } from '../server/core/queues.js';
-import type { Logger } from './log.js';
+import type { Db } from '../server/core/platform/db/client.js';
+import { dispatchOutbox, type DispatchOptions } from '../server/core/jobs/outbox.js';
+import type { Queues } from '../server/core/jobs/queues.js';
+import type { Logger } from '../server/core/platform/log.js';
 
 export interface OutboxRelayOptions {
   db: Db;

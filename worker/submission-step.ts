@@ -1,8 +1,8 @@
 import { UnrecoverableError, type Job } from 'bullmq';
-import type { Tx } from '../server/core/db/client.js';
-import type { OutboxRow, SubmissionStep } from '../server/core/db/schema/index.js';
-import { addToOutbox, completeOutbox, dispatchOutbox } from '../server/core/outbox.js';
-import { NEXT_SUBMISSION_STEP, submissionJob, submissionJobId } from '../server/core/submission-jobs.js';
+import type { Tx } from '../server/core/platform/db/client.js';
+import type { OutboxRow, SubmissionStep } from '../server/core/platform/db/schema/index.js';
+import { addToOutbox, completeOutbox, dispatchOutbox } from '../server/core/jobs/outbox.js';
+import { NEXT_SUBMISSION_STEP, submissionJob, submissionJobId } from '../server/core/jobs/submission-jobs.js';
 import type { WorkerDeps } from './deps.js';
 
 /**

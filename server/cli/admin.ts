@@ -1,11 +1,11 @@
 import { parseArgs } from 'node:util';
 import { eq } from 'drizzle-orm';
-import { loadConfig } from '../core/config.js';
-import { applyMigrations, createDb } from '../core/db/client.js';
-import { BILLING_STATUSES, workspaces, type BillingStatus } from '../core/db/schema/index.js';
+import { loadConfig } from '../core/platform/config.js';
+import { applyMigrations, createDb } from '../core/platform/db/client.js';
+import { BILLING_STATUSES, workspaces, type BillingStatus } from '../core/platform/db/schema/index.js';
 import { loadRuntimeEnv } from './local-env.js';
 import { CliError, UsageError, runCli } from './run-cli.js';
-import { UUID } from '../core/ids.js';
+import { UUID } from '../core/domain/ids.js';
 
 /**
  * `npm run admin -- workspace <workspaceId> [--billing locked|active] [--model-limit N]`

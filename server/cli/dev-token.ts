@@ -1,9 +1,9 @@
 import { and, asc, eq, ne, sql } from 'drizzle-orm';
-import type { Config } from '../core/config.js';
-import type { Db } from '../core/db/client.js';
-import { memberships, people, workspaces, type Role } from '../core/db/schema/index.js';
-import { ensurePerson, findRole, setMembership } from '../core/accounts.js';
-import { issueAccessToken } from '../core/tokens.js';
+import type { Config } from '../core/platform/config.js';
+import type { Db } from '../core/platform/db/client.js';
+import { memberships, people, workspaces, type Role } from '../core/platform/db/schema/index.js';
+import { ensurePerson, findRole, setMembership } from '../core/repositories/accounts.js';
+import { issueAccessToken } from '../core/platform/tokens.js';
 import { CliError } from './run-cli.js';
 
 /** Development access tokens live this long. */

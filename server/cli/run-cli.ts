@@ -1,5 +1,5 @@
-import { ConfigError } from '../core/config.js';
-import { isDependencyDown } from '../core/dependency-errors.js';
+import { ConfigError } from '../core/platform/config.js';
+import { isDependencyDown } from '../core/platform/dependency-errors.js';
 
 /**
  * Shared plumbing of the command-line tools: a user error is one line on stderr and exit code 1;

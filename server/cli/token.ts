@@ -1,11 +1,11 @@
 import { parseArgs } from 'node:util';
-import { loadConfig, requireSetting } from '../core/config.js';
-import { applyMigrations, createDb } from '../core/db/client.js';
-import { ROLES, type Role } from '../core/db/schema/index.js';
+import { loadConfig, requireSetting } from '../core/platform/config.js';
+import { applyMigrations, createDb } from '../core/platform/db/client.js';
+import { ROLES, type Role } from '../core/platform/db/schema/index.js';
 import { DEV_TOKEN_TTL, issueDevToken } from './dev-token.js';
 import { loadRuntimeEnv } from './local-env.js';
 import { UsageError, runCli } from './run-cli.js';
-import { UUID } from '../core/ids.js';
+import { UUID } from '../core/domain/ids.js';
 
 /**
  * `npm run -s token -- --email <email> [--workspace <id>] [--role <role>] [--json]`

@@ -2,11 +2,11 @@ import fp from 'fastify-plugin';
 import { createHash } from 'node:crypto';
 import { and, eq, isNull, lt, or } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
-import { apiKeys, type Role } from '../core/db/schema/index.js';
-import { ensurePerson, findRole } from '../core/accounts.js';
-import { createTokenVerifier } from '../core/tokens.js';
-import { forbidden, unauthorized } from '../core/errors.js';
-import { UUID } from '../core/ids.js';
+import { apiKeys, type Role } from '../core/platform/db/schema/index.js';
+import { ensurePerson, findRole } from '../core/repositories/accounts.js';
+import { createTokenVerifier } from '../core/platform/tokens.js';
+import { forbidden, unauthorized } from '../core/domain/errors.js';
+import { UUID } from '../core/domain/ids.js';
 
 /** Who is calling, and as what, in which workspace. Set by the `access` hooks below. */
 export interface AuthContext {

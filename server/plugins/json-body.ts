@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
-import { invalidRequest } from '../core/errors.js';
+import { invalidRequest } from '../core/domain/errors.js';
 
 /** Deepest nesting a JSON body may have; scenes are deep, but not thousands of levels. */
 export const MAX_JSON_DEPTH = 100;

@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
-import { tooManyRequests } from '../core/errors.js';
+import { tooManyRequests } from '../core/domain/errors.js';
 
 /**
  * @fastify/rate-limit on Redis, so every instance shares the counters. Routes opt in with

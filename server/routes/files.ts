@@ -3,8 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { forbidden, notFound } from '../core/errors.js';
-import { isSafeKey } from '../core/storage/index.js';
+import { forbidden, notFound } from '../core/domain/errors.js';
+import { isSafeKey } from '../core/platform/storage/index.js';
 import { errors } from '../schemas/common.js';
 
 /** Content types by extension; anything else is served as bytes (and never sniffed). */

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { MAX_HOST_RULES } from '../core/embed-hosts.js';
+import { MAX_HOST_RULES } from '../core/domain/embed-hosts.js';
 
 /** Shapes of the owner share settings routes and the public share routes (interface "Project sharing"). */
 

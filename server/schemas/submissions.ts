@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Uuid } from './common.js';
 import { SharePasswordHeader } from './shares.js';
-import { MAX_SCREENSHOT_PIXELS, MAX_SCREENSHOT_SIDE } from '../core/image-dimensions.js';
+import { MAX_SCREENSHOT_PIXELS, MAX_SCREENSHOT_SIDE } from '../core/domain/image-dimensions.js';
 
 /** Shapes of the public submit route and the owner request routes (contract section 6). */
 

@@ -11,10 +11,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createDb, applyMigrations } from '../../server/core/db/client.js';
-import { loadConfig } from '../../server/core/config.js';
-import { ensurePerson } from '../../server/core/accounts.js';
-import { issueAccessToken } from '../../server/core/tokens.js';
+import { createDb, applyMigrations } from '../../server/core/platform/db/client.js';
+import { loadConfig } from '../../server/core/platform/config.js';
+import { ensurePerson } from '../../server/core/repositories/accounts.js';
+import { issueAccessToken } from '../../server/core/platform/tokens.js';
 import { TEST_SECRETS, freePort } from '../helpers/test-env.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 8);

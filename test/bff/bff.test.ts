@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { loadConfig } from '../../server/core/config.js';
+import { loadConfig } from '../../server/core/platform/config.js';
 import { buildBffApp } from '../../bff/app.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { loadConfig } from '../../server/core/config.js';
+import { loadConfig } from '../../server/core/platform/config.js';
 import { buildBffApp } from '../../bff/app.js';
 import { TEST_SECRETS, freePort } from '../helpers/test-env.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestEnv, type TestEnv } from '../helpers/test-env.js';
-import { createDb, type Db } from '../../server/core/db/client.js';
-import { ensurePerson } from '../../server/core/accounts.js';
+import { createDb, type Db } from '../../server/core/platform/db/client.js';
+import { ensurePerson } from '../../server/core/repositories/accounts.js';
 import { runTs } from './run-command.js';
 
 /** `npm run admin -- workspace ...`: run as a child process against a database of its own. */

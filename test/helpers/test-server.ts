@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { loadConfig, type Config } from '../../server/core/config.js';
+import { loadConfig, type Config } from '../../server/core/platform/config.js';
 import { buildApp } from '../../server/app.js';
-import { waitForRedis } from '../../server/core/redis.js';
+import { waitForRedis } from '../../server/core/platform/redis.js';
 import { closeDeps, createDeps, type AppDeps } from '../../server/deps.js';
-import { ensurePerson, setMembership } from '../../server/core/accounts.js';
-import { issueAccessToken } from '../../server/core/tokens.js';
-import type { Role } from '../../server/core/db/schema/index.js';
+import { ensurePerson, setMembership } from '../../server/core/repositories/accounts.js';
+import { issueAccessToken } from '../../server/core/platform/tokens.js';
+import type { Role } from '../../server/core/platform/db/schema/index.js';
 import { createTestEnv, freePort, type TestEnv } from './test-env.js';
 
 export interface TestServer {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { NodeIO } from '@gltf-transform/core';
 import { startTestServer, type TestPerson, type TestServer } from '../helpers/test-server.js';
 import * as fixtures from '../helpers/model-fixtures.js';
-import { createAssetRepository } from '../../server/repositories/assets.js';
+import { createAssetRepository } from '../../server/core/repositories/assets.js';
 
 let server: TestServer;
 let chairGlb: Uint8Array;

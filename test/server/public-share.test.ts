@@ -2,20 +2,20 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { startTestServer, type TestPerson, type TestServer } from '../helpers/test-server.js';
 import { TEST_SECRETS, createTestEnv, freePort } from '../helpers/test-env.js';
-import { assets } from '../../server/core/db/schema/index.js';
-import { storageKeys } from '../../server/core/storage/index.js';
-import { MODEL_URL_LIFETIME_SECONDS } from '../../server/core/storage/signed-urls.js';
-import { MAX_CONCURRENT_SCRYPT, hashPassword, passwordHashingBacklog, verifyPassword } from '../../server/core/passwords.js';
-import { loadConfig } from '../../server/core/config.js';
+import { assets } from '../../server/core/platform/db/schema/index.js';
+import { storageKeys } from '../../server/core/platform/storage/index.js';
+import { MODEL_URL_LIFETIME_SECONDS } from '../../server/core/platform/storage/signed-urls.js';
+import { MAX_CONCURRENT_SCRYPT, hashPassword, passwordHashingBacklog, verifyPassword } from '../../server/core/domain/passwords.js';
+import { loadConfig } from '../../server/core/platform/config.js';
 import { closeDeps, createDeps } from '../../server/deps.js';
 import { buildApp } from '../../server/app.js';
-import { redactUrl } from '../../server/plugins/request-log.js';
-import { clientKey } from '../../server/routes/public-share/client-key.js';
-import { MAX_PASSWORD_BACKLOG, MAX_PASSWORD_CHECKS_PER_PROJECT, PASSWORD_ATTEMPTS } from '../../server/routes/public-share/password-check.js';
+import { redactUrl } from '../../server/core/http/request-log.js';
+import { clientKey } from '../../server/core/domain/client-key.js';
+import { MAX_PASSWORD_BACKLOG, MAX_PASSWORD_CHECKS_PER_PROJECT, PASSWORD_ATTEMPTS } from '../../server/core/services/public-share/password-check.js';
 
 // The server runs in this process: count the scrypt verifications it performs.
-vi.mock('../../server/core/passwords.js', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../server/core/passwords.js')>();
+vi.mock('../../server/core/domain/passwords.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../server/core/domain/passwords.js')>();
   return { ...actual, verifyPassword: vi.fn(actual.verifyPassword) };
 });
 const verifications = () => vi.mocked(verifyPassword).mock.calls.length;

@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Queue } from 'bullmq';
 import { sql } from 'drizzle-orm';
 import type { Redis } from 'ioredis';
-import { createDb, type Db } from '../../server/core/db/client.js';
-import { addToOutbox, completeOutbox, dispatchOutbox } from '../../server/core/outbox.js';
-import { QUEUES, closeQueues, createQueues, type Queues } from '../../server/core/queues.js';
-import { createRedis } from '../../server/core/redis.js';
-import { loadConfig } from '../../server/core/config.js';
+import { createDb, type Db } from '../../server/core/platform/db/client.js';
+import { addToOutbox, completeOutbox, dispatchOutbox } from '../../server/core/jobs/outbox.js';
+import { QUEUES, closeQueues, createQueues, type Queues } from '../../server/core/jobs/queues.js';
+import { createRedis } from '../../server/core/platform/redis.js';
+import { loadConfig } from '../../server/core/platform/config.js';
 import { createTestEnv, type TestEnv } from '../helpers/test-env.js';
 
 /**

@@ -8,10 +8,10 @@ import { startSmtpCatcher, type SmtpCatcher } from '../helpers/smtp-catcher.js';
 import { freePort } from '../helpers/test-env.js';
 import type { WorkerApp } from '../../worker/app.js';
 import { Queue, UnrecoverableError, Worker } from 'bullmq';
-import { createRedis } from '../../server/core/redis.js';
-import { QUEUES } from '../../server/core/queues.js';
-import { submissionJobId } from '../../server/core/submission-jobs.js';
-import { createSubmissionRepository } from '../../server/repositories/submissions.js';
+import { createRedis } from '../../server/core/platform/redis.js';
+import { QUEUES } from '../../server/core/jobs/queues.js';
+import { submissionJobId } from '../../server/core/jobs/submission-jobs.js';
+import { createSubmissionRepository } from '../../server/core/repositories/submissions.js';
 import { createSharedProject, dataUrl, png, startTestWorker, submit, validBody, waitFor, waitForSteps } from './submission-fixtures.js';
 
 /**

@@ -1,8 +1,8 @@
 import { expect } from 'vitest';
-import { loadConfig, type Config } from '../../server/core/config.js';
-import type { Db } from '../../server/core/db/client.js';
+import { loadConfig, type Config } from '../../server/core/platform/config.js';
+import type { Db } from '../../server/core/platform/db/client.js';
 import { startWorker, type WorkerApp } from '../../worker/app.js';
-import { createLogger } from '../../worker/log.js';
+import { createLogger } from '../../server/core/platform/log.js';
 import { makePng } from '../helpers/model-fixtures.js';
 import { TEST_SECRETS } from '../helpers/test-env.js';
 import type { TestPerson, TestServer } from '../helpers/test-server.js';

@@ -5,13 +5,13 @@ import type { Job } from 'bullmq';
 import { startTestServer, type TestPerson, type TestServer } from '../helpers/test-server.js';
 import { startSmtpCatcher, type SmtpCatcher } from '../helpers/smtp-catcher.js';
 import { closeWorkerDeps, createWorkerDeps, type WorkerDeps } from '../../worker/deps.js';
-import { createLogger } from '../../worker/log.js';
+import { createLogger } from '../../server/core/platform/log.js';
 import { StepBusyError, runSubmissionStep, type StepProcessor, type SubmissionJobData } from '../../worker/submission-step.js';
 import { PROJECT_MAIL_MESSAGES } from '../../worker/mail.js';
 import { freePort } from '../helpers/test-env.js';
 import { eventsStep } from '../../worker/processors/events.js';
 import { pdfStep } from '../../worker/processors/pdf.js';
-import { submissionJobId } from '../../server/core/submission-jobs.js';
+import { submissionJobId } from '../../server/core/jobs/submission-jobs.js';
 import { createSharedProject, startTestWorker, stepRows, submit, validBody, waitFor, waitForSteps, workerConfig } from './submission-fixtures.js';
 
 /** Each background step's own rules: where mail goes, what counts as failed, retries, deletion, idempotency. */

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import PDFDocument from 'pdfkit';
-import { imageDimensions, isScreenshotSizeAllowed } from '../../server/core/image-dimensions.js';
+import { imageDimensions, isScreenshotSizeAllowed } from '../../server/core/domain/image-dimensions.js';
 
 /**
  * The request PDF: the document an owner forwards to the customer, or files with the order.

@@ -2,7 +2,7 @@ import { UnrecoverableError } from 'bullmq';
 import { formRows, formatDate, optionRows } from '../pdf/render-request-pdf.js';
 import { ProjectMailError, isPermanentSmtpError, mailRouteFor, sendMail } from '../mail.js';
 import { RequestGoneError, type StepProcessor } from '../submission-step.js';
-import { workspaceOwnerEmails } from '../../server/core/accounts.js';
+import { workspaceOwnerEmails } from '../../server/core/repositories/accounts.js';
 
 /** The Message-ID of a request's e-mail: the same on every send, so a re-send is recognisable. */
 export const requestMessageId = (requestId: string) => `<request-${requestId}@config-share>`;

@@ -1,4 +1,4 @@
-import { emitEvent } from '../../server/core/events.js';
+import { emitEvent } from '../../server/core/repositories/events.js';
 import { RequestGoneError, type StepProcessor } from '../submission-step.js';
 
 /**

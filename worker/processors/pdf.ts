@@ -1,4 +1,4 @@
-import { storageKeys } from '../../server/core/storage/index.js';
+import { storageKeys } from '../../server/core/platform/storage/index.js';
 import { renderRequestPdfInThread } from '../pdf/render-in-thread.js';
 import type { RequestPdfInput } from '../pdf/render-request-pdf.js';
 import { screenshotForPdf } from '../pdf/screenshot-for-pdf.js';

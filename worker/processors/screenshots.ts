@@ -1,5 +1,5 @@
-import { storageKeys } from '../../server/core/storage/index.js';
-import { SCREENSHOT_EXTENSIONS } from '../../server/repositories/submissions.js';
+import { storageKeys } from '../../server/core/platform/storage/index.js';
+import { SCREENSHOT_EXTENSIONS } from '../../server/core/repositories/submissions.js';
 import { RequestGoneError, type StepProcessor } from '../submission-step.js';
 
 /**

@@ -4,15 +4,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { createAssetRepository, toAssetBody } from '../../repositories/assets.js';
+import { createAssetRepository, toAssetBody } from '../../core/repositories/assets.js';
 import { AssetList, AssetReply, UPLOAD_LIMITS } from '../../schemas/assets.js';
 import { IdParams, PageQuery, errors, pageLimit } from '../../schemas/common.js';
-import { decodeCursor } from '../../core/pagination.js';
-import { invalidRequest, notFound, serviceUnavailable } from '../../core/errors.js';
-import { checkModelFile } from '../../core/models/check-model-file.js';
-import { ModelFileError } from '../../core/models/model-file-error.js';
-import { storageKeys } from '../../core/storage/index.js';
-import { createCapacityLimit } from '../../core/capacity-limit.js';
+import { decodeCursor } from '../../core/repositories/pagination.js';
+import { invalidRequest, notFound, serviceUnavailable } from '../../core/domain/errors.js';
+import { checkModelFile } from '../../core/domain/models/check-model-file.js';
+import { ModelFileError } from '../../core/domain/models/model-file-error.js';
+import { storageKeys } from '../../core/platform/storage/index.js';
+import { createCapacityLimit } from '../../core/platform/capacity-limit.js';
 
 interface Upload {
   bytes: Buffer;

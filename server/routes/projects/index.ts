@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { createProjectRepository, normalizeData, toProjectBody } from '../../repositories/projects.js';
+import { createProjectRepository, normalizeData, toProjectBody } from '../../core/repositories/projects.js';
 import { Project, ProjectInput, ProjectSummary } from '../../schemas/projects.js';
 import { IdParams, PageQuery, errors, pageLimit } from '../../schemas/common.js';
-import { decodeCursor } from '../../core/pagination.js';
-import { invalidRequest, notFound } from '../../core/errors.js';
-import { emitEvent } from '../../core/events.js';
-import type { ProjectData } from '../../core/scene.js';
+import { decodeCursor } from '../../core/repositories/pagination.js';
+import { invalidRequest, notFound } from '../../core/domain/errors.js';
+import { emitEvent } from '../../core/repositories/events.js';
+import type { ProjectData } from '../../core/domain/scene.js';
 
 const ProjectReply = Type.Object({ success: Type.Boolean(), project: Project });
 

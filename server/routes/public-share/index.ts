@@ -1,14 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { requireSetting } from '../../core/config.js';
-import { unauthorized } from '../../core/errors.js';
-import { createShareRepository } from '../../repositories/shares.js';
-import { clientKey } from './client-key.js';
-import { createShareAccess, secretsEqual, type PublicShareOptions } from './share-access.js';
+import { requireSetting } from '../../core/platform/config.js';
+import { unauthorized } from '../../core/domain/errors.js';
+import { createShareRepository } from '../../core/repositories/shares.js';
+import { clientKey } from '../../core/domain/client-key.js';
+import { createShareAccess, secretsEqual, type PublicShareOptions } from '../../core/services/public-share/share-access.js';
 import readRoutes from './read.js';
 import modelUrlRoutes from './model-urls.js';
 import submitRoutes from './submit.js';
 import { bearerToken } from '../../plugins/auth.js';
-import { publicCorsHeaders } from './cors.js';
+import { publicCorsHeaders } from '../../core/http/public-cors.js';
 
 /** What a browser may send to the public routes (contract section 5). */
 export const PUBLIC_ALLOWED_HEADERS = 'apikey, authorization, content-type, if-none-match, x-share-password, idempotency-key';

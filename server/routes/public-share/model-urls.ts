@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { PublicShareOptions } from './share-access.js';
+import type { PublicShareOptions } from '../../core/services/public-share/share-access.js';
 import { ModelUrlsBody, ModelUrlsReply, ModelUrlsHeaders, ShareParams, UnavailableBody } from '../../schemas/shares.js';
 import { errors } from '../../schemas/common.js';
-import { notFound } from '../../core/errors.js';
-import { decompressScene } from '../../core/scene.js';
-import { modelUrls, referencedAssetIds } from '../../core/public-payload.js';
-import { signingWindow } from '../../core/storage/signed-urls.js';
+import { notFound } from '../../core/domain/errors.js';
+import { decompressScene } from '../../core/domain/scene.js';
+import { modelUrls, referencedAssetIds } from '../../core/domain/public-payload.js';
+import { signingWindow } from '../../core/platform/storage/signed-urls.js';
 
 /**
  * `POST /share/:projectId/:token/model-urls` (contract section 5, missing-URL fallback): signed

@@ -1,14 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { LRUCache } from 'lru-cache';
-import type { PublicShareOptions } from './share-access.js';
+import type { PublicShareOptions } from '../../core/services/public-share/share-access.js';
 import { PublicProjectReply, PublicReadHeaders, ShareParams, UnavailableBody } from '../../schemas/shares.js';
 import { errors } from '../../schemas/common.js';
-import { notFound } from '../../core/errors.js';
-import { decompressScene } from '../../core/scene.js';
-import { frameAncestors } from '../../core/embed-hosts.js';
-import { buildPublicProject, etagMatches, publicEtag, referencedAssetIds } from '../../core/public-payload.js';
-import { signingWindow } from '../../core/storage/signed-urls.js';
+import { notFound } from '../../core/domain/errors.js';
+import { decompressScene } from '../../core/domain/scene.js';
+import { frameAncestors } from '../../core/domain/embed-hosts.js';
+import { buildPublicProject, etagMatches, publicEtag, referencedAssetIds } from '../../core/domain/public-payload.js';
+import { signingWindow } from '../../core/platform/storage/signed-urls.js';
 
 /** Serialised 200 bodies kept in memory, by total size; a body above the entry limit is not kept. */
 const BODY_CACHE_BYTES = 64 * 1024 * 1024;

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { LRUCache } from 'lru-cache';
-import type { PublicShareOptions, ShareAccess } from './share-access.js';
-import { createCapacityLimit } from '../../core/capacity-limit.js';
-import { createSubmissionRepository } from '../../repositories/submissions.js';
+import type { PublicShareOptions, ShareAccess } from '../../core/services/public-share/share-access.js';
+import { createCapacityLimit } from '../../core/platform/capacity-limit.js';
+import { createSubmissionRepository } from '../../core/repositories/submissions.js';
 import { ShareParams, UnavailableBody } from '../../schemas/shares.js';
 import {
   IDEMPOTENCY_WINDOW_MS,
@@ -17,9 +17,9 @@ import {
   type ScreenshotType,
 } from '../../schemas/submissions.js';
 import { errors } from '../../schemas/common.js';
-import { invalidRequest, notFound, serviceUnavailable } from '../../core/errors.js';
-import { decompressScene } from '../../core/scene.js';
-import { MAX_SCREENSHOT_PIXELS, MAX_SCREENSHOT_SIDE, imageDimensions, isScreenshotSizeAllowed } from '../../core/image-dimensions.js';
+import { invalidRequest, notFound, serviceUnavailable } from '../../core/domain/errors.js';
+import { decompressScene } from '../../core/domain/scene.js';
+import { MAX_SCREENSHOT_PIXELS, MAX_SCREENSHOT_SIDE, imageDimensions, isScreenshotSizeAllowed } from '../../core/domain/image-dimensions.js';
 
 /**
  * Largest submits in progress per process, from the share checks to the answer: each may hold a

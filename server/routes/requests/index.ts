@@ -1,14 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { createProjectRepository } from '../../repositories/projects.js';
-import { createSubmissionRepository, toStepsBody } from '../../repositories/submissions.js';
+import { createProjectRepository } from '../../core/repositories/projects.js';
+import { createSubmissionRepository, toStepsBody } from '../../core/repositories/submissions.js';
 import { IdParams, PageQuery, errors, pageLimit } from '../../schemas/common.js';
 import { RequestListReply, RequestParams, RequestReply, RequestStatusBody, type RequestStatus } from '../../schemas/submissions.js';
-import { decodeCursor } from '../../core/pagination.js';
-import { notFound } from '../../core/errors.js';
-import { emitEvent } from '../../core/events.js';
-import type { Submission } from '../../core/db/schema/index.js';
+import { decodeCursor } from '../../core/repositories/pagination.js';
+import { notFound } from '../../core/domain/errors.js';
+import { emitEvent } from '../../core/repositories/events.js';
+import type { Submission } from '../../core/platform/db/schema/index.js';
 
 /** Signed screenshot and PDF URLs in owner reads live this long. */
 const FILE_URL_SECONDS = 3600;

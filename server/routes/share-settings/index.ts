@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { createShareRepository, newShareToken, toSettingsBody } from '../../repositories/shares.js';
-import { createProjectRepository } from '../../repositories/projects.js';
+import { createShareRepository, newShareToken, toSettingsBody } from '../../core/repositories/shares.js';
+import { createProjectRepository } from '../../core/repositories/projects.js';
 import { ShareSettingsInput, ShareSettingsReply } from '../../schemas/shares.js';
 import { IdParams, errors } from '../../schemas/common.js';
-import { invalidRequest, notFound } from '../../core/errors.js';
-import { parseHostRules } from '../../core/embed-hosts.js';
-import { hashPassword } from '../../core/passwords.js';
+import { invalidRequest, notFound } from '../../core/domain/errors.js';
+import { parseHostRules } from '../../core/domain/embed-hosts.js';
+import { hashPassword } from '../../core/domain/passwords.js';
 
 /**
  * Owner share settings (interface "Project sharing", contract section 4). Every route answers

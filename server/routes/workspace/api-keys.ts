@@ -3,10 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { and, desc, eq } from 'drizzle-orm';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { apiKeys } from '../../core/db/schema/index.js';
+import { apiKeys } from '../../core/platform/db/schema/index.js';
 import { hashApiKey } from '../../plugins/auth.js';
 import { IdParams, errors } from '../../schemas/common.js';
-import { conflict, notFound } from '../../core/errors.js';
+import { conflict, notFound } from '../../core/domain/errors.js';
 
 const ApiKey = Type.Object({ id: Type.String(), name: Type.String(), createdAt: Type.String(), lastUsedAt: Type.Union([Type.String(), Type.Null()]) });
 const MAX_KEYS_PER_WORKSPACE = 50;

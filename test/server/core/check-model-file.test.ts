@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { NodeIO } from '@gltf-transform/core';
 import { zipSync } from 'fflate';
-import { checkModelFile, detectFormat } from '../../../server/core/models/check-model-file.js';
-import { ModelFileError } from '../../../server/core/models/model-file-error.js';
+import { checkModelFile, detectFormat } from '../../../server/core/domain/models/check-model-file.js';
+import { ModelFileError } from '../../../server/core/domain/models/model-file-error.js';
 import * as fixtures from '../../helpers/model-fixtures.js';
 
 /** The error checkModelFile throws, for assertions on code and details. */

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { ConfigError, loadConfig } from '../../../server/core/config.js';
+import { ConfigError, loadConfig } from '../../../server/core/platform/config.js';
 import { TEST_SECRETS } from '../../helpers/test-env.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { embedOriginOf, frameAncestors, isEmbedAllowed, parseHostRule, parseHostRules } from '../../../server/core/embed-hosts.js';
+import { embedOriginOf, frameAncestors, isEmbedAllowed, parseHostRule, parseHostRules } from '../../../server/core/domain/embed-hosts.js';
 
 describe('parseHostRule', () => {
   it('lower-cases host names and keeps wildcards and ports', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_SCREENSHOT_PIXELS, MAX_SCREENSHOT_SIDE, imageDimensions, isScreenshotSizeAllowed } from '../../../server/core/image-dimensions.js';
+import { MAX_SCREENSHOT_PIXELS, MAX_SCREENSHOT_SIDE, imageDimensions, isScreenshotSizeAllowed } from '../../../server/core/domain/image-dimensions.js';
 import { makePng } from '../../helpers/model-fixtures.js';
 
 /** Header-only sizes of the three screenshot types, and the screenshot limits. */

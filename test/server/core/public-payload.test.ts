@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildPublicProject, etagMatches, modelStorageKey, modelUrls, publicEtag, referencedAssetIds } from '../../../server/core/public-payload.js';
-import type { ProjectData } from '../../../server/core/scene.js';
+import { buildPublicProject, etagMatches, modelStorageKey, modelUrls, publicEtag, referencedAssetIds } from '../../../server/core/domain/public-payload.js';
+import type { ProjectData } from '../../../server/core/domain/scene.js';
 
 const WS = '11111111-1111-4111-8111-111111111111';
 const PROJECT = '22222222-2222-4222-8222-222222222222';

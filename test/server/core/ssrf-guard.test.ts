@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SsrfError, addressRange, isPublicAddress, resolvePublicAddress, type LookupAll } from '../../../server/core/net/ssrf-guard.js';
+import { SsrfError, addressRange, isPublicAddress, resolvePublicAddress, type LookupAll } from '../../../server/core/platform/ssrf-guard.js';
 
 /** The SSRF guard: which addresses pass, that every resolved address counts, and its typed errors. */
 

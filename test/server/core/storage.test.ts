@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../../../server/core/config.js';
-import { assertSafeKey, createStorage, isSafeKey, storageKeys } from '../../../server/core/storage/index.js';
-import { createLocalDriver } from '../../../server/core/storage/local-driver.js';
-import { MODEL_URL_LIFETIME_SECONDS, SIGNING_WINDOW_SECONDS, createUrlSigner, signingWindow } from '../../../server/core/storage/signed-urls.js';
+import { ConfigError, loadConfig } from '../../../server/core/platform/config.js';
+import { assertSafeKey, createStorage, isSafeKey, storageKeys } from '../../../server/core/platform/storage/index.js';
+import { createLocalDriver } from '../../../server/core/platform/storage/local-driver.js';
+import { MODEL_URL_LIFETIME_SECONDS, SIGNING_WINDOW_SECONDS, createUrlSigner, signingWindow } from '../../../server/core/platform/storage/signed-urls.js';
 
 let root: string;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { redactSettings, toVec3, type ProjectData, type Vec3 } from './scene.js';
-import { isSafeKey, storageKeys } from './storage/index.js';
+import { isSafeKey, storageKeys } from '../platform/storage/index.js';
 
 /**
  * The public project payload of `GET /share/:projectId/:token` (interface "Public project

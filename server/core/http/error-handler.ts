@@ -1,8 +1,8 @@
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { AppError } from '../core/errors.js';
-import { ModelFileError } from '../core/models/model-file-error.js';
-import { isDependencyDown } from '../core/dependency-errors.js';
+import { AppError } from '../domain/errors.js';
+import { ModelFileError } from '../domain/models/model-file-error.js';
+import { isDependencyDown } from '../platform/dependency-errors.js';
 
 interface ErrorBody {
   success: false;

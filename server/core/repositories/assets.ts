@@ -1,10 +1,10 @@
 import { and, count, eq, sql } from 'drizzle-orm';
-import type { Db, Executor, Tx } from '../core/db/client.js';
-import { assets, workspaces, type Asset } from '../core/db/schema/index.js';
-import { afterCursor, toPage, type PageCursor } from '../core/pagination.js';
-import { notFound, quotaExceeded } from '../core/errors.js';
-import type { UrlSigner } from '../core/storage/signed-urls.js';
-import type { StorageDriver } from '../core/storage/index.js';
+import type { Db, Executor, Tx } from '../platform/db/client.js';
+import { assets, workspaces, type Asset } from '../platform/db/schema/index.js';
+import { afterCursor, toPage, type PageCursor } from './pagination.js';
+import { notFound, quotaExceeded } from '../domain/errors.js';
+import type { UrlSigner } from '../platform/storage/signed-urls.js';
+import type { StorageDriver } from '../platform/storage/index.js';
 
 /** Lifetime of the signed file URL in asset bodies (owner reads). */
 export const ASSET_URL_SECONDS = 3600;

@@ -1,8 +1,8 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { Db, Executor } from '../core/db/client.js';
-import { projects, submissions, submissionScreenshots, type Project } from '../core/db/schema/index.js';
-import { compressScene, decompressScene, hasPricingBlocks, type ProjectData } from '../core/scene.js';
-import { afterCursor, toPage, type PageCursor } from '../core/pagination.js';
+import type { Db, Executor } from '../platform/db/client.js';
+import { projects, submissions, submissionScreenshots, type Project } from '../platform/db/schema/index.js';
+import { compressScene, decompressScene, hasPricingBlocks, type ProjectData } from '../domain/scene.js';
+import { afterCursor, toPage, type PageCursor } from './pagination.js';
 
 /** Projects, always scoped by workspace: a project of another workspace simply does not exist. */
 export interface ProjectInputData {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, count, eq, gte, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
-import type { Db, Executor } from '../core/db/client.js';
+import type { Db, Executor } from '../platform/db/client.js';
 import {
   projects,
   submissionScreenshots,
@@ -12,11 +12,11 @@ import {
   type Submission,
   type SubmissionStep,
   type SubmissionStepRow,
-} from '../core/db/schema/index.js';
-import { FIRST_SUBMISSION_STEPS, submissionJob, submissionJobId } from '../core/submission-jobs.js';
-import { afterCursor, toPage, type PageCursor } from '../core/pagination.js';
-import type { HeldOutboxJob } from '../core/outbox.js';
-import { decompressScene, type ProjectData } from '../core/scene.js';
+} from '../platform/db/schema/index.js';
+import { FIRST_SUBMISSION_STEPS, submissionJob, submissionJobId } from '../jobs/submission-jobs.js';
+import { afterCursor, toPage, type PageCursor } from './pagination.js';
+import type { HeldOutboxJob } from '../jobs/outbox.js';
+import { decompressScene, type ProjectData } from '../domain/scene.js';
 
 /**
  * Submissions ("requests" on the owner side) with their screenshots and step states. Owner

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
-import type { Db, Executor } from './db/client.js';
-import { memberships, people, workspaces, type Person, type Role } from './db/schema/index.js';
+import type { Db, Executor } from '../platform/db/client.js';
+import { memberships, people, workspaces, type Person, type Role } from '../platform/db/schema/index.js';
 
 /**
  * People and workspaces: who someone is and where they work. A person seen for the first time

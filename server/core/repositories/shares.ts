@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { Db, Executor } from '../core/db/client.js';
-import { assets, projects, shareSettings, workspaces, type ShareSettingsRow } from '../core/db/schema/index.js';
-import { emitEvent } from '../core/events.js';
+import type { Db, Executor } from '../platform/db/client.js';
+import { assets, projects, shareSettings, workspaces, type ShareSettingsRow } from '../platform/db/schema/index.js';
+import { emitEvent } from './events.js';
 
 /**
  * Share settings (contract section 4): one row per project, created lazily with the defaults.

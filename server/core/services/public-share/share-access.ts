@@ -1,8 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
-import type { AppDeps } from '../../deps.js';
-import { AppError, notFound } from '../../core/errors.js';
-import { embedOriginOf, isEmbedAllowed } from '../../core/embed-hosts.js';
+import type { AppDeps } from '../../../deps.js';
+import { AppError, notFound } from '../../domain/errors.js';
+import { embedOriginOf, isEmbedAllowed } from '../../domain/embed-hosts.js';
 import type { ShareRepository } from '../../repositories/shares.js';
 import { createPasswordCheck } from './password-check.js';
 

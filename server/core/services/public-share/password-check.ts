@@ -1,9 +1,9 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import type { AppDeps } from '../../deps.js';
-import { serviceUnavailable, tooManyRequests, unauthorized } from '../../core/errors.js';
-import { passwordHashingBacklog, verifyPassword } from '../../core/passwords.js';
-import { clientKey } from './client-key.js';
+import type { AppDeps } from '../../../deps.js';
+import { serviceUnavailable, tooManyRequests, unauthorized } from '../../domain/errors.js';
+import { passwordHashingBacklog, verifyPassword } from '../../domain/passwords.js';
+import { clientKey } from '../../domain/client-key.js';
 
 /** Wrong passwords allowed per client (IPv4 address or IPv6 /64) and project in {@link PASSWORD_WINDOW_MS}; the next try is 429. */
 export const PASSWORD_ATTEMPTS = 10;

@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
-import type { Db, Executor, Tx } from './db/client.js';
-import { outbox, type OutboxRow } from './db/schema/index.js';
+import type { Db, Executor, Tx } from '../platform/db/client.js';
+import { outbox, type OutboxRow } from '../platform/db/schema/index.js';
 import type { QueueName, Queues } from './queues.js';
 
 /**

@@ -1,5 +1,5 @@
-import { projectEvents } from './db/schema/index.js';
-import type { Executor } from './db/client.js';
+import { projectEvents } from '../platform/db/schema/index.js';
+import type { Executor } from '../platform/db/client.js';
 
 /** The event types the interface defines for webhooks. */
 export const EVENT_TYPES = [

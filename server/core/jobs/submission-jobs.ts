@@ -1,6 +1,6 @@
 import { QUEUES } from './queues.js';
 import type { OutboxJob } from './outbox.js';
-import type { SubmissionStep } from './db/schema/index.js';
+import type { SubmissionStep } from '../platform/db/schema/index.js';
 
 /**
  * The background steps of a submission and how they chain. The submit route commits the first

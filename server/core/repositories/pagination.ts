@@ -1,7 +1,7 @@
 import { and, desc, eq, lt, or, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import { invalidRequest } from './errors.js';
-import { UUID } from './ids.js';
+import { invalidRequest } from '../domain/errors.js';
+import { UUID } from '../domain/ids.js';
 
 /**
  * Keyset pagination, newest first, over (created_at, id). The cursor is opaque to clients:
