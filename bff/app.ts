@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import httpProxy from '@fastify/http-proxy';
-import { requireSetting, type Config } from '../server/core/platform/config.js';
+import { requireSetting } from '../server/core/platform/config/settings.js';
+import type { BffConfig } from './config.js';
 import { API_VERSION } from '../server/routes/version.js';
 import { frameworkErrorOptions } from '../server/core/http/framework-errors.js';
 import errorHandler from '../server/core/http/error-handler.js';
@@ -22,7 +23,7 @@ export interface BuildBffOptions {
 
 const errorBody = (error: string, message: string) => ({ success: false, error, message });
 
-export async function buildBffApp(config: Config, options: BuildBffOptions = {}): Promise<FastifyInstance> {
+export async function buildBffApp(config: BffConfig, options: BuildBffOptions = {}): Promise<FastifyInstance> {
   const publicKey = requireSetting(config.publicAnonKey, 'PUBLIC_ANON_KEY');
   const upstream = config.bffUpstreamUrl;
   const app = Fastify({

@@ -1,4 +1,5 @@
-import { exitOnConfigError, loadConfig } from '../server/core/platform/config.js';
+import { exitOnConfigError } from '../server/core/platform/config/settings.js';
+import { loadBffConfig } from './config.js';
 import { exitGracefullyOnSignals, exitOnListenError } from '../server/core/platform/shutdown.js';
 import { buildBffApp } from './app.js';
 
@@ -7,7 +8,7 @@ import { buildBffApp } from './app.js';
  * with one line on stderr and exit code 1; other failures keep their stack.
  */
 try {
-  const config = loadConfig();
+  const config = loadBffConfig();
   const app = await buildBffApp(config);
   exitGracefullyOnSignals(() => app.close(), { name: 'bff', timeoutMs: 10_000, log: app.log });
 

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ConfigError, loadConfig, type Config } from '../server/core/platform/config.js';
+import { ConfigError } from '../server/core/platform/config/settings.js';
+import { loadAllSettings, type AllSettings } from '../server/core/platform/config/pieces.js';
 import { applyMigrations, createDb } from '../server/core/platform/db/client.js';
 import { issueDevToken } from '../server/cli/dev-token.js';
 import { RUNTIME_ENV_FILE } from '../server/cli/local-env.js';
@@ -93,7 +94,7 @@ async function writeRuntimeEnv(values: Record<string, string>) {
   await writeFile(RUNTIME_ENV_FILE, `# Written by npm start for the CLIs (npm run token/admin). Regenerated on every start.\n${body}\n`, { mode: 0o600 });
 }
 
-function printSummary(config: Config, urls: { api: string; bff: string }, demo: DemoProject | null, ownerToken: string | null, facts: string[]) {
+function printSummary(config: AllSettings, urls: { api: string; bff: string }, demo: DemoProject | null, ownerToken: string | null, facts: string[]) {
   const rows: Array<[string, string]> = [
     ['API', urls.api],
     ['API docs', `${urls.api}/docs   (OpenAPI: ${urls.api}/openapi.json)`],
@@ -127,7 +128,7 @@ async function main() {
   const facts: string[] = [];
 
   // Validate the settings and claim the ports before starting anything.
-  let config = loadConfig({ ...userEnv, ...settings });
+  let config = loadAllSettings({ ...userEnv, ...settings });
   await assertPortFree('PORT', config.port, config.host);
   await assertPortFree('BFF_PORT', config.bffPort, config.bffHost);
 
@@ -157,7 +158,7 @@ async function main() {
   if (!isSet('TRUST_PROXY')) settings.TRUST_PROXY = '127.0.0.1,::1';
 
   const env = { ...userEnv, ...settings };
-  config = loadConfig(env);
+  config = loadAllSettings(env);
   facts.push(`Storage\t${config.storage.driver === 'local' ? config.storage.dir : 's3'}`);
   await writeRuntimeEnv({ ...settings, DATABASE_URL: config.databaseUrl, REDIS_URL: config.redisUrl });
 

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
-import { type Config, requireSetting } from './core/platform/config.js';
+import { requireSetting } from './core/platform/config/settings.js';
+import type { ServerConfig } from './config.js';
 import { createDb, type Db } from './core/platform/db/client.js';
 import { createRedis } from './core/platform/redis.js';
 import { closeQueues, createQueues, type Queues } from './core/jobs/queues.js';
@@ -12,7 +13,7 @@ import { createOutboxNudger, type OutboxNudger } from './core/jobs/outbox.js';
  * Routes reach it as `app.deps`; nothing else holds connections.
  */
 export interface AppDeps {
-  config: Config;
+  config: ServerConfig;
   db: Db;
   /** Fail-fast Redis for the request path: rate limits, caches, queue producers. */
   redis: Redis;
@@ -23,7 +24,7 @@ export interface AppDeps {
   outbox: OutboxNudger;
 }
 
-export function createDeps(config: Config): AppDeps {
+export function createDeps(config: ServerConfig): AppDeps {
   const redis = createRedis(config.redisUrl, 'request');
   const db = createDb(config.databaseUrl);
   const queues = createQueues(redis, config.queuePrefix);

@@ -1,4 +1,5 @@
-import { exitOnConfigError, loadConfig } from './core/platform/config.js';
+import { exitOnConfigError } from './core/platform/config/settings.js';
+import { loadServerConfig } from './config.js';
 import { applyMigrations } from './core/platform/db/client.js';
 import { exitGracefullyOnSignals, exitOnListenError } from './core/platform/shutdown.js';
 import { waitForRedis } from './core/platform/redis.js';
@@ -10,7 +11,7 @@ import { closeDeps, createDeps } from './deps.js';
  * setting stops it with one line on stderr and exit code 1; other failures keep their stack.
  */
 try {
-  const config = loadConfig();
+  const config = loadServerConfig();
   const deps = createDeps(config);
   await applyMigrations(deps.db);
   const app = await buildApp(deps);

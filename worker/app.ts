@@ -1,5 +1,5 @@
 import { Worker, type Job, type WorkerOptions } from 'bullmq';
-import type { Config } from '../server/core/platform/config.js';
+import type { WorkerConfig } from './config.js';
 import { QUEUES, type QueueName } from '../server/core/jobs/queues.js';
 import type { SubmissionStep } from '../server/core/platform/db/schema/index.js';
 import { closeWorkerDeps, createWorkerDeps, type WorkerDeps } from './deps.js';
@@ -70,7 +70,7 @@ const timeout = (ms: number) => new Promise<'timeout'>((resolve) => setTimeout((
  * The worker: every BullMQ Worker of the product, created here and nowhere else, plus the
  * outbox relay. `worker/main.ts` runs it as a process; tests start it in-process.
  */
-export async function startWorker(config: Config, options: StartWorkerOptions = {}): Promise<WorkerApp> {
+export async function startWorker(config: WorkerConfig, options: StartWorkerOptions = {}): Promise<WorkerApp> {
   const log = options.log ?? createLogger(config.logLevel, { process: 'worker' });
   const deps = createWorkerDeps(config, log);
   const workerOptions: WorkerOptions = {

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { type Config } from '../server/core/platform/config.js';
+import type { WorkerConfig } from './config.js';
 import { createDb, type Db } from '../server/core/platform/db/client.js';
 import { createRedis } from '../server/core/platform/redis.js';
 import { closeQueues, createQueues, type Queues } from '../server/core/jobs/queues.js';
@@ -13,7 +13,7 @@ import type { Logger } from '../server/core/platform/log.js';
  * next) must fail fast so that a Redis outage never holds an outbox transaction open.
  */
 export interface WorkerDeps {
-  config: Config;
+  config: WorkerConfig;
   db: Db;
   storage: StorageDriver;
   /** Producers on the fail-fast client. */
@@ -24,7 +24,7 @@ export interface WorkerDeps {
   log: Logger;
 }
 
-export function createWorkerDeps(config: Config, log: Logger): WorkerDeps {
+export function createWorkerDeps(config: WorkerConfig, log: Logger): WorkerDeps {
   const db = createDb(config.databaseUrl, Math.max(4, config.worker.concurrency * 2 + 2));
   const producerRedis = createRedis(config.redisUrl, 'request');
   return {

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import nodemailer, { type SendMailOptions, type SMTPSentMessageInfo, type SMTPTransportOptions } from 'nodemailer';
-import type { Config } from '../server/core/platform/config.js';
+import type { MailSettings } from '../server/core/platform/config/pieces.js';
 import { SsrfError, resolvePublicAddress, type ResolvePublicAddressOptions } from '../server/core/platform/ssrf-guard.js';
 
 /**
@@ -40,7 +40,7 @@ function flagOf(value: unknown): boolean | undefined {
   return undefined;
 }
 
-export function mailRouteFor(projectSettings: Record<string, unknown>, config: Pick<Config, 'smtpUrl' | 'mailFrom'>): MailRoute | null {
+export function mailRouteFor(projectSettings: Record<string, unknown>, config: Pick<MailSettings, 'smtpUrl' | 'mailFrom'>): MailRoute | null {
   const host = text(projectSettings.smtpHost);
   if (host) {
     const port = portOf(projectSettings.smtpPort) ?? 587;

@@ -1,4 +1,5 @@
-import { exitOnConfigError, loadConfig } from '../server/core/platform/config.js';
+import { exitOnConfigError } from '../server/core/platform/config/settings.js';
+import { loadWorkerConfig } from './config.js';
 import { applyMigrations, createDb } from '../server/core/platform/db/client.js';
 import { createLogger } from '../server/core/platform/log.js';
 import { exitGracefullyOnSignals } from '../server/core/platform/shutdown.js';
@@ -12,7 +13,7 @@ import { SHUTDOWN_TIMEOUT_MS, startWorker, type WorkerApp } from './app.js';
  * their stack.
  */
 try {
-  const config = loadConfig();
+  const config = loadWorkerConfig();
   const log = createLogger(config.logLevel, { process: 'worker' });
 
   let app: WorkerApp | null = null;

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { eq } from 'drizzle-orm';
-import { loadConfig } from '../core/platform/config.js';
+import { loadServerConfig } from '../config.js';
 import { applyMigrations, createDb } from '../core/platform/db/client.js';
 import { BILLING_STATUSES, workspaces, type BillingStatus } from '../core/platform/db/schema/index.js';
 import { loadRuntimeEnv } from './local-env.js';
@@ -73,7 +73,7 @@ async function main(): Promise<void> {
     return;
   }
   loadRuntimeEnv();
-  const config = loadConfig();
+  const config = loadServerConfig();
   const db = createDb(config.databaseUrl, 1);
   try {
     await applyMigrations(db);

@@ -1,5 +1,5 @@
 import { and, asc, eq, ne, sql } from 'drizzle-orm';
-import type { Config } from '../core/platform/config.js';
+import type { ServerConfig } from '../config.js';
 import type { Db } from '../core/platform/db/client.js';
 import { memberships, people, workspaces, type Role } from '../core/platform/db/schema/index.js';
 import { ensurePerson, findRole, setMembership } from '../core/repositories/accounts.js';
@@ -47,7 +47,7 @@ async function assertNotLastOwner(db: Db, workspaceId: string, personId: string,
  * workspace when missing, optionally added to another workspace, with a fresh 24 h token.
  * Nothing is written when the target workspace does not exist.
  */
-export async function issueDevToken(db: Db, config: Config, request: DevTokenRequest): Promise<DevToken> {
+export async function issueDevToken(db: Db, config: Pick<ServerConfig, 'auth' | 'defaultModelLimit'>, request: DevTokenRequest): Promise<DevToken> {
   const { email, workspaceId } = request;
   const role = request.role ?? 'editor';
   if (workspaceId) {

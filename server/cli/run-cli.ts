@@ -1,4 +1,4 @@
-import { ConfigError } from '../core/platform/config.js';
+import { ConfigError } from '../core/platform/config/settings.js';
 import { isDependencyDown } from '../core/platform/dependency-errors.js';
 
 /**

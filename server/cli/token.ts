@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import { loadConfig, requireSetting } from '../core/platform/config.js';
+import { requireSetting } from '../core/platform/config/settings.js';
+import { loadServerConfig } from '../config.js';
 import { applyMigrations, createDb } from '../core/platform/db/client.js';
 import { ROLES, type Role } from '../core/platform/db/schema/index.js';
 import { DEV_TOKEN_TTL, issueDevToken } from './dev-token.js';
@@ -68,7 +69,7 @@ async function main(): Promise<void> {
     return;
   }
   loadRuntimeEnv();
-  const config = loadConfig();
+  const config = loadServerConfig();
   requireSetting(config.auth.jwtSecret, 'AUTH_JWT_SECRET (needed to sign tokens)');
 
   const db = createDb(config.databaseUrl, 2);

@@ -12,7 +12,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createDb, applyMigrations } from '../../server/core/platform/db/client.js';
-import { loadConfig } from '../../server/core/platform/config.js';
+import { loadServerConfig } from '../../server/config.js';
 import { ensurePerson } from '../../server/core/repositories/accounts.js';
 import { issueAccessToken } from '../../server/core/platform/tokens.js';
 import { TEST_SECRETS, freePort } from '../helpers/test-env.js';
@@ -67,7 +67,7 @@ async function main() {
     RATE_LIMIT_SHARE_READ: '100000000/5m',
     RATE_LIMIT_SUBMIT: '100000000/5m',
   };
-  const config = loadConfig(env);
+  const config = loadServerConfig(env);
   const db = createDb(config.databaseUrl, 2);
   await applyMigrations(db);
   const person = await ensurePerson(db, 'bench|owner', 'bench@example.com', 1000);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { loadConfig } from '../../server/core/platform/config.js';
+import { loadBffConfig } from '../../bff/config.js';
 import { buildBffApp } from '../../bff/app.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
@@ -12,7 +12,7 @@ let bffUrl: string;
 
 beforeAll(async () => {
   server = await startTestServer({ TRUST_PROXY: '127.0.0.1' });
-  bff = await buildBffApp(loadConfig({ ...server.env.env, BFF_UPSTREAM_URL: server.url }), { logger: false });
+  bff = await buildBffApp(loadBffConfig({ ...server.env.env, BFF_UPSTREAM_URL: server.url }), { logger: false });
   await bff.listen({ port: 0, host: '127.0.0.1' });
   bffUrl = `http://127.0.0.1:${(bff.server.address() as AddressInfo).port}`;
 });

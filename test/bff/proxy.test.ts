@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { loadConfig } from '../../server/core/platform/config.js';
+import { loadBffConfig } from '../../bff/config.js';
 import { buildBffApp } from '../../bff/app.js';
 import { TEST_SECRETS, freePort } from '../helpers/test-env.js';
 
@@ -23,7 +23,7 @@ let seen: Seen[] = [];
 let upstreamHealth: { status: number; body: unknown } = { status: 200, body: { success: true, status: 'ok' } };
 
 async function startBff(upstreamBase: string): Promise<{ app: FastifyInstance; url: string }> {
-  const config = loadConfig({ ...TEST_SECRETS, BFF_UPSTREAM_URL: upstreamBase, LOG_LEVEL: 'silent' });
+  const config = loadBffConfig({ ...TEST_SECRETS, BFF_UPSTREAM_URL: upstreamBase, LOG_LEVEL: 'silent' });
   const app = await buildBffApp(config, { logger: false, healthTimeoutMs: 1000 });
   await app.listen({ port: 0, host: '127.0.0.1' });
   return { app, url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` };
@@ -123,7 +123,7 @@ describe('BFF with its upstream down', () => {
   });
 
   it('never writes a share token to its request log', async () => {
-    const config = loadConfig({ ...TEST_SECRETS, BFF_UPSTREAM_URL: upstreamUrl, LOG_LEVEL: 'info' });
+    const config = loadBffConfig({ ...TEST_SECRETS, BFF_UPSTREAM_URL: upstreamUrl, LOG_LEVEL: 'info' });
     const lines: string[] = [];
     const app = await buildBffApp(config, { logger: { level: 'info', stream: { write: (line: string) => void lines.push(line) } } });
     await app.listen({ port: 0, host: '127.0.0.1' });

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { loadConfig, type Config } from '../../server/core/platform/config.js';
+import { loadServerConfig, type ServerConfig } from '../../server/config.js';
 import { buildApp } from '../../server/app.js';
 import { waitForRedis } from '../../server/core/platform/redis.js';
 import { closeDeps, createDeps, type AppDeps } from '../../server/deps.js';
@@ -12,7 +12,7 @@ export interface TestServer {
   url: string;
   app: FastifyInstance;
   deps: AppDeps;
-  config: Config;
+  config: ServerConfig;
   env: TestEnv;
   /** A person with a personal workspace (owner) and a token for it. */
   person(email: string): Promise<TestPerson>;
@@ -33,7 +33,7 @@ export interface TestPerson {
 export async function startTestServer(overrides: Record<string, string> = {}): Promise<TestServer> {
   const port = await freePort();
   const env = await createTestEnv({ PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, ...overrides });
-  const config = loadConfig(env.env);
+  const config = loadServerConfig(env.env);
   const deps = createDeps(config);
   const app = await buildApp(deps, { logger: false });
   await waitForRedis(deps.redis);

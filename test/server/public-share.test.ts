@@ -6,7 +6,7 @@ import { assets } from '../../server/core/platform/db/schema/index.js';
 import { storageKeys } from '../../server/core/platform/storage/index.js';
 import { MODEL_URL_LIFETIME_SECONDS } from '../../server/core/platform/storage/signed-urls.js';
 import { MAX_CONCURRENT_SCRYPT, hashPassword, passwordHashingBacklog, verifyPassword } from '../../server/core/domain/passwords.js';
-import { loadConfig } from '../../server/core/platform/config.js';
+import { loadServerConfig } from '../../server/config.js';
 import { closeDeps, createDeps } from '../../server/deps.js';
 import { buildApp } from '../../server/app.js';
 import { redactUrl } from '../../server/core/http/request-log.js';
@@ -710,7 +710,7 @@ describe('request logs', () => {
   it('never writes a share token or a file signature to the request log', async () => {
     const port = await freePort();
     const env = await createTestEnv({ PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}` });
-    const deps = createDeps(loadConfig(env.env));
+    const deps = createDeps(loadServerConfig(env.env));
     const lines: string[] = [];
     const app = await buildApp(deps, { logger: { level: 'info', stream: { write: (line: string) => void lines.push(line) } } });
     try {

@@ -6,7 +6,7 @@ import { createDb, type Db } from '../../server/core/platform/db/client.js';
 import { addToOutbox, completeOutbox, dispatchOutbox } from '../../server/core/jobs/outbox.js';
 import { QUEUES, closeQueues, createQueues, type Queues } from '../../server/core/jobs/queues.js';
 import { createRedis } from '../../server/core/platform/redis.js';
-import { loadConfig } from '../../server/core/platform/config.js';
+import { loadWorkerConfig } from '../../worker/config.js';
 import { createTestEnv, type TestEnv } from '../helpers/test-env.js';
 
 /**
@@ -20,7 +20,7 @@ let queues: Queues;
 
 beforeAll(async () => {
   env = await createTestEnv();
-  const config = loadConfig(env.env);
+  const config = loadWorkerConfig(env.env);
   db = createDb(config.databaseUrl, 6);
   redis = createRedis(config.redisUrl, 'request');
   queues = createQueues(redis, config.queuePrefix);

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { loadConfig, type Config } from '../../server/core/platform/config.js';
+import { loadWorkerConfig, type WorkerConfig } from '../../worker/config.js';
 import type { Db } from '../../server/core/platform/db/client.js';
 import { startWorker, type WorkerApp } from '../../worker/app.js';
 import { createLogger } from '../../server/core/platform/log.js';
@@ -126,8 +126,8 @@ export function workerEnv(env: Record<string, string>, overrides: Record<string,
   return { ...env, WORKER_LOCK_DURATION_MS: '3000', OUTBOX_RELAY_INTERVAL_MS: '200', OUTBOX_RESEND_AFTER_MS: '3000', ...overrides };
 }
 
-export function workerConfig(env: Record<string, string>, overrides: Record<string, string> = {}): Config {
-  return loadConfig(workerEnv(env, overrides));
+export function workerConfig(env: Record<string, string>, overrides: Record<string, string> = {}): WorkerConfig {
+  return loadWorkerConfig(workerEnv(env, overrides));
 }
 
 /** The worker in this process, silent. */

@@ -1,6 +1,6 @@
 import { SignJWT, createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
-import type { Config } from './config.js';
-import { ConfigError } from './config.js';
+import type { AuthSettings } from './config/pieces.js';
+import { ConfigError } from './config/settings.js';
 
 /**
  * Access tokens: JWTs verified with jose, either with the shared HS256 secret (the model hosted
@@ -10,7 +10,7 @@ export interface TokenVerifier {
   verify(token: string): Promise<JWTPayload & { sub: string }>;
 }
 
-export function createTokenVerifier(auth: Config['auth']): TokenVerifier {
+export function createTokenVerifier(auth: AuthSettings['auth']): TokenVerifier {
   const options = { issuer: auth.issuer, audience: auth.audience };
   if (auth.jwksUrl) {
     const jwks = createRemoteJWKSet(new URL(auth.jwksUrl));
@@ -34,7 +34,7 @@ export function createTokenVerifier(auth: Config['auth']): TokenVerifier {
 }
 
 /** Issues a development access token (the `npm run token` command and tests). */
-export async function issueAccessToken(auth: Config['auth'], subject: string, email: string | null, ttl = '24h'): Promise<string> {
+export async function issueAccessToken(auth: AuthSettings['auth'], subject: string, email: string | null, ttl = '24h'): Promise<string> {
   if (!auth.jwtSecret) throw new ConfigError('AUTH_JWT_SECRET must be set to issue tokens');
   let jwt = new SignJWT({ email: email ?? undefined, role: 'authenticated' }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setSubject(subject).setIssuedAt().setExpirationTime(ttl);
   if (auth.issuer) jwt = jwt.setIssuer(auth.issuer);

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { requireSetting } from '../../core/platform/config.js';
+import { requireSetting } from '../../core/platform/config/settings.js';
 import { unauthorized } from '../../core/domain/errors.js';
 import { createShareRepository } from '../../core/repositories/shares.js';
 import { clientKey } from '../../core/domain/client-key.js';

@@ -1,15 +1,16 @@
 import { describe, it, expect } from 'vitest';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { ConfigError, loadConfig } from '../../../server/core/platform/config.js';
+import { ConfigError } from '../../../server/core/platform/config/settings.js';
+import { loadAllSettings } from '../../../server/core/platform/config/pieces.js';
 import { TEST_SECRETS } from '../../helpers/test-env.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
-/** The message loadConfig refuses `env` (over the test secrets) with; fails when it is accepted. */
+/** The message loadAllSettings refuses `env` (over the test secrets) with; fails when it is accepted. */
 function refusal(env: Record<string, string>): string {
   try {
-    loadConfig({ ...TEST_SECRETS, ...env });
+    loadAllSettings({ ...TEST_SECRETS, ...env });
   } catch (error) {
     expect(error).toBeInstanceOf(ConfigError);
     return (error as ConfigError).message;
@@ -17,9 +18,9 @@ function refusal(env: Record<string, string>): string {
   throw new Error(`accepted ${JSON.stringify(env)}`);
 }
 
-describe('loadConfig', () => {
+describe('loadAllSettings (every piece)', () => {
   it('accepts the defaults, with the library settings of contract section 9', () => {
-    const config = loadConfig({ ...TEST_SECRETS });
+    const config = loadAllSettings({ ...TEST_SECRETS });
     expect(config).toMatchObject({
       port: 3000,
       host: '127.0.0.1',
@@ -58,7 +59,7 @@ describe('loadConfig', () => {
   });
 
   it('accepts valid values, the edges of each range, and reads empty values as unset', () => {
-    const config = loadConfig({
+    const config = loadAllSettings({
       ...TEST_SECRETS,
       PORT: '65535',
       BFF_PORT: '1',

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../../../server/core/platform/config.js';
+import { ConfigError } from '../../../server/core/platform/config/settings.js';
+import { loadWorkerConfig } from '../../../worker/config.js';
 import { assertSafeKey, createStorage, isSafeKey, storageKeys } from '../../../server/core/platform/storage/index.js';
 import { createLocalDriver } from '../../../server/core/platform/storage/local-driver.js';
 import { MODEL_URL_LIFETIME_SECONDS, SIGNING_WINDOW_SECONDS, createUrlSigner, signingWindow } from '../../../server/core/platform/storage/signed-urls.js';
@@ -72,9 +73,9 @@ describe('local driver', () => {
   });
 
   it('is the driver STORAGE_DRIVER=local picks; s3 is refused at boot with a ConfigError', () => {
-    const config = loadConfig({ STORAGE_DIR: root });
+    const config = loadWorkerConfig({ STORAGE_DIR: root });
     expect(createStorage(config).name).toBe('local');
-    expect(() => createStorage(loadConfig({ STORAGE_DRIVER: 's3' }))).toThrow(ConfigError);
+    expect(() => createStorage(loadWorkerConfig({ STORAGE_DRIVER: 's3' }))).toThrow(ConfigError);
   });
 });
 

@@ -1,5 +1,5 @@
-import type { Config } from '../config.js';
-import { ConfigError } from '../config.js';
+import type { StorageSettings } from '../config/pieces.js';
+import { ConfigError } from '../config/settings.js';
 import type { StorageDriver } from './driver.js';
 import { createLocalDriver } from './local-driver.js';
 
@@ -7,7 +7,7 @@ export type { StorageDriver } from './driver.js';
 export { assertSafeKey, isSafeKey } from './driver.js';
 
 /** Picks the driver STORAGE_DRIVER names. */
-export function createStorage(config: Config): StorageDriver {
+export function createStorage(config: StorageSettings): StorageDriver {
   if (config.storage.driver === 'local') return createLocalDriver(config.storage.dir);
   throw new ConfigError('STORAGE_DRIVER=s3 is not available in this build; use local');
 }

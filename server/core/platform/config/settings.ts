@@ -1,12 +1,13 @@
 import 'dotenv/config';
 import ipaddr from 'ipaddr.js';
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TObject, type TProperties } from 'typebox';
 import { Value } from 'typebox/value';
 
 /**
- * The one place that reads process.env. Every process (server, worker, bff, CLIs) loads its
- * settings here, validated at boot, so a typo in a variable fails loudly instead of at 3 a.m.
- * Each check's message completes "NAME ...": `PORT must be an integer from 1 to 65535 (got "99999")`.
+ * The one place that reads process.env: the checked setting types and `loadSettings`, from which
+ * each process builds its own config module out of pieces (./pieces.ts), validated at boot, so a
+ * typo in a variable fails loudly instead of at 3 a.m. Each check's message completes
+ * "NAME ...": `PORT must be an integer from 1 to 65535 (got "99999")`.
  */
 
 /** Quotes a value for a message (secrets are never echoed: their checks report lengths only). */
@@ -98,79 +99,49 @@ const TrustProxy = Checked(
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-const EnvSchema = Type.Object({
-  PORT: Int(1, 65535, '3000'),
-  HOST: Host('127.0.0.1'),
-  BFF_PORT: Int(1, 65535, '8080'),
-  BFF_HOST: Host('127.0.0.1'),
-  BFF_UPSTREAM_URL: HttpUrl('http://127.0.0.1:3000'),
-  PUBLIC_BASE_URL: Type.Optional(HttpUrl()),
-  DATABASE_URL: Type.String({ default: 'postgres://postgres@127.0.0.1:5432/test' }),
-  REDIS_URL: Type.String({ default: 'redis://127.0.0.1:6379' }),
-  QUEUE_PREFIX: Checked((v) => /^[A-Za-z0-9_-]+$/.test(v), (v) => `must be letters, digits, _ and - only ${got(v)}`, { default: 'cs' }),
-  PUBLIC_ANON_KEY: Type.Optional(Secret(16)),
-  AUTH_JWT_SECRET: Type.Optional(Secret(32)),
-  AUTH_JWKS_URL: Type.Optional(HttpUrl()),
-  AUTH_ISSUER: Type.Optional(Type.String()),
-  AUTH_AUDIENCE: Type.Optional(Type.String()),
-  FILE_SIGNING_SECRET: Type.Optional(Secret(32)),
-  TOKEN_ENCRYPTION_KEY: Type.Optional(Secret(32)),
-  STORAGE_DRIVER: OneOf(['local', 's3'], 'local'),
-  STORAGE_DIR: Type.String({ default: '.data/storage' }),
-  SMTP_URL: Type.Optional(Type.String()),
-  MAIL_FROM: Type.String({ default: 'config-share <no-reply@config-share.local>' }),
-  SMTP_ALLOW_PRIVATE: Bool,
-  TRUST_PROXY: TrustProxy,
-  WEBHOOK_ALLOW_INSECURE: Bool,
-  LIBRARY_ALLOW_PRIVATE: Bool,
-  LIBRARY_TIMEOUT_MS: Millis('8000'),
-  LIBRARY_A_API_URL: HttpUrl('https://api.polyhaven.com'),
-  LIBRARY_B_API_URL: HttpUrl('https://api.sketchfab.com/v3'),
-  LIBRARY_B_OAUTH_URL: HttpUrl('https://sketchfab.com/oauth2'),
-  LIBRARY_B_CLIENT_ID: Type.Optional(Type.String()),
-  LIBRARY_B_CLIENT_SECRET: Type.Optional(Type.String()),
-  LIBRARY_B_REDIRECT_URL: Type.Optional(HttpUrl()),
-  LIBRARY_C_API_URL: HttpUrl('https://api.si.edu/openaccess/api/v1.0'),
-  LIBRARY_C_API_KEY: Type.Optional(Type.String()),
-  DASHBOARD_URL: HttpUrl('http://127.0.0.1:8080/demo/'),
-  SIGNED_MODEL_LIMIT: Int(1, INT32_MAX, '20'),
-  RATE_LIMIT_SHARE_READ: RateSpec('120/5m'),
-  RATE_LIMIT_SUBMIT: RateSpec('30/5m'),
-  RATE_LIMIT_SEARCH: RateSpec('60/1m'),
-  RATE_LIMIT_IMPORT: RateSpec('30/10m'),
-  RATE_LIMIT_UPLOAD: RateSpec('60/10m'),
-  DEFAULT_MODEL_LIMIT: Int(0, INT32_MAX, '100'),
-  WORKER_CONCURRENCY: Int(1, INT32_MAX, '4'),
-  WORKER_LOCK_DURATION_MS: Millis('30000'),
-  OUTBOX_RELAY_INTERVAL_MS: Millis('2000'),
-  OUTBOX_RESEND_AFTER_MS: Millis('60000'),
-  LOG_LEVEL: OneOf(LOG_LEVELS, 'info'),
-});
-
-type Env = Static<typeof EnvSchema>;
-
 /** A rate limit as `count/window` (`120/5m`), in the shape @fastify/rate-limit takes. */
 export interface RateLimit {
   max: number;
   timeWindow: number;
 }
 
-function parseRate(spec: string): RateLimit {
+export function parseRate(spec: string): RateLimit {
   const [, count, amount, unit] = RATE_PATTERN.exec(spec)!;
   return { max: Number(count), timeWindow: Number(amount) * UNIT_MS[unit as keyof typeof UNIT_MS] };
 }
 
-const flag = (v: string | undefined) => v === '1' || v === 'true';
-const withoutTrailingSlash = (url: string) => url.replace(/\/$/, '');
+export const flag = (v: string | undefined) => v === '1' || v === 'true';
+export const withoutTrailingSlash = (url: string) => url.replace(/\/$/, '');
+
+/** The checked setting types the pieces are made of (each message follows the variable's name). */
+export const setting = { Int, Millis, OneOf, Bool, HttpUrl, Secret, Host, RateSpec, TrustProxy, Checked, INT32_MAX, got, trustProxyEntries };
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
+/**
+ * A group of settings that belong together (Postgres, storage, the public share...): the
+ * variables it reads, checked, and what it makes of them. A process's config is the pieces it
+ * needs, so the worker never asks for a listen port and the BFF never for a database.
+ */
+export interface SettingsPiece<P extends TProperties = TProperties, R = unknown> {
+  properties: P;
+  read(env: { [K in keyof P]: Static<P[K]> }): R;
+}
+
+export function settingsPiece<P extends TProperties, R>(properties: P, read: (env: { [K in keyof P]: Static<P[K]> }) => R): SettingsPiece<P, R> {
+  return { properties, read };
+}
+
+type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+/** The config a list of pieces makes: every piece's result, merged. */
+export type SettingsOf<T extends readonly SettingsPiece<any, any>[]> = UnionToIntersection<ReturnType<T[number]['read']>>;
+
 /** One message per variable, in the schema's order: `NAME what is expected (got ...)`. */
-function describeProblems(env: unknown): string[] {
+function describeProblems(schema: TObject, env: unknown): string[] {
   const byName = new Map<string, string>();
-  for (const error of Value.Errors(EnvSchema, env)) {
+  for (const error of Value.Errors(schema, env)) {
     const name = error.instancePath.slice(1) || 'settings';
     // A refinement's message is the one written for people; the others are TypeBox's.
     if (!byName.has(name) || error.keyword === '~refine') byName.set(name, `${name} ${error.message}`);
@@ -178,80 +149,28 @@ function describeProblems(env: unknown): string[] {
   return [...byName.values()];
 }
 
-export function loadConfig(source: Record<string, string | undefined> = process.env) {
+/**
+ * Reads and checks the variables of `pieces` from `source` (default: the environment, with a
+ * `.env` file). Empty values count as unset. Every problem is reported at once, on one line,
+ * as a ConfigError.
+ */
+export function loadSettings<const T extends readonly SettingsPiece<any, any>[]>(pieces: T, source: Record<string, string | undefined> = process.env): SettingsOf<T> {
+  const properties: TProperties = Object.assign({}, ...pieces.map((piece) => piece.properties));
+  const schema = Type.Object(properties);
   const raw: Record<string, string> = {};
-  for (const key of Object.keys(EnvSchema.properties)) {
+  for (const key of Object.keys(properties)) {
     const value = source[key];
     if (value !== undefined && value !== '') raw[key] = value;
   }
-  const env = Value.Default(EnvSchema, raw) as Env;
-  if (!Value.Check(EnvSchema, env)) {
-    const problems = describeProblems(env);
+  const env = Value.Default(schema, raw) as Record<string, string>;
+  if (!Value.Check(schema, env)) {
+    const problems = describeProblems(schema, env);
     // One line, so a process that stops on it prints one line.
     throw new ConfigError(problems.length === 1 ? problems[0] : `${problems.length} invalid settings: ${problems.join('; ')}`);
   }
-  const port = Number(env.PORT);
-  return {
-    port,
-    host: env.HOST,
-    bffPort: Number(env.BFF_PORT),
-    bffHost: env.BFF_HOST,
-    bffUpstreamUrl: withoutTrailingSlash(env.BFF_UPSTREAM_URL),
-    publicBaseUrl: withoutTrailingSlash(env.PUBLIC_BASE_URL ?? `http://${env.HOST}:${port}`),
-    databaseUrl: env.DATABASE_URL,
-    redisUrl: env.REDIS_URL,
-    queuePrefix: env.QUEUE_PREFIX,
-    publicAnonKey: env.PUBLIC_ANON_KEY,
-    auth: {
-      jwtSecret: env.AUTH_JWT_SECRET,
-      jwksUrl: env.AUTH_JWKS_URL,
-      issuer: env.AUTH_ISSUER,
-      audience: env.AUTH_AUDIENCE,
-    },
-    fileSigningSecret: env.FILE_SIGNING_SECRET,
-    tokenEncryptionKey: env.TOKEN_ENCRYPTION_KEY,
-    storage: { driver: env.STORAGE_DRIVER as 'local' | 's3', dir: env.STORAGE_DIR },
-    smtpUrl: env.SMTP_URL,
-    mailFrom: env.MAIL_FROM,
-    /** Projects' own SMTP hosts may be private addresses on any port (development and tests only). */
-    smtpAllowPrivate: flag(env.SMTP_ALLOW_PRIVATE),
-    trustProxy: trustProxyEntries(env.TRUST_PROXY),
-    webhookAllowInsecure: flag(env.WEBHOOK_ALLOW_INSECURE),
-    libraryAllowPrivate: flag(env.LIBRARY_ALLOW_PRIVATE),
-    libraryTimeoutMs: Number(env.LIBRARY_TIMEOUT_MS),
-    dashboardUrl: env.DASHBOARD_URL,
-    /** The online libraries' endpoints and credentials, keyed by provider (read and validated; used by the online libraries issue). */
-    libraries: {
-      library_a: { apiUrl: withoutTrailingSlash(env.LIBRARY_A_API_URL) },
-      library_b: {
-        apiUrl: withoutTrailingSlash(env.LIBRARY_B_API_URL),
-        oauthUrl: withoutTrailingSlash(env.LIBRARY_B_OAUTH_URL),
-        clientId: env.LIBRARY_B_CLIENT_ID,
-        clientSecret: env.LIBRARY_B_CLIENT_SECRET,
-        redirectUrl: env.LIBRARY_B_REDIRECT_URL,
-      },
-      library_c: { apiUrl: withoutTrailingSlash(env.LIBRARY_C_API_URL), apiKey: env.LIBRARY_C_API_KEY },
-    },
-    signedModelLimit: Number(env.SIGNED_MODEL_LIMIT),
-    rateLimits: {
-      shareRead: parseRate(env.RATE_LIMIT_SHARE_READ),
-      submit: parseRate(env.RATE_LIMIT_SUBMIT),
-      search: parseRate(env.RATE_LIMIT_SEARCH),
-      import: parseRate(env.RATE_LIMIT_IMPORT),
-      upload: parseRate(env.RATE_LIMIT_UPLOAD),
-    },
-    defaultModelLimit: Number(env.DEFAULT_MODEL_LIMIT),
-    worker: {
-      concurrency: Number(env.WORKER_CONCURRENCY),
-      lockDurationMs: Number(env.WORKER_LOCK_DURATION_MS),
-      relayIntervalMs: Number(env.OUTBOX_RELAY_INTERVAL_MS),
-      resendAfterMs: Number(env.OUTBOX_RESEND_AFTER_MS),
-    },
-    logLevel: env.LOG_LEVEL as (typeof LOG_LEVELS)[number],
-  };
+  return Object.assign({}, ...pieces.map((piece) => piece.read(env as never))) as SettingsOf<T>;
 }
 
-export type Config = ReturnType<typeof loadConfig>;
 
 /** Fails at boot with a clear message when a secret the process needs is missing. */
 export function requireSetting<T>(value: T | undefined, name: string): T {

@@ -1,0 +1,171 @@
+import { Type } from 'typebox';
+import { LOG_LEVELS, flag, loadSettings, parseRate, setting, settingsPiece, withoutTrailingSlash } from './settings.js';
+
+/**
+ * The settings, in groups that belong together. Each process's config module (server/config.ts,
+ * worker/config.ts, bff/config.ts) lists the pieces it needs; shared code asks for the pieces'
+ * result types (`StorageSettings`, ...), never for a whole process's config.
+ */
+const { Int, Millis, OneOf, Bool, HttpUrl, Secret, Host, RateSpec, TrustProxy, Checked, INT32_MAX, got, trustProxyEntries } = setting;
+
+export const logging = settingsPiece({ LOG_LEVEL: OneOf(LOG_LEVELS, 'info') }, (env) => ({
+  logLevel: env.LOG_LEVEL as (typeof LOG_LEVELS)[number],
+}));
+
+export const postgres = settingsPiece({ DATABASE_URL: Type.String({ default: 'postgres://postgres@127.0.0.1:5432/test' }) }, (env) => ({
+  databaseUrl: env.DATABASE_URL,
+}));
+
+export const redis = settingsPiece(
+  {
+    REDIS_URL: Type.String({ default: 'redis://127.0.0.1:6379' }),
+    QUEUE_PREFIX: Checked((v) => /^[A-Za-z0-9_-]+$/.test(v), (v) => `must be letters, digits, _ and - only ${got(v)}`, { default: 'cs' }),
+  },
+  (env) => ({
+    redisUrl: env.REDIS_URL,
+    /** Prefix of every Redis key and channel of this deployment (queues, rate limits, notices). */
+    queuePrefix: env.QUEUE_PREFIX,
+  }),
+);
+
+export const storage = settingsPiece(
+  { STORAGE_DRIVER: OneOf(['local', 's3'], 'local'), STORAGE_DIR: Type.String({ default: '.data/storage' }) },
+  (env) => ({ storage: { driver: env.STORAGE_DRIVER as 'local' | 's3', dir: env.STORAGE_DIR } }),
+);
+
+export const proxy = settingsPiece({ TRUST_PROXY: TrustProxy }, (env) => ({ trustProxy: trustProxyEntries(env.TRUST_PROXY) }));
+
+export const serverListen = settingsPiece(
+  { PORT: Int(1, 65535, '3000'), HOST: Host('127.0.0.1'), PUBLIC_BASE_URL: Type.Optional(HttpUrl()) },
+  (env) => ({
+    port: Number(env.PORT),
+    host: env.HOST,
+    /** The server's public origin, used in signed file URLs. */
+    publicBaseUrl: withoutTrailingSlash(env.PUBLIC_BASE_URL ?? `http://${env.HOST}:${env.PORT}`),
+  }),
+);
+
+export const bffListen = settingsPiece(
+  { BFF_PORT: Int(1, 65535, '8080'), BFF_HOST: Host('127.0.0.1'), BFF_UPSTREAM_URL: HttpUrl('http://127.0.0.1:3000') },
+  (env) => ({ bffPort: Number(env.BFF_PORT), bffHost: env.BFF_HOST, bffUpstreamUrl: withoutTrailingSlash(env.BFF_UPSTREAM_URL) }),
+);
+
+export const publicKey = settingsPiece({ PUBLIC_ANON_KEY: Type.Optional(Secret(16)) }, (env) => ({ publicAnonKey: env.PUBLIC_ANON_KEY }));
+
+export const auth = settingsPiece(
+  {
+    AUTH_JWT_SECRET: Type.Optional(Secret(32)),
+    AUTH_JWKS_URL: Type.Optional(HttpUrl()),
+    AUTH_ISSUER: Type.Optional(Type.String()),
+    AUTH_AUDIENCE: Type.Optional(Type.String()),
+  },
+  (env) => ({ auth: { jwtSecret: env.AUTH_JWT_SECRET, jwksUrl: env.AUTH_JWKS_URL, issuer: env.AUTH_ISSUER, audience: env.AUTH_AUDIENCE } }),
+);
+
+export const fileSigning = settingsPiece({ FILE_SIGNING_SECRET: Type.Optional(Secret(32)) }, (env) => ({ fileSigningSecret: env.FILE_SIGNING_SECRET }));
+
+export const tokenEncryption = settingsPiece({ TOKEN_ENCRYPTION_KEY: Type.Optional(Secret(32)) }, (env) => ({ tokenEncryptionKey: env.TOKEN_ENCRYPTION_KEY }));
+
+export const mail = settingsPiece(
+  { SMTP_URL: Type.Optional(Type.String()), MAIL_FROM: Type.String({ default: 'config-share <no-reply@config-share.local>' }), SMTP_ALLOW_PRIVATE: Bool },
+  (env) => ({
+    smtpUrl: env.SMTP_URL,
+    mailFrom: env.MAIL_FROM,
+    /** Projects' own SMTP hosts may be private addresses on any port (development and tests only). */
+    smtpAllowPrivate: flag(env.SMTP_ALLOW_PRIVATE),
+  }),
+);
+
+export const webhooks = settingsPiece({ WEBHOOK_ALLOW_INSECURE: Bool }, (env) => ({ webhookAllowInsecure: flag(env.WEBHOOK_ALLOW_INSECURE) }));
+
+export const libraries = settingsPiece(
+  {
+    LIBRARY_ALLOW_PRIVATE: Bool,
+    LIBRARY_TIMEOUT_MS: Millis('8000'),
+    LIBRARY_A_API_URL: HttpUrl('https://api.polyhaven.com'),
+    LIBRARY_B_API_URL: HttpUrl('https://api.sketchfab.com/v3'),
+    LIBRARY_B_OAUTH_URL: HttpUrl('https://sketchfab.com/oauth2'),
+    LIBRARY_B_CLIENT_ID: Type.Optional(Type.String()),
+    LIBRARY_B_CLIENT_SECRET: Type.Optional(Type.String()),
+    LIBRARY_B_REDIRECT_URL: Type.Optional(HttpUrl()),
+    LIBRARY_C_API_URL: HttpUrl('https://api.si.edu/openaccess/api/v1.0'),
+    LIBRARY_C_API_KEY: Type.Optional(Type.String()),
+    DASHBOARD_URL: HttpUrl('http://127.0.0.1:8080/demo/'),
+  },
+  (env) => ({
+    libraryAllowPrivate: flag(env.LIBRARY_ALLOW_PRIVATE),
+    libraryTimeoutMs: Number(env.LIBRARY_TIMEOUT_MS),
+    dashboardUrl: env.DASHBOARD_URL,
+    /** The online libraries' endpoints and credentials, keyed by provider. */
+    libraries: {
+      library_a: { apiUrl: withoutTrailingSlash(env.LIBRARY_A_API_URL) },
+      library_b: {
+        apiUrl: withoutTrailingSlash(env.LIBRARY_B_API_URL),
+        oauthUrl: withoutTrailingSlash(env.LIBRARY_B_OAUTH_URL),
+        clientId: env.LIBRARY_B_CLIENT_ID,
+        clientSecret: env.LIBRARY_B_CLIENT_SECRET,
+        redirectUrl: env.LIBRARY_B_REDIRECT_URL,
+      },
+      library_c: { apiUrl: withoutTrailingSlash(env.LIBRARY_C_API_URL), apiKey: env.LIBRARY_C_API_KEY },
+    },
+  }),
+);
+
+export const limits = settingsPiece(
+  {
+    SIGNED_MODEL_LIMIT: Int(1, INT32_MAX, '20'),
+    RATE_LIMIT_SHARE_READ: RateSpec('120/5m'),
+    RATE_LIMIT_SUBMIT: RateSpec('30/5m'),
+    RATE_LIMIT_SEARCH: RateSpec('60/1m'),
+    RATE_LIMIT_IMPORT: RateSpec('30/10m'),
+    RATE_LIMIT_UPLOAD: RateSpec('60/10m'),
+    DEFAULT_MODEL_LIMIT: Int(0, INT32_MAX, '100'),
+  },
+  (env) => ({
+    signedModelLimit: Number(env.SIGNED_MODEL_LIMIT),
+    rateLimits: {
+      shareRead: parseRate(env.RATE_LIMIT_SHARE_READ),
+      submit: parseRate(env.RATE_LIMIT_SUBMIT),
+      search: parseRate(env.RATE_LIMIT_SEARCH),
+      import: parseRate(env.RATE_LIMIT_IMPORT),
+      upload: parseRate(env.RATE_LIMIT_UPLOAD),
+    },
+    defaultModelLimit: Number(env.DEFAULT_MODEL_LIMIT),
+  }),
+);
+
+export const worker = settingsPiece(
+  {
+    WORKER_CONCURRENCY: Int(1, INT32_MAX, '4'),
+    WORKER_LOCK_DURATION_MS: Millis('30000'),
+    OUTBOX_RELAY_INTERVAL_MS: Millis('2000'),
+    OUTBOX_RESEND_AFTER_MS: Millis('60000'),
+  },
+  (env) => ({
+    worker: {
+      concurrency: Number(env.WORKER_CONCURRENCY),
+      lockDurationMs: Number(env.WORKER_LOCK_DURATION_MS),
+      relayIntervalMs: Number(env.OUTBOX_RELAY_INTERVAL_MS),
+      resendAfterMs: Number(env.OUTBOX_RESEND_AFTER_MS),
+    },
+  }),
+);
+
+/** Every piece: what `npm start` checks before it starts anything, and the settings reference. */
+export const ALL_PIECES = [logging, postgres, redis, storage, proxy, serverListen, bffListen, publicKey, auth, fileSigning, tokenEncryption, mail, webhooks, libraries, limits, worker] as const;
+
+type Result<P> = P extends { read(env: never): infer R } ? R : never;
+export type LoggingSettings = Result<typeof logging>;
+export type PostgresSettings = Result<typeof postgres>;
+export type RedisSettings = Result<typeof redis>;
+export type StorageSettings = Result<typeof storage>;
+export type ServerListenSettings = Result<typeof serverListen>;
+export type AuthSettings = Result<typeof auth>;
+export type MailSettings = Result<typeof mail>;
+export type LimitsSettings = Result<typeof limits>;
+export type WorkerSettings = Result<typeof worker>;
+export type LibrariesSettings = Result<typeof libraries>;
+
+/** Every setting at once: `npm start` checks them all before it starts anything. */
+export const loadAllSettings = (source?: Record<string, string | undefined>) => loadSettings(ALL_PIECES, source);
+export type AllSettings = ReturnType<typeof loadAllSettings>;
