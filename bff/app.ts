@@ -2,12 +2,12 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import httpProxy from '@fastify/http-proxy';
 import { requireSetting } from '../server/core/platform/config/settings.js';
 import type { BffConfig } from './config.js';
-import { API_VERSION } from '../server/routes/version.js';
+import { API_VERSION } from '../server/core/http/api-version.js';
 import { frameworkErrorOptions } from '../server/core/http/framework-errors.js';
 import errorHandler from '../server/core/http/error-handler.js';
 import { withRedactedUrls } from '../server/core/http/request-log.js';
 import { publicCorsHeaders } from '../server/core/http/public-cors.js';
-import { SUBMIT_BODY_LIMIT } from '../server/schemas/submissions.js';
+import { SUBMIT_BODY_LIMIT } from '../server/core/wire/submit-limits.js';
 
 /**
  * The backend-for-frontend in front of the server's public share routes. Browsers send no key

@@ -3,7 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError } from '../server/core/platform/config/settings.js';
 import { loadAllSettings, type AllSettings } from '../server/core/platform/config/pieces.js';
-import { applyMigrations, createDb } from '../server/core/platform/db/client.js';
+import { openCliServices } from '../server/cli/cli-services.js';
 import { issueDevToken } from '../server/cli/dev-token.js';
 import { RUNTIME_ENV_FILE } from '../server/cli/local-env.js';
 import { DEMO_OWNER_EMAIL, ensureDemoProject, type DemoProject } from './start/demo-data.js';
@@ -162,9 +162,9 @@ async function main() {
   facts.push(`Storage\t${config.storage.driver === 'local' ? config.storage.dir : 's3'}`);
   await writeRuntimeEnv({ ...settings, DATABASE_URL: config.databaseUrl, REDIS_URL: config.redisUrl });
 
-  const db = createDb(config.databaseUrl, 2);
+  // Applies pending migrations before any process starts.
+  const services = await openCliServices(config);
   try {
-    await applyMigrations(db);
 
     supervisor = new Supervisor(env, (name, code, signal) => {
       void shutdown(`${name} exited unexpectedly (${signal ? `signal ${signal}` : `exit code ${code}`}): stopping everything`, 1);
@@ -181,14 +181,14 @@ async function main() {
     let ownerToken: string | null = null;
     let demo: DemoProject | null = null;
     if (config.auth.jwtSecret) {
-      ownerToken = (await issueDevToken(db, config, { email: DEMO_OWNER_EMAIL })).token;
+      ownerToken = (await issueDevToken(services.workspaces, config, { email: DEMO_OWNER_EMAIL })).token;
       demo = await ensureDemoProject(urls.api, ownerToken);
     } else {
       complain('AUTH_JWKS_URL without AUTH_JWT_SECRET: no local owner token and no demo data');
     }
     printSummary(config, urls, demo, ownerToken, facts);
   } finally {
-    await db.$client.end();
+    await services.close();
   }
 }
 

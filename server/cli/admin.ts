@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
-import { eq } from 'drizzle-orm';
 import { loadServerConfig } from '../config.js';
-import { applyMigrations, createDb } from '../core/platform/db/client.js';
-import { BILLING_STATUSES, workspaces, type BillingStatus } from '../core/platform/db/schema/index.js';
+import { BILLING_STATUSES, type BillingStatus } from '../core/platform/db/schema/index.js';
+import { AppError } from '../core/domain/errors.js';
+import { openCliServices } from './cli-services.js';
 import { loadRuntimeEnv } from './local-env.js';
 import { CliError, UsageError, runCli } from './run-cli.js';
 import { UUID } from '../core/domain/ids.js';
@@ -74,23 +74,16 @@ async function main(): Promise<void> {
   }
   loadRuntimeEnv();
   const config = loadServerConfig();
-  const db = createDb(config.databaseUrl, 1);
+  const services = await openCliServices(config);
   try {
-    await applyMigrations(db);
-    const [row] = await db
-      .update(workspaces)
-      .set({
-        ...(change.billingStatus ? { billingStatus: change.billingStatus } : {}),
-        ...(change.modelLimit !== undefined ? { modelLimit: change.modelLimit } : {}),
-        updatedAt: new Date(),
-      })
-      .where(eq(workspaces.id, change.workspaceId))
-      .returning();
-    if (!row) throw new CliError(`workspace ${change.workspaceId} does not exist`);
-    const { id, name, billingStatus, modelLimit, createdAt, updatedAt } = row;
-    process.stdout.write(`${JSON.stringify({ id, name, billingStatus, modelLimit, createdAt, updatedAt }, null, 2)}\n`);
+    const { billingStatus, modelLimit } = change;
+    const row = await services.workspaces.change(change.workspaceId, { ...(billingStatus ? { billingStatus } : {}), ...(modelLimit !== undefined ? { modelLimit } : {}) }).catch((error: unknown) => {
+      throw error instanceof AppError && error.statusCode === 404 ? new CliError(`workspace ${change.workspaceId} does not exist`) : error;
+    });
+    const { id, name, createdAt, updatedAt } = row;
+    process.stdout.write(`${JSON.stringify({ id, name, billingStatus: row.billingStatus, modelLimit: row.modelLimit, createdAt, updatedAt }, null, 2)}\n`);
   } finally {
-    await db.$client.end();
+    await services.close();
   }
 }
 

@@ -1,9 +1,8 @@
-import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import type { ServerConfig } from '../config.js';
-import type { Db } from '../core/platform/db/client.js';
-import { memberships, people, workspaces, type Role } from '../core/platform/db/schema/index.js';
-import { ensurePerson, findRole, setMembership } from '../core/repositories/accounts.js';
+import type { Role } from '../core/platform/db/schema/index.js';
 import { issueAccessToken } from '../core/platform/tokens.js';
+import { AppError } from '../core/domain/errors.js';
+import type { WorkspaceService } from '../core/services/workspaces.js';
 import { CliError } from './run-cli.js';
 
 /** Development access tokens live this long. */
@@ -25,40 +24,23 @@ export interface DevToken {
   workspaceId: string;
 }
 
-/** The subject of a person known by this e-mail (whoever signed in first), else a stable local one. */
-async function subjectFor(db: Db, email: string): Promise<string> {
-  const existing = await db.query.people.findFirst({
-    where: sql`lower(${people.email}) = ${email}`,
-    orderBy: asc(people.createdAt),
-    columns: { subject: true },
-  });
-  return existing?.subject ?? `local|${email}`;
-}
-
-/** Re-roling the only owner would leave a workspace nobody can administer. */
-async function assertNotLastOwner(db: Db, workspaceId: string, personId: string, role: Role): Promise<void> {
-  if (role === 'owner' || (await findRole(db, workspaceId, personId)) !== 'owner') return;
-  const others = await db.$count(memberships, and(eq(memberships.workspaceId, workspaceId), eq(memberships.role, 'owner'), ne(memberships.personId, personId)));
-  if (others === 0) throw new CliError(`the person is the only owner of workspace ${workspaceId}; refusing to make them ${role}`);
-}
-
 /**
  * The person behind `npm run token` (and the demo owner of `npm start`): created with a personal
  * workspace when missing, optionally added to another workspace, with a fresh 24 h token.
  * Nothing is written when the target workspace does not exist.
  */
-export async function issueDevToken(db: Db, config: Pick<ServerConfig, 'auth' | 'defaultModelLimit'>, request: DevTokenRequest): Promise<DevToken> {
+export async function issueDevToken(workspaces: WorkspaceService, config: Pick<ServerConfig, 'auth'>, request: DevTokenRequest): Promise<DevToken> {
   const { email, workspaceId } = request;
-  const role = request.role ?? 'editor';
-  if (workspaceId) {
-    const target = await db.query.workspaces.findFirst({ where: eq(workspaces.id, workspaceId), columns: { id: true } });
-    if (!target) throw new CliError(`workspace ${workspaceId} does not exist`);
-  }
-  const person = await ensurePerson(db, await subjectFor(db, email), email, config.defaultModelLimit);
+  if (workspaceId && !(await workspaces.exists(workspaceId))) throw new CliError(`workspace ${workspaceId} does not exist`);
+  const person = await workspaces.ensurePersonByEmail(email);
   if (!person.defaultWorkspaceId) throw new CliError(`${email} has no personal workspace`);
   if (workspaceId) {
-    await assertNotLastOwner(db, workspaceId, person.id, role);
-    await setMembership(db, workspaceId, person.id, role);
+    try {
+      await workspaces.setMember(workspaceId, person.id, request.role ?? 'editor');
+    } catch (error) {
+      // The service's refusals (the last owner) are the command's user errors.
+      throw error instanceof AppError ? new CliError(error.message) : error;
+    }
   }
   const token = await issueAccessToken(config.auth, person.subject, person.email ?? email, DEV_TOKEN_TTL);
   return { token, userId: person.id, workspaceId: person.defaultWorkspaceId };

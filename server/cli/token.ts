@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { requireSetting } from '../core/platform/config/settings.js';
 import { loadServerConfig } from '../config.js';
-import { applyMigrations, createDb } from '../core/platform/db/client.js';
+import { openCliServices } from './cli-services.js';
 import { ROLES, type Role } from '../core/platform/db/schema/index.js';
 import { DEV_TOKEN_TTL, issueDevToken } from './dev-token.js';
 import { loadRuntimeEnv } from './local-env.js';
@@ -72,10 +72,9 @@ async function main(): Promise<void> {
   const config = loadServerConfig();
   requireSetting(config.auth.jwtSecret, 'AUTH_JWT_SECRET (needed to sign tokens)');
 
-  const db = createDb(config.databaseUrl, 2);
+  const services = await openCliServices(config);
   try {
-    await applyMigrations(db);
-    const issued = await issueDevToken(db, config, { email: args.email, workspaceId: args.workspace, role: args.role });
+    const issued = await issueDevToken(services.workspaces, config, { email: args.email, workspaceId: args.workspace, role: args.role });
     if (args.json) {
       process.stdout.write(`${JSON.stringify({ token: issued.token, userId: issued.userId, workspaceId: issued.workspaceId })}\n`);
       return;
@@ -91,7 +90,7 @@ async function main(): Promise<void> {
     ];
     process.stderr.write(`${lines.join('\n')}\n`);
   } finally {
-    await db.$client.end();
+    await services.close();
   }
 }
 

@@ -1,9 +1,6 @@
 import fp from 'fastify-plugin';
-import { createHash } from 'node:crypto';
-import { and, eq, isNull, lt, or } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
-import { apiKeys, type Role } from '../core/platform/db/schema/index.js';
-import { ensurePerson, findRole } from '../core/repositories/accounts.js';
+import type { Role } from '../core/platform/db/schema/index.js';
 import { createTokenVerifier } from '../core/platform/tokens.js';
 import { forbidden, unauthorized } from '../core/domain/errors.js';
 import { UUID } from '../core/domain/ids.js';
@@ -60,10 +57,8 @@ function decodedPath(url: string): string {
 
 const sessionRequired = () => unauthorized('session_required', 'This endpoint needs a session token; API keys are not accepted here.');
 
-export const hashApiKey = (key: string) => createHash('sha256').update(key).digest('hex');
-
 export default fp(async function auth(app: FastifyInstance) {
-  const { db, config } = app.deps;
+  const { config, services } = app.deps;
   const verifier = createTokenVerifier(config.auth);
 
   // A root hook, so it also runs before the 404 handler and before any route's own hooks.
@@ -72,17 +67,10 @@ export default fp(async function auth(app: FastifyInstance) {
   });
 
   async function fromApiKey(request: FastifyRequest, key: string): Promise<AuthContext> {
-    const row = await db.query.apiKeys.findFirst({ where: eq(apiKeys.keyHash, hashApiKey(key)) });
+    const row = await services.apiKeys.authenticate(key);
     if (!row) throw unauthorized('unauthorized', 'The API key is not valid.');
     const requested = request.headers['x-workspace-id'];
     if (typeof requested === 'string' && requested !== row.workspaceId) throw forbidden('This API key belongs to another workspace.');
-    // Touch last_used_at at most once a minute, off the request's critical path.
-    const staleBefore = new Date(Date.now() - 60_000);
-    void db
-      .update(apiKeys)
-      .set({ lastUsedAt: new Date() })
-      .where(and(eq(apiKeys.id, row.id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, staleBefore))))
-      .catch(() => {});
     return { kind: 'apiKey', personId: null, workspaceId: row.workspaceId, role: API_KEY_ROLE, apiKeyId: row.id };
   }
 
@@ -94,16 +82,10 @@ export default fp(async function auth(app: FastifyInstance) {
       throw unauthorized('unauthorized', 'The access token is missing, expired or invalid.');
     }
     const email = typeof claims.email === 'string' ? claims.email : null;
-    const person = await ensurePerson(db, claims.sub, email, config.defaultModelLimit);
     const requested = request.headers['x-workspace-id'];
-    let workspaceId = person.defaultWorkspaceId;
-    if (requested !== undefined) {
-      // Anything but a workspace the person belongs to is the same 403, malformed ids included.
-      if (typeof requested !== 'string' || !UUID.test(requested)) throw forbidden('You are not a member of this workspace.');
-      workspaceId = requested;
-    }
-    const role = workspaceId ? await findRole(db, workspaceId, person.id) : null;
-    if (!workspaceId || !role) throw forbidden('You are not a member of this workspace.');
+    // Anything but a workspace the person belongs to is the same 403, malformed ids included.
+    if (requested !== undefined && (typeof requested !== 'string' || !UUID.test(requested))) throw forbidden('You are not a member of this workspace.');
+    const { person, workspaceId, role } = await services.workspaces.resolveMember(claims.sub, email, requested ?? null);
     return { kind: 'session', personId: person.id, workspaceId, role };
   }
 

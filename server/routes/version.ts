@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 
-export const API_VERSION = 'v3.16';
+import { API_VERSION } from '../core/http/api-version.js';
+
+export { API_VERSION };
 
 const V316_SUMMARY =
   'Adds the online 3D libraries (search, item details, library list, imports, job polling, the library_b connection endpoints), ' +

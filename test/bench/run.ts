@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createDb, applyMigrations } from '../../server/core/platform/db/client.js';
 import { loadServerConfig } from '../../server/config.js';
-import { ensurePerson } from '../../server/core/repositories/accounts.js';
+import { ensureTestPerson } from '../helpers/people.js';
 import { issueAccessToken } from '../../server/core/platform/tokens.js';
 import { TEST_SECRETS, freePort } from '../helpers/test-env.js';
 
@@ -70,7 +70,7 @@ async function main() {
   const config = loadServerConfig(env);
   const db = createDb(config.databaseUrl, 2);
   await applyMigrations(db);
-  const person = await ensurePerson(db, 'bench|owner', 'bench@example.com', 1000);
+  const person = await ensureTestPerson(db, 'bench|owner', 'bench@example.com', 1000);
   const token = await issueAccessToken(config.auth, person.subject, person.email);
   // Twenty assets to sign; the files need not exist for signing.
   const { rows: assetRows } = await db.$client.query<{ id: string }>(

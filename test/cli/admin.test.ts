@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestEnv, type TestEnv } from '../helpers/test-env.js';
 import { createDb, type Db } from '../../server/core/platform/db/client.js';
-import { ensurePerson } from '../../server/core/repositories/accounts.js';
+import { ensureTestPerson } from '../helpers/people.js';
 import { runTs } from './run-command.js';
 
 /** `npm run admin -- workspace ...`: run as a child process against a database of its own. */
@@ -15,7 +15,7 @@ const row = async () =>
 beforeAll(async () => {
   env = await createTestEnv();
   db = createDb(env.databaseUrl, 1);
-  workspaceId = (await ensurePerson(db, 'test|admin@example.com', 'admin@example.com', 100)).defaultWorkspaceId!;
+  workspaceId = (await ensureTestPerson(db, 'test|admin@example.com', 'admin@example.com', 100)).defaultWorkspaceId!;
 });
 afterAll(async () => {
   await db.$client.end();

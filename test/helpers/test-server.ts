@@ -3,7 +3,7 @@ import { loadServerConfig, type ServerConfig } from '../../server/config.js';
 import { buildApp } from '../../server/app.js';
 import { waitForRedis } from '../../server/core/platform/redis.js';
 import { closeDeps, createDeps, type AppDeps } from '../../server/deps.js';
-import { ensurePerson, setMembership } from '../../server/core/repositories/accounts.js';
+import { setMembership } from '../../server/core/repositories/accounts.js';
 import { issueAccessToken } from '../../server/core/platform/tokens.js';
 import type { Role } from '../../server/core/platform/db/schema/index.js';
 import { createTestEnv, freePort, type TestEnv } from './test-env.js';
@@ -46,7 +46,7 @@ export async function startTestServer(overrides: Record<string, string> = {}): P
     config,
     env,
     async person(email) {
-      const person = await ensurePerson(deps.db, `test|${email}`, email, config.defaultModelLimit);
+      const person = await deps.services.workspaces.ensurePerson(`test|${email}`, email);
       const token = await issueAccessToken(config.auth, person.subject, email);
       return { token, personId: person.id, workspaceId: person.defaultWorkspaceId!, headers: { authorization: `Bearer ${token}` } };
     },

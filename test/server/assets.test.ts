@@ -4,7 +4,6 @@ import path from 'node:path';
 import { NodeIO } from '@gltf-transform/core';
 import { startTestServer, type TestPerson, type TestServer } from '../helpers/test-server.js';
 import * as fixtures from '../helpers/model-fixtures.js';
-import { createAssetRepository } from '../../server/core/repositories/assets.js';
 
 let server: TestServer;
 let chairGlb: Uint8Array;
@@ -183,11 +182,10 @@ describe('saving an asset', () => {
   it('removes the written file again when the database insert fails', async () => {
     const owner = await server.person('insert-fails@example.com');
     const existing = await uploadOk(owner, chairGlb, 'existing.glb');
-    const repo = createAssetRepository(server.deps.db);
     const storageKey = `workspaces/${owner.workspaceId}/assets/retry.glb`;
     const values = { id: existing.id, storageKey, name: 'dup', fileName: 'dup.glb', sizeBytes: 1, sourceFormat: 'glb' as const, modelInfo: {} };
     // The id is taken: the insert violates the primary key after the file was written.
-    await expect(repo.createWithFile(owner.workspaceId, values, server.deps.storage, chairGlb)).rejects.toThrow();
+    await expect(server.deps.services.assets.createWithFile(owner.workspaceId, values, chairGlb)).rejects.toThrow();
     expect(await storedKeys()).not.toContain(storageKey);
     expect(await assetRows(owner.workspaceId)).toBe(1);
   });

@@ -104,7 +104,8 @@ async function addAsset(on: TestServer, workspaceId: string, bytes = randomBytes
 }
 
 async function setBilling(workspaceId: string, status: 'active' | 'locked') {
-  await server.deps.db.$client.query('update workspaces set billing_status = $1 where id = $2', [status, workspaceId]);
+  // As npm run admin does it: through the service, which tells every server once committed.
+  await server.deps.services.workspaces.change(workspaceId, { billingStatus: status });
 }
 
 function expectCors(res: Response, origin = 'https://shop.example.com') {

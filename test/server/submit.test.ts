@@ -20,7 +20,8 @@ import {
   webp,
   PUBLIC_HEADERS,
 } from '../worker/submission-fixtures.js';
-import { MAX_SUBMITS_IN_PROGRESS, decodeScreenshot } from '../../server/routes/public-share/submit.js';
+import { MAX_SUBMITS_IN_PROGRESS } from '../../server/routes/public-share/submit.js';
+import { decodeScreenshot } from '../../server/core/domain/submission-input.js';
 
 /**
  * POST /share/:projectId/:token/submit and the owner request routes (contract section 6), with

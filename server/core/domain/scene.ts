@@ -1,3 +1,4 @@
+import { invalidRequest } from './errors.js';
 import { gzipSync, gunzipSync } from 'node:zlib';
 
 /**
@@ -55,4 +56,34 @@ export function redactSettings(value: unknown): unknown {
 export function hasPricingBlocks(data: ProjectData): boolean {
   const blocks = data.sceneData?.pricingBlocks;
   return Array.isArray(blocks) && blocks.length > 0;
+}
+
+/**
+ * The stored scene: the five keys of contract section 3 with the defaults the public read relies
+ * on. Other keys are ignored like any unknown field (contract section 1), not stored.
+ */
+export function normalizeData(data: Partial<ProjectData> | undefined): ProjectData {
+  return {
+    models: data?.models ?? [],
+    sceneData: data?.sceneData ?? {},
+    renderQuality: data?.renderQuality ?? 'optimised',
+    saveConfigEnabled: data?.saveConfigEnabled ?? false,
+    ...(data?.camera !== undefined ? { camera: data.camera } : {}),
+  };
+}
+
+/**
+ * Model ids are the keyspace option blocks target (targetObjectId) and model-urls answers by:
+ * two models with one id would make both ambiguous.
+ */
+export function assertUniqueModelIds(models: ReadonlyArray<{ id: string }> = []): void {
+  const seen = new Set<string>();
+  const details = models.flatMap((model, index) => {
+    if (!seen.has(model.id)) {
+      seen.add(model.id);
+      return [];
+    }
+    return [{ field: `body.data.models.${index}.id`, message: `repeats the id "${model.id}" of an earlier model` }];
+  });
+  if (details.length > 0) throw invalidRequest(`${details[0].field} ${details[0].message}`, details);
 }

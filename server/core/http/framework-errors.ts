@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyReply, FastifyServerOptions } from 'fastify';
-import { API_VERSION } from '../../routes/version.js';
+import { API_VERSION } from './api-version.js';
 import { publicCorsHeaders } from './public-cors.js';
 
 type FrameworkErrorOptions = Pick<FastifyServerOptions, 'frameworkErrors' | 'clientErrorHandler' | 'routerOptions'>;

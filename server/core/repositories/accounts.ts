@@ -1,26 +1,36 @@
-import { and, eq } from 'drizzle-orm';
-import type { Db, Executor } from '../platform/db/client.js';
-import { memberships, people, workspaces, type Person, type Role } from '../platform/db/schema/index.js';
+import { and, asc, eq, ne, sql } from 'drizzle-orm';
+import type { Executor } from '../platform/db/client.js';
+import { memberships, people, workspaces, type BillingStatus, type Person, type Role, type Workspace } from '../platform/db/schema/index.js';
 
 /**
- * People and workspaces: who someone is and where they work. A person seen for the first time
- * gets a personal workspace where they are the owner.
+ * People, workspaces and memberships: who someone is and where they work. Rows in, rows out;
+ * the workspaces service owns the transactions around them.
  */
-export async function ensurePerson(db: Db, subject: string, email: string | null, modelLimit: number): Promise<Person> {
-  const existing = await db.query.people.findFirst({ where: eq(people.subject, subject) });
-  if (existing) return existing;
-  return db.transaction(async (tx) => {
-    const [inserted] = await tx.insert(people).values({ subject, email }).onConflictDoNothing({ target: people.subject }).returning();
-    // Another request created the same person a moment ago.
-    if (!inserted) return (await tx.query.people.findFirst({ where: eq(people.subject, subject) }))!;
-    const [workspace] = await tx
-      .insert(workspaces)
-      .values({ name: email ? `${email}'s workspace` : 'Personal workspace', modelLimit })
-      .returning();
-    await tx.insert(memberships).values({ workspaceId: workspace.id, personId: inserted.id, role: 'owner' });
-    const [person] = await tx.update(people).set({ defaultWorkspaceId: workspace.id }).where(eq(people.id, inserted.id)).returning();
-    return person;
-  });
+
+export async function findPersonBySubject(db: Executor, subject: string): Promise<Person | null> {
+  return (await db.query.people.findFirst({ where: eq(people.subject, subject) })) ?? null;
+}
+
+/** The subject of the person who first signed in with this (lower-cased) e-mail, if any. */
+export async function findSubjectByEmail(db: Executor, email: string): Promise<string | null> {
+  const row = await db.query.people.findFirst({ where: sql`lower(${people.email}) = ${email}`, orderBy: asc(people.createdAt), columns: { subject: true } });
+  return row?.subject ?? null;
+}
+
+/**
+ * Inserts a person with a personal workspace they own; null when another request inserted the
+ * same subject a moment ago. Call inside a transaction.
+ */
+export async function insertPersonWithWorkspace(tx: Executor, input: { subject: string; email: string | null; modelLimit: number }): Promise<Person | null> {
+  const [inserted] = await tx.insert(people).values({ subject: input.subject, email: input.email }).onConflictDoNothing({ target: people.subject }).returning();
+  if (!inserted) return null;
+  const [workspace] = await tx
+    .insert(workspaces)
+    .values({ name: input.email ? `${input.email}'s workspace` : 'Personal workspace', modelLimit: input.modelLimit })
+    .returning();
+  await tx.insert(memberships).values({ workspaceId: workspace.id, personId: inserted.id, role: 'owner' });
+  const [person] = await tx.update(people).set({ defaultWorkspaceId: workspace.id }).where(eq(people.id, inserted.id)).returning();
+  return person;
 }
 
 export async function findRole(db: Executor, workspaceId: string, personId: string): Promise<Role | null> {
@@ -37,6 +47,25 @@ export async function setMembership(db: Executor, workspaceId: string, personId:
     .insert(memberships)
     .values({ workspaceId, personId, role })
     .onConflictDoUpdate({ target: [memberships.workspaceId, memberships.personId], set: { role, updatedAt: new Date() } });
+}
+
+/** Owners of the workspace other than this person. */
+export async function countOtherOwners(db: Executor, workspaceId: string, personId: string): Promise<number> {
+  return db.$count(memberships, and(eq(memberships.workspaceId, workspaceId), eq(memberships.role, 'owner'), ne(memberships.personId, personId)));
+}
+
+export async function findWorkspace(db: Executor, workspaceId: string): Promise<Workspace | null> {
+  return (await db.query.workspaces.findFirst({ where: eq(workspaces.id, workspaceId) })) ?? null;
+}
+
+/** Operator changes to a workspace; null when it does not exist. */
+export async function updateWorkspace(db: Executor, workspaceId: string, changes: { billingStatus?: BillingStatus; modelLimit?: number }): Promise<Workspace | null> {
+  const [row] = await db
+    .update(workspaces)
+    .set({ ...changes, updatedAt: new Date() })
+    .where(eq(workspaces.id, workspaceId))
+    .returning();
+  return row ?? null;
 }
 
 /** E-mail addresses of a workspace's owners: who hears about a request when the project names nobody. */

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../platform/db/client.js';
 import { projects, submissions, submissionScreenshots, type Project } from '../platform/db/schema/index.js';
-import { compressScene, decompressScene, hasPricingBlocks, type ProjectData } from '../domain/scene.js';
+import { compressScene, hasPricingBlocks, type ProjectData } from '../domain/scene.js';
 import { afterCursor, toPage, type PageCursor } from './pagination.js';
 
 /** Projects, always scoped by workspace: a project of another workspace simply does not exist. */
@@ -11,36 +11,9 @@ export interface ProjectInputData {
   data: ProjectData;
 }
 
-/**
- * The stored scene: the five keys of contract section 3 with the defaults the public read relies
- * on. Other keys are ignored like any unknown field (contract section 1), not stored.
- */
-export function normalizeData(data: Partial<ProjectData> | undefined): ProjectData {
-  return {
-    models: data?.models ?? [],
-    sceneData: data?.sceneData ?? {},
-    renderQuality: data?.renderQuality ?? 'optimised',
-    saveConfigEnabled: data?.saveConfigEnabled ?? false,
-    ...(data?.camera !== undefined ? { camera: data.camera } : {}),
-  };
-}
-
 function sceneColumns(data: ProjectData) {
   const scene = compressScene(data);
   return { scene, sceneBytes: scene.length, modelCount: data.models.length, hasPricing: hasPricingBlocks(data) };
-}
-
-export function toProjectBody(row: Project) {
-  return {
-    id: row.id,
-    workspaceId: row.workspaceId,
-    name: row.name,
-    type: row.type,
-    revision: row.revision,
-    data: decompressScene(row.scene),
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-  };
 }
 
 export function createProjectRepository(db: Db) {
@@ -64,8 +37,8 @@ export function createProjectRepository(db: Db) {
       const [row] = await executor.select({ id: projects.id }).from(projects).where(and(eq(projects.workspaceId, workspaceId), eq(projects.id, id)));
       return Boolean(row);
     },
-    async create(workspaceId: string, input: ProjectInputData) {
-      const [row] = await db.insert(projects).values({ workspaceId, name: input.name, type: input.type, ...sceneColumns(input.data) }).returning();
+    async create(workspaceId: string, input: ProjectInputData, executor: Executor = db) {
+      const [row] = await executor.insert(projects).values({ workspaceId, name: input.name, type: input.type, ...sceneColumns(input.data) }).returning();
       return row;
     },
     async replace(tx: Executor, workspaceId: string, id: string, input: ProjectInputData) {
@@ -80,18 +53,18 @@ export function createProjectRepository(db: Db) {
      * Deletes the project (its share settings, requests and events go with it by cascade) and
      * answers the storage keys of its requests' files, for the caller to remove after commit.
      */
-    async delete(workspaceId: string, id: string): Promise<{ storageKeys: string[] } | null> {
-      return db.transaction(async (tx) => {
-        const pdfs = await tx.select({ key: submissions.pdfKey }).from(submissions).where(and(eq(submissions.workspaceId, workspaceId), eq(submissions.projectId, id)));
-        const shots = await tx
-          .select({ key: submissionScreenshots.storageKey })
-          .from(submissionScreenshots)
-          .innerJoin(submissions, eq(submissions.id, submissionScreenshots.submissionId))
-          .where(and(eq(submissions.workspaceId, workspaceId), eq(submissions.projectId, id)));
-        const rows = await tx.delete(projects).where(and(eq(projects.workspaceId, workspaceId), eq(projects.id, id))).returning({ id: projects.id });
-        if (rows.length === 0) return null;
-        return { storageKeys: [...pdfs, ...shots].map((row) => row.key).filter((key): key is string => Boolean(key)) };
-      });
+    async delete(tx: Executor, workspaceId: string, id: string): Promise<{ storageKeys: string[] } | null> {
+      const pdfs = await tx.select({ key: submissions.pdfKey }).from(submissions).where(and(eq(submissions.workspaceId, workspaceId), eq(submissions.projectId, id)));
+      const shots = await tx
+        .select({ key: submissionScreenshots.storageKey })
+        .from(submissionScreenshots)
+        .innerJoin(submissions, eq(submissions.id, submissionScreenshots.submissionId))
+        .where(and(eq(submissions.workspaceId, workspaceId), eq(submissions.projectId, id)));
+      const rows = await tx.delete(projects).where(and(eq(projects.workspaceId, workspaceId), eq(projects.id, id))).returning({ id: projects.id });
+      if (rows.length === 0) return null;
+      return { storageKeys: [...pdfs, ...shots].map((row) => row.key).filter((key): key is string => Boolean(key)) };
     },
   };
 }
+
+export type ProjectRepository = ReturnType<typeof createProjectRepository>;

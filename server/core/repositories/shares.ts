@@ -1,28 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../platform/db/client.js';
+import { newShareToken } from '../domain/share-token.js';
 import { assets, projects, shareSettings, workspaces, type ShareSettingsRow } from '../platform/db/schema/index.js';
-import { emitEvent } from './events.js';
 
 /**
  * Share settings (contract section 4): one row per project, created lazily with the defaults.
  * Owner methods take the workspace id, so a project of another workspace does not exist.
  */
-
-/** A new share token: 32 random bytes, base64url (43 characters). */
-export function newShareToken(): string {
-  return randomBytes(32).toString('base64url');
-}
-
-/** The settings as every owner route answers them: never the password or its hash. */
-export function toSettingsBody(row: ShareSettingsRow) {
-  return {
-    isEnabled: row.isEnabled,
-    shareToken: row.shareToken,
-    domainRestrictions: row.domainRestrictions,
-    requirePassword: row.requirePassword,
-  };
-}
 
 /** The columns an owner change may set. */
 export type SharePatch = Partial<Pick<ShareSettingsRow, 'isEnabled' | 'shareToken' | 'domainRestrictions' | 'requirePassword' | 'passwordHash'>>;
@@ -64,32 +48,17 @@ export function createShareRepository(db: Db) {
       return (await ensure(db, workspaceId, projectId, false))?.row ?? null;
     },
 
-    /**
-     * Applies `patch(current)` under a row lock (null: nothing to change). Every change bumps the
-     * revision (an ETag input); turning a disabled share on emits project.published in the same
-     * transaction, so the event exists exactly when the share went live.
-     */
-    async change(workspaceId: string, projectId: string, patch: (current: ShareSettingsRow) => SharePatch | null): Promise<ShareSettingsRow | null> {
-      return db.transaction(async (tx) => {
-        const found = await ensure(tx, workspaceId, projectId, true);
-        if (!found) return null;
-        const changes = patch(found.row);
-        if (!changes) return found.row;
-        const [updated] = await tx
-          .update(shareSettings)
-          .set({ ...changes, revision: sql`${shareSettings.revision} + 1`, updatedAt: new Date() })
-          .where(eq(shareSettings.projectId, projectId))
-          .returning();
-        if (!found.row.isEnabled && updated.isEnabled) {
-          await emitEvent(tx, {
-            workspaceId,
-            projectId,
-            type: 'project.published',
-            data: { projectId, name: found.project.name, publishedAt: updated.updatedAt.toISOString() },
-          });
-        }
-        return updated;
-      });
+    /** The settings row locked for a change (created with the defaults when missing) and the project's name; null when the project is not in the workspace. */
+    lockForChange: (tx: Executor, workspaceId: string, projectId: string) => ensure(tx, workspaceId, projectId, true),
+
+    /** Applies a change and bumps the revision (an ETag input). */
+    async update(tx: Executor, projectId: string, changes: SharePatch): Promise<ShareSettingsRow> {
+      const [updated] = await tx
+        .update(shareSettings)
+        .set({ ...changes, revision: sql`${shareSettings.revision} + 1`, updatedAt: new Date() })
+        .where(eq(shareSettings.projectId, projectId))
+        .returning();
+      return updated;
     },
 
     /** The public lookup: project, share and billing in one query, no scene. */

@@ -1,17 +1,14 @@
-import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { createAssetRepository, toAssetBody } from '../../core/repositories/assets.js';
+import { toAssetBody } from '../presenters/asset-body.js';
 import { AssetList, AssetReply, UPLOAD_LIMITS } from '../../schemas/assets.js';
 import { IdParams, PageQuery, errors, pageLimit } from '../../schemas/common.js';
 import { decodeCursor } from '../../core/repositories/pagination.js';
-import { invalidRequest, notFound, serviceUnavailable } from '../../core/domain/errors.js';
-import { checkModelFile } from '../../core/domain/models/check-model-file.js';
+import { invalidRequest, serviceUnavailable } from '../../core/domain/errors.js';
 import { ModelFileError } from '../../core/domain/models/model-file-error.js';
-import { storageKeys } from '../../core/platform/storage/index.js';
 import { createCapacityLimit } from '../../core/platform/capacity-limit.js';
 
 interface Upload {
@@ -76,8 +73,8 @@ function displayName(upload: Upload): string {
 /** The workspace's 3D asset library (contract section 3): uploads run the same checks as imports. */
 export default async function assetRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { db, storage, signer } = app.deps;
-  const repo = createAssetRepository(db);
+  const { signer, services } = app.deps;
+  const { assets } = services;
   const tags = ['assets'];
 
   // Registered here only: no other route accepts multipart bodies.
@@ -92,24 +89,7 @@ export default async function assetRoutes(fastify: FastifyInstance) {
   async function saveUpload(request: FastifyRequest, reply: FastifyReply) {
     const { workspaceId, personId } = request.auth;
     const upload = await readUpload(request);
-    const name = displayName(upload);
-    const checked = await checkModelFile(upload.bytes, upload.fileName);
-
-    const id = randomUUID();
-    const storageKey = storageKeys.asset(workspaceId, id);
-    const values = {
-      id,
-      storageKey,
-      name,
-      fileName: `${path.parse(upload.fileName).name || 'model'}.glb`,
-      contentType: 'model/gltf-binary',
-      sizeBytes: checked.glb.byteLength,
-      sourceFormat: checked.sourceFormat,
-      modelInfo: checked.info,
-      createdBy: personId,
-    };
-    // The file is written only now that every check passed, and removed again if the insert fails.
-    const row = await repo.createWithFile(workspaceId, values, storage, checked.glb);
+    const row = await assets.upload(workspaceId, { bytes: upload.bytes, fileName: upload.fileName, name: displayName(upload), createdBy: personId });
     return reply.code(201).send({ success: true, asset: toAssetBody(row, signer) });
   }
 
@@ -134,7 +114,7 @@ export default async function assetRoutes(fastify: FastifyInstance) {
     async (request, reply) => {
       const { workspaceId } = request.auth;
       // Cheap refusal before reading 50 MB; the authoritative check runs again under a lock.
-      await repo.assertBelowQuota(workspaceId);
+      await assets.assertBelowQuota(workspaceId);
       // Each check holds the file (up to 50 MB, 150 MB unzipped) and CPU: a few at once per
       // process, the rest are told to come back rather than queued in memory.
       const release = checks.tryAcquire(1);
@@ -151,7 +131,7 @@ export default async function assetRoutes(fastify: FastifyInstance) {
     '/assets',
     { onRequest: app.access('read'), schema: { tags, summary: 'List assets, newest first', querystring: PageQuery, response: { 200: AssetList, ...errors(400, 401, 403) } } },
     async (request) => {
-      const page = await repo.list(request.auth.workspaceId, pageLimit(request.query.limit), decodeCursor(request.query.cursor));
+      const page = await assets.list(request.auth.workspaceId, pageLimit(request.query.limit), decodeCursor(request.query.cursor));
       return { success: true, assets: page.items.map((row) => toAssetBody(row, signer)), nextCursor: page.nextCursor };
     },
   );
@@ -160,9 +140,7 @@ export default async function assetRoutes(fastify: FastifyInstance) {
     '/assets/:id',
     { onRequest: app.access('read'), schema: { tags, summary: 'Read an asset', params: IdParams, response: { 200: AssetReply, ...errors(400, 401, 403, 404) } } },
     async (request) => {
-      const row = await repo.get(request.auth.workspaceId, request.params.id);
-      if (!row) throw notFound('Asset');
-      return { success: true, asset: toAssetBody(row, signer) };
+      return { success: true, asset: toAssetBody(await assets.get(request.auth.workspaceId, request.params.id), signer) };
     },
   );
 
@@ -173,10 +151,7 @@ export default async function assetRoutes(fastify: FastifyInstance) {
       schema: { tags, summary: 'Delete an asset and its file', params: IdParams, response: { 200: Type.Object({ success: Type.Boolean() }), ...errors(400, 401, 403, 404) } },
     },
     async (request) => {
-      const row = await repo.delete(request.auth.workspaceId, request.params.id);
-      if (!row) throw notFound('Asset');
-      // The row is gone first: a file left behind by a failed delete is an orphan, never a broken asset.
-      await storage.delete(row.storageKey).catch((error) => request.log.error({ err: error, storageKey: row.storageKey }, 'could not remove the file of a deleted asset'));
+      await assets.delete(request.auth.workspaceId, request.params.id);
       return { success: true };
     },
   );

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requireSetting } from '../../core/platform/config/settings.js';
 import { unauthorized } from '../../core/domain/errors.js';
-import { createShareRepository } from '../../core/repositories/shares.js';
 import { clientKey } from '../../core/domain/client-key.js';
-import { createShareAccess, secretsEqual, type PublicShareOptions } from '../../core/services/public-share/share-access.js';
+import { secretsEqual } from '../../core/services/public-share/share-access.js';
+import type { PublicShareRouteOptions } from './share-request.js';
 import readRoutes from './read.js';
 import modelUrlRoutes from './model-urls.js';
 import submitRoutes from './submit.js';
@@ -18,8 +18,8 @@ const ALLOWED_METHODS = 'GET, POST, OPTIONS';
  * The public share surface: GET /share/:projectId/:token, POST .../model-urls, POST .../submit.
  * One encapsulated context so CORS and the public-key check apply to exactly these routes, and
  * run first: public key, then each route's rate limit (an onRequest hook of the route), then the
- * share checks of `createShareAccess`. The share repository, the share checks (with their
- * password state) and the read's rate limit are created here once and handed to the routes.
+ * share checks of the public share service. The read's rate limit is created here once and
+ * handed to the routes.
  */
 export default async function publicShareRoutes(app: FastifyInstance) {
   const { config } = app.deps;
@@ -47,10 +47,7 @@ export default async function publicShareRoutes(app: FastifyInstance) {
   app.options('/share/:projectId/:token', { schema: { hide: true } }, preflight);
   app.options('/share/:projectId/:token/:action', { schema: { hide: true } }, preflight);
 
-  const shares = createShareRepository(app.deps.db);
-  const options: PublicShareOptions = {
-    shares,
-    authorize: createShareAccess(app.deps, shares),
+  const options: PublicShareRouteOptions = {
     // One hook for both routes, so they draw on one counter (contract: model-urls has "the same
     // limits as the read"). Not the route option's `groupId`: @fastify/rate-limit 11.2 still keys
     // each route's store by method and URL (fastify/fastify-rate-limit#463). The prefix keeps

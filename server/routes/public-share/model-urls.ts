@@ -1,12 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { PublicShareOptions } from '../../core/services/public-share/share-access.js';
+import { shareRequestOf, type PublicShareRouteOptions } from './share-request.js';
 import { ModelUrlsBody, ModelUrlsReply, ModelUrlsHeaders, ShareParams, UnavailableBody } from '../../schemas/shares.js';
 import { errors } from '../../schemas/common.js';
-import { notFound } from '../../core/domain/errors.js';
-import { decompressScene } from '../../core/domain/scene.js';
-import { modelUrls, referencedAssetIds } from '../../core/domain/public-payload.js';
-import { signingWindow } from '../../core/platform/storage/signed-urls.js';
 
 /**
  * `POST /share/:projectId/:token/model-urls` (contract section 5, missing-URL fallback): signed
@@ -14,9 +10,9 @@ import { signingWindow } from '../../core/platform/storage/signed-urls.js';
  * the read's own rate-limit counter. The URLs are the ones the read would give inside the same
  * signing window.
  */
-export default async function modelUrlRoutes(fastify: FastifyInstance, { shares, authorize, readRateLimit }: PublicShareOptions) {
+export default async function modelUrlRoutes(fastify: FastifyInstance, { readRateLimit }: PublicShareRouteOptions) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { signer } = app.deps;
+  const { publicShare } = app.deps.services;
 
   app.post(
     '/share/:projectId/:token/model-urls',
@@ -26,7 +22,7 @@ export default async function modelUrlRoutes(fastify: FastifyInstance, { shares,
       // The share checks come before the body, as on the read and submit: a wrong token is 404
       // (a locked owner 402) whatever the body says.
       preParsing: async (request) => {
-        request.shareAccess = await authorize(request, request.params as { projectId: string; token: string });
+        request.shareAccess = await publicShare.authorize(shareRequestOf(request));
       },
       schema: {
         tags: ['public share'],
@@ -39,18 +35,6 @@ export default async function modelUrlRoutes(fastify: FastifyInstance, { shares,
         response: { 200: ModelUrlsReply, ...errors(400, 401, 403, 404, 429, 503), 402: UnavailableBody },
       },
     },
-    async (request) => {
-      const access = request.shareAccess!;
-      const stored = await shares.scene(access.workspaceId, access.projectId);
-      if (!stored) throw notFound('Share');
-      const data = decompressScene(stored.scene);
-      const models = (data.models ?? []).filter((model) => model && typeof model === 'object' && request.body.modelIds.includes(String(model.id)));
-      const assetKeys = await shares.assetKeys(access.workspaceId, referencedAssetIds(models));
-      const window = signingWindow();
-      const urls = modelUrls(data, request.body.modelIds, { workspaceId: access.workspaceId, projectId: access.projectId, assetKeys }, (key) =>
-        signer.signModel(key, window),
-      );
-      return { success: true, urls };
-    },
+    async (request) => ({ success: true, urls: await publicShare.modelUrls(request.shareAccess!, request.body.modelIds) }),
   );
 }

@@ -1,27 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
-import { LRUCache } from 'lru-cache';
-import type { PublicShareOptions } from '../../core/services/public-share/share-access.js';
+import { shareRequestOf, type PublicShareRouteOptions } from './share-request.js';
 import { PublicProjectReply, PublicReadHeaders, ShareParams, UnavailableBody } from '../../schemas/shares.js';
 import { errors } from '../../schemas/common.js';
-import { notFound } from '../../core/domain/errors.js';
-import { decompressScene } from '../../core/domain/scene.js';
-import { frameAncestors } from '../../core/domain/embed-hosts.js';
-import { buildPublicProject, etagMatches, publicEtag, referencedAssetIds } from '../../core/domain/public-payload.js';
-import { signingWindow } from '../../core/platform/storage/signed-urls.js';
-
-/** Serialised 200 bodies kept in memory, by total size; a body above the entry limit is not kept. */
-const BODY_CACHE_BYTES = 64 * 1024 * 1024;
-const BODY_CACHE_ENTRY_BYTES = 8 * 1024 * 1024;
+import { MAX_PASSWORD_BACKLOG, PASSWORD_ATTEMPTS, PASSWORD_WINDOW_MS } from '../../core/services/public-share/password-check.js';
+import { per } from '../../schemas/rate-text.js';
 
 /**
  * `GET /share/:projectId/:token`: the public project payload (interface "Public project
- * payload", contract section 5). After the checks, the ETag is decided from revisions alone;
- * a 200 body is built once per project revision and signing window and then served from memory.
+ * payload", contract section 5): the public share service's checks, then its read (a 304 or
+ * the payload, both from memory while the share is unchanged).
  */
-export default async function readRoutes(app: FastifyInstance, { shares, authorize, readRateLimit }: PublicShareOptions) {
-  const { config, signer } = app.deps;
-  const bodies = new LRUCache<string, Buffer>({ maxSize: BODY_CACHE_BYTES, maxEntrySize: BODY_CACHE_ENTRY_BYTES, sizeCalculation: (body) => body.length });
+export default async function readRoutes(app: FastifyInstance, { readRateLimit }: PublicShareRouteOptions) {
+  const { config, services } = app.deps;
+  const { publicShare } = services;
 
   // Not the TypeBox provider: the 200 body is sent pre-serialised and 304 has none; the
   // response schemas document the shapes.
@@ -33,13 +25,14 @@ export default async function readRoutes(app: FastifyInstance, { shares, authori
         tags: ['public share'],
         summary: 'Read a shared project (public).',
         description:
-          'Needs `apikey` and `Authorization: Bearer` with the public key. Checks, in order: public key (401 invalid_api_key), rate limit (429; RATE_LIMIT_SHARE_READ per client, one budget with model-urls), ' +
+          'Needs `apikey` and `Authorization: Bearer` with the public key. Checks, in order: public key (401 invalid_api_key), ' +
+          `rate limit (429; RATE_LIMIT_SHARE_READ: ${per(config.rateLimits.shareRead)} per client, one budget with model-urls), ` +
           'project/token/enabled (one 404 not_found), owner billing (402), embed host from Origin, else Referer (403 domain_not_allowed; ' +
           'a request with neither, such as a headless or native client, is allowed), password in X-Share-Password (401 password_required / ' +
-          'invalid_password; the header carries the password as UTF-8; 429 for any password after 10 wrong tries in 15 minutes per client (IPv4 address, ' +
-          'IPv6 /64) and project; 503 unavailable with Retry-After: 1 when the server already has 16 password checks running or queued), ' +
+          `invalid_password; the header carries the password as UTF-8; 429 for any password after ${PASSWORD_ATTEMPTS} wrong tries in ${PASSWORD_WINDOW_MS / 60_000} minutes per client (IPv4 address, ` +
+          `IPv6 /64) and project; 503 unavailable with Retry-After: 1 when the server already has ${MAX_PASSWORD_BACKLOG} password checks running or queued), ` +
           'then If-None-Match (304). ' +
-          'Models beyond the first 20 (SIGNED_MODEL_LIMIT) have no url: ' +
+          `Models beyond the first ${config.signedModelLimit} (SIGNED_MODEL_LIMIT) have no url: ` +
           'fetch them with POST .../model-urls.',
         security: [{ publicKey: [] }],
         params: ShareParams,
@@ -53,36 +46,11 @@ export default async function readRoutes(app: FastifyInstance, { shares, authori
       },
     },
     async (request, reply) => {
-      const access = await authorize(request, request.params);
-      const window = signingWindow();
-      const etagOf = (projectRevision: number) =>
-        publicEtag({ projectId: access.projectId, projectRevision, shareRevision: access.shareRevision, assetsRevision: access.assetsRevision, signingWindow: window, signedModelLimit: config.signedModelLimit });
-
-      reply
-        .header('cache-control', access.requirePassword ? 'private, no-cache' : 'no-cache')
-        .header('content-security-policy', frameAncestors(access.domainRestrictions));
-
-      const etag = etagOf(access.projectRevision);
-      if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).header('etag', etag).send();
-
-      let body = bodies.get(`${access.projectId}|${etag}`);
-      let bodyEtag = etag;
-      if (!body) {
-        const stored = await shares.scene(access.workspaceId, access.projectId);
-        if (!stored) throw notFound('Share');
-        // The project may have changed since the checks: label the body with what was read.
-        bodyEtag = etagOf(stored.revision);
-        const data = decompressScene(stored.scene);
-        const assetKeys = await shares.assetKeys(access.workspaceId, referencedAssetIds(data.models ?? []));
-        const project = buildPublicProject({ id: access.projectId, name: stored.name, type: stored.type }, data, {
-          signedModelLimit: config.signedModelLimit,
-          files: { workspaceId: access.workspaceId, projectId: access.projectId, assetKeys },
-          sign: (key) => signer.signModel(key, window),
-        });
-        body = Buffer.from(JSON.stringify({ success: true, project }));
-        bodies.set(`${access.projectId}|${bodyEtag}`, body);
-      }
-      return reply.header('etag', bodyEtag).type('application/json; charset=utf-8').send(body);
+      const access = await publicShare.authorize(shareRequestOf(request));
+      const read = await publicShare.read(access, request.headers['if-none-match']);
+      reply.header('cache-control', read.cacheControl).header('content-security-policy', read.contentSecurityPolicy).header('etag', read.etag);
+      if (!read.body) return reply.code(304).send();
+      return reply.type('application/json; charset=utf-8').send(read.body);
     },
   );
 }

@@ -1,13 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { createProjectRepository } from '../../core/repositories/projects.js';
-import { createSubmissionRepository, toStepsBody } from '../../core/repositories/submissions.js';
+import { toStepsBody } from '../../core/repositories/submissions.js';
 import { IdParams, PageQuery, errors, pageLimit } from '../../schemas/common.js';
 import { RequestListReply, RequestParams, RequestReply, RequestStatusBody, type RequestStatus } from '../../schemas/submissions.js';
 import { decodeCursor } from '../../core/repositories/pagination.js';
-import { notFound } from '../../core/domain/errors.js';
-import { emitEvent } from '../../core/repositories/events.js';
 import type { Submission } from '../../core/platform/db/schema/index.js';
 
 /** Signed screenshot and PDF URLs in owner reads live this long. */
@@ -33,12 +30,11 @@ function baseBody(row: Submission) {
  */
 export default async function requestRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { db, signer, storage } = app.deps;
-  const projects = createProjectRepository(db);
-  const repo = createSubmissionRepository(db);
+  const { signer, services } = app.deps;
+  const { submissions } = services;
   const tags = ['requests'];
 
-  type Found = NonNullable<Awaited<ReturnType<typeof repo.get>>>;
+  type Found = Awaited<ReturnType<typeof submissions.get>>;
   const detailBody = ({ row, steps, screenshots }: Found) => ({
     ...baseBody(row),
     steps: toStepsBody(steps),
@@ -59,9 +55,7 @@ export default async function requestRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const { workspaceId } = request.auth;
-      if (!(await projects.exists(workspaceId, request.params.id))) throw notFound('Project');
-      const page = await repo.list(workspaceId, request.params.id, pageLimit(request.query.limit), decodeCursor(request.query.cursor));
+      const page = await submissions.list(request.auth.workspaceId, request.params.id, pageLimit(request.query.limit), decodeCursor(request.query.cursor));
       return {
         success: true,
         requests: page.items.map(({ row, steps, screenshotCount }) => ({ ...baseBody(row), steps: toStepsBody(steps), screenshotCount })),
@@ -82,9 +76,7 @@ export default async function requestRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const found = await repo.get(request.auth.workspaceId, request.params.id, request.params.requestId);
-      if (!found) throw notFound('Request');
-      return { success: true, request: detailBody(found) };
+      return { success: true, request: detailBody(await submissions.get(request.auth.workspaceId, request.params.id, request.params.requestId)) };
     },
   );
 
@@ -101,23 +93,7 @@ export default async function requestRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const { workspaceId } = request.auth;
-      const { id: projectId, requestId } = request.params;
-      const changed = await db.transaction(async (tx) => {
-        const result = await repo.setStatus(tx, workspaceId, projectId, requestId, request.body.status);
-        if (!result) return null;
-        if (!result.changed) return result;
-        await emitEvent(tx, {
-          workspaceId,
-          projectId,
-          type: 'quote.updated',
-          data: { requestId, projectId, status: result.row.status, previousStatus: result.previousStatus, updatedAt: result.row.updatedAt.toISOString() },
-        });
-        return result;
-      });
-      if (!changed) throw notFound('Request');
-      const found = await repo.get(workspaceId, projectId, requestId);
-      if (!found) throw notFound('Request');
+      const found = await submissions.setStatus(request.auth.workspaceId, request.params.id, request.params.requestId, request.body.status);
       return { success: true, request: detailBody(found) };
     },
   );
@@ -134,24 +110,7 @@ export default async function requestRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const { workspaceId } = request.auth;
-      const { id: projectId, requestId } = request.params;
-      const deleted = await db.transaction(async (tx) => {
-        // The event in the deleting transaction: it exists exactly when the request is gone.
-        const result = await repo.delete(tx, workspaceId, projectId, requestId);
-        if (!result) return null;
-        await emitEvent(tx, {
-          workspaceId,
-          projectId,
-          type: 'quote.deleted',
-          data: { requestId, projectId, status: result.row.status, deletedAt: new Date().toISOString() },
-          dedupeKey: `submission:${requestId}:quote.deleted`,
-        });
-        return result;
-      });
-      if (!deleted) throw notFound('Request');
-      // Files go after commit; a step still running notices the request is gone and cleans up after itself.
-      await Promise.all(deleted.storageKeys.map((key) => storage.delete(key).catch((error: unknown) => request.log.warn({ err: error, key }, 'could not delete a request file'))));
+      await submissions.delete(request.auth.workspaceId, request.params.id, request.params.requestId);
       return { success: true };
     },
   );

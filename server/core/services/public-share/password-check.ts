@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
-import type { AppDeps } from '../../../deps.js';
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { serviceUnavailable, tooManyRequests, unauthorized } from '../../domain/errors.js';
 import { passwordHashingBacklog, verifyPassword } from '../../domain/passwords.js';
 import { clientKey } from '../../domain/client-key.js';
@@ -21,9 +22,6 @@ export const MAX_PASSWORD_BACKLOG = 16;
 export const MAX_PASSWORD_CHECKS_PER_PROJECT = 4;
 /** How long a verified password is remembered after its last use, so repeated reads do not re-run scrypt. */
 const VERIFIED_TTL_MS = 2 * 60_000;
-
-// Decrements only live counters: a refund must never create a key without expiry.
-const REFUND = `for _, key in ipairs(KEYS) do if redis.call('EXISTS', key) == 1 then redis.call('DECR', key) end end return 0`;
 
 /** The share fields the check needs. */
 export interface PasswordProtectedShare {
@@ -62,8 +60,9 @@ function lockedOut(ttlMs: number, limit: number, message: string) {
  * and identical checks that arrive together share one scrypt run.
  * Redis trouble fails closed (503): without the counter guessing would be unlimited.
  */
-export function createPasswordCheck(deps: Pick<AppDeps, 'config' | 'redis'>) {
-  const { redis } = deps;
+export function createPasswordCheck(redis: Redis, prefix: string) {
+  // rate-limiter-flexible's atomic counter: INCR with the window set on the first try.
+  const attempts = new RateLimiterRedis({ storeClient: redis, keyPrefix: `${prefix}:share-pw`, points: PASSWORD_ATTEMPTS, duration: PASSWORD_WINDOW_MS / 1000 });
   /** HMAC(projectId, share revision, password) of recent successful checks; per process, as is the secret. */
   const verified = new LRUCache<string, true>({ max: 10_000, ttl: VERIFIED_TTL_MS, updateAgeOnGet: true });
   /** Checks in progress by the same key: a page with three embeds hashes once. */
@@ -71,13 +70,18 @@ export function createPasswordCheck(deps: Pick<AppDeps, 'config' | 'redis'>) {
   /** Checks running or queued per project. */
   const perProject = new Map<string, number>();
   const cacheSecret = randomBytes(32);
-  const guard = <T>(work: Promise<T>) => work.catch(() => Promise.reject(serviceUnavailable('Password checks are unavailable right now.')));
+  /** Redis trouble fails closed: without the counter guessing would be unlimited. */
+  const unavailable = () => serviceUnavailable('Password checks are unavailable right now.');
+  const refund = (key: string) => attempts.reward(key, 1).catch(() => Promise.reject(unavailable()));
 
-  /** Adds one try to the counter (starting its window if needed): [count, ttl ms]. */
-  async function charge(key: string): Promise<[number, number]> {
-    const result = await guard(redis.multi().set(key, '0', 'PX', PASSWORD_WINDOW_MS, 'NX').incr(key).pttl(key).exec());
-    // A missing answer counts as over the limit: fail closed.
-    return [Number(result?.[1]?.[1] ?? Number.POSITIVE_INFINITY), Number(result?.[2]?.[1] ?? PASSWORD_WINDOW_MS)];
+  /** Counts one try; throws 429 past the limit (the try is counted all the same). */
+  async function charge(key: string): Promise<void> {
+    try {
+      await attempts.consume(key, 1);
+    } catch (error) {
+      if (error instanceof RateLimiterRes) throw lockedOut(error.msBeforeNext, PASSWORD_ATTEMPTS, 'Too many wrong passwords.');
+      throw unavailable();
+    }
   }
 
   function verifyOnce(cacheKey: string, share: PasswordProtectedShare, password: string): Promise<boolean> {
@@ -107,27 +111,25 @@ export function createPasswordCheck(deps: Pick<AppDeps, 'config' | 'redis'>) {
   return async function checkPassword(share: PasswordProtectedShare, raw: string | undefined, ip: string): Promise<void> {
     if (raw === undefined || raw === '') throw unauthorized('password_required', 'This share needs a password: send it in X-Share-Password.');
     const password = decodePassword(raw);
-    const counter = `${deps.config.queuePrefix}:share-pw:${share.projectId}:client:${clientKey(ip)}`;
+    const counter = `${share.projectId}:client:${clientKey(ip)}`;
     const cacheKey = createHmac('sha256', cacheSecret).update(`${share.projectId}\n${share.shareRevision}\n${password}`).digest('base64url');
 
     // A locked-out client is refused even with the right password, or the cache would tell it so.
-    if (Number((await guard(redis.get(counter))) ?? 0) >= PASSWORD_ATTEMPTS) {
-      throw lockedOut(await guard(redis.pttl(counter)), PASSWORD_ATTEMPTS, 'Too many wrong passwords.');
-    }
+    const state = await attempts.get(counter).catch(() => Promise.reject(unavailable()));
+    if (state && state.consumedPoints >= PASSWORD_ATTEMPTS) throw lockedOut(state.msBeforeNext, PASSWORD_ATTEMPTS, 'Too many wrong passwords.');
     if (verified.get(cacheKey)) return;
 
-    // Count before hashing, so parallel guesses cannot overtake the limit; refunded on success.
-    const [count, ttl] = await charge(counter);
-    if (count > PASSWORD_ATTEMPTS) throw lockedOut(ttl, PASSWORD_ATTEMPTS, 'Too many wrong passwords.');
+    // Counted before hashing, so parallel guesses cannot overtake the limit; refunded on success.
+    await charge(counter);
     let ok: boolean;
     try {
       ok = await verifyOnce(cacheKey, share, password);
     } catch (error) {
       // Nothing was checked (busy): the try is not the client's to lose.
-      await guard(redis.eval(REFUND, 1, counter));
+      await refund(counter);
       throw error;
     }
     if (!ok) throw unauthorized('invalid_password', 'The share password is wrong.');
-    await guard(redis.eval(REFUND, 1, counter));
+    await refund(counter);
   };
 }

@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import type { Asset } from '../platform/db/schema/index.js';
+import { storageKeys } from '../platform/storage/index.js';
+import { createAssetRepository, type NewAsset } from '../repositories/assets.js';
+import type { PageCursor } from '../repositories/pagination.js';
+import { notFound, quotaExceeded } from '../domain/errors.js';
+import { checkModelFile } from '../domain/models/check-model-file.js';
+import { deleteFiles, noticeShareChange, type ServiceDeps } from './service-deps.js';
+
+/** The model check an upload runs (safe unzip, Khronos validator, conversion to GLB). */
+export type CheckModel = typeof checkModelFile;
+
+export interface AssetUpload {
+  bytes: Buffer;
+  /** The client's file name, reduced to its last path segment. */
+  fileName: string;
+  /** The display name. */
+  name: string;
+  createdBy: string | null;
+}
+
+/** The workspace's 3D asset library (contract section 3): uploads and library imports run the same checks. */
+export function createAssetService(deps: ServiceDeps, options: { checkModel?: CheckModel } = {}) {
+  const repo = createAssetRepository(deps.db);
+  const checkModel = options.checkModel ?? checkModelFile;
+
+  async function assertBelowQuota(workspaceId: string): Promise<void> {
+    const quota = await repo.quota(deps.db, workspaceId, false);
+    if (!quota) throw notFound('Workspace');
+    if (quota.used >= quota.limit) throw quotaExceeded(quota.limit);
+  }
+
+  /**
+   * Saves a checked GLB as an asset: the quota under the workspace lock, the file written at
+   * `values.storageKey` before the row commits, then the row. If anything fails the file is
+   * removed again, so a refused or failed save leaves nothing behind.
+   */
+  async function createWithFile(workspaceId: string, values: NewAsset, glb: Uint8Array): Promise<Asset> {
+    try {
+      return await deps.inTransaction(async ({ tx }) => {
+        const quota = await repo.quota(tx, workspaceId, true);
+        if (!quota) throw notFound('Workspace');
+        if (quota.used >= quota.limit) throw quotaExceeded(quota.limit);
+        await deps.storage.put(values.storageKey, glb, values.contentType ?? 'model/gltf-binary');
+        return repo.insert(tx, workspaceId, values);
+      });
+    } catch (error) {
+      // Best effort: the original error is what the caller must see.
+      await deps.storage.delete(values.storageKey).catch(() => {});
+      throw error;
+    }
+  }
+
+  return {
+    /** The cheap quota check, before an upload is read or checked: 403 quota_exceeded when the plan is full. */
+    assertBelowQuota,
+    createWithFile,
+
+    /** Checks an uploaded model and stores it as a GLB asset; the file is written only once every check passed. */
+    async upload(workspaceId: string, upload: AssetUpload): Promise<Asset> {
+      const checked = await checkModel(upload.bytes, upload.fileName);
+      const id = randomUUID();
+      return createWithFile(
+        workspaceId,
+        {
+          id,
+          storageKey: storageKeys.asset(workspaceId, id),
+          name: upload.name,
+          fileName: `${path.parse(upload.fileName).name || 'model'}.glb`,
+          contentType: 'model/gltf-binary',
+          sizeBytes: checked.glb.byteLength,
+          sourceFormat: checked.sourceFormat,
+          modelInfo: checked.info,
+          createdBy: upload.createdBy,
+        },
+        checked.glb,
+      );
+    },
+
+    list: (workspaceId: string, limit: number, cursor: PageCursor | null) => repo.list(workspaceId, limit, cursor),
+
+    async get(workspaceId: string, id: string): Promise<Asset> {
+      const row = await repo.get(workspaceId, id);
+      if (!row) throw notFound('Asset');
+      return row;
+    },
+
+    /** Deletes the asset; its file goes after the commit, and public shares drop its signed URL. */
+    async delete(workspaceId: string, id: string): Promise<void> {
+      const row = await deps.inTransaction(async ({ tx, afterCommit }) => {
+        const deleted = await repo.delete(tx, workspaceId, id);
+        if (!deleted) return null;
+        afterCommit(noticeShareChange(deps, { reason: 'asset', workspaceId }));
+        afterCommit(deleteFiles(deps, [deleted.storageKey]));
+        return deleted;
+      });
+      if (!row) throw notFound('Asset');
+    },
+  };
+}
+
+export type AssetService = ReturnType<typeof createAssetService>;

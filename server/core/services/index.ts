@@ -1,0 +1,40 @@
+import type { Redis } from 'ioredis';
+import type { UrlSigner } from '../platform/storage/signed-urls.js';
+import type { OutboxNudger } from '../jobs/outbox.js';
+import { createApiKeyService } from './api-keys.js';
+import { createAssetService, type CheckModel } from './assets.js';
+import { createProjectService } from './projects.js';
+import { createPublicShareService } from './public-share/public-share.js';
+import { createShareService } from './shares.js';
+import { createSubmissionService } from './submissions.js';
+import { createWorkspaceService } from './workspaces.js';
+import type { ServiceDeps } from './service-deps.js';
+
+export interface ServicesOptions {
+  /** Fail-fast Redis of the request path. */
+  redis: Redis;
+  /** Prefix of this deployment's Redis keys (QUEUE_PREFIX). */
+  prefix: string;
+  signer: UrlSigner;
+  outbox: OutboxNudger;
+  signedModelLimit: number;
+  defaultModelLimit: number;
+  /** The model check uploads run (default: in this thread). */
+  checkModel?: CheckModel;
+}
+
+/** Every service of the API, built once per process from the same deps: what routes and CLIs call. */
+export function createServices(deps: ServiceDeps, options: ServicesOptions) {
+  const publicShare = createPublicShareService({ db: deps.db, redis: options.redis, prefix: options.prefix, signer: options.signer, signedModelLimit: options.signedModelLimit });
+  return {
+    workspaces: createWorkspaceService(deps, { defaultModelLimit: options.defaultModelLimit }),
+    apiKeys: createApiKeyService(deps),
+    projects: createProjectService(deps),
+    shares: createShareService(deps),
+    assets: createAssetService(deps, { checkModel: options.checkModel }),
+    publicShare,
+    submissions: createSubmissionService({ ...deps, outbox: options.outbox, formFields: (access) => publicShare.formFields(access) }),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;

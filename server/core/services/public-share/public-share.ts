@@ -1,0 +1,137 @@
+import type { Redis } from 'ioredis';
+import { LRUCache } from 'lru-cache';
+import type { Db } from '../../platform/db/client.js';
+import { signingWindow, type UrlSigner } from '../../platform/storage/signed-urls.js';
+import { createShareRepository } from '../../repositories/shares.js';
+import { notFound } from '../../domain/errors.js';
+import { frameAncestors } from '../../domain/embed-hosts.js';
+import { decompressScene, type ProjectData } from '../../domain/scene.js';
+import { buildPublicProject, etagMatches, modelUrls, publicEtag, referencedAssetIds } from '../../domain/public-payload.js';
+import { createPasswordCheck } from './password-check.js';
+import { createShareStateCache } from './share-state-cache.js';
+import { checkShare, isWellFormedShareRequest, shareNotFound, toShareAccess, type ShareAccess, type ShareRequest } from './share-access.js';
+
+/** Serialised 200 bodies kept in memory, by total size; a body above the entry limit is not kept. */
+const BODY_CACHE_BYTES = 64 * 1024 * 1024;
+const BODY_CACHE_ENTRY_BYTES = 8 * 1024 * 1024;
+/** Form fields kept per project revision, by the size of their JSON; larger ones are not kept. */
+const FORM_FIELDS_CACHE_BYTES = 16 * 1024 * 1024;
+const FORM_FIELDS_ENTRY_BYTES = 1024 * 1024;
+
+/** The answer to a public read: a 304 (`body` null) or a 200 with the serialised payload. */
+export interface PublicRead {
+  etag: string;
+  body: Buffer | null;
+  /** `private, no-cache` for password shares: a shared cache must never keep them. */
+  cacheControl: string;
+  /** `frame-ancestors` built from the embed hosts. */
+  contentSecurityPolicy: string;
+}
+
+export interface PublicShareServiceDeps {
+  db: Db;
+  /** Fail-fast Redis of the request path (password attempts, the share-change sequence). */
+  redis: Redis;
+  /** Prefix of this deployment's Redis keys. */
+  prefix: string;
+  signer: UrlSigner;
+  /** Models that get a signed URL per read (SIGNED_MODEL_LIMIT). */
+  signedModelLimit: number;
+}
+
+/**
+ * The public share (interface "Public project payload", contract section 5): the checks every
+ * public request passes, the read with its ETag, and model-urls. Share state and built payloads
+ * are kept in memory between changes (share-state-cache.ts), so a read or a 304 of an unchanged
+ * share costs no Postgres query.
+ */
+export function createPublicShareService(deps: PublicShareServiceDeps) {
+  const repo = createShareRepository(deps.db);
+  const shareStates = createShareStateCache((projectId) => repo.findPublic(projectId));
+  const checkPassword = createPasswordCheck(deps.redis, deps.prefix);
+  const bodies = new LRUCache<string, Buffer>({ maxSize: BODY_CACHE_BYTES, maxEntrySize: BODY_CACHE_ENTRY_BYTES, sizeCalculation: (body) => body.length });
+  // The project's form fields per revision, so a submit does not decompress the whole scene.
+  const formFieldsByRevision = new LRUCache<string, { fields: unknown; size: number }>({
+    maxSize: FORM_FIELDS_CACHE_BYTES,
+    maxEntrySize: FORM_FIELDS_ENTRY_BYTES,
+    sizeCalculation: (entry) => entry.size,
+  });
+
+  async function sceneOf(access: ShareAccess) {
+    const stored = await repo.scene(access.workspaceId, access.projectId);
+    if (!stored) throw notFound('Share');
+    return stored;
+  }
+
+  /** Signed model URLs of the given models, as the read would give them inside the same signing window. */
+  async function signModels(access: ShareAccess, data: ProjectData, window: number) {
+    const assetKeys = await repo.assetKeys(access.workspaceId, referencedAssetIds(data.models ?? []));
+    return { files: { workspaceId: access.workspaceId, projectId: access.projectId, assetKeys }, sign: (key: string) => deps.signer.signModel(key, window) };
+  }
+
+  return {
+    /** The in-memory share state, for the share-change feed to keep current. */
+    shareStates,
+
+    /**
+     * Contract section 5's checks after the public key and the rate limit: project, token and
+     * enabled (one 404), billing (402), embed host (403), password (401/429).
+     */
+    async authorize(request: ShareRequest): Promise<ShareAccess> {
+      if (!isWellFormedShareRequest(request)) throw shareNotFound();
+      const share = await shareStates.get(request.projectId.toLowerCase());
+      checkShare(share, request);
+      if (share.requirePassword) await checkPassword(share, request.password, request.ip);
+      return toShareAccess(share);
+    },
+
+    /**
+     * The payload, or a 304 when `ifNoneMatch` holds its ETag. The ETag is decided from
+     * revisions alone; a 200 body is built once per project revision and signing window.
+     */
+    async read(access: ShareAccess, ifNoneMatch: string | undefined): Promise<PublicRead> {
+      const window = signingWindow();
+      const etagOf = (projectRevision: number) =>
+        publicEtag({ projectId: access.projectId, projectRevision, shareRevision: access.shareRevision, assetsRevision: access.assetsRevision, signingWindow: window, signedModelLimit: deps.signedModelLimit });
+      const headers = { cacheControl: access.requirePassword ? 'private, no-cache' : 'no-cache', contentSecurityPolicy: frameAncestors(access.domainRestrictions) };
+
+      const etag = etagOf(access.projectRevision);
+      if (etagMatches(ifNoneMatch, etag)) return { etag, body: null, ...headers };
+      const kept = bodies.get(`${access.projectId}|${etag}`);
+      if (kept) return { etag, body: kept, ...headers };
+
+      const stored = await sceneOf(access);
+      // The project may have changed since the checks: label the body with what was read.
+      const bodyEtag = etagOf(stored.revision);
+      const data = decompressScene(stored.scene);
+      const project = buildPublicProject({ id: access.projectId, name: stored.name, type: stored.type }, data, {
+        signedModelLimit: deps.signedModelLimit,
+        ...(await signModels(access, data, window)),
+      });
+      const body = Buffer.from(JSON.stringify({ success: true, project }));
+      bodies.set(`${access.projectId}|${bodyEtag}`, body);
+      return { etag: bodyEtag, body, ...headers };
+    },
+
+    /** Signed URLs for any of the project's models (the missing-URL fallback); unknown ids and models without a file are left out. */
+    async modelUrls(access: ShareAccess, modelIds: readonly string[]): Promise<Record<string, string>> {
+      const data = decompressScene((await sceneOf(access)).scene);
+      const models = (data.models ?? []).filter((model) => model && typeof model === 'object' && modelIds.includes(String(model.id)));
+      const { files, sign } = await signModels(access, { ...data, models }, signingWindow());
+      return modelUrls(data, modelIds, files, sign);
+    },
+
+    /** The project's form fields (sceneData.formFields) at the revision the checks saw. */
+    async formFields(access: ShareAccess): Promise<unknown> {
+      const cached = formFieldsByRevision.get(`${access.projectId}|${access.projectRevision}`);
+      if (cached) return cached.fields;
+      const stored = await sceneOf(access);
+      const fields = decompressScene(stored.scene).sceneData?.formFields;
+      const size = Math.max(1, Buffer.byteLength(JSON.stringify(fields ?? null)));
+      formFieldsByRevision.set(`${access.projectId}|${stored.revision}`, { fields, size });
+      return fields;
+    },
+  };
+}
+
+export type PublicShareService = ReturnType<typeof createPublicShareService>;

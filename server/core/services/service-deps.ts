@@ -1,0 +1,31 @@
+import type { Db } from '../platform/db/client.js';
+import type { TransactionRunner } from '../platform/db/transactions.js';
+import type { ShareChange, ShareChangePublisher } from '../platform/share-changes.js';
+import type { StorageDriver } from '../platform/storage/index.js';
+
+/** The logger methods services report with (pino's, or any with the same shape). */
+export interface ServiceLog {
+  info(details: object, message: string): void;
+  warn(details: object, message: string): void;
+  error(details: object, message: string): void;
+}
+
+/**
+ * What every service is made from. Built once per process (server, worker, CLI) and passed to
+ * the service factories; no Fastify in here, so the worker and the CLIs use the same services.
+ */
+export interface ServiceDeps {
+  db: Db;
+  /** A transaction whose after-commit effects run once it commits (see transactions.ts). */
+  inTransaction: TransactionRunner;
+  shareChanges: ShareChangePublisher;
+  storage: StorageDriver;
+  log: ServiceLog;
+}
+
+/** The after-commit effect that tells every server and BFF a share may answer differently now. */
+export const noticeShareChange = (deps: Pick<ServiceDeps, 'shareChanges'>, change: ShareChange) => () => deps.shareChanges.publish(change);
+
+/** The after-commit effect that removes files a deleted row owned: a failed removal leaves an orphan file, never a dangling row. */
+export const deleteFiles = (deps: Pick<ServiceDeps, 'storage' | 'log'>, keys: readonly string[]) => () =>
+  Promise.all(keys.map((key) => deps.storage.delete(key).catch((error: unknown) => deps.log.warn({ err: error, key }, 'could not delete a file'))));

@@ -1,0 +1,132 @@
+import type { OutboxNudger } from '../jobs/outbox.js';
+import { createProjectRepository } from '../repositories/projects.js';
+import { createSubmissionRepository } from '../repositories/submissions.js';
+import { emitEvent } from '../repositories/events.js';
+import type { PageCursor } from '../repositories/pagination.js';
+import { invalidRequest, notFound } from '../domain/errors.js';
+import { checkJsonSize, decodeScreenshot, missingRequiredFields } from '../domain/submission-input.js';
+import { IDEMPOTENCY_WINDOW_MS } from '../wire/submit-limits.js';
+import { deleteFiles, type ServiceDeps } from './service-deps.js';
+import type { ShareAccess } from './public-share/share-access.js';
+
+/** A public submit as the route parsed it (contract section 6). */
+export interface SubmitInput {
+  formData: Record<string, unknown>;
+  selectedOptions: Record<string, unknown>;
+  configurationSummary: string;
+  /** Base64 data URLs, as sent. */
+  screenshots: string[];
+  idempotencyKey: string | null;
+  clientIp: string;
+}
+
+export interface SubmissionServiceDeps extends ServiceDeps {
+  /** Hands committed background work to the queues; the worker's relay covers what it misses. */
+  outbox: OutboxNudger;
+  /** The project's form fields at the revision the share checks saw (public-share service). */
+  formFields(access: ShareAccess): Promise<unknown>;
+}
+
+/**
+ * Submissions: a visitor's form submit with its screenshots and background steps (screenshots,
+ * PDF, e-mail, events). On the wire, and for owners, a submission is a "request" (interface
+ * wording); in the code it is a submission everywhere.
+ */
+export function createSubmissionService(deps: SubmissionServiceDeps) {
+  const repo = createSubmissionRepository(deps.db);
+  const projects = createProjectRepository(deps.db);
+
+  async function get(workspaceId: string, projectId: string, id: string) {
+    const found = await repo.get(workspaceId, projectId, id);
+    if (!found) throw notFound('Request');
+    return found;
+  }
+
+  return {
+    /**
+     * Stores a public submit once it passed the share checks: answered only when the submission,
+     * its screenshots and its pending background work are committed. With an Idempotency-Key
+     * used in the last 24 hours, the first submission's id and nothing new.
+     */
+    async submit(access: ShareAccess, input: SubmitInput): Promise<string> {
+      if (input.idempotencyKey) {
+        const existing = await repo.findByIdempotencyKey(access.projectId, input.idempotencyKey, IDEMPOTENCY_WINDOW_MS);
+        if (existing) return existing;
+      }
+      checkJsonSize('body.formData', input.formData);
+      checkJsonSize('body.selectedOptions', input.selectedOptions);
+      const screenshots = input.screenshots.map(decodeScreenshot);
+      const missing = missingRequiredFields(await deps.formFields(access), input.formData);
+      if (missing.length > 0) {
+        throw invalidRequest(
+          `Required form fields are missing: ${missing.join(', ')}.`,
+          missing.map((id) => ({ field: `body.formData.${id}`, message: 'is required' })),
+        );
+      }
+      return deps.inTransaction.statement(async ({ afterCommit }) => {
+        const created = await repo.create(
+          {
+            projectId: access.projectId,
+            workspaceId: access.workspaceId,
+            formData: input.formData,
+            selectedOptions: input.selectedOptions,
+            configurationSummary: input.configurationSummary,
+            idempotencyKey: input.idempotencyKey,
+            clientIp: input.clientIp,
+            screenshots,
+          },
+          IDEMPOTENCY_WINDOW_MS,
+        );
+        // Fire and forget: the submission is safe in Postgres; Redis must not delay or fail the answer.
+        afterCommit(() => deps.outbox.nudge(created.outbox, deps.log));
+        return created.id;
+      });
+    },
+
+    /** A page of the project's submissions, newest first, with their step states. */
+    async list(workspaceId: string, projectId: string, limit: number, cursor: PageCursor | null) {
+      if (!(await projects.exists(workspaceId, projectId))) throw notFound('Project');
+      return repo.list(workspaceId, projectId, limit, cursor);
+    },
+
+    get,
+
+    /** Sets the owner's status; quote.updated when it changed. */
+    async setStatus(workspaceId: string, projectId: string, id: string, status: string) {
+      const changed = await deps.inTransaction(async ({ tx }) => {
+        const result = await repo.setStatus(tx, workspaceId, projectId, id, status);
+        if (!result?.changed) return result;
+        await emitEvent(tx, {
+          workspaceId,
+          projectId,
+          type: 'quote.updated',
+          data: { requestId: id, projectId, status: result.row.status, previousStatus: result.previousStatus, updatedAt: result.row.updatedAt.toISOString() },
+        });
+        return result;
+      });
+      if (!changed) throw notFound('Request');
+      return get(workspaceId, projectId, id);
+    },
+
+    /** Deletes the submission (quote.deleted, in the deleting transaction) and, after commit, its files. */
+    async delete(workspaceId: string, projectId: string, id: string): Promise<void> {
+      const deleted = await deps.inTransaction(async ({ tx, afterCommit }) => {
+        const result = await repo.delete(tx, workspaceId, projectId, id);
+        if (!result) return null;
+        await emitEvent(tx, {
+          workspaceId,
+          projectId,
+          type: 'quote.deleted',
+          data: { requestId: id, projectId, status: result.row.status, deletedAt: new Date().toISOString() },
+          dedupeKey: `submission:${id}:quote.deleted`,
+        });
+        // A step still running notices the submission is gone and cleans up after itself.
+        afterCommit(deleteFiles(deps, result.storageKeys));
+        return result;
+      });
+      if (!deleted) throw notFound('Request');
+    },
+  };
+}
+
+export type SubmissionService = ReturnType<typeof createSubmissionService>;

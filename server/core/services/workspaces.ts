@@ -1,0 +1,78 @@
+import type { BillingStatus, Person, Role, Workspace } from '../platform/db/schema/index.js';
+import {
+  countOtherOwners,
+  findPersonBySubject,
+  findRole,
+  findSubjectByEmail,
+  findWorkspace,
+  insertPersonWithWorkspace,
+  setMembership,
+  updateWorkspace,
+} from '../repositories/accounts.js';
+import { AppError, forbidden, notFound } from '../domain/errors.js';
+import { noticeShareChange, type ServiceDeps } from './service-deps.js';
+
+/**
+ * People and workspaces: sign-in (a person seen for the first time gets a personal workspace
+ * they own), membership and roles, and the operator's changes (billing, model limit).
+ */
+export function createWorkspaceService(deps: ServiceDeps, options: { defaultModelLimit: number }) {
+  const { db } = deps;
+
+  async function ensurePerson(subject: string, email: string | null): Promise<Person> {
+    const existing = await findPersonBySubject(db, subject);
+    if (existing) return existing;
+    return deps.inTransaction(async ({ tx }) => {
+      const created = await insertPersonWithWorkspace(tx, { subject, email, modelLimit: options.defaultModelLimit });
+      // Another request created the same person a moment ago.
+      return created ?? (await findPersonBySubject(tx, subject))!;
+    });
+  }
+
+  return {
+    ensurePerson,
+
+    /** The person behind a verified token and their role in the workspace asked for (default: their own); 403 when they are not a member. */
+    async resolveMember(subject: string, email: string | null, requestedWorkspaceId: string | null): Promise<{ person: Person; workspaceId: string; role: Role }> {
+      const person = await ensurePerson(subject, email);
+      const workspaceId = requestedWorkspaceId ?? person.defaultWorkspaceId;
+      const role = workspaceId ? await findRole(db, workspaceId, person.id) : null;
+      if (!workspaceId || !role) throw forbidden('You are not a member of this workspace.');
+      return { person, workspaceId, role };
+    },
+
+    /** The person with this e-mail (created with a personal workspace when missing). */
+    async ensurePersonByEmail(email: string): Promise<Person> {
+      return ensurePerson((await findSubjectByEmail(db, email)) ?? `local|${email}`, email);
+    },
+
+    /** Adds (or re-roles) a member of an existing workspace; refuses to leave it without an owner. */
+    async setMember(workspaceId: string, personId: string, role: Role): Promise<void> {
+      if (!(await findWorkspace(db, workspaceId))) throw notFound('Workspace');
+      if (role !== 'owner' && (await findRole(db, workspaceId, personId)) === 'owner' && (await countOtherOwners(db, workspaceId, personId)) === 0) {
+        throw new AppError(409, 'conflict', `the person is the only owner of workspace ${workspaceId}; refusing to make them ${role}`);
+      }
+      await setMembership(db, workspaceId, personId, role);
+    },
+
+    async exists(workspaceId: string): Promise<boolean> {
+      return (await findWorkspace(db, workspaceId)) !== null;
+    },
+
+    /**
+     * Operator changes with no public API. A billing change alters every public share of the
+     * workspace (402 while locked), so it is announced once committed.
+     */
+    async change(workspaceId: string, changes: { billingStatus?: BillingStatus; modelLimit?: number }): Promise<Workspace> {
+      const row = await deps.inTransaction(async ({ tx, afterCommit }) => {
+        const updated = await updateWorkspace(tx, workspaceId, changes);
+        if (updated && changes.billingStatus) afterCommit(noticeShareChange(deps, { reason: 'billing', workspaceId }));
+        return updated;
+      });
+      if (!row) throw notFound('Workspace');
+      return row;
+    },
+  };
+}
+
+export type WorkspaceService = ReturnType<typeof createWorkspaceService>;

@@ -1,0 +1,23 @@
+/**
+ * The limits of a public submit (contract section 6), shared by the server, the BFF and the
+ * browser element. No Node imports: browser code imports this file.
+ */
+
+/** At most this many screenshots per submit. */
+export const MAX_SCREENSHOTS = 5;
+/** Decoded size limit of one screenshot: 5 MB (contract section 6), 5,000,000 bytes. */
+export const MAX_SCREENSHOT_BYTES = 5_000_000;
+/** Screenshot types a submit may carry. */
+export const SCREENSHOT_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
+export type ScreenshotType = (typeof SCREENSHOT_TYPES)[number];
+/** Longest configurationSummary, in characters. */
+export const MAX_SUMMARY_CHARS = 20_000;
+/** Largest formData and selectedOptions, each, as JSON. */
+export const MAX_OBJECT_JSON_BYTES = 256 * 1024;
+/**
+ * The submit body limit: five screenshots at their limit, base64-encoded (4/3), plus room for
+ * the other fields. Large enough for that, and no larger.
+ */
+export const SUBMIT_BODY_LIMIT = 36 * 1024 * 1024;
+/** How long an Idempotency-Key is remembered per project. */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
