@@ -8,20 +8,27 @@ export class TimeoutError extends Error {
 }
 
 /**
- * Runs `work` and rejects with TimeoutError (`message`) once `ms` have passed, or when `signal`
- * (a caller's own cancellation) aborts first. The work's result is used when it settles in time.
+ * Runs `work` with a signal that aborts with TimeoutError (`message`) once `ms` have passed, or
+ * with `signal`'s reason when that (a caller's own cancellation) aborts first. The work decides
+ * what an abort means (several calls may each give up on their own); `withTimeout` gives up on
+ * all of it.
  */
-export async function withTimeout<T>(work: (signal: AbortSignal) => Promise<T>, ms: number, message: string, signal?: AbortSignal): Promise<T> {
+export async function withDeadline<T>(work: (signal: AbortSignal) => Promise<T>, ms: number, message: string, signal?: AbortSignal): Promise<T> {
   const controller = new AbortController();
   const abort = () => controller.abort(signal?.reason);
   signal?.addEventListener('abort', abort, { once: true });
   const timer = setTimeout(() => controller.abort(new TimeoutError(message)), ms);
   try {
-    return await untilAborted(work(controller.signal), controller.signal);
+    return await work(controller.signal);
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener('abort', abort);
   }
+}
+
+/** `work` under `withDeadline`, rejected with the abort's reason as soon as the signal aborts. */
+export function withTimeout<T>(work: (signal: AbortSignal) => Promise<T>, ms: number, message: string, signal?: AbortSignal): Promise<T> {
+  return withDeadline((deadline) => untilAborted(work(deadline), deadline), ms, message, signal);
 }
 
 /** `promise`, or a rejection with the signal's reason as soon as `signal` aborts (the promise runs on, unobserved). */
