@@ -111,6 +111,20 @@ describe('outbox', () => {
     await expectEverythingOnce(server, smtp, share.projectId, ids);
   });
 
+  it("wakes the workers' relays after a commit: the steps run without waiting for a periodic sweep", async () => {
+    const server = await startTestServer();
+    cleanups.push(() => server.close());
+    const owner = await server.person('owner@wake-up.test');
+    const share = await createSharedProject(server, owner);
+    // The periodic sweep runs once at start, then not for ten minutes.
+    const worker = await startTestWorker(server.env.env, { OUTBOX_RELAY_INTERVAL_MS: '600000' });
+    cleanups.push(() => worker.close(5000));
+    await worker.relay!.sweep();
+    const id = (await (await submit(server.url, share, validBody())).json()).requestId as string;
+    const steps = await waitForSteps(server.deps.db, id);
+    expect(steps.events).toMatchObject({ state: 'done', attempts: 1 });
+  });
+
   it('does everything once for a request whose server died between the commit and the hand-over to BullMQ', async () => {
     const smtp = await startSmtpCatcher();
     cleanups.push(() => smtp.close());
