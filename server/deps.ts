@@ -6,6 +6,7 @@ import { createRedis } from './core/platform/redis.js';
 import { createStorage, type StorageDriver } from './core/platform/storage/index.js';
 import { createUrlSigner, type UrlSigner } from './core/platform/storage/signed-urls.js';
 import { createOutboxNudger, outboxWakeUpChannel, type OutboxNudger } from './core/jobs/outbox.js';
+import { createCpuPool, type CpuPool } from './core/platform/cpu-pool.js';
 
 /**
  * What the API needs from the outside world, built once per process (and once per test file).
@@ -20,6 +21,8 @@ export interface AppDeps {
   signer: UrlSigner;
   /** Wakes the workers' relays after a commit with outbox rows, coalesced; their periodic sweep covers misses. */
   outbox: OutboxNudger;
+  /** Threads for CPU work off the event loop (model checks). */
+  cpuPool: CpuPool;
 }
 
 export function createDeps(config: ServerConfig): AppDeps {
@@ -32,11 +35,12 @@ export function createDeps(config: ServerConfig): AppDeps {
     outbox: createOutboxNudger(redis, outboxWakeUpChannel(config.queuePrefix)),
     storage: createStorage(config),
     signer: createUrlSigner(requireSetting(config.fileSigningSecret, 'FILE_SIGNING_SECRET'), config.publicBaseUrl),
+    cpuPool: createCpuPool({ threads: config.cpuThreads }),
   };
 }
 
 export async function closeDeps(deps: AppDeps): Promise<void> {
   await deps.outbox.drain();
   deps.redis.disconnect();
-  await deps.db.$client.end();
+  await Promise.all([deps.cpuPool.close(), deps.db.$client.end()]);
 }

@@ -9,6 +9,7 @@ import { createStorage, type StorageDriver } from '../server/core/platform/stora
 import { createSubmissionRepository, type SubmissionRepository } from '../server/core/repositories/submissions.js';
 import { createLeaseRepository, type LeaseRepository } from '../server/core/repositories/leases.js';
 import type { Logger } from '../server/core/platform/log.js';
+import { createCpuPool, type CpuPool } from '../server/core/platform/cpu-pool.js';
 
 /**
  * What the worker process needs, built once. Two Redis clients on purpose: BullMQ workers block
@@ -27,6 +28,8 @@ export interface WorkerDeps {
   producerRedis: Redis;
   submissions: SubmissionRepository;
   leases: LeaseRepository;
+  /** Threads for CPU work (PDF rendering). */
+  cpuPool: CpuPool;
   log: Logger;
 }
 
@@ -46,6 +49,7 @@ export function createWorkerDeps(config: WorkerConfig, log: Logger, jobs: JobReg
     producerRedis,
     submissions: createSubmissionRepository(db),
     leases: createLeaseRepository(db),
+    cpuPool: createCpuPool({ threads: config.cpuThreads }),
     log,
   };
 }
@@ -58,5 +62,5 @@ export async function closeWorkerDeps(deps: WorkerDeps): Promise<void> {
   await settlesWithin(Promise.all([deps.workerRedis.quit(), deps.producerRedis.quit()]), 1000);
   deps.workerRedis.disconnect();
   deps.producerRedis.disconnect();
-  await deps.db.$client.end();
+  await Promise.all([deps.cpuPool.close(), deps.db.$client.end()]);
 }

@@ -1,5 +1,5 @@
 import { storageKeys } from '../../server/core/platform/storage/index.js';
-import { renderRequestPdfInThread } from '../pdf/render-in-thread.js';
+import { renderRequestPdfInPool } from '../pdf/render-in-pool.js';
 import type { RequestPdfInput } from '../pdf/render-request-pdf.js';
 import { screenshotForPdf } from '../pdf/screenshot-for-pdf.js';
 import { loadScreenshots, type ScreenshotFile } from '../screenshot-files.js';
@@ -17,13 +17,13 @@ async function forPdf(shot: ScreenshotFile): Promise<RequestPdfInput['screenshot
 }
 
 /**
- * Renders the request PDF (see render-request-pdf.ts) in a worker thread, with every screenshot
+ * Renders the request PDF (see render-request-pdf.ts) in the CPU pool, with every screenshot
  * (PNG, JPEG or WebP) converted by screenshot-for-pdf.ts first, stores it and records its key.
  */
 export const submissionPdf = defineSubmissionStep(
   {
     step: 'pdf',
-    async run({ deps, submissionId }) {
+    async run({ deps, submissionId, signal }) {
       const work = await deps.submissions.forWork(submissionId);
       if (!work) throw new RequestGoneError();
       const { submission, projectData } = work;
@@ -46,12 +46,13 @@ export const submissionPdf = defineSubmissionStep(
       };
       let pdf: Buffer;
       try {
-        pdf = await renderRequestPdfInThread(input);
+        pdf = await renderRequestPdfInPool(deps.cpuPool, input, { signal });
       } catch (error) {
         // Should the renderer still fail on a screenshot (sharp made it, pdfkit could not read
         // it): the owner still gets the request, with the screenshots listed but not embedded.
         if (input.screenshots.length === 0) throw error;
-        pdf = await renderRequestPdfInThread({ ...input, screenshots: input.screenshots.map((shot) => ({ mimeType: shot.mimeType, data: null, unreadable: shot.unreadable })) });
+        const listedOnly = input.screenshots.map((shot) => ({ mimeType: shot.mimeType, data: null, unreadable: shot.unreadable }));
+        pdf = await renderRequestPdfInPool(deps.cpuPool, { ...input, screenshots: listedOnly }, { signal });
       }
       const key = storageKeys.requestPdf(submission.workspaceId, submission.id);
       await deps.storage.put(key, pdf, 'application/pdf');

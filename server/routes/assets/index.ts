@@ -9,7 +9,7 @@ import { AssetList, AssetReply, UPLOAD_LIMITS } from '../../schemas/assets.js';
 import { IdParams, PageQuery, errors, pageLimit } from '../../schemas/common.js';
 import { decodeCursor } from '../../core/repositories/pagination.js';
 import { invalidRequest, notFound, serviceUnavailable } from '../../core/domain/errors.js';
-import { checkModelFile } from '../../core/domain/models/check-model-file.js';
+import { checkModelFileInPool } from '../../core/domain/models/check-model-in-pool.js';
 import { ModelFileError } from '../../core/domain/models/model-file-error.js';
 import { storageKeys } from '../../core/platform/storage/index.js';
 import { createCapacityLimit } from '../../core/platform/capacity-limit.js';
@@ -93,7 +93,7 @@ export default async function assetRoutes(fastify: FastifyInstance) {
     const { workspaceId, personId } = request.auth;
     const upload = await readUpload(request);
     const name = displayName(upload);
-    const checked = await checkModelFile(upload.bytes, upload.fileName);
+    const checked = await checkModelFileInPool(app.deps.cpuPool, upload.bytes, upload.fileName);
 
     const id = randomUUID();
     const storageKey = storageKeys.asset(workspaceId, id);
