@@ -1,5 +1,5 @@
 import { Piscina } from 'piscina';
-import { withTimeout } from './deadline.js';
+import { settlesWithin, withTimeout } from './deadline.js';
 
 /**
  * A small pool of threads for CPU work (PDF rendering, model checks), so that it never blocks
@@ -70,8 +70,10 @@ export function createCpuPool(options: CpuPoolOptions = {}) {
         signal,
       );
     },
-    /** Lets queued and running tasks finish, then ends the threads. */
-    close: () => pool.close(),
+    /** Lets queued and running tasks finish (for at most `timeoutMs`, then stops them) and ends the threads. */
+    async close(timeoutMs = 5000) {
+      if (!(await settlesWithin(pool.close(), timeoutMs))) await pool.destroy();
+    },
   };
 }
 
