@@ -19,6 +19,7 @@ export const SERVER_PIECES = [
   piece.webhooks,
   piece.libraries,
   piece.limits,
+  piece.cpu,
 ] as const;
 
 export const loadServerConfig = (source?: Record<string, string | undefined>) => loadSettings(SERVER_PIECES, source);

@@ -1,47 +1,13 @@
-import { Worker, type Job, type WorkerOptions } from 'bullmq';
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { WorkerConfig } from './config.js';
-import { QUEUES, type QueueName } from '../server/core/jobs/queues.js';
-import type { SubmissionStep } from '../server/core/platform/db/schema/index.js';
+import type { QueueName } from '../server/core/jobs/queues.js';
 import { closeWorkerDeps, createWorkerDeps, type WorkerDeps } from './deps.js';
 import { createLogger, type Logger } from '../server/core/platform/log.js';
-import { startOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './relay.js';
-import { giveUpSubmissionStep, runSubmissionStep, type StepProcessor, type SubmissionJobData } from './submission-step.js';
-import { createHealthProcessor } from './processors/health.js';
-import { screenshotsStep } from './processors/screenshots.js';
-import { pdfStep } from './processors/pdf.js';
-import { emailStep } from './processors/email.js';
-import { eventsStep } from './processors/events.js';
-
-/** The steps of a submission, by job name (the step). */
-const SUBMISSION_STEP_PROCESSORS: Record<SubmissionStep, StepProcessor> = {
-  screenshots: screenshotsStep,
-  pdf: pdfStep,
-  email: emailStep,
-  events: eventsStep,
-};
-
-/** One processor per queue: a queue without one would fill up unnoticed, so the type demands them all. */
-function processorsFor(deps: WorkerDeps): Record<QueueName, (job: Job) => Promise<unknown>> {
-  return {
-    health: createHealthProcessor(deps),
-    submissions: async (job: Job<SubmissionJobData>) => {
-      const processor = SUBMISSION_STEP_PROCESSORS[job.name as SubmissionStep];
-      if (!processor) throw new Error(`unknown submission step ${job.name}`);
-      return runSubmissionStep(deps, job, processor);
-    },
-  };
-}
-
-/**
- * What the relay records when it gives up a job lost too often, by queue. Queues without an
- * entry only lose the outbox row (their work has no state of its own in Postgres).
- */
-function giveUpFor(deps: WorkerDeps): NonNullable<OutboxRelayOptions['onGiveUp']> {
-  const submissionStep = giveUpSubmissionStep(deps);
-  return async (tx, row) => {
-    if (row.queue === QUEUES.submissions) await submissionStep(tx, row);
-  };
-}
+import { settlesWithin } from '../server/core/platform/deadline.js';
+import { startOutboxRelay, type OutboxRelay } from './relay.js';
+import { postponeOutboxCheck } from './dispatch-outbox.js';
+import { JOBS, familyOptions, type JobRegistry } from './jobs/index.js';
+import { UnknownJobError, runJob } from './jobs/define-job.js';
 
 export interface WorkerApp {
   deps: WorkerDeps;
@@ -59,49 +25,59 @@ export interface StartWorkerOptions {
   log?: Logger;
   /** Run the outbox relay in this process (default true). */
   relay?: boolean;
+  /** The job types to run (default every job type of the product, worker/jobs/index.ts). */
+  jobs?: JobRegistry;
 }
 
 /** Default time active jobs get to finish on shutdown. */
 export const SHUTDOWN_TIMEOUT_MS = 10_000;
 
-const timeout = (ms: number) => new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), ms).unref());
+/** Whether BullMQ runs this failed job again (it has just recorded the failure). */
+const willRetry = (job: Job, error: Error) => !(error instanceof UnrecoverableError) && job.attemptsMade < (job.opts.attempts ?? 1);
+
+/** One BullMQ Worker for a queue, with its family's concurrency and lock, running its job types. */
+function startQueueWorker(deps: WorkerDeps, queue: QueueName): Worker {
+  const { config, jobs, log } = deps;
+  const { concurrency, lockDurationMs } = familyOptions(jobs.queues.get(queue)!, config.worker);
+  const worker = new Worker(
+    queue,
+    async (job, _token, signal) => {
+      const type = jobs.get(queue, job.name);
+      if (!type) throw new UnknownJobError(queue, job.name);
+      return runJob(type, job, deps, signal);
+    },
+    {
+      connection: deps.workerRedis,
+      prefix: config.queuePrefix,
+      concurrency,
+      lockDuration: lockDurationMs,
+      // Checked as often as a lock lives, so a killed worker's job is back within about two lock periods.
+      stalledInterval: lockDurationMs,
+    },
+  );
+  worker.on('error', (error) => log.warn({ queue, err: error }, 'worker connection error'));
+  worker.on('failed', (job, error) => {
+    log.warn({ queue, job: job?.name, jobId: job?.id, attemptsMade: job?.attemptsMade, err: error }, 'job failed');
+    // BullMQ retries it after its backoff (`job.delay`): its outbox row need not be checked before.
+    if (job?.id && willRetry(job, error)) {
+      postponeOutboxCheck(deps, job.id, job.delay).catch((postponeError: unknown) => log.warn({ jobId: job.id, err: postponeError }, 'could not postpone the outbox check of a retried job'));
+    }
+  });
+  worker.on('stalled', (jobId) => log.warn({ queue, jobId }, 'job stalled; it will run again'));
+  return worker;
+}
 
 /**
- * The worker: every BullMQ Worker of the product, created here and nowhere else, plus the
- * outbox relay. `worker/main.ts` runs it as a process; tests start it in-process.
+ * The worker: one BullMQ Worker per queue of the job registry, created here and nowhere else,
+ * plus the outbox relay. `worker/main.ts` runs it as a process; tests start it in-process.
  */
 export async function startWorker(config: WorkerConfig, options: StartWorkerOptions = {}): Promise<WorkerApp> {
   const log = options.log ?? createLogger(config.logLevel, { process: 'worker' });
-  const deps = createWorkerDeps(config, log);
-  const workerOptions: WorkerOptions = {
-    connection: deps.workerRedis,
-    prefix: config.queuePrefix,
-    concurrency: config.worker.concurrency,
-    lockDuration: config.worker.lockDurationMs,
-    // Checked as often as a lock lives, so a killed worker's job is back within about two lock periods.
-    stalledInterval: config.worker.lockDurationMs,
-  };
-
-  const workers = Object.entries(processorsFor(deps)).map(([queue, processor]) => {
-    const worker = new Worker(queue, processor, workerOptions);
-    worker.on('error', (error) => log.warn({ queue, err: error }, 'worker connection error'));
-    worker.on('failed', (job, error) => log.warn({ queue, job: job?.name, jobId: job?.id, attemptsMade: job?.attemptsMade, err: error }, 'job failed'));
-    worker.on('stalled', (jobId) => log.warn({ queue, jobId }, 'job stalled; it will run again'));
-    return worker;
-  });
+  const deps = createWorkerDeps(config, log, options.jobs ?? JOBS);
+  const workers = [...deps.jobs.queues.keys()].map((queue) => startQueueWorker(deps, queue));
   await Promise.all(workers.map((w) => w.waitUntilReady()));
 
-  const relay =
-    options.relay === false
-      ? null
-      : startOutboxRelay({
-          db: deps.db,
-          queues: deps.queues,
-          intervalMs: config.worker.relayIntervalMs,
-          resendAfterMs: config.worker.resendAfterMs,
-          log,
-          onGiveUp: giveUpFor(deps),
-        });
+  const relay = options.relay === false ? null : startOutboxRelay(deps, { intervalMs: config.worker.relayIntervalMs });
 
   let closing: Promise<boolean> | null = null;
   return {
@@ -112,10 +88,10 @@ export async function startWorker(config: WorkerConfig, options: StartWorkerOpti
       closing ??= (async () => {
         await relay?.stop();
         // Workers before queues and connections: they may still hand work to the next step.
-        const graceful = (await Promise.race([Promise.all(workers.map((w) => w.close())).then(() => 'closed' as const), timeout(timeoutMs)])) === 'closed';
+        const graceful = await settlesWithin(Promise.all(workers.map((w) => w.close())), timeoutMs);
         if (!graceful) {
           log.warn({ timeoutMs }, 'active jobs did not finish in time; abandoning them');
-          await Promise.race([Promise.all(workers.map((w) => w.close(true))), timeout(2000)]);
+          await settlesWithin(Promise.all(workers.map((w) => w.close(true))), 2000);
         }
         await closeWorkerDeps(deps);
         return graceful;

@@ -12,6 +12,7 @@ export const WORKER_PIECES = [
   piece.libraries,
   piece.tokenEncryption,
   piece.worker,
+  piece.cpu,
 ] as const;
 
 export const loadWorkerConfig = (source?: Record<string, string | undefined>) => loadSettings(WORKER_PIECES, source);

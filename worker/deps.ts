@@ -2,10 +2,14 @@ import type { Redis } from 'ioredis';
 import type { WorkerConfig } from './config.js';
 import { createDb, type Db } from '../server/core/platform/db/client.js';
 import { createRedis } from '../server/core/platform/redis.js';
-import { closeQueues, createQueues, type Queues } from '../server/core/jobs/queues.js';
+import { settlesWithin } from '../server/core/platform/deadline.js';
+import { closeQueues, createQueues, type Queues } from './queues.js';
+import { JOBS, familyOptions, type JobRegistry } from './jobs/index.js';
 import { createStorage, type StorageDriver } from '../server/core/platform/storage/index.js';
 import { createSubmissionRepository, type SubmissionRepository } from '../server/core/repositories/submissions.js';
+import { createLeaseRepository, type LeaseRepository } from '../server/core/repositories/leases.js';
 import type { Logger } from '../server/core/platform/log.js';
+import { createCpuPool, type CpuPool } from '../server/core/platform/cpu-pool.js';
 
 /**
  * What the worker process needs, built once. Two Redis clients on purpose: BullMQ workers block
@@ -16,25 +20,36 @@ export interface WorkerDeps {
   config: WorkerConfig;
   db: Db;
   storage: StorageDriver;
+  /** The job types this worker runs and hands to BullMQ. */
+  jobs: JobRegistry;
   /** Producers on the fail-fast client. */
   queues: Queues;
   workerRedis: Redis;
   producerRedis: Redis;
   submissions: SubmissionRepository;
+  leases: LeaseRepository;
+  /** Threads for CPU work (PDF rendering). */
+  cpuPool: CpuPool;
   log: Logger;
 }
 
-export function createWorkerDeps(config: WorkerConfig, log: Logger): WorkerDeps {
-  const db = createDb(config.databaseUrl, Math.max(4, config.worker.concurrency * 2 + 2));
+/** `jobs`: the job types (default every job type of the product; tests register their own). */
+export function createWorkerDeps(config: WorkerConfig, log: Logger, jobs: JobRegistry = JOBS): WorkerDeps {
+  // Two connections per job that may run at once (its work, its lease), plus the relay's.
+  const jobsAtOnce = [...jobs.queues.values()].reduce((sum, family) => sum + familyOptions(family, config.worker).concurrency, 0);
+  const db = createDb(config.databaseUrl, Math.max(4, jobsAtOnce * 2 + 2));
   const producerRedis = createRedis(config.redisUrl, 'request');
   return {
     config,
     db,
     storage: createStorage(config),
+    jobs,
     queues: createQueues(producerRedis, config.queuePrefix),
     workerRedis: createRedis(config.redisUrl, 'worker'),
     producerRedis,
     submissions: createSubmissionRepository(db),
+    leases: createLeaseRepository(db),
+    cpuPool: createCpuPool({ threads: config.cpuThreads }),
     log,
   };
 }
@@ -42,10 +57,10 @@ export function createWorkerDeps(config: WorkerConfig, log: Logger): WorkerDeps 
 /** Closes what `createWorkerDeps` opened; call it after the workers are closed. */
 export async function closeWorkerDeps(deps: WorkerDeps): Promise<void> {
   // Queue.close waits for Redis; it must not hold the shutdown when Redis is gone.
-  await Promise.race([closeQueues(deps.queues).catch(() => {}), new Promise((r) => setTimeout(r, 2000))]);
+  await settlesWithin(closeQueues(deps.queues), 2000);
   // Clients passed to BullMQ are shared: BullMQ leaves them open, so they are ours to end.
-  await Promise.race([Promise.all([deps.workerRedis.quit(), deps.producerRedis.quit()]).catch(() => {}), new Promise((r) => setTimeout(r, 1000))]);
+  await settlesWithin(Promise.all([deps.workerRedis.quit(), deps.producerRedis.quit()]), 1000);
   deps.workerRedis.disconnect();
   deps.producerRedis.disconnect();
-  await deps.db.$client.end();
+  await Promise.all([deps.cpuPool.close(), deps.db.$client.end()]);
 }

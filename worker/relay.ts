@@ -1,55 +1,55 @@
-import type { Db } from '../server/core/platform/db/client.js';
-import { dispatchOutbox, type DispatchOptions } from '../server/core/jobs/outbox.js';
-import type { Queues } from '../server/core/jobs/queues.js';
-import type { Logger } from '../server/core/platform/log.js';
+import type { Redis } from 'ioredis';
+import { outboxWakeUpChannel } from '../server/core/jobs/outbox.js';
+import { dispatchOutbox, type DispatchOptions } from './dispatch-outbox.js';
+import type { WorkerDeps } from './deps.js';
 
 export interface OutboxRelayOptions {
-  db: Db;
-  queues: Queues;
-  /** Pause between sweeps (OUTBOX_RELAY_INTERVAL_MS, default 2000). */
+  /** Pause between periodic sweeps (OUTBOX_RELAY_INTERVAL_MS, default 2000). */
   intervalMs: number;
-  /** A row enqueued this long ago and still present is enqueued again (OUTBOX_RESEND_AFTER_MS, default 60000). */
-  resendAfterMs: number;
-  log: Logger;
   /** Rows per dispatch call (default 100); a full batch is followed by another at once. */
   batchSize?: number;
-  /** Records the final failure of work whose job was lost too often (see `dispatchOutbox`). */
-  onGiveUp?: DispatchOptions['onGiveUp'];
   /** Hand-overs after which a lost job is given up (default 5). */
-  maxEnqueues?: number;
+  maxEnqueues?: DispatchOptions['maxEnqueues'];
 }
 
 export interface OutboxRelay {
-  /** One sweep now (also what the timer runs); resolves when it is done. */
+  /** One sweep now (also what the timer and a wake-up run); resolves when it is done. */
   sweep(): Promise<number>;
-  /** Stops the timer and waits for a sweep in progress. */
+  /** Stops the timer and the subscription and waits for a sweep in progress. */
   stop(): Promise<void>;
 }
 
 /**
- * The outbox relay: every `intervalMs`, hands BullMQ whatever the outbox still holds (rows the
- * fast path could not enqueue because Redis was down, and jobs Redis lost or a dead worker
- * left). Several relays may run at once (one per worker process): rows are claimed with SKIP
- * LOCKED and BullMQ absorbs a job id it already has.
+ * The outbox relay: hands BullMQ the outbox rows that are due, at once when a process publishes
+ * a wake-up after committing work (createOutboxNudger), and every `intervalMs` for whatever a
+ * lost wake-up, a Redis outage or a dead worker left. Several relays may run at once (one per
+ * worker process): rows are claimed with SKIP LOCKED and BullMQ absorbs a job id it already has.
  */
-export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
-  const { db, queues, intervalMs, resendAfterMs, log, batchSize = 100, onGiveUp, maxEnqueues } = options;
+export function startOutboxRelay(deps: WorkerDeps, options: OutboxRelayOptions): OutboxRelay {
+  const { intervalMs, batchSize = 100, maxEnqueues } = options;
+  const { log } = deps;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | null = null;
+  /** A wake-up arrived during a sweep: rows committed after its claim need another one. */
+  let again = false;
 
   async function drain(): Promise<number> {
     let total = 0;
     for (;;) {
-      const result = await dispatchOutbox(db, queues, { resendAfterMs, batchSize, onGiveUp, maxEnqueues });
+      again = false;
+      const result = await dispatchOutbox(deps, { batchSize, maxEnqueues });
       total += result.sent;
       if (result.gaveUp > 0) log.warn({ gaveUp: result.gaveUp }, 'outbox relay gave up on jobs lost too often');
-      // A short batch means nothing more is due; a failure means Redis is in trouble: wait for the next sweep.
-      if (result.claimed < batchSize || result.failed > 0 || stopped) return total;
+      // A failure means Redis is in trouble: wait for the next periodic sweep.
+      if (stopped || result.failed > 0) return total;
+      // A short batch means nothing more is due, unless work was committed meanwhile.
+      if (result.claimed < batchSize && !again) return total;
     }
   }
 
   function sweep(): Promise<number> {
+    if (running) again = true;
     running ??= drain()
       .then((sent) => {
         if (sent > 0) log.debug({ sent }, 'outbox relay enqueued jobs');
@@ -72,12 +72,19 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     }, intervalMs);
   }
 
+  // Its own connection: a subscribed client can do nothing else. Resubscribes after reconnects.
+  const subscriber: Redis = deps.workerRedis.duplicate();
+  subscriber.on('error', () => {});
+  subscriber.on('message', () => void sweep());
+  subscriber.subscribe(outboxWakeUpChannel(deps.config.queuePrefix)).catch((error: unknown) => log.warn({ err: error }, 'outbox relay could not subscribe to wake-ups; sweeping periodically'));
+
   void sweep().finally(schedule);
   return {
     sweep,
     async stop() {
       stopped = true;
       clearTimeout(timer);
+      subscriber.disconnect();
       await running;
     },
   };

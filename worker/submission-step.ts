@@ -1,8 +1,13 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { Tx } from '../server/core/platform/db/client.js';
-import type { OutboxRow, SubmissionStep } from '../server/core/platform/db/schema/index.js';
-import { addToOutbox, completeOutbox, dispatchOutbox } from '../server/core/jobs/outbox.js';
+import type { OutboxRow, StepState, SubmissionStep } from '../server/core/platform/db/schema/index.js';
+import { addToOutbox, completeOutbox } from '../server/core/jobs/outbox.js';
+import { QUEUES } from '../server/core/jobs/queues.js';
 import { NEXT_SUBMISSION_STEP, submissionJob, submissionJobId } from '../server/core/jobs/submission-jobs.js';
+import { untilAborted } from '../server/core/platform/deadline.js';
+import type { Lease } from '../server/core/repositories/leases.js';
+import { defineJob, type JobType } from './jobs/define-job.js';
+import { dispatchOutbox } from './dispatch-outbox.js';
 import type { WorkerDeps } from './deps.js';
 
 /**
@@ -13,7 +18,7 @@ import type { WorkerDeps } from './deps.js';
  * last failed attempt marks the step failed and still hands over to the next step, so a PDF
  * that cannot be rendered does not keep the owner's e-mail from going out. A run holds the
  * step's lease while it works, so a job redelivered meanwhile waits instead of running the step
- * twice at the same time.
+ * twice at the same time (a generic lease, leases.ts, keyed by the step's job id).
  */
 export interface SubmissionJobData {
   submissionId: string;
@@ -24,6 +29,8 @@ export interface StepContext {
   submissionId: string;
   /** 1 for the first run of the step. */
   attempt: number;
+  /** Aborts when the run's time is up: stop what was started (the step fails with the timeout either way). */
+  signal: AbortSignal;
 }
 
 export interface StepResult {
@@ -72,7 +79,7 @@ export function isFinalFailure(job: Pick<Job, 'attemptsMade' | 'opts'>, error: u
 
 async function handOver(deps: WorkerDeps, ids: number[]) {
   // Best effort: the relay enqueues whatever this misses.
-  await dispatchOutbox(deps.db, deps.queues, { ids, resendAfterMs: deps.config.worker.resendAfterMs }).catch(() => 0);
+  await dispatchOutbox(deps, { ids }).catch(() => 0);
 }
 
 /**
@@ -104,27 +111,58 @@ async function recordFailure(deps: WorkerDeps, job: Job<SubmissionJobData>, step
 }
 
 /**
- * The outbox relay's `onGiveUp` for submission jobs: a step whose job was lost too many times
- * (it kills or stalls every worker that takes it) fails for good with GAVE_UP_MESSAGE, and the
- * next step still gets its turn (the relay enqueues its row on its next sweep).
+ * A submission step's give-up: a step whose job was lost too many times (it kills or stalls
+ * every worker that takes it) fails for good with GAVE_UP_MESSAGE, and the next step still gets
+ * its turn (the relay enqueues its row on its next sweep).
  */
-export function giveUpSubmissionStep(deps: WorkerDeps) {
-  return async (tx: Tx, row: OutboxRow): Promise<void> => {
-    const submissionId = (row.payload as Partial<SubmissionJobData>).submissionId;
-    if (typeof submissionId !== 'string') return;
-    await failStep(deps, tx, submissionId, row.jobName as SubmissionStep, GAVE_UP_MESSAGE);
-  };
+async function giveUpSubmissionStep(tx: Tx, row: OutboxRow, deps: WorkerDeps): Promise<void> {
+  const submissionId = (row.payload as Partial<SubmissionJobData>).submissionId;
+  if (typeof submissionId !== 'string') return;
+  await failStep(deps, tx, submissionId, row.jobName as SubmissionStep, GAVE_UP_MESSAGE);
 }
 
-/** Runs one step for a BullMQ job; see the file comment for the guarantees. */
-export async function runSubmissionStep(deps: WorkerDeps, job: Job<SubmissionJobData>, processor: StepProcessor): Promise<Record<string, unknown>> {
+/**
+ * The outcome of claiming a step for a run: run it (holding `lease`); `busy`, another run holds
+ * the step's lease (try again later); `finished`, done or failed already; `missing`, the request
+ * was deleted.
+ */
+export type StepClaim = { kind: 'run'; attempts: number; lease: Lease } | { kind: 'busy' } | { kind: 'finished'; state: StepState } | { kind: 'missing' };
+
+/**
+ * Takes the step's lease for `leaseMs` and counts the run. Only the lease holder counts, so of
+ * runs arriving together exactly one runs; a run that died without a word leaves a lease that
+ * the next run takes once it expired.
+ */
+export async function claimStep(deps: WorkerDeps, submissionId: string, step: SubmissionStep, leaseMs: number): Promise<StepClaim> {
+  const lease = await deps.leases.acquire(submissionJobId(submissionId, step), leaseMs);
+  if (!lease) {
+    const state = await deps.submissions.stepState(submissionId, step);
+    if (!state) return { kind: 'missing' };
+    return state === 'pending' ? { kind: 'busy' } : { kind: 'finished', state };
+  }
+  const start = await deps.submissions.startStep(submissionId, step).catch(async (error: unknown) => {
+    await deps.leases.release(lease);
+    throw error;
+  });
+  if (start.kind === 'run') return { ...start, lease };
+  await deps.leases.release(lease);
+  return start;
+}
+
+/** Runs one step for a BullMQ job; see the file comment for the guarantees. `signal` aborts the run (its timeout). */
+export async function runSubmissionStep(
+  deps: WorkerDeps,
+  job: Job<SubmissionJobData>,
+  processor: StepProcessor,
+  signal: AbortSignal = new AbortController().signal,
+): Promise<Record<string, unknown>> {
   const { submissionId } = job.data;
   const { step } = processor;
   const jobId = submissionJobId(submissionId, step);
-  const { submissions, db, storage, log } = deps;
+  const { submissions, leases, db, storage, log } = deps;
 
   const leaseMs = deps.config.worker.lockDurationMs;
-  const claim = await submissions.claimStep(submissionId, step, leaseMs);
+  const claim = await claimStep(deps, submissionId, step, leaseMs);
   if (claim.kind === 'missing') {
     await completeOutbox(db, jobId);
     throw new RequestGoneError();
@@ -136,10 +174,11 @@ export async function runSubmissionStep(deps: WorkerDeps, job: Job<SubmissionJob
   if (claim.kind === 'busy') throw new StepBusyError(step);
 
   // Renewed like BullMQ's own lock: a step may legitimately outlive one lease (a slow SMTP server).
-  const renewal = setInterval(() => void submissions.renewStepLease(submissionId, step, leaseMs).catch(() => {}), Math.max(100, leaseMs / 2));
+  const renewal = setInterval(() => void leases.renew(claim.lease, leaseMs).catch(() => {}), Math.max(100, leaseMs / 2));
   renewal.unref();
   try {
-    const result = await processor.run({ deps, submissionId, attempt: claim.attempts });
+    // A run past its time fails here, so its failure is recorded like any other.
+    const result = await untilAborted(processor.run({ deps, submissionId, attempt: claim.attempts, signal }), signal);
     const next = NEXT_SUBMISSION_STEP[step];
     const outcome = await db.transaction(async (tx) => {
       const row = await submissions.lockStep(tx, submissionId, step);
@@ -171,5 +210,27 @@ export async function runSubmissionStep(deps: WorkerDeps, job: Job<SubmissionJob
     throw error instanceof Error ? error : new Error(messageOf(error));
   } finally {
     clearInterval(renewal);
+    await leases.release(claim.lease).catch(() => {});
   }
+}
+
+/** Options every submission step shares: 8 runs, exponential backoff from 2 s; failed jobs kept a week for operators. */
+const STEP_OPTIONS = {
+  attempts: 8,
+  backoff: { type: 'exponential', delay: 2000, jitter: 0.2 },
+  removeOnComplete: { age: 3600, count: 1000 },
+  removeOnFail: { age: 7 * 24 * 3600 },
+} as const;
+
+/** A submission step as a job type of the `submission-steps` queue; `timeoutMs` bounds one run. */
+export function defineSubmissionStep(processor: StepProcessor, options: { timeoutMs: number }): JobType<SubmissionJobData> & StepProcessor {
+  const type = defineJob({
+    queue: QUEUES.submissionSteps,
+    name: processor.step,
+    ...STEP_OPTIONS,
+    timeoutMs: options.timeoutMs,
+    process: (job: Job<SubmissionJobData>, { deps, signal }) => runSubmissionStep(deps, job, processor, signal),
+    giveUp: giveUpSubmissionStep,
+  });
+  return { ...type, ...processor };
 }

@@ -9,6 +9,7 @@ import { createWorkspaceService } from '../core/services/workspaces.js';
 
 /** Warnings of the services (a notice Redis refused) go to stderr: stdout is the command's result. */
 const stderrLog = {
+  debug: () => {},
   info: () => {},
   warn: (details: object, message: string) => process.stderr.write(`warning: ${message}${'err' in details ? ` (${(details.err as Error).message})` : ''}\n`),
   error: (details: object, message: string) => process.stderr.write(`error: ${message}\n`),

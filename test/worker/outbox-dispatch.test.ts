@@ -1,44 +1,61 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Queue } from 'bullmq';
 import { sql } from 'drizzle-orm';
-import type { Redis } from 'ioredis';
-import { createDb, type Db } from '../../server/core/platform/db/client.js';
-import { addToOutbox, completeOutbox, dispatchOutbox } from '../../server/core/jobs/outbox.js';
-import { QUEUES, closeQueues, createQueues, type Queues } from '../../server/core/jobs/queues.js';
-import { createRedis } from '../../server/core/platform/redis.js';
-import { loadWorkerConfig } from '../../worker/config.js';
+import { addToOutbox, completeOutbox } from '../../server/core/jobs/outbox.js';
+import { QUEUES } from '../../server/core/jobs/queues.js';
+import { createLogger } from '../../server/core/platform/log.js';
+import type { OutboxRow } from '../../server/core/platform/db/schema/index.js';
+import { closeWorkerDeps, createWorkerDeps, type WorkerDeps } from '../../worker/deps.js';
+import { dispatchOutbox } from '../../worker/dispatch-outbox.js';
+import { startWorker } from '../../worker/app.js';
+import { createJobRegistry } from '../../worker/jobs/index.js';
+import { defineJob } from '../../worker/jobs/define-job.js';
+import type { Queues } from '../../worker/queues.js';
 import { createTestEnv, type TestEnv } from '../helpers/test-env.js';
+import { waitFor, workerConfig } from './submission-fixtures.js';
 
 /**
  * dispatchOutbox on its own: rows are claimed in one short statement, Redis is talked to outside
- * any transaction, outcomes are recorded afterwards, and a job lost too often is given up.
+ * any transaction, outcomes are recorded afterwards, only due rows are looked at (a job delayed
+ * into the future is not polled), and a job lost too often is given up by its own job type.
  */
+const HOUR = 3600_000;
+const givenUp: string[] = [];
+/** Job types of this file: none runs here except where a test starts a worker. */
+const plain = defineJob({ queue: QUEUES.submissionSteps, name: 'plain', timeoutMs: 1000, process: async () => ({}) });
+const withGiveUp = defineJob({
+  queue: QUEUES.submissionSteps,
+  name: 'with-give-up',
+  timeoutMs: 1000,
+  process: async () => ({}),
+  async giveUp(tx, row) {
+    // Inside the transaction that deletes the row.
+    const { rows: locked } = await tx.execute<{ job_id: string }>(sql`select job_id from outbox where id = ${row.id}`);
+    givenUp.push(locked[0].job_id);
+  },
+});
+const later = defineJob({ queue: QUEUES.submissionSteps, name: 'later', delayMs: 10 * HOUR, timeoutMs: 1000, process: async () => ({}) });
+const JOBS = createJobRegistry([plain, withGiveUp, later], {});
+
 let env: TestEnv;
-let db: Db;
-let redis: Redis;
-let queues: Queues;
+let deps: WorkerDeps;
 
 beforeAll(async () => {
   env = await createTestEnv();
-  const config = loadWorkerConfig(env.env);
-  db = createDb(config.databaseUrl, 6);
-  redis = createRedis(config.redisUrl, 'request');
-  queues = createQueues(redis, config.queuePrefix);
+  deps = createWorkerDeps(workerConfig(env.env), createLogger('silent'), JOBS);
 });
 afterAll(async () => {
-  await closeQueues(queues);
-  redis?.disconnect();
-  await db?.$client.end();
+  if (deps) await closeWorkerDeps(deps);
   await env?.cleanup();
 });
 
 let counter = 0;
-/** Outbox rows for the submissions queue, with job ids unique to this file. */
-async function rows(n: number): Promise<{ ids: number[]; jobIds: string[] }> {
+/** Outbox rows of one of this file's job types, with job ids unique to this file. */
+async function rows(n: number, name = plain.name): Promise<{ ids: number[]; jobIds: string[] }> {
   const jobIds = Array.from({ length: n }, () => `t_${process.pid}_${++counter}`);
   const ids = await addToOutbox(
-    db,
-    jobIds.map((jobId) => ({ queue: QUEUES.submissions, name: 'events', jobId, data: { submissionId: jobId } })),
+    deps.db,
+    jobIds.map((jobId) => ({ queue: QUEUES.submissionSteps, name, jobId, data: { submissionId: jobId } })),
   );
   return { ids, jobIds };
 }
@@ -51,7 +68,7 @@ interface OutboxState {
 }
 
 async function outboxState(jobIds: string[]): Promise<OutboxState[]> {
-  const { rows: found } = await db.$client.query<OutboxState>(
+  const { rows: found } = await deps.db.$client.query<OutboxState>(
     `select job_id, enqueue_count, last_enqueued_at is not null as sent, next_attempt_at <= now() as due
      from outbox where job_id = any($1) order by id`,
     [jobIds],
@@ -61,14 +78,14 @@ async function outboxState(jobIds: string[]): Promise<OutboxState[]> {
 
 /** Makes rows look enqueued long ago (`count` times), so the next dispatch re-sends them. */
 async function makeStale(jobIds: string[], count: number) {
-  await db.$client.query(`update outbox set enqueue_count = $2, last_enqueued_at = now() - interval '1 hour', next_attempt_at = now() where job_id = any($1)`, [
+  await deps.db.$client.query(`update outbox set enqueue_count = $2, last_enqueued_at = now() - interval '1 hour', next_attempt_at = now() where job_id = any($1)`, [
     jobIds,
     count,
   ]);
 }
 
-/** Queues whose `submissions` producer is replaced by `stub` (the claim only takes rows of known queues). */
-const withSubmissions = (stub: Partial<Queue>): Queues => ({ ...queues, submissions: stub as Queue });
+/** Worker deps whose `submission-steps` producer is replaced by `stub`. */
+const withSubmissions = (stub: Partial<Queue>): WorkerDeps => ({ ...deps, queues: { ...deps.queues, [QUEUES.submissionSteps]: stub as Queue } as Queues });
 
 function deferred<T = void>() {
   let resolve!: (value: T) => void;
@@ -87,10 +104,10 @@ describe('dispatchOutbox', () => {
         return addAnswer.promise;
       }) as Queue['addBulk'],
     });
-    const dispatching = dispatchOutbox(db, slowRedis, { ids, resendAfterMs: 60_000, deadlineMs: 20_000 });
+    const dispatching = dispatchOutbox(slowRedis, { ids, resendAfterMs: 60_000, deadlineMs: 20_000 });
     await addCalled.promise;
     // The processor's final transaction: a lock held by the dispatcher would make this fail.
-    await db.transaction(async (tx) => {
+    await deps.db.transaction(async (tx) => {
       await tx.execute(sql`set local lock_timeout = '2s'`);
       await completeOutbox(tx, jobIds[0]);
     });
@@ -112,74 +129,120 @@ describe('dispatchOutbox', () => {
       }) as unknown as Queue['addBulk'],
     });
     const results = await Promise.all([
-      dispatchOutbox(db, counting, { ids, resendAfterMs: 60_000 }),
-      dispatchOutbox(db, counting, { ids, resendAfterMs: 60_000 }),
+      dispatchOutbox(counting, { ids, resendAfterMs: 60_000 }),
+      dispatchOutbox(counting, { ids, resendAfterMs: 60_000 }),
     ]);
     expect(results.reduce((sum, r) => sum + r.claimed, 0)).toBe(6);
     expect([...added].sort()).toEqual([...jobIds].sort());
     expect(calls).toBeLessThanOrEqual(2);
-    expect((await outboxState(jobIds)).every((row) => row.sent && row.enqueue_count === 1 && row.due)).toBe(true);
+    // Handed over: next due only once the resend time has passed.
+    expect((await outboxState(jobIds)).every((row) => row.sent && row.enqueue_count === 1 && !row.due)).toBe(true);
   });
 
   it('leaves rows Redis refused or did not take in time for a later attempt, unsent', async () => {
     const refused = await rows(2);
     const refusing = withSubmissions({ addBulk: (() => Promise.reject(new Error('Connection is closed.'))) as Queue['addBulk'] });
-    expect(await dispatchOutbox(db, refusing, { ids: refused.ids, resendAfterMs: 60_000 })).toMatchObject({ claimed: 2, sent: 0, failed: 2 });
+    expect(await dispatchOutbox(refusing, { ids: refused.ids, resendAfterMs: 60_000 })).toMatchObject({ claimed: 2, sent: 0, failed: 2 });
     expect(await outboxState(refused.jobIds)).toEqual(refused.jobIds.map((job_id) => ({ job_id, enqueue_count: 0, sent: false, due: false })));
 
     const hung = await rows(1);
     const hanging = withSubmissions({ addBulk: (() => new Promise(() => {})) as Queue['addBulk'] });
-    expect(await dispatchOutbox(db, hanging, { ids: hung.ids, resendAfterMs: 60_000, deadlineMs: 50 })).toMatchObject({ claimed: 1, failed: 1 });
+    expect(await dispatchOutbox(hanging, { ids: hung.ids, resendAfterMs: 60_000, deadlineMs: 50 })).toMatchObject({ claimed: 1, failed: 1 });
     expect(await outboxState(hung.jobIds)).toEqual([{ job_id: hung.jobIds[0], enqueue_count: 0, sent: false, due: false }]);
   });
 
-  it('re-adds a lost job, leaves a job BullMQ still holds alone, and gives up one lost too often', async () => {
-    const [alive, lost, poisoned] = [await rows(1), await rows(1), await rows(1)];
-    // BullMQ still holds this one (waiting: no worker runs in this file).
-    await queues.submissions.add('events', {}, { jobId: alive.jobIds[0] });
+  it("re-adds a lost job, leaves a job BullMQ still holds alone, and gives up one lost too often with its type's giveUp", async () => {
+    const [alive, lost, poisoned] = [await rows(1, withGiveUp.name), await rows(1, withGiveUp.name), await rows(1, withGiveUp.name)];
+    // BullMQ still holds this one (waiting: no worker runs here).
+    await deps.queues[QUEUES.submissionSteps].add(withGiveUp.name, {}, { jobId: alive.jobIds[0] });
     await makeStale(alive.jobIds, 5);
     await makeStale(lost.jobIds, 4);
     await makeStale(poisoned.jobIds, 5);
-    const givenUp: string[] = [];
-    const result = await dispatchOutbox(db, queues, {
-      ids: [...alive.ids, ...lost.ids, ...poisoned.ids],
-      resendAfterMs: 60_000,
-      onGiveUp: async (tx, row) => {
-        // Inside the transaction that deletes the row.
-        const { rows: locked } = await tx.execute<{ job_id: string }>(sql`select job_id from outbox where id = ${row.id}`);
-        givenUp.push(locked[0].job_id);
-      },
-    });
+    givenUp.length = 0;
+    const result = await dispatchOutbox(deps, { ids: [...alive.ids, ...lost.ids, ...poisoned.ids], resendAfterMs: 60_000 });
     expect(result).toMatchObject({ claimed: 3, sent: 1, alive: 1, gaveUp: 1, failed: 0 });
     expect(givenUp).toEqual(poisoned.jobIds);
     const state = await outboxState([...alive.jobIds, ...lost.jobIds, ...poisoned.jobIds]);
     expect(state).toEqual([
-      // Looked at again, not counted as a hand-over.
-      { job_id: alive.jobIds[0], enqueue_count: 5, sent: true, due: true },
-      { job_id: lost.jobIds[0], enqueue_count: 5, sent: true, due: true },
+      // Looked at again, not counted as a hand-over; both next due after the resend time.
+      { job_id: alive.jobIds[0], enqueue_count: 5, sent: true, due: false },
+      { job_id: lost.jobIds[0], enqueue_count: 5, sent: true, due: false },
     ]);
-    expect(await queues.submissions.getJobState(lost.jobIds[0])).toBe('waiting');
-    expect(await queues.submissions.getJobState(poisoned.jobIds[0])).toBe('unknown');
+    expect(await deps.queues[QUEUES.submissionSteps].getJobState(lost.jobIds[0])).toBe('waiting');
+    expect(await deps.queues[QUEUES.submissionSteps].getJobState(poisoned.jobIds[0])).toBe('unknown');
   });
 
-  it('keeps re-adding without onGiveUp, and keeps the row when onGiveUp fails', async () => {
-    const plain = await rows(1);
-    await makeStale(plain.jobIds, 9);
-    expect(await dispatchOutbox(db, queues, { ids: plain.ids, resendAfterMs: 60_000 })).toMatchObject({ sent: 1 });
-    expect(await outboxState(plain.jobIds)).toMatchObject([{ enqueue_count: 10 }]);
+  it('gives up only job types that declare a giveUp: others are re-added without limit', async () => {
+    const [declared, undeclared] = [await rows(1, withGiveUp.name), await rows(1, plain.name)];
+    await makeStale([...declared.jobIds, ...undeclared.jobIds], 9);
+    givenUp.length = 0;
+    expect(await dispatchOutbox(deps, { ids: [...declared.ids, ...undeclared.ids], resendAfterMs: 60_000 })).toMatchObject({ sent: 1, gaveUp: 1 });
+    expect(givenUp).toEqual(declared.jobIds);
+    expect(await outboxState([...declared.jobIds, ...undeclared.jobIds])).toMatchObject([{ job_id: undeclared.jobIds[0], enqueue_count: 10 }]);
+  });
 
-    const broken = await rows(1);
+  it('keeps the row when giveUp fails', async () => {
+    const broken = await rows(1, withGiveUp.name);
     await makeStale(broken.jobIds, 5);
-    const failing = dispatchOutbox(db, queues, {
-      ids: broken.ids,
-      resendAfterMs: 60_000,
-      onGiveUp: async (tx) => {
+    const failingType = {
+      ...withGiveUp,
+      async giveUp(tx: Parameters<NonNullable<typeof withGiveUp.giveUp>>[0]) {
         await tx.execute(sql`delete from outbox where id = ${broken.ids[0]}`);
         throw new Error('could not record the failure');
       },
-    });
+    };
+    const failing = dispatchOutbox({ ...deps, jobs: createJobRegistry([plain, failingType, later], {}) }, { ids: broken.ids, resendAfterMs: 60_000 });
     await expect(failing).rejects.toThrow('giving up a row failed');
     // Rolled back: the row is still there, due again shortly.
     expect(await outboxState(broken.jobIds)).toEqual([{ job_id: broken.jobIds[0], enqueue_count: 5, sent: true, due: false }]);
   });
+
+  it('does not look at a row whose job is delayed into the future: no sweep claims it, BullMQ is never asked', async () => {
+    const { ids, jobIds } = await rows(1, later.name);
+    expect(await dispatchOutbox(deps, { ids })).toMatchObject({ claimed: 1, sent: 1 });
+    const queue = deps.queues[QUEUES.submissionSteps];
+    expect(await queue.getJobState(jobIds[0])).toBe('delayed');
+    const checkedIn = await hoursUntilDue(jobIds[0]);
+    expect(checkedIn).toBeGreaterThan(10);
+    expect(checkedIn).toBeLessThan(10.1);
+
+    const asked = vi.spyOn(queue, 'getJobState');
+    try {
+      for (let sweep = 0; sweep < 3; sweep++) expect(await dispatchOutbox(deps, { ids })).toMatchObject({ claimed: 0 });
+      expect(asked).not.toHaveBeenCalled();
+    } finally {
+      asked.mockRestore();
+    }
+  });
+
+  it("pushes a row's next check past a failed run's backoff, so a retry delayed for hours is not polled meanwhile", async () => {
+    const failing = defineJob({
+      queue: QUEUES.submissionSteps,
+      name: 'fails-once',
+      attempts: 2,
+      backoff: { type: 'fixed', delay: 10 * HOUR },
+      timeoutMs: 1000,
+      process: async () => Promise.reject(new Error('try again in ten hours')),
+    });
+    const worker = await startWorker(workerConfig(env.env), { log: createLogger('silent'), jobs: createJobRegistry([failing], {}) });
+    try {
+      const [id] = await addToOutbox(deps.db, [{ queue: QUEUES.submissionSteps, name: failing.name, jobId: `t_${process.pid}_retried`, data: {} }]);
+      await waitFor(async () => (await hoursUntilDue(`t_${process.pid}_retried`)) > 10, 'the next check to move past the backoff');
+      expect(await worker.deps.queues[QUEUES.submissionSteps].getJobState(`t_${process.pid}_retried`)).toBe('delayed');
+      const { rows: [row] } = await deps.db.$client.query<{ id: string }>('select id from outbox where id = $1', [id]);
+      expect(row).toBeDefined();
+      expect(await dispatchOutbox(worker.deps)).toMatchObject({ claimed: 0 });
+    } finally {
+      await worker.close(5000);
+    }
+  });
 });
+
+/** Hours until the row's next check. */
+async function hoursUntilDue(jobId: string): Promise<number> {
+  const { rows: found } = await deps.db.$client.query<{ hours: number }>(
+    `select extract(epoch from next_attempt_at - now()) / 3600 as hours from outbox where job_id = $1`,
+    [jobId],
+  );
+  return Number(found[0]?.hours ?? 0);
+}

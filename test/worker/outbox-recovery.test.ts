@@ -12,7 +12,10 @@ import { createRedis } from '../../server/core/platform/redis.js';
 import { QUEUES } from '../../server/core/jobs/queues.js';
 import { submissionJobId } from '../../server/core/jobs/submission-jobs.js';
 import { createSubmissionRepository } from '../../server/core/repositories/submissions.js';
-import { createSharedProject, dataUrl, png, startTestWorker, submit, validBody, waitFor, waitForSteps } from './submission-fixtures.js';
+import { closeWorkerDeps, createWorkerDeps } from '../../worker/deps.js';
+import { dispatchOutbox } from '../../worker/dispatch-outbox.js';
+import { createLogger } from '../../server/core/platform/log.js';
+import { createSharedProject, dataUrl, png, startTestWorker, submit, validBody, waitFor, waitForSteps, workerConfig } from './submission-fixtures.js';
 
 /**
  * Store first, enqueue after: a submit is acknowledged once it is in Postgres, whatever Redis
@@ -31,16 +34,17 @@ async function outboxRows(server: TestServer, requestId: string) {
   return rows;
 }
 
-/** Waits until BullMQ holds every first-step job of the request (the fast path handed them over). */
-async function waitForJobsInRedis(server: TestServer, requestId: string) {
-  const connection = createRedis(server.config.redisUrl, 'request');
-  const queue = new Queue(QUEUES.submissions, { connection, prefix: server.config.queuePrefix });
+/** Hands the request's first steps to BullMQ as a relay would, with no worker to run them; resolves once BullMQ holds them. */
+async function handOverToBullMQ(server: TestServer, requestId: string) {
+  const deps = createWorkerDeps(workerConfig(server.env.env), createLogger('silent'));
   try {
     const jobIds = [submissionJobId(requestId, 'screenshots'), submissionJobId(requestId, 'events')];
-    await waitFor(async () => (await Promise.all(jobIds.map((jobId) => queue.getJobState(jobId)))).every((state) => state !== 'unknown'), 'the fast path to enqueue the first steps');
+    await waitFor(async () => {
+      await dispatchOutbox(deps);
+      return (await Promise.all(jobIds.map((jobId) => deps.queues[QUEUES.submissionSteps].getJobState(jobId)))).every((state) => state !== 'unknown');
+    }, 'the relay to enqueue the first steps');
   } finally {
-    await queue.close();
-    connection.disconnect();
+    await closeWorkerDeps(deps);
   }
 }
 
@@ -107,6 +111,20 @@ describe('outbox', () => {
     await expectEverythingOnce(server, smtp, share.projectId, ids);
   });
 
+  it("wakes the workers' relays after a commit: the steps run without waiting for a periodic sweep", async () => {
+    const server = await startTestServer();
+    cleanups.push(() => server.close());
+    const owner = await server.person('owner@wake-up.test');
+    const share = await createSharedProject(server, owner);
+    // The periodic sweep runs once at start, then not for ten minutes.
+    const worker = await startTestWorker(server.env.env, { OUTBOX_RELAY_INTERVAL_MS: '600000' });
+    cleanups.push(() => worker.close(5000));
+    await worker.relay!.sweep();
+    const id = (await (await submit(server.url, share, validBody())).json()).requestId as string;
+    const steps = await waitForSteps(server.deps.db, id);
+    expect(steps.events).toMatchObject({ state: 'done', attempts: 1 });
+  });
+
   it('does everything once for a request whose server died between the commit and the hand-over to BullMQ', async () => {
     const smtp = await startSmtpCatcher();
     cleanups.push(() => smtp.close());
@@ -134,12 +152,13 @@ describe('outbox', () => {
     const owner = await server.person('owner@gave-up.test');
     const share = await createSharedProject(server, owner, { projectSettings: { emailAdminAddress: 'owner@shop.example' } });
     const id = (await (await submit(server.url, share, validBody())).json()).requestId as string;
+    await handOverToBullMQ(server, id);
 
     // Something other than our processors fails the jobs for good, as BullMQ does to a job that
     // stalled more than maxStalledCount times: Redis says "failed", the outbox rows stay.
     const connection = createRedis(server.config.redisUrl, 'worker');
-    const queue = new Queue(QUEUES.submissions, { connection, prefix: server.config.queuePrefix });
-    const saboteur = new Worker(QUEUES.submissions, async () => Promise.reject(new UnrecoverableError('job stalled more than allowable limit')), {
+    const queue = new Queue(QUEUES.submissionSteps, { connection, prefix: server.config.queuePrefix });
+    const saboteur = new Worker(QUEUES.submissionSteps, async () => Promise.reject(new UnrecoverableError('job stalled more than allowable limit')), {
       connection,
       prefix: server.config.queuePrefix,
     });
@@ -161,17 +180,17 @@ describe('outbox', () => {
     const owner = await server.person('owner@poison.test');
     const share = await createSharedProject(server, owner);
     const id = (await (await submit(server.url, share, validBody({ screenshots: [dataUrl('image/png', png())] }))).json()).requestId as string;
-    await waitForJobsInRedis(server, id);
+    await handOverToBullMQ(server, id);
 
     // The screenshots job was handed to BullMQ five times and lost every time (it stalls or
     // kills every worker that takes it); now it is gone again.
     const connection = createRedis(server.config.redisUrl, 'request');
-    const queue = new Queue(QUEUES.submissions, { connection, prefix: server.config.queuePrefix });
+    const queue = new Queue(QUEUES.submissionSteps, { connection, prefix: server.config.queuePrefix });
     const jobId = submissionJobId(id, 'screenshots');
     await queue.remove(jobId);
     await queue.close();
     connection.disconnect();
-    await server.deps.db.$client.query(`update outbox set enqueue_count = 5, last_enqueued_at = now() - interval '1 hour' where job_id = $1`, [jobId]);
+    await server.deps.db.$client.query(`update outbox set enqueue_count = 5, last_enqueued_at = now() - interval '1 hour', next_attempt_at = now() where job_id = $1`, [jobId]);
 
     // The e-mail goes to the workspace's owner (the project names no address).
     const smtp = await startSmtpCatcher();
@@ -204,15 +223,15 @@ describe('outbox', () => {
 
     // A: enqueued in Redis, but no worker runs; the restart below loses those jobs.
     const a = (await (await submit(server.url, share, validBody())).json()).requestId as string;
-    await waitForJobsInRedis(server, a);
+    await handOverToBullMQ(server, a);
 
     await stopRedis(redis);
     // B: Redis is down. The answer does not wait for it.
     const res = await submit(server.url, share, validBody({ screenshots: [dataUrl('image/png', png())] }));
     expect(res.status).toBe(200);
     const b = (await res.json()).requestId as string;
-    // Redis refused the hand-over: B's rows are left to the relay as never enqueued.
-    await waitFor(async () => (await outboxRows(server, b)).every((r) => r.last_enqueued_at === null), "B's rows to go back to the relay");
+    // B's rows wait for the relay, never enqueued.
+    await waitFor(async () => (await outboxRows(server, b)).every((r) => r.last_enqueued_at === null), "B's rows to wait for the relay");
 
     // A worker starting meanwhile waits for Redis; Redis comes back empty.
     const starting = startTestWorker(server.env.env, { REDIS_URL: redisUrl, SMTP_URL: smtp.url });

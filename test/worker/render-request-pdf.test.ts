@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_BRAND_COLOR, MAX_VALUE_CHARS, brandColorOf, formRows, optionRows, printable, renderRequestPdf } from '../../worker/pdf/render-request-pdf.js';
-import { renderRequestPdfInThread } from '../../worker/pdf/render-in-thread.js';
+import { renderRequestPdfInPool } from '../../worker/pdf/render-in-pool.js';
+import { createCpuPool } from '../../server/core/platform/cpu-pool.js';
 import { jpeg, png } from './submission-fixtures.js';
 import { pdfText } from '../helpers/pdf-text.js';
 
@@ -32,6 +33,10 @@ function jpegClaiming(width: number, height: number) {
   bytes.writeUInt16BE(width, sof + 7);
   return bytes;
 }
+
+/** The pool the worker renders in, with two threads as an operator might configure. */
+const pool = createCpuPool({ threads: 2 });
+afterAll(() => pool.close());
 
 const imageCount = (pdf: Buffer) => pdf.toString('latin1').match(/\/Subtype \/Image/g)?.length ?? 0;
 
@@ -86,9 +91,9 @@ describe('request PDF', () => {
     expect(long.endsWith(`… (shortened: ${MAX_VALUE_CHARS} more characters)`)).toBe(true);
   });
 
-  it('renders, in the worker thread and within its time limit, a request whose answer and summary are one huge word', async () => {
+  it('renders, in the CPU pool and within its time limit, a request whose answer and summary are one huge word', async () => {
     const huge = 'Z'.repeat(200_000);
-    const pdf = await renderRequestPdfInThread({ ...baseInput, formData: { name: huge }, configurationSummary: huge.slice(0, 20_000), screenshots: [] });
+    const pdf = await renderRequestPdfInPool(pool, { ...baseInput, formData: { name: huge }, configurationSummary: huge.slice(0, 20_000), screenshots: [] });
     const text = (await pdfText(pdf)).replace(/\u200b/g, '');
     expect(text).toContain(`(shortened: ${200_000 - MAX_VALUE_CHARS} more characters)`);
     expect(text.split('Z').length - 1).toBe(MAX_VALUE_CHARS + 20_000);
@@ -184,17 +189,17 @@ describe('request PDF', () => {
     expect(imageCount(pdf)).toBe(2);
   });
 
-  it('renders in a worker thread the same document, and stops a render that takes too long', async () => {
+  it('renders in the CPU pool the same document, and stops a render that takes too long', async () => {
     const input = { ...baseInput, screenshots: [{ mimeType: 'image/png', data: png() }, { mimeType: 'image/png', data: pngClaiming(8000, 8000) }] };
-    const pdf = await renderRequestPdfInThread(input);
+    const pdf = await renderRequestPdfInPool(pool, input);
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
     const text = await pdfText(pdf);
     for (const expected of ['Lamp', 'req-9', 'Grace Hopper', 'Screenshot 1', 'Screenshot 2: not embedded (too large).']) expect(text).toContain(expected);
     // The thread finds the font files too.
-    const euro = await pdfText(await renderRequestPdfInThread({ ...input, configurationSummary: 'Total: €1,234.00 – Łukasz' }));
+    const euro = await pdfText(await renderRequestPdfInPool(pool, { ...input, configurationSummary: 'Total: €1,234.00 – Łukasz' }));
     expect(euro).toContain('Total: €1,234.00 – Łukasz');
     expect(imageCount(pdf)).toBe(2);
-    // Starting a thread alone takes longer than a millisecond.
-    await expect(renderRequestPdfInThread(input, { timeoutMs: 1 })).rejects.toThrow('took longer than 1 ms');
+    // Rendering takes longer than a millisecond.
+    await expect(renderRequestPdfInPool(pool, input, { timeoutMs: 1 })).rejects.toThrow('took longer than 1 ms');
   });
 });

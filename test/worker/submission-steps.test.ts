@@ -6,11 +6,11 @@ import { startTestServer, type TestPerson, type TestServer } from '../helpers/te
 import { startSmtpCatcher, type SmtpCatcher } from '../helpers/smtp-catcher.js';
 import { closeWorkerDeps, createWorkerDeps, type WorkerDeps } from '../../worker/deps.js';
 import { createLogger } from '../../server/core/platform/log.js';
-import { StepBusyError, runSubmissionStep, type StepProcessor, type SubmissionJobData } from '../../worker/submission-step.js';
+import { StepBusyError, claimStep, runSubmissionStep, type StepProcessor, type SubmissionJobData } from '../../worker/submission-step.js';
 import { PROJECT_MAIL_MESSAGES } from '../../worker/mail.js';
 import { freePort } from '../helpers/test-env.js';
-import { eventsStep } from '../../worker/processors/events.js';
-import { pdfStep } from '../../worker/processors/pdf.js';
+import { submissionEvents as eventsStep } from '../../worker/jobs/submission-events.js';
+import { submissionPdf as pdfStep } from '../../worker/jobs/submission-pdf.js';
 import { submissionJobId } from '../../server/core/jobs/submission-jobs.js';
 import { createSharedProject, startTestWorker, stepRows, submit, validBody, waitFor, waitForSteps, workerConfig } from './submission-fixtures.js';
 
@@ -198,12 +198,13 @@ describe('step runner', () => {
     release();
     expect(await first).toMatchObject({ done: true });
     expect(runs).toBe(1);
-    const [row] = await query<{ state: string; attempts: number; last_error: string | null; running_until: Date | null }>(
-      'select state, attempts, last_error, running_until from submission_steps where submission_id = $1 and step = $2',
-      [requestId, 'events'],
+    const [row] = await query<{ state: string; attempts: number; last_error: string | null; leased: boolean }>(
+      `select state, attempts, last_error, exists (select 1 from job_leases where key = $3) as leased
+       from submission_steps where submission_id = $1 and step = $2`,
+      [requestId, 'events', submissionJobId(requestId, 'events')],
     );
-    // The busy job counted no attempt and left no error; finishing cleared the lease.
-    expect(row).toEqual({ state: 'done', attempts: 1, last_error: null, running_until: null });
+    // The busy job counted no attempt and left no error; finishing released the lease.
+    expect(row).toEqual({ state: 'done', attempts: 1, last_error: null, leased: false });
     // Its retry finds the step done.
     expect(await runSubmissionStep(deps, fakeJob(requestId, 'events'), slow)).toMatchObject({ skipped: 'done' });
     expect(runs).toBe(1);
@@ -212,15 +213,17 @@ describe('step runner', () => {
   it('lets exactly one of two simultaneous claims run, frees the step for a retry, and takes over an expired lease', async () => {
     const share = await createSharedProject(server, owner);
     const { requestId } = await (await submit(server.url, share, validBody())).json();
-    const claims = await Promise.all([deps.submissions.claimStep(requestId, 'pdf', 60_000), deps.submissions.claimStep(requestId, 'pdf', 60_000)]);
+    const claims = await Promise.all([claimStep(deps, requestId, 'pdf', 60_000), claimStep(deps, requestId, 'pdf', 60_000)]);
     expect(claims.map((c) => c.kind).sort()).toEqual(['busy', 'run']);
     // A failed run that will be retried frees the step at once (the retry comes before the lease would end).
+    const first = claims.find((c) => c.kind === 'run')!;
     await deps.submissions.recordStepError(requestId, 'pdf', 'renderer exploded');
-    expect(await deps.submissions.claimStep(requestId, 'pdf', 60_000)).toEqual({ kind: 'run', attempts: 2 });
-    expect(await deps.submissions.claimStep(requestId, 'pdf', 60_000)).toEqual({ kind: 'busy' });
+    if (first.kind === 'run') await deps.leases.release(first.lease);
+    expect(await claimStep(deps, requestId, 'pdf', 60_000)).toEqual({ kind: 'run', attempts: 2, lease: expect.any(Object) });
+    expect(await claimStep(deps, requestId, 'pdf', 60_000)).toEqual({ kind: 'busy' });
     // A run that died without a word: once its lease has run out, another run takes the step.
-    await query(`update submission_steps set running_until = now() - interval '1 second' where submission_id = $1 and step = 'pdf'`, [requestId]);
-    expect(await deps.submissions.claimStep(requestId, 'pdf', 60_000)).toEqual({ kind: 'run', attempts: 3 });
+    await query(`update job_leases set expires_at = now() - interval '1 second' where key = $1`, [submissionJobId(requestId, 'pdf')]);
+    expect(await claimStep(deps, requestId, 'pdf', 60_000)).toEqual({ kind: 'run', attempts: 3, lease: expect.any(Object) });
   });
 
   it('does nothing for a request deleted before its jobs ran', async () => {

@@ -12,7 +12,7 @@ import { imageDimensions, isScreenshotSizeAllowed } from '../../server/core/doma
  * Rendering is synchronous CPU work, and pdfkit decodes PNGs with an alpha channel in
  * JavaScript at width × height × 4 bytes whatever the file size, so a screenshot is embedded
  * only when its header declares a size within the screenshot limits (image-dimensions.ts); the
- * PDF step runs this in a worker thread (render-in-thread.ts), off the worker's event loop, and
+ * PDF step runs this in the CPU pool (render-in-pool.ts), off the worker's event loop, and
  * hands it every screenshot already made a small JPEG (screenshot-for-pdf.ts), which pdfkit
  * embeds without decoding.
  *

@@ -1,37 +1,12 @@
-import { Queue, type ConnectionOptions, type JobsOptions } from 'bullmq';
-
-/** Every BullMQ queue the product uses, named in one place. */
+/**
+ * Every BullMQ queue the product uses, named in one place: the server names them in the outbox
+ * rows it commits, the worker (worker/jobs/) declares each queue's jobs and runs them. One queue
+ * per family of jobs that must not starve each other: each gets its own BullMQ Worker with its
+ * own concurrency. Webhook deliveries (`webhook-deliveries`) and library imports (`imports`)
+ * join with their issues.
+ */
 export const QUEUES = {
   health: 'health',
-  submissions: 'submissions',
+  submissionSteps: 'submission-steps',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
-
-/** Retry policy of each queue's jobs; processors are idempotent, so retrying is always safe. */
-export const JOB_DEFAULTS: Record<QueueName, JobsOptions> = {
-  health: { attempts: 1, removeOnComplete: 100, removeOnFail: 100 },
-  submissions: {
-    attempts: 8,
-    backoff: { type: 'exponential', delay: 2000, jitter: 0.2 },
-    removeOnComplete: { age: 3600, count: 1000 },
-    removeOnFail: { age: 7 * 24 * 3600 },
-  },
-};
-
-export type Queues = Record<QueueName, Queue>;
-
-/** Creates one producer per queue. `prefix` isolates deployments (and test files) in one Redis. */
-export function createQueues(connection: ConnectionOptions, prefix: string): Queues {
-  const entries = Object.values(QUEUES).map((name) => {
-    const queue = new Queue(name, { connection, prefix, defaultJobOptions: JOB_DEFAULTS[name] });
-    // Connection trouble surfaces on the calls that fail (the outbox keeps the work); without a
-    // listener BullMQ would print every reconnect error.
-    queue.on('error', () => {});
-    return [name, queue];
-  });
-  return Object.fromEntries(entries) as Queues;
-}
-
-export async function closeQueues(queues: Queues): Promise<void> {
-  await Promise.all(Object.values(queues).map((q) => q.close()));
-}

@@ -14,5 +14,5 @@ export const NEXT_SUBMISSION_STEP: Partial<Record<SubmissionStep, SubmissionStep
 export const submissionJobId = (submissionId: string, step: SubmissionStep) => `sub_${submissionId}_${step}`;
 
 export function submissionJob(submissionId: string, step: SubmissionStep): OutboxJob {
-  return { queue: QUEUES.submissions, name: step, jobId: submissionJobId(submissionId, step), data: { submissionId } };
+  return { queue: QUEUES.submissionSteps, name: step, jobId: submissionJobId(submissionId, step), data: { submissionId } };
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, count, eq, gte, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, count, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../platform/db/client.js';
 import {
   projects,
@@ -15,7 +15,7 @@ import {
 } from '../platform/db/schema/index.js';
 import { FIRST_SUBMISSION_STEPS, submissionJob, submissionJobId } from '../jobs/submission-jobs.js';
 import { afterCursor, toPage, type PageCursor } from './pagination.js';
-import type { HeldOutboxJob } from '../jobs/outbox.js';
+import type { CommittedOutboxJob } from '../jobs/outbox.js';
 import { decompressScene, type ProjectData } from '../domain/scene.js';
 
 /**
@@ -64,11 +64,8 @@ export function toStepsBody(rows: SubmissionStepRow[]): StepsBody {
   return Object.fromEntries(SUBMISSION_STEPS.map((step) => [step, toStepBody(rows.find((r) => r.step === step))])) as StepsBody;
 }
 
-/**
- * The outcome of claiming a step for a run: run it; `busy`, another run holds the step's lease
- * (try again later); `finished`, done or failed already; `missing`, the request was deleted.
- */
-export type StepClaim = { kind: 'run'; attempts: number } | { kind: 'busy' } | { kind: 'finished'; state: StepState } | { kind: 'missing' };
+/** The outcome of starting a run of a step: run it; `finished`, done or failed already; `missing`, the request was deleted. */
+export type StepStart = { kind: 'run'; attempts: number } | { kind: 'finished'; state: StepState } | { kind: 'missing' };
 
 /** What background steps need to know about a submission and its project. */
 export interface SubmissionForWork {
@@ -80,6 +77,15 @@ export interface SubmissionForWork {
 
 export function createSubmissionRepository(db: Db) {
   const idsOfSteps = (submissionId: string) => SUBMISSION_STEPS.map((step) => submissionJobId(submissionId, step));
+
+  /** Where the step stands; null when the request is gone. */
+  async function stepState(submissionId: string, step: SubmissionStep): Promise<StepState | null> {
+    const [row] = await db
+      .select({ state: submissionSteps.state })
+      .from(submissionSteps)
+      .where(and(eq(submissionSteps.submissionId, submissionId), eq(submissionSteps.step, step)));
+    return row?.state ?? null;
+  }
 
   return {
     /** The request stored under this Idempotency-Key in the last `windowMs`, if any. */
@@ -94,11 +100,11 @@ export function createSubmissionRepository(db: Db) {
     /**
      * Stores a request, its screenshots, its pending steps and the outbox rows of its first
      * steps in one transaction. With an Idempotency-Key already used in the window, stores
-     * nothing and answers the first request's id (`created: false`). The outbox rows are
-     * inserted as enqueued: the caller hands them to BullMQ right after (`outbox`, see
-     * HeldOutboxJob), and the relay covers a hand-over that never happened.
+     * nothing and answers the first request's id (`created: false`). The outbox rows are due at
+     * once: the caller wakes the workers' relays with them (`outbox`, see createOutboxNudger),
+     * and the relay's periodic sweep covers a wake-up that never happened.
      */
-    async create(input: NewSubmission, idempotencyWindowMs: number): Promise<{ id: string; created: boolean; outbox: HeldOutboxJob[] }> {
+    async create(input: NewSubmission, idempotencyWindowMs: number): Promise<{ id: string; created: boolean; outbox: CommittedOutboxJob[] }> {
       if (input.idempotencyKey) {
         // An expired key is free again: forget it on the old request (the unique index would refuse it).
         await db
@@ -130,8 +136,8 @@ export function createSubmissionRepository(db: Db) {
          ), steps AS (
            INSERT INTO submission_steps (submission_id, step) SELECT inserted.id, step FROM inserted, unnest($11::text[]) AS step
          ), queued AS (
-           INSERT INTO outbox (queue, job_name, job_id, payload, last_enqueued_at, enqueue_count)
-           SELECT job.queue, job.job_name, job.job_id, job.payload, now(), 1
+           INSERT INTO outbox (queue, job_name, job_id, payload)
+           SELECT job.queue, job.job_name, job.job_id, job.payload
            FROM inserted, unnest($12::text[], $13::text[], $14::text[], $15::jsonb[]) AS job(queue, job_name, job_id, payload)
            ON CONFLICT (job_id) DO NOTHING
            RETURNING id, job_id
@@ -255,49 +261,21 @@ export function createSubmissionRepository(db: Db) {
 
     /**
      * Counts a run of the step and says whether it should run: a step already done or failed
-     * is skipped (jobs are delivered at least once), a deleted request has nothing to do. A run
-     * takes the step's lease (`running_until`, `leaseMs` from now) in the same statement, and
-     * only when no other run holds a live one: a job redelivered while the first run still
-     * works (its BullMQ lock was lost) gets `busy` instead of running the step a second time.
+     * is skipped (jobs are delivered at least once), a deleted request has nothing to do. The
+     * caller holds the step's lease (leases.ts), so no other run counts at the same time.
      */
-    async claimStep(submissionId: string, step: SubmissionStep, leaseMs: number): Promise<StepClaim> {
-      const [claimed] = await db
+    async startStep(submissionId: string, step: SubmissionStep): Promise<StepStart> {
+      const [started] = await db
         .update(submissionSteps)
-        .set({ attempts: sql`${submissionSteps.attempts} + 1`, runningUntil: sql`now() + ${Math.round(leaseMs)}::int * interval '1 millisecond'` })
-        .where(
-          and(
-            eq(submissionSteps.submissionId, submissionId),
-            eq(submissionSteps.step, step),
-            eq(submissionSteps.state, 'pending'),
-            or(isNull(submissionSteps.runningUntil), lt(submissionSteps.runningUntil, sql`now()`)),
-          ),
-        )
+        .set({ attempts: sql`${submissionSteps.attempts} + 1` })
+        .where(and(eq(submissionSteps.submissionId, submissionId), eq(submissionSteps.step, step), eq(submissionSteps.state, 'pending')))
         .returning({ attempts: submissionSteps.attempts });
-      if (claimed) return { kind: 'run', attempts: claimed.attempts };
-      const [row] = await db
-        .select({ state: submissionSteps.state })
-        .from(submissionSteps)
-        .where(and(eq(submissionSteps.submissionId, submissionId), eq(submissionSteps.step, step)));
-      if (!row) return { kind: 'missing' };
-      return row.state === 'pending' ? { kind: 'busy' } : { kind: 'finished', state: row.state };
+      if (started) return { kind: 'run', attempts: started.attempts };
+      const state = await stepState(submissionId, step);
+      return state ? { kind: 'finished', state } : { kind: 'missing' };
     },
 
-    /** Extends a running step's lease to `leaseMs` from now (a run that takes longer than one lease); false when it has none any more. */
-    async renewStepLease(submissionId: string, step: SubmissionStep, leaseMs: number): Promise<boolean> {
-      const rows = await db
-        .update(submissionSteps)
-        .set({ runningUntil: sql`now() + ${Math.round(leaseMs)}::int * interval '1 millisecond'` })
-        .where(
-          and(
-            eq(submissionSteps.submissionId, submissionId),
-            eq(submissionSteps.step, step),
-            eq(submissionSteps.state, 'pending'),
-            isNotNull(submissionSteps.runningUntil),
-          ),
-        )
-        .returning({ step: submissionSteps.step });
-      return rows.length > 0;
-    },
+    stepState,
 
     /** Locks the step row for the transaction that records its result; null when the request is gone. */
     async lockStep(tx: Executor, submissionId: string, step: SubmissionStep) {
@@ -312,15 +290,15 @@ export function createSubmissionRepository(db: Db) {
     async finishStep(tx: Executor, submissionId: string, step: SubmissionStep, state: 'done' | 'failed', message: string | null) {
       await tx
         .update(submissionSteps)
-        .set({ state, lastError: message, doneAt: state === 'done' ? new Date() : null, runningUntil: null })
+        .set({ state, lastError: message, doneAt: state === 'done' ? new Date() : null })
         .where(and(eq(submissionSteps.submissionId, submissionId), eq(submissionSteps.step, step)));
     },
 
-    /** Keeps the error of a run that will be retried, for the owner to see, and frees the step for that retry. */
+    /** Keeps the error of a run that will be retried, for the owner to see. */
     async recordStepError(submissionId: string, step: SubmissionStep, message: string) {
       await db
         .update(submissionSteps)
-        .set({ lastError: message, runningUntil: null })
+        .set({ lastError: message })
         .where(and(eq(submissionSteps.submissionId, submissionId), eq(submissionSteps.step, step), eq(submissionSteps.state, 'pending')));
     },
 

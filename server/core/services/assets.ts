@@ -5,11 +5,11 @@ import { storageKeys } from '../platform/storage/index.js';
 import { createAssetRepository, type NewAsset } from '../repositories/assets.js';
 import type { PageCursor } from '../repositories/pagination.js';
 import { notFound, quotaExceeded } from '../domain/errors.js';
-import { checkModelFile } from '../domain/models/check-model-file.js';
+import type { checkModelFile } from '../domain/models/check-model-file.js';
 import { deleteFiles, noticeShareChange, type ServiceDeps } from './service-deps.js';
 
 /** The model check an upload runs (safe unzip, Khronos validator, conversion to GLB). */
-export type CheckModel = typeof checkModelFile;
+export type CheckModel = (...args: Parameters<typeof checkModelFile>) => ReturnType<typeof checkModelFile>;
 
 export interface AssetUpload {
   bytes: Buffer;
@@ -21,9 +21,9 @@ export interface AssetUpload {
 }
 
 /** The workspace's 3D asset library (contract section 3): uploads and library imports run the same checks. */
-export function createAssetService(deps: ServiceDeps, options: { checkModel?: CheckModel } = {}) {
+export function createAssetService(deps: ServiceDeps, options: { checkModel: CheckModel }) {
   const repo = createAssetRepository(deps.db);
-  const checkModel = options.checkModel ?? checkModelFile;
+  const { checkModel } = options;
 
   async function assertBelowQuota(workspaceId: string): Promise<void> {
     const quota = await repo.quota(deps.db, workspaceId, false);

@@ -19,8 +19,8 @@ export interface ServicesOptions {
   outbox: OutboxNudger;
   signedModelLimit: number;
   defaultModelLimit: number;
-  /** The model check uploads run (default: in this thread). */
-  checkModel?: CheckModel;
+  /** The model check uploads run (off the event loop: the CPU pool). */
+  checkModel: CheckModel;
 }
 
 /** Every service of the API, built once per process from the same deps: what routes and CLIs call. */

@@ -5,6 +5,7 @@ import type { StorageDriver } from '../platform/storage/index.js';
 
 /** The logger methods services report with (pino's, or any with the same shape). */
 export interface ServiceLog {
+  debug(details: object, message: string): void;
   info(details: object, message: string): void;
   warn(details: object, message: string): void;
   error(details: object, message: string): void;

@@ -151,8 +151,13 @@ export const worker = settingsPiece(
   }),
 );
 
+export const cpu = settingsPiece({ CPU_THREADS: Int(1, 64, '1') }, (env) => ({
+  /** Threads of the process's pool for CPU work (PDF rendering, model checks); more tasks wait their turn. */
+  cpuThreads: Number(env.CPU_THREADS),
+}));
+
 /** Every piece: what `npm start` checks before it starts anything, and the settings reference. */
-export const ALL_PIECES = [logging, postgres, redis, storage, proxy, serverListen, bffListen, publicKey, auth, fileSigning, tokenEncryption, mail, webhooks, libraries, limits, worker] as const;
+export const ALL_PIECES = [logging, postgres, redis, storage, proxy, serverListen, bffListen, publicKey, auth, fileSigning, tokenEncryption, mail, webhooks, libraries, limits, worker, cpu] as const;
 
 type Result<P> = P extends { read(env: never): infer R } ? R : never;
 export type LoggingSettings = Result<typeof logging>;
@@ -165,6 +170,7 @@ export type MailSettings = Result<typeof mail>;
 export type LimitsSettings = Result<typeof limits>;
 export type WorkerSettings = Result<typeof worker>;
 export type LibrariesSettings = Result<typeof libraries>;
+export type CpuSettings = Result<typeof cpu>;
 
 /** Every setting at once: `npm start` checks them all before it starts anything. */
 export const loadAllSettings = (source?: Record<string, string | undefined>) => loadSettings(ALL_PIECES, source);

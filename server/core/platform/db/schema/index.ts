@@ -6,3 +6,4 @@ export * from './assets.js';
 export * from './submissions.js';
 export * from './outbox.js';
 export * from './events.js';
+export * from './job-leases.js';

@@ -56,8 +56,6 @@ export const submissionSteps = pgTable(
     state: text('state', { enum: STEP_STATES }).notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
-    /** A run's lease: while it lies in the future another run of the step must not start. */
-    runningUntil: timestamp('running_until', { withTimezone: true }),
     doneAt: timestamp('done_at', { withTimezone: true }),
   },
   (t) => [primaryKey({ columns: [t.submissionId, t.step] })],

@@ -1,0 +1,21 @@
+import { cpuTask, type CpuPool } from '../../platform/cpu-pool.js';
+import type { CheckedModel } from './check-model-file.js';
+import type { CheckModelOutcome } from './check-model-task.js';
+import { ModelFileError } from './model-file-error.js';
+
+/** A check still running after this long fails (validating a 50 MB model takes seconds, not minutes). */
+export const CHECK_MODEL_TIMEOUT_MS = 120_000;
+
+const checkModelTask = cpuTask<{ bytes: Uint8Array; fileName: string }, CheckModelOutcome>(import.meta.url, './check-model-task');
+
+/**
+ * `checkModelFile` in the process's CPU pool, off the event loop, with its ModelFileError
+ * refusals as they are. `bytes` is moved to the thread when it owns its memory: do not use it
+ * afterwards.
+ */
+export async function checkModelFileInPool(pool: CpuPool, bytes: Uint8Array, fileName: string): Promise<CheckedModel> {
+  const outcome = await pool.run(checkModelTask, { bytes, fileName }, { timeoutMs: CHECK_MODEL_TIMEOUT_MS, transfer: [bytes] });
+  if (!outcome.ok) throw new ModelFileError(outcome.code, outcome.message, outcome.details);
+  const { ok: _ok, ...model } = outcome;
+  return model;
+}

@@ -1,0 +1,27 @@
+// The entry of every cpu-pool.ts thread, in plain JavaScript so that a thread can load it
+// without a TypeScript loader. It loads a task's module (through tsx's `tsImport` when it is
+// TypeScript, as every process of this product runs under tsx; threads do not inherit the
+// loader) and runs its default export. Large byte arrays of the result go back transferred.
+import { move, transferableSymbol, valueSymbol } from 'piscina';
+
+const modules = new Map();
+
+async function load(url) {
+  if (!url.endsWith('.ts')) return import(url);
+  const { tsImport } = await import('tsx/esm/api');
+  return tsImport(url, import.meta.url);
+}
+
+/** The byte arrays among the result's own values that own their whole buffer (nothing else shares it). */
+function ownedBuffers(result) {
+  if (result === null || typeof result !== 'object') return [];
+  const values = ArrayBuffer.isView(result) ? [result] : Object.values(result);
+  return values.filter((v) => ArrayBuffer.isView(v) && v.byteOffset === 0 && v.byteLength === v.buffer.byteLength && v.byteLength > 0).map((v) => v.buffer);
+}
+
+export default async function runTask({ task, input }) {
+  if (!modules.has(task)) modules.set(task, load(task));
+  const result = await (await modules.get(task)).default(input);
+  const buffers = ownedBuffers(result);
+  return buffers.length > 0 ? move({ [transferableSymbol]: buffers, [valueSymbol]: result }) : result;
+}

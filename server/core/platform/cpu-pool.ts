@@ -1,0 +1,80 @@
+import { Piscina } from 'piscina';
+import { settlesWithin, withTimeout } from './deadline.js';
+
+/**
+ * A small pool of threads for CPU work (PDF rendering, model checks), so that it never blocks
+ * the event loop (BullMQ lock renewals, HTTP answers) and no thread is started per task. Each
+ * task is a module whose default export takes the input and returns the output (structured
+ * clone both ways); it is named by its file URL (`cpuTask`). A task past its time limit is
+ * stopped (its thread is ended and replaced), one past the heap limit fails alone.
+ */
+export interface CpuPoolOptions {
+  /** Threads running tasks at once (CPU_THREADS, default 1); further tasks wait their turn. */
+  threads?: number;
+  /** Heap limit of each thread; past it the task fails instead of the process (default 512 MB). */
+  maxHeapMb?: number;
+}
+
+export const CPU_POOL_DEFAULTS = { threads: 1, maxHeapMb: 512 } as const;
+
+/** A task the pool can run: its module and, for the types, what it takes and gives. */
+export interface CpuTask<In, Out> {
+  url: string;
+  /** For error messages. */
+  name: string;
+  /** Phantom: carries the types only. */
+  readonly types?: (input: In) => Out;
+}
+
+/**
+ * Names a task module (its default export runs in the pool): `path` relative to `callerUrl`
+ * (the caller's `import.meta.url`), without extension: the caller's own (`.ts` under tsx, `.js`
+ * compiled) is used.
+ */
+export function cpuTask<In, Out>(callerUrl: string, path: string): CpuTask<In, Out> {
+  const extension = callerUrl.endsWith('.ts') ? '.ts' : '.js';
+  return { url: new URL(`${path}${extension}`, callerUrl).href, name: path.replace(/^.*\//, '') };
+}
+
+export interface RunOptions {
+  /** The task fails with a TimeoutError past this (and is stopped). */
+  timeoutMs: number;
+  /** Byte arrays to move to the thread instead of copying (they are unusable here afterwards). */
+  transfer?: Uint8Array[];
+  /** Cancels the task (a job's own signal). */
+  signal?: AbortSignal;
+}
+
+/** The buffers that can be moved: only those a view owns whole (a Node pool slab is shared with other Buffers). */
+const movable = (views: Uint8Array[]) => views.filter((v) => v.byteOffset === 0 && v.byteLength === v.buffer.byteLength && v.buffer instanceof ArrayBuffer).map((v) => v.buffer as ArrayBuffer);
+
+export function createCpuPool(options: CpuPoolOptions = {}) {
+  const { threads, maxHeapMb } = { ...CPU_POOL_DEFAULTS, ...options };
+  const pool = new Piscina({
+    filename: new URL('./cpu-pool-thread.mjs', import.meta.url).href,
+    minThreads: 0,
+    maxThreads: threads,
+    // Threads hold fonts and modules: kept a while for the next task, then given back.
+    idleTimeout: 60_000,
+    resourceLimits: { maxOldGenerationSizeMb: maxHeapMb },
+  });
+
+  return {
+    /** Runs `task` on `input` in a pool thread; rejects with the task's error, a TimeoutError or the signal's reason. */
+    run<In, Out>(task: CpuTask<In, Out>, input: In, runOptions: RunOptions): Promise<Out> {
+      const { timeoutMs, transfer = [], signal } = runOptions;
+      return withTimeout(
+        (deadline) => pool.run({ task: task.url, input }, { signal: deadline, transferList: movable(transfer) }) as Promise<Out>,
+        timeoutMs,
+        `${task.name}: took longer than ${timeoutMs} ms`,
+        signal,
+      );
+    },
+    /** Lets queued and running tasks finish (for at most `timeoutMs`, then stops them) and ends the threads. */
+    async close(timeoutMs = 5000) {
+      if (!(await settlesWithin(pool.close(), timeoutMs))) await pool.destroy();
+    },
+  };
+}
+
+export type CpuPool = ReturnType<typeof createCpuPool>;

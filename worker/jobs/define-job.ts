@@ -1,0 +1,73 @@
+import { UnrecoverableError, type BackoffOptions, type Job, type JobsOptions, type KeepJobs } from 'bullmq';
+import type { Tx } from '../../server/core/platform/db/client.js';
+import type { OutboxRow } from '../../server/core/platform/db/schema/index.js';
+import type { QueueName } from '../../server/core/jobs/queues.js';
+import { withTimeout } from '../../server/core/platform/deadline.js';
+import type { WorkerDeps } from '../deps.js';
+
+/** What a processor gets besides its job. */
+export interface JobContext {
+  deps: WorkerDeps;
+  /** Aborts when the run's `timeoutMs` is up or the worker cancels the job: stop what was started. */
+  signal: AbortSignal;
+}
+
+/**
+ * One job type: its queue (the family it shares a BullMQ Worker with), the options every
+ * hand-over to BullMQ uses, its processor, and what happens when the relay gives it up.
+ * Processors are idempotent against Postgres (jobs arrive at least once); a permanent failure
+ * throws UnrecoverableError, a transient one a plain error, retried with `backoff`.
+ */
+export interface JobType<Data = any, Result = unknown> {
+  queue: QueueName;
+  /** The BullMQ job name (the outbox row's `job_name`). */
+  name: string;
+  /** Runs in all, the first included (default 1). */
+  attempts?: number;
+  /** Wait between runs; BullMQ's strategies (`fixed`, `exponential`, with `jitter`). */
+  backoff?: BackoffOptions;
+  /** Wait before the first run (default 0): the relay checks the job again only after it. */
+  delayMs?: number;
+  /** A run still going after this long fails like any error (and is retried if attempts remain). */
+  timeoutMs: number;
+  /** How many finished jobs BullMQ keeps (default: 100 each). */
+  removeOnComplete?: KeepJobs | number | boolean;
+  removeOnFail?: KeepJobs | number | boolean;
+  process(job: Job<Data>, ctx: JobContext): Promise<Result>;
+  /**
+   * The relay gave up the job: BullMQ lost it again after too many hand-overs (it kills or
+   * stalls every worker that takes it). Runs inside the transaction that deletes its outbox
+   * row: the place to record the work's final failure. Without it the row is re-sent forever.
+   */
+  giveUp?(tx: Tx, row: OutboxRow, deps: WorkerDeps): Promise<void>;
+}
+
+/** Declares a job type (typed; the registry in ./index.ts lists them). */
+export function defineJob<Data, Result>(type: JobType<Data, Result>): JobType<Data, Result> {
+  return type;
+}
+
+/** The BullMQ options of a hand-over of this job type's job `jobId`. */
+export function jobOptions(type: JobType, jobId: string): JobsOptions {
+  return {
+    jobId,
+    attempts: type.attempts ?? 1,
+    backoff: type.backoff,
+    delay: type.delayMs,
+    removeOnComplete: type.removeOnComplete ?? 100,
+    removeOnFail: type.removeOnFail ?? 100,
+  };
+}
+
+/** Runs a job of this type under its timeout; `signal` is BullMQ's own cancellation of the job. */
+export function runJob(type: JobType, job: Job, deps: WorkerDeps, signal?: AbortSignal): Promise<unknown> {
+  const message = `${type.queue}/${type.name}: the run took longer than ${type.timeoutMs} ms`;
+  return withTimeout((runSignal) => type.process(job, { deps, signal: runSignal }), type.timeoutMs, message, signal);
+}
+
+/** Thrown for a job name no job type declares (another version's): retrying will not help. */
+export class UnknownJobError extends UnrecoverableError {
+  constructor(queue: string, name: string) {
+    super(`no job type ${queue}/${name}`);
+  }
+}

@@ -1,0 +1,54 @@
+import { QUEUES, type QueueName } from '../../server/core/jobs/queues.js';
+import type { WorkerSettings } from '../../server/core/platform/config/pieces.js';
+import type { JobType } from './define-job.js';
+import { health } from './health.js';
+import { submissionScreenshots } from './submission-screenshots.js';
+import { submissionPdf } from './submission-pdf.js';
+import { submissionEmail } from './submission-email.js';
+import { submissionEvents } from './submission-events.js';
+
+/**
+ * How a queue's BullMQ Worker runs. Each family has its own Worker, so a burst of one family
+ * never keeps another waiting. Unset values come from WORKER_CONCURRENCY and
+ * WORKER_LOCK_DURATION_MS.
+ */
+export interface QueueFamily {
+  /** Jobs of this queue one worker process runs at once. */
+  concurrency?: number;
+  /** BullMQ lock of a running job: a job whose worker stops renewing it runs again elsewhere. */
+  lockDurationMs?: number;
+}
+
+/** A family's options, with the settings filling in what it leaves unset. */
+export function familyOptions(family: QueueFamily, settings: WorkerSettings['worker']): Required<QueueFamily> {
+  return { concurrency: family.concurrency ?? settings.concurrency, lockDurationMs: family.lockDurationMs ?? settings.lockDurationMs };
+}
+
+/** The job types, by queue and name, and the queues they run on. */
+export interface JobRegistry {
+  /** The queues with at least one job type: one BullMQ Worker each. */
+  queues: Map<QueueName, QueueFamily>;
+  get(queue: string, name: string): JobType | undefined;
+  /** `queue/name` of every job type: the outbox rows this worker hands over. */
+  keys(): string[];
+}
+
+/** Builds a registry; a job type declared twice is a programming error. */
+export function createJobRegistry(types: readonly JobType[], families: Partial<Record<QueueName, QueueFamily>>): JobRegistry {
+  const byKey = new Map<string, JobType>();
+  const queues = new Map<QueueName, QueueFamily>();
+  for (const type of types) {
+    const key = `${type.queue}/${type.name}`;
+    if (byKey.has(key)) throw new Error(`job type ${key} is declared twice`);
+    byKey.set(key, type);
+    queues.set(type.queue, families[type.queue] ?? {});
+  }
+  return { queues, get: (queue, name) => byKey.get(`${queue}/${name}`), keys: () => [...byKey.keys()] };
+}
+
+/** Every job type of the product, registered here and nowhere else. */
+export const JOBS = createJobRegistry([health, submissionScreenshots, submissionPdf, submissionEmail, submissionEvents], {
+  // A probe: one at a time is plenty, and it never waits behind real work.
+  [QUEUES.health]: { concurrency: 1 },
+  [QUEUES.submissionSteps]: {},
+});

@@ -1,0 +1,100 @@
+import { UnrecoverableError } from 'bullmq';
+import { formRows, formatDate, optionRows } from '../pdf/render-request-pdf.js';
+import { ProjectMailError, isPermanentSmtpError, mailRouteFor, sendMail } from '../mail.js';
+import { RequestGoneError, defineSubmissionStep } from '../submission-step.js';
+import { workspaceOwnerEmails } from '../../server/core/repositories/accounts.js';
+
+/** The Message-ID of a request's e-mail: the same on every send, so a re-send is recognisable. */
+export const requestMessageId = (requestId: string) => `<request-${requestId}@config-share>`;
+
+const ADDRESS = /^[^\s@<>,;]+@[^\s@<>,;]+$/;
+
+/** The visitor's address, from the form's e-mail field (or an `email` answer), for Reply-To. */
+function visitorAddress(formFields: unknown, formData: Record<string, unknown>): string | undefined {
+  const emailField = (Array.isArray(formFields) ? formFields : []).find(
+    (f) => f && typeof f === 'object' && (f as { type?: unknown }).type === 'email' && typeof formData[String((f as { id?: unknown }).id)] === 'string',
+  ) as { id: unknown } | undefined;
+  const value = emailField ? formData[String(emailField.id)] : formData.email;
+  return typeof value === 'string' && ADDRESS.test(value.trim()) ? value.trim() : undefined;
+}
+
+/** Recipients from emailAdminAddress: one address, or several separated by commas or semicolons. */
+export function adminRecipients(value: unknown): string[] {
+  if (typeof value !== 'string') return [];
+  return value
+    .split(/[,;]/)
+    .map((s) => s.trim())
+    .filter((s) => ADDRESS.test(s));
+}
+
+/**
+ * E-mails the owner (projectSettings.emailAdminAddress, else the workspace's owners) over the
+ * project's SMTP settings, else the platform's SMTP_URL, with the PDF (which holds the
+ * screenshots) as its only attachment. No address at all: done, with a note. No SMTP at all:
+ * failed at once, with the reason.
+ */
+export const submissionEmail = defineSubmissionStep(
+  {
+    step: 'email',
+    async run({ deps, submissionId }) {
+      const work = await deps.submissions.forWork(submissionId);
+      if (!work) throw new RequestGoneError();
+      const { submission, projectData, projectName } = work;
+      const sceneData = projectData.sceneData ?? {};
+      const settings = (sceneData.projectSettings ?? {}) as Record<string, unknown>;
+
+      // The project's address, else the workspace's owners: the request must reach somebody.
+      let to = adminRecipients(settings.emailAdminAddress);
+      let note: string | undefined;
+      if (to.length === 0) {
+        const configured = typeof settings.emailAdminAddress === 'string' && settings.emailAdminAddress.trim() !== '';
+        const why = configured ? "the project's emailAdminAddress is not a valid e-mail address" : 'the project has no emailAdminAddress';
+        to = adminRecipients((await workspaceOwnerEmails(deps.db, submission.workspaceId)).join(','));
+        if (to.length === 0) return { note: `No e-mail address: ${why} and no workspace owner has an e-mail address; nothing was sent.` };
+        note = `Sent to the workspace's owners: ${why}.`;
+      }
+      const route = mailRouteFor(settings, deps.config);
+      if (!route) throw new UnrecoverableError("No SMTP server is configured: set the project's smtpHost settings or the platform's SMTP_URL.");
+
+      const attachments: Array<{ filename: string; content: Buffer; contentType: string }> = [];
+      if (submission.pdfKey) {
+        attachments.push({ filename: `request-${submission.id}.pdf`, content: await deps.storage.read(submission.pdfKey), contentType: 'application/pdf' });
+      }
+
+      const lines = [
+        `A visitor sent a request for "${projectName}".`,
+        '',
+        `Request: ${submission.id}`,
+        `Date: ${formatDate(submission.createdAt)}`,
+        '',
+        ...formRows(sceneData.formFields, submission.formData).map(([label, value]) => `${label}: ${value}`),
+      ];
+      const options = optionRows(sceneData.optionBlocks, submission.selectedOptions);
+      if (options.length > 0) lines.push('', 'Selected options:', ...options.map(([name, value]) => `  ${name}: ${value}`));
+      if (submission.configurationSummary.trim()) lines.push('', 'Configuration summary:', submission.configurationSummary.trim());
+      lines.push('', submission.pdfKey ? 'The request is attached as a PDF.' : 'The PDF could not be rendered; the details are above.');
+
+      const message = {
+        to,
+        replyTo: visitorAddress(sceneData.formFields, submission.formData),
+        subject: `New request for ${projectName}`,
+        text: lines.join('\n'),
+        messageId: requestMessageId(submission.id),
+        headers: { 'X-Config-Share-Request': submission.id },
+        attachments,
+      };
+      try {
+        await sendMail(route, message, { allowPrivate: deps.config.smtpAllowPrivate });
+      } catch (error) {
+        // A project's server: its fixed message (see mail.ts); the platform's: the server's own words.
+        if (error instanceof ProjectMailError) throw error.permanent ? Object.assign(new UnrecoverableError(error.message), { cause: error.cause }) : error;
+        if (isPermanentSmtpError(error)) throw new UnrecoverableError(`The SMTP server refused the message: ${(error as Error).message}`);
+        throw error;
+      }
+      const notes = [note, submission.pdfKey ? undefined : 'Sent without the PDF, which could not be rendered.'].filter(Boolean);
+      return notes.length > 0 ? { note: notes.join(' ') } : {};
+    },
+  },
+  // Longer than nodemailer's own socket timeouts (60 s), so they report first.
+  { timeoutMs: 180_000 },
+);

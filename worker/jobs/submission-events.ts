@@ -1,0 +1,37 @@
+import { emitEvent } from '../../server/core/repositories/events.js';
+import { RequestGoneError, defineSubmissionStep } from '../submission-step.js';
+
+/**
+ * Hands the submission to webhook dispatch: `form.submitted`, and `quote.submitted` when the
+ * project has pricing blocks. The events are written with the step's result, under dedupe keys,
+ * so a retried job emits each one once.
+ */
+export const submissionEvents = defineSubmissionStep(
+  {
+    step: 'events',
+    async run({ deps, submissionId }) {
+      const work = await deps.submissions.forWork(submissionId);
+      if (!work) throw new RequestGoneError();
+      const { submission } = work;
+      const data = {
+        requestId: submission.id,
+        projectId: submission.projectId,
+        formData: submission.formData,
+        selectedOptions: submission.selectedOptions,
+        configurationSummary: submission.configurationSummary,
+        createdAt: submission.createdAt.toISOString(),
+      };
+      const base = { workspaceId: submission.workspaceId, projectId: submission.projectId };
+      return {
+        async commit(tx) {
+          await emitEvent(tx, { ...base, type: 'form.submitted', data, dedupeKey: `submission:${submission.id}:form.submitted` });
+          if (work.hasPricing) {
+            await emitEvent(tx, { ...base, type: 'quote.submitted', data: { ...data, status: submission.status }, dedupeKey: `submission:${submission.id}:quote.submitted` });
+          }
+        },
+      };
+    },
+  },
+  // A few inserts.
+  { timeoutMs: 30_000 },
+);
