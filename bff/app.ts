@@ -7,7 +7,7 @@ import { frameworkErrorOptions } from '../server/core/http/framework-errors.js';
 import errorHandler from '../server/core/http/error-handler.js';
 import { withRedactedUrls } from '../server/core/http/request-log.js';
 import { publicCorsHeaders } from '../server/core/http/public-cors.js';
-import { SUBMIT_BODY_LIMIT } from '../server/schemas/submissions.js';
+import { SUBMIT_BODY_LIMIT } from '../server/core/wire/submit-limits.js';
 
 /**
  * The backend-for-frontend in front of the server's public share routes. Browsers send no key

@@ -1,21 +1,28 @@
 import { Type, type Static } from 'typebox';
 import { Uuid } from './common.js';
 import { SharePasswordHeader } from './shares.js';
-import { MAX_SCREENSHOT_PIXELS, MAX_SCREENSHOT_SIDE } from '../core/domain/image-dimensions.js';
+import {
+  MAX_OBJECT_JSON_BYTES,
+  MAX_SCREENSHOT_PIXELS,
+  MAX_SCREENSHOT_SIDE,
+  MAX_SCREENSHOTS,
+  MAX_SUMMARY_CHARS,
+  SUBMIT_BODY_LIMIT,
+} from '../core/wire/submit-limits.js';
 
 /** Shapes of the public submit route and the owner request routes (contract section 6). */
 
-/** At most this many screenshots per submit. */
-export const MAX_SCREENSHOTS = 5;
-/** Decoded size limit of one screenshot: 5 MB (contract section 6), 5,000,000 bytes. */
-export const MAX_SCREENSHOT_BYTES = 5_000_000;
-/** Screenshot types a submit may carry. */
-export const SCREENSHOT_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
-export type ScreenshotType = (typeof SCREENSHOT_TYPES)[number];
-/** Longest configurationSummary, in characters. */
-export const MAX_SUMMARY_CHARS = 20_000;
-/** Largest formData and selectedOptions, each, as JSON. */
-export const MAX_OBJECT_JSON_BYTES = 256 * 1024;
+// The limits live with the wire types (the BFF and the element need them too); the routes import them from here.
+export {
+  MAX_OBJECT_JSON_BYTES,
+  MAX_SCREENSHOT_BYTES,
+  MAX_SCREENSHOTS,
+  MAX_SUMMARY_CHARS,
+  SCREENSHOT_TYPES,
+  SUBMIT_BODY_LIMIT,
+  type ScreenshotType,
+} from '../core/wire/submit-limits.js';
+
 /** Optional headers of submit (the public key headers are in the security scheme). */
 export const SubmitHeaders = Type.Object({
   'x-share-password': SharePasswordHeader,
@@ -24,11 +31,6 @@ export const SubmitHeaders = Type.Object({
   ),
 });
 
-/**
- * The submit body limit: five screenshots at their limit, base64-encoded (4/3), plus room for
- * the other fields. Large enough for that, and no larger.
- */
-export const SUBMIT_BODY_LIMIT = 36 * 1024 * 1024;
 /** How long an Idempotency-Key is remembered per project. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
 
