@@ -8,6 +8,7 @@ import errorHandler from '../server/core/http/error-handler.js';
 import { withRedactedUrls } from '../server/core/http/request-log.js';
 import { publicCorsHeaders } from '../server/core/http/public-cors.js';
 import { SUBMIT_BODY_LIMIT } from '../server/core/wire/submit-limits.js';
+import { withTimeout } from '../server/core/platform/with-timeout.js';
 
 /**
  * The backend-for-frontend in front of the server's public share routes. Browsers send no key
@@ -51,17 +52,23 @@ export async function buildBffApp(config: BffConfig, options: BuildBffOptions = 
     }
   });
 
-  app.get('/health', async (_request, reply) => {
+  // Probed every few seconds: a healthy answer is not worth a log line each time (warn and above only).
+  app.get('/health', { logLevel: 'warn' }, async (request, reply) => {
+    let failing = ['server'];
     try {
-      const res = await fetch(`${upstream}/health`, { signal: AbortSignal.timeout(options.healthTimeoutMs ?? 2000) });
-      if (res.status === 200) return { success: true, status: 'ok' };
-      // The server names what it is missing (postgres, redis); pass that on.
-      const body = (await res.json().catch(() => ({}))) as { failing?: string[] };
-      const failing = Array.isArray(body.failing) && body.failing.length > 0 ? body.failing : ['server'];
-      return reply.code(503).send({ ...errorBody('unavailable', `Unavailable: ${failing.join(', ')}`), status: 'degraded', failing });
+      const upstreamHealth = await withTimeout(options.healthTimeoutMs ?? 2000, async (signal) => {
+        const res = await fetch(`${upstream}/health`, { signal });
+        // The server names what it is missing (postgres, redis); pass that on.
+        return { status: res.status, body: (await res.json().catch(() => ({}))) as { failing?: unknown } };
+      });
+      if (upstreamHealth.status === 200) return { success: true, status: 'ok' };
+      const named = upstreamHealth.body.failing;
+      if (Array.isArray(named) && named.length > 0) failing = named.map(String);
     } catch {
-      return reply.code(503).send({ ...errorBody('unavailable', 'Unavailable: server'), status: 'degraded', failing: ['server'] });
+      // Unreachable or too slow: the server is what is failing.
     }
+    request.log.warn({ failing }, 'health check: upstream is not healthy');
+    return reply.code(503).send({ ...errorBody('unavailable', `Unavailable: ${failing.join(', ')}`), status: 'degraded', failing });
   });
 
   await app.register(httpProxy, {

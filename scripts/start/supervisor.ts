@@ -1,10 +1,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import pinoPretty from 'pino-pretty';
 import { ROOT, TSX_BIN } from './paths.js';
 
 /**
  * Runs the product's processes (server, worker, BFF) as children of `npm start`: their output
- * prefixed with their name, signals forwarded, and one callback when any of them dies on its own.
+ * made readable and prefixed with their name, signals forwarded, and one callback when any of
+ * them dies on its own.
+ *
+ * The children write the JSON log lines production log pipelines want; only here, for the
+ * person watching `npm start`, are the lines pretty-printed (pino-pretty). Lines that are not
+ * JSON (a config error, a stack trace) pass through as they are.
  */
 export interface ManagedChild {
   name: string;
@@ -14,9 +20,21 @@ export interface ManagedChild {
 const COLORS = ['\x1b[36m', '\x1b[35m', '\x1b[33m', '\x1b[32m'];
 const RESET = '\x1b[0m';
 
+/** A function from one child output line to the text to print: pretty when it is a pino JSON line, colours on a terminal. */
+function linePrinter(stream: NodeJS.WriteStream) {
+  const prettify = pinoPretty.prettyFactory({ colorize: Boolean(stream.isTTY), translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true });
+  return (prefix: string, line: string) => {
+    // A pretty entry may span lines (fields, error stacks): each gets the child's name.
+    const text = prettify(line).replace(/\n$/, '');
+    stream.write(`${text.split('\n').map((part) => `${prefix}${part}`).join('\n')}\n`);
+  };
+}
+
 export class Supervisor {
   private readonly children: ManagedChild[] = [];
   private stopping = false;
+  private readonly printOut = linePrinter(process.stdout);
+  private readonly printErr = linePrinter(process.stderr);
 
   constructor(
     private readonly env: NodeJS.ProcessEnv,
@@ -29,8 +47,8 @@ export class Supervisor {
     const child = spawn(TSX_BIN, [script], { cwd: ROOT, env: this.env, stdio: ['ignore', 'pipe', 'pipe'] });
     const color = process.stdout.isTTY ? COLORS[this.children.length % COLORS.length] : '';
     const prefix = color ? `${color}${name.padEnd(6)}${RESET} | ` : `${name.padEnd(6)} | `;
-    createInterface({ input: child.stdout! }).on('line', (line) => process.stdout.write(`${prefix}${line}\n`));
-    createInterface({ input: child.stderr! }).on('line', (line) => process.stderr.write(`${prefix}${line}\n`));
+    createInterface({ input: child.stdout! }).on('line', (line) => this.printOut(prefix, line));
+    createInterface({ input: child.stderr! }).on('line', (line) => this.printErr(prefix, line));
     child.once('exit', (code, signal) => {
       if (!this.stopping) this.onUnexpectedExit(name, code, signal);
     });

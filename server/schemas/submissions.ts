@@ -1,12 +1,28 @@
 import { Type, type Static } from 'typebox';
 import { Uuid } from './common.js';
 import { SharePasswordHeader } from './shares.js';
-import { MAX_SCREENSHOT_PIXELS, MAX_SCREENSHOT_SIDE } from '../core/domain/image-dimensions.js';
-import { MAX_OBJECT_JSON_BYTES, MAX_SCREENSHOTS, MAX_SCREENSHOT_BYTES, MAX_SUMMARY_CHARS, SUBMIT_BODY_LIMIT } from '../core/wire/submit-limits.js';
-
-export * from '../core/wire/submit-limits.js';
+import {
+  MAX_OBJECT_JSON_BYTES,
+  MAX_SCREENSHOT_PIXELS,
+  MAX_SCREENSHOT_SIDE,
+  MAX_SCREENSHOTS,
+  MAX_SUMMARY_CHARS,
+  SUBMIT_BODY_LIMIT,
+} from '../core/wire/submit-limits.js';
 
 /** Shapes of the public submit route and the owner request routes (contract section 6). */
+
+// The limits live with the wire types (the BFF and the element need them too); the routes import them from here.
+export {
+  MAX_OBJECT_JSON_BYTES,
+  MAX_SCREENSHOT_BYTES,
+  MAX_SCREENSHOTS,
+  MAX_SUMMARY_CHARS,
+  SCREENSHOT_TYPES,
+  SUBMIT_BODY_LIMIT,
+  IDEMPOTENCY_WINDOW_MS,
+  type ScreenshotType,
+} from '../core/wire/submit-limits.js';
 
 /** Optional headers of submit (the public key headers are in the security scheme). */
 export const SubmitHeaders = Type.Object({

@@ -1,14 +1,16 @@
 /**
  * `npm run bench`: public read (200 and 304) on a 1-model and a 500-model project, and the
  * submit acknowledgement, measured with autocannon against a real server process on its own
- * database. Figures are printed side by side; compare runs on the same machine, not absolutes
- * (the load generator and the server share 2 cores here).
+ * database. Each public read is printed next to its anchor: a bare Fastify process
+ * (bare-fastify.ts) answering the same bytes, measured the same way, and the ratio of the two.
+ * Compare runs on the same machine, not absolutes (the load generator and the server share 2
+ * cores here); the ratio is what travels between machines.
  */
 import autocannon, { type Result } from 'autocannon';
 import pg from 'pg';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createDb, applyMigrations } from '../../server/core/platform/db/client.js';
@@ -18,7 +20,8 @@ import { issueAccessToken } from '../../server/core/platform/tokens.js';
 import { TEST_SECRETS, freePort } from '../helpers/test-env.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 8);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+// 50 connections: how the issue measured the public read and bare Fastify from outside.
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const base = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 function withDatabase(url: string, name: string) {
@@ -29,7 +32,7 @@ function withDatabase(url: string, name: string) {
 
 async function waitFor(url: string, child: ChildProcess) {
   for (let i = 0; i < 100; i++) {
-    if (child.exitCode !== null) throw new Error('server exited during start');
+    if (child.exitCode !== null) throw new Error(`${url}: the process exited during start`);
     try {
       if ((await fetch(url)).ok) return;
     } catch {
@@ -79,8 +82,10 @@ async function main() {
     [person.defaultWorkspaceId],
   );
 
-  const child = spawn(path.resolve('node_modules/.bin/tsx'), ['server/main.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const tsx = path.resolve('node_modules/.bin/tsx');
+  const child = spawn(tsx, ['server/main.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
   const api = `http://127.0.0.1:${port}`;
+  let bare: ChildProcess | null = null;
   try {
     await waitFor(`${api}/health`, child);
     const owner = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
@@ -113,21 +118,41 @@ async function main() {
     }
     const publicHeaders = { apikey: env.PUBLIC_ANON_KEY, authorization: `Bearer ${env.PUBLIC_ANON_KEY}` };
 
-    const rows: Array<{ name: string; result: Result }> = [];
-    const run = async (name: string, opts: autocannon.Options) => {
-      // A short warm-up first, so JIT and connection pools do not colour the figures.
-      await autocannon({ connections: CONNECTIONS, duration: 1, ...opts });
-      const result = await autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts });
-      rows.push({ name, result });
-    };
-    for (const label of Object.keys(projects)) {
+    // The anchor serves the very bytes (and content-type, ETag) the public read answered.
+    const reads: Record<string, { url: string; etag: string; bytes: number; barePath: string }> = {};
+    const bareRoutes: Record<string, { status: number; file?: string; headers: Record<string, string> }> = {};
+    for (const [index, label] of Object.keys(projects).entries()) {
       const { id, token: shareToken } = projects[label];
       const url = `${api}/share/${id}/${shareToken}`;
       const first = await fetch(url, { headers: publicHeaders });
+      const body = Buffer.from(await first.arrayBuffer());
       const etag = first.headers.get('etag') ?? '';
-      const bytes = (await first.arrayBuffer()).byteLength;
-      await run(`read 200, ${label} (${Math.round(bytes / 1024)} KB)`, { url, headers: publicHeaders });
-      await run(`read 304, ${label}`, { url, headers: { ...publicHeaders, 'if-none-match': etag } });
+      const file = path.join(storageDir, `bare-${index}.json`);
+      await writeFile(file, body);
+      const barePath = `/read-200/${index}`;
+      bareRoutes[barePath] = { status: 200, file, headers: { 'content-type': first.headers.get('content-type') ?? 'application/json', etag } };
+      reads[label] = { url, etag, bytes: body.byteLength, barePath };
+    }
+    bareRoutes['/read-304'] = { status: 304, headers: { etag: Object.values(reads)[0].etag } };
+    const barePort = await freePort();
+    bare = spawn(tsx, ['test/bench/bare-fastify.ts'], { env: { ...process.env, BARE_PORT: String(barePort), BARE_ROUTES: JSON.stringify(bareRoutes) }, stdio: ['ignore', 'ignore', 'inherit'] });
+    const bareUrl = `http://127.0.0.1:${barePort}`;
+    await waitFor(`${bareUrl}/ready`, bare);
+
+    const measure = async (opts: autocannon.Options) => {
+      // A short warm-up first, so JIT and connection pools do not colour the figures.
+      await autocannon({ connections: CONNECTIONS, duration: 1, ...opts });
+      return autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts });
+    };
+    const rows: Array<{ name: string; result: Result; anchor?: Result }> = [];
+    const run = async (name: string, opts: autocannon.Options, anchor?: Result) => {
+      rows.push({ name, result: await measure(opts), anchor });
+    };
+    const bare304 = await measure({ url: `${bareUrl}/read-304` });
+    for (const [label, { url, etag, bytes, barePath }] of Object.entries(reads)) {
+      const bare200 = await measure({ url: `${bareUrl}${barePath}` });
+      await run(`read 200, ${label} (${Math.round(bytes / 1024)} KB)`, { url, headers: publicHeaders }, bare200);
+      await run(`read 304, ${label}`, { url, headers: { ...publicHeaders, 'if-none-match': etag } }, bare304);
     }
     const { id, token: shareToken } = projects['1 model'];
     await run('submit acknowledgement', {
@@ -138,21 +163,27 @@ async function main() {
     });
 
     console.log(`\nconnections=${CONNECTIONS} duration=${DURATION}s per row\n`);
-    console.log('| scenario | req/s | p50 ms | p99 ms | non-2xx/3xx | errors |');
-    console.log('|---|---:|---:|---:|---:|---:|');
-    for (const { name, result } of rows) {
-      console.log(`| ${name} | ${Math.round(result.requests.average)} | ${result.latency.p50} | ${result.latency.p99} | ${unexpected(result)} | ${result.errors + result.timeouts} |`);
+    console.log('| scenario | req/s | p50 ms | p99 ms | non-2xx/3xx | errors | bare Fastify, same bytes: req/s | server / bare |');
+    console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+    for (const { name, result, anchor } of rows) {
+      const anchorCells = anchor ? `${Math.round(anchor.requests.average)} | ${(result.requests.average / Math.max(anchor.requests.average, 0.001)).toFixed(2)}x` : '– | –';
+      console.log(`| ${name} | ${Math.round(result.requests.average)} | ${result.latency.p50} | ${result.latency.p99} | ${unexpected(result)} | ${result.errors + result.timeouts} | ${anchorCells} |`);
     }
-    // A figure measured on refusals (503s, 400s) measures nothing: say so and fail.
-    const failed = rows.filter(({ result }) => unexpected(result) > 0 || result.errors + result.timeouts > 0);
+    // A figure measured on refusals (503s, 400s) measures nothing: say so and fail. The anchors too.
+    const anchors = new Map(rows.flatMap(({ name, anchor }) => (anchor ? [[anchor, `bare Fastify for ${name}`] as const] : [])));
+    const measured = [...rows, ...[...anchors].map(([result, name]) => ({ name, result }))];
+    const failed = measured.filter(({ result }) => unexpected(result) > 0 || result.errors + result.timeouts > 0);
     for (const { name, result } of failed) console.error(`\n${name}: answers other than 2xx/3xx or errors: ${JSON.stringify(result.statusCodeStats)}`);
     if (failed.length > 0) process.exitCode = 1;
     const p99 = (name: string) => rows.find((r) => r.name.startsWith(name))!.result.latency.p99;
     console.log(`\n304 p99, 500 models / 1 model: ${(p99('read 304, 500') / Math.max(p99('read 304, 1'), 0.001)).toFixed(2)}x`);
     console.log(`submit ack p99 / read 200 p99 (1 model): ${(p99('submit') / Math.max(p99('read 200, 1'), 0.001)).toFixed(2)}x`);
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
+    for (const started of [child, bare]) {
+      if (!started || started.exitCode !== null) continue;
+      started.kill('SIGTERM');
+      await new Promise((r) => started.once('exit', r));
+    }
     await db.$client.end();
     await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
     await admin.end();

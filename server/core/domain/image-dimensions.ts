@@ -1,3 +1,5 @@
+import { MAX_SCREENSHOT_PIXELS, MAX_SCREENSHOT_SIDE } from '../wire/submit-limits.js';
+
 /**
  * Pixel dimensions read from an image's header, without decoding it. Decoders allocate
  * width × height × 4 bytes whatever the file size: a 249 KB transparent PNG that claims
@@ -9,10 +11,7 @@ export interface ImageDimensions {
   height: number;
 }
 
-/** The most pixels a screenshot may have (4096 × 4096, 64 MiB decoded as RGBA). */
-export const MAX_SCREENSHOT_PIXELS = 4096 * 4096;
-/** The longest side a screenshot may have, in pixels. */
-export const MAX_SCREENSHOT_SIDE = 8192;
+export { MAX_SCREENSHOT_PIXELS, MAX_SCREENSHOT_SIDE };
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 

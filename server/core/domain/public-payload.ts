@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
-import { redactSettings, toVec3, type ProjectData, type Vec3 } from './scene.js';
+import { redactSettings, toVec3, type ProjectData } from './scene.js';
+import type { PublicModel, PublicProject } from '../wire/public-project.js';
 import { isSafeKey, storageKeys } from '../platform/storage/index.js';
+import { isUuid } from './ids.js';
 
 /**
  * The public project payload of `GET /share/:projectId/:token` (interface "Public project
@@ -11,40 +13,7 @@ import { isSafeKey, storageKeys } from '../platform/storage/index.js';
 /** Bump when the payload's shape changes, so clients holding an old ETag get the new shape. */
 export const PAYLOAD_VERSION = 2;
 
-export interface PublicModel {
-  id: string;
-  fileName: string;
-  url?: string;
-  assetId?: string;
-  uploadedModelPath?: string;
-  transform: unknown;
-  position: Vec3;
-  rotation: Vec3;
-  scale: Vec3;
-  partTransforms: unknown;
-  deletedParts: unknown;
-  pivotData: unknown;
-}
-
-export interface PublicProject {
-  id: string;
-  name: string;
-  type: string;
-  data: {
-    models: PublicModel[];
-    sceneData: {
-      optionBlocks: unknown[];
-      projectSettings: Record<string, unknown>;
-      formFields: unknown[];
-      animationBlocks: unknown[];
-      pricingBlocks: unknown[];
-      pricingFormula: unknown[];
-    };
-    camera?: { position: Vec3; target: Vec3 };
-    renderQuality: 'optimised' | 'low' | 'high';
-    saveConfigEnabled: boolean;
-  };
-}
+export type { PublicModel, PublicProject };
 
 /** Where a project's model files live: its workspace, and the storage keys of its assets. */
 export interface ModelFileContext {
@@ -54,7 +23,6 @@ export interface ModelFileContext {
   assetKeys: ReadonlyMap<string, string>;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const RENDER_QUALITIES = new Set(['optimised', 'low', 'high']);
 
 const isRecord = (value: unknown): value is Record<string, unknown> => Boolean(value) && typeof value === 'object' && !Array.isArray(value);
@@ -64,7 +32,7 @@ const list = (value: unknown) => (Array.isArray(value) ? value : []);
 /** The asset ids the models reference (well-formed ones only), to look their files up in one query. */
 export function referencedAssetIds(models: ReadonlyArray<Record<string, unknown>>): string[] {
   const ids = new Set<string>();
-  for (const model of models) if (typeof model.assetId === 'string' && UUID.test(model.assetId)) ids.add(model.assetId.toLowerCase());
+  for (const model of models) if (isUuid(model.assetId)) ids.add(model.assetId.toLowerCase());
   return [...ids];
 }
 

@@ -1,15 +1,12 @@
 import { invalidRequest } from './errors.js';
 import { gzipSync, gunzipSync } from 'node:zlib';
+import type { Vec3 } from '../wire/public-project.js';
 
 /**
  * The project scene as owners store it and as the public read serves it. Storage is gzip'd
  * JSON; the public form normalises vectors and removes owner credentials from projectSettings.
  */
-export interface Vec3 {
-  x: number;
-  y: number;
-  z: number;
-}
+export type { Vec3 };
 
 export interface ProjectData {
   models: Array<Record<string, unknown>>;

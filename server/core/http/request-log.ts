@@ -14,7 +14,7 @@ export function redactUrl(url: string): string {
   const query = url.slice(queryAt + 1);
   const params = new URLSearchParams(query);
   if (!params.has('sig')) return `${path}?${query}`;
-  return `${path}?${new URLSearchParams([...params].map(([key, value]) => [key, key === 'sig' ? MASK : value])).toString()}`;
+  return `${path}?${new URLSearchParams([...params].map(([key, value]): [string, string] => [key, key === 'sig' ? MASK : value])).toString()}`;
 }
 
 /** Fastify's request log fields, with the URL redacted. */

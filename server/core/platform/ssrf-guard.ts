@@ -1,5 +1,6 @@
 import { promises as dns } from 'node:dns';
 import ipaddr from 'ipaddr.js';
+import { withTimeout } from './with-timeout.js';
 
 /**
  * The guard for every outbound connection to a host a user chose (a project's SMTP server,
@@ -94,14 +95,6 @@ export function assertPublicAddress(host: string, address: string, allowPrivate 
   }
 }
 
-function withTimeout<T>(work: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(onTimeout()), ms);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
-}
-
 /**
  * Resolves `host` (a name or an IP literal, IPv6 with or without brackets) to every A/AAAA
  * address it has and returns the one to connect to (the resolver's first). Rejects with an
@@ -121,7 +114,7 @@ export async function resolvePublicAddress(host: string, options: ResolvePublicA
     addresses = [{ address: ip.toString(), family: ip.kind() === 'ipv6' ? 6 : 4 }];
   } else {
     try {
-      addresses = await withTimeout(lookup(name), timeoutMs, () => new Error('timed out'));
+      addresses = await withTimeout(timeoutMs, () => lookup(name));
     } catch {
       throw new SsrfError('dns', host, `${host} could not be resolved.`);
     }

@@ -1,6 +1,7 @@
 /**
- * The limits of a public submit (contract section 6), shared by the server, the BFF and the
- * browser element. No Node imports: browser code imports this file.
+ * The limits of the public submit (contract section 6), shared by the server that enforces
+ * them, the BFF that refuses oversized bodies before forwarding them, and the `<config-share>`
+ * element that prepares screenshots within them. No Node imports: browser code imports this file.
  */
 
 /** At most this many screenshots per submit. */
@@ -9,11 +10,17 @@ export const MAX_SCREENSHOTS = 5;
 export const MAX_SCREENSHOT_BYTES = 5_000_000;
 /** Screenshot types a submit may carry. */
 export const SCREENSHOT_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
+/** One of {@link SCREENSHOT_TYPES}. */
 export type ScreenshotType = (typeof SCREENSHOT_TYPES)[number];
+/** The most pixels a screenshot may have (4096 × 4096, 64 MiB decoded as RGBA). */
+export const MAX_SCREENSHOT_PIXELS = 4096 * 4096;
+/** The longest side a screenshot may have, in pixels. */
+export const MAX_SCREENSHOT_SIDE = 8192;
 /** Longest configurationSummary, in characters. */
 export const MAX_SUMMARY_CHARS = 20_000;
 /** Largest formData and selectedOptions, each, as JSON. */
 export const MAX_OBJECT_JSON_BYTES = 256 * 1024;
+
 /**
  * The submit body limit: five screenshots at their limit, base64-encoded (4/3), plus room for
  * the other fields. Large enough for that, and no larger.
