@@ -8,7 +8,7 @@ import errorHandler from '../server/core/http/error-handler.js';
 import { withRedactedUrls } from '../server/core/http/request-log.js';
 import { publicCorsHeaders } from '../server/core/http/public-cors.js';
 import { SUBMIT_BODY_LIMIT } from '../server/core/wire/submit-limits.js';
-import { withTimeout } from '../server/core/platform/with-timeout.js';
+import { withTimeout } from '../server/core/platform/deadline.js';
 
 /**
  * The backend-for-frontend in front of the server's public share routes. Browsers send no key
@@ -56,11 +56,15 @@ export async function buildBffApp(config: BffConfig, options: BuildBffOptions = 
   app.get('/health', { logLevel: 'warn' }, async (request, reply) => {
     let failing = ['server'];
     try {
-      const upstreamHealth = await withTimeout(options.healthTimeoutMs ?? 2000, async (signal) => {
-        const res = await fetch(`${upstream}/health`, { signal });
-        // The server names what it is missing (postgres, redis); pass that on.
-        return { status: res.status, body: (await res.json().catch(() => ({}))) as { failing?: unknown } };
-      });
+      const upstreamHealth = await withTimeout(
+        async (signal) => {
+          const res = await fetch(`${upstream}/health`, { signal });
+          // The server names what it is missing (postgres, redis); pass that on.
+          return { status: res.status, body: (await res.json().catch(() => ({}))) as { failing?: unknown } };
+        },
+        options.healthTimeoutMs ?? 2000,
+        'the server did not answer its health check in time',
+      );
       if (upstreamHealth.status === 200) return { success: true, status: 'ok' };
       const named = upstreamHealth.body.failing;
       if (Array.isArray(named) && named.length > 0) failing = named.map(String);

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Redis } from 'ioredis';
 import type { Db } from './db/client.js';
-import { withTimeout } from './with-timeout.js';
+import { withTimeout } from './deadline.js';
 
 /** A dependency the API cannot work without, as `GET /health` names it. */
 export type Dependency = 'postgres' | 'redis';
@@ -18,7 +18,7 @@ export interface DependencyHealthOptions {
  */
 export async function failingDependencies({ db, redis }: { db: Db; redis: Redis }, options: DependencyHealthOptions = {}): Promise<Dependency[]> {
   const timeoutMs = options.timeoutMs ?? 2000;
-  const [postgres, cache] = await Promise.allSettled([withTimeout(timeoutMs, () => db.execute(sql`select 1`)), withTimeout(timeoutMs, () => redis.ping())]);
+  const [postgres, cache] = await Promise.allSettled([withTimeout(() => db.execute(sql`select 1`), timeoutMs, 'postgres timed out'), withTimeout(() => redis.ping(), timeoutMs, 'redis timed out')]);
   const failing: Dependency[] = [];
   if (postgres.status === 'rejected') failing.push('postgres');
   if (cache.status === 'rejected') failing.push('redis');

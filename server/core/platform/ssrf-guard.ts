@@ -1,6 +1,6 @@
 import { promises as dns } from 'node:dns';
 import ipaddr from 'ipaddr.js';
-import { withTimeout } from './with-timeout.js';
+import { withTimeout } from './deadline.js';
 
 /**
  * The guard for every outbound connection to a host a user chose (a project's SMTP server,
@@ -114,7 +114,7 @@ export async function resolvePublicAddress(host: string, options: ResolvePublicA
     addresses = [{ address: ip.toString(), family: ip.kind() === 'ipv6' ? 6 : 4 }];
   } else {
     try {
-      addresses = await withTimeout(timeoutMs, () => lookup(name));
+      addresses = await withTimeout(() => lookup(name), timeoutMs, `resolving ${host} took longer than ${timeoutMs} ms`);
     } catch {
       throw new SsrfError('dns', host, `${host} could not be resolved.`);
     }

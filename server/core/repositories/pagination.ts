@@ -1,29 +1,10 @@
 import { and, desc, eq, lt, or, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import { invalidRequest } from '../domain/errors.js';
-import { UUID } from '../domain/ids.js';
+import { encodeCursor, type PageCursor } from '../domain/page-cursor.js';
 
-/**
- * Keyset pagination, newest first, over (created_at, id). The cursor is opaque to clients:
- * base64url of `<iso time>|<id>`.
- */
-export interface PageCursor {
-  createdAt: Date;
-  id: string;
-}
+export type { PageCursor } from '../domain/page-cursor.js';
 
-export function encodeCursor(row: { createdAt: Date; id: string }): string {
-  return Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString('base64url');
-}
-
-export function decodeCursor(cursor: string | undefined): PageCursor | null {
-  if (!cursor) return null;
-  const [time, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  const createdAt = new Date(time ?? '');
-  if (!id || !UUID.test(id) || Number.isNaN(createdAt.getTime())) throw invalidRequest('cursor is not a cursor this API returned.', [{ field: 'querystring.cursor', message: 'is invalid' }]);
-  return { createdAt, id };
-}
-
+/** Keyset pagination, newest first, over (created_at, id); the cursor itself is domain/page-cursor.ts. */
 /** The WHERE part that continues after `cursor`, and the ORDER BY to use with it. */
 export function afterCursor(createdAtColumn: PgColumn, idColumn: PgColumn, cursor: PageCursor | null): { where: SQL | undefined; orderBy: SQL[] } {
   const where = cursor

@@ -6,7 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { toAssetBody } from '../presenters/asset-body.js';
 import { AssetList, AssetReply, UPLOAD_LIMITS } from '../../schemas/assets.js';
 import { IdParams, PageQuery, errors, pageLimit } from '../../schemas/common.js';
-import { decodeCursor } from '../../core/repositories/pagination.js';
+import { decodeCursor } from '../../core/domain/page-cursor.js';
 import { invalidRequest, serviceUnavailable } from '../../core/domain/errors.js';
 import { ModelFileError } from '../../core/domain/models/model-file-error.js';
 import { createCapacityLimit } from '../../core/platform/capacity-limit.js';

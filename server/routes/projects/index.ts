@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { toProjectBody } from '../presenters/project-body.js';
 import { Project, ProjectInput, ProjectSummary } from '../../schemas/projects.js';
 import { IdParams, PageQuery, errors, pageLimit } from '../../schemas/common.js';
-import { decodeCursor } from '../../core/repositories/pagination.js';
+import { decodeCursor } from '../../core/domain/page-cursor.js';
 import type { ProjectData } from '../../core/domain/scene.js';
 
 const ProjectReply = Type.Object({ success: Type.Boolean(), project: Project });

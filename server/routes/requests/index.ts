@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { toStepsBody } from '../../core/repositories/submissions.js';
+import { toStepsBody } from '../presenters/steps-body.js';
 import { IdParams, PageQuery, errors, pageLimit } from '../../schemas/common.js';
 import { RequestListReply, RequestParams, RequestReply, RequestStatusBody, type RequestStatus } from '../../schemas/submissions.js';
-import { decodeCursor } from '../../core/repositories/pagination.js';
+import { decodeCursor } from '../../core/domain/page-cursor.js';
 import type { Submission } from '../../core/platform/db/schema/index.js';
 
 /** Signed screenshot and PDF URLs in owner reads live this long. */

@@ -1,0 +1,27 @@
+import { SUBMISSION_STEPS, type StepState, type SubmissionStep, type SubmissionStepRow } from '../../core/platform/db/schema/index.js';
+
+/** Where a step stands, as owners read it. */
+export interface StepStateBody {
+  state: StepState;
+  attempts: number;
+  error?: string;
+  note?: string;
+  doneAt: string | null;
+}
+
+export type StepsBody = Record<SubmissionStep, StepStateBody>;
+
+function toStepBody(row: SubmissionStepRow | undefined): StepStateBody {
+  if (!row) return { state: 'pending', attempts: 0, doneAt: null };
+  const body: StepStateBody = { state: row.state, attempts: row.attempts, doneAt: row.doneAt?.toISOString() ?? null };
+  // last_error is the failure (failed), the last retried error (pending) or a note (done).
+  if (row.lastError) {
+    if (row.state === 'done') body.note = row.lastError;
+    else body.error = row.lastError;
+  }
+  return body;
+}
+
+export function toStepsBody(rows: SubmissionStepRow[]): StepsBody {
+  return Object.fromEntries(SUBMISSION_STEPS.map((step) => [step, toStepBody(rows.find((r) => r.step === step))])) as StepsBody;
+}
