@@ -5,6 +5,11 @@ import { MAX_SCREENSHOT_PIXELS, MAX_SCREENSHOT_SIDE } from '../wire/submit-limit
  * width × height × 4 bytes whatever the file size: a 249 KB transparent PNG that claims
  * 8000 × 8000 costs pdfkit 1.1 GB and seconds of blocked event loop. Checking the header first
  * lets the submit route refuse such screenshots at the door and the PDF step leave them out.
+ *
+ * Hand-written on purpose, after trying image-size 2.1: it cannot size a JPEG with 0xFF fill
+ * bytes before a marker (allowed by ITU T.81 B.1.1.2; image-size issue #96), which the tests
+ * cover. sharp's metadata goes through libvips asynchronously; this check answers synchronously
+ * from the header alone, before any decoder sees the bytes.
  */
 export interface ImageDimensions {
   width: number;
