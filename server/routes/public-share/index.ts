@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requireSetting } from '../../core/platform/config/settings.js';
 import { unauthorized } from '../../core/domain/errors.js';
 import { clientKey } from '../../core/domain/client-key.js';
-import { secretsEqual } from '../../core/services/public-share/share-access.js';
+import { secretMatcher } from '../../core/services/public-share/share-access.js';
 import type { PublicShareRouteOptions } from './share-request.js';
 import readRoutes from './read.js';
 import modelUrlRoutes from './model-urls.js';
@@ -24,7 +24,8 @@ const ALLOWED_METHODS = 'GET, POST, OPTIONS';
 export default async function publicShareRoutes(app: FastifyInstance) {
   const { config } = app.deps;
   const publicKey = requireSetting(config.publicAnonKey, 'PUBLIC_ANON_KEY');
-  const isPublicKey = (value: string | undefined) => value !== undefined && secretsEqual(value, publicKey);
+  const matchesPublicKey = secretMatcher(publicKey);
+  const isPublicKey = (value: string | undefined) => value !== undefined && matchesPublicKey(value);
 
   app.addHook('onRequest', async (request, reply) => {
     publicCorsHeaders(request, reply);
@@ -35,6 +36,9 @@ export default async function publicShareRoutes(app: FastifyInstance) {
     if (!isPublicKey(typeof apikey === 'string' ? apikey : undefined) || !isPublicKey(bearer)) {
       throw unauthorized('invalid_api_key', 'Send the public key in both the apikey header and Authorization: Bearer.');
     }
+    // Started now, next to the rate limit's Redis command (the route's own onRequest hook), so
+    // both travel in one round trip; the share checks await it.
+    request.shareMemoryCheck = app.deps.services.publicShare.shareStates.isCurrent();
   });
 
   const preflight = async (_request: FastifyRequest, reply: FastifyReply) =>

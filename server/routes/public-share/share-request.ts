@@ -5,6 +5,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the submit and model-urls routes, whose share checks run before the body is read. */
     shareAccess?: ShareAccess;
+    /** The share-state check, started next to the rate limit (see ShareRequest.memoryCheck). */
+    shareMemoryCheck?: Promise<boolean>;
   }
 }
 
@@ -28,5 +30,6 @@ export function shareRequestOf(request: FastifyRequest): ShareRequest {
     referer: header(request, 'referer'),
     password: header(request, 'x-share-password'),
     ip: request.ip,
+    memoryCheck: request.shareMemoryCheck,
   };
 }

@@ -79,7 +79,7 @@ export function createPublicShareService(deps: PublicShareServiceDeps) {
      */
     async authorize(request: ShareRequest): Promise<ShareAccess> {
       if (!isWellFormedShareRequest(request)) throw shareNotFound();
-      const share = await shareStates.get(request.projectId.toLowerCase());
+      const share = await shareStates.get(request.projectId.toLowerCase(), request.memoryCheck);
       checkShare(share, request);
       if (share.requirePassword) await checkPassword(share, request.password, request.ip);
       return toShareAccess(share);

@@ -29,6 +29,11 @@ export interface ShareRequest {
   password?: string;
   /** The client's address (rate limits and password attempts). */
   ip: string;
+  /**
+   * The share-state check (`shareStates.isCurrent()`) when the caller started it early, so that
+   * it travels to Redis together with the rate limit's command (one round trip on the hot path).
+   */
+  memoryCheck?: Promise<boolean>;
 }
 
 /** Tokens are 43 base64url characters; some slack for tokens issued by other means. */
@@ -39,6 +44,12 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
 /** Constant-time comparison of a presented secret with the expected one: equal-length digests, whatever the inputs' lengths. */
 export function secretsEqual(given: string, expected: string): boolean {
   return timingSafeEqual(digest(given), digest(expected));
+}
+
+/** {@link secretsEqual} against one fixed secret, whose digest is computed once (the public key, checked on every public request). */
+export function secretMatcher(expected: string): (given: string) => boolean {
+  const expectedDigest = digest(expected);
+  return (given) => timingSafeEqual(digest(given), expectedDigest);
 }
 
 /** One answer for an unknown project, a wrong token and a disabled share: none of them is revealed. */

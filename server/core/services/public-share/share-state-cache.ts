@@ -20,6 +20,7 @@ const STATE_TTL_MS = 30_000;
 export function createShareStateCache(load: (projectId: string) => Promise<PublicShareRow | null>) {
   const states = new LRUCache<string, PublicShareRow>({ max: MAX_SHARES, ttl: STATE_TTL_MS });
   let feed: ShareChangeFeed | null = null;
+  const isCurrent = () => (feed ? feed.isCurrent() : Promise.resolve(false));
 
   return {
     /** Starts trusting memory, as long as `source` vouches for it. */
@@ -27,9 +28,12 @@ export function createShareStateCache(load: (projectId: string) => Promise<Publi
       feed = source;
     },
 
-    /** The project's share state: from memory when current, else from Postgres. */
-    async get(projectId: string): Promise<PublicShareRow | null> {
-      if (!feed || !(await feed.isCurrent())) return load(projectId);
+    /** Whether memory may be trusted right now (never rejects). */
+    isCurrent,
+
+    /** The project's share state: from memory when current (`current`: a check already started), else from Postgres. */
+    async get(projectId: string, current = isCurrent()): Promise<PublicShareRow | null> {
+      if (!feed || !(await current)) return load(projectId);
       const kept = states.get(projectId);
       if (kept) return kept;
       const heardBefore = feed.heard;
