@@ -6,6 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { toAssetBody } from '../presenters/asset-body.js';
 import { AssetList, AssetReply, UPLOAD_LIMITS } from '../../schemas/assets.js';
 import { IdParams, PageQuery, errors, pageLimit } from '../../schemas/common.js';
+import { per } from '../../schemas/rate-text.js';
 import { decodeCursor } from '../../core/domain/page-cursor.js';
 import { invalidRequest, serviceUnavailable } from '../../core/domain/errors.js';
 import { ModelFileError } from '../../core/domain/models/model-file-error.js';
@@ -104,9 +105,10 @@ export default async function assetRoutes(fastify: FastifyInstance) {
         summary: 'Upload a 3D model',
         description:
           'multipart/form-data with the field `file`: a `.glb`, a `.gltf` with embedded (data:) buffers, or a `.zip` of a `.gltf` ' +
-          'with its resources (or of a `.glb`), at most 50 MB. Optional text field `name` (default: the file name without extension). ' +
+          `with its resources (or of a \`.glb\`), at most ${UPLOAD_LIMITS.fileSize / MB} MB. Optional text field \`name\` (default: the file name without extension). ` +
           'The file runs the asset checks (safe unzip, Khronos glTF validator, conversion to GLB) and is stored as a GLB. ' +
-          'Errors: 422 invalid_file (details.messages in the validator\'s shape), 413 too_large, 422 conversion_failed, 403 quota_exceeded, 429 rate_limited (RATE_LIMIT_UPLOAD per workspace, default 60 per 10 minutes), 503 unavailable with Retry-After when the server is already checking 2 uploads.',
+          "Errors: 422 invalid_file (details.messages in the validator's shape), 413 too_large, 422 conversion_failed, 403 quota_exceeded, " +
+          `429 rate_limited (RATE_LIMIT_UPLOAD: ${per(app.deps.config.rateLimits.upload)} per workspace), 503 unavailable with Retry-After when the server is already checking ${MAX_CONCURRENT_CHECKS} uploads.`,
         consumes: ['multipart/form-data'],
         response: { 201: AssetReply, ...errors(400, 401, 403, 413, 415, 422, 429, 503) },
       },
