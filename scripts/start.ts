@@ -6,10 +6,11 @@ import { loadAllSettings, type AllSettings } from '../server/core/platform/confi
 import { openCliServices } from '../server/cli/cli-services.js';
 import { issueDevToken } from '../server/cli/dev-token.js';
 import { RUNTIME_ENV_FILE } from '../server/cli/local-env.js';
-import { DEMO_OWNER_EMAIL, ensureDemoProject, type DemoProject } from './start/demo-data.js';
+import { DEMO_LOCKED_OWNER_EMAIL, DEMO_OWNER_EMAIL, ensureDemoProject, ensureDemoShares, type DemoProject } from './start/demo-data.js';
 import { startEmbeddedPostgres } from './start/embedded-postgres.js';
 import { watchLauncher } from './start/launcher-watch.js';
 import { ensureRedis } from './start/local-redis.js';
+import { ensureElementBuilt } from './start/element-build.js';
 import { DATA_DIR, ROOT } from './start/paths.js';
 import { isPortFree, waitFor } from './start/ports.js';
 import { loadOrCreateSecrets } from './start/secrets.js';
@@ -24,6 +25,9 @@ import { Supervisor } from './start/supervisor.js';
  * server, the worker and the BFF run as children, and demo data and an owner token are printed.
  * Ctrl-C (or SIGTERM) stops the children first, then what this script started.
  */
+
+/** What the demo page's state switcher reads (generated, not committed). */
+const DEMO_SHARES_FILE = path.join(ROOT, 'demo', 'shares.json');
 
 const say = (line: string) => process.stdout.write(`start  | ${line}\n`);
 const complain = (line: string) => process.stderr.write(`start  | ${line}\n`);
@@ -102,6 +106,7 @@ function printSummary(config: AllSettings, urls: { api: string; bff: string }, d
     ['BFF', urls.bff],
   ];
   if (demo?.share?.isEnabled) {
+    rows.push(['Demo page', `${urls.bff}/demo/   (the element in every state)`]);
     rows.push(['Demo share', `${urls.bff}/share/${demo.projectId}/${demo.share.shareToken}`]);
     const key = config.publicAnonKey ?? '';
     rows.push(['Public read', `curl -H "apikey: ${key}" -H "Authorization: Bearer ${key}" ${urls.api}/share/${demo.projectId}/${demo.share.shareToken}`]);
@@ -162,6 +167,9 @@ async function main() {
   facts.push(`Storage\t${config.storage.driver === 'local' ? config.storage.dir : 's3'}`);
   await writeRuntimeEnv({ ...settings, DATABASE_URL: config.databaseUrl, REDIS_URL: config.redisUrl });
 
+  // The BFF serves the element bundle: build it first when it is missing or older than its sources.
+  await ensureElementBuilt(say);
+
   // Applies pending migrations before any process starts.
   const services = await openCliServices(config);
   try {
@@ -183,6 +191,11 @@ async function main() {
     if (config.auth.jwtSecret) {
       ownerToken = (await issueDevToken(services.workspaces, config, { email: DEMO_OWNER_EMAIL })).token;
       demo = await ensureDemoProject(urls.api, ownerToken);
+      const lockedOwner = await issueDevToken(services.workspaces, config, { email: DEMO_LOCKED_OWNER_EMAIL });
+      const { shares, notes } = await ensureDemoShares(urls.api, ownerToken, lockedOwner.token, demo);
+      await services.workspaces.change(lockedOwner.workspaceId, { billingStatus: 'locked' });
+      await writeFile(DEMO_SHARES_FILE, `${JSON.stringify({ shares }, null, 2)}\n`);
+      demo.notes.push(...notes);
     } else {
       complain('AUTH_JWKS_URL without AUTH_JWT_SECRET: no local owner token and no demo data');
     }

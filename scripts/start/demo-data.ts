@@ -7,6 +7,8 @@ import { demoStoolGlb } from './demo-model.js';
  */
 export const DEMO_OWNER_EMAIL = 'demo@example.com';
 export const DEMO_PROJECT_NAME = 'Demo stool';
+/** The owner of the demo workspace whose billing is locked (the element's unavailable state). */
+export const DEMO_LOCKED_OWNER_EMAIL = 'locked-demo@example.com';
 
 export interface DemoProject {
   projectId: string;
@@ -32,8 +34,20 @@ function apiClient(baseUrl: string, token: string): Api {
   };
 }
 
-const scene = (model: { id: string; fileName: string; assetId: string } | null) => ({
-  models: model ? [{ ...model, position: [0, 0, 0], rotation: [0, 0, 0], scale: [1, 1, 1] }] : [],
+type DemoModel = { id: string; fileName: string; assetId: string };
+
+const scene = (model: DemoModel | null, copies = 1) => ({
+  // Copies stand in a grid, 0.6 m apart: 25 of them exercise the element's model-urls fallback
+  // (only the first 20 models of a read carry a URL).
+  models: model
+    ? Array.from({ length: copies }, (_, i) => ({
+        ...model,
+        id: copies === 1 ? model.id : `${model.id}-${i + 1}`,
+        position: [(i % 5) * 0.6 - (copies > 1 ? 1.2 : 0), 0, Math.floor(i / 5) * 0.6 - (copies > 1 ? 1.2 : 0)],
+        rotation: [0, 0, 0],
+        scale: [1, 1, 1],
+      }))
+    : [],
   sceneData: {
     projectSettings: { title: 'Demo stool', brandColor: '#3a6ea5', showPrices: true, currency: 'EUR', emailAdminAddress: DEMO_OWNER_EMAIL },
     optionBlocks: [
@@ -55,7 +69,7 @@ const scene = (model: { id: string; fileName: string; assetId: string } | null) 
   saveConfigEnabled: true,
 });
 
-async function uploadModel(api: Api, notes: string[]) {
+async function uploadModel(api: Api, notes: string[]): Promise<DemoModel | null> {
   const form = new FormData();
   form.append('file', new Blob([Buffer.from(await demoStoolGlb())], { type: 'model/gltf-binary' }), 'stool.glb');
   form.append('name', 'Demo stool');
@@ -80,6 +94,66 @@ async function findByName(api: Api, name: string): Promise<string | undefined> {
     cursor = page.body.nextCursor;
   } while (cursor);
   return undefined;
+}
+
+/** One entry of the demo page's state switcher (written to demo/shares.json). */
+export interface DemoShare {
+  key: string;
+  label: string;
+  /** The state the element should reach with this share. */
+  expect: 'ready' | 'password' | 'unavailable' | 'not-found';
+  projectId: string;
+  token: string;
+  /** The password, for the QA person (password shares only). */
+  password?: string;
+}
+
+/**
+ * The other demo shares the demo page switches between, in the demo owner's workspace unless
+ * said otherwise; created once by name, then brought back to their state on every start.
+ * `lockedToken`: an owner token of a second workspace, whose billing the caller locks.
+ */
+export async function ensureDemoShares(apiUrl: string, ownerToken: string, lockedToken: string, plain: DemoProject): Promise<{ shares: DemoShare[]; notes: string[] }> {
+  const api = apiClient(apiUrl, ownerToken);
+  const notes: string[] = [];
+  let model: DemoModel | null | undefined;
+  const project = async (on: Api, name: string, copies = 1) => {
+    const existing = await findByName(on, name);
+    if (existing) return existing;
+    model ??= on === api ? await uploadModel(on, notes) : null;
+    const res = await on<{ project: { id: string } }>('POST', '/projects', { name, type: 'configurator', data: scene(on === api ? model : null, copies) });
+    if (res.status !== 201) throw new Error(`creating the demo project "${name}" answered ${res.status}: ${JSON.stringify(res.body)}`);
+    return res.body.project.id;
+  };
+  const putShare = async (on: Api, id: string, settings: Record<string, unknown>) => {
+    const res = await on<{ settings: { shareToken: string } }>('PUT', `/projects/${id}/share`, { domainRestrictions: [], ...settings });
+    if (res.status !== 200) throw new Error(`setting the demo share of ${id} answered ${res.status}`);
+    return res.body.settings.shareToken;
+  };
+
+  const shares: DemoShare[] = [];
+  if (plain.share) shares.push({ key: 'plain', label: 'Plain share', expect: 'ready', projectId: plain.projectId, token: plain.share.shareToken });
+
+  const protectedId = await project(api, 'Demo stool (password)');
+  shares.push({ key: 'password', label: 'Password (demo)', expect: 'password', projectId: protectedId, token: await putShare(api, protectedId, { isEnabled: true, requirePassword: true, password: 'demo' }), password: 'demo' });
+
+  const shelfId = await project(api, 'Demo stools (25 models)', 25);
+  shares.push({ key: 'fallback', label: '25 models (model-urls fallback)', expect: 'ready', projectId: shelfId, token: await putShare(api, shelfId, { isEnabled: true }) });
+
+  const disabledId = await project(api, 'Demo stool (disabled)');
+  shares.push({ key: 'disabled', label: 'Disabled share', expect: 'not-found', projectId: disabledId, token: await putShare(api, disabledId, { isEnabled: false }) });
+
+  // The token the page uses is the one just replaced: rotated away.
+  const rotatedId = await project(api, 'Demo stool (rotated token)');
+  const oldToken = await putShare(api, rotatedId, { isEnabled: true });
+  const rotated = await api('POST', `/projects/${rotatedId}/share/regenerate`);
+  if (rotated.status !== 200) notes.push(`rotating the demo token answered ${rotated.status}`);
+  shares.push({ key: 'rotated', label: 'Rotated token', expect: 'not-found', projectId: rotatedId, token: oldToken });
+
+  const locked = apiClient(apiUrl, lockedToken);
+  const lockedId = await project(locked, 'Demo stool (billing locked)');
+  shares.push({ key: 'locked', label: 'Owner billing locked', expect: 'unavailable', projectId: lockedId, token: await putShare(locked, lockedId, { isEnabled: true }) });
+  return { shares, notes };
 }
 
 export async function ensureDemoProject(apiUrl: string, ownerToken: string): Promise<DemoProject> {
