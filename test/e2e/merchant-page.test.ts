@@ -1,0 +1,157 @@
+import { createServer, type Server } from 'node:http';
+import { spawn } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser } from 'playwright-core';
+import sharp from 'sharp';
+import { startTestServer, type TestPerson, type TestServer } from '../helpers/test-server.js';
+import { freePort } from '../helpers/test-env.js';
+import { startTsProcess, type ChildProcessHandle } from '../helpers/child-process.js';
+import { startSmtpCatcher, type SmtpCatcher } from '../helpers/smtp-catcher.js';
+import { startTestWorker, waitFor, waitForSteps } from '../worker/submission-fixtures.js';
+import type { WorkerApp } from '../../worker/app.js';
+import { demoStoolGlb } from '../../scripts/start/demo-model.js';
+import { elementBuildIsStale } from '../../scripts/start/element-build.js';
+
+/**
+ * The whole product as a merchant uses it: a shop page on its own origin loads the element from
+ * the BFF with one script tag; the element reads the share through the BFF from the real server,
+ * renders the model, and the visitor's submit reaches the database, the worker and the owner's
+ * e-mail. Chromium is the system one (`/usr/bin/chromium`, or CHROME_PATH).
+ */
+const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+
+let smtp: SmtpCatcher;
+let server: TestServer;
+let worker: WorkerApp;
+let bff: ChildProcessHandle;
+let bffUrl: string;
+let shop: Server;
+let shopUrl: string;
+let browser: Browser;
+let owner: TestPerson;
+
+function buildElementIfStale(): Promise<void> {
+  if (!elementBuildIsStale()) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const child = spawn('npm', ['run', '-s', 'build:element'], { stdio: ['ignore', 'ignore', 'inherit'] });
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`npm run build:element exited with ${code}`))));
+  });
+}
+
+async function ownerCall<T = any>(method: string, path: string, body?: unknown): Promise<T> {
+  const isForm = body instanceof FormData;
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { ...owner.headers, ...(body !== undefined && !isForm ? { 'content-type': 'application/json' } : {}) },
+    body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
+  });
+  expect(res.status, `${method} ${path}`).toBeLessThan(300);
+  return res.json() as Promise<T>;
+}
+
+/** A shared project with the demo stool as its one model and a two-field form. */
+async function sharedStool() {
+  const form = new FormData();
+  form.append('file', new Blob([Buffer.from(await demoStoolGlb())], { type: 'model/gltf-binary' }), 'stool.glb');
+  const { asset } = await ownerCall('POST', '/assets', form);
+  const { project } = await ownerCall('POST', '/projects', {
+    name: 'E2E stool',
+    type: 'configurator',
+    data: {
+      models: [{ id: 'stool', fileName: asset.fileName, assetId: asset.id, position: [0, 0, 0], rotation: [0, 0, 0], scale: [1, 1, 1] }],
+      sceneData: {
+        projectSettings: { emailAdminAddress: 'owner@e2e.test' },
+        formFields: [
+          { id: 'name', label: 'Name', type: 'text', required: true },
+          { id: 'email', label: 'E-mail', type: 'email', required: true },
+        ],
+      },
+      camera: { position: { x: 0.9, y: 0.8, z: 0.9 }, target: { x: 0, y: 0.25, z: 0 } },
+    },
+  });
+  const { settings } = await ownerCall('PUT', `/projects/${project.id}/share`, { isEnabled: true });
+  return { projectId: project.id as string, token: settings.shareToken as string };
+}
+
+beforeAll(async () => {
+  await buildElementIfStale();
+  smtp = await startSmtpCatcher();
+  server = await startTestServer({ SMTP_URL: smtp.url, TRUST_PROXY: '127.0.0.1,::1' });
+  worker = await startTestWorker(server.env.env, { SMTP_URL: smtp.url });
+  owner = await server.person('owner@e2e.test');
+
+  const bffPort = await freePort();
+  bffUrl = `http://127.0.0.1:${bffPort}`;
+  bff = startTsProcess('bff/main.ts', { ...server.env.env, BFF_PORT: String(bffPort), BFF_UPSTREAM_URL: server.url, LOG_LEVEL: 'warn' });
+  await waitFor(() => fetch(`${bffUrl}/health`).then((res) => res.status === 200, () => false), 'the BFF', 30_000);
+
+  // The merchant's shop: another origin (localhost, not 127.0.0.1), its own page.
+  const shopPort = await freePort();
+  shopUrl = `http://localhost:${shopPort}`;
+  shop = createServer((request, response) => {
+    const [projectId, token] = new URL(request.url ?? '/', shopUrl).searchParams.getAll('share');
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title>
+      <script type="module" src="${bffUrl}/element/config-share.js"></script></head>
+      <body><h1>A shop</h1><config-share project-id="${projectId}" token="${token}" style="display:block;width:480px;height:480px"></config-share></body></html>`);
+  });
+  await new Promise<void>((resolve) => shop.listen(shopPort, '127.0.0.1', resolve));
+
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-dev-shm-usage', '--enable-unsafe-swiftshader', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+  });
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((resolve) => shop?.close(resolve));
+  await bff?.stop();
+  await worker?.close();
+  await server?.close();
+  await smtp?.close();
+});
+
+describe('a merchant page on another origin', () => {
+  it('loads the element from the BFF, renders the model and delivers a submit to the database and the owner', async () => {
+    const share = await sharedStool();
+    const page = await browser.newPage();
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await page.goto(`${shopUrl}/?share=${share.projectId}&share=${share.token}`);
+
+    const element = page.locator('config-share');
+    await expect.poll(() => element.getAttribute('state'), { timeout: 60_000 }).toBe('ready');
+
+    // A non-blank canvas: the rendered stool, not one flat colour.
+    const screenshot = await waitFor(
+      async () => {
+        const png: string = await element.evaluate((node: any) => node.screenshot());
+        const { channels } = await sharp(Buffer.from(png.split(',')[1], 'base64')).stats();
+        return channels.slice(0, 3).some((channel) => channel.stdev > 1) ? png : null;
+      },
+      'a rendered frame',
+      60_000,
+    );
+    expect(screenshot.startsWith('data:image/png;base64,')).toBe(true);
+
+    // The visitor fills the form in the element's shadow root (Playwright's locators pierce it) and submits.
+    await page.locator('config-share input[name="name"]').fill('Ada Lovelace');
+    await page.locator('config-share input[name="email"]').fill('ada@example.com');
+    const submitted = element.evaluate((node: any) => new Promise<string>((resolve) => node.addEventListener('config-share-submit', (event: any) => resolve(event.detail.requestId), { once: true })));
+    await page.locator('config-share [part~="submit-button"]').click();
+    const requestId = await submitted;
+    expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+
+    const { rows } = await server.deps.db.$client.query('select project_id, form_data from submissions where id = $1', [requestId]);
+    expect(rows).toEqual([{ project_id: share.projectId, form_data: expect.objectContaining({ name: 'Ada Lovelace', email: 'ada@example.com' }) }]);
+    const steps = await waitForSteps(server.deps.db, requestId, 60_000);
+    expect(steps.email.state).toBe('done');
+    const mail = await waitFor(async () => smtp.messages.find((message) => message.messageId === `<request-${requestId}@config-share>`), 'the owner e-mail', 30_000);
+    expect(mail.to).toEqual(['owner@e2e.test']);
+    // The PDF holds the screenshot the element took of its canvas.
+    expect(mail.attachments.map((part) => part.contentType)).toEqual(['application/pdf']);
+    expect(pageErrors).toEqual([]);
+    await page.close();
+  }, 180_000);
+});
