@@ -10,7 +10,7 @@ import { createStorage, type StorageDriver } from './core/platform/storage/index
 import { createUrlSigner, type UrlSigner } from './core/platform/storage/signed-urls.js';
 import { createOutboxNudger, outboxWakeUpChannel, type OutboxNudger } from './core/jobs/outbox.js';
 import { createCpuPool, type CpuPool } from './core/platform/cpu-pool.js';
-import { checkModelFileInPool } from './core/domain/models/check-model-in-pool.js';
+import { checkModelFileInPool } from './core/services/model-checks/check-model-in-pool.js';
 import { createServices, type Services } from './core/services/index.js';
 
 /**

@@ -1,7 +1,7 @@
 import { cpuTask, type CpuPool } from '../../platform/cpu-pool.js';
-import type { CheckedModel } from './check-model-file.js';
+import type { CheckedModel } from '../../domain/models/check-model-file.js';
 import type { CheckModelOutcome } from './check-model-task.js';
-import { ModelFileError } from './model-file-error.js';
+import { ModelFileError } from '../../domain/models/model-file-error.js';
 
 /** A check still running after this long fails (validating a 50 MB model takes seconds, not minutes). */
 export const CHECK_MODEL_TIMEOUT_MS = 120_000;

@@ -1,5 +1,5 @@
-import { checkModelFile, type CheckedModel } from './check-model-file.js';
-import { ModelFileError, type ModelFileErrorCode } from './model-file-error.js';
+import { checkModelFile, type CheckedModel } from '../../domain/models/check-model-file.js';
+import { ModelFileError, type ModelFileErrorCode } from '../../domain/models/model-file-error.js';
 
 /** What a check in the pool answers: the model, or the refusal (an Error's class does not cross threads). */
 export type CheckModelOutcome = ({ ok: true } & CheckedModel) | { ok: false; code: ModelFileErrorCode; message: string; details?: unknown };
