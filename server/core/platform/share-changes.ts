@@ -81,13 +81,21 @@ export function createShareChangeFeed(options: { subscriber: Redis; redis: Redis
   /** Since when Redis has reported a number this feed has not heard (a notice on its way, or lost). */
   let behindSince: number | null = null;
 
-  async function resynchronise() {
-    heard = -1;
-    handlers.onReset();
-    const latest = Number((await redis.get(sequenceKey(prefix)).catch(() => null)) ?? 0);
-    // Notices that arrived meanwhile were applied (evicted); the number itself is what counts.
-    heard = Math.max(heard, latest);
-    behindSince = null;
+  let resynchronising: Promise<void> | null = null;
+
+  /** Forgets everything and starts again from the latest number (once at a time, however many readers notice). */
+  function resynchronise(): Promise<void> {
+    resynchronising ??= (async () => {
+      heard = -1;
+      handlers.onReset();
+      const latest = Number((await redis.get(sequenceKey(prefix)).catch(() => null)) ?? 0);
+      // Notices that arrived meanwhile were applied (evicted); the number itself is what counts.
+      heard = Math.max(heard, latest);
+      behindSince = null;
+    })().finally(() => {
+      resynchronising = null;
+    });
+    return resynchronising;
   }
 
   subscriber.on('message', (from: string, message: string) => {
