@@ -4,7 +4,6 @@ import {
   DirectionalLight,
   Group,
   Mesh,
-  PCFSoftShadowMap,
   PerspectiveCamera,
   PlaneGeometry,
   PMREMGenerator,
@@ -75,7 +74,6 @@ export function createViewer(stage: HTMLElement, data: PublicProject['data'], la
   const renderer = new WebGLRenderer({ antialias: quality.antialias, preserveDrawingBuffer: true });
   renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, quality.pixelRatio));
   renderer.shadowMap.enabled = quality.shadows;
-  renderer.shadowMap.type = PCFSoftShadowMap;
   const canvas = renderer.domElement;
   // Focusable and named: OrbitControls' arrow keys work once the canvas has focus.
   canvas.tabIndex = 0;
