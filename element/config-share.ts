@@ -201,7 +201,8 @@ export class ConfigShareElement extends LitElement {
     const generation = ++this.generation;
     const target = this.target;
     if (!target) return this.fail('error', 'config', 'Set project-id and token, or a share-url of the form …/share/<projectId>/<token>.');
-    if (!this.project) this.setStatus('loading');
+    // A ready element keeps its scene while it revalidates, and the prompt stays while a password is checked.
+    if (!this.project && this.status !== 'password') this.setStatus('loading');
     this.busy = true;
     const result = await loadShare(target, password);
     if (generation !== this.generation) return;
