@@ -124,12 +124,14 @@ export class ConfigShareElement extends LitElement {
   override connectedCallback() {
     super.connectedCallback();
     if (!this.hasAttribute('state')) this.setAttribute('state', this.status);
+    // Back on the page: updated() watches the viewport again to rebuild the scene.
+    if (this.hasUpdated) this.requestUpdate();
   }
 
   override disconnectedCallback() {
     super.disconnectedCallback();
-    this.nearViewport?.disconnect();
-    this.nearViewport = undefined;
+    // Browsers allow only a few WebGL contexts per page: a detached element gives its context back.
+    this.dropViewer();
   }
 
   /** Reads the share again (If-None-Match: an unchanged share keeps the scene as it is). */
@@ -251,15 +253,19 @@ export class ConfigShareElement extends LitElement {
   /** Shows a payload (or none): the old scene goes, a new one is built when near the viewport. */
   private showProject(project: PublicProject | undefined) {
     if (project === this.project) return;
-    void this.viewer?.then((viewer) => viewer?.dispose());
-    this.viewer = undefined;
-    this.nearViewport?.disconnect();
-    this.nearViewport = undefined;
+    this.dropViewer();
     this.project = project;
     this.progress = 1;
     this.notice = '';
     this.fieldErrors = {};
     this.submitMessage = '';
+  }
+
+  private dropViewer() {
+    void this.viewer?.then((viewer) => viewer?.dispose());
+    this.viewer = undefined;
+    this.nearViewport?.disconnect();
+    this.nearViewport = undefined;
   }
 
   private ensureViewer(): Promise<Viewer | null> {

@@ -37,6 +37,17 @@ describe('<config-share> loading and revalidation', () => {
     equal((await requestsOf(plain)).length, 1, 'one read each');
   });
 
+  it('a detached element gives its WebGL canvas back and rebuilds it when it returns', async () => {
+    const element = mountShare('plain');
+    await untilState(element, 'ready');
+    await until(() => part(element, 'canvas'), 'the canvas');
+    element.remove();
+    await until(() => !part(element, 'canvas'), 'the canvas removed');
+    document.body.append(element);
+    await until(() => part(element, 'canvas'), 'a new canvas');
+    equal((await requestsOf(element)).length, 1, 'no new read');
+  });
+
   it('changing the attributes loads the new share', async () => {
     const element = mountShare('gone');
     await untilState(element, 'not-found');
