@@ -22,7 +22,7 @@ export type Failure =
   | { kind: 'invalid'; fields: Record<string, string> }
   | { kind: 'error'; message: string };
 
-/** The public read: the project, and whether it differs from what this page already had. */
+/** The public read: the project (after a 304, the very object this page already had). */
 export type ReadResult = { kind: 'ok'; project: PublicProject } | Failure;
 
 /** The submit: the request id the server committed. */

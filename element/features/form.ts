@@ -110,26 +110,24 @@ export interface FormView {
   onSubmit: () => void;
 }
 
-function control(field: FormField, index: number, error: string) {
-  const id = `field-${index}`;
+function control(field: FormField, id: string, error: string) {
   const described = error ? `${id}-error` : nothing;
-  const common = { id, name: field.id, invalid: error ? 'true' : 'false' };
+  const invalid = error ? 'true' : 'false';
   switch (field.type) {
     case 'textarea':
-      return html`<textarea id=${common.id} name=${common.name} ?required=${field.required} aria-invalid=${common.invalid} aria-describedby=${described}></textarea>`;
+      return html`<textarea id=${id} name=${field.id} ?required=${field.required} aria-invalid=${invalid} aria-describedby=${described}></textarea>`;
     case 'select':
-      return html`<select id=${common.id} name=${common.name} ?required=${field.required} aria-invalid=${common.invalid} aria-describedby=${described}>
+      return html`<select id=${id} name=${field.id} ?required=${field.required} aria-invalid=${invalid} aria-describedby=${described}>
         <option value=""></option>
         ${field.options.map((option) => html`<option value=${option.value}>${option.label}</option>`)}
       </select>`;
     default:
       return html`<input
-        id=${common.id}
-        name=${common.name}
+        id=${id}
+        name=${field.id}
         type=${field.type}
-        value=${field.type === 'checkbox' ? 'on' : nothing}
         ?required=${field.required}
-        aria-invalid=${common.invalid}
+        aria-invalid=${invalid}
         aria-describedby=${described}
       />`;
   }
@@ -162,11 +160,13 @@ export function formTemplate({ strings, fields, blocks, errors, submitting, mess
       ? html`<fieldset class="fields">
           <legend>${strings.formLegend}</legend>
           ${fields.map((field, index) => {
+            // Ids by position: field ids come from the owner's JSON and need not be valid HTML ids.
+            const id = `field-${index}`;
             const error = errors[field.id] ?? '';
             return html`<div class="field ${field.type}">
-              <label for=${`field-${index}`}>${field.label}${field.required ? html`<span aria-hidden="true"> *</span>` : nothing}</label>
-              ${control(field, index, error)}
-              ${error ? html`<p id=${`field-${index}-error`} class="field-error">${error}</p>` : nothing}
+              <label for=${id}>${field.label}${field.required ? html`<span aria-hidden="true"> *</span>` : nothing}</label>
+              ${control(field, id, error)}
+              ${error ? html`<p id=${`${id}-error`} class="field-error">${error}</p>` : nothing}
             </div>`;
           })}
         </fieldset>`
