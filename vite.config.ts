@@ -1,13 +1,35 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Vitest runs the server, worker and BFF tests against real Postgres and Redis. The element's
- * library build joins this file with its own issue.
+ * Vitest runs the server, worker and BFF tests against real Postgres and Redis; the element's
+ * browser tests (test/element) run in web-test-runner instead.
+ *
+ * `vite build` is the `<config-share>` library build (`npm run build:element`): one ES module at a
+ * stable name, `dist/element/config-share.js`, which the BFF serves at `/element/config-share.js`,
+ * and hashed chunks (the lazy three.js viewer) in `dist/element/assets/`, which it may cache
+ * forever. Chunks are imported relative to the entry, so they load from the BFF on any page.
  */
 export default defineConfig({
+  build: {
+    outDir: 'dist/element',
+    emptyOutDir: true,
+    lib: {
+      entry: 'element/index.ts',
+      formats: ['es'],
+      fileName: () => 'config-share.js',
+    },
+    rolldownOptions: {
+      output: {
+        chunkFileNames: 'assets/[name]-[hash].js',
+        // A script for merchant pages, not a package for bundlers: minified fully (Vite's lib
+        // mode keeps ES output readable otherwise).
+        minify: true,
+      },
+    },
+  },
   test: {
     include: ['test/**/*.test.ts'],
-    exclude: ['test/bench/**', 'node_modules/**'],
+    exclude: ['test/bench/**', 'test/element/**', 'node_modules/**'],
     globalSetup: ['test/helpers/global-setup.ts'],
     pool: 'forks',
     testTimeout: 30_000,

@@ -1,0 +1,417 @@
+import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
+import { customElement, property, state } from 'lit/decorators.js';
+import type { PublicProject } from '../server/core/wire/public-project.js';
+import { MAX_SCREENSHOTS } from '../server/core/wire/submit-limits.js';
+import { postSubmit, type Failure, type ReadResult, type ShareTarget, type SubmitBody } from './features/api.js';
+import { formTemplate, formValues, missingRequiredFields, readFormFields, readOptionBlocks, requiredMessage, type FormValues } from './features/form.js';
+import { loadShare, shareTarget } from './features/loading.js';
+import { placeModels } from './features/models.js';
+import { pngWithinLimits } from './features/screenshot.js';
+import { passwordTemplate, rememberPassword, rememberedPassword } from './features/password.js';
+import { DEFAULT_STRINGS, format, type ConfigShareStrings } from './features/strings.js';
+import type { Viewer } from './features/viewer.js';
+
+/** The element's `state` attribute (contract section 10). */
+export type ConfigShareState = 'loading' | 'password' | 'ready' | 'unavailable' | 'not-found' | 'error';
+
+/** The `detail` of each event the element dispatches (bubbling, composed). */
+export interface ConfigShareEventDetails {
+  'config-share-load': { project: PublicProject };
+  'config-share-error': { type: string; message: string };
+  'config-share-password-required': Record<string, never>;
+  'config-share-model-missing': { modelIds: string[] };
+  'config-share-submit': { requestId: string };
+}
+
+/** What `submit(extra)` adds to, or puts in place of, the form's own values. */
+export interface SubmitExtra {
+  formData?: Record<string, unknown>;
+  selectedOptions?: Record<string, unknown>;
+  configurationSummary?: string;
+  /** Data URLs sent instead of the element's own screenshot. */
+  screenshots?: string[];
+}
+
+/** The BFF the script was served from: where the element reads shares unless `api-base` says otherwise. */
+const SCRIPT_ORIGIN = new URL(import.meta.url).origin;
+
+/** One Idempotency-Key per submit attempt (random, 128 bits; randomUUID needs a secure context). */
+const idempotencyKey = () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+
+/**
+ * `<config-share project-id token>` (or `share-url`): a shared 3D configurator on a merchant page.
+ * The element reads the share through the BFF, asks for its password, shows the scene (three.js,
+ * loaded lazily when the element nears the viewport) and sends the visitor's form. Failures
+ * become states and events, never exceptions thrown at the page.
+ *
+ * @fires config-share-load - `{ project }` when a payload is shown (not again for an unchanged one).
+ * @fires config-share-error - `{ type, message }`: unavailable, not-found, network, http, rate-limited, config, webgl, invalid, submit.
+ * @fires config-share-password-required - the password prompt is shown.
+ * @fires config-share-model-missing - `{ modelIds }` of models left out of the scene.
+ * @fires config-share-submit - `{ requestId }` once the server stored the request.
+ * @csspart viewer - the 3D view. @csspart status - the state message (a live region).
+ * @csspart password-form - the password prompt. @csspart form - the visitor's form.
+ * @csspart submit-button - the form's submit button.
+ */
+@customElement('config-share')
+export class ConfigShareElement extends LitElement {
+  static override styles = css`
+    :host { display: block; position: relative; min-height: 240px; overflow: auto; font: inherit; color: inherit; }
+    [part='viewer'] { position: relative; height: var(--config-share-viewer-height, 360px); }
+    .stage, canvas { display: block; width: 100%; height: 100%; }
+    canvas:focus-visible { outline: 2px solid currentColor; outline-offset: -2px; }
+    progress { position: absolute; left: 1rem; right: 1rem; bottom: 1rem; width: calc(100% - 2rem); }
+    .notice { font-size: 0.875em; opacity: 0.8; }
+    .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+    form { display: grid; gap: 0.75rem; padding: 1rem 0; }
+    fieldset { display: grid; gap: 0.5rem; border: 0; padding: 0; margin: 0; }
+    legend { font-weight: 600; margin-bottom: 0.25rem; }
+    .field { display: grid; gap: 0.25rem; }
+    .field.checkbox { grid-template-columns: auto 1fr; align-items: center; }
+    .field.checkbox input { order: -1; }
+    .field-error { color: #b00020; margin: 0; }
+    .field-error:empty { display: none; }
+    input, select, textarea, button { font: inherit; }
+    button { justify-self: start; }
+  `;
+
+  /** The shared project's id (with `token`). */
+  @property({ attribute: 'project-id' }) projectId = '';
+  /** The share token. */
+  @property() token = '';
+  /** `https://app/share/<projectId>/<token>`, instead of `project-id` and `token`. */
+  @property({ attribute: 'share-url' }) shareUrl = '';
+  /** The BFF origin; default: the origin this script was loaded from. */
+  @property({ attribute: 'api-base' }) apiBase = '';
+  /** Replacements for any of the element's texts (English by default). */
+  @property({ attribute: false }) strings: Partial<ConfigShareStrings> = {};
+
+  @state() private status: ConfigShareState = 'loading';
+  @state() private project?: PublicProject;
+  @state() private passwordInvalid = false;
+  @state() private busy = false;
+  @state() private progress = 1;
+  @state() private notice = '';
+  @state() private fieldErrors: Record<string, string> = {};
+  @state() private submitMessage = '';
+  /** The submit under way: a second click or call joins it instead of sending again. */
+  @state() private submitting?: Promise<string | null>;
+
+  private target: ShareTarget | null = null;
+  /** Bumped by every load, so an answer that arrives after a newer load is ignored. */
+  private generation = 0;
+  private viewer?: Promise<Viewer | null>;
+  private nearViewport?: IntersectionObserver;
+  private focusPassword = false;
+
+  /** The current state, as in the `state` attribute. */
+  get state(): ConfigShareState {
+    return this.status;
+  }
+
+  private get text(): ConfigShareStrings {
+    return { ...DEFAULT_STRINGS, ...this.strings };
+  }
+
+  private get fields() {
+    return readFormFields(this.project?.data.sceneData?.formFields);
+  }
+
+  private get blocks() {
+    return readOptionBlocks(this.project?.data.sceneData?.optionBlocks);
+  }
+
+  override connectedCallback() {
+    super.connectedCallback();
+    if (!this.hasAttribute('state')) this.setAttribute('state', this.status);
+    // Back on the page: updated() watches the viewport again to rebuild the scene.
+    if (this.hasUpdated) this.requestUpdate();
+  }
+
+  override disconnectedCallback() {
+    super.disconnectedCallback();
+    // Browsers allow only a few WebGL contexts per page: a detached element gives its context back.
+    this.dropViewer();
+  }
+
+  /** Reads the share again (If-None-Match: an unchanged share keeps the scene as it is). */
+  reload(): Promise<void> {
+    return this.load(this.target ? rememberedPassword(this.target) : undefined);
+  }
+
+  /**
+   * Sends the form (validated first, as the server does) with a screenshot of the scene.
+   * Resolves with the requestId, or null when it did not go through: the reason is shown in
+   * place and sent as a `config-share-error` event. Calls while one is running share it.
+   */
+  submit(extra: SubmitExtra = {}): Promise<string | null> {
+    this.submitting ??= this.send(extra).finally(() => (this.submitting = undefined));
+    return this.submitting;
+  }
+
+  /** A PNG data URL of the scene (loading it first if needed); null where it cannot be drawn. */
+  async screenshot(): Promise<string | null> {
+    const viewer = await this.ensureViewer();
+    return viewer ? pngWithinLimits(viewer.capture()) : null;
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>) {
+    if (changed.has('projectId') || changed.has('token') || changed.has('shareUrl') || changed.has('apiBase')) {
+      this.target = shareTarget(this, SCRIPT_ORIGIN);
+      this.showProject(undefined);
+      void this.reload();
+    }
+  }
+
+  protected override updated() {
+    if (this.focusPassword) {
+      this.focusPassword = false;
+      this.renderRoot.querySelector<HTMLInputElement>('input[name="password"]')?.focus();
+    }
+    const viewerPart = this.renderRoot.querySelector('[part="viewer"]');
+    if (viewerPart && !this.viewer && !this.nearViewport) {
+      // three.js is fetched when the element comes within a screen's reach, not with the page.
+      this.nearViewport = new IntersectionObserver(
+        (entries) => {
+          if (!entries.some((entry) => entry.isIntersecting)) return;
+          this.nearViewport?.disconnect();
+          this.nearViewport = undefined;
+          void this.ensureViewer();
+        },
+        { rootMargin: '200px' },
+      );
+      this.nearViewport.observe(viewerPart);
+    }
+  }
+
+  private emit<K extends keyof ConfigShareEventDetails>(type: K, detail: ConfigShareEventDetails[K]) {
+    this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
+  }
+
+  private setStatus(status: ConfigShareState) {
+    this.status = status;
+    this.setAttribute('state', status);
+  }
+
+  private fail(status: ConfigShareState, type: string, message: string) {
+    this.showProject(undefined);
+    this.setStatus(status);
+    this.emit('config-share-error', { type, message });
+  }
+
+  private async load(password: string | undefined) {
+    const generation = ++this.generation;
+    const target = this.target;
+    if (!target) return this.fail('error', 'config', 'Set project-id and token, or a share-url of the form …/share/<projectId>/<token>.');
+    // A ready element keeps its scene while it revalidates, and the prompt stays while a password is checked.
+    if (!this.project && this.status !== 'password') this.setStatus('loading');
+    this.busy = true;
+    const result = await loadShare(target, password);
+    if (generation !== this.generation) return;
+    this.busy = false;
+    this.apply(result, target, password);
+  }
+
+  private apply(result: ReadResult, target: ShareTarget, password: string | undefined) {
+    const strings = this.text;
+    if (result.kind === 'ok') {
+      if (password) rememberPassword(target, password);
+      this.setStatus('ready');
+      // A 304 answers the very object already shown: nothing to render again, no second load event.
+      if (result.project === this.project) return;
+      this.showProject(result.project);
+      this.emit('config-share-load', { project: result.project });
+      return;
+    }
+    this.onFailure(result, strings);
+  }
+
+  /** The states a failed read, model or submit answer leads to. */
+  private onFailure(failure: Failure, strings: ConfigShareStrings) {
+    switch (failure.kind) {
+      case 'password':
+        if (this.target) rememberPassword(this.target, undefined);
+        this.showProject(undefined);
+        this.passwordInvalid = failure.invalid;
+        this.focusPassword = true;
+        if (this.status !== 'password') {
+          this.setStatus('password');
+          this.emit('config-share-password-required', {});
+        }
+        return;
+      case 'unavailable':
+        return this.fail('unavailable', 'unavailable', strings.unavailable);
+      case 'not-found':
+        return this.fail('not-found', 'not-found', strings.notFound);
+      case 'rate-limited':
+        return this.fail('error', 'rate-limited', strings.rateLimited);
+      default:
+        return this.fail('error', failure.kind === 'error' && failure.message !== 'network' ? 'http' : 'network', strings.error);
+    }
+  }
+
+  /** Shows a payload (or none): the old scene goes, a new one is built when near the viewport. */
+  private showProject(project: PublicProject | undefined) {
+    if (project === this.project) return;
+    this.dropViewer();
+    this.project = project;
+    this.progress = 1;
+    this.notice = '';
+    this.fieldErrors = {};
+    this.submitMessage = '';
+  }
+
+  private dropViewer() {
+    void this.viewer?.then((viewer) => viewer?.dispose());
+    this.viewer = undefined;
+    this.nearViewport?.disconnect();
+    this.nearViewport = undefined;
+  }
+
+  private ensureViewer(): Promise<Viewer | null> {
+    if (!this.project) return Promise.resolve(null);
+    this.viewer ??= this.mountViewer();
+    return this.viewer;
+  }
+
+  /** Loads the viewer chunk and the missing model URLs together, then the models. */
+  private async mountViewer(): Promise<Viewer | null> {
+    const { project, target } = this;
+    await this.updateComplete;
+    const stage = this.renderRoot.querySelector<HTMLElement>('.stage');
+    if (!project || !target || !stage) return null;
+    const strings = this.text;
+    try {
+      this.progress = 0;
+      const password = rememberedPassword(target);
+      const [{ createViewer }, models] = await Promise.all([import('./features/viewer.js'), placeModels(target, project.data.models, password)]);
+      if (project !== this.project) return null;
+      const viewer = createViewer(stage, project.data, format(strings.viewerLabel, { name: project.name }));
+      const failed = await viewer.load(models.placed, (fraction) => (this.progress = fraction));
+      const missing = [...models.missing, ...failed];
+      if (missing.length > 0) {
+        this.notice = strings.modelsMissing;
+        this.emit('config-share-model-missing', { modelIds: missing });
+      }
+      return viewer;
+    } catch (error) {
+      // No WebGL (or the chunk could not be fetched): the form still works without the scene.
+      this.progress = 1;
+      this.notice = strings.viewerUnavailable;
+      this.emit('config-share-error', { type: 'webgl', message: error instanceof Error ? error.message : String(error) });
+      return null;
+    }
+  }
+
+  private async send(extra: SubmitExtra): Promise<string | null> {
+    const { project, target } = this;
+    const strings = this.text;
+    const form = this.renderRoot.querySelector<HTMLFormElement>('form[part="form"]');
+    if (this.status !== 'ready' || !project || !target) {
+      this.emit('config-share-error', { type: 'submit', message: 'The configurator is not ready.' });
+      return null;
+    }
+    const fields = this.fields;
+    const own: FormValues = form ? formValues(form, fields, this.blocks) : { formData: {}, selectedOptions: {}, configurationSummary: '' };
+    const formData = { ...own.formData, ...extra.formData };
+    const missing = missingRequiredFields(fields, formData);
+    this.fieldErrors = Object.fromEntries(fields.filter((field) => missing.includes(field.id)).map((field) => [field.id, requiredMessage(strings, field)]));
+    if (missing.length > 0) return this.submitFailed('invalid', strings.submitInvalid);
+
+    this.submitMessage = strings.submitting;
+    const screenshot = extra.screenshots ? null : await this.screenshot();
+    const body: SubmitBody = {
+      formData,
+      selectedOptions: { ...own.selectedOptions, ...extra.selectedOptions },
+      configurationSummary: extra.configurationSummary ?? own.configurationSummary,
+      screenshots: (extra.screenshots ?? (screenshot ? [screenshot] : [])).slice(0, MAX_SCREENSHOTS),
+    };
+    const result = await postSubmit(target, body, idempotencyKey(), rememberedPassword(target));
+    if (result.kind === 'ok') {
+      this.submitMessage = format(strings.submitted, { requestId: result.requestId });
+      this.emit('config-share-submit', { requestId: result.requestId });
+      return result.requestId;
+    }
+    if (result.kind === 'invalid') {
+      const known = fields.filter((field) => field.id in result.fields);
+      this.fieldErrors = Object.fromEntries(known.map((field) => [field.id, result.fields[field.id] || requiredMessage(strings, field)]));
+      return this.submitFailed('invalid', strings.submitInvalid);
+    }
+    if (result.kind === 'rate-limited') return this.submitFailed('rate-limited', strings.rateLimited);
+    if (result.kind === 'error') return this.submitFailed('submit', strings.submitFailed);
+    // The share changed under the visitor (password set, disabled, billing): the read's states apply.
+    this.onFailure(result, strings);
+    return null;
+  }
+
+  /** Shows why a submit failed, in the form, moves focus to the first field in error, and says so in an event. */
+  private async submitFailed(type: string, message: string): Promise<null> {
+    this.submitMessage = message;
+    this.emit('config-share-error', { type, message });
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLElement>('form [aria-invalid="true"]')?.focus();
+    return null;
+  }
+
+  private statusText(strings: ConfigShareStrings): string {
+    switch (this.status) {
+      case 'loading':
+        return strings.loading;
+      case 'password':
+        return strings.passwordPrompt;
+      case 'ready':
+        return format(strings.ready, { name: this.project?.name ?? '' });
+      case 'unavailable':
+        return strings.unavailable;
+      case 'not-found':
+        return strings.notFound;
+      case 'error':
+        return strings.error;
+    }
+  }
+
+  override render() {
+    const strings = this.text;
+    const project = this.status === 'ready' ? this.project : undefined;
+    const fields = this.fields;
+    const blocks = this.blocks;
+    return html`
+      <p part="status" role="status" class=${this.status === 'ready' || this.status === 'password' ? 'visually-hidden' : ''}>${this.statusText(strings)}</p>
+      ${this.status === 'password'
+        ? passwordTemplate({ strings, invalid: this.passwordInvalid, busy: this.busy, onSubmit: (password) => void this.load(password) })
+        : nothing}
+      ${this.status === 'error' ? html`<button type="button" @click=${() => this.reload()}>${strings.retry}</button>` : nothing}
+      ${project
+        ? html`<div part="viewer">
+              <div class="stage"></div>
+              ${this.progress < 1 ? html`<progress max="1" .value=${this.progress} aria-label=${strings.modelProgress}></progress>` : nothing}
+            </div>
+            ${this.notice ? html`<p class="notice">${this.notice}</p>` : nothing}
+            ${fields.length || blocks.length
+              ? formTemplate({
+                  strings,
+                  fields,
+                  blocks,
+                  errors: this.fieldErrors,
+                  submitting: !!this.submitting,
+                  message: this.submitMessage,
+                  onSubmit: () => void this.submit(),
+                })
+              : nothing}`
+        : nothing}
+    `;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'config-share': ConfigShareElement;
+  }
+  interface HTMLElementEventMap {
+    'config-share-load': CustomEvent<ConfigShareEventDetails['config-share-load']>;
+    'config-share-error': CustomEvent<ConfigShareEventDetails['config-share-error']>;
+    'config-share-password-required': CustomEvent<ConfigShareEventDetails['config-share-password-required']>;
+    'config-share-model-missing': CustomEvent<ConfigShareEventDetails['config-share-model-missing']>;
+    'config-share-submit': CustomEvent<ConfigShareEventDetails['config-share-submit']>;
+  }
+}

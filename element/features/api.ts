@@ -1,0 +1,148 @@
+import type { PublicProject } from '../../server/core/wire/public-project.js';
+
+/**
+ * The three public routes the BFF proxies (contract sections 5, 6 and 10). Browsers send no key:
+ * the BFF adds it. Nothing here throws: every answer, network failures included, becomes a
+ * {@link Failure} or a success value the element turns into a state.
+ */
+
+/** Where a share lives: the BFF origin and the share's two ids. */
+export interface ShareTarget {
+  apiBase: string;
+  projectId: string;
+  token: string;
+}
+
+/** An answer that is not a success, as the element's states see it. */
+export type Failure =
+  | { kind: 'password'; invalid: boolean }
+  | { kind: 'unavailable' }
+  | { kind: 'not-found' }
+  | { kind: 'rate-limited'; retryAfter: number }
+  | { kind: 'invalid'; fields: Record<string, string> }
+  | { kind: 'error'; message: string };
+
+/** The public read: the project (after a 304, the very object this page already had). */
+export type ReadResult = { kind: 'ok'; project: PublicProject } | Failure;
+
+/** The submit: the request id the server committed. */
+export type SubmitResult = { kind: 'ok'; requestId: string } | Failure;
+
+/** The model-urls route takes at most this many ids per call (contract section 5). */
+export const MODEL_URLS_BATCH = 20;
+
+/**
+ * The last payload and its ETag per share, for the page session: several elements and reload()
+ * revalidate with If-None-Match instead of downloading the scene again.
+ */
+const payloads = new Map<string, { etag: string; project: PublicProject }>();
+
+const shareKey = ({ projectId, token }: ShareTarget) => `${projectId}/${token}`;
+const sharePath = ({ apiBase, projectId, token }: ShareTarget) =>
+  `${apiBase.replace(/\/+$/, '')}/share/${encodeURIComponent(projectId)}/${encodeURIComponent(token)}`;
+
+async function request(url: string, init: RequestInit): Promise<Response | null> {
+  try {
+    return await fetch(url, init);
+  } catch {
+    // A TypeError: offline, DNS, or a CORS refusal. The status is unknowable, so it is retryable.
+    return null;
+  }
+}
+
+async function jsonOf(res: Response): Promise<Record<string, any> | null> {
+  const body: unknown = await res.json().catch(() => null);
+  return body && typeof body === 'object' ? (body as Record<string, any>) : null;
+}
+
+/** Maps the share checks' answers (contract section 5) to a failure. */
+async function failureOf(res: Response | null): Promise<Failure> {
+  if (!res) return { kind: 'error', message: 'network' };
+  const body = await jsonOf(res);
+  switch (res.status) {
+    case 400: {
+      const fields: Record<string, string> = {};
+      for (const detail of Array.isArray(body?.details) ? body.details : []) {
+        const field = String(detail?.field ?? '').replace(/^body\.formData\./, '');
+        if (field) fields[field] = String(detail?.message ?? '');
+      }
+      return { kind: 'invalid', fields };
+    }
+    case 401:
+      if (body?.error === 'password_required' || body?.error === 'invalid_password') return { kind: 'password', invalid: body.error === 'invalid_password' };
+      break;
+    case 402:
+      // The body names the reason (owner_billing); visitors are never told it.
+      return { kind: 'unavailable' };
+    case 403: // domain_not_allowed: the contract shows a refused host as not found
+    case 404:
+      return { kind: 'not-found' };
+    case 429:
+      return { kind: 'rate-limited', retryAfter: Number(res.headers.get('retry-after')) || Number(body?.retryAfter) || 1 };
+  }
+  return { kind: 'error', message: `HTTP ${res.status}${body?.error ? ` ${body.error}` : ''}` };
+}
+
+const passwordHeader = (password: string | undefined): Record<string, string> => (password ? { 'x-share-password': password } : {});
+
+/**
+ * `GET /share/:projectId/:token`, revalidated with the ETag of the page's last payload. A 304
+ * answers that same project object, so callers can tell "unchanged" by identity.
+ */
+export async function readShare(target: ShareTarget, password?: string): Promise<ReadResult> {
+  const cached = payloads.get(shareKey(target));
+  // A hand-written If-None-Match makes the browser skip its own cache, so the 304 reaches us.
+  const res = await request(sharePath(target), {
+    cache: 'no-store',
+    headers: { ...passwordHeader(password), ...(cached ? { 'if-none-match': cached.etag } : {}) },
+  });
+  if (res?.status === 304 && cached) return { kind: 'ok', project: cached.project };
+  if (res?.status !== 200) return failureOf(res);
+  const project = (await jsonOf(res))?.project as PublicProject | undefined;
+  if (!project || !Array.isArray(project.data?.models)) return { kind: 'error', message: 'invalid payload' };
+  const etag = res.headers.get('etag');
+  if (etag) payloads.set(shareKey(target), { etag, project });
+  return { kind: 'ok', project };
+}
+
+/**
+ * URLs for models the read left without one (only the first 20 carry a url), from
+ * `POST .../model-urls` in batches of {@link MODEL_URLS_BATCH}. Ids the server does not answer,
+ * or whose batch failed, are simply absent.
+ */
+export async function fetchModelUrls(target: ShareTarget, modelIds: string[], password?: string): Promise<Record<string, string>> {
+  const batches: string[][] = [];
+  for (let i = 0; i < modelIds.length; i += MODEL_URLS_BATCH) batches.push(modelIds.slice(i, i + MODEL_URLS_BATCH));
+  const answers = await Promise.all(
+    batches.map(async (batch) => {
+      const res = await request(`${sharePath(target)}/model-urls`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...passwordHeader(password) },
+        body: JSON.stringify({ modelIds: batch }),
+      });
+      const urls = res?.ok ? (await jsonOf(res))?.urls : null;
+      return urls && typeof urls === 'object' ? (urls as Record<string, string>) : {};
+    }),
+  );
+  return Object.assign({}, ...answers);
+}
+
+/** The submit body (interface "Form submission"). */
+export interface SubmitBody {
+  formData: Record<string, unknown>;
+  selectedOptions: Record<string, unknown>;
+  configurationSummary: string;
+  screenshots: string[];
+}
+
+/** `POST .../submit` with an Idempotency-Key, so a retried request is stored once. */
+export async function postSubmit(target: ShareTarget, body: SubmitBody, idempotencyKey: string, password?: string): Promise<SubmitResult> {
+  const res = await request(`${sharePath(target)}/submit`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKey, ...passwordHeader(password) },
+    body: JSON.stringify(body),
+  });
+  if (!res?.ok) return failureOf(res);
+  const requestId = (await jsonOf(res))?.requestId;
+  return typeof requestId === 'string' ? { kind: 'ok', requestId } : { kind: 'error', message: 'invalid answer' };
+}

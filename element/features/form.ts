@@ -1,0 +1,180 @@
+import { html, nothing } from 'lit';
+import { MAX_SUMMARY_CHARS } from '../../server/core/wire/submit-limits.js';
+import { format, type ConfigShareStrings } from './strings.js';
+
+/**
+ * The visitor's form: the project's `formFields` and `optionBlocks` in the minimal shape of
+ * contract section 3 (anything else in that opaque JSON is ignored), the same required-field
+ * rule as the server, and the values a submit sends.
+ */
+
+/** A form field the element can render. */
+export interface FormField {
+  id: string;
+  label: string;
+  type: 'text' | 'email' | 'tel' | 'number' | 'textarea' | 'select' | 'checkbox';
+  required: boolean;
+  options: { value: string; label: string }[];
+}
+
+/** An option block: one choice per block, sent as `selectedOptions[block.id]`. */
+export interface OptionBlock {
+  id: string;
+  name: string;
+  choices: { id: string; label: string }[];
+}
+
+const FIELD_TYPES = new Set<string>(['text', 'email', 'tel', 'number', 'textarea', 'select', 'checkbox']);
+const isRecord = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object';
+const idOf = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value) : '');
+
+/** The renderable fields of `sceneData.formFields`; entries without an id are skipped, unknown types are text. */
+export function readFormFields(raw: unknown): FormField[] {
+  return (Array.isArray(raw) ? raw : []).filter(isRecord).flatMap((field) => {
+    const id = idOf(field.id);
+    if (!id) return [];
+    const options = (Array.isArray(field.options) ? field.options : []).map((option) =>
+      isRecord(option) ? { value: idOf(option.value ?? option.id), label: String(option.label ?? option.value ?? option.id ?? '') } : { value: String(option), label: String(option) },
+    );
+    const type = FIELD_TYPES.has(String(field.type)) ? (field.type as FormField['type']) : 'text';
+    return [{ id, label: String(field.label ?? id), type, required: field.required === true, options }];
+  });
+}
+
+/** The option blocks of `sceneData.optionBlocks` that have an id and at least one choice. */
+export function readOptionBlocks(raw: unknown): OptionBlock[] {
+  return (Array.isArray(raw) ? raw : []).filter(isRecord).flatMap((block) => {
+    const choices = (Array.isArray(block.choices) ? block.choices : [])
+      .filter(isRecord)
+      .map((choice) => ({ id: idOf(choice.id), label: String(choice.label ?? choice.id ?? '') }))
+      .filter((choice) => choice.id);
+    const id = idOf(block.id);
+    return id && choices.length > 0 ? [{ id, name: String(block.name ?? id), choices }] : [];
+  });
+}
+
+/**
+ * Ids of required fields left empty, by the server's rule (server/core/domain/submission-input.ts
+ * `missingRequiredFields`): absent, null, blank text, an empty list, or an unticked checkbox.
+ */
+export function missingRequiredFields(fields: FormField[], formData: Record<string, unknown>): string[] {
+  return fields
+    .filter((field) => field.required)
+    .filter(({ id, type }) => {
+      const value = formData[id];
+      if (value === undefined || value === null) return true;
+      if (typeof value === 'string') return value.trim() === '';
+      if (Array.isArray(value)) return value.length === 0;
+      return value === false && type === 'checkbox';
+    })
+    .map((field) => field.id);
+}
+
+/** What a submit sends from the form. */
+export interface FormValues {
+  formData: Record<string, unknown>;
+  selectedOptions: Record<string, string>;
+  configurationSummary: string;
+}
+
+/** Reads the rendered form: answered fields only (numbers as numbers, checkboxes as booleans). */
+export function formValues(form: HTMLFormElement, fields: FormField[], blocks: OptionBlock[]): FormValues {
+  const data = new FormData(form);
+  const formData: Record<string, unknown> = {};
+  for (const field of fields) {
+    const value = data.get(field.id);
+    if (field.type === 'checkbox') formData[field.id] = value !== null;
+    else if (typeof value === 'string' && value !== '') formData[field.id] = field.type === 'number' && Number.isFinite(Number(value)) ? Number(value) : value;
+  }
+  const selectedOptions: Record<string, string> = {};
+  const summary: string[] = [];
+  for (const block of blocks) {
+    const choice = block.choices.find((candidate) => candidate.id === data.get(`option:${block.id}`));
+    if (!choice) continue;
+    selectedOptions[block.id] = choice.id;
+    summary.push(`${block.name}: ${choice.label}`);
+  }
+  return { formData, selectedOptions, configurationSummary: summary.join('\n').slice(0, MAX_SUMMARY_CHARS) };
+}
+
+/** What the form shows. */
+export interface FormView {
+  strings: ConfigShareStrings;
+  fields: FormField[];
+  blocks: OptionBlock[];
+  /** Field id → message, shown under the field. */
+  errors: Record<string, string>;
+  submitting: boolean;
+  /** The outcome of the last submit, announced in the form's own live region. */
+  message: string;
+  onSubmit: () => void;
+}
+
+function control(field: FormField, id: string, error: string) {
+  const described = error ? `${id}-error` : nothing;
+  const invalid = error ? 'true' : 'false';
+  switch (field.type) {
+    case 'textarea':
+      return html`<textarea id=${id} name=${field.id} ?required=${field.required} aria-invalid=${invalid} aria-describedby=${described}></textarea>`;
+    case 'select':
+      return html`<select id=${id} name=${field.id} ?required=${field.required} aria-invalid=${invalid} aria-describedby=${described}>
+        <option value=""></option>
+        ${field.options.map((option) => html`<option value=${option.value}>${option.label}</option>`)}
+      </select>`;
+    default:
+      return html`<input
+        id=${id}
+        name=${field.id}
+        type=${field.type}
+        ?required=${field.required}
+        aria-invalid=${invalid}
+        aria-describedby=${described}
+      />`;
+  }
+}
+
+/**
+ * The form: option blocks as radio groups, then the fields, each with its label and its error in
+ * place. `novalidate`: the element checks by the server's rule and shows its own messages.
+ */
+export function formTemplate({ strings, fields, blocks, errors, submitting, message, onSubmit }: FormView) {
+  const submit = (event: SubmitEvent) => {
+    event.preventDefault();
+    onSubmit();
+  };
+  return html`<form part="form" novalidate @submit=${submit} aria-busy=${submitting}>
+    ${blocks.length
+      ? html`<fieldset class="options">
+          <legend>${strings.optionsLegend}</legend>
+          ${blocks.map(
+            (block) => html`<fieldset>
+              <legend>${block.name}</legend>
+              ${block.choices.map(
+                (choice, i) => html`<label><input type="radio" name=${`option:${block.id}`} value=${choice.id} ?checked=${i === 0} /> ${choice.label}</label>`,
+              )}
+            </fieldset>`,
+          )}
+        </fieldset>`
+      : nothing}
+    ${fields.length
+      ? html`<fieldset class="fields">
+          <legend>${strings.formLegend}</legend>
+          ${fields.map((field, index) => {
+            // Ids by position: field ids come from the owner's JSON and need not be valid HTML ids.
+            const id = `field-${index}`;
+            const error = errors[field.id] ?? '';
+            return html`<div class="field ${field.type}">
+              <label for=${id}>${field.label}${field.required ? html`<span aria-hidden="true"> *</span>` : nothing}</label>
+              ${control(field, id, error)}
+              ${error ? html`<p id=${`${id}-error`} class="field-error">${error}</p>` : nothing}
+            </div>`;
+          })}
+        </fieldset>`
+      : nothing}
+    <button part="submit-button" type="submit" ?disabled=${submitting}>${submitting ? strings.submitting : strings.submit}</button>
+    <p class="submit-status" role="status">${message}</p>
+  </form>`;
+}
+
+/** The message for a required field left empty. */
+export const requiredMessage = (strings: ConfigShareStrings, field: FormField) => format(strings.fieldRequired, { label: field.label });

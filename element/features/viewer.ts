@@ -1,0 +1,183 @@
+import {
+  Box3,
+  Color,
+  DirectionalLight,
+  Group,
+  Mesh,
+  PerspectiveCamera,
+  PlaneGeometry,
+  PMREMGenerator,
+  Scene,
+  ShadowMaterial,
+  Vector3,
+  WebGLRenderer,
+  type Object3D,
+} from 'three';
+import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
+import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
+import { RoomEnvironment } from 'three/addons/environments/RoomEnvironment.js';
+import type { PublicModel, PublicProject } from '../../server/core/wire/public-project.js';
+
+/**
+ * The 3D view, loaded as its own chunk (dynamic import) once the element nears the viewport:
+ * three.js with one GLTFLoader request per model, all models in one scene. Everything heavy lives
+ * here so the loader stays small.
+ */
+
+/** A payload model whose URL is known (from the read or from model-urls). */
+export type PlacedModel = PublicModel & { url: string };
+
+/** The scene of one element. */
+export interface Viewer {
+  /** Loads and places the models; resolves with the ids of those whose file failed to load. */
+  load(models: PlacedModel[], onProgress: (fraction: number) => void): Promise<string[]>;
+  /** Draws the current view and returns the canvas holding it (read it at once). */
+  capture(): HTMLCanvasElement;
+  dispose(): void;
+}
+
+/** renderQuality → renderer settings: the pixel ratio is capped by the device's own. */
+export const QUALITY = {
+  low: { pixelRatio: 1, antialias: false, shadows: false },
+  optimised: { pixelRatio: 1.5, antialias: true, shadows: false },
+  high: { pixelRatio: 2, antialias: true, shadows: true },
+} as const;
+
+/**
+ * The stored transform as a column-major 4×4 matrix (three.js order), when it is one: either the
+ * transform itself or its `matrix` field, 16 finite numbers. The interface leaves the transform's
+ * inner shape open; anything else falls back to position, rotation (radians, XYZ) and scale.
+ */
+export function transformMatrix(transform: unknown): number[] | null {
+  const candidate = Array.isArray(transform) ? transform : (transform as { matrix?: unknown } | null)?.matrix;
+  return Array.isArray(candidate) && candidate.length === 16 && candidate.every(Number.isFinite) ? candidate : null;
+}
+
+function place(object: Object3D, model: PublicModel) {
+  const matrix = transformMatrix(model.transform);
+  if (matrix) {
+    object.matrix.fromArray(matrix);
+    object.matrix.decompose(object.position, object.quaternion, object.scale);
+    return;
+  }
+  object.position.set(model.position.x, model.position.y, model.position.z);
+  object.rotation.set(model.rotation.x, model.rotation.y, model.rotation.z);
+  object.scale.set(model.scale.x, model.scale.y, model.scale.z);
+}
+
+/**
+ * Creates the renderer inside `stage` (throws where WebGL is unavailable; the element catches
+ * that and keeps the form). `preserveDrawingBuffer` lets screenshot() read the last frame.
+ */
+export function createViewer(stage: HTMLElement, data: PublicProject['data'], label: string): Viewer {
+  const quality = QUALITY[data.renderQuality] ?? QUALITY.optimised;
+  const renderer = new WebGLRenderer({ antialias: quality.antialias, preserveDrawingBuffer: true });
+  renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, quality.pixelRatio));
+  renderer.shadowMap.enabled = quality.shadows;
+  const canvas = renderer.domElement;
+  // Focusable and named: OrbitControls' arrow keys work once the canvas has focus.
+  canvas.tabIndex = 0;
+  canvas.setAttribute('role', 'img');
+  canvas.setAttribute('aria-label', label);
+  stage.append(canvas);
+
+  const scene = new Scene();
+  scene.background = new Color(0xffffff);
+  const environment = new PMREMGenerator(renderer);
+  scene.environment = environment.fromScene(new RoomEnvironment(), 0.04).texture;
+  environment.dispose();
+  const sun = new DirectionalLight(0xffffff, 1.5);
+  sun.position.set(3, 6, 4);
+  sun.castShadow = quality.shadows;
+  scene.add(sun);
+  const content = new Group();
+  scene.add(content);
+
+  const camera = new PerspectiveCamera(45, 1, 0.01, 1000);
+  const controls = new OrbitControls(camera, canvas);
+  controls.listenToKeyEvents(canvas);
+  if (data.camera) {
+    camera.position.set(data.camera.position.x, data.camera.position.y, data.camera.position.z);
+    controls.target.set(data.camera.target.x, data.camera.target.y, data.camera.target.z);
+  } else camera.position.set(2, 1.5, 2);
+  controls.update();
+
+  // Rendered on demand (controls, resize, loads), not in a loop: an idle configurator costs nothing.
+  const render = () => renderer.render(scene, camera);
+  controls.addEventListener('change', render);
+  const resize = new ResizeObserver(() => {
+    const { clientWidth: width, clientHeight: height } = stage;
+    if (!width || !height) return;
+    renderer.setSize(width, height);
+    camera.aspect = width / height;
+    camera.updateProjectionMatrix();
+    render();
+  });
+  resize.observe(stage);
+
+  /** Without a payload camera: look at everything from a distance that fits it. */
+  function frame(box: Box3) {
+    const center = box.getCenter(new Vector3());
+    const radius = box.getSize(new Vector3()).length() / 2 || 1;
+    camera.position.copy(center).add(new Vector3(1, 0.8, 1).normalize().multiplyScalar(radius * 2.5));
+    controls.target.copy(center);
+    camera.near = radius / 100;
+    camera.far = radius * 100;
+    camera.updateProjectionMatrix();
+    controls.update();
+  }
+
+  /** High quality: a ground that only shows shadows, under the lowest model. */
+  function addGround(box: Box3) {
+    const size = box.getSize(new Vector3()).length() * 4 || 10;
+    const ground = new Mesh(new PlaneGeometry(size, size), new ShadowMaterial({ opacity: 0.25 }));
+    ground.rotation.x = -Math.PI / 2;
+    ground.position.set(box.getCenter(new Vector3()).x, box.min.y, box.getCenter(new Vector3()).z);
+    ground.receiveShadow = true;
+    scene.add(ground);
+  }
+
+  return {
+    async load(models, onProgress) {
+      const loader = new GLTFLoader();
+      const fractions = models.map(() => 0);
+      const report = () => onProgress(fractions.reduce((sum, part) => sum + part, 0) / (fractions.length || 1));
+      const failed: string[] = [];
+      report();
+      await Promise.all(
+        models.map(async (model, index) => {
+          try {
+            const gltf = await loader.loadAsync(model.url, (event) => {
+              if (event.lengthComputable && event.total > 0) (fractions[index] = event.loaded / event.total), report();
+            });
+            place(gltf.scene, model);
+            gltf.scene.traverse((node) => (node.castShadow = quality.shadows));
+            content.add(gltf.scene);
+          } catch {
+            failed.push(model.id);
+          }
+          fractions[index] = 1;
+          report();
+        }),
+      );
+      const box = new Box3().setFromObject(content);
+      if (!box.isEmpty()) {
+        if (!data.camera) frame(box);
+        if (quality.shadows) addGround(box);
+      }
+      render();
+      return failed;
+    },
+    capture() {
+      render();
+      return canvas;
+    },
+    dispose() {
+      resize.disconnect();
+      controls.dispose();
+      renderer.dispose();
+      renderer.forceContextLoss();
+      canvas.remove();
+    },
+  };
+}

@@ -1,0 +1,182 @@
+import { randomUUID } from 'node:crypto';
+import { Document, NodeIO } from '@gltf-transform/core';
+
+/**
+ * A fake BFF for the element's browser tests: koa middleware in web-test-runner's dev server that
+ * answers the BFF's public routes (contract sections 5, 6 and 10) as the real one does. The
+ * project id picks the scenario (`<scenario>-<unique>`), so parallel tests never share answers;
+ * `GET /fake/log?project=<id>` lists what the element sent for one project.
+ */
+
+const TOKEN = 'tok';
+export const PASSWORD = 'secret';
+const ETAG = '"rev-1"';
+
+/** A one-cube GLB, built at start-up (no binary fixture in the repository). */
+async function cubeGlb() {
+  const doc = new Document();
+  const buffer = doc.createBuffer();
+  const p = 0.25;
+  const corners = [-p, -p, -p, p, -p, -p, p, p, -p, -p, p, -p, -p, -p, p, p, -p, p, p, p, p, -p, p, p];
+  const faces = [0, 2, 1, 0, 3, 2, 4, 5, 6, 4, 6, 7, 0, 1, 5, 0, 5, 4, 3, 6, 2, 3, 7, 6, 0, 4, 7, 0, 7, 3, 1, 2, 6, 1, 6, 5];
+  const position = doc.createAccessor().setType('VEC3').setArray(new Float32Array(corners)).setBuffer(buffer);
+  const indices = doc.createAccessor().setType('SCALAR').setArray(new Uint16Array(faces)).setBuffer(buffer);
+  const material = doc.createMaterial('paint').setBaseColorFactor([0.8, 0.2, 0.1, 1]);
+  const mesh = doc.createMesh('cube').addPrimitive(doc.createPrimitive().setAttribute('POSITION', position).setIndices(indices).setMaterial(material));
+  doc.createScene().addChild(doc.createNode('cube').setMesh(mesh));
+  return Buffer.from(await new NodeIO().writeBinary(doc));
+}
+
+const vec = (x, y, z) => ({ x, y, z });
+const model = (id, url, x = 0) => ({
+  id,
+  fileName: `${id}.glb`,
+  ...(url ? { url } : {}),
+  assetId: `asset-${id}`,
+  transform: {},
+  position: vec(x, 0, 0),
+  rotation: vec(0, 0, 0),
+  scale: vec(1, 1, 1),
+  partTransforms: {},
+  deletedParts: [],
+  pivotData: {},
+});
+
+const MODEL_URL = '/fake/model.glb';
+/** `many`: 25 models, the first 20 signed; model-urls knows m21-m23 and not m24, m25. */
+const manyModels = () => Array.from({ length: 25 }, (_, i) => model(`m${i + 1}`, i < 20 ? MODEL_URL : undefined, (i % 5) * 0.6));
+const KNOWN_UNSIGNED = new Set(['m21', 'm22', 'm23']);
+
+function project(id, scenario) {
+  const models = scenario === 'many' ? manyModels() : scenario === 'broken' ? [model('cube', MODEL_URL), model('broken', '/fake/missing.glb', 0.6)] : [model('cube', MODEL_URL)];
+  return {
+    id,
+    name: `Project ${scenario}`,
+    type: 'configurator',
+    data: {
+      models,
+      sceneData: {
+        optionBlocks: [{ id: 'seat', name: 'Seat', targetObjectId: 'cube', choices: [{ id: 'oak', label: 'Oak', price: 0 }, { id: 'walnut', label: 'Walnut', price: 40 }] }],
+        projectSettings: { title: 'Test' },
+        formFields: [
+          { id: 'name', label: 'Name', type: 'text', required: true },
+          { id: 'email', label: 'E-mail', type: 'email', required: true },
+          { id: 'quantity', label: 'Quantity', type: 'number' },
+          { id: 'finish', label: 'Finish', type: 'select', options: ['Matte', 'Gloss'] },
+          { id: 'terms', label: 'I accept the terms', type: 'checkbox' },
+        ],
+        animationBlocks: [],
+        pricingBlocks: [],
+        pricingFormula: [],
+      },
+      camera: { position: vec(1.2, 1, 1.2), target: vec(0, 0, 0) },
+      renderQuality: scenario === 'many' ? 'low' : 'high',
+      saveConfigEnabled: true,
+    },
+  };
+}
+
+async function readJson(req) {
+  const chunks = [];
+  for await (const chunk of req) chunks.push(chunk);
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    return null;
+  }
+}
+
+const error = (ctx, status, code, extra = {}) => {
+  ctx.status = status;
+  ctx.body = { success: false, error: code, message: code, ...extra };
+};
+
+/** The koa middleware. */
+export async function fakeBff() {
+  const glb = await cubeGlb();
+  /** project id → requests, in order. */
+  const log = new Map();
+  /** project id:Idempotency-Key → requestId. */
+  const requests = new Map();
+
+  return async function fakeBffMiddleware(ctx, next) {
+    if (ctx.path === MODEL_URL) {
+      ctx.type = 'model/gltf-binary';
+      ctx.body = glb;
+      return;
+    }
+    if (ctx.path === '/fake/log') {
+      ctx.body = log.get(ctx.query.project) ?? [];
+      return;
+    }
+    const match = /^\/share\/([^/]+)\/([^/]+)(\/model-urls|\/submit)?$/.exec(ctx.path);
+    if (!match) return next();
+    const [, projectId, token, action = ''] = match;
+    const scenario = projectId.split('-')[0];
+    const entries = log.get(projectId) ?? [];
+    log.set(projectId, entries);
+    const entry = {
+      method: ctx.method,
+      action,
+      ifNoneMatch: ctx.get('if-none-match') || null,
+      password: ctx.get('x-share-password') || null,
+      idempotencyKey: ctx.get('idempotency-key') || null,
+      body: ctx.method === 'POST' ? await readJson(ctx.req) : null,
+    };
+    entries.push(entry);
+    try {
+      await answer(ctx, { projectId, token, action, scenario, entry, entries });
+    } finally {
+      entry.status = ctx.status;
+    }
+  };
+
+  async function answer(ctx, { projectId, token, action, scenario, entry, entries }) {
+    if (scenario === 'down') {
+      // A network failure as the browser sees one: the connection closes without an answer.
+      ctx.respond = false;
+      ctx.req.socket.destroy();
+      return;
+    }
+    if (token !== TOKEN || scenario === 'gone') return error(ctx, 404, 'not_found');
+    if (scenario === 'locked') return error(ctx, 402, 'unavailable', { reason: 'owner_billing' });
+    if (scenario === 'busy' && entries.length === 1) {
+      ctx.set('retry-after', '1');
+      return error(ctx, 429, 'rate_limited', { retryAfter: 1 });
+    }
+    if (scenario === 'password') {
+      if (!entry.password) return error(ctx, 401, 'password_required');
+      if (entry.password !== PASSWORD) return error(ctx, 401, 'invalid_password');
+    }
+    const payload = project(projectId, scenario);
+
+    if (action === '/model-urls') {
+      const ids = entry.body?.modelIds;
+      if (!Array.isArray(ids) || ids.length < 1 || ids.length > 20) return error(ctx, 400, 'invalid_request');
+      const known = new Set(payload.data.models.filter((m) => m.url || KNOWN_UNSIGNED.has(m.id)).map((m) => m.id));
+      ctx.body = { success: true, urls: Object.fromEntries(ids.filter((id) => known.has(id)).map((id) => [id, MODEL_URL])) };
+      return;
+    }
+    if (action === '/submit') {
+      // Slow enough that a double click lands while the first request is still open.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const formData = entry.body?.formData;
+      if (!formData || typeof formData !== 'object') return error(ctx, 400, 'invalid_request', { details: [{ field: 'body.formData', message: 'is required' }] });
+      if (scenario === 'strict' && !String(formData.email ?? '').includes('@')) {
+        return error(ctx, 400, 'invalid_request', { details: [{ field: 'body.formData.email', message: 'must be an e-mail address' }] });
+      }
+      const key = `${projectId}:${entry.idempotencyKey}`;
+      const requestId = (entry.idempotencyKey && requests.get(key)) || randomUUID();
+      if (entry.idempotencyKey) requests.set(key, requestId);
+      ctx.body = { success: true, requestId };
+      return;
+    }
+    ctx.set('etag', ETAG);
+    ctx.set('cache-control', scenario === 'password' ? 'private, no-cache' : 'no-cache');
+    if (entry.ifNoneMatch === ETAG) {
+      ctx.status = 304;
+      return;
+    }
+    ctx.body = { success: true, project: payload };
+  }
+}

@@ -1,0 +1,91 @@
+import { assert, cleanUp, equal, part, recordEvents, requestsOf, until, untilState, mountShare } from './helpers.js';
+import type { ConfigShareElement } from '../../element/config-share.js';
+
+afterEach(cleanUp);
+
+function fill(element: ConfigShareElement, values: Record<string, string>) {
+  for (const [name, value] of Object.entries(values)) part<HTMLInputElement>(element, `[part="form"] [name="${name}"]`)!.value = value;
+}
+
+const submits = async (element: ConfigShareElement) => (await requestsOf(element)).filter((request) => request.action === '/submit');
+
+describe('<config-share> form and submit', () => {
+  it('renders the fields with labels and names, and the option blocks', async () => {
+    const element = mountShare('plain');
+    await untilState(element, 'ready');
+    for (const [name, label] of [['name', 'Name'], ['email', 'E-mail'], ['quantity', 'Quantity'], ['finish', 'Finish'], ['terms', 'I accept the terms']]) {
+      const control = part(element, `[part="form"] [name="${name}"]`)!;
+      assert(control, `field ${name}`);
+      assert(part(element, `label[for="${control.id}"]`)?.textContent?.startsWith(label), `label of ${name}`);
+    }
+    equal([...element.shadowRoot!.querySelectorAll<HTMLInputElement>('input[name="option:seat"]')].map((radio) => [radio.value, radio.checked]), [['oak', true], ['walnut', false]], 'option choices');
+    assert(part(element, '[part="form"] [part="submit-button"]'), 'the submit button');
+  });
+
+  it('checks required fields in place before sending, and moves focus to the first', async () => {
+    const errors = recordEvents('config-share-error');
+    const element = mountShare('plain');
+    await untilState(element, 'ready');
+    fill(element, { email: 'ada@example.com' });
+    part<HTMLButtonElement>(element, '[part="submit-button"]')!.click();
+    const name = part<HTMLInputElement>(element, '[name="name"]')!;
+    await until(() => name.getAttribute('aria-invalid') === 'true', 'the name field marked invalid');
+    const message = part(element, `#${name.getAttribute('aria-describedby')}`)!;
+    equal(message.textContent, 'Please fill in Name.', 'the message under the field');
+    await until(() => element.shadowRoot!.activeElement === name, 'focus on the field');
+    equal(part(element, '[name="email"]')!.getAttribute('aria-invalid'), 'false', 'the e-mail is fine');
+    equal(await submits(element), [], 'nothing sent');
+    equal(errors.seen.map((event) => event.detail.type), ['invalid'], 'error event');
+    errors.stop();
+  });
+
+  it('a double click sends one request with an Idempotency-Key; success shows the request id and fires config-share-submit', async () => {
+    const events = recordEvents('config-share-submit');
+    const element = mountShare('plain');
+    await untilState(element, 'ready');
+    fill(element, { name: 'Ada', email: 'ada@example.com', quantity: '2' });
+    part<HTMLInputElement>(element, 'input[name="option:seat"][value="walnut"]')!.checked = true;
+    const button = part<HTMLButtonElement>(element, '[part="submit-button"]')!;
+    button.click();
+    button.click();
+    await until(() => button.disabled, 'the button disabled while sending');
+    await until(() => events.seen.length > 0, 'the submit event', 30_000);
+    const requestId = events.seen[0].detail.requestId;
+    assert(events.seen[0].bubbles && events.seen[0].composed, 'bubbles and composed');
+    const sent = await submits(element);
+    equal(sent.length, 1, 'one request');
+    assert(/^[0-9a-f]{32}$/.test(sent[0].idempotencyKey!), `an Idempotency-Key: ${sent[0].idempotencyKey}`);
+    const { formData, selectedOptions, configurationSummary, screenshots } = sent[0].body;
+    equal(formData, { name: 'Ada', email: 'ada@example.com', quantity: 2, terms: false }, 'formData');
+    equal(selectedOptions, { seat: 'walnut' }, 'selectedOptions');
+    equal(configurationSummary, 'Seat: Walnut', 'summary');
+    assert(screenshots.length === 1 && screenshots[0].startsWith('data:image/png;base64,'), 'one PNG screenshot');
+    await until(() => part(element, '.submit-status')?.textContent?.includes(requestId), 'the request id shown');
+    equal(part(element, '.submit-status')!.getAttribute('role'), 'status', 'announced');
+    assert(!button.disabled, 'the button is enabled again');
+    equal(events.seen.length, 1, 'one submit event');
+    events.stop();
+  });
+
+  it('submit(extra) returns the requestId; each attempt has its own key', async () => {
+    const element = mountShare('plain');
+    await untilState(element, 'ready');
+    const first = await element.submit({ formData: { name: 'Ada', email: 'ada@example.com' }, screenshots: [] });
+    const second = await element.submit({ formData: { name: 'Ada', email: 'ada@example.com' }, configurationSummary: 'custom', screenshots: [] });
+    assert(first && second && first !== second, `two requests: ${first}, ${second}`);
+    const sent = await submits(element);
+    assert(sent[0].idempotencyKey !== sent[1].idempotencyKey, 'new key per attempt');
+    equal(sent[1].body.configurationSummary, 'custom', 'extra summary');
+    equal(sent[1].body.screenshots, [], 'extra screenshots');
+  });
+
+  it("shows the server's 400 details next to the field", async () => {
+    const element = mountShare('strict');
+    await untilState(element, 'ready');
+    const requestId = await element.submit({ formData: { name: 'Ada', email: 'not-an-address' }, screenshots: [] });
+    equal(requestId, null, 'no request id');
+    const email = part<HTMLInputElement>(element, '[name="email"]')!;
+    await until(() => email.getAttribute('aria-invalid') === 'true', 'the e-mail marked invalid');
+    equal(part(element, `#${email.getAttribute('aria-describedby')}`)!.textContent, 'must be an e-mail address', 'server message');
+  });
+});

@@ -1,0 +1,100 @@
+import { assert, cleanUp, equal, mount, mountShare, part, projectOf, recordEvents, requestsOf, sleep, untilState } from './helpers.js';
+
+afterEach(cleanUp);
+
+describe('<config-share> states', () => {
+  it('goes from loading to ready and announces it in a live region', async () => {
+    const events = recordEvents('config-share-load');
+    const element = mountShare('plain');
+    equal(element.getAttribute('state'), 'loading', 'initial state');
+    await untilState(element, 'ready');
+    const status = part(element, '[part="status"]')!;
+    equal(status.getAttribute('role'), 'status', 'the status is a live region');
+    assert(status.textContent!.includes('Project plain'), `status says ready: ${status.textContent}`);
+    equal(events.seen.length, 1, 'one load event');
+    equal(events.seen[0].detail.project.name, 'Project plain', 'the load event carries the project');
+    assert(events.seen[0].bubbles && events.seen[0].composed, 'the load event bubbles and is composed');
+    events.stop();
+  });
+
+  it('402: a neutral unavailable state, never the reason, and no second request', async () => {
+    const events = recordEvents('config-share-error');
+    const element = mountShare('locked');
+    await untilState(element, 'unavailable');
+    await sleep(1500);
+    const text = element.shadowRoot!.textContent!;
+    assert(!/billing|owner/i.test(text), `the reason stays hidden: ${text}`);
+    equal((await requestsOf(element)).length, 1, 'requests');
+    equal(events.seen[0].detail.type, 'unavailable', 'error event type');
+    assert(!/billing/.test(events.seen[0].detail.message), 'the event does not name the reason either');
+    events.stop();
+  });
+
+  it('404: the not-found state', async () => {
+    const element = mountShare('gone');
+    await untilState(element, 'not-found');
+    assert(part(element, '[part="status"]')!.textContent!.includes('could not be found'), 'not-found message');
+  });
+
+  it('a wrong token is not-found too', async () => {
+    const element = mount({ 'project-id': projectOf('plain'), token: 'rotated' });
+    await untilState(element, 'not-found');
+  });
+
+  it('429: waits for Retry-After, then retries once', async () => {
+    const element = mountShare('busy');
+    const started = Date.now();
+    await untilState(element, 'ready');
+    assert(Date.now() - started >= 900, 'waited about a second');
+    equal((await requestsOf(element)).map((request) => request.status), [429, 200], 'statuses');
+  });
+
+  it('a network failure: the error state with a retry button that reads again', async () => {
+    const events = recordEvents('config-share-error');
+    const element = mountShare('down');
+    await untilState(element, 'error');
+    equal(events.seen[0].detail.type, 'network', 'error type');
+    const retry = part<HTMLButtonElement>(element, 'button')!;
+    equal(retry.textContent, 'Try again', 'retry label');
+    // Chromium itself may resend a GET whose connection was reset, so count before and after.
+    const before = (await requestsOf(element)).length;
+    retry.click();
+    await sleep(300);
+    await untilState(element, 'error');
+    assert((await requestsOf(element)).length > before, 'the retry read again');
+    events.stop();
+  });
+
+  it('share-url names the share instead of project-id and token', async () => {
+    const projectId = projectOf('plain');
+    const element = mount({ 'share-url': `https://app.example/share/${projectId}/tok` });
+    await untilState(element, 'ready');
+  });
+
+  it('bad attributes give the error state and an event, never an exception', async () => {
+    const thrown: unknown[] = [];
+    const onError = (event: ErrorEvent | PromiseRejectionEvent) => thrown.push('reason' in event ? event.reason : event.error);
+    window.addEventListener('error', onError);
+    window.addEventListener('unhandledrejection', onError);
+    const events = recordEvents('config-share-error');
+    const missing = mount({});
+    const malformed = mount({ 'share-url': 'http://[not a url' });
+    const wrongPath = mount({ 'share-url': 'https://app.example/elsewhere' });
+    const badBase = mount({ 'project-id': projectOf('plain'), token: 'tok', 'api-base': 'http://[bad' });
+    for (const element of [missing, malformed, wrongPath, badBase]) await untilState(element, 'error');
+    await missing.reload();
+    assert(events.seen.some((event) => event.detail.type === 'config'), 'a config error event');
+    await sleep(100);
+    equal(thrown, [], 'nothing thrown at the page');
+    window.removeEventListener('error', onError);
+    window.removeEventListener('unhandledrejection', onError);
+    events.stop();
+  });
+
+  it('strings replace the texts', async () => {
+    const element = mountShare('gone');
+    element.strings = { notFound: 'Introuvable.' };
+    await untilState(element, 'not-found');
+    equal(part(element, '[part="status"]')!.textContent, 'Introuvable.', 'translated text');
+  });
+});
