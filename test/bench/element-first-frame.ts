@@ -48,9 +48,8 @@ export async function measureElement(options: { apiUrl: string; bffUrl: string; 
       <script type="module">
         const el = document.querySelector('config-share');
         const blank = (png) => png.length < 3000; // a one-colour 400 × 400 PNG is a few hundred bytes
-        (function poll() {
-          let png = '';
-          try { png = el.getAttribute('state') === 'ready' && el.screenshot ? el.screenshot() : ''; } catch {}
+        (async function poll() {
+          const png = el.getAttribute('state') === 'ready' ? await el.screenshot().catch(() => null) : null;
           if (png && !blank(png)) window.firstFrame = performance.now();
           else requestAnimationFrame(poll);
         })();
