@@ -1,0 +1,124 @@
+import type { Redis } from 'ioredis';
+import { LRUCache } from 'lru-cache';
+import type { RateLimit } from '../../server/core/platform/config/settings.js';
+import { shareReadRateKey } from '../../server/core/http/share-read-rate-key.js';
+
+/** Options of {@link createReadBudget}. */
+export interface ReadBudgetOptions {
+  /** The request-path Redis connection (fail-fast). */
+  redis: Redis;
+  /** `QUEUE_PREFIX`: the budget's key is the server's (see share-read-rate-key.ts). */
+  prefix: string;
+  /** `RATE_LIMIT_SHARE_READ`: the server's budget per client. */
+  rate: RateLimit;
+  /** Units taken from Redis at once per client (`BFF_RATE_SLICE`, default 5). */
+  slice: number;
+  /** Clients whose slices one process remembers (default 100 000). */
+  maxClients?: number;
+}
+
+/** What the budget says about one request answered from the cache, with its RateLimit headers' values. */
+export type BudgetDecision =
+  | { allowed: true; limit: number; remaining: number; resetSeconds: number }
+  /** `remaining` and `resetSeconds` unknown: Redis did not answer and the budget fails open, as the server's does. */
+  | { allowed: true; limit: number; remaining?: undefined; resetSeconds?: undefined }
+  | { allowed: false; limit: number; retryAfterSeconds: number };
+
+/** What one process holds of a client's budget. */
+interface ClientSlice {
+  /** Units taken from Redis and not spent yet. */
+  unspent: number;
+  /** The Redis count the next unit stands for (past the limit: refused). */
+  next: number;
+  /** When the Redis window ends (ms since the epoch). */
+  resetAt: number;
+}
+
+/**
+ * INCRBY on the server's counter, with the window's expiry when the key is new (the same rule as
+ * @fastify/rate-limit's script: the first count sets the window, later ones keep it).
+ */
+const TAKE = `local current = redis.call('INCRBY', KEYS[1], ARGV[1])
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) ttl = tonumber(ARGV[2]) end
+return {current, ttl}`;
+
+/** Gives unspent units back, unless the window they were taken in is over. */
+const GIVE_BACK = `if redis.call('PTTL', KEYS[1]) > 0 then return redis.call('DECRBY', KEYS[1], ARGV[1]) end return 0`;
+
+interface BudgetCommands {
+  bffBudgetTake(key: string, units: number, windowMs: number): Promise<[number, number]>;
+  bffBudgetGiveBack(key: string, units: number): Promise<number>;
+}
+
+/**
+ * The public read budget (contract section 5) for the answers the BFF gives from its cache, on
+ * the server's own Redis counter, so a client has one budget whether the BFF or the server
+ * answers. A cache hit must not wait for Redis each time: the BFF takes `slice` units at once
+ * (INCRBY) and spends them locally; when they are used up it takes another slice. Before a
+ * request goes to the server (which counts it itself), the client's unspent units are given back,
+ * so with one BFF the count is exact. With N BFFs, units another process took and has not spent
+ * yet count too: at most (slice - 1) per client per other BFF process, until spent or the window
+ * ends. Redis unreachable: the request is allowed (the server's limiter fails open the same way).
+ */
+export function createReadBudget(options: ReadBudgetOptions) {
+  const { prefix, rate, slice } = options;
+  const redis = options.redis as Redis & BudgetCommands;
+  if (!('bffBudgetTake' in options.redis)) {
+    options.redis.defineCommand('bffBudgetTake', { numberOfKeys: 1, lua: TAKE });
+    options.redis.defineCommand('bffBudgetGiveBack', { numberOfKeys: 1, lua: GIVE_BACK });
+  }
+  const slices = new LRUCache<string, ClientSlice>({ max: options.maxClients ?? 100_000 });
+  /** Slices being taken: concurrent hits of one client wait for one INCRBY rather than each sending theirs. */
+  const taking = new Map<string, Promise<void>>();
+
+  async function takeSlice(key: string): Promise<void> {
+    const [current, ttl] = await redis.bffBudgetTake(key, slice, rate.timeWindow);
+    const first = current - slice + 1;
+    // Units past the limit are never spent: everything past it is refused until the window ends.
+    const usable = Math.max(0, Math.min(slice, rate.max - first + 1));
+    slices.set(key, { unspent: usable, next: first, resetAt: Date.now() + ttl }, { ttl: Math.max(1, ttl) });
+  }
+
+  return {
+    /** Spends one unit of the client's budget for an answer the BFF gives itself. */
+    async spend(ip: string): Promise<BudgetDecision> {
+      const key = shareReadRateKey(prefix, ip);
+      for (;;) {
+        const now = Date.now();
+        const held = slices.get(key);
+        if (held && held.resetAt > now) {
+          const resetSeconds = Math.max(1, Math.ceil((held.resetAt - now) / 1000));
+          if (held.unspent > 0) {
+            held.unspent -= 1;
+            const count = held.next++;
+            return { allowed: true, limit: rate.max, remaining: Math.max(0, rate.max - count), resetSeconds };
+          }
+          if (held.next > rate.max) return { allowed: false, limit: rate.max, retryAfterSeconds: resetSeconds };
+        }
+        let pending = taking.get(key);
+        if (!pending) {
+          pending = takeSlice(key).finally(() => taking.delete(key));
+          taking.set(key, pending);
+        }
+        try {
+          await pending;
+        } catch {
+          return { allowed: true, limit: rate.max };
+        }
+      }
+    },
+
+    /** Before the server counts a request of this client itself: the units this process holds go back. */
+    async giveBack(ip: string): Promise<void> {
+      const key = shareReadRateKey(prefix, ip);
+      const held = slices.get(key);
+      if (!held || held.unspent === 0 || held.resetAt <= Date.now()) return;
+      const units = held.unspent;
+      held.unspent = 0;
+      await redis.bffBudgetGiveBack(key, units).catch(() => {});
+    },
+  };
+}
+
+export type ReadBudget = ReturnType<typeof createReadBudget>;
