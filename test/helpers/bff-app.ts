@@ -1,0 +1,21 @@
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { loadBffConfig } from '../../bff/config.js';
+import { buildBffApp, type BuildBffOptions } from '../../bff/app.js';
+
+export interface TestBff {
+  app: FastifyInstance;
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The BFF app on a real port with the given settings (a test server's env, usually, so it shares
+ * that server's Redis prefix), trusting the test client as its proxy: X-Forwarded-For plays
+ * visitors at other addresses, each with a read budget of its own.
+ */
+export async function startTestBff(env: Record<string, string>, options: BuildBffOptions = {}): Promise<TestBff> {
+  const app = await buildBffApp(loadBffConfig({ TRUST_PROXY: '127.0.0.1', ...env }), { logger: false, ...options });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return { app, url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`, close: () => app.close() };
+}
