@@ -36,18 +36,22 @@ interface ClientSlice {
 
 /**
  * INCRBY on the server's counter, with the window's expiry when the key is new (the same rule as
- * @fastify/rate-limit's script: the first count sets the window, later ones keep it).
+ * @fastify/rate-limit's script: the first count sets the window, later ones keep it). A slice
+ * never reaches past the limit, so the counter reads what the server's alone would; past the
+ * limit one unit is taken, as the server counts a refused request.
  */
-const TAKE = `local current = redis.call('INCRBY', KEYS[1], ARGV[1])
+const TAKE = `local before = tonumber(redis.call('GET', KEYS[1])) or 0
+local units = math.max(1, math.min(tonumber(ARGV[1]), tonumber(ARGV[3]) - before))
+local current = redis.call('INCRBY', KEYS[1], units)
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) ttl = tonumber(ARGV[2]) end
-return {current, ttl}`;
+return {current, ttl, units}`;
 
 /** Gives unspent units back, unless the window they were taken in is over. */
 const GIVE_BACK = `if redis.call('PTTL', KEYS[1]) > 0 then return redis.call('DECRBY', KEYS[1], ARGV[1]) end return 0`;
 
 interface BudgetCommands {
-  bffBudgetTake(key: string, units: number, windowMs: number): Promise<[number, number]>;
+  bffBudgetTake(key: string, units: number, windowMs: number, max: number): Promise<[number, number, number]>;
   bffBudgetGiveBack(key: string, units: number): Promise<number>;
 }
 
@@ -73,10 +77,10 @@ export function createReadBudget(options: ReadBudgetOptions) {
   const taking = new Map<string, Promise<void>>();
 
   async function takeSlice(key: string): Promise<void> {
-    const [current, ttl] = await redis.bffBudgetTake(key, slice, rate.timeWindow);
-    const first = current - slice + 1;
-    // Units past the limit are never spent: everything past it is refused until the window ends.
-    const usable = Math.max(0, Math.min(slice, rate.max - first + 1));
+    const [current, ttl, units] = await redis.bffBudgetTake(key, slice, rate.timeWindow, rate.max);
+    const first = current - units + 1;
+    // Another process may have counted meanwhile: units past the limit are never spent.
+    const usable = Math.max(0, Math.min(units, rate.max - first + 1));
     slices.set(key, { unspent: usable, next: first, resetAt: Date.now() + ttl }, { ttl: Math.max(1, ttl) });
   }
 
