@@ -61,7 +61,9 @@ interface BudgetCommands {
  * answers. A cache hit must not wait for Redis each time: the BFF takes `slice` units at once
  * (INCRBY) and spends them locally; when they are used up it takes another slice. Before a
  * request goes to the server (which counts it itself), the client's unspent units are given back,
- * so with one BFF the count is exact. With N BFFs, units another process took and has not spent
+ * so with one BFF the count is exact. Hits waiting for a slice are served by one INCRBY sized for
+ * all of them (at least `slice`), so a busy client costs one round trip per burst, not per `slice`
+ * hits. With N BFFs, units another process took and has not spent
  * yet count too: at most (slice - 1) per client per other BFF process, until spent or the window
  * ends. Redis unreachable: the request is allowed (the server's limiter fails open the same way).
  */
@@ -75,52 +77,85 @@ export function createReadBudget(options: ReadBudgetOptions) {
   const slices = new LRUCache<string, ClientSlice>({ max: options.maxClients ?? 100_000 });
   /** Slices being taken: concurrent hits of one client wait for one INCRBY rather than each sending theirs. */
   const taking = new Map<string, Promise<void>>();
+  /** Hits waiting for a slice, per key: the next slice is taken large enough for all of them. */
+  const waiting = new Map<string, number>();
+  /** Redis keys of recent addresses: parsing an address is a hot path cost worth skipping. */
+  let keys = new Map<string, string>();
+  const keyOf = (ip: string) => {
+    let key = keys.get(ip);
+    if (key === undefined) {
+      if (keys.size >= 10_000) keys = new Map();
+      key = shareReadRateKey(prefix, ip);
+      keys.set(ip, key);
+    }
+    return key;
+  };
 
   async function takeSlice(key: string): Promise<void> {
-    const [current, ttl, units] = await redis.bffBudgetTake(key, slice, rate.timeWindow, rate.max);
+    const [current, ttl, units] = await redis.bffBudgetTake(key, Math.max(slice, waiting.get(key) ?? 0), rate.timeWindow, rate.max);
     const first = current - units + 1;
     // Another process may have counted meanwhile: units past the limit are never spent.
     const usable = Math.max(0, Math.min(units, rate.max - first + 1));
     slices.set(key, { unspent: usable, next: first, resetAt: Date.now() + ttl }, { ttl: Math.max(1, ttl) });
   }
 
-  return {
-    /** Spends one unit of the client's budget for an answer the BFF gives itself. */
-    async spend(ip: string): Promise<BudgetDecision> {
-      const key = shareReadRateKey(prefix, ip);
-      for (;;) {
-        const now = Date.now();
-        const held = slices.get(key);
-        if (held && held.resetAt > now) {
-          const resetSeconds = Math.max(1, Math.ceil((held.resetAt - now) / 1000));
-          if (held.unspent > 0) {
-            held.unspent -= 1;
-            const count = held.next++;
-            return { allowed: true, limit: rate.max, remaining: Math.max(0, rate.max - count), resetSeconds };
-          }
-          if (held.next > rate.max) return { allowed: false, limit: rate.max, retryAfterSeconds: resetSeconds };
-        }
-        let pending = taking.get(key);
-        if (!pending) {
-          pending = takeSlice(key).finally(() => taking.delete(key));
-          taking.set(key, pending);
-        }
-        try {
-          await pending;
-        } catch {
-          return { allowed: true, limit: rate.max };
-        }
+  /** The decision from what this process holds; undefined when a slice must be taken first. */
+  function spendHeld(key: string): BudgetDecision | undefined {
+    const now = Date.now();
+    const held = slices.get(key);
+    if (!held || held.resetAt <= now) return undefined;
+    const resetSeconds = Math.max(1, Math.ceil((held.resetAt - now) / 1000));
+    if (held.unspent > 0) {
+      held.unspent -= 1;
+      const count = held.next++;
+      return { allowed: true, limit: rate.max, remaining: Math.max(0, rate.max - count), resetSeconds };
+    }
+    return held.next > rate.max ? { allowed: false, limit: rate.max, retryAfterSeconds: resetSeconds } : undefined;
+  }
+
+  async function spendTaken(key: string): Promise<BudgetDecision> {
+    for (;;) {
+      let pending = taking.get(key);
+      if (!pending) {
+        pending = takeSlice(key).finally(() => taking.delete(key));
+        taking.set(key, pending);
       }
+      waiting.set(key, (waiting.get(key) ?? 0) + 1);
+      try {
+        await pending;
+      } catch {
+        return { allowed: true, limit: rate.max };
+      } finally {
+        const left = waiting.get(key)! - 1;
+        if (left === 0) waiting.delete(key);
+        else waiting.set(key, left);
+      }
+      const decision = spendHeld(key);
+      if (decision) return decision;
+    }
+  }
+
+  return {
+    /**
+     * Spends one unit of the client's budget for an answer the BFF gives itself: at once while
+     * this process holds units (no promise on the hot path), else once a slice is taken.
+     */
+    spend(ip: string): BudgetDecision | Promise<BudgetDecision> {
+      const key = keyOf(ip);
+      return spendHeld(key) ?? spendTaken(key);
     },
 
-    /** Before the server counts a request of this client itself: the units this process holds go back. */
-    async giveBack(ip: string): Promise<void> {
-      const key = shareReadRateKey(prefix, ip);
+    /** Before the server counts a request of this client itself: the units this process holds go back (undefined: none held). */
+    giveBack(ip: string): Promise<void> | undefined {
+      const key = keyOf(ip);
       const held = slices.get(key);
-      if (!held || held.unspent === 0 || held.resetAt <= Date.now()) return;
+      if (!held || held.unspent === 0 || held.resetAt <= Date.now()) return undefined;
       const units = held.unspent;
       held.unspent = 0;
-      await redis.bffBudgetGiveBack(key, units).catch(() => {});
+      return redis.bffBudgetGiveBack(key, units).then(
+        () => {},
+        () => {},
+      );
     },
   };
 }

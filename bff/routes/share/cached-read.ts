@@ -1,9 +1,10 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { tooManyRequests } from '../../../server/core/domain/errors.js';
 import { etagMatches } from '../../../server/core/domain/public-payload.js';
 import { KEPT_HEADERS, type KeptRead } from '../../services/read-cache.js';
+import type { BudgetDecision } from '../../services/read-budget.js';
 import { readCacheKey } from '../../services/read-cache-key.js';
 
 declare module 'fastify' {
@@ -72,29 +73,38 @@ async function readAll(stream: Readable): Promise<Buffer> {
 export function cachedRead(app: FastifyInstance) {
   const { readCache, readBudget, readCacheSecret } = app;
 
-  const preHandler: preHandlerAsyncHookHandler = async (request, reply) => {
+  /** A current kept answer, once the client's budget allows it. */
+  function answerKept(reply: FastifyReply, kept: KeptRead, ifNoneMatch: string | undefined, budget: BudgetDecision) {
+    if (!budget.allowed) {
+      const seconds = budget.retryAfterSeconds;
+      // The same answer as the server's limiter (server/plugins/rate-limits.ts, draft RateLimit headers).
+      return reply.send(tooManyRequests(seconds, `Too many requests, retry in ${seconds} s.`, { 'ratelimit-limit': String(budget.limit), 'ratelimit-remaining': '0', 'ratelimit-reset': String(seconds) }));
+    }
+    if (budget.remaining !== undefined) {
+      reply.header('ratelimit-limit', budget.limit).header('ratelimit-remaining', budget.remaining).header('ratelimit-reset', budget.resetSeconds);
+    }
+    return sendKept(reply, kept, ifNoneMatch);
+  }
+
+  // Callback style, and no promise unless Redis must be asked: a cache hit is the hot path.
+  function preHandler(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {
     const target = readTarget(request);
-    if (!target) return;
-    const key = readCacheKey({ ...target, origin: header(request, 'origin'), referer: header(request, 'referer'), password: header(request, 'x-share-password') }, readCacheSecret);
-    if (key === null) return;
+    const key = target && readCacheKey({ ...target, origin: header(request, 'origin'), referer: header(request, 'referer'), password: header(request, 'x-share-password') }, readCacheSecret);
+    if (!key) return done();
     const ifNoneMatch = header(request, 'if-none-match');
     const found = readCache.lookup(key);
     if (found?.current) {
-      const budget = await readBudget.spend(request.ip);
-      if (!budget.allowed) {
-        const seconds = budget.retryAfterSeconds;
-        // The same answer as the server's limiter (server/plugins/rate-limits.ts, draft RateLimit headers).
-        throw tooManyRequests(seconds, `Too many requests, retry in ${seconds} s.`, { 'ratelimit-limit': String(budget.limit), 'ratelimit-remaining': '0', 'ratelimit-reset': String(seconds) });
-      }
-      if (budget.remaining !== undefined) {
-        reply.header('ratelimit-limit', budget.limit).header('ratelimit-remaining', budget.remaining).header('ratelimit-reset', budget.resetSeconds);
-      }
-      return sendKept(reply, found.kept, ifNoneMatch);
+      const budget = readBudget.spend(request.ip);
+      if (budget instanceof Promise) budget.then((decision) => answerKept(reply, found.kept, ifNoneMatch, decision), (error: Error) => reply.send(error));
+      else answerKept(reply, found.kept, ifNoneMatch, budget);
+      return;
     }
     request.cachedRead = { key, heard: readCache.heard, kept: found?.kept, ifNoneMatch };
     // The server counts this request itself: what this process holds of the client's budget goes back first.
-    await readBudget.giveBack(request.ip);
-  };
+    const givingBack = readBudget.giveBack(request.ip);
+    if (givingBack) void givingBack.then(() => done());
+    else done();
+  }
 
   return {
     preHandler,
