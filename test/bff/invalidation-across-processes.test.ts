@@ -74,6 +74,9 @@ const readCount = () => a.deps.redis.get(shareReadRateKey(a.config.queuePrefix, 
 
 /** Two reads through each BFF: the second is answered from its cache. */
 async function warm(target: Shared) {
+  // The share's creation notices must reach the BFF processes first: a read that overtakes them
+  // is rightly not kept. They take milliseconds; this leaves room for a loaded machine.
+  await new Promise((r) => setTimeout(r, 300));
   const before = await readCount();
   for (const bff of bffUrls) for (let i = 0; i < 2; i++) expect((await read(bff, target)).status).toBe(200);
   // Forwarded, the four reads would count 4; a hit takes a slice (BFF_RATE_SLICE, 5) at once.

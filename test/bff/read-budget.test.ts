@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
-import { startTestBff, type TestBff } from '../helpers/bff-app.js';
+import { noticesHeard, startTestBff, type TestBff } from '../helpers/bff-app.js';
 import { ownerShares, type Shared } from '../helpers/owner-shares.js';
 import { shareReadRateKey } from '../../server/core/http/share-read-rate-key.js';
 
@@ -30,6 +30,7 @@ const counter = (ip: string) => server.deps.redis.get(shareReadRateKey(server.co
 describe('BFF read budget', () => {
   it('counts on the very key the server\'s limiter writes', async () => {
     const target = await shares.share();
+    await noticesHeard(bff, server.config.queuePrefix);
     const ip = '203.0.113.1';
     expect((await read(target, ip, 'https://a.example.com')).status).toBe(200);
     expect(await counter(ip)).toBe(1);
@@ -37,6 +38,7 @@ describe('BFF read budget', () => {
 
   it('counts cache hits and forwarded reads in one budget: the sixth of a mix is 429, from either', async () => {
     const target = await shares.share();
+    await noticesHeard(bff, server.config.queuePrefix);
     const ip = '203.0.113.2';
     // Miss (server), hit (BFF), miss (another embed host: server), hit, hit.
     const origins = ['https://a.example.com', 'https://a.example.com', 'https://b.example.com', 'https://b.example.com', 'https://a.example.com'];
@@ -60,6 +62,7 @@ describe('BFF read budget', () => {
 
   it('takes budget from Redis in slices, not once per hit', async () => {
     const target = await shares.share();
+    await noticesHeard(bff, server.config.queuePrefix);
     const ip = '203.0.113.3';
     expect((await read(target, ip, 'https://a.example.com')).status).toBe(200);
     expect((await read(target, ip, 'https://a.example.com')).status).toBe(200);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { IncomingHttpHeaders } from 'node:http';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
-import { startTestBff, type TestBff } from '../helpers/bff-app.js';
+import { noticesHeard, startTestBff, type TestBff } from '../helpers/bff-app.js';
 import { ownerShares, type Shared } from '../helpers/owner-shares.js';
 
 /**
@@ -43,11 +43,18 @@ beforeEach(() => {
   upstream = [];
 });
 
+/** A new share, once both BFFs heard the notices its creation published. */
+async function share(settings: Record<string, unknown> = {}): Promise<Shared> {
+  const target = await shares.share(settings);
+  for (const on of [bff, shortBff]) await noticesHeard(on, server.config.queuePrefix);
+  return target;
+}
+
 const read = (on: TestBff, target: Shared, headers: Record<string, string> = {}) => fetch(`${on.url}/share/${target.id}/${target.token}`, { headers });
 
 describe('BFF cache of public reads', () => {
   it('serves a kept answer without asking the server, with the server\'s headers and CORS', async () => {
-    const target = await shares.share();
+    const target = await share();
     const who = { ...visitor(), origin: 'https://shop.example.com' };
     const first = await read(bff, target, who);
     expect(first.status).toBe(200);
@@ -66,7 +73,7 @@ describe('BFF cache of public reads', () => {
   });
 
   it('answers a matching If-None-Match with 304 itself, with CORS', async () => {
-    const target = await shares.share();
+    const target = await share();
     const who = { ...visitor(), origin: 'https://shop.example.com' };
     const etag = (await read(bff, target, who)).headers.get('etag')!;
     upstream = [];
@@ -83,7 +90,7 @@ describe('BFF cache of public reads', () => {
   });
 
   it('keeps a 200 even when the first visitor already held it, and answers that visitor 304', async () => {
-    const target = await shares.share();
+    const target = await share();
     const etag = (await read(bff, target, visitor())).headers.get('etag')!;
     const other = { id: target.id, token: target.token };
     const fresh = await read(bff, other, { ...visitor(), origin: 'https://new.example.com', 'if-none-match': etag });
@@ -95,7 +102,7 @@ describe('BFF cache of public reads', () => {
   });
 
   it('revalidates an answer past its TTL with the kept ETag, and serves it on the server\'s 304', async () => {
-    const target = await shares.share();
+    const target = await share();
     const who = visitor();
     const first = await read(shortBff, target, who);
     const body = await first.text();
@@ -112,7 +119,7 @@ describe('BFF cache of public reads', () => {
   });
 
   it('serves a password-protected answer only to requests with the right password', async () => {
-    const target = await shares.share({ requirePassword: true, password: 'correct horse' });
+    const target = await share({ requirePassword: true, password: 'correct horse' });
     const who = visitor();
     const right = await read(bff, target, { ...who, 'x-share-password': 'correct horse' });
     expect(right.status).toBe(200);
@@ -133,7 +140,7 @@ describe('BFF cache of public reads', () => {
   });
 
   it('keeps answers apart per embed host: an allowed origin\'s answer never reaches a refused one', async () => {
-    const target = await shares.share({ domainRestrictions: ['shop.example.com'] });
+    const target = await share({ domainRestrictions: ['shop.example.com'] });
     const who = visitor();
     for (let i = 0; i < 2; i++) expect((await read(bff, target, { ...who, origin: 'https://shop.example.com' })).status).toBe(200);
     for (let i = 0; i < 2; i++) {
@@ -147,7 +154,7 @@ describe('BFF cache of public reads', () => {
   });
 
   it('drops a project\'s answers as soon as its share changes', async () => {
-    const target = await shares.share();
+    const target = await share();
     const who = visitor();
     expect((await read(bff, target, who)).status).toBe(200);
     await shares.put(target.id, { isEnabled: false });
@@ -158,7 +165,7 @@ describe('BFF cache of public reads', () => {
   });
 
   it('passes a read with a query string or a malformed id through without keeping it', async () => {
-    const target = await shares.share();
+    const target = await share();
     const who = visitor();
     for (let i = 0; i < 2; i++) expect((await fetch(`${bff.url}/share/${target.id}/${target.token}?v=1`, { headers: who })).status).toBe(200);
     for (let i = 0; i < 2; i++) expect((await fetch(`${bff.url}/share/not-a-uuid/${target.token}`, { headers: who })).status).toBe(404);

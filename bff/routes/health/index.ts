@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { withTimeout } from '../../../server/core/platform/deadline.js';
+import { errorBody } from '../../error-body.js';
 
 /** Options of the health route. */
 export interface HealthRouteOptions {
@@ -8,8 +9,6 @@ export interface HealthRouteOptions {
   /** How long the server and Redis may each take to answer, in ms (default 2000). */
   timeoutMs?: number;
 }
-
-const errorBody = (error: string, message: string) => ({ success: false, error, message });
 
 /** What the server names as failing (postgres, redis), or `server` when it does not answer in time. */
 async function upstreamFailing(upstream: string, timeoutMs: number): Promise<string[]> {

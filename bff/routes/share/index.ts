@@ -3,6 +3,7 @@ import httpProxy from '@fastify/http-proxy';
 import { publicCorsHeaders } from '../../../server/core/http/public-cors.js';
 import { SUBMIT_BODY_LIMIT } from '../../../server/core/wire/submit-limits.js';
 import { cachedRead, type UpstreamResponse } from './cached-read.js';
+import { errorBody } from '../../error-body.js';
 
 /** Options of the share routes. */
 export interface ShareRouteOptions {
@@ -11,8 +12,6 @@ export interface ShareRouteOptions {
   /** `PUBLIC_ANON_KEY`, added to every request for the browser, which sends none. */
   publicKey: string;
 }
-
-const errorBody = (error: string, message: string) => ({ success: false, error, message });
 
 /**
  * The public share routes, proxied to the server (`GET /share/:projectId/:token`, `POST
