@@ -88,6 +88,7 @@ async function main() {
   const child = spawn(tsx, ['server/main.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
   const api = `http://127.0.0.1:${port}`;
   let bare: ChildProcess | null = null;
+  let bff: ChildProcess | null = null;
   try {
     await waitFor(`${api}/health`, child);
     const owner = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
@@ -168,6 +169,19 @@ async function main() {
       await runAgainst(`read 200, ${label} (${Math.round(bytes / 1024)} KB)`, { url, headers: publicHeaders }, { url: `${bareUrl}${barePath}` });
       await runAgainst(`read 304, ${label}`, { url, headers: { ...publicHeaders, 'if-none-match': etag } }, { url: `${bareUrl}/read-304` });
     }
+    // The BFF's cache: reads it answers itself (a kept 200, its own 304), next to the same anchor.
+    const bffPort = await freePort();
+    bff = spawn(tsx, ['bff/main.ts'], { env: { ...process.env, ...env, BFF_PORT: String(bffPort), BFF_UPSTREAM_URL: api }, stdio: ['ignore', 'ignore', 'inherit'] });
+    const bffUrl = `http://127.0.0.1:${bffPort}`;
+    await waitFor(`${bffUrl}/health`, bff);
+    const bffConnections = Number(process.env.BENCH_BFF_CONNECTIONS ?? 100);
+    {
+      const { id, token: shareToken } = projects['1 model'];
+      const { etag, bytes, barePath } = reads['1 model'];
+      const url = `${bffUrl}/share/${id}/${shareToken}`;
+      await runAgainst(`BFF cache hit 200, 1 model (${Math.round(bytes / 1024)} KB), ${bffConnections} conn.`, { url, connections: bffConnections }, { url: `${bareUrl}${barePath}`, connections: bffConnections });
+      await runAgainst(`BFF 304, 1 model, ${bffConnections} conn.`, { url, headers: { 'if-none-match': etag }, connections: bffConnections }, { url: `${bareUrl}/read-304`, connections: bffConnections });
+    }
     const { id, token: shareToken } = projects['1 model'];
     await run('submit acknowledgement', {
       url: `${api}/share/${id}/${shareToken}/submit`,
@@ -193,7 +207,7 @@ async function main() {
     console.log(`\n304 p99, 500 models / 1 model: ${(p99('read 304, 500') / Math.max(p99('read 304, 1'), 0.001)).toFixed(2)}x`);
     console.log(`submit ack p99 / read 200 p99 (1 model): ${(p99('submit') / Math.max(p99('read 200, 1'), 0.001)).toFixed(2)}x`);
   } finally {
-    for (const started of [child, bare]) {
+    for (const started of [child, bare, bff]) {
       if (!started || started.exitCode !== null) continue;
       started.kill('SIGTERM');
       await new Promise((r) => started.once('exit', r));

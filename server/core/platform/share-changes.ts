@@ -28,7 +28,8 @@ export interface ShareChangeNotice {
 }
 
 export const shareChangeChannel = (prefix: string) => `${prefix}:share-changes`;
-const sequenceKey = (prefix: string) => `${prefix}:share-changes:seq`;
+/** The key of the notices' sequence number. */
+export const shareChangeSequenceKey = (prefix: string) => `${prefix}:share-changes:seq`;
 
 // INCR and PUBLISH in one script: the number and the message cannot be split by another change.
 const PUBLISH_SCRIPT = `local seq = redis.call('INCR', KEYS[1]) redis.call('PUBLISH', ARGV[1], seq .. ' ' .. ARGV[2]) return seq`;
@@ -37,7 +38,7 @@ const PUBLISH_SCRIPT = `local seq = redis.call('INCR', KEYS[1]) redis.call('PUBL
 export function createShareChangePublisher(redis: Redis, prefix: string) {
   return {
     async publish(change: ShareChange): Promise<number> {
-      return Number(await redis.eval(PUBLISH_SCRIPT, 1, sequenceKey(prefix), shareChangeChannel(prefix), JSON.stringify(change)));
+      return Number(await redis.eval(PUBLISH_SCRIPT, 1, shareChangeSequenceKey(prefix), shareChangeChannel(prefix), JSON.stringify(change)));
     },
   };
 }
@@ -88,7 +89,7 @@ export function createShareChangeFeed(options: { subscriber: Redis; redis: Redis
     resynchronising ??= (async () => {
       heard = -1;
       handlers.onReset();
-      const latest = Number((await redis.get(sequenceKey(prefix)).catch(() => null)) ?? 0);
+      const latest = Number((await redis.get(shareChangeSequenceKey(prefix)).catch(() => null)) ?? 0);
       // Notices that arrived meanwhile were applied (evicted); the number itself is what counts.
       heard = Math.max(heard, latest);
       behindSince = null;
@@ -120,7 +121,7 @@ export function createShareChangeFeed(options: { subscriber: Redis; redis: Redis
       if (heard < 0) return false;
       let latest: number;
       try {
-        latest = Number((await redis.get(sequenceKey(prefix))) ?? 0);
+        latest = Number((await redis.get(shareChangeSequenceKey(prefix))) ?? 0);
       } catch {
         return false;
       }

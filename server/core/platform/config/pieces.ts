@@ -50,6 +50,24 @@ export const bffListen = settingsPiece(
   (env) => ({ bffPort: Number(env.BFF_PORT), bffHost: env.BFF_HOST, bffUpstreamUrl: withoutTrailingSlash(env.BFF_UPSTREAM_URL) }),
 );
 
+export const bffCache = settingsPiece(
+  {
+    BFF_CACHE_TTL_MS: Millis('5000'),
+    BFF_CACHE_MAX_BYTES: Int(1024, INT32_MAX, '67108864'),
+    BFF_RATE_SLICE: Int(1, 1000, '5'),
+  },
+  (env) => ({
+    bffCache: {
+      /** How long after the server last confirmed it a kept answer is served without asking again (default 5000). */
+      ttlMs: Number(env.BFF_CACHE_TTL_MS),
+      /** Bound of the kept answers' bodies and headers, in bytes (default 64 MiB). */
+      maxBytes: Number(env.BFF_CACHE_MAX_BYTES),
+      /** Read budget units a BFF takes from Redis at once per client, spent on cache hits (default 5). */
+      rateSlice: Number(env.BFF_RATE_SLICE),
+    },
+  }),
+);
+
 export const publicKey = settingsPiece({ PUBLIC_ANON_KEY: Type.Optional(Secret(16)) }, (env) => ({ publicAnonKey: env.PUBLIC_ANON_KEY }));
 
 export const auth = settingsPiece(
@@ -111,10 +129,18 @@ export const libraries = settingsPiece(
   }),
 );
 
+/**
+ * The public read's budget per client, on its own: the server and the BFF both spend it (one
+ * counter in Redis, see server/core/http/share-read-rate-key.ts).
+ */
+export const shareReadLimit = settingsPiece({ RATE_LIMIT_SHARE_READ: RateSpec('120/5m') }, (env) => ({
+  shareReadRate: parseRate(env.RATE_LIMIT_SHARE_READ),
+}));
+
 export const limits = settingsPiece(
   {
     SIGNED_MODEL_LIMIT: Int(1, INT32_MAX, '20'),
-    RATE_LIMIT_SHARE_READ: RateSpec('120/5m'),
+    ...shareReadLimit.properties,
     RATE_LIMIT_SUBMIT: RateSpec('30/5m'),
     RATE_LIMIT_SEARCH: RateSpec('60/1m'),
     RATE_LIMIT_IMPORT: RateSpec('30/10m'),
@@ -124,7 +150,7 @@ export const limits = settingsPiece(
   (env) => ({
     signedModelLimit: Number(env.SIGNED_MODEL_LIMIT),
     rateLimits: {
-      shareRead: parseRate(env.RATE_LIMIT_SHARE_READ),
+      shareRead: shareReadLimit.read(env).shareReadRate,
       submit: parseRate(env.RATE_LIMIT_SUBMIT),
       search: parseRate(env.RATE_LIMIT_SEARCH),
       import: parseRate(env.RATE_LIMIT_IMPORT),
@@ -157,7 +183,7 @@ export const cpu = settingsPiece({ CPU_THREADS: Int(1, 64, '1') }, (env) => ({
 }));
 
 /** Every piece: what `npm start` checks before it starts anything, and the settings reference. */
-export const ALL_PIECES = [logging, postgres, redis, storage, proxy, serverListen, bffListen, publicKey, auth, fileSigning, tokenEncryption, mail, webhooks, libraries, limits, worker, cpu] as const;
+export const ALL_PIECES = [logging, postgres, redis, storage, proxy, serverListen, bffListen, bffCache, publicKey, shareReadLimit, auth, fileSigning, tokenEncryption, mail, webhooks, libraries, limits, worker, cpu] as const;
 
 type Result<P> = P extends { read(env: never): infer R } ? R : never;
 export type LoggingSettings = Result<typeof logging>;
@@ -168,6 +194,8 @@ export type ServerListenSettings = Result<typeof serverListen>;
 export type AuthSettings = Result<typeof auth>;
 export type MailSettings = Result<typeof mail>;
 export type LimitsSettings = Result<typeof limits>;
+export type ShareReadLimitSettings = Result<typeof shareReadLimit>;
+export type BffCacheSettings = Result<typeof bffCache>;
 export type WorkerSettings = Result<typeof worker>;
 export type LibrariesSettings = Result<typeof libraries>;
 export type CpuSettings = Result<typeof cpu>;

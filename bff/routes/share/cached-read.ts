@@ -1,0 +1,144 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
+import { tooManyRequests } from '../../../server/core/domain/errors.js';
+import { etagMatches } from '../../../server/core/domain/public-payload.js';
+import { KEPT_HEADERS, type KeptRead } from '../../services/read-cache.js';
+import type { BudgetDecision } from '../../services/read-budget.js';
+import { readCacheKey } from '../../services/read-cache-key.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** A public read the cache may keep the answer of, on its way to the server. */
+    cachedRead?: CachedReadState;
+  }
+}
+
+interface CachedReadState {
+  key: string;
+  /** The feed's number when the request left: a notice heard since forbids keeping the answer. */
+  heard: number;
+  /** The stale answer being revalidated with its ETag. */
+  kept?: KeptRead;
+  /** The client's own If-None-Match (the server is asked with the kept ETag, or none). */
+  ifNoneMatch?: string;
+}
+
+/** What @fastify/reply-from hands to `onResponse` (its types call it a ServerResponse). */
+export interface UpstreamResponse {
+  statusCode: number;
+  headers: IncomingHttpHeaders | Record<string, unknown>;
+  stream: Readable;
+}
+
+const header = (request: FastifyRequest, name: string) => {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+};
+
+/** The project id and token of `GET /share/:projectId/:token` (nothing after, no query); null otherwise. */
+function readTarget(request: FastifyRequest): { projectId: string; token: string } | null {
+  if (request.method !== 'GET' || request.url.includes('?')) return null;
+  const segments = request.url.split('/');
+  if (segments.length !== 4 || segments[1] !== 'share') return null;
+  try {
+    return { projectId: decodeURIComponent(segments[2]), token: decodeURIComponent(segments[3]) };
+  } catch {
+    return null;
+  }
+}
+
+/** Answers with a kept read: 304 when the client already holds it, else the kept 200. */
+function sendKept(reply: FastifyReply, kept: KeptRead, ifNoneMatch: string | undefined) {
+  // Copied from an upstream answer that may have had another body, or none.
+  reply.removeHeader('content-length').removeHeader('transfer-encoding');
+  reply.headers(kept.headers).header('etag', kept.etag);
+  if (etagMatches(ifNoneMatch, kept.etag)) return reply.code(304).send();
+  return reply.code(200).send(kept.body);
+}
+
+async function readAll(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/**
+ * The cache's part of `GET /share/:projectId/:token` (contract section 10), around the proxy:
+ * `preHandler` answers a current entry itself (304 for a matching If-None-Match, else the kept
+ * 200), spending the client's read budget; anything else goes to the server, with the kept ETag
+ * when an entry is there to revalidate. `rewriteHeaders` sets that If-None-Match; `onResponse`
+ * keeps a 200, refreshes an entry on a 304, and drops one the server now refuses.
+ */
+export function cachedRead(app: FastifyInstance) {
+  const { readCache, readBudget, readCacheSecret } = app;
+
+  /** A current kept answer, once the client's budget allows it. */
+  function answerKept(reply: FastifyReply, kept: KeptRead, ifNoneMatch: string | undefined, budget: BudgetDecision) {
+    if (!budget.allowed) {
+      const seconds = budget.retryAfterSeconds;
+      // The same answer as the server's limiter (server/plugins/rate-limits.ts, draft RateLimit headers).
+      return reply.send(tooManyRequests(seconds, `Too many requests, retry in ${seconds} s.`, { 'ratelimit-limit': String(budget.limit), 'ratelimit-remaining': '0', 'ratelimit-reset': String(seconds) }));
+    }
+    if (budget.remaining !== undefined) {
+      reply.header('ratelimit-limit', budget.limit).header('ratelimit-remaining', budget.remaining).header('ratelimit-reset', budget.resetSeconds);
+    }
+    return sendKept(reply, kept, ifNoneMatch);
+  }
+
+  // Callback style, and no promise unless Redis must be asked: a cache hit is the hot path.
+  function preHandler(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {
+    const target = readTarget(request);
+    const key = target && readCacheKey({ ...target, origin: header(request, 'origin'), referer: header(request, 'referer'), password: header(request, 'x-share-password') }, readCacheSecret);
+    if (!key) return done();
+    const ifNoneMatch = header(request, 'if-none-match');
+    const found = readCache.lookup(key);
+    if (found?.current) {
+      const budget = readBudget.spend(request.ip);
+      if (budget instanceof Promise) budget.then((decision) => answerKept(reply, found.kept, ifNoneMatch, decision), (error: Error) => reply.send(error));
+      else answerKept(reply, found.kept, ifNoneMatch, budget);
+      return;
+    }
+    request.cachedRead = { key, heard: readCache.heard, kept: found?.kept, ifNoneMatch };
+    // The server counts this request itself: what this process holds of the client's budget goes back first.
+    const givingBack = readBudget.giveBack(request.ip);
+    if (givingBack) void givingBack.then(() => done());
+    else done();
+  }
+
+  return {
+    preHandler,
+
+    /** The If-None-Match the server is asked with: the kept ETag, or none so that a 200 comes back to keep. */
+    upstreamHeaders(request: FastifyRequest, headers: Record<string, string | string[] | undefined>) {
+      const read = request.cachedRead;
+      if (!read) return headers;
+      // The body is kept as is and served to any client: no encoding negotiated for one.
+      const { 'if-none-match': _clientTag, 'accept-encoding': _encoding, ...rest } = headers;
+      return read.kept ? { ...rest, 'if-none-match': read.kept.etag } : rest;
+    },
+
+    async onResponse(request: FastifyRequest, reply: FastifyReply, res: UpstreamResponse) {
+      const read = request.cachedRead;
+      if (!read) return reply.send(res.stream);
+      if (res.statusCode === 304 && read.kept) {
+        res.stream.resume();
+        readCache.confirm(read.key, read.kept, read.heard);
+        return sendKept(reply, read.kept, read.ifNoneMatch);
+      }
+      const etag = res.headers.etag;
+      if (res.statusCode !== 200 || typeof etag !== 'string') {
+        // The server no longer gives this answer (404 after a disable, 401, 403...).
+        if (read.kept) readCache.delete(read.key);
+        return reply.send(res.stream);
+      }
+      const kept: KeptRead = { body: await readAll(res.stream), etag, headers: {}, confirmedAt: Date.now() };
+      for (const name of KEPT_HEADERS) {
+        const value = res.headers[name];
+        if (typeof value === 'string') kept.headers[name] = value;
+      }
+      readCache.store(read.key, kept, read.heard);
+      return sendKept(reply, kept, read.ifNoneMatch);
+    },
+  };
+}

@@ -1,0 +1,163 @@
+import type { Redis } from 'ioredis';
+import { LRUCache } from 'lru-cache';
+import type { RateLimit } from '../../server/core/platform/config/settings.js';
+import { shareReadRateKey } from '../../server/core/http/share-read-rate-key.js';
+
+/** Options of {@link createReadBudget}. */
+export interface ReadBudgetOptions {
+  /** The request-path Redis connection (fail-fast). */
+  redis: Redis;
+  /** `QUEUE_PREFIX`: the budget's key is the server's (see share-read-rate-key.ts). */
+  prefix: string;
+  /** `RATE_LIMIT_SHARE_READ`: the server's budget per client. */
+  rate: RateLimit;
+  /** Units taken from Redis at once per client (`BFF_RATE_SLICE`, default 5). */
+  slice: number;
+  /** Clients whose slices one process remembers (default 100 000). */
+  maxClients?: number;
+}
+
+/** What the budget says about one request answered from the cache, with its RateLimit headers' values. */
+export type BudgetDecision =
+  | { allowed: true; limit: number; remaining: number; resetSeconds: number }
+  /** `remaining` and `resetSeconds` unknown: Redis did not answer and the budget fails open, as the server's does. */
+  | { allowed: true; limit: number; remaining?: undefined; resetSeconds?: undefined }
+  | { allowed: false; limit: number; retryAfterSeconds: number };
+
+/** What one process holds of a client's budget. */
+interface ClientSlice {
+  /** Units taken from Redis and not spent yet. */
+  unspent: number;
+  /** The Redis count the next unit stands for (past the limit: refused). */
+  next: number;
+  /** When the Redis window ends (ms since the epoch). */
+  resetAt: number;
+}
+
+/**
+ * INCRBY on the server's counter, with the window's expiry when the key is new (the same rule as
+ * @fastify/rate-limit's script: the first count sets the window, later ones keep it). A slice
+ * never reaches past the limit, so the counter reads what the server's alone would; past the
+ * limit one unit is taken, as the server counts a refused request.
+ */
+const TAKE = `local before = tonumber(redis.call('GET', KEYS[1])) or 0
+local units = math.max(1, math.min(tonumber(ARGV[1]), tonumber(ARGV[3]) - before))
+local current = redis.call('INCRBY', KEYS[1], units)
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) ttl = tonumber(ARGV[2]) end
+return {current, ttl, units}`;
+
+/** Gives unspent units back, unless the window they were taken in is over. */
+const GIVE_BACK = `if redis.call('PTTL', KEYS[1]) > 0 then return redis.call('DECRBY', KEYS[1], ARGV[1]) end return 0`;
+
+interface BudgetCommands {
+  bffBudgetTake(key: string, units: number, windowMs: number, max: number): Promise<[number, number, number]>;
+  bffBudgetGiveBack(key: string, units: number): Promise<number>;
+}
+
+/**
+ * The public read budget (contract section 5) for the answers the BFF gives from its cache, on
+ * the server's own Redis counter, so a client has one budget whether the BFF or the server
+ * answers. A cache hit must not wait for Redis each time: the BFF takes `slice` units at once
+ * (INCRBY) and spends them locally; when they are used up it takes another slice. Before a
+ * request goes to the server (which counts it itself), the client's unspent units are given back,
+ * so with one BFF the count is exact. Hits waiting for a slice are served by one INCRBY sized for
+ * all of them (at least `slice`), so a busy client costs one round trip per burst, not per `slice`
+ * hits. With N BFFs, units another process took and has not spent
+ * yet count too: at most (slice - 1) per client per other BFF process, until spent or the window
+ * ends. Redis unreachable: the request is allowed (the server's limiter fails open the same way).
+ */
+export function createReadBudget(options: ReadBudgetOptions) {
+  const { prefix, rate, slice } = options;
+  const redis = options.redis as Redis & BudgetCommands;
+  if (!('bffBudgetTake' in options.redis)) {
+    options.redis.defineCommand('bffBudgetTake', { numberOfKeys: 1, lua: TAKE });
+    options.redis.defineCommand('bffBudgetGiveBack', { numberOfKeys: 1, lua: GIVE_BACK });
+  }
+  const slices = new LRUCache<string, ClientSlice>({ max: options.maxClients ?? 100_000 });
+  /** Slices being taken: concurrent hits of one client wait for one INCRBY rather than each sending theirs. */
+  const taking = new Map<string, Promise<void>>();
+  /** Hits waiting for a slice, per key: the next slice is taken large enough for all of them. */
+  const waiting = new Map<string, number>();
+  /** Redis keys of recent addresses: parsing an address is a hot path cost worth skipping. */
+  let keys = new Map<string, string>();
+  const keyOf = (ip: string) => {
+    let key = keys.get(ip);
+    if (key === undefined) {
+      if (keys.size >= 10_000) keys = new Map();
+      key = shareReadRateKey(prefix, ip);
+      keys.set(ip, key);
+    }
+    return key;
+  };
+
+  async function takeSlice(key: string): Promise<void> {
+    const [current, ttl, units] = await redis.bffBudgetTake(key, Math.max(slice, waiting.get(key) ?? 0), rate.timeWindow, rate.max);
+    const first = current - units + 1;
+    // Another process may have counted meanwhile: units past the limit are never spent.
+    const usable = Math.max(0, Math.min(units, rate.max - first + 1));
+    slices.set(key, { unspent: usable, next: first, resetAt: Date.now() + ttl }, { ttl: Math.max(1, ttl) });
+  }
+
+  /** The decision from what this process holds; undefined when a slice must be taken first. */
+  function spendHeld(key: string): BudgetDecision | undefined {
+    const now = Date.now();
+    const held = slices.get(key);
+    if (!held || held.resetAt <= now) return undefined;
+    const resetSeconds = Math.max(1, Math.ceil((held.resetAt - now) / 1000));
+    if (held.unspent > 0) {
+      held.unspent -= 1;
+      const count = held.next++;
+      return { allowed: true, limit: rate.max, remaining: Math.max(0, rate.max - count), resetSeconds };
+    }
+    return held.next > rate.max ? { allowed: false, limit: rate.max, retryAfterSeconds: resetSeconds } : undefined;
+  }
+
+  async function spendTaken(key: string): Promise<BudgetDecision> {
+    for (;;) {
+      let pending = taking.get(key);
+      if (!pending) {
+        pending = takeSlice(key).finally(() => taking.delete(key));
+        taking.set(key, pending);
+      }
+      waiting.set(key, (waiting.get(key) ?? 0) + 1);
+      try {
+        await pending;
+      } catch {
+        return { allowed: true, limit: rate.max };
+      } finally {
+        const left = waiting.get(key)! - 1;
+        if (left === 0) waiting.delete(key);
+        else waiting.set(key, left);
+      }
+      const decision = spendHeld(key);
+      if (decision) return decision;
+    }
+  }
+
+  return {
+    /**
+     * Spends one unit of the client's budget for an answer the BFF gives itself: at once while
+     * this process holds units (no promise on the hot path), else once a slice is taken.
+     */
+    spend(ip: string): BudgetDecision | Promise<BudgetDecision> {
+      const key = keyOf(ip);
+      return spendHeld(key) ?? spendTaken(key);
+    },
+
+    /** Before the server counts a request of this client itself: the units this process holds go back (undefined: none held). */
+    giveBack(ip: string): Promise<void> | undefined {
+      const key = keyOf(ip);
+      const held = slices.get(key);
+      if (!held || held.unspent === 0 || held.resetAt <= Date.now()) return undefined;
+      const units = held.unspent;
+      held.unspent = 0;
+      return redis.bffBudgetGiveBack(key, units).then(
+        () => {},
+        () => {},
+      );
+    },
+  };
+}
+
+export type ReadBudget = ReturnType<typeof createReadBudget>;

@@ -1,0 +1,32 @@
+import { createHmac } from 'node:crypto';
+import { embedOriginOf } from '../../server/core/domain/embed-hosts.js';
+import { isWellFormedShareRequest } from '../../server/core/services/public-share/share-access.js';
+
+/** The parts of a public read its answer depends on. */
+export interface ReadRequestParts {
+  projectId: string;
+  token: string;
+  origin?: string;
+  referer?: string;
+  password?: string;
+}
+
+/**
+ * The cache key of a public read: everything the server's answer depends on besides the stored
+ * share itself. The project id (lower case, as share-change notices name it: an upper-case id
+ * reaches the same project and must be evicted with it), the token, the embed host and port the
+ * server's 403 looks at (from Origin, else Referer; none and an unusable one are kinds of their
+ * own), and an HMAC of X-Share-Password under `secret`: an answer kept for one password is only
+ * ever found by a request carrying the same password, and the password itself is not kept.
+ * null when the request cannot name a share (the server answers it with its one 404).
+ */
+export function readCacheKey(parts: ReadRequestParts, secret: Buffer): string | null {
+  if (!isWellFormedShareRequest(parts)) return null;
+  const embed = embedOriginOf(parts.origin, parts.referer);
+  const embedPart = embed === undefined ? '-' : embed === null ? '!' : `${embed.host}:${embed.port}`;
+  const passwordPart = parts.password === undefined ? '-' : createHmac('sha256', secret).update(parts.password, 'utf8').digest('base64url');
+  return `${projectPrefix(parts.projectId)}${parts.token}|${embedPart}|${passwordPart}`;
+}
+
+/** The start every key of a project's reads shares (what a share-change notice evicts). */
+export const projectPrefix = (projectId: string) => `${projectId.toLowerCase()}|`;

@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/test-server.js';
+import { freePort } from '../helpers/test-env.js';
+import { startTsProcess, type ChildProcessHandle } from '../helpers/child-process.js';
+import { ownerShares, type Shared } from '../helpers/owner-shares.js';
+import { shareReadRateKey } from '../../server/core/http/share-read-rate-key.js';
+
+/**
+ * The issue's scale test: two server processes and two BFF processes on one Postgres and Redis.
+ * Both BFF caches hold a share; a change made through one server's owner API must reach both
+ * BFFs within a second. Server A runs in this process (the owner talks to it); server B and
+ * both BFFs are processes of their own, each BFF in front of a different server.
+ */
+let a: TestServer;
+let shares: ReturnType<typeof ownerShares>;
+const processes: ChildProcessHandle[] = [];
+let bffUrls: string[] = [];
+
+async function waitUntilHealthy(url: string, child: ChildProcessHandle) {
+  for (let i = 0; ; i++) {
+    if ((await fetch(`${url}/health`).then((res) => res.status, () => 0)) === 200) return;
+    if (i > 300) throw new Error(`${url} did not start:\n${child.output()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function startProcess(script: string, env: Record<string, string>, url: string) {
+  const child = startTsProcess(script, { ...env, LOG_LEVEL: 'warn' });
+  processes.push(child);
+  await waitUntilHealthy(url, child);
+}
+
+beforeAll(async () => {
+  a = await startTestServer({ TRUST_PROXY: '127.0.0.1' });
+  shares = ownerShares(a.url, await a.person('owner@bff-scale.test'));
+  const bPort = await freePort();
+  const bUrl = `http://127.0.0.1:${bPort}`;
+  const [bff1, bff2] = [await freePort(), await freePort()];
+  bffUrls = [`http://127.0.0.1:${bff1}`, `http://127.0.0.1:${bff2}`];
+  // A long TTL: only the share-change notices can make these caches let go in time.
+  const bffEnv = { ...a.env.env, BFF_CACHE_TTL_MS: '600000' };
+  await Promise.all([
+    startProcess('server/main.ts', { ...a.env.env, PORT: String(bPort), PUBLIC_BASE_URL: bUrl }, bUrl),
+    startProcess('bff/main.ts', { ...bffEnv, BFF_PORT: String(bff1), BFF_UPSTREAM_URL: a.url }, bffUrls[0]),
+    startProcess('bff/main.ts', { ...bffEnv, BFF_PORT: String(bff2), BFF_UPSTREAM_URL: bUrl }, bffUrls[1]),
+  ]);
+}, 90_000);
+
+afterAll(async () => {
+  await Promise.all(processes.map((child) => child.stop()));
+  await a?.close();
+});
+
+const read = (bff: string, target: Shared) => fetch(`${bff}/share/${target.id}/${target.token}`);
+
+/** Until every BFF answers `status` (polled every 50 ms); fails after 1 s. */
+async function expectAllWithinOneSecond(target: Shared, status: number) {
+  const started = Date.now();
+  const pending = new Set(bffUrls);
+  let last = 0;
+  while (pending.size > 0) {
+    for (const bff of [...pending]) {
+      const got = (await read(bff, target)).status;
+      if (got === status) pending.delete(bff);
+      else last = got;
+    }
+    if (pending.size === 0) break;
+    expect(Date.now() - started, `still ${last}, not ${status}, on ${[...pending].join(', ')}`).toBeLessThan(1000);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const readCount = () => a.deps.redis.get(shareReadRateKey(a.config.queuePrefix, '127.0.0.1')).then(Number);
+
+/** Two reads through each BFF: the second is answered from its cache. */
+async function warm(target: Shared) {
+  // The share's creation notices must reach the BFF processes first: a read that overtakes them
+  // is rightly not kept. They take milliseconds; this leaves room for a loaded machine.
+  await new Promise((r) => setTimeout(r, 300));
+  const before = await readCount();
+  for (const bff of bffUrls) for (let i = 0; i < 2; i++) expect((await read(bff, target)).status).toBe(200);
+  // Forwarded, the four reads would count 4; a hit takes a slice (BFF_RATE_SLICE, 5) at once.
+  expect(await readCount()).toBe(before + 2 * (1 + 5));
+}
+
+describe('BFF caches across processes', () => {
+  it('takes a disabled share offline on both BFFs within a second', async () => {
+    const target = await shares.share();
+    await warm(target);
+    await shares.put(target.id, { isEnabled: false });
+    await expectAllWithinOneSecond(target, 404);
+  });
+
+  it('stops a rotated token on both BFFs within a second', async () => {
+    const target = await shares.share();
+    await warm(target);
+    await shares.call('POST', `/projects/${target.id}/share/regenerate`);
+    await expectAllWithinOneSecond(target, 404);
+  });
+
+  it('asks for a password set after the answer was kept, on both BFFs within a second', async () => {
+    const target = await shares.share();
+    await warm(target);
+    await shares.put(target.id, { isEnabled: true, requirePassword: true, password: 'correct horse' });
+    await expectAllWithinOneSecond(target, 401);
+  });
+});

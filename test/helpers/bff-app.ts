@@ -1,0 +1,36 @@
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { loadBffConfig } from '../../bff/config.js';
+import { buildBffApp, type BuildBffOptions } from '../../bff/app.js';
+import { shareChangeSequenceKey } from '../../server/core/platform/share-changes.js';
+
+export interface TestBff {
+  app: FastifyInstance;
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The BFF app on a real port with the given settings (a test server's env, usually, so it shares
+ * that server's Redis prefix), trusting the test client as its proxy: X-Forwarded-For plays
+ * visitors at other addresses, each with a read budget of its own.
+ */
+export async function startTestBff(env: Record<string, string>, options: BuildBffOptions = {}): Promise<TestBff> {
+  const app = await buildBffApp(loadBffConfig({ TRUST_PROXY: '127.0.0.1', ...env }), { logger: false, ...options });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return { app, url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`, close: () => app.close() };
+}
+
+/**
+ * Until the BFF has heard every share-change notice published so far. A change's notice goes
+ * out just after its commit, so a read sent at once may overtake it; the BFF then rightly keeps
+ * nothing (the notice may be about that answer), which a test of the cache must wait out.
+ */
+export async function noticesHeard(bff: TestBff, prefix: string): Promise<void> {
+  for (let i = 0; ; i++) {
+    const latest = Number((await bff.app.redis.get(shareChangeSequenceKey(prefix))) ?? 0);
+    if (bff.app.readCache.heard >= latest) return;
+    if (i > 200) throw new Error(`the BFF heard notices up to ${bff.app.readCache.heard}, not ${latest}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
