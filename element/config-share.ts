@@ -11,6 +11,9 @@ import { passwordTemplate, rememberPassword, rememberedPassword } from './featur
 import { DEFAULT_STRINGS, format, type ConfigShareStrings } from './features/strings.js';
 import type { Viewer } from './features/viewer.js';
 
+/** Whether some element of the page already asked for the 3D chunk. */
+let viewerPrefetched = false;
+
 /** The element's `state` attribute (contract section 10). */
 export type ConfigShareState = 'loading' | 'password' | 'ready' | 'unavailable' | 'not-found' | 'error';
 
@@ -124,6 +127,7 @@ export class ConfigShareElement extends LitElement {
   override connectedCallback() {
     super.connectedCallback();
     if (!this.hasAttribute('state')) this.setAttribute('state', this.status);
+    this.prefetchViewerNearViewport();
     // Back on the page: updated() watches the viewport again to rebuild the scene.
     if (this.hasUpdated) this.requestUpdate();
   }
@@ -182,6 +186,29 @@ export class ConfigShareElement extends LitElement {
       );
       this.nearViewport.observe(viewerPart);
     }
+  }
+
+  /**
+   * Fetches the 3D chunk (not yet running it) as soon as the element comes within a screen's
+   * reach, while the payload is still on its way: the two downloads overlap instead of following
+   * each other. The module is cached, so mounting the viewer later imports it at no cost.
+   */
+  private prefetchViewerNearViewport() {
+    if (viewerPrefetched || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (!entries.some((entry) => entry.isIntersecting)) return;
+        observer.disconnect();
+        if (viewerPrefetched) return;
+        viewerPrefetched = true;
+        import('./features/viewer.js').catch(() => {
+          // Failing here costs nothing: mounting the viewer imports it again and reports the failure.
+          viewerPrefetched = false;
+        });
+      },
+      { rootMargin: '200px' },
+    );
+    observer.observe(this);
   }
 
   private emit<K extends keyof ConfigShareEventDetails>(type: K, detail: ConfigShareEventDetails[K]) {

@@ -64,7 +64,8 @@ const scene = (model: DemoModel | null, copies = 1) => ({
     pricingBlocks: [{ id: 'base', label: 'Base price', price: 149 }],
     pricingFormula: [],
   },
-  camera: { position: { x: 0.9, y: 0.8, z: 0.9 }, target: { x: 0, y: 0.25, z: 0 } },
+  // Far enough back to see the whole grid when there are copies.
+  camera: copies > 1 ? { position: { x: 3.2, y: 2.6, z: 3.2 }, target: { x: 0, y: 0.2, z: 0 } } : { position: { x: 0.9, y: 0.8, z: 0.9 }, target: { x: 0, y: 0.25, z: 0 } },
   renderQuality: 'optimised',
   saveConfigEnabled: true,
 });

@@ -18,6 +18,8 @@ import { loadServerConfig } from '../../server/config.js';
 import { ensureTestPerson } from '../helpers/people.js';
 import { issueAccessToken } from '../../server/core/platform/tokens.js';
 import { TEST_SECRETS, freePort } from '../helpers/test-env.js';
+import { ensureElementBuilt } from '../../scripts/start/element-build.js';
+import { measureElement } from './element-first-frame.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 8);
 // 50 connections: how the issue measured the public read and bare Fastify from outside.
@@ -206,6 +208,14 @@ async function main() {
     const p99 = (name: string) => rows.find((r) => r.name.startsWith(name))!.result.latency.p99;
     console.log(`\n304 p99, 500 models / 1 model: ${(p99('read 304, 500') / Math.max(p99('read 304, 1'), 0.001)).toFixed(2)}x`);
     console.log(`submit ack p99 / read 200 p99 (1 model): ${(p99('submit') / Math.max(p99('read 200, 1'), 0.001)).toFixed(2)}x`);
+
+    // The element in a real Chromium: its loader's size, and its first frame next to model-viewer alone.
+    await ensureElementBuilt((line) => console.error(line));
+    const element = await measureElement({ apiUrl: api, bffUrl, ownerHeaders: owner });
+    console.log('\n| element | figure | anchor | ratio |');
+    console.log('|---|---:|---:|---:|');
+    console.log(`| loader, gzip | ${(element.loaderGzipBytes / 1024).toFixed(1)} KB | goal 15 KB | – |`);
+    console.log(`| first frame of one GLB (median of 5, cold cache) | ${Math.round(element.elementFirstFrameMs)} ms | model-viewer alone: ${Math.round(element.modelViewerFirstFrameMs)} ms | ${(element.elementFirstFrameMs / element.modelViewerFirstFrameMs).toFixed(2)}x |`);
   } finally {
     for (const started of [child, bare, bff]) {
       if (!started || started.exitCode !== null) continue;
