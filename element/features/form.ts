@@ -53,22 +53,8 @@ export function readOptionBlocks(raw: unknown): OptionBlock[] {
   });
 }
 
-/**
- * Ids of required fields left empty, by the server's rule (server/core/domain/submission-input.ts
- * `missingRequiredFields`): absent, null, blank text, an empty list, or an unticked checkbox.
- */
-export function missingRequiredFields(fields: FormField[], formData: Record<string, unknown>): string[] {
-  return fields
-    .filter((field) => field.required)
-    .filter(({ id, type }) => {
-      const value = formData[id];
-      if (value === undefined || value === null) return true;
-      if (typeof value === 'string') return value.trim() === '';
-      if (Array.isArray(value)) return value.length === 0;
-      return value === false && type === 'checkbox';
-    })
-    .map((field) => field.id);
-}
+/** Ids of required fields left empty: the server's own rule. */
+export { missingRequiredFields } from '../../server/core/wire/required-fields.js';
 
 /** What a submit sends from the form. */
 export interface FormValues {

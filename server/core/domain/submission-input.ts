@@ -1,4 +1,6 @@
 import { invalidRequest } from './errors.js';
+
+export { missingRequiredFields } from '../wire/required-fields.js';
 import { MAX_SCREENSHOT_PIXELS, MAX_SCREENSHOT_SIDE, imageDimensions, isScreenshotSizeAllowed } from './image-dimensions.js';
 import { MAX_OBJECT_JSON_BYTES, MAX_SCREENSHOT_BYTES, SCREENSHOT_TYPES, type ScreenshotType } from '../wire/submit-limits.js';
 
@@ -38,28 +40,6 @@ export function decodeScreenshot(value: string, index: number): { mimeType: Scre
     throw fieldError(field, `is ${size.width} × ${size.height} pixels; at most ${MAX_SCREENSHOT_SIDE} per side and ${MAX_SCREENSHOT_PIXELS} in all.`);
   }
   return { mimeType, data };
-}
-
-/** A required answer that is missing: absent, null, blank, an empty list, or an unticked checkbox. */
-function isEmptyAnswer(value: unknown, type: unknown): boolean {
-  if (value === undefined || value === null) return true;
-  if (typeof value === 'string') return value.trim() === '';
-  if (Array.isArray(value)) return value.length === 0;
-  if (value === false) return type === 'checkbox';
-  return false;
-}
-
-/** Ids of the project's required form fields (contract section 3's minimal shape) that the answers leave empty. */
-export function missingRequiredFields(formFields: unknown, formData: Record<string, unknown>): string[] {
-  if (!Array.isArray(formFields)) return [];
-  const missing: string[] = [];
-  for (const field of formFields) {
-    if (!field || typeof field !== 'object') continue;
-    const { id, required, type } = field as { id?: unknown; required?: unknown; type?: unknown };
-    if (required !== true || (typeof id !== 'string' && typeof id !== 'number')) continue;
-    if (isEmptyAnswer(formData[String(id)], type)) missing.push(String(id));
-  }
-  return missing;
 }
 
 export function checkJsonSize(field: string, value: unknown) {
