@@ -10,7 +10,7 @@ import { buildBffApp } from './app.js';
 try {
   const config = loadBffConfig();
   const app = await buildBffApp(config);
-  exitGracefullyOnSignals(() => app.close(), { name: 'bff', timeoutMs: 10_000, log: app.log });
+  exitGracefullyOnSignals(() => app.close(), { name: 'bff', timeoutMs: config.shutdownTimeoutMs, log: app.log });
 
   try {
     await app.listen({ port: config.bffPort, host: config.bffHost });

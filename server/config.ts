@@ -10,6 +10,7 @@ export const SERVER_PIECES = [
   piece.postgres,
   piece.redis,
   piece.storage,
+  piece.shutdown,
   piece.proxy,
   piece.serverListen,
   piece.publicKey,

@@ -64,5 +64,5 @@ export async function closeDeps(deps: AppDeps): Promise<void> {
   await deps.outbox.drain();
   await deps.shareFeed.close();
   deps.redis.disconnect();
-  await Promise.all([deps.cpuPool.close(), deps.db.$client.end()]);
+  await Promise.all([deps.cpuPool.close(), deps.db.$client.end(), deps.storage.close()]);
 }

@@ -4,6 +4,7 @@ import { applyMigrations } from './core/platform/db/client.js';
 import { exitGracefullyOnSignals, exitOnListenError } from './core/platform/shutdown.js';
 import { waitForRedis } from './core/platform/redis.js';
 import { buildApp } from './app.js';
+import { assertStorageUsable } from './core/platform/storage/index.js';
 import { closeDeps, createDeps } from './deps.js';
 
 /**
@@ -13,15 +14,18 @@ import { closeDeps, createDeps } from './deps.js';
 try {
   const config = loadServerConfig();
   const deps = createDeps(config);
+  await assertStorageUsable(deps.storage);
   await applyMigrations(deps.db);
   const app = await buildApp(deps);
   if (!(await waitForRedis(deps.redis))) app.log.warn('Redis does not answer yet: rate limits fail open and submits wait for the relay until it does');
   exitGracefullyOnSignals(
     async () => {
+      // Stops accepting, answers new requests on open connections with 503, and waits for the
+      // requests in flight; then the pools.
       await app.close();
       await closeDeps(deps);
     },
-    { name: 'server', timeoutMs: 10_000, log: app.log },
+    { name: 'server', timeoutMs: config.shutdownTimeoutMs, log: app.log },
   );
 
   try {

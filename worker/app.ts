@@ -1,4 +1,4 @@
-import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
 import type { WorkerConfig } from './config.js';
 import type { QueueName } from '../server/core/jobs/queues.js';
 import { closeWorkerDeps, createWorkerDeps, type WorkerDeps } from './deps.js';
@@ -7,16 +7,18 @@ import { settlesWithin } from '../server/core/platform/deadline.js';
 import { startOutboxRelay, type OutboxRelay } from './relay.js';
 import { postponeOutboxCheck } from './dispatch-outbox.js';
 import { JOBS, familyOptions, type JobRegistry } from './jobs/index.js';
-import { UnknownJobError, runJob } from './jobs/define-job.js';
+import { UnknownJobError, jobOptions, runJob } from './jobs/define-job.js';
+import { storageSweep } from './jobs/storage-sweep.js';
+import { QUEUES } from '../server/core/jobs/queues.js';
 
 export interface WorkerApp {
   deps: WorkerDeps;
   workers: Worker[];
   relay: OutboxRelay | null;
   /**
-   * Stops taking jobs, lets the active ones finish for up to `timeoutMs` (then abandons them:
-   * BullMQ hands them to another worker once their lock expires), and closes every connection.
-   * Resolves true when everything finished in time.
+   * Stops taking jobs, lets the active ones finish for up to `timeoutMs`, then hands the ones
+   * still running back to the queue (another worker takes them at once), and closes every
+   * connection. Resolves true when every job finished in time.
    */
   close(timeoutMs?: number): Promise<boolean>;
 }
@@ -29,22 +31,36 @@ export interface StartWorkerOptions {
   jobs?: JobRegistry;
 }
 
-/** Default time active jobs get to finish on shutdown. */
-export const SHUTDOWN_TIMEOUT_MS = 10_000;
+/** The part of the shutdown time kept for handing jobs back and closing connections. */
+const HAND_BACK_MS = 2000;
+
+/** Why a job stopped: the worker is shutting down and gives it back, it did not fail. */
+class HandedBack extends Error {
+  override name = 'HandedBack';
+}
 
 /** Whether BullMQ runs this failed job again (it has just recorded the failure). */
 const willRetry = (job: Job, error: Error) => !(error instanceof UnrecoverableError) && job.attemptsMade < (job.opts.attempts ?? 1);
 
 /** One BullMQ Worker for a queue, with its family's concurrency and lock, running its job types. */
-function startQueueWorker(deps: WorkerDeps, queue: QueueName): Worker {
+function startQueueWorker(deps: WorkerDeps, queue: QueueName, handBack: AbortSignal): Worker {
   const { config, jobs, log } = deps;
   const { concurrency, lockDurationMs } = familyOptions(jobs.queues.get(queue)!, config.worker);
   const worker = new Worker(
     queue,
-    async (job, _token, signal) => {
+    async (job, token, signal) => {
       const type = jobs.get(queue, job.name);
       if (!type) throw new UnknownJobError(queue, job.name);
-      return runJob(type, job, deps, signal);
+      try {
+        return await runJob(type, job, deps, signal ? AbortSignal.any([signal, handBack]) : handBack);
+      } catch (error) {
+        if (!handBack.aborted) throw error;
+        // Shutting down: back to waiting, not failed and no attempt spent; processors are
+        // idempotent, so whatever this run did is safe to do again.
+        await job.moveToWait(token);
+        log.info({ queue, job: job.name, jobId: job.id }, 'job handed back to the queue on shutdown');
+        throw new WaitingError();
+      }
     },
     {
       connection: deps.workerRedis,
@@ -74,8 +90,17 @@ function startQueueWorker(deps: WorkerDeps, queue: QueueName): Worker {
 export async function startWorker(config: WorkerConfig, options: StartWorkerOptions = {}): Promise<WorkerApp> {
   const log = options.log ?? createLogger(config.logLevel, { process: 'worker' });
   const deps = createWorkerDeps(config, log, options.jobs ?? JOBS);
-  const workers = [...deps.jobs.queues.keys()].map((queue) => startQueueWorker(deps, queue));
+  const handBack = new AbortController();
+  const workers = [...deps.jobs.queues.keys()].map((queue) => startQueueWorker(deps, queue, handBack.signal));
   await Promise.all(workers.map((w) => w.waitUntilReady()));
+
+  // Idempotent across workers: the scheduler's id is fixed, so N workers keep one schedule.
+  if (deps.jobs.get(QUEUES.maintenance, storageSweep.name)) {
+    const { removeOnComplete, removeOnFail } = jobOptions(storageSweep, storageSweep.name);
+    await deps.queues[QUEUES.maintenance]
+      .upsertJobScheduler(storageSweep.name, { every: config.storage.sweepIntervalMs }, { name: storageSweep.name, opts: { removeOnComplete, removeOnFail } })
+      .catch((error: unknown) => log.warn({ err: error }, 'could not schedule the storage sweep; the next worker start will'));
+  }
 
   const relay = options.relay === false ? null : startOutboxRelay(deps, { intervalMs: config.worker.relayIntervalMs });
 
@@ -84,14 +109,16 @@ export async function startWorker(config: WorkerConfig, options: StartWorkerOpti
     deps,
     workers,
     relay,
-    close(timeoutMs = SHUTDOWN_TIMEOUT_MS) {
+    close(timeoutMs = config.shutdownTimeoutMs) {
       closing ??= (async () => {
         await relay?.stop();
         // Workers before queues and connections: they may still hand work to the next step.
-        const graceful = await settlesWithin(Promise.all(workers.map((w) => w.close())), timeoutMs);
+        const closed = Promise.all(workers.map((w) => w.close()));
+        const graceful = await settlesWithin(closed, Math.max(0, timeoutMs - HAND_BACK_MS));
         if (!graceful) {
-          log.warn({ timeoutMs }, 'active jobs did not finish in time; abandoning them');
-          await settlesWithin(Promise.all(workers.map((w) => w.close(true))), 2000);
+          log.warn({ timeoutMs }, 'active jobs did not finish in time; handing them back to the queue');
+          handBack.abort(new HandedBack('the worker is shutting down'));
+          if (!(await settlesWithin(closed, HAND_BACK_MS / 2))) await settlesWithin(Promise.all(workers.map((w) => w.close(true))), HAND_BACK_MS / 2);
         }
         await closeWorkerDeps(deps);
         return graceful;

@@ -7,6 +7,7 @@ export const WORKER_PIECES = [
   piece.postgres,
   piece.redis,
   piece.storage,
+  piece.shutdown,
   piece.mail,
   piece.webhooks,
   piece.libraries,

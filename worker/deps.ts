@@ -62,5 +62,5 @@ export async function closeWorkerDeps(deps: WorkerDeps): Promise<void> {
   await settlesWithin(Promise.all([deps.workerRedis.quit(), deps.producerRedis.quit()]), 1000);
   deps.workerRedis.disconnect();
   deps.producerRedis.disconnect();
-  await Promise.all([deps.cpuPool.close(), deps.db.$client.end()]);
+  await Promise.all([deps.cpuPool.close(), deps.db.$client.end(), deps.storage.close()]);
 }

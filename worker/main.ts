@@ -2,13 +2,16 @@ import { exitOnConfigError } from '../server/core/platform/config/settings.js';
 import { loadWorkerConfig } from './config.js';
 import { applyMigrations, createDb } from '../server/core/platform/db/client.js';
 import { createLogger } from '../server/core/platform/log.js';
-import { exitGracefullyOnSignals } from '../server/core/platform/shutdown.js';
-import { SHUTDOWN_TIMEOUT_MS, startWorker, type WorkerApp } from './app.js';
+import { assertStorageUsable, createStorage } from '../server/core/platform/storage/index.js';
+import { exitGracefullyOnSignals, exitOnListenError } from '../server/core/platform/shutdown.js';
+import { startWorker, type WorkerApp } from './app.js';
+import { startHealthServer } from './health-server.js';
 
 /**
  * The worker process: migrate (so it can start before the server), run every BullMQ worker and
- * the outbox relay, and on SIGTERM/SIGINT stop taking jobs, let active ones finish (at most
- * SHUTDOWN_TIMEOUT_MS), close every connection and exit 0 (1 when jobs had to be abandoned).
+ * the outbox relay, and on SIGTERM/SIGINT stop taking jobs, let active ones finish (within
+ * SHUTDOWN_TIMEOUT_MS, handing back to the queue those that do not), close every connection and
+ * exit 0 (1 when jobs had to be handed back).
  * A bad or missing setting stops it with one line on stderr and exit code 1; other failures keep
  * their stack.
  */
@@ -17,15 +20,30 @@ try {
   const log = createLogger(config.logLevel, { process: 'worker' });
 
   let app: WorkerApp | null = null;
+  let health: { close(): Promise<void> } | null = null;
   // A signal during start-up: no job has been taken yet worth waiting for.
-  exitGracefullyOnSignals(async () => (app ? app.close(SHUTDOWN_TIMEOUT_MS) : true), { name: 'worker', timeoutMs: SHUTDOWN_TIMEOUT_MS + 5000, log });
+  exitGracefullyOnSignals(
+    async () => {
+      await health?.close();
+      return app ? app.close() : true;
+    },
+    { name: 'worker', timeoutMs: config.shutdownTimeoutMs + 3000, log },
+  );
 
   const migrationDb = createDb(config.databaseUrl, 1);
   await applyMigrations(migrationDb);
   await migrationDb.$client.end();
 
+  // Before any job is taken: a store that cannot be used stops the worker with one line.
+  const storage = createStorage(config);
+  await assertStorageUsable(storage).finally(() => storage.close());
+
   app = await startWorker(config, { log });
-  log.info({ pid: process.pid, concurrency: config.worker.concurrency, prefix: config.queuePrefix }, 'worker ready');
+  const started = await startHealthServer(app.deps).catch((error: unknown) =>
+    exitOnListenError(error, 'the worker health port', `${config.worker.healthHost}:${config.worker.healthPort}`, 'WORKER_HEALTH_PORT', log),
+  );
+  health = started;
+  log.info({ pid: process.pid, concurrency: config.worker.concurrency, prefix: config.queuePrefix, healthPort: started.port }, 'worker ready');
 } catch (error) {
   exitOnConfigError('worker', error);
   throw error;

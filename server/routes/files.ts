@@ -4,28 +4,11 @@ import fastifyStatic from '@fastify/static';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { forbidden, notFound } from '../core/domain/errors.js';
-import { isSafeKey } from '../core/platform/storage/index.js';
+import { contentTypeFor, isSafeKey } from '../core/platform/storage/index.js';
 import { errors } from '../schemas/common.js';
-
-/** Content types by extension; anything else is served as bytes (and never sniffed). */
-const CONTENT_TYPES: Record<string, string> = {
-  '.glb': 'model/gltf-binary',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.webp': 'image/webp',
-  '.pdf': 'application/pdf',
-};
 
 /** Browsers cache a file at most this long (and never past the URL's own expiry). */
 const MAX_AGE_SECONDS = 3600;
-/** Lifetime of the presigned URL an object store redirect points at. */
-const PRESIGN_SECONDS = 300;
-
-export function contentTypeFor(key: string): string {
-  return CONTENT_TYPES[path.extname(key).toLowerCase()] ?? 'application/octet-stream';
-}
-
 const FileParams = Type.Object({ '*': Type.String() });
 /** Loose on purpose: a malformed signature is a 403 like a wrong one, not a 400. */
 const FileQuery = Type.Object({ exp: Type.Optional(Type.String()), sig: Type.Optional(Type.String()) });
@@ -38,7 +21,8 @@ const FileQuery = Type.Object({ exp: Type.Optional(Type.String()), sig: Type.Opt
  */
 export default async function fileRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { signer, storage } = app.deps;
+  const { signer, storage, config } = app.deps;
+  const presignSeconds = config.storage.s3.presignSeconds;
 
   // Only the reply.sendFile decorator: no static route, and a root given per call.
   await app.register(fastifyStatic, { serve: false });
@@ -85,8 +69,11 @@ export default async function fileRoutes(fastify: FastifyInstance) {
       const expiry = exp && /^[0-9]{1,12}$/.test(exp) ? Number(exp) : NaN;
       if (!sig || sig.length > 200 || !signer.verify(key, expiry, sig)) throw forbidden('The file link is invalid or has expired.');
 
-      if (storage.presign) return reply.redirect(await storage.presign(key, PRESIGN_SECONDS), 302);
-      if (!storage.localPath || !(await storage.exists(key))) throw notFound('File');
+      if (storage.presign) {
+        // Never cached: the presigned URL it points at expires in minutes.
+        return reply.header('cache-control', 'no-store').redirect(await storage.presign(key, presignSeconds), 302);
+      }
+      if (!storage.localPath || !(await storage.head(key))) throw notFound('File');
 
       const file = storage.localPath(key);
       const maxAge = Math.max(0, Math.min(MAX_AGE_SECONDS, expiry - Math.floor(Date.now() / 1000)));

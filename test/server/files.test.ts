@@ -8,7 +8,7 @@ const bytes = new Uint8Array(Array.from({ length: 1000 }, (_, i) => i % 251));
 
 beforeAll(async () => {
   server = await startTestServer();
-  await server.deps.storage.put(key, bytes, 'model/gltf-binary');
+  await server.deps.storage.put(key, bytes, { contentType: 'model/gltf-binary' });
 });
 afterAll(() => server.close());
 
@@ -77,7 +77,7 @@ describe('GET /files/*', () => {
   it('serves images and PDFs with their own content types', async () => {
     for (const [name, type] of [['shot.png', 'image/png'], ['shot.jpg', 'image/jpeg'], ['shot.webp', 'image/webp'], ['request.pdf', 'application/pdf']]) {
       const fileKey = `workspaces/w/requests/r/${name}`;
-      await server.deps.storage.put(fileKey, new Uint8Array([1, 2, 3]), type);
+      await server.deps.storage.put(fileKey, new Uint8Array([1, 2, 3]), { contentType: type });
       const res = await fetch(server.deps.signer.signFor(fileKey, 60));
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe(type);

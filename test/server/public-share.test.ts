@@ -98,7 +98,7 @@ function modelUrls(target: Shared, modelIds: unknown, headers: Record<string, st
 async function addAsset(on: TestServer, workspaceId: string, bytes = randomBytes(64)): Promise<string> {
   const id = randomUUID();
   const storageKey = storageKeys.asset(workspaceId, id);
-  await on.deps.storage.put(storageKey, bytes, 'model/gltf-binary');
+  await on.deps.storage.put(storageKey, bytes, { contentType: 'model/gltf-binary' });
   await on.deps.db.insert(assets).values({ id, workspaceId, name: `asset ${id}`, fileName: 'model.glb', storageKey, sizeBytes: bytes.length, sourceFormat: 'glb', modelInfo: {} });
   return id;
 }

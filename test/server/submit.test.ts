@@ -529,7 +529,7 @@ describe('deleting a project', () => {
     await waitForSteps(server.deps.db, requestId);
     const [{ pdf_key: pdfKey }] = await query<{ pdf_key: string }>('select pdf_key from submissions where id = $1', [requestId]);
     const [{ storage_key: shotKey }] = await query<{ storage_key: string }>('select storage_key from submission_screenshots where submission_id = $1', [requestId]);
-    const exists = (key: string) => server.deps.storage.exists(key);
+    const exists = async (key: string) => (await server.deps.storage.head(key)) !== null;
     expect(await exists(pdfKey)).toBe(true);
     expect(await exists(shotKey)).toBe(true);
 

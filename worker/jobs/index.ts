@@ -6,6 +6,7 @@ import { submissionScreenshots } from './submission-screenshots.js';
 import { submissionPdf } from './submission-pdf.js';
 import { submissionEmail } from './submission-email.js';
 import { submissionEvents } from './submission-events.js';
+import { storageSweep } from './storage-sweep.js';
 
 /**
  * How a queue's BullMQ Worker runs. Each family has its own Worker, so a burst of one family
@@ -47,8 +48,10 @@ export function createJobRegistry(types: readonly JobType[], families: Partial<R
 }
 
 /** Every job type of the product, registered here and nowhere else. */
-export const JOBS = createJobRegistry([health, submissionScreenshots, submissionPdf, submissionEmail, submissionEvents], {
+export const JOBS = createJobRegistry([health, submissionScreenshots, submissionPdf, submissionEmail, submissionEvents, storageSweep], {
   // A probe: one at a time is plenty, and it never waits behind real work.
   [QUEUES.health]: { concurrency: 1 },
+  // A long scan: one at a time, with a lock that outlives a slow page of the store's listing.
+  [QUEUES.maintenance]: { concurrency: 1, lockDurationMs: 120_000 },
   [QUEUES.submissionSteps]: {},
 });

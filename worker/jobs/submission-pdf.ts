@@ -55,7 +55,7 @@ export const submissionPdf = defineSubmissionStep(
         pdf = await renderRequestPdfInPool(deps.cpuPool, { ...input, screenshots: listedOnly }, { signal });
       }
       const key = storageKeys.requestPdf(submission.workspaceId, submission.id);
-      await deps.storage.put(key, pdf, 'application/pdf');
+      await deps.storage.put(key, pdf, { contentType: 'application/pdf' });
       return {
         writtenKeys: [key],
         async commit(tx) {

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { withTimeout } from '../../../server/core/platform/deadline.js';
 import { errorBody } from '../../error-body.js';
 
@@ -11,11 +11,11 @@ export interface HealthRouteOptions {
 }
 
 /** What the server names as failing (postgres, redis), or `server` when it does not answer in time. */
-async function upstreamFailing(upstream: string, timeoutMs: number): Promise<string[]> {
+async function upstreamFailing(upstream: string, path: '/health' | '/ready', timeoutMs: number): Promise<string[]> {
   try {
     const health = await withTimeout(
       async (signal) => {
-        const res = await fetch(`${upstream}/health`, { signal });
+        const res = await fetch(`${upstream}${path}`, { signal });
         return { status: res.status, body: (await res.json().catch(() => ({}))) as { failing?: unknown } };
       },
       timeoutMs,
@@ -32,14 +32,14 @@ async function upstreamFailing(upstream: string, timeoutMs: number): Promise<str
 }
 
 /**
- * `GET /health` for the load balancer: 200 when the server and the BFF's own Redis (the read
- * budget, cache invalidation) answer, else 503 naming what fails. Needs the Redis plugin.
+ * `GET /health` for the load balancer: 200 when the server (its own /health: Postgres and Redis)
+ * and the BFF's own Redis (the read budget, cache invalidation) answer, else 503 naming what
+ * fails. `GET /ready` asks the server's /ready instead (storage included). Needs the Redis plugin.
  */
 export default async function healthRoutes(app: FastifyInstance, { upstream, timeoutMs = 2000 }: HealthRouteOptions) {
-  // Probed every few seconds: a healthy answer is not worth a log line each time (warn and above only).
-  app.get('/health', { logLevel: 'warn' }, async (request, reply) => {
+  const check = (path: '/health' | '/ready') => async (request: FastifyRequest, reply: FastifyReply) => {
     const [server, redis] = await Promise.all([
-      upstreamFailing(upstream, timeoutMs),
+      upstreamFailing(upstream, path, timeoutMs),
       withTimeout(() => app.redis.ping(), timeoutMs, 'redis timed out').then(
         () => [],
         () => ['redis'],
@@ -49,5 +49,8 @@ export default async function healthRoutes(app: FastifyInstance, { upstream, tim
     if (failing.length === 0) return { success: true, status: 'ok' };
     request.log.warn({ failing }, 'health check: a dependency is not healthy');
     return reply.code(503).send({ ...errorBody('unavailable', `Unavailable: ${failing.join(', ')}`), status: 'degraded', failing });
-  });
+  };
+  // Probed every few seconds: a healthy answer is not worth a log line each time (warn and above only).
+  app.get('/health', { logLevel: 'warn' }, check('/health'));
+  app.get('/ready', { logLevel: 'warn' }, check('/ready'));
 }

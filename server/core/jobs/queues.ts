@@ -8,5 +8,7 @@
 export const QUEUES = {
   health: 'health',
   submissionSteps: 'submission-steps',
+  /** Housekeeping on a schedule (the storage sweeper). */
+  maintenance: 'maintenance',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];

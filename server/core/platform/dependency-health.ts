@@ -2,9 +2,10 @@ import { sql } from 'drizzle-orm';
 import type { Redis } from 'ioredis';
 import type { Db } from './db/client.js';
 import { withTimeout } from './deadline.js';
+import type { StorageDriver } from './storage/index.js';
 
-/** A dependency the API cannot work without, as `GET /health` names it. */
-export type Dependency = 'postgres' | 'redis';
+/** A dependency the API cannot work without, as `GET /health` and `GET /ready` name it. */
+export type Dependency = 'postgres' | 'redis' | 'storage';
 
 /** Options of {@link failingDependencies}. */
 export interface DependencyHealthOptions {
@@ -14,13 +15,16 @@ export interface DependencyHealthOptions {
 
 /**
  * The dependencies that do not answer a trivial query in time (Postgres `select 1`, Redis
- * `PING`), both asked at once; empty when all answer. For health checks and load balancers.
+ * `PING`, and with `storage` the store's own check: the bucket answers, the folder is
+ * writable), all asked at once; empty when all answer. For health checks and load balancers.
  */
-export async function failingDependencies({ db, redis }: { db: Db; redis: Redis }, options: DependencyHealthOptions = {}): Promise<Dependency[]> {
+export async function failingDependencies(deps: { db: Db; redis: Redis; storage?: StorageDriver }, options: DependencyHealthOptions = {}): Promise<Dependency[]> {
   const timeoutMs = options.timeoutMs ?? 2000;
-  const [postgres, cache] = await Promise.allSettled([withTimeout(() => db.execute(sql`select 1`), timeoutMs, 'postgres timed out'), withTimeout(() => redis.ping(), timeoutMs, 'redis timed out')]);
-  const failing: Dependency[] = [];
-  if (postgres.status === 'rejected') failing.push('postgres');
-  if (cache.status === 'rejected') failing.push('redis');
-  return failing;
+  const checks: Array<[Dependency, () => Promise<unknown>]> = [
+    ['postgres', () => deps.db.execute(sql`select 1`)],
+    ['redis', () => deps.redis.ping()],
+  ];
+  if (deps.storage) checks.push(['storage', () => deps.storage!.check()]);
+  const results = await Promise.allSettled(checks.map(([name, check]) => withTimeout(check, timeoutMs, `${name} timed out`)));
+  return checks.filter((_, i) => results[i]!.status === 'rejected').map(([name]) => name);
 }

@@ -42,7 +42,7 @@ export function createAssetService(deps: ServiceDeps, options: { checkModel: Che
         const quota = await repo.quota(tx, workspaceId, true);
         if (!quota) throw notFound('Workspace');
         if (quota.used >= quota.limit) throw quotaExceeded(quota.limit);
-        await deps.storage.put(values.storageKey, glb, values.contentType ?? 'model/gltf-binary');
+        await deps.storage.put(values.storageKey, glb, { contentType: values.contentType ?? 'model/gltf-binary' });
         return repo.insert(tx, workspaceId, values);
       });
     } catch (error) {

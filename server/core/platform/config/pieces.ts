@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { LOG_LEVELS, flag, loadSettings, parseRate, setting, settingsPiece, withoutTrailingSlash } from './settings.js';
+import { ConfigError, LOG_LEVELS, flag, loadSettings, requireSetting, parseRate, setting, settingsPiece, withoutTrailingSlash } from './settings.js';
 
 /**
  * The settings, in groups that belong together. Each process's config module (server/config.ts,
@@ -28,10 +28,56 @@ export const redis = settingsPiece(
   }),
 );
 
+const S3_PREFIX = /^(?:[A-Za-z0-9._-]+\/)*$/;
+
 export const storage = settingsPiece(
-  { STORAGE_DRIVER: OneOf(['local', 's3'], 'local'), STORAGE_DIR: Type.String({ default: '.data/storage' }) },
-  (env) => ({ storage: { driver: env.STORAGE_DRIVER as 'local' | 's3', dir: env.STORAGE_DIR } }),
+  {
+    STORAGE_DRIVER: OneOf(['local', 's3'], 'local'),
+    STORAGE_DIR: Type.String({ default: '.data/storage' }),
+    S3_ENDPOINT: Type.Optional(HttpUrl()),
+    S3_REGION: Type.String({ default: 'us-east-1' }),
+    S3_BUCKET: Type.Optional(Checked((v) => /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(v), (v) => `must be an S3 bucket name (3-63 lower-case letters, digits, dots and hyphens) ${got(v)}`)),
+    S3_ACCESS_KEY_ID: Type.Optional(Type.String()),
+    S3_SECRET_ACCESS_KEY: Type.Optional(Type.String()),
+    S3_FORCE_PATH_STYLE: Bool,
+    S3_PREFIX: Checked((v) => v === '' || S3_PREFIX.test(v), (v) => `must be empty or folders ending in / (like "config-share/") ${got(v)}`, { default: '' }),
+    S3_PRESIGN_SECONDS: Int(1, 7 * 24 * 3600, '300'),
+    STORAGE_SWEEP_GRACE_MS: Millis(String(6 * 3600_000)),
+    STORAGE_SWEEP_INTERVAL_MS: Millis(String(3600_000)),
+  },
+  (env) => ({
+    storage: {
+      driver: env.STORAGE_DRIVER as 'local' | 's3',
+      dir: env.STORAGE_DIR,
+      s3: {
+        endpoint: env.S3_ENDPOINT,
+        region: env.S3_REGION,
+        bucket: env.STORAGE_DRIVER === 's3' ? requireSetting(env.S3_BUCKET, 'S3_BUCKET (STORAGE_DRIVER=s3)') : (env.S3_BUCKET ?? ''),
+        // Both or neither: without them the SDK's default chain (environment, profile, instance role) applies.
+        credentials: s3Credentials(env.S3_ACCESS_KEY_ID, env.S3_SECRET_ACCESS_KEY),
+        forcePathStyle: flag(env.S3_FORCE_PATH_STYLE),
+        prefix: env.S3_PREFIX,
+        /** Lifetime of the presigned GET that `/files/...` redirects to (default 300 s). */
+        presignSeconds: Number(env.S3_PRESIGN_SECONDS),
+      },
+      /** Objects no row claims are removed once they are this old (default 6 h): longer than any write takes to commit. */
+      sweepGraceMs: Number(env.STORAGE_SWEEP_GRACE_MS),
+      /** How often a worker runs the sweeper (default hourly; one run at a time across all workers). */
+      sweepIntervalMs: Number(env.STORAGE_SWEEP_INTERVAL_MS),
+    },
+  }),
 );
+
+function s3Credentials(accessKeyId: string | undefined, secretAccessKey: string | undefined) {
+  if (!accessKeyId && !secretAccessKey) return undefined;
+  if (!accessKeyId || !secretAccessKey) throw new ConfigError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both or neither');
+  return { accessKeyId, secretAccessKey };
+}
+
+export const shutdown = settingsPiece({ SHUTDOWN_TIMEOUT_MS: Millis('10000') }, (env) => ({
+  /** How long a process may take to stop on SIGTERM (finish requests, hand jobs back, close pools) before it exits anyway. */
+  shutdownTimeoutMs: Number(env.SHUTDOWN_TIMEOUT_MS),
+}));
 
 export const proxy = settingsPiece({ TRUST_PROXY: TrustProxy }, (env) => ({ trustProxy: trustProxyEntries(env.TRUST_PROXY) }));
 
@@ -166,6 +212,8 @@ export const worker = settingsPiece(
     WORKER_LOCK_DURATION_MS: Millis('30000'),
     OUTBOX_RELAY_INTERVAL_MS: Millis('2000'),
     OUTBOX_RESEND_AFTER_MS: Millis('60000'),
+    WORKER_HEALTH_PORT: Int(0, 65535, '3001'),
+    WORKER_HEALTH_HOST: Host('127.0.0.1'),
   },
   (env) => ({
     worker: {
@@ -173,6 +221,9 @@ export const worker = settingsPiece(
       lockDurationMs: Number(env.WORKER_LOCK_DURATION_MS),
       relayIntervalMs: Number(env.OUTBOX_RELAY_INTERVAL_MS),
       resendAfterMs: Number(env.OUTBOX_RESEND_AFTER_MS),
+      /** Where the worker answers /health and /ready (0: any free port, printed at start). */
+      healthPort: Number(env.WORKER_HEALTH_PORT),
+      healthHost: env.WORKER_HEALTH_HOST,
     },
   }),
 );
@@ -183,13 +234,14 @@ export const cpu = settingsPiece({ CPU_THREADS: Int(1, 64, '1') }, (env) => ({
 }));
 
 /** Every piece: what `npm start` checks before it starts anything, and the settings reference. */
-export const ALL_PIECES = [logging, postgres, redis, storage, proxy, serverListen, bffListen, bffCache, publicKey, shareReadLimit, auth, fileSigning, tokenEncryption, mail, webhooks, libraries, limits, worker, cpu] as const;
+export const ALL_PIECES = [logging, postgres, redis, storage, shutdown, proxy, serverListen, bffListen, bffCache, publicKey, shareReadLimit, auth, fileSigning, tokenEncryption, mail, webhooks, libraries, limits, worker, cpu] as const;
 
 type Result<P> = P extends { read(env: never): infer R } ? R : never;
 export type LoggingSettings = Result<typeof logging>;
 export type PostgresSettings = Result<typeof postgres>;
 export type RedisSettings = Result<typeof redis>;
 export type StorageSettings = Result<typeof storage>;
+export type ShutdownSettings = Result<typeof shutdown>;
 export type ServerListenSettings = Result<typeof serverListen>;
 export type AuthSettings = Result<typeof auth>;
 export type MailSettings = Result<typeof mail>;

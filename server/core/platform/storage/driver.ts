@@ -1,39 +1,82 @@
 import type { Readable } from 'node:stream';
 
+/** What a store knows about one object. */
+export interface StoredObjectInfo {
+  size: number;
+  contentType: string;
+  lastModified: Date;
+  /** A strong validator of the bytes (quoted, as in an ETag header). */
+  etag: string;
+}
+
+/** An object being read: its bytes as a stream (the whole object, or the range asked for). */
+export interface StoredObjectStream extends StoredObjectInfo {
+  body: Readable;
+}
+
+/** An inclusive byte range, as in an HTTP Range header. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+/** A key found by `list`, with what the sweeper and the copy command need. */
+export interface ListedObject {
+  key: string;
+  size: number;
+  lastModified: Date;
+}
+
+export interface PutOptions {
+  contentType: string;
+  /** Required with a stream body so the store can set Content-Length up front (and refuse a short stream). */
+  contentLength?: number;
+}
+
 /**
- * Where files live. Keys are POSIX-style relative paths (`workspaces/<id>/assets/<id>.glb`).
- * The local driver writes under STORAGE_DIR; an S3 driver implements the same four calls and
- * answers `GET /files` with a redirect to a presigned URL instead of streaming (see `presign`).
+ * Where files live: asset models, screenshots, request PDFs and imported models. Keys are
+ * POSIX-style relative paths (`workspaces/<id>/assets/<id>.glb`). The local driver writes under
+ * STORAGE_DIR; the S3 driver writes to any S3-compatible bucket. Bodies may be streams, so a
+ * large file never has to be held whole in memory. A put is atomic: a reader sees the whole
+ * object or none, and a failed or interrupted put leaves no object behind.
  */
 export interface StorageDriver {
   readonly name: 'local' | 's3';
-  put(key: string, body: Uint8Array, contentType: string): Promise<void>;
+  put(key: string, body: Uint8Array | Readable, options: PutOptions): Promise<void>;
+  /** The object's bytes as a stream (or a range of them); null when there is no such object. */
+  get(key: string, range?: ByteRange): Promise<StoredObjectStream | null>;
+  /** A small object whole (an e-mail attachment, a screenshot); rejects when it is missing. */
   read(key: string): Promise<Buffer>;
+  head(key: string): Promise<StoredObjectInfo | null>;
+  /** Removes the object; a missing one is not an error. */
   delete(key: string): Promise<void>;
-  exists(key: string): Promise<boolean>;
-  /** Local disk only: the absolute path the file server streams from. */
+  /** Every object under `prefix` (all when empty), in no promised order. */
+  list(prefix?: string): AsyncIterable<ListedObject>;
+  /** Local disk only: the absolute path the file route streams from (with Range and conditional GETs). */
   localPath?(key: string): string;
   /** Object stores only: a short-lived URL the file route redirects to. */
   presign?(key: string, expiresInSeconds: number): Promise<string>;
-  /** Streams (for drivers that cannot give a path). */
-  stream?(key: string): Promise<Readable>;
+  /** Throws a clear error when the store cannot be used (bucket missing, wrong credentials, folder not writable). */
+  check(): Promise<void>;
+  close(): Promise<void>;
 }
 
 const SAFE_KEY = /^(?:[A-Za-z0-9._-]+\/)*[A-Za-z0-9._-]+$/;
 
 /** Refuses keys that could leave the storage root (`..`, absolute paths, odd characters). */
 export function assertSafeKey(key: string): string {
-  if (!SAFE_KEY.test(key) || key.split('/').some((part) => part === '.' || part === '..')) {
-    throw new Error(`unsafe storage key: ${JSON.stringify(key)}`);
-  }
+  if (!isSafeKey(key)) throw new Error(`unsafe storage key: ${JSON.stringify(key)}`);
   return key;
 }
 
 export function isSafeKey(key: string): boolean {
-  try {
-    assertSafeKey(key);
-    return true;
-  } catch {
-    return false;
+  return key.length <= 1024 && SAFE_KEY.test(key) && !key.split('/').some((part) => part === '.' || part === '..');
+}
+
+/** The store could not be reached or refused the request: the caller answers 503, not 500. */
+export class StorageUnavailableError extends Error {
+  override name = 'StorageUnavailableError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
   }
 }

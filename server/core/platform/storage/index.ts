@@ -2,22 +2,23 @@ import type { StorageSettings } from '../config/pieces.js';
 import { ConfigError } from '../config/settings.js';
 import type { StorageDriver } from './driver.js';
 import { createLocalDriver } from './local-driver.js';
+import { createS3Driver } from './s3-driver.js';
 
-export type { StorageDriver } from './driver.js';
-export { assertSafeKey, isSafeKey } from './driver.js';
+export type { StorageDriver, StoredObjectInfo, StoredObjectStream, ByteRange, ListedObject } from './driver.js';
+export { assertSafeKey, isSafeKey, StorageUnavailableError } from './driver.js';
+export { contentTypeFor } from './content-types.js';
+export { storageKeys, isClaimableKey } from './storage-keys.js';
 
 /** Picks the driver STORAGE_DRIVER names. */
 export function createStorage(config: StorageSettings): StorageDriver {
-  if (config.storage.driver === 'local') return createLocalDriver(config.storage.dir);
-  throw new ConfigError('STORAGE_DRIVER=s3 is not available in this build; use local');
+  return config.storage.driver === 's3' ? createS3Driver(config.storage.s3) : createLocalDriver(config.storage.dir);
 }
 
-/** Storage keys, in one place so server and worker agree on the layout. */
-export const storageKeys = {
-  asset: (workspaceId: string, assetId: string) => `workspaces/${workspaceId}/assets/${assetId}.glb`,
-  projectUpload: (workspaceId: string, projectId: string, relativePath: string) =>
-    `workspaces/${workspaceId}/projects/${projectId}/${relativePath}`,
-  screenshot: (workspaceId: string, submissionId: string, position: number, ext: string) =>
-    `workspaces/${workspaceId}/requests/${submissionId}/screenshot-${position + 1}.${ext}`,
-  requestPdf: (workspaceId: string, submissionId: string) => `workspaces/${workspaceId}/requests/${submissionId}/request.pdf`,
-};
+/** At boot: a store that cannot be used stops the process with one clear line (a ConfigError). */
+export async function assertStorageUsable(storage: StorageDriver): Promise<void> {
+  try {
+    await storage.check();
+  } catch (error) {
+    throw new ConfigError(`file storage (STORAGE_DRIVER=${storage.name}): ${(error as Error).message}`);
+  }
+}

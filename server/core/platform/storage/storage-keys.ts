@@ -1,0 +1,18 @@
+/** Storage keys, in one place so server and worker agree on the layout. */
+export const storageKeys = {
+  asset: (workspaceId: string, assetId: string) => `workspaces/${workspaceId}/assets/${assetId}.glb`,
+  /** Files a project carries from the editor (models by uploadedModelPath); written outside this product. */
+  projectUpload: (workspaceId: string, projectId: string, relativePath: string) => `workspaces/${workspaceId}/projects/${projectId}/${relativePath}`,
+  screenshot: (workspaceId: string, submissionId: string, position: number, ext: string) =>
+    `workspaces/${workspaceId}/requests/${submissionId}/screenshot-${position + 1}.${ext}`,
+  requestPdf: (workspaceId: string, submissionId: string) => `workspaces/${workspaceId}/requests/${submissionId}/request.pdf`,
+};
+
+/**
+ * The keys this product writes and records in a row (assets, request screenshots and PDFs):
+ * the only ones the storage sweeper may remove when no row claims them. Project uploads and
+ * anything else in the store are never touched.
+ */
+const CLAIMED_BY_A_ROW = /^workspaces\/[^/]+\/(?:assets\/[^/]+|requests\/[^/]+\/[^/]+)$/;
+
+export const isClaimableKey = (key: string) => CLAIMED_BY_A_ROW.test(key);
