@@ -35,22 +35,22 @@ describe('local driver', () => {
   it('writes, reads, checks and deletes files under its root, leaving no temporary files', async () => {
     const storage = createLocalDriver(root);
     const key = 'workspaces/w1/assets/a1.glb';
-    expect(await storage.exists(key)).toBe(false);
-    await storage.put(key, new Uint8Array([1, 2, 3]), 'model/gltf-binary');
-    expect(await storage.exists(key)).toBe(true);
+    expect(await storage.head(key)).toBeNull();
+    await storage.put(key, new Uint8Array([1, 2, 3]), { contentType: 'model/gltf-binary' });
+    expect(await storage.head(key)).toMatchObject({ size: 3, contentType: 'model/gltf-binary' });
     expect([...(await storage.read(key))]).toEqual([1, 2, 3]);
     expect(storage.localPath!(key)).toBe(path.join(root, 'workspaces', 'w1', 'assets', 'a1.glb'));
     expect(await readdir(path.join(root, 'workspaces/w1/assets'))).toEqual(['a1.glb']);
     await storage.delete(key);
-    expect(await storage.exists(key)).toBe(false);
+    expect(await storage.head(key)).toBeNull();
     await storage.delete(key); // deleting twice is not an error
   });
 
   it('removes the folders a delete leaves empty, and only those', async () => {
     const storage = createLocalDriver(root);
-    await storage.put('workspaces/w2/requests/r1/screenshot-0.png', new Uint8Array([1]), 'image/png');
-    await storage.put('workspaces/w2/requests/r1/request.pdf', new Uint8Array([2]), 'application/pdf');
-    await storage.put('workspaces/w2/assets/a.glb', new Uint8Array([3]), 'model/gltf-binary');
+    await storage.put('workspaces/w2/requests/r1/screenshot-0.png', new Uint8Array([1]), { contentType: 'image/png' });
+    await storage.put('workspaces/w2/requests/r1/request.pdf', new Uint8Array([2]), { contentType: 'application/pdf' });
+    await storage.put('workspaces/w2/assets/a.glb', new Uint8Array([3]), { contentType: 'model/gltf-binary' });
     await storage.delete('workspaces/w2/requests/r1/screenshot-0.png');
     expect(await readdir(path.join(root, 'workspaces/w2/requests/r1'))).toEqual(['request.pdf']);
     await storage.delete('workspaces/w2/requests/r1/request.pdf');
@@ -60,22 +60,25 @@ describe('local driver', () => {
     await expect(readdir(path.join(root, 'workspaces/w2'))).rejects.toThrow(/ENOENT/);
     expect(Array.isArray(await readdir(root))).toBe(true);
     // A write into a pruned folder makes it again.
-    await storage.put('workspaces/w2/requests/r2/request.pdf', new Uint8Array([4]), 'application/pdf');
+    await storage.put('workspaces/w2/requests/r2/request.pdf', new Uint8Array([4]), { contentType: 'application/pdf' });
     expect([...(await storage.read('workspaces/w2/requests/r2/request.pdf'))]).toEqual([4]);
   });
 
   it('refuses unsafe keys on every call', async () => {
     const storage = createLocalDriver(root);
-    await expect(storage.put('../escape.txt', new Uint8Array(1), 'text/plain')).rejects.toThrow(/unsafe storage key/);
+    await expect(storage.put('../escape.txt', new Uint8Array(1), { contentType: 'text/plain' })).rejects.toThrow(/unsafe storage key/);
     await expect(storage.read('../../etc/hostname')).rejects.toThrow(/unsafe storage key/);
     await expect(storage.delete('/etc/hostname')).rejects.toThrow(/unsafe storage key/);
     expect(await readdir(path.dirname(root))).not.toContain('escape.txt');
   });
 
-  it('is the driver STORAGE_DRIVER=local picks; s3 is refused at boot with a ConfigError', () => {
-    const config = loadWorkerConfig({ STORAGE_DIR: root });
-    expect(createStorage(config).name).toBe('local');
-    expect(() => createStorage(loadWorkerConfig({ STORAGE_DRIVER: 's3' }))).toThrow(ConfigError);
+  it('is the driver STORAGE_DRIVER=local picks; s3 needs S3_BUCKET and both keys or neither', () => {
+    expect(createStorage(loadWorkerConfig({ STORAGE_DIR: root })).name).toBe('local');
+    expect(createStorage(loadWorkerConfig({ STORAGE_DRIVER: 's3', S3_BUCKET: 'my-bucket' })).name).toBe('s3');
+    expect(() => loadWorkerConfig({ STORAGE_DRIVER: 's3' })).toThrow(/S3_BUCKET \(STORAGE_DRIVER=s3\) is not set/);
+    expect(() => loadWorkerConfig({ STORAGE_DRIVER: 's3', S3_BUCKET: 'Not_A_Bucket' })).toThrow(ConfigError);
+    expect(() => loadWorkerConfig({ STORAGE_DRIVER: 's3', S3_BUCKET: 'b-1', S3_ACCESS_KEY_ID: 'only-one' })).toThrow(/set both or neither/);
+    expect(() => loadWorkerConfig({ STORAGE_DRIVER: 's3', S3_BUCKET: 'b-1', S3_PREFIX: '/abs' })).toThrow(/S3_PREFIX/);
   });
 });
 
