@@ -1,6 +1,7 @@
 /**
- * `npm run bench`: public read (200 and 304) on a 1-model and a 500-model project, and the
- * submit acknowledgement, measured with autocannon against a real server process on its own
+ * `npm run bench`: public read (200 and 304) on a 1-model and a 500-model project, the BFF's
+ * cache, the submit acknowledgement, scale-out (the read through one and two server processes, a
+ * 20 MB upload on local disk and on S3) and the element's loader and first frame, measured with autocannon against a real server process on its own
  * database. Each public read is printed next to its anchor: a bare Fastify process
  * (bare-fastify.ts) answering the same bytes, measured the same way, and the ratio of the two.
  * Compare runs on the same machine, not absolutes (the load generator and the server share 2
@@ -20,6 +21,7 @@ import { issueAccessToken } from '../../server/core/platform/tokens.js';
 import { TEST_SECRETS, freePort } from '../helpers/test-env.js';
 import { ensureElementBuilt } from '../../scripts/start/element-build.js';
 import { measureElement } from './element-first-frame.js';
+import { measureReadScaleOut, measureUploads } from './scale-out.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 8);
 // 50 connections: how the issue measured the public read and bare Fastify from outside.
@@ -208,6 +210,25 @@ async function main() {
     const p99 = (name: string) => rows.find((r) => r.name.startsWith(name))!.result.latency.p99;
     console.log(`\n304 p99, 500 models / 1 model: ${(p99('read 304, 500') / Math.max(p99('read 304, 1'), 0.001)).toFixed(2)}x`);
     console.log(`submit ack p99 / read 200 p99 (1 model): ${(p99('submit') / Math.max(p99('read 200, 1'), 0.001)).toFixed(2)}x`);
+
+    // Scale-out: the same read through one and through two server processes; a 20 MB upload on local disk and on S3.
+    const scale = await measureReadScaleOut({ env, firstServer: api, sharePath: `/share/${id}/${shareToken}`, headers: publicHeaders, connections: CONNECTIONS, duration: DURATION });
+    const uploads = await measureUploads({ env, localServer: api, ownerHeaders: owner });
+    console.log('\n| scale-out | figure | anchor | ratio |');
+    console.log('|---|---:|---:|---:|');
+    const oneServer = scale.oneServer.requests.average;
+    const twoServers = scale.twoServers.requests.average;
+    console.log(`| read 200, 1 model, ${CONNECTIONS} conn.: two server processes | ${Math.round(twoServers)} req/s (p99 ${scale.twoServers.latency.p99} ms) | one server process: ${Math.round(oneServer)} req/s (p99 ${scale.oneServer.latency.p99} ms) | ${(twoServers / Math.max(oneServer, 0.001)).toFixed(2)}x |`);
+    const mb = (uploads.bytes / 1024 / 1024).toFixed(1);
+    console.log(`| upload of a ${mb} MB model (POST /assets, median of 3): local disk | ${Math.round(uploads.localMs)} ms | – | – |`);
+    console.log(`| upload of a ${mb} MB model (POST /assets, median of 3): S3 (s3rver) | ${Math.round(uploads.s3Ms)} ms | local disk: ${Math.round(uploads.localMs)} ms | ${(uploads.s3Ms / uploads.localMs).toFixed(2)}x |`);
+    console.log(`| bare S3 PutObject of the same bytes (the store's own cost) | ${Math.round(uploads.putObjectMs)} ms | – | – |`);
+    for (const [name, result] of [['read, one server', scale.oneServer], ['read, two servers', scale.twoServers]] as const) {
+      if (unexpected(result) > 0 || result.errors + result.timeouts > 0) {
+        console.error(`\n${name}: answers other than 2xx/3xx or errors: ${JSON.stringify(result.statusCodeStats)}`);
+        process.exitCode = 1;
+      }
+    }
 
     // The element in a real Chromium: its loader's size, and its first frame next to model-viewer alone.
     await ensureElementBuilt((line) => console.error(line));
