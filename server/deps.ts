@@ -37,7 +37,7 @@ export interface AppDeps {
 export function createDeps(config: ServerConfig): AppDeps {
   const log = createLogger(config.logLevel, { process: 'server' });
   const redis = createRedis(config.redisUrl, 'request');
-  const db = createDb(config.databaseUrl);
+  const db = createDb(config.databaseUrl, config.databasePoolSize);
   const storage = createStorage(config);
   const signer = createUrlSigner(requireSetting(config.fileSigningSecret, 'FILE_SIGNING_SECRET'), config.publicBaseUrl);
   const outbox = createOutboxNudger(redis, outboxWakeUpChannel(config.queuePrefix));

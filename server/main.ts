@@ -1,6 +1,6 @@
 import { exitOnConfigError } from './core/platform/config/settings.js';
 import { loadServerConfig } from './config.js';
-import { applyMigrations } from './core/platform/db/client.js';
+import { applyMigrations, createDb } from './core/platform/db/client.js';
 import { exitGracefullyOnSignals, exitOnListenError } from './core/platform/shutdown.js';
 import { waitForRedis } from './core/platform/redis.js';
 import { buildApp } from './app.js';
@@ -15,7 +15,8 @@ try {
   const config = loadServerConfig();
   const deps = createDeps(config);
   await assertStorageUsable(deps.storage);
-  await applyMigrations(deps.db);
+  const migrationDb = createDb(config.migrationDatabaseUrl, 1);
+  await applyMigrations(migrationDb).finally(() => migrationDb.$client.end());
   const app = await buildApp(deps);
   if (!(await waitForRedis(deps.redis))) app.log.warn('Redis does not answer yet: rate limits fail open and submits wait for the relay until it does');
   exitGracefullyOnSignals(

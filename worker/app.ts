@@ -43,7 +43,7 @@ class HandedBack extends Error {
 const willRetry = (job: Job, error: Error) => !(error instanceof UnrecoverableError) && job.attemptsMade < (job.opts.attempts ?? 1);
 
 /** One BullMQ Worker for a queue, with its family's concurrency and lock, running its job types. */
-function startQueueWorker(deps: WorkerDeps, queue: QueueName, handBack: AbortSignal): Worker {
+function startQueueWorker(deps: WorkerDeps, queue: QueueName, running: Set<AbortController>, handingBack: { value: boolean }): Worker {
   const { config, jobs, log } = deps;
   const { concurrency, lockDurationMs } = familyOptions(jobs.queues.get(queue)!, config.worker);
   const worker = new Worker(
@@ -51,15 +51,23 @@ function startQueueWorker(deps: WorkerDeps, queue: QueueName, handBack: AbortSig
     async (job, token, signal) => {
       const type = jobs.get(queue, job.name);
       if (!type) throw new UnknownJobError(queue, job.name);
+      // Aborted by BullMQ (a cancelled job) or by the shutdown's hand-back, whichever comes first.
+      const run = new AbortController();
+      const cancel = () => run.abort(signal?.reason);
+      signal?.addEventListener('abort', cancel, { once: true });
+      running.add(run);
       try {
-        return await runJob(type, job, deps, signal ? AbortSignal.any([signal, handBack]) : handBack);
+        return await runJob(type, job, deps, run.signal);
       } catch (error) {
-        if (!handBack.aborted) throw error;
+        if (!handingBack.value) throw error;
         // Shutting down: back to waiting, not failed and no attempt spent; processors are
         // idempotent, so whatever this run did is safe to do again.
         await job.moveToWait(token);
         log.info({ queue, job: job.name, jobId: job.id }, 'job handed back to the queue on shutdown');
         throw new WaitingError();
+      } finally {
+        running.delete(run);
+        signal?.removeEventListener('abort', cancel);
       }
     },
     {
@@ -90,8 +98,10 @@ function startQueueWorker(deps: WorkerDeps, queue: QueueName, handBack: AbortSig
 export async function startWorker(config: WorkerConfig, options: StartWorkerOptions = {}): Promise<WorkerApp> {
   const log = options.log ?? createLogger(config.logLevel, { process: 'worker' });
   const deps = createWorkerDeps(config, log, options.jobs ?? JOBS);
-  const handBack = new AbortController();
-  const workers = [...deps.jobs.queues.keys()].map((queue) => startQueueWorker(deps, queue, handBack.signal));
+  // The runs in progress, so that shutdown can stop the ones still going at its deadline.
+  const running = new Set<AbortController>();
+  const handingBack = { value: false };
+  const workers = [...deps.jobs.queues.keys()].map((queue) => startQueueWorker(deps, queue, running, handingBack));
   await Promise.all(workers.map((w) => w.waitUntilReady()));
 
   // Idempotent across workers: the scheduler's id is fixed, so N workers keep one schedule.
@@ -117,7 +127,8 @@ export async function startWorker(config: WorkerConfig, options: StartWorkerOpti
         const graceful = await settlesWithin(closed, Math.max(0, timeoutMs - HAND_BACK_MS));
         if (!graceful) {
           log.warn({ timeoutMs }, 'active jobs did not finish in time; handing them back to the queue');
-          handBack.abort(new HandedBack('the worker is shutting down'));
+          handingBack.value = true;
+          for (const run of running) run.abort(new HandedBack('the worker is shutting down'));
           if (!(await settlesWithin(closed, HAND_BACK_MS / 2))) await settlesWithin(Promise.all(workers.map((w) => w.close(true))), HAND_BACK_MS / 2);
         }
         await closeWorkerDeps(deps);

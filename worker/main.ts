@@ -30,7 +30,7 @@ try {
     { name: 'worker', timeoutMs: config.shutdownTimeoutMs + 3000, log },
   );
 
-  const migrationDb = createDb(config.databaseUrl, 1);
+  const migrationDb = createDb(config.migrationDatabaseUrl, 1);
   await applyMigrations(migrationDb);
   await migrationDb.$client.end();
 

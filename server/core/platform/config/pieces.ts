@@ -12,9 +12,20 @@ export const logging = settingsPiece({ LOG_LEVEL: OneOf(LOG_LEVELS, 'info') }, (
   logLevel: env.LOG_LEVEL as (typeof LOG_LEVELS)[number],
 }));
 
-export const postgres = settingsPiece({ DATABASE_URL: Type.String({ default: 'postgres://postgres@127.0.0.1:5432/test' }) }, (env) => ({
-  databaseUrl: env.DATABASE_URL,
-}));
+export const postgres = settingsPiece(
+  {
+    DATABASE_URL: Type.String({ default: 'postgres://postgres@127.0.0.1:5432/test' }),
+    DATABASE_MIGRATION_URL: Type.Optional(Type.String()),
+    DATABASE_POOL_SIZE: Int(1, 1000, '10'),
+  },
+  (env) => ({
+    databaseUrl: env.DATABASE_URL,
+    /** Where migrations run at start: a direct connection when DATABASE_URL is a PgBouncer in transaction mode (they take a session lock). */
+    migrationDatabaseUrl: env.DATABASE_MIGRATION_URL || env.DATABASE_URL,
+    /** Connections each server process keeps at most (the worker sizes its own from its concurrency). */
+    databasePoolSize: Number(env.DATABASE_POOL_SIZE),
+  }),
+);
 
 export const redis = settingsPiece(
   {
