@@ -102,7 +102,7 @@ function printSummary(config: AllSettings, urls: { api: string; bff: string }, d
   const rows: Array<[string, string]> = [
     ['API', urls.api],
     ['API docs', `${urls.api}/docs   (OpenAPI: ${urls.api}/openapi.json)`],
-    ['Health', `${urls.api}/health   ${urls.bff}/health`],
+    ['Health', `${urls.api}/health   ${urls.bff}/health   worker: http://${reachable(config.worker.healthHost)}:${config.worker.healthPort}/health   (/ready: storage too)`],
     ['BFF', urls.bff],
   ];
   if (demo?.share?.isEnabled) {
@@ -136,6 +136,7 @@ async function main() {
   let config = loadAllSettings({ ...userEnv, ...settings });
   await assertPortFree('PORT', config.port, config.host);
   await assertPortFree('BFF_PORT', config.bffPort, config.bffHost);
+  if (config.worker.healthPort !== 0) await assertPortFree('WORKER_HEALTH_PORT', config.worker.healthPort, config.worker.healthHost);
 
   if (!isSet('DATABASE_URL')) {
     const postgres = await startEmbeddedPostgres({ password: secrets.EMBEDDED_POSTGRES_PASSWORD, log: say });
