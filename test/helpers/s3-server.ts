@@ -13,6 +13,8 @@ export interface TestS3Server {
   env: Record<string, string>;
   /** Stops the server (its objects stay on disk until close): the bucket "goes away". */
   kill(): Promise<void>;
+  /** Starts it again on the same port and folder, with the objects it had. */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -23,9 +25,13 @@ export interface TestS3Server {
 export async function startS3Server(options: { bucket?: string } = {}): Promise<TestS3Server> {
   const directory = await mkdtemp(path.join(tmpdir(), 'cs-s3rver-'));
   const bucket = options.bucket ?? 'config-share-test';
-  const handle = startTsProcess('test/helpers/s3-server-main.ts', { S3RVER_DIR: directory, S3RVER_BUCKET: bucket });
-  await handle.waitForOutput(/s3rver listening on \d+/);
-  const port = /s3rver listening on (\d+)/.exec(handle.output())![1];
+  const start = async (port: number) => {
+    const started = startTsProcess('test/helpers/s3-server-main.ts', { S3RVER_DIR: directory, S3RVER_BUCKET: bucket, S3RVER_PORT: String(port) });
+    await started.waitForOutput(/s3rver listening on \d+/);
+    return started;
+  };
+  let handle = await start(0);
+  const port = Number(/s3rver listening on (\d+)/.exec(handle.output())![1]);
   const endpoint = `http://127.0.0.1:${port}`;
   return {
     endpoint,
@@ -41,6 +47,10 @@ export async function startS3Server(options: { bucket?: string } = {}): Promise<
     },
     async kill() {
       await handle.stop();
+    },
+    async restart() {
+      await handle.stop();
+      handle = await start(port);
     },
     async close() {
       await handle.stop();

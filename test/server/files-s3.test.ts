@@ -124,5 +124,14 @@ describe('files on S3', () => {
     const ready = await fetch(`${server.url}/ready`);
     expect(ready.status).toBe(503);
     expect(await ready.json()).toMatchObject({ success: false, error: 'unavailable', failing: ['storage'] });
+
+    // Back: nothing half-written in the bucket, every object belongs to a row, and uploads work again.
+    await s3.restart();
+    const keys: string[] = [];
+    for await (const object of server.deps.storage.list(`workspaces/${owner.workspaceId}/assets/`)) keys.push(object.key);
+    const { rows } = await server.deps.db.$client.query<{ storage_key: string }>('select storage_key from assets where workspace_id = $1', [owner.workspaceId]);
+    expect(keys.sort()).toEqual(rows.map((r) => r.storage_key).sort());
+    expect((await upload(chairGlb, 'after.glb')).status).toBe(201);
+    expect((await fetch(`${server.url}/ready`)).status).toBe(200);
   }, 30_000);
 });

@@ -7,6 +7,7 @@ import { buildBffApp } from '../../bff/app.js';
 import { loadBffConfig } from '../../bff/config.js';
 import { createTestEnv, TEST_SECRETS, type TestEnv } from '../helpers/test-env.js';
 import { captureLogs } from '../helpers/log-lines.js';
+import { waitForRedis } from '../../server/core/platform/redis.js';
 
 /** Load balancers probe /health every few seconds: healthy answers leave no request log lines. */
 
@@ -23,6 +24,8 @@ describe('health probes in the logs', () => {
     env = await createTestEnv();
     deps = createDeps(loadServerConfig(env.env));
     app = await buildApp(deps, { logger: { level: 'info', stream: logs.stream } });
+    // The request-path Redis client fails fast while it connects: wait for it, as main.ts does.
+    await waitForRedis(deps.redis);
   });
 
   afterAll(async () => {

@@ -418,6 +418,10 @@ describe('public read', () => {
       const before = verifications();
       const visitors = [1, 2, 3, 4].map((n) => read(target, from(`192.0.2.${n}`, 'right one')));
       await vi.waitFor(() => expect(verifications() - before).toBe(1), { timeout: 10_000 });
+      // All four counted (one attempt counter each in Redis) and so joined the waiting check, which
+      // follows the count at once; only then does the slow check finish.
+      await vi.waitFor(async () => expect(await server.deps.redis.keys(`${server.config.queuePrefix}:share-pw*${target.id}:client:*`)).toHaveLength(4), { timeout: 10_000 });
+      await new Promise((r) => setTimeout(r, 50));
       open();
       expect((await Promise.all(visitors)).map((res) => res.status)).toEqual([200, 200, 200, 200]);
       expect(verifications() - before).toBe(1);
