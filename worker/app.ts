@@ -38,13 +38,13 @@ const willRetry = (job: Job, error: Error) => !(error instanceof UnrecoverableEr
 /** One BullMQ Worker for a queue, with its family's concurrency and lock, running its job types. */
 function startQueueWorker(deps: WorkerDeps, queue: QueueName): Worker {
   const { config, jobs, log } = deps;
-  const { concurrency, lockDurationMs } = familyOptions(jobs.queues.get(queue)!, config.worker);
+  const { concurrency, lockDurationMs } = familyOptions(jobs.queues.get(queue)!, config);
   const worker = new Worker(
     queue,
-    async (job, _token, signal) => {
+    async (job, token, signal) => {
       const type = jobs.get(queue, job.name);
       if (!type) throw new UnknownJobError(queue, job.name);
-      return runJob(type, job, deps, signal);
+      return runJob(type, job, deps, signal, token);
     },
     {
       connection: deps.workerRedis,

@@ -10,11 +10,16 @@ export const WEBHOOK_DELIVERY_JOB = 'deliver';
 export interface WebhookDeliveryJobData {
   deliveryId: string;
   attempt: number;
+  /** `<projectId>/<webhookId>`: lets a worker cap its attempts to one endpoint before touching Postgres. */
+  endpoint: string;
 }
+
+export const webhookEndpointKey = (projectId: string, webhookId: string) => `${projectId}/${webhookId}`;
 
 /** BullMQ job ids must not contain ':'; unique per delivery and attempt. */
 export const webhookAttemptJobId = (deliveryId: string, attempt: number) => `whd_${deliveryId}_${attempt}`;
 
-export function webhookAttemptJob(deliveryId: string, attempt: number): OutboxJob {
-  return { queue: QUEUES.webhookDeliveries, name: WEBHOOK_DELIVERY_JOB, jobId: webhookAttemptJobId(deliveryId, attempt), data: { deliveryId, attempt } };
+export function webhookAttemptJob(delivery: { id: string; projectId: string; webhookId: string }, attempt: number): OutboxJob {
+  const data: WebhookDeliveryJobData = { deliveryId: delivery.id, attempt, endpoint: webhookEndpointKey(delivery.projectId, delivery.webhookId) };
+  return { queue: QUEUES.webhookDeliveries, name: WEBHOOK_DELIVERY_JOB, jobId: webhookAttemptJobId(delivery.id, attempt), data: { ...data } };
 }

@@ -54,8 +54,12 @@ export interface NewAttempt {
 
 type QueuedRow = { delivery_id: string; webhook_id: string; outbox_id: number | string } & Record<string, unknown>;
 
-const toQueued = (rows: QueuedRow[]): QueuedDelivery[] =>
-  rows.map((row) => ({ webhookId: row.webhook_id, deliveryId: row.delivery_id, outbox: { id: Number(row.outbox_id), ...webhookAttemptJob(row.delivery_id, 1) } }));
+const toQueued = (projectId: string, rows: QueuedRow[]): QueuedDelivery[] =>
+  rows.map((row) => ({
+    webhookId: row.webhook_id,
+    deliveryId: row.delivery_id,
+    outbox: { id: Number(row.outbox_id), ...webhookAttemptJob({ id: row.delivery_id, projectId, webhookId: row.webhook_id }, 1) },
+  }));
 
 /**
  * Records a project event and, in the same statement, one delivery for every enabled webhook of
@@ -79,7 +83,8 @@ export async function insertEventWithDeliveries(db: Executor, event: NewEvent): 
       returning id, webhook_id
     ), queued as (
       insert into outbox (queue, job_name, job_id, payload)
-      select ${QUEUES.webhookDeliveries}, ${WEBHOOK_DELIVERY_JOB}, 'whd_' || delivery.id || '_1', jsonb_build_object('deliveryId', delivery.id, 'attempt', 1)
+      select ${QUEUES.webhookDeliveries}, ${WEBHOOK_DELIVERY_JOB}, 'whd_' || delivery.id || '_1',
+        jsonb_build_object('deliveryId', delivery.id, 'attempt', 1, 'endpoint', ${event.projectId}::text || '/' || delivery.webhook_id)
       from delivery
       on conflict (job_id) do nothing
       returning id, job_id
@@ -91,7 +96,7 @@ export async function insertEventWithDeliveries(db: Executor, event: NewEvent): 
   `);
   const rows = result.rows;
   if (!rows[0]?.emitted) return null;
-  return toQueued(rows.filter((row) => row.delivery_id !== null && row.outbox_id !== null));
+  return toQueued(event.projectId, rows.filter((row) => row.delivery_id !== null && row.outbox_id !== null));
 }
 
 export function createWebhookDeliveryRepository(db: Db) {
@@ -177,6 +182,14 @@ export function createWebhookDeliveryRepository(db: Db) {
     /** The delivery's new state after an attempt: finished, or pending until `nextAttemptAt`. */
     async settle(tx: Executor, deliveryId: string, state: DeliveryState, nextAttemptAt: Date | null): Promise<void> {
       await tx.update(webhookDeliveries).set({ state, nextAttemptAt, leaseUntil: null, updatedAt: sql`now()` }).where(eq(webhookDeliveries.id, deliveryId));
+    },
+
+    /** A delivery whose job was lost again and again ends failed (the relay gave it up). */
+    async abandon(tx: Executor, deliveryId: string): Promise<void> {
+      await tx
+        .update(webhookDeliveries)
+        .set({ state: 'failed', nextAttemptAt: null, leaseUntil: null, updatedAt: sql`now()` })
+        .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.state, 'pending')));
     },
 
     /** The delivery log of a webhook, newest first. */
