@@ -23,7 +23,7 @@ CREATE TABLE "webhook_deliveries" (
 	"body" text NOT NULL,
 	"state" text DEFAULT 'pending' NOT NULL,
 	"attempts" integer DEFAULT 0 NOT NULL,
-	"max_attempts" integer NOT NULL,
+	"max_attempts" integer,
 	"next_attempt_at" timestamp (3) with time zone,
 	"lease_until" timestamp (3) with time zone,
 	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
