@@ -35,6 +35,8 @@ export interface WorkerDeps {
   cpuPool: CpuPool;
   /** Sends webhook requests (connections kept alive per receiver). */
   webhookSender: WebhookSender;
+  /** The webhook attempts' own pool (commits without waiting for the disk, see createWorkerDeps). */
+  webhookDb: Db;
   /** Makes the attempts of webhook deliveries. */
   webhookAttempts: DeliveryAttempts;
   log: Logger;
@@ -51,8 +53,14 @@ export function createWorkerDeps(config: WorkerConfig, log: Logger, jobs: JobReg
   const producerRedis = createRedis(config.redisUrl, 'request');
   const queues = createQueues(producerRedis, config.queuePrefix);
   const webhookSender = createWebhookSender({ allowInsecure: config.webhooks.allowInsecure });
+  // A pool of its own whose commits do not wait for the disk: two commits per attempt would
+  // otherwise cap deliveries at the disk's flush rate. A crash of Postgres may lose the last
+  // few milliseconds of attempt records; those attempts are then made again under the same
+  // delivery id (at-least-once, as always), never lost: the outbox rows that schedule them are
+  // removed by the same lost commits.
+  const webhookDb = createDb(config.databaseUrl, Math.ceil(config.webhooks.concurrency / 2) + 2, { synchronousCommit: false });
   const webhookAttempts = createDeliveryAttempts({
-    db,
+    db: webhookDb,
     sender: webhookSender,
     retryScheduleMs: config.webhooks.retryScheduleMs,
     resendAfterMs: config.worker.resendAfterMs,
@@ -75,6 +83,7 @@ export function createWorkerDeps(config: WorkerConfig, log: Logger, jobs: JobReg
     leases: createLeaseRepository(db),
     cpuPool: createCpuPool({ threads: config.cpuThreads }),
     webhookSender,
+    webhookDb,
     webhookAttempts,
     log,
   };
@@ -88,5 +97,5 @@ export async function closeWorkerDeps(deps: WorkerDeps): Promise<void> {
   await settlesWithin(Promise.all([deps.workerRedis.quit(), deps.producerRedis.quit()]), 1000);
   deps.workerRedis.disconnect();
   deps.producerRedis.disconnect();
-  await Promise.all([deps.cpuPool.close(), deps.webhookSender.close(), deps.db.$client.end()]);
+  await Promise.all([deps.cpuPool.close(), deps.webhookSender.close(), deps.db.$client.end(), deps.webhookDb.$client.end()]);
 }

@@ -59,6 +59,6 @@ export const JOBS = createJobRegistry([health, submissionScreenshots, submission
   [QUEUES.health]: { concurrency: 1 },
   [QUEUES.submissionSteps]: {},
   // Attempts wait on receivers, not on the CPU or Postgres: many at once (WEBHOOK_CONCURRENCY),
-  // each holding a connection only for its short statements before and after the request.
-  [QUEUES.webhookDeliveries]: { concurrency: (settings) => settings.webhooks.concurrency, connectionsPerJob: 0.25 },
+  // on a pool of their own (worker/deps.ts), holding a connection only around the request.
+  [QUEUES.webhookDeliveries]: { concurrency: (settings) => settings.webhooks.concurrency, connectionsPerJob: 0 },
 });

@@ -179,6 +179,39 @@ export function createWebhookDeliveryRepository(db: Db) {
       return row;
     },
 
+    /**
+     * The common case in one statement (one round trip, its own transaction): a delivered
+     * attempt is logged, the delivery settled, its outbox row removed, the webhook's failure
+     * streak ended and the log pruned. The prune cannot see the row this statement adds, so it
+     * keeps one fewer of the older ones.
+     */
+    async recordDelivered(attempt: NewAttempt & { jobId: string }): Promise<void> {
+      await db.execute(sql`
+        with added as (
+          insert into webhook_attempts (delivery_id, project_id, webhook_id, event, attempt, status_code, delivered, error, duration_ms, response_body)
+          values (${attempt.deliveryId}, ${attempt.projectId}, ${attempt.webhookId}, ${attempt.event}, ${attempt.attempt}, ${attempt.statusCode}, true, null, ${attempt.durationMs}, ${attempt.responseBody})
+          returning id
+        ), settled as (
+          update webhook_deliveries set state = 'delivered', next_attempt_at = null, lease_until = null, updated_at = now() where id = ${attempt.deliveryId}
+        ), done as (
+          delete from outbox where job_id = ${attempt.jobId}
+        ), streak as (
+          update webhooks set failing_since = null
+          where project_id = ${attempt.projectId} and id = ${attempt.webhookId} and failing_since is not null
+        ), old as (
+          select id from webhook_attempts
+          where project_id = ${attempt.projectId} and webhook_id = ${attempt.webhookId}
+          order by id desc offset ${DELIVERY_LOG_SIZE - 1}
+          for update skip locked
+        ), gone as (
+          delete from webhook_attempts a using old where a.id = old.id returning a.id, a.delivery_id
+        )
+        delete from webhook_deliveries d
+        where d.id in (select delivery_id from gone) and d.state <> 'pending' and d.id <> ${attempt.deliveryId}
+          and not exists (select 1 from webhook_attempts a where a.delivery_id = d.id and a.id not in (select id from gone))
+      `);
+    },
+
     /** The delivery's new state after an attempt: finished, or pending until `nextAttemptAt`. */
     async settle(tx: Executor, deliveryId: string, state: DeliveryState, nextAttemptAt: Date | null): Promise<void> {
       await tx.update(webhookDeliveries).set({ state, nextAttemptAt, leaseUntil: null, updatedAt: sql`now()` }).where(eq(webhookDeliveries.id, deliveryId));

@@ -71,6 +71,11 @@ export function createDeliveryAttempts(deps: DeliveryAttemptDeps) {
     const isTest = delivery.event === TEST_EVENT;
     const maxAttempts = delivery.maxAttempts ?? deps.retryScheduleMs.length + 1;
 
+    if (outcome.delivered && !isTest) {
+      await deliveries.recordDelivered({ deliveryId, projectId: delivery.projectId, webhookId: delivery.webhookId, event: delivery.event, attempt, ...outcome, jobId });
+      return { kind: 'attempted', outcome, result: 'delivered', nextAttemptAt: null };
+    }
+
     let next: { job: OutboxJob; delayMs: number } | null = null;
     const settled = await deps.db.transaction(async (tx) => {
       const { projectId, webhookId } = delivery;
