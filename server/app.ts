@@ -17,6 +17,7 @@ import fileRoutes from './routes/files.js';
 import shareSettingsRoutes from './routes/share-settings/index.js';
 import publicShareRoutes from './routes/public-share/index.js';
 import requestRoutes from './routes/requests/index.js';
+import webhookRoutes from './routes/webhooks/index.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -65,5 +66,6 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   await app.register(shareSettingsRoutes);
   await app.register(publicShareRoutes);
   await app.register(requestRoutes);
+  await app.register(webhookRoutes);
   return app;
 }

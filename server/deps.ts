@@ -12,6 +12,7 @@ import { createOutboxNudger, outboxWakeUpChannel, type OutboxNudger } from './co
 import { createCpuPool, type CpuPool } from './core/platform/cpu-pool.js';
 import { checkModelFileInPool } from './core/services/model-checks/check-model-in-pool.js';
 import { createServices, type Services } from './core/services/index.js';
+import { createWebhookSender, type WebhookSender } from './core/platform/webhook-sender.js';
 
 /**
  * What the API needs from the outside world, built once per process (and once per test file),
@@ -29,6 +30,8 @@ export interface AppDeps {
   outbox: OutboxNudger;
   /** Threads for CPU work off the event loop (model checks). */
   cpuPool: CpuPool;
+  /** Sends the webhook test endpoint's requests (keeps connections to receivers alive). */
+  webhookSender: WebhookSender;
   /** The share-change notices this process hears (keeps the public share state in memory current). */
   shareFeed: ShareChangeFeed;
   services: Services;
@@ -42,6 +45,7 @@ export function createDeps(config: ServerConfig): AppDeps {
   const signer = createUrlSigner(requireSetting(config.fileSigningSecret, 'FILE_SIGNING_SECRET'), config.publicBaseUrl);
   const outbox = createOutboxNudger(redis, outboxWakeUpChannel(config.queuePrefix));
   const cpuPool = createCpuPool({ threads: config.cpuThreads });
+  const webhookSender = createWebhookSender({ allowInsecure: config.webhooks.allowInsecure });
   const services = createServices(
     { db, inTransaction: createTransactionRunner(db, log), shareChanges: createShareChangePublisher(redis, config.queuePrefix), storage, log },
     {
@@ -52,17 +56,19 @@ export function createDeps(config: ServerConfig): AppDeps {
       signedModelLimit: config.signedModelLimit,
       defaultModelLimit: config.defaultModelLimit,
       checkModel: (bytes, fileName) => checkModelFileInPool(cpuPool, bytes, fileName),
+      webhookSender,
+      webhooks: config.webhooks,
     },
   );
   // A subscribed connection can do nothing else, and must reconnect for ever.
   const shareFeed = createShareChangeFeed({ subscriber: createRedis(config.redisUrl, 'worker'), redis, prefix: config.queuePrefix, handlers: services.publicShare.shareStates });
   services.publicShare.shareStates.attach(shareFeed);
-  return { config, db, redis, storage, signer, outbox, cpuPool, shareFeed, services };
+  return { config, db, redis, storage, signer, outbox, cpuPool, webhookSender, shareFeed, services };
 }
 
 export async function closeDeps(deps: AppDeps): Promise<void> {
   await deps.outbox.drain();
   await deps.shareFeed.close();
   deps.redis.disconnect();
-  await Promise.all([deps.cpuPool.close(), deps.db.$client.end(), deps.storage.close()]);
+  await Promise.all([deps.cpuPool.close(), deps.webhookSender.close(), deps.db.$client.end(), deps.storage.close()]);
 }

@@ -45,7 +45,7 @@ const willRetry = (job: Job, error: Error) => !(error instanceof UnrecoverableEr
 /** One BullMQ Worker for a queue, with its family's concurrency and lock, running its job types. */
 function startQueueWorker(deps: WorkerDeps, queue: QueueName, running: Set<AbortController>, handingBack: { value: boolean }): Worker {
   const { config, jobs, log } = deps;
-  const { concurrency, lockDurationMs } = familyOptions(jobs.queues.get(queue)!, config.worker);
+  const { concurrency, lockDurationMs } = familyOptions(jobs.queues.get(queue)!, config);
   const worker = new Worker(
     queue,
     async (job, token, signal) => {
@@ -57,7 +57,7 @@ function startQueueWorker(deps: WorkerDeps, queue: QueueName, running: Set<Abort
       signal?.addEventListener('abort', cancel, { once: true });
       running.add(run);
       try {
-        return await runJob(type, job, deps, run.signal);
+        return await runJob(type, job, deps, run.signal, token);
       } catch (error) {
         if (!handingBack.value) throw error;
         // Shutting down: back to waiting, not failed and no attempt spent; processors are

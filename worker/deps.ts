@@ -10,6 +10,9 @@ import { createSubmissionRepository, type SubmissionRepository } from '../server
 import { createLeaseRepository, type LeaseRepository } from '../server/core/repositories/leases.js';
 import type { Logger } from '../server/core/platform/log.js';
 import { createCpuPool, type CpuPool } from '../server/core/platform/cpu-pool.js';
+import { createWebhookSender, type WebhookSender } from '../server/core/platform/webhook-sender.js';
+import { createDeliveryAttempts, type DeliveryAttempts } from '../server/core/services/webhooks/delivery-attempts.js';
+import { jobOptions } from './jobs/define-job.js';
 
 /**
  * What the worker process needs, built once. Two Redis clients on purpose: BullMQ workers block
@@ -30,26 +33,58 @@ export interface WorkerDeps {
   leases: LeaseRepository;
   /** Threads for CPU work (PDF rendering). */
   cpuPool: CpuPool;
+  /** Sends webhook requests (connections kept alive per receiver). */
+  webhookSender: WebhookSender;
+  /** The webhook attempts' own pool (commits without waiting for the disk, see createWorkerDeps). */
+  webhookDb: Db;
+  /** Makes the attempts of webhook deliveries. */
+  webhookAttempts: DeliveryAttempts;
   log: Logger;
 }
 
 /** `jobs`: the job types (default every job type of the product; tests register their own). */
 export function createWorkerDeps(config: WorkerConfig, log: Logger, jobs: JobRegistry = JOBS): WorkerDeps {
   // Two connections per job that may run at once (its work, its lease), plus the relay's.
-  const jobsAtOnce = [...jobs.queues.values()].reduce((sum, family) => sum + familyOptions(family, config.worker).concurrency, 0);
-  const db = createDb(config.databaseUrl, Math.max(4, jobsAtOnce * 2 + 2));
+  const connections = [...jobs.queues.values()].reduce((sum, family) => {
+    const options = familyOptions(family, config);
+    return sum + options.concurrency * options.connectionsPerJob;
+  }, 0);
+  const db = createDb(config.databaseUrl, Math.max(4, Math.ceil(connections) + 2));
   const producerRedis = createRedis(config.redisUrl, 'request');
+  const queues = createQueues(producerRedis, config.queuePrefix);
+  const webhookSender = createWebhookSender({ allowInsecure: config.webhooks.allowInsecure });
+  // A pool of its own whose commits do not wait for the disk: two commits per attempt would
+  // otherwise cap deliveries at the disk's flush rate. A crash of Postgres may lose the last
+  // few milliseconds of attempt records; those attempts are then made again under the same
+  // delivery id (at-least-once, as always), never lost: the outbox rows that schedule them are
+  // removed by the same lost commits.
+  const webhookDb = createDb(config.databaseUrl, Math.ceil(config.webhooks.concurrency / 2) + 2, { synchronousCommit: false });
+  const webhookAttempts = createDeliveryAttempts({
+    db: webhookDb,
+    sender: webhookSender,
+    retryScheduleMs: config.webhooks.retryScheduleMs,
+    resendAfterMs: config.worker.resendAfterMs,
+    log,
+    enqueue: (job, delayMs) => {
+      const type = jobs.get(job.queue, job.name);
+      if (!type) throw new Error(`no job type ${job.queue}/${job.name}`);
+      return queues[job.queue].add(job.name, job.data, { ...jobOptions(type, job.jobId), delay: delayMs });
+    },
+  });
   return {
     config,
     db,
     storage: createStorage(config),
     jobs,
-    queues: createQueues(producerRedis, config.queuePrefix),
+    queues,
     workerRedis: createRedis(config.redisUrl, 'worker'),
     producerRedis,
     submissions: createSubmissionRepository(db),
     leases: createLeaseRepository(db),
     cpuPool: createCpuPool({ threads: config.cpuThreads }),
+    webhookSender,
+    webhookDb,
+    webhookAttempts,
     log,
   };
 }
@@ -62,5 +97,5 @@ export async function closeWorkerDeps(deps: WorkerDeps): Promise<void> {
   await settlesWithin(Promise.all([deps.workerRedis.quit(), deps.producerRedis.quit()]), 1000);
   deps.workerRedis.disconnect();
   deps.producerRedis.disconnect();
-  await Promise.all([deps.cpuPool.close(), deps.db.$client.end(), deps.storage.close()]);
+  await Promise.all([deps.cpuPool.close(), deps.webhookSender.close(), deps.db.$client.end(), deps.webhookDb.$client.end(), deps.storage.close()]);
 }

@@ -22,6 +22,7 @@ import { TEST_SECRETS, freePort } from '../helpers/test-env.js';
 import { ensureElementBuilt } from '../../scripts/start/element-build.js';
 import { measureElement } from './element-first-frame.js';
 import { measureReadScaleOut, measureUploads } from './scale-out.js';
+import { benchWebhooks } from './webhook-deliveries.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 8);
 // 50 connections: how the issue measured the public read and bare Fastify from outside.
@@ -29,6 +30,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 /** Alternating rounds of each read and its anchor (BENCH_ROUNDS, default 3). */
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const base = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+/** `BENCH_ONLY=webhooks` runs the webhook delivery benchmark alone. */
+const ONLY = process.env.BENCH_ONLY;
 
 function withDatabase(url: string, name: string) {
   const u = new URL(url);
@@ -56,6 +59,14 @@ function unexpected(result: Result): number {
     .reduce((n, [, stats]) => n + (stats as { count: number }).count, 0);
 }
 
+function printWebhooks(result: Awaited<ReturnType<typeof benchWebhooks>>) {
+  console.log(`\nwebhook deliveries (worker process, 10 webhooks per event, median of ${result.rounds} alternating rounds with the ceiling)\n`);
+  console.log('| scenario | deliveries/s | ceiling: bare undici loop, same signed bodies | pipeline / ceiling |');
+  console.log('|---|---:|---:|---:|');
+  console.log(`| backlog drained | ${Math.round(result.deliveriesPerSecond)} | ${Math.round(result.ceilingPerSecond)} | ${result.ratio.toFixed(2)}x |`);
+  console.log(`\nfirst-attempt latency at a steady ${Math.round(result.paceDeliveriesPerSecond)} deliveries/s (event createdAt to receiver): p50 ${result.p50Ms} ms, p95 ${result.p95Ms} ms`);
+}
+
 async function main() {
   const dbName = `cs_bench_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: base });
@@ -75,6 +86,8 @@ async function main() {
     // The benchmark measures throughput, not the limiter.
     RATE_LIMIT_SHARE_READ: '100000000/5m',
     RATE_LIMIT_SUBMIT: '100000000/5m',
+    // The webhook benchmark delivers to a local sink.
+    WEBHOOK_ALLOW_INSECURE: '1',
   };
   const config = loadServerConfig(env);
   const db = createDb(config.databaseUrl, 2);
@@ -96,6 +109,10 @@ async function main() {
   try {
     await waitFor(`${api}/health`, child);
     const owner = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    if (ONLY === 'webhooks') {
+      printWebhooks(await benchWebhooks({ env, db, workspaceId: person.defaultWorkspaceId!, api, ownerHeaders: owner, rounds: ROUNDS }));
+      return;
+    }
     const model = (i: number) => ({
       id: `m${i}`,
       fileName: `part-${i}.glb`,
@@ -229,6 +246,7 @@ async function main() {
         process.exitCode = 1;
       }
     }
+    printWebhooks(await benchWebhooks({ env, db, workspaceId: person.defaultWorkspaceId!, api, ownerHeaders: owner, rounds: ROUNDS }));
 
     // The element in a real Chromium: its loader's size, and its first frame next to model-viewer alone.
     await ensureElementBuilt((line) => console.error(line));

@@ -10,6 +10,8 @@ export interface JobContext {
   deps: WorkerDeps;
   /** Aborts when the run's `timeoutMs` is up or the worker cancels the job: stop what was started. */
   signal: AbortSignal;
+  /** The run's BullMQ lock token (for `job.moveToDelayed`); absent when a test runs a processor directly. */
+  token?: string;
 }
 
 /**
@@ -60,9 +62,9 @@ export function jobOptions(type: JobType, jobId: string): JobsOptions {
 }
 
 /** Runs a job of this type under its timeout; `signal` is BullMQ's own cancellation of the job. */
-export function runJob(type: JobType, job: Job, deps: WorkerDeps, signal?: AbortSignal): Promise<unknown> {
+export function runJob(type: JobType, job: Job, deps: WorkerDeps, signal?: AbortSignal, token?: string): Promise<unknown> {
   const message = `${type.queue}/${type.name}: the run took longer than ${type.timeoutMs} ms`;
-  return withTimeout((runSignal) => type.process(job, { deps, signal: runSignal }), type.timeoutMs, message, signal);
+  return withTimeout((runSignal) => type.process(job, { deps, signal: runSignal, token }), type.timeoutMs, message, signal);
 }
 
 /** Thrown for a job name no job type declares (another version's): retrying will not help. */

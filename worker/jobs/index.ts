@@ -1,5 +1,5 @@
 import { QUEUES, type QueueName } from '../../server/core/jobs/queues.js';
-import type { WorkerSettings } from '../../server/core/platform/config/pieces.js';
+import type { WebhookSettings, WorkerSettings } from '../../server/core/platform/config/pieces.js';
 import type { JobType } from './define-job.js';
 import { health } from './health.js';
 import { submissionScreenshots } from './submission-screenshots.js';
@@ -7,6 +7,7 @@ import { submissionPdf } from './submission-pdf.js';
 import { submissionEmail } from './submission-email.js';
 import { submissionEvents } from './submission-events.js';
 import { storageSweep } from './storage-sweep.js';
+import { webhookDelivery } from './webhook-delivery.js';
 
 /**
  * How a queue's BullMQ Worker runs. Each family has its own Worker, so a burst of one family
@@ -14,15 +15,21 @@ import { storageSweep } from './storage-sweep.js';
  * WORKER_LOCK_DURATION_MS.
  */
 export interface QueueFamily {
-  /** Jobs of this queue one worker process runs at once. */
-  concurrency?: number;
+  /** Jobs of this queue one worker process runs at once: a number, or read from the settings. */
+  concurrency?: number | ((settings: FamilySettings) => number);
   /** BullMQ lock of a running job: a job whose worker stops renewing it runs again elsewhere. */
   lockDurationMs?: number;
+  /** Postgres connections a running job may hold at once (default 2: its work and its lease); sizes the pool. */
+  connectionsPerJob?: number;
 }
 
+/** The settings a family's options may come from. */
+export type FamilySettings = WorkerSettings & WebhookSettings;
+
 /** A family's options, with the settings filling in what it leaves unset. */
-export function familyOptions(family: QueueFamily, settings: WorkerSettings['worker']): Required<QueueFamily> {
-  return { concurrency: family.concurrency ?? settings.concurrency, lockDurationMs: family.lockDurationMs ?? settings.lockDurationMs };
+export function familyOptions(family: QueueFamily, settings: FamilySettings): Required<Omit<QueueFamily, 'concurrency'>> & { concurrency: number } {
+  const concurrency = typeof family.concurrency === 'function' ? family.concurrency(settings) : (family.concurrency ?? settings.worker.concurrency);
+  return { concurrency, lockDurationMs: family.lockDurationMs ?? settings.worker.lockDurationMs, connectionsPerJob: family.connectionsPerJob ?? 2 };
 }
 
 /** The job types, by queue and name, and the queues they run on. */
@@ -48,10 +55,13 @@ export function createJobRegistry(types: readonly JobType[], families: Partial<R
 }
 
 /** Every job type of the product, registered here and nowhere else. */
-export const JOBS = createJobRegistry([health, submissionScreenshots, submissionPdf, submissionEmail, submissionEvents, storageSweep], {
+export const JOBS = createJobRegistry([health, submissionScreenshots, submissionPdf, submissionEmail, submissionEvents, storageSweep, webhookDelivery], {
   // A probe: one at a time is plenty, and it never waits behind real work.
   [QUEUES.health]: { concurrency: 1 },
   // A long scan: one at a time, with a lock that outlives a slow page of the store's listing.
   [QUEUES.maintenance]: { concurrency: 1, lockDurationMs: 120_000 },
   [QUEUES.submissionSteps]: {},
+  // Attempts wait on receivers, not on the CPU or Postgres: many at once (WEBHOOK_CONCURRENCY),
+  // on a pool of their own (worker/deps.ts), holding a connection only around the request.
+  [QUEUES.webhookDeliveries]: { concurrency: (settings) => settings.webhooks.concurrency, connectionsPerJob: 0 },
 });

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Redis } from 'ioredis';
 import type { Executor } from '../platform/db/client.js';
 import { outbox } from '../platform/db/schema/index.js';
@@ -33,6 +33,27 @@ export async function addToOutbox(tx: Executor, jobs: OutboxJob[]): Promise<numb
     .onConflictDoNothing({ target: outbox.jobId })
     .returning({ id: outbox.id });
   return rows.map((row) => row.id);
+}
+
+/**
+ * An outbox row for a job the caller hands to BullMQ itself, with a delay, right after the
+ * commit: marked as handed over, and first checked by the relay `checkAfterMs` from now (the
+ * job's delay plus a margin). If the hand-over fails or Redis loses the job, the relay finds the
+ * row overdue and enqueues the job again; it never looks at it while the job is still waiting.
+ */
+export async function addScheduledToOutbox(tx: Executor, job: OutboxJob, checkAfterMs: number): Promise<void> {
+  await tx
+    .insert(outbox)
+    .values({
+      queue: job.queue,
+      jobName: job.name,
+      jobId: job.jobId,
+      payload: job.data,
+      enqueueCount: 1,
+      lastEnqueuedAt: sql`now()`,
+      nextAttemptAt: sql`now() + ${Math.round(checkAfterMs)}::int * interval '1 millisecond'`,
+    })
+    .onConflictDoNothing({ target: outbox.jobId });
 }
 
 /** Removes a finished job's row; call it in the transaction that records the job's result. */

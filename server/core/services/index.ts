@@ -9,6 +9,10 @@ import { createShareService } from './shares.js';
 import { createSubmissionService } from './submissions.js';
 import { createWorkspaceService } from './workspaces.js';
 import type { ServiceDeps } from './service-deps.js';
+import type { WebhookSender } from '../platform/webhook-sender.js';
+import type { WebhookSettings } from '../platform/config/pieces.js';
+import { createDeliveryAttempts } from './webhooks/delivery-attempts.js';
+import { createWebhookService } from './webhooks/webhook-service.js';
 
 export interface ServicesOptions {
   /** Fail-fast Redis of the request path. */
@@ -21,10 +25,14 @@ export interface ServicesOptions {
   defaultModelLimit: number;
   /** The model check uploads run (off the event loop: the CPU pool). */
   checkModel: CheckModel;
+  /** Sends the webhook test endpoint's attempts. */
+  webhookSender: WebhookSender;
+  webhooks: WebhookSettings['webhooks'];
 }
 
 /** Every service of the API, built once per process from the same deps: what routes and CLIs call. */
-export function createServices(deps: ServiceDeps, options: ServicesOptions) {
+export function createServices(baseDeps: ServiceDeps, options: ServicesOptions) {
+  const deps: ServiceDeps = { ...baseDeps, outbox: options.outbox };
   const publicShare = createPublicShareService({ db: deps.db, redis: options.redis, prefix: options.prefix, signer: options.signer, signedModelLimit: options.signedModelLimit });
   return {
     workspaces: createWorkspaceService(deps, { defaultModelLimit: options.defaultModelLimit }),
@@ -34,6 +42,12 @@ export function createServices(deps: ServiceDeps, options: ServicesOptions) {
     assets: createAssetService(deps, { checkModel: options.checkModel }),
     publicShare,
     submissions: createSubmissionService({ ...deps, outbox: options.outbox, formFields: (access) => publicShare.formFields(access) }),
+    webhooks: createWebhookService({
+      ...deps,
+      outbox: options.outbox,
+      allowInsecure: options.webhooks.allowInsecure,
+      attempts: createDeliveryAttempts({ db: deps.db, sender: options.webhookSender, retryScheduleMs: options.webhooks.retryScheduleMs, log: deps.log }),
+    }),
   };
 }
 

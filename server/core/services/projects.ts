@@ -4,7 +4,7 @@ import { emitEvent } from '../repositories/events.js';
 import type { PageCursor } from '../repositories/pagination.js';
 import { notFound } from '../domain/errors.js';
 import { assertUniqueModelIds, normalizeData, type ProjectData } from '../domain/scene.js';
-import { deleteFiles, noticeShareChange, type ServiceDeps } from './service-deps.js';
+import { deleteFiles, noticeShareChange, nudgeDeliveries, type ServiceDeps } from './service-deps.js';
 
 export interface ProjectInput {
   name: string;
@@ -41,7 +41,8 @@ export function createProjectService(deps: ServiceDeps) {
       const row = await deps.inTransaction(async ({ tx, afterCommit }) => {
         const updated = await repo.replace(tx, workspaceId, id, stored);
         if (!updated) return null;
-        await emitEvent(tx, { workspaceId, projectId: updated.id, type: 'project.updated', data: { projectId: updated.id, name: updated.name, revision: updated.revision } });
+        const emitted = await emitEvent(tx, { workspaceId, projectId: updated.id, type: 'project.updated', data: { projectId: updated.id, name: updated.name, revision: updated.revision } });
+        afterCommit(nudgeDeliveries(deps, emitted));
         afterCommit(noticeShareChange(deps, { reason: 'project', projectId: id, workspaceId }));
         return updated;
       });

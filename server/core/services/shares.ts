@@ -6,7 +6,7 @@ import { invalidRequest, notFound } from '../domain/errors.js';
 import { parseHostRules } from '../domain/embed-hosts.js';
 import { hashPassword } from '../domain/passwords.js';
 import { newShareToken } from '../domain/share-token.js';
-import { noticeShareChange, type ServiceDeps } from './service-deps.js';
+import { noticeShareChange, nudgeDeliveries, type ServiceDeps } from './service-deps.js';
 
 /** The whole settings object of PUT /projects/:id/share; omitted fields take their defaults. */
 export interface ShareSettingsInput {
@@ -39,7 +39,8 @@ export function createShareService(deps: ServiceDeps) {
       if (!changes) return found.row;
       const updated = await repo.update(tx, projectId, changes);
       if (!found.row.isEnabled && updated.isEnabled) {
-        await emitEvent(tx, { workspaceId, projectId, type: 'project.published', data: { projectId, name: found.project.name, publishedAt: updated.updatedAt.toISOString() } });
+        const emitted = await emitEvent(tx, { workspaceId, projectId, type: 'project.published', data: { projectId, name: found.project.name, publishedAt: updated.updatedAt.toISOString() } });
+        afterCommit(nudgeDeliveries(deps, emitted));
       }
       afterCommit(noticeShareChange(deps, { reason: 'share', projectId, workspaceId }));
       return updated;

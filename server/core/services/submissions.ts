@@ -6,7 +6,7 @@ import type { PageCursor } from '../repositories/pagination.js';
 import { invalidRequest, notFound } from '../domain/errors.js';
 import { checkJsonSize, decodeScreenshot, missingRequiredFields } from '../domain/submission-input.js';
 import { IDEMPOTENCY_WINDOW_MS } from '../wire/submit-limits.js';
-import { deleteFiles, type ServiceDeps } from './service-deps.js';
+import { deleteFiles, nudgeDeliveries, type ServiceDeps } from './service-deps.js';
 import type { ShareAccess } from './public-share/share-access.js';
 
 /** A public submit as the route parsed it (contract section 6). */
@@ -93,15 +93,16 @@ export function createSubmissionService(deps: SubmissionServiceDeps) {
 
     /** Sets the owner's status; quote.updated when it changed. */
     async setStatus(workspaceId: string, projectId: string, id: string, status: string) {
-      const changed = await deps.inTransaction(async ({ tx }) => {
+      const changed = await deps.inTransaction(async ({ tx, afterCommit }) => {
         const result = await repo.setStatus(tx, workspaceId, projectId, id, status);
         if (!result?.changed) return result;
-        await emitEvent(tx, {
+        const emitted = await emitEvent(tx, {
           workspaceId,
           projectId,
           type: 'quote.updated',
           data: { requestId: id, projectId, status: result.row.status, previousStatus: result.previousStatus, updatedAt: result.row.updatedAt.toISOString() },
         });
+        afterCommit(nudgeDeliveries(deps, emitted));
         return result;
       });
       if (!changed) throw notFound('Request');
@@ -113,13 +114,14 @@ export function createSubmissionService(deps: SubmissionServiceDeps) {
       const deleted = await deps.inTransaction(async ({ tx, afterCommit }) => {
         const result = await repo.delete(tx, workspaceId, projectId, id);
         if (!result) return null;
-        await emitEvent(tx, {
+        const emitted = await emitEvent(tx, {
           workspaceId,
           projectId,
           type: 'quote.deleted',
           data: { requestId: id, projectId, status: result.row.status, deletedAt: new Date().toISOString() },
           dedupeKey: `submission:${id}:quote.deleted`,
         });
+        afterCommit(nudgeDeliveries(deps, emitted));
         // A step still running notices the submission is gone and cleans up after itself.
         afterCommit(deleteFiles(deps, result.storageKeys));
         return result;

@@ -1,12 +1,12 @@
 import { Type } from 'typebox';
-import { ConfigError, LOG_LEVELS, flag, loadSettings, requireSetting, parseRate, setting, settingsPiece, withoutTrailingSlash } from './settings.js';
+import { ConfigError, LOG_LEVELS, flag, loadSettings, parseDurationList, parseRate, requireSetting, setting, settingsPiece, withoutTrailingSlash } from './settings.js';
 
 /**
  * The settings, in groups that belong together. Each process's config module (server/config.ts,
  * worker/config.ts, bff/config.ts) lists the pieces it needs; shared code asks for the pieces'
  * result types (`StorageSettings`, ...), never for a whole process's config.
  */
-const { Int, Millis, OneOf, Bool, HttpUrl, Secret, Host, RateSpec, TrustProxy, Checked, INT32_MAX, got, trustProxyEntries } = setting;
+const { Int, Millis, OneOf, Bool, HttpUrl, Secret, Host, RateSpec, DurationList, TrustProxy, Checked, INT32_MAX, got, trustProxyEntries } = setting;
 
 export const logging = settingsPiece({ LOG_LEVEL: OneOf(LOG_LEVELS, 'info') }, (env) => ({
   logLevel: env.LOG_LEVEL as (typeof LOG_LEVELS)[number],
@@ -151,7 +151,26 @@ export const mail = settingsPiece(
   }),
 );
 
-export const webhooks = settingsPiece({ WEBHOOK_ALLOW_INSECURE: Bool }, (env) => ({ webhookAllowInsecure: flag(env.WEBHOOK_ALLOW_INSECURE) }));
+export const webhooks = settingsPiece(
+  {
+    WEBHOOK_ALLOW_INSECURE: Bool,
+    WEBHOOK_RETRY_SCHEDULE: DurationList('5s,5m,30m,2h,5h,10h,10h'),
+    WEBHOOK_CONCURRENCY: Int(1, 1000, '64'),
+    WEBHOOK_ENDPOINT_CONCURRENCY: Int(1, 1000, '8'),
+  },
+  (env) => ({
+    webhooks: {
+      /** http:// and private addresses allowed as webhook targets (development and tests only; default false). */
+      allowInsecure: flag(env.WEBHOOK_ALLOW_INSECURE),
+      /** The wait before each retry of a failed delivery (default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h); tests shorten it. */
+      retryScheduleMs: parseDurationList(env.WEBHOOK_RETRY_SCHEDULE),
+      /** Delivery attempts a worker process makes at once (default 64): they wait on the network, not the CPU. */
+      concurrency: Number(env.WEBHOOK_CONCURRENCY),
+      /** Of those, at most this many to one webhook (default 8), so a slow receiver cannot take every slot. */
+      endpointConcurrency: Number(env.WEBHOOK_ENDPOINT_CONCURRENCY),
+    },
+  }),
+);
 
 export const libraries = settingsPiece(
   {
@@ -262,6 +281,7 @@ export type BffCacheSettings = Result<typeof bffCache>;
 export type WorkerSettings = Result<typeof worker>;
 export type LibrariesSettings = Result<typeof libraries>;
 export type CpuSettings = Result<typeof cpu>;
+export type WebhookSettings = Result<typeof webhooks>;
 
 /** Every setting at once: `npm start` checks them all before it starts anything. */
 export const loadAllSettings = (source?: Record<string, string | undefined>) => loadSettings(ALL_PIECES, source);

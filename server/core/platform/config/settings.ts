@@ -74,6 +74,25 @@ function RateSpec(fallback: string) {
   return Checked(isRateSpec, (v) => `must be count/window with a count of at least 1 and a window above 0 in ms, s, m or h, like ${fallback} ${got(v)}`, { default: fallback });
 }
 
+const DURATION_PATTERN = /^([0-9]+)(ms|s|m|h)$/;
+
+/** A comma-separated list of durations (`5s,5m,30m,2h`) in milliseconds; what `DurationList` accepts. */
+export function parseDurationList(spec: string): number[] {
+  return spec.split(',').map((part) => {
+    const [, amount, unit] = DURATION_PATTERN.exec(part.trim())!;
+    return Number(amount) * UNIT_MS[unit as keyof typeof UNIT_MS];
+  });
+}
+
+const isDurationList = (spec: string) => {
+  const parts = spec.split(',').map((part) => part.trim());
+  return parts.length >= 1 && parts.length <= 20 && parts.every((part) => DURATION_PATTERN.test(part)) && parseDurationList(spec).every((ms) => ms >= 1 && ms <= INT32_MAX);
+};
+
+function DurationList(fallback: string) {
+  return Checked(isDurationList, (v) => `must be 1 to 20 comma-separated durations in ms, s, m or h, each from 1 ms to about 24 days, like ${fallback} ${got(v)}`, { default: fallback });
+}
+
 /** TRUST_PROXY's entries, as today: split on commas, trimmed, empty ones dropped. */
 const trustProxyEntries = (value: string) => value.split(',').map((s) => s.trim()).filter(Boolean);
 
@@ -114,7 +133,7 @@ export const flag = (v: string | undefined) => v === '1' || v === 'true';
 export const withoutTrailingSlash = (url: string) => url.replace(/\/$/, '');
 
 /** The checked setting types the pieces are made of (each message follows the variable's name). */
-export const setting = { Int, Millis, OneOf, Bool, HttpUrl, Secret, Host, RateSpec, TrustProxy, Checked, INT32_MAX, got, trustProxyEntries };
+export const setting = { Int, Millis, OneOf, Bool, HttpUrl, Secret, Host, RateSpec, DurationList, TrustProxy, Checked, INT32_MAX, got, trustProxyEntries };
 
 export class ConfigError extends Error {
   override name = 'ConfigError';

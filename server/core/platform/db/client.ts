@@ -12,11 +12,26 @@ export type Executor = Db | Tx;
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.url));
 
+export interface DbOptions {
+  /**
+   * Whether a commit waits for its WAL to reach disk (default true). Off only for a pool whose
+   * writes may be lost in a Postgres crash without harm, because the work they record is redone
+   * (webhook attempts: at-least-once, receivers de-duplicate on the delivery id).
+   */
+  synchronousCommit?: boolean;
+}
+
 /** Opens a pool. Callers own it and close it with `db.$client.end()`. */
-export function createDb(databaseUrl: string, poolSize = 10): Db {
+export function createDb(databaseUrl: string, poolSize = 10, options: DbOptions = {}): Db {
   // A Postgres that does not answer, or a pool that stays full for 5 s (overload), fails the
   // request with 503 and Retry-After instead of holding it: load is shed, not queued without end.
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 5_000 });
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: poolSize,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: 5_000,
+    ...(options.synchronousCommit === false ? { options: '-c synchronous_commit=off' } : {}),
+  });
   // A dropped connection must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   return drizzle(pool, { schema, casing: 'snake_case' }) as Db;

@@ -7,3 +7,4 @@ export * from './submissions.js';
 export * from './outbox.js';
 export * from './events.js';
 export * from './job-leases.js';
+export * from './webhooks.js';

@@ -1,0 +1,35 @@
+/**
+ * The event types a webhook may subscribe to: the interface's list. `webhook.test` is sent only
+ * by the test endpoint and cannot be subscribed to.
+ */
+export const WEBHOOK_EVENT_TYPES = [
+  'quote.submitted',
+  'quote.updated',
+  'quote.deleted',
+  'option.changed',
+  'price.calculated',
+  'form.submitted',
+  'project.updated',
+  'project.published',
+  'viewer.screenshot',
+  'animation.triggered',
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+export const TEST_EVENT = 'webhook.test';
+
+export const isWebhookEventType = (value: string): value is WebhookEventType => (WEBHOOK_EVENT_TYPES as readonly string[]).includes(value);
+
+/** At most this many webhooks per project (contract section 7). */
+export const MAX_WEBHOOKS_PER_PROJECT = 20;
+
+/** Webhook ids: 1 to 64 of A-Z a-z 0-9 _ - (contract section 7). */
+export const WEBHOOK_ID_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
+
+/** Delivery records kept and shown per webhook (interface: the last 50). */
+export const DELIVERY_LOG_SIZE = 50;
+
+/** The body of every delivery (contract section 7), serialized once: the bytes signed and sent. */
+export function serializeDeliveryBody(event: { id: string; event: string; createdAt: Date; projectId: string; data: unknown }): string {
+  return JSON.stringify({ id: event.id, event: event.event, createdAt: event.createdAt.toISOString(), projectId: event.projectId, data: event.data });
+}

@@ -1,0 +1,142 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { STATUS_CODES } from 'node:http';
+import { Agent, errors as undiciErrors, request } from 'undici';
+import { SsrfError, assertPublicAddress, resolvePublicAddress } from './ssrf-guard.js';
+import type { AttemptError } from './db/schema/index.js';
+
+/**
+ * Sends webhook requests (undici): no redirects (a 3xx is an answer, not a hop to an unchecked
+ * host), no proxy from the environment, TLS verified, a deadline over the whole exchange, and at
+ * most RESPONSE_KEEP_BYTES of the answer read. Unless private targets are allowed, the target
+ * is checked before dispatch (IP literals, which skip name resolution) and again on the address
+ * the connection is actually made to (the agent's `lookup`), which defeats DNS rebinding.
+ * Connections are kept alive per origin, so a busy receiver costs one TLS handshake, not one per
+ * delivery.
+ */
+
+/** Bytes of a response body kept in the delivery record. */
+export const RESPONSE_KEEP_BYTES = 4096;
+
+export interface SendOutcome {
+  /** The receiver's status; 0 when no response arrived. */
+  statusCode: number;
+  statusText: string;
+  /** 2xx only. */
+  delivered: boolean;
+  error: AttemptError | null;
+  durationMs: number;
+  /** The first 4 KB of the response body, as text (null when none arrived). */
+  responseBody: string | null;
+  /** Retry-After of the response, raw. */
+  retryAfter: string | null;
+}
+
+export interface WebhookSenderOptions {
+  /** WEBHOOK_ALLOW_INSECURE: http:// and private addresses allowed (development and tests only). */
+  allowInsecure: boolean;
+  /** Connection set-up limit (default 10 s), within the request's own timeout. */
+  connectTimeoutMs?: number;
+}
+
+export interface WebhookSender {
+  /** One POST; never throws for what the receiver or the network did (that is the outcome). */
+  post(url: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<SendOutcome>;
+  close(): Promise<void>;
+}
+
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/** A `lookup` for net/tls connect that refuses names resolving to any non-public address. */
+function guardedLookup(hostname: string, options: { all?: boolean; family?: number }, callback: LookupCallback) {
+  dnsLookup(hostname, { ...options, all: true, verbatim: true }, (error, addresses) => {
+    if (error) return callback(error, []);
+    try {
+      for (const { address } of addresses) assertPublicAddress(hostname, address);
+    } catch (refused) {
+      return callback(refused as NodeJS.ErrnoException, []);
+    }
+    // Node 20 asks for all addresses (autoSelectFamily); older callers for one.
+    if (options.all) return callback(null, addresses);
+    const [first] = addresses;
+    return callback(null, first.address, first.family);
+  });
+}
+
+const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH)/;
+
+/** The error class of a failure with no usable response. */
+export function classifyError(error: unknown): AttemptError {
+  for (let e: any = error; e; e = e.cause) {
+    if (e instanceof SsrfError) return e.code === 'dns' ? 'dns' : 'ssrf_blocked';
+    const code = String(e.code ?? '');
+    if (e.name === 'TimeoutError' || e.name === 'AbortError' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'ETIMEDOUT') return 'timeout';
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NODATA' || code === 'EAI_FAIL') return 'dns';
+    if (TLS_CODE.test(code) || /certificate|SSL routines/i.test(String(e.message ?? ''))) return 'tls';
+  }
+  return 'connect';
+}
+
+async function readLimited(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<string> {
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  for await (const chunk of body) {
+    chunks.push(chunk.subarray(0, RESPONSE_KEEP_BYTES - kept));
+    kept += Math.min(chunk.length, RESPONSE_KEEP_BYTES - kept);
+    if (kept >= RESPONSE_KEEP_BYTES) {
+      // The rest is not read: the connection is dropped rather than drained.
+      body.destroy();
+      break;
+    }
+  }
+  // A cut may split a UTF-8 character: the replacement character marks it.
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export function createWebhookSender(options: WebhookSenderOptions): WebhookSender {
+  const { allowInsecure, connectTimeoutMs = 10_000 } = options;
+  const agent = new Agent({
+    connect: { timeout: connectTimeoutMs, ...(allowInsecure ? {} : { lookup: guardedLookup }) },
+    // Under the 5 s idle timeout of common servers (Node's own), so a kept connection is rarely reset under us.
+    keepAliveTimeout: 4_000,
+  });
+
+  return {
+    async post(url, headers, body, timeoutMs) {
+      const started = performance.now();
+      const done = (partial: Omit<SendOutcome, 'durationMs'>): SendOutcome => ({ ...partial, durationMs: Math.round(performance.now() - started) });
+      const failed = (error: AttemptError) => done({ statusCode: 0, statusText: '', delivered: false, error, responseBody: null, retryAfter: null });
+      try {
+        const target = new URL(url);
+        if (!allowInsecure) {
+          if (target.protocol !== 'https:') return failed('ssrf_blocked');
+          // IP literals never reach `lookup`: judged here (a name is judged at connect time).
+          const host = target.hostname.replace(/^\[(.*)\]$/, '$1');
+          if (/^[\d.]+$/.test(host) || host.includes(':')) await resolvePublicAddress(host);
+        }
+        const signal = AbortSignal.timeout(timeoutMs);
+        const response = await request(target, { method: 'POST', headers, body, dispatcher: agent, signal, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+        let responseBody: string | null = null;
+        try {
+          responseBody = await readLimited(response.body);
+        } catch {
+          // The status arrived; a body cut short (timeout, reset) does not change what it said.
+          response.body.destroy();
+        }
+        const retryAfter = response.headers['retry-after'];
+        const delivered = response.statusCode >= 200 && response.statusCode < 300;
+        return done({
+          statusCode: response.statusCode,
+          statusText: STATUS_CODES[response.statusCode] ?? '',
+          delivered,
+          error: delivered ? null : 'non_2xx',
+          responseBody,
+          retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : (retryAfter ?? null),
+        });
+      } catch (error) {
+        if (error instanceof TypeError && /Invalid URL/i.test(error.message)) return failed('connect');
+        return failed(error instanceof undiciErrors.RequestAbortedError ? 'timeout' : classifyError(error));
+      }
+    },
+    close: () => agent.close(),
+  };
+}

@@ -1,0 +1,241 @@
+import { and, desc, eq, sql } from 'drizzle-orm';
+import type { Db, Executor } from '../platform/db/client.js';
+import { webhookAttempts, webhookDeliveries, webhooks, type AttemptError, type DeliveryState, type WebhookAttempt, type WebhookDelivery } from '../platform/db/schema/index.js';
+import { QUEUES } from '../jobs/queues.js';
+import { WEBHOOK_DELIVERY_JOB, webhookAttemptJob } from '../jobs/webhook-jobs.js';
+import type { CommittedOutboxJob } from '../jobs/outbox.js';
+import { DELIVERY_LOG_SIZE } from '../domain/webhooks/event-types.js';
+
+/**
+ * Webhook deliveries (one per event and webhook) and their attempts (the delivery log). Owner
+ * reads take the workspace and project ids; the worker's methods take the delivery id its job
+ * carries.
+ */
+
+/** A delivery created and queued: who gets it, under which delivery id, and its outbox row. */
+export interface QueuedDelivery {
+  webhookId: string;
+  deliveryId: string;
+  outbox: CommittedOutboxJob;
+}
+
+export interface NewEvent {
+  id: string;
+  workspaceId: string;
+  projectId: string;
+  type: string;
+  data: Record<string, unknown>;
+  dedupeKey: string | null;
+  createdAt: Date;
+  /** The delivery body, serialized once. */
+  body: string;
+}
+
+/** A delivery claimed for an attempt, with what sending needs of its webhook. */
+export interface ClaimedDelivery {
+  delivery: WebhookDelivery;
+  url: string;
+  secret: string;
+  enabled: boolean;
+}
+
+export interface NewAttempt {
+  deliveryId: string;
+  projectId: string;
+  webhookId: string;
+  event: string;
+  attempt: number;
+  statusCode: number;
+  delivered: boolean;
+  error: AttemptError | null;
+  durationMs: number;
+  responseBody: string | null;
+}
+
+type QueuedRow = { delivery_id: string; webhook_id: string; outbox_id: number | string } & Record<string, unknown>;
+
+const toQueued = (projectId: string, rows: QueuedRow[]): QueuedDelivery[] =>
+  rows.map((row) => ({
+    webhookId: row.webhook_id,
+    deliveryId: row.delivery_id,
+    outbox: { id: Number(row.outbox_id), ...webhookAttemptJob({ id: row.delivery_id, projectId, webhookId: row.webhook_id }, 1) },
+  }));
+
+/**
+ * Records a project event and, in the same statement, one delivery for every enabled webhook of
+ * the project that subscribes to its type, each with the outbox row of its first attempt. So an
+ * event exists exactly when its deliveries do: none is lost between the commit and the queue,
+ * and a second emit under the same dedupe key adds nothing (nor does a repeated fan-out: one
+ * delivery per event and webhook). Answers null when the dedupe key was used already.
+ */
+export async function insertEventWithDeliveries(db: Executor, event: NewEvent): Promise<QueuedDelivery[] | null> {
+  const result = await db.execute<QueuedRow & { emitted: boolean }>(sql`
+    with event as (
+      insert into project_events (id, workspace_id, project_id, type, data, dedupe_key, created_at)
+      values (${event.id}, ${event.workspaceId}, ${event.projectId}, ${event.type}, ${JSON.stringify(event.data)}::jsonb, ${event.dedupeKey}, ${event.createdAt.toISOString()})
+      on conflict (dedupe_key) do nothing
+      returning id, project_id, type
+    ), delivery as (
+      insert into webhook_deliveries (workspace_id, project_id, webhook_id, event_id, event, body, next_attempt_at)
+      select w.workspace_id, w.project_id, w.id, event.id, event.type, ${event.body}, now()
+      from event join webhooks w on w.project_id = event.project_id and w.enabled and event.type = any (w.events)
+      on conflict (event_id, project_id, webhook_id) do nothing
+      returning id, webhook_id
+    ), queued as (
+      insert into outbox (queue, job_name, job_id, payload)
+      select ${QUEUES.webhookDeliveries}, ${WEBHOOK_DELIVERY_JOB}, 'whd_' || delivery.id || '_1',
+        jsonb_build_object('deliveryId', delivery.id, 'attempt', 1, 'endpoint', ${event.projectId}::text || '/' || delivery.webhook_id)
+      from delivery
+      on conflict (job_id) do nothing
+      returning id, job_id
+    )
+    select (select count(*) > 0 from event) as emitted, delivery.id as delivery_id, delivery.webhook_id, queued.id as outbox_id
+    from (select 1) one
+    left join delivery on true
+    left join queued on queued.job_id = 'whd_' || delivery.id || '_1'
+  `);
+  const rows = result.rows;
+  if (!rows[0]?.emitted) return null;
+  return toQueued(event.projectId, rows.filter((row) => row.delivery_id !== null && row.outbox_id !== null));
+}
+
+export function createWebhookDeliveryRepository(db: Db) {
+  return {
+    /** A test delivery (webhook.test) for one webhook: one attempt, made by the caller at once. */
+    async createTest(tx: Executor, input: { workspaceId: string; projectId: string; webhookId: string; body: string; event: string }): Promise<WebhookDelivery> {
+      const [row] = await tx.insert(webhookDeliveries).values({ ...input, maxAttempts: 1, nextAttemptAt: sql`now()` }).returning();
+      return row;
+    },
+
+    /** Locks one delivery of a webhook (for a redelivery). */
+    async lock(tx: Executor, workspaceId: string, projectId: string, webhookId: string, deliveryId: string): Promise<WebhookDelivery | null> {
+      const [row] = await tx
+        .select()
+        .from(webhookDeliveries)
+        .where(and(eq(webhookDeliveries.workspaceId, workspaceId), eq(webhookDeliveries.projectId, projectId), eq(webhookDeliveries.webhookId, webhookId), eq(webhookDeliveries.id, deliveryId)))
+        .for('update');
+      return row ?? null;
+    },
+
+    /** A finished delivery gets one more attempt (a redelivery): pending again, due now. */
+    async reopen(tx: Executor, deliveryId: string): Promise<WebhookDelivery> {
+      const [row] = await tx
+        .update(webhookDeliveries)
+        .set({ state: 'pending', maxAttempts: sql`${webhookDeliveries.attempts} + 1`, nextAttemptAt: sql`now()`, updatedAt: sql`now()` })
+        .where(eq(webhookDeliveries.id, deliveryId))
+        .returning();
+      return row;
+    },
+
+    /**
+     * Claims attempt `attempt` of a pending delivery for `leaseMs`: only one run makes an attempt
+     * (a run that died mid-attempt leaves a lease that expires, and the attempt is made again).
+     * Null when the delivery is gone, finished, past this attempt, or another run holds it.
+     */
+    async claimAttempt(deliveryId: string, attempt: number, leaseMs: number): Promise<ClaimedDelivery | null> {
+      const result = await db.execute<WebhookDelivery & { url: string; secret: string; enabled: boolean }>(sql`
+        update webhook_deliveries d
+        set attempts = ${attempt}, lease_until = now() + ${leaseMs}::int * interval '1 millisecond', updated_at = now()
+        from webhooks w
+        where d.id = ${deliveryId} and w.project_id = d.project_id and w.id = d.webhook_id and d.state = 'pending'
+          and (d.attempts = ${attempt - 1} or (d.attempts = ${attempt} and (d.lease_until is null or d.lease_until < now())))
+        returning d.id, d.workspace_id as "workspaceId", d.project_id as "projectId", d.webhook_id as "webhookId", d.event_id as "eventId", d.event, d.body,
+          d.state, d.attempts, d.max_attempts as "maxAttempts", d.next_attempt_at as "nextAttemptAt", d.lease_until as "leaseUntil",
+          d.created_at as "createdAt", d.updated_at as "updatedAt", w.url, w.secret, w.enabled
+      `);
+      const [row] = result.rows;
+      if (!row) return null;
+      const { url, secret, enabled, ...delivery } = row;
+      return { delivery, url, secret, enabled };
+    },
+
+    /** Where a delivery stands (for a job whose claim failed). */
+    async state(deliveryId: string): Promise<Pick<WebhookDelivery, 'state' | 'attempts'> | null> {
+      const [row] = await db.select({ state: webhookDeliveries.state, attempts: webhookDeliveries.attempts }).from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId));
+      return row ?? null;
+    },
+
+    /**
+     * Adds an attempt to the log and prunes the webhook's log to its newest DELIVERY_LOG_SIZE,
+     * in the caller's transaction; finished deliveries left without any attempt go too. Rows
+     * another transaction is pruning are skipped, not waited for: concurrent attempts to one
+     * webhook never block each other (reads cut at 50 regardless).
+     */
+    async recordAttempt(tx: Executor, attempt: NewAttempt): Promise<WebhookAttempt> {
+      const [row] = await tx.insert(webhookAttempts).values(attempt).returning();
+      await tx.execute(sql`
+        with old as (
+          select id from webhook_attempts
+          where project_id = ${attempt.projectId} and webhook_id = ${attempt.webhookId}
+          order by id desc offset ${DELIVERY_LOG_SIZE}
+          for update skip locked
+        ), gone as (
+          delete from webhook_attempts a using old where a.id = old.id returning a.id, a.delivery_id
+        )
+        delete from webhook_deliveries d
+        where d.id in (select delivery_id from gone) and d.state <> 'pending'
+          and not exists (select 1 from webhook_attempts a where a.delivery_id = d.id and a.id not in (select id from gone))
+      `);
+      return row;
+    },
+
+    /**
+     * The common case in one statement (one round trip, its own transaction): a delivered
+     * attempt is logged, the delivery settled, its outbox row removed, the webhook's failure
+     * streak ended and the log pruned. The prune cannot see the row this statement adds, so it
+     * keeps one fewer of the older ones.
+     */
+    async recordDelivered(attempt: NewAttempt & { jobId: string }): Promise<void> {
+      await db.execute(sql`
+        with added as (
+          insert into webhook_attempts (delivery_id, project_id, webhook_id, event, attempt, status_code, delivered, error, duration_ms, response_body)
+          values (${attempt.deliveryId}, ${attempt.projectId}, ${attempt.webhookId}, ${attempt.event}, ${attempt.attempt}, ${attempt.statusCode}, true, null, ${attempt.durationMs}, ${attempt.responseBody})
+          returning id
+        ), settled as (
+          update webhook_deliveries set state = 'delivered', next_attempt_at = null, lease_until = null, updated_at = now() where id = ${attempt.deliveryId}
+        ), done as (
+          delete from outbox where job_id = ${attempt.jobId}
+        ), streak as (
+          update webhooks set failing_since = null
+          where project_id = ${attempt.projectId} and id = ${attempt.webhookId} and failing_since is not null
+        ), old as (
+          select id from webhook_attempts
+          where project_id = ${attempt.projectId} and webhook_id = ${attempt.webhookId}
+          order by id desc offset ${DELIVERY_LOG_SIZE - 1}
+          for update skip locked
+        ), gone as (
+          delete from webhook_attempts a using old where a.id = old.id returning a.id, a.delivery_id
+        )
+        delete from webhook_deliveries d
+        where d.id in (select delivery_id from gone) and d.state <> 'pending' and d.id <> ${attempt.deliveryId}
+          and not exists (select 1 from webhook_attempts a where a.delivery_id = d.id and a.id not in (select id from gone))
+      `);
+    },
+
+    /** The delivery's new state after an attempt: finished, or pending until `nextAttemptAt`. */
+    async settle(tx: Executor, deliveryId: string, state: DeliveryState, nextAttemptAt: Date | null): Promise<void> {
+      await tx.update(webhookDeliveries).set({ state, nextAttemptAt, leaseUntil: null, updatedAt: sql`now()` }).where(eq(webhookDeliveries.id, deliveryId));
+    },
+
+    /** A delivery whose job was lost again and again ends failed (the relay gave it up). */
+    async abandon(tx: Executor, deliveryId: string): Promise<void> {
+      await tx
+        .update(webhookDeliveries)
+        .set({ state: 'failed', nextAttemptAt: null, leaseUntil: null, updatedAt: sql`now()` })
+        .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.state, 'pending')));
+    },
+
+    /** The delivery log of a webhook, newest first. */
+    listAttempts: (workspaceId: string, projectId: string, webhookId: string): Promise<WebhookAttempt[]> =>
+      db
+        .select({ attempt: webhookAttempts })
+        .from(webhookAttempts)
+        .innerJoin(webhooks, and(eq(webhooks.projectId, webhookAttempts.projectId), eq(webhooks.id, webhookAttempts.webhookId)))
+        .where(and(eq(webhooks.workspaceId, workspaceId), eq(webhookAttempts.projectId, projectId), eq(webhookAttempts.webhookId, webhookId)))
+        .orderBy(desc(webhookAttempts.id))
+        .limit(DELIVERY_LOG_SIZE)
+        .then((rows) => rows.map((r) => r.attempt)),
+  };
+}
+
+export type WebhookDeliveryRepository = ReturnType<typeof createWebhookDeliveryRepository>;

@@ -1,0 +1,132 @@
+import { TEST_EVENT } from '../../domain/webhooks/event-types.js';
+import { retryDelayMs, parseRetryAfter } from '../../domain/webhooks/retry-schedule.js';
+import { signedHeaders } from '../../domain/webhooks/signature.js';
+import type { Db } from '../../platform/db/client.js';
+import type { SendOutcome, WebhookSender } from '../../platform/webhook-sender.js';
+import { addScheduledToOutbox, completeOutbox, type OutboxJob } from '../../jobs/outbox.js';
+import { webhookAttemptJob, webhookAttemptJobId } from '../../jobs/webhook-jobs.js';
+import { createWebhookDeliveryRepository } from '../../repositories/webhook-deliveries.js';
+import { createWebhookRepository } from '../../repositories/webhooks.js';
+import type { ServiceLog } from '../service-deps.js';
+
+/** Per-attempt timeout of background deliveries, and of the test endpoint (contract section 7). */
+export const DELIVERY_TIMEOUT_MS = 15_000;
+export const TEST_TIMEOUT_MS = 10_000;
+/** A webhook whose attempts have all failed this long is switched off. */
+export const FAILING_DISABLE_AFTER_MS = 5 * 24 * 3600 * 1000;
+
+export interface DeliveryAttemptDeps {
+  db: Db;
+  sender: WebhookSender;
+  /** WEBHOOK_RETRY_SCHEDULE. */
+  retryScheduleMs: readonly number[];
+  /** How long past a retry's due time the relay first looks for its lost job (OUTBOX_RESEND_AFTER_MS; default 60 s). */
+  resendAfterMs?: number;
+  log: ServiceLog;
+  /** Hands the next attempt's job to BullMQ with its delay (the worker); without it the relay does, when the row is checked. */
+  enqueue?(job: OutboxJob, delayMs: number): Promise<unknown>;
+}
+
+/** What became of a run of one attempt. */
+export type AttemptRun =
+  | { kind: 'attempted'; outcome: SendOutcome; result: 'delivered' | 'retrying' | 'failed'; nextAttemptAt: Date | null }
+  | { kind: 'skipped'; reason: 'gone' | 'finished' | 'busy' | 'disabled' };
+
+/**
+ * Makes one attempt of a delivery, idempotently against Postgres: claims the attempt (one run
+ * per attempt; jobs arrive at least once), sends the signed body, then in one transaction logs
+ * the attempt (pruning the log), settles the delivery and, when it is to be retried, replaces
+ * its outbox row with the next attempt's, due after the schedule's wait. The next job is handed
+ * to BullMQ after the commit, delayed; if that fails or Redis loses it, the relay finds the row
+ * overdue and enqueues it again. A 410 or five days of failures switch the webhook off.
+ */
+export function createDeliveryAttempts(deps: DeliveryAttemptDeps) {
+  const deliveries = createWebhookDeliveryRepository(deps.db);
+  const hooks = createWebhookRepository(deps.db);
+
+  async function run(deliveryId: string, attempt: number, options: { timeoutMs?: number } = {}): Promise<AttemptRun> {
+    const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
+    const jobId = webhookAttemptJobId(deliveryId, attempt);
+    // Long enough for the request and the bookkeeping: a lease outliving it means its run died.
+    const claim = await deliveries.claimAttempt(deliveryId, attempt, timeoutMs + 30_000);
+    if (!claim) {
+      const current = await deliveries.state(deliveryId);
+      if (current && current.state === 'pending' && current.attempts === attempt) return { kind: 'skipped', reason: 'busy' };
+      // Gone (its webhook or project was deleted), finished, or a stale job of an earlier attempt.
+      await completeOutbox(deps.db, jobId);
+      return { kind: 'skipped', reason: current ? 'finished' : 'gone' };
+    }
+    const { delivery } = claim;
+    if (!claim.enabled && delivery.event !== TEST_EVENT) {
+      // Disabled webhooks get nothing; the delivery ends without an attempt.
+      await deps.db.transaction(async (tx) => {
+        await deliveries.settle(tx, deliveryId, 'failed', null);
+        await completeOutbox(tx, jobId);
+      });
+      return { kind: 'skipped', reason: 'disabled' };
+    }
+
+    const headers = signedHeaders({ secret: claim.secret, deliveryId, event: delivery.event, attempt, timestamp: Math.floor(Date.now() / 1000), body: delivery.body });
+    const outcome = await deps.sender.post(claim.url, headers, delivery.body, timeoutMs);
+    const isTest = delivery.event === TEST_EVENT;
+    const maxAttempts = delivery.maxAttempts ?? deps.retryScheduleMs.length + 1;
+
+    if (outcome.delivered && !isTest) {
+      await deliveries.recordDelivered({ deliveryId, projectId: delivery.projectId, webhookId: delivery.webhookId, event: delivery.event, attempt, ...outcome, jobId });
+      return { kind: 'attempted', outcome, result: 'delivered', nextAttemptAt: null };
+    }
+
+    let next: { job: OutboxJob; delayMs: number } | null = null;
+    const settled = await deps.db.transaction(async (tx) => {
+      const { projectId, webhookId } = delivery;
+      await deliveries.recordAttempt(tx, { deliveryId, projectId, webhookId, event: delivery.event, attempt, ...outcome });
+      await completeOutbox(tx, jobId);
+      if (outcome.delivered) {
+        if (!isTest) await hooks.noteOutcome(tx, projectId, webhookId, true);
+        await deliveries.settle(tx, deliveryId, 'delivered', null);
+        return { result: 'delivered' as const, nextAttemptAt: null };
+      }
+      // A test says how the endpoint answers; it neither disables the webhook nor counts in its streak.
+      if (!isTest) {
+        if (outcome.statusCode === 410) {
+          await hooks.disable(tx, projectId, webhookId, 'gone');
+          await deliveries.settle(tx, deliveryId, 'failed', null);
+          return { result: 'failed' as const, nextAttemptAt: null };
+        }
+        const failingSince = await hooks.noteOutcome(tx, projectId, webhookId, false);
+        if (failingSince && Date.now() - failingSince.getTime() >= FAILING_DISABLE_AFTER_MS) {
+          await hooks.disable(tx, projectId, webhookId, 'failing');
+          await deliveries.settle(tx, deliveryId, 'failed', null);
+          return { result: 'failed' as const, nextAttemptAt: null };
+        }
+      }
+      const delayMs =
+        attempt < maxAttempts
+          ? retryDelayMs({
+              schedule: deps.retryScheduleMs,
+              attempt,
+              retryAfterMs: parseRetryAfter(outcome.retryAfter ?? undefined),
+              struggling: outcome.error === 'timeout' || outcome.statusCode === 429,
+            })
+          : null;
+      if (delayMs === null) {
+        await deliveries.settle(tx, deliveryId, 'failed', null);
+        return { result: 'failed' as const, nextAttemptAt: null };
+      }
+      const nextAttemptAt = new Date(Date.now() + delayMs);
+      await deliveries.settle(tx, deliveryId, 'pending', nextAttemptAt);
+      next = { job: webhookAttemptJob(delivery, attempt + 1), delayMs };
+      await addScheduledToOutbox(tx, next.job, delayMs + (deps.resendAfterMs ?? 60_000));
+      return { result: 'retrying' as const, nextAttemptAt };
+    });
+    const scheduled = next as { job: OutboxJob; delayMs: number } | null;
+    if (scheduled && deps.enqueue) {
+      await deps.enqueue(scheduled.job, scheduled.delayMs).catch((error: unknown) => deps.log.debug({ err: error, deliveryId }, 'next webhook attempt not handed to BullMQ; the relay will'));
+    }
+    return { kind: 'attempted', outcome, ...settled };
+  }
+
+  return { run };
+}
+
+export type DeliveryAttempts = ReturnType<typeof createDeliveryAttempts>;

@@ -1,0 +1,47 @@
+import { AppError } from '../../domain/errors.js';
+import { SsrfError, resolvePublicAddress, type LookupAll } from '../../platform/ssrf-guard.js';
+
+/** Longest webhook URL accepted. */
+export const MAX_URL_LENGTH = 2048;
+
+export interface TargetUrlOptions {
+  /** WEBHOOK_ALLOW_INSECURE: http:// and private addresses allowed. */
+  allowInsecure: boolean;
+  /** The resolver (tests). */
+  lookup?: LookupAll;
+}
+
+const invalidUrl = (message: string) => new AppError(400, 'invalid_url', message, { details: [{ field: 'body.url', message }] });
+
+/**
+ * The registration check of a webhook URL (contract section 7): absolute `https://` (http too in
+ * insecure mode), no credentials in it, and a host that is not, and does not resolve to, a
+ * loopback, private, link-local, reserved or IPv4-mapped address. The URL parser has already
+ * turned `2130706433` or `0x7f.1` into `127.0.0.1`. A name that does not resolve now is
+ * accepted (its deliveries fail with `dns` until it does); every delivery checks again, on the
+ * address it connects to. Answers the URL normalised.
+ */
+export async function checkTargetUrl(raw: string, options: TargetUrlOptions): Promise<string> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw invalidUrl('url must be an absolute https:// URL.');
+  }
+  if (raw.length > MAX_URL_LENGTH) throw invalidUrl(`url must be at most ${MAX_URL_LENGTH} characters.`);
+  const schemes = options.allowInsecure ? ['https:', 'http:'] : ['https:'];
+  if (!schemes.includes(url.protocol)) throw invalidUrl('url must use https://.');
+  if (url.username || url.password) throw invalidUrl('url must not contain credentials; sign with the secret instead.');
+  if (url.hostname === '') throw invalidUrl('url must name a host.');
+  if (!options.allowInsecure) {
+    try {
+      await resolvePublicAddress(url.hostname, { lookup: options.lookup, timeoutMs: 3000 });
+    } catch (error) {
+      if (error instanceof SsrfError && error.code === 'ssrf_blocked') {
+        throw invalidUrl('url must not point to a loopback, private, link-local or reserved address.');
+      }
+      // Not resolvable right now: the deliveries will say so.
+    }
+  }
+  return url.toString();
+}
