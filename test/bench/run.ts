@@ -30,7 +30,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 /** Alternating rounds of each read and its anchor (BENCH_ROUNDS, default 3). */
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const base = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-/** `BENCH_ONLY=webhooks` runs the webhook delivery benchmark alone. */
+/** `BENCH_ONLY=webhooks` or `BENCH_ONLY=scale-out` runs that benchmark alone. */
 const ONLY = process.env.BENCH_ONLY;
 
 function withDatabase(url: string, name: string) {
@@ -141,6 +141,30 @@ async function main() {
       projects[label] = { id: created.project.id, token: share.settings.shareToken };
     }
     const publicHeaders = { apikey: env.PUBLIC_ANON_KEY, authorization: `Bearer ${env.PUBLIC_ANON_KEY}` };
+    /** Scale-out: the same read through one and through two server processes; a 20 MB upload on local disk and on S3. */
+    const scaleOutRows = async (sharePath: string) => {
+      const scale = await measureReadScaleOut({ env, firstServer: api, sharePath, headers: publicHeaders, connections: CONNECTIONS, duration: DURATION });
+      const uploads = await measureUploads({ env, localServer: api, ownerHeaders: owner });
+      console.log('\n| scale-out | figure | anchor | ratio |');
+      console.log('|---|---:|---:|---:|');
+      const oneServer = scale.oneServer.requests.average;
+      const twoServers = scale.twoServers.requests.average;
+      console.log(`| read 200, 1 model, ${CONNECTIONS} conn.: two server processes | ${Math.round(twoServers)} req/s (p99 ${scale.twoServers.latency.p99} ms) | one server process: ${Math.round(oneServer)} req/s (p99 ${scale.oneServer.latency.p99} ms) | ${(twoServers / Math.max(oneServer, 0.001)).toFixed(2)}x |`);
+      const mb = (uploads.bytes / 1024 / 1024).toFixed(1);
+      console.log(`| upload of a ${mb} MB model (POST /assets, median of 3): local disk | ${Math.round(uploads.localMs)} ms | – | – |`);
+      console.log(`| upload of a ${mb} MB model (POST /assets, median of 3): S3 (s3rver) | ${Math.round(uploads.s3Ms)} ms | local disk: ${Math.round(uploads.localMs)} ms | ${(uploads.s3Ms / uploads.localMs).toFixed(2)}x |`);
+      console.log(`| bare S3 PutObject of the same bytes (the store's own cost) | ${Math.round(uploads.putObjectMs)} ms | – | – |`);
+      for (const [name, result] of [['read, one server', scale.oneServer], ['read, two servers', scale.twoServers]] as const) {
+        if (unexpected(result) > 0 || result.errors + result.timeouts > 0) {
+          console.error(`\n${name}: answers other than 2xx/3xx or errors: ${JSON.stringify(result.statusCodeStats)}`);
+          process.exitCode = 1;
+        }
+      }
+    };
+    if (ONLY === 'scale-out') {
+      await scaleOutRows(`/share/${projects['1 model'].id}/${projects['1 model'].token}`);
+      return;
+    }
 
     // The anchor serves the very bytes (and content-type, ETag) the public read answered.
     const reads: Record<string, { url: string; etag: string; bytes: number; barePath: string }> = {};
@@ -228,24 +252,7 @@ async function main() {
     console.log(`\n304 p99, 500 models / 1 model: ${(p99('read 304, 500') / Math.max(p99('read 304, 1'), 0.001)).toFixed(2)}x`);
     console.log(`submit ack p99 / read 200 p99 (1 model): ${(p99('submit') / Math.max(p99('read 200, 1'), 0.001)).toFixed(2)}x`);
 
-    // Scale-out: the same read through one and through two server processes; a 20 MB upload on local disk and on S3.
-    const scale = await measureReadScaleOut({ env, firstServer: api, sharePath: `/share/${id}/${shareToken}`, headers: publicHeaders, connections: CONNECTIONS, duration: DURATION });
-    const uploads = await measureUploads({ env, localServer: api, ownerHeaders: owner });
-    console.log('\n| scale-out | figure | anchor | ratio |');
-    console.log('|---|---:|---:|---:|');
-    const oneServer = scale.oneServer.requests.average;
-    const twoServers = scale.twoServers.requests.average;
-    console.log(`| read 200, 1 model, ${CONNECTIONS} conn.: two server processes | ${Math.round(twoServers)} req/s (p99 ${scale.twoServers.latency.p99} ms) | one server process: ${Math.round(oneServer)} req/s (p99 ${scale.oneServer.latency.p99} ms) | ${(twoServers / Math.max(oneServer, 0.001)).toFixed(2)}x |`);
-    const mb = (uploads.bytes / 1024 / 1024).toFixed(1);
-    console.log(`| upload of a ${mb} MB model (POST /assets, median of 3): local disk | ${Math.round(uploads.localMs)} ms | – | – |`);
-    console.log(`| upload of a ${mb} MB model (POST /assets, median of 3): S3 (s3rver) | ${Math.round(uploads.s3Ms)} ms | local disk: ${Math.round(uploads.localMs)} ms | ${(uploads.s3Ms / uploads.localMs).toFixed(2)}x |`);
-    console.log(`| bare S3 PutObject of the same bytes (the store's own cost) | ${Math.round(uploads.putObjectMs)} ms | – | – |`);
-    for (const [name, result] of [['read, one server', scale.oneServer], ['read, two servers', scale.twoServers]] as const) {
-      if (unexpected(result) > 0 || result.errors + result.timeouts > 0) {
-        console.error(`\n${name}: answers other than 2xx/3xx or errors: ${JSON.stringify(result.statusCodeStats)}`);
-        process.exitCode = 1;
-      }
-    }
+    await scaleOutRows(`/share/${id}/${shareToken}`);
     printWebhooks(await benchWebhooks({ env, db, workspaceId: person.defaultWorkspaceId!, api, ownerHeaders: owner, rounds: ROUNDS }));
 
     // The element in a real Chromium: its loader's size, and its first frame next to model-viewer alone.
