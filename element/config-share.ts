@@ -9,7 +9,8 @@ import { placeModels } from './features/models.js';
 import { pngWithinLimits } from './features/screenshot.js';
 import { passwordTemplate, rememberPassword, rememberedPassword } from './features/password.js';
 import { DEFAULT_STRINGS, format, type ConfigShareStrings } from './features/strings.js';
-import type { Viewer } from './features/viewer.js';
+import type { PlacedModel, Viewer } from './features/viewer.js';
+import type { ArView } from './features/ar.js';
 
 /** Whether some element of the page already asked for the 3D chunk. */
 let viewerPrefetched = false;
@@ -48,13 +49,14 @@ const idempotencyKey = () => Array.from(crypto.getRandomValues(new Uint8Array(16
  * become states and events, never exceptions thrown at the page.
  *
  * @fires config-share-load - `{ project }` when a payload is shown (not again for an unchanged one).
- * @fires config-share-error - `{ type, message }`: unavailable, not-found, network, http, rate-limited, config, webgl, invalid, submit.
+ * @fires config-share-error - `{ type, message }`: unavailable, not-found, network, http, rate-limited, config, webgl, invalid, submit, ar.
  * @fires config-share-password-required - the password prompt is shown.
  * @fires config-share-model-missing - `{ modelIds }` of models left out of the scene.
  * @fires config-share-submit - `{ requestId }` once the server stored the request.
  * @csspart viewer - the 3D view. @csspart status - the state message (a live region).
  * @csspart password-form - the password prompt. @csspart form - the visitor's form.
  * @csspart submit-button - the form's submit button.
+ * @csspart ar - the "View in AR" button (one-model scenes, on devices that can show AR).
  */
 @customElement('config-share')
 export class ConfigShareElement extends LitElement {
@@ -63,6 +65,10 @@ export class ConfigShareElement extends LitElement {
     [part='viewer'] { position: relative; height: var(--config-share-viewer-height, 360px); }
     .stage, canvas { display: block; width: 100%; height: 100%; }
     canvas:focus-visible { outline: 2px solid currentColor; outline-offset: -2px; }
+    /* model-viewer only presents AR: out of sight until a WebXR session shows its overlay. */
+    model-viewer { position: absolute; top: 0; left: 0; width: 1px; height: 1px; opacity: 0; }
+    model-viewer[ar-status='session-started'], model-viewer[ar-status='object-placed'] { width: 100%; height: 100%; opacity: 1; }
+    [part='ar'] { position: absolute; top: 0.75rem; right: 0.75rem; }
     progress { position: absolute; left: 1rem; right: 1rem; bottom: 1rem; width: calc(100% - 2rem); }
     .notice { font-size: 0.875em; opacity: 0.8; }
     .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
@@ -95,6 +101,8 @@ export class ConfigShareElement extends LitElement {
   @state() private busy = false;
   @state() private progress = 1;
   @state() private notice = '';
+  /** A one-model scene that this device can show in AR: the "View in AR" button is there. */
+  @state() private arAvailable = false;
   @state() private fieldErrors: Record<string, string> = {};
   @state() private submitMessage = '';
   /** The submit under way: a second click or call joins it instead of sending again. */
@@ -104,6 +112,11 @@ export class ConfigShareElement extends LitElement {
   /** Bumped by every load, so an answer that arrives after a newer load is ignored. */
   private generation = 0;
   private viewer?: Promise<Viewer | null>;
+  /** The scene's AR side (model-viewer), for one-model scenes; `arView` once it is there. */
+  private ar?: Promise<ArView | null>;
+  private arView?: ArView;
+  /** Bumped when the scene is dropped: work of a dropped scene that is still under way stops there. */
+  private scene = 0;
   private nearViewport?: IntersectionObserver;
   private focusPassword = false;
 
@@ -291,6 +304,10 @@ export class ConfigShareElement extends LitElement {
   private dropViewer() {
     void this.viewer?.then((viewer) => viewer?.dispose());
     this.viewer = undefined;
+    void this.ar?.then((ar) => ar?.dispose());
+    this.ar = this.arView = undefined;
+    this.arAvailable = false;
+    this.scene++;
     this.nearViewport?.disconnect();
     this.nearViewport = undefined;
   }
@@ -303,7 +320,7 @@ export class ConfigShareElement extends LitElement {
 
   /** Loads the viewer chunk and the missing model URLs together, then the models. */
   private async mountViewer(): Promise<Viewer | null> {
-    const { project, target } = this;
+    const { project, target, scene } = this;
     await this.updateComplete;
     const stage = this.renderRoot.querySelector<HTMLElement>('.stage');
     if (!project || !target || !stage) return null;
@@ -320,6 +337,9 @@ export class ConfigShareElement extends LitElement {
         this.notice = strings.modelsMissing;
         this.emit('config-share-model-missing', { modelIds: missing });
       }
+      // AR only where the scene is exactly one model, and that model is shown.
+      const [only] = models.placed;
+      if (project.data.models.length === 1 && only && missing.length === 0 && scene === this.scene) this.ar = this.mountAr(project, only);
       return viewer;
     } catch (error) {
       // No WebGL (or the chunk could not be fetched): the form still works without the scene.
@@ -328,6 +348,39 @@ export class ConfigShareElement extends LitElement {
       this.emit('config-share-error', { type: 'webgl', message: error instanceof Error ? error.message : String(error) });
       return null;
     }
+  }
+
+  /**
+   * Adds model-viewer for AR once the scene has drawn, when the page is idle: the AR chunks never
+   * compete with the first frame. The button shows only if model-viewer can start AR here.
+   */
+  private async mountAr(project: PublicProject, model: PlacedModel): Promise<ArView | null> {
+    const { scene } = this;
+    await new Promise<void>((resolve) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(() => resolve(), { timeout: 2000 }) : setTimeout(resolve, 200)));
+    const stage = this.renderRoot.querySelector<HTMLElement>('.stage');
+    if (scene !== this.scene || !stage) return null;
+    const fail = (message: string) => this.emit('config-share-error', { type: 'ar', message });
+    try {
+      const { createArView } = await import('./features/ar.js');
+      if (scene !== this.scene) return null;
+      const ar = await createArView(stage, model, {
+        label: project.name,
+        onAvailability: (available) => (this.arAvailable = available && scene === this.scene),
+        onError: fail,
+      });
+      // A scene dropped meanwhile disposes `ar` through the promise dropViewer() chained on.
+      if (scene === this.scene) this.arView = ar;
+      return ar;
+    } catch (error) {
+      // The scene stays as it is; only the AR button is not offered.
+      fail(error instanceof Error ? error.message : String(error));
+      return null;
+    }
+  }
+
+  /** The AR button's click: model-viewer starts AR within this very gesture (not after an await). */
+  private activateAr() {
+    this.arView?.activate();
   }
 
   private async send(extra: SubmitExtra): Promise<string | null> {
@@ -412,6 +465,7 @@ export class ConfigShareElement extends LitElement {
         ? html`<div part="viewer">
               <div class="stage"></div>
               ${this.progress < 1 ? html`<progress max="1" .value=${this.progress} aria-label=${strings.modelProgress}></progress>` : nothing}
+              ${this.arAvailable ? html`<button type="button" part="ar" @click=${() => this.activateAr()}>${strings.viewInAr}</button>` : nothing}
             </div>
             ${this.notice ? html`<p class="notice">${this.notice}</p>` : nothing}
             ${fields.length || blocks.length
