@@ -5,7 +5,7 @@ import { MAX_SCREENSHOTS } from '../server/core/wire/submit-limits.js';
 import { postSubmit, type Failure, type ReadResult, type ShareTarget, type SubmitBody } from './features/api.js';
 import { formTemplate, formValues, missingRequiredFields, readFormFields, readOptionBlocks, requiredMessage, type FormValues } from './features/form.js';
 import { loadShare, shareTarget } from './features/loading.js';
-import { placeModels } from './features/models.js';
+import { downloadModel, placeModels } from './features/models.js';
 import { pngWithinLimits } from './features/screenshot.js';
 import { passwordTemplate, rememberPassword, rememberedPassword } from './features/password.js';
 import { DEFAULT_STRINGS, format, type ConfigShareStrings } from './features/strings.js';
@@ -118,6 +118,8 @@ export class ConfigShareElement extends LitElement {
   /** Bumped when the scene is dropped: work of a dropped scene that is still under way stops there. */
   private scene = 0;
   private nearViewport?: IntersectionObserver;
+  /** The element came within 200 px of the viewport since it was attached. */
+  private near = false;
   private focusPassword = false;
 
   /** The current state, as in the `state` attribute. */
@@ -140,13 +142,15 @@ export class ConfigShareElement extends LitElement {
   override connectedCallback() {
     super.connectedCallback();
     if (!this.hasAttribute('state')) this.setAttribute('state', this.status);
-    this.prefetchViewerNearViewport();
-    // Back on the page: updated() watches the viewport again to rebuild the scene.
-    if (this.hasUpdated) this.requestUpdate();
+    // Back on the page: the scene is built again once the element is near the viewport.
+    this.watchViewport();
   }
 
   override disconnectedCallback() {
     super.disconnectedCallback();
+    this.nearViewport?.disconnect();
+    this.nearViewport = undefined;
+    this.near = false;
     // Browsers allow only a few WebGL contexts per page: a detached element gives its context back.
     this.dropViewer();
   }
@@ -185,43 +189,36 @@ export class ConfigShareElement extends LitElement {
       this.focusPassword = false;
       this.renderRoot.querySelector<HTMLInputElement>('input[name="password"]')?.focus();
     }
-    const viewerPart = this.renderRoot.querySelector('[part="viewer"]');
-    if (viewerPart && !this.viewer && !this.nearViewport) {
-      // three.js is fetched when the element comes within a screen's reach, not with the page.
-      this.nearViewport = new IntersectionObserver(
-        (entries) => {
-          if (!entries.some((entry) => entry.isIntersecting)) return;
-          this.nearViewport?.disconnect();
-          this.nearViewport = undefined;
-          void this.ensureViewer();
-        },
-        { rootMargin: '200px' },
-      );
-      this.nearViewport.observe(viewerPart);
-    }
+    // The payload arrived while the element is already near the viewport: build the scene now.
+    if (this.near && !this.viewer && this.renderRoot.querySelector('[part="viewer"]')) void this.ensureViewer();
   }
 
   /**
-   * Fetches the 3D chunk (not yet running it) as soon as the element comes within a screen's
-   * reach, while the payload is still on its way: the two downloads overlap instead of following
-   * each other. The module is cached, so mounting the viewer later imports it at no cost.
+   * Watches for the element coming within 200 px of the viewport (three.js is fetched then, not
+   * with the page). The first time, the 3D chunk is fetched at once, while the payload is still on
+   * its way, so the two downloads overlap; the scene is built as soon as both are there.
    */
-  private prefetchViewerNearViewport() {
-    if (viewerPrefetched || typeof IntersectionObserver === 'undefined') return;
-    const observer = new IntersectionObserver(
+  private watchViewport() {
+    if (this.nearViewport) return;
+    if (typeof IntersectionObserver === 'undefined') return void (this.near = true);
+    this.nearViewport = new IntersectionObserver(
       (entries) => {
         if (!entries.some((entry) => entry.isIntersecting)) return;
-        observer.disconnect();
-        if (viewerPrefetched) return;
-        viewerPrefetched = true;
-        import('./features/viewer.js').catch(() => {
-          // Failing here costs nothing: mounting the viewer imports it again and reports the failure.
-          viewerPrefetched = false;
-        });
+        this.nearViewport?.disconnect();
+        this.nearViewport = undefined;
+        this.near = true;
+        if (!viewerPrefetched) {
+          viewerPrefetched = true;
+          import('./features/viewer.js').catch(() => {
+            // Failing here costs nothing: mounting the viewer imports it again and reports the failure.
+            viewerPrefetched = false;
+          });
+        }
+        this.requestUpdate();
       },
       { rootMargin: '200px' },
     );
-    observer.observe(this);
+    this.nearViewport.observe(this);
   }
 
   private emit<K extends keyof ConfigShareEventDetails>(type: K, detail: ConfigShareEventDetails[K]) {
@@ -308,8 +305,6 @@ export class ConfigShareElement extends LitElement {
     this.ar = this.arView = undefined;
     this.arAvailable = false;
     this.scene++;
-    this.nearViewport?.disconnect();
-    this.nearViewport = undefined;
   }
 
   private ensureViewer(): Promise<Viewer | null> {
@@ -318,7 +313,10 @@ export class ConfigShareElement extends LitElement {
     return this.viewer;
   }
 
-  /** Loads the viewer chunk and the missing model URLs together, then the models. */
+  /**
+   * Loads the viewer chunk, the missing model URLs and then the model files all at once: the
+   * downloads start before the chunk runs and overlap the renderer's start-up.
+   */
   private async mountViewer(): Promise<Viewer | null> {
     const { project, target, scene } = this;
     await this.updateComplete;
@@ -328,10 +326,23 @@ export class ConfigShareElement extends LitElement {
     try {
       this.progress = 0;
       const password = rememberedPassword(target);
-      const [{ createViewer }, models] = await Promise.all([import('./features/viewer.js'), placeModels(target, project.data.models, password)]);
+      const chunk = import('./features/viewer.js');
+      chunk.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
+      const models = await placeModels(target, project.data.models, password);
+      const fractions = models.placed.map(() => 0);
+      const loading = models.placed.map((model, index) => {
+        const file = downloadModel(model.url, (fraction) => {
+          fractions[index] = fraction;
+          if (project === this.project) this.progress = Math.min(0.99, fractions.reduce((sum, part) => sum + part, 0) / fractions.length);
+        });
+        file.catch(() => undefined); // the viewer reports it as a missing model
+        return { ...model, file };
+      });
+      const { createViewer } = await chunk;
       if (project !== this.project) return null;
       const viewer = createViewer(stage, project.data, format(strings.viewerLabel, { name: project.name }));
-      const failed = await viewer.load(models.placed, (fraction) => (this.progress = fraction));
+      const failed = await viewer.load(loading);
+      if (project === this.project) this.progress = 1;
       const missing = [...models.missing, ...failed];
       if (missing.length > 0) {
         this.notice = strings.modelsMissing;

@@ -12,7 +12,9 @@ import { transformMatrix } from './viewer.js';
  *
  * The `<model-viewer>` is not a second view: it sits in the stage, 1 px, transparent and inert
  * (no focus, no clicks, out of the accessibility tree), and only a WebXR session makes it
- * visible (its DOM overlay). Scene Viewer and Quick Look are apps of their own.
+ * visible (its DOM overlay). Scene Viewer and Quick Look are apps of their own. It does not load
+ * the model until AR starts (`reveal="manual"`; each AR mode loads it then): choosing the AR mode
+ * needs no model, and a second parse and render of the scene would cost every desktop visitor.
  */
 
 /** The AR modes offered, in model-viewer's order of preference. */
@@ -21,6 +23,7 @@ export const AR_MODES = 'webxr scene-viewer quick-look';
 /** The parts of `<model-viewer>` this chunk uses. */
 export interface ModelViewerElement extends HTMLElement {
   readonly canActivateAR: boolean;
+  readonly updateComplete: Promise<boolean>;
   readonly loaded: boolean;
   activateAR(): Promise<void>;
 }
@@ -37,7 +40,7 @@ export interface ArView {
 export interface ArOptions {
   /** The model's name for AR viewers (model-viewer's `alt`). */
   label: string;
-  /** Called with model-viewer's `canActivateAR` after each load of the model. */
+  /** Called with model-viewer's `canActivateAR` once it chose its AR mode, and after each load. */
   onAvailability(available: boolean): void;
   /** A failure to start AR, or the model failing to load in model-viewer. */
   onError(message: string): void;
@@ -72,6 +75,23 @@ async function defineModelViewer(): Promise<void> {
   if (!customElements.get('model-viewer')) await import('@google/model-viewer/dist/model-viewer-module.min.js');
 }
 
+/** The capability queries model-viewer makes when it picks its AR mode (WebXR, then XR form factors). */
+interface XrNavigator {
+  xr?: { isSessionSupported?(mode: string): Promise<boolean> };
+  userAgentData?: { getHighEntropyValues?(hints: string[]): Promise<unknown> };
+}
+
+/**
+ * Resolves once model-viewer has picked its AR mode: it starts that choice in its first update and
+ * awaits the browser's answers to these same queries, which come back in the order asked.
+ */
+async function arModeChosen(element: ModelViewerElement): Promise<void> {
+  await element.updateComplete;
+  const { xr, userAgentData } = navigator as Navigator & XrNavigator;
+  await Promise.allSettled([xr?.isSessionSupported?.('immersive-ar'), userAgentData?.getHighEntropyValues?.(['formFactor'])]);
+  await new Promise((resolve) => setTimeout(resolve, 0));
+}
+
 /** Adds the `<model-viewer ar>` for `model` to `stage`; availability arrives through `onAvailability`. */
 export async function createArView(stage: HTMLElement, model: PlacedModel, options: ArOptions): Promise<ArView> {
   await defineModelViewer();
@@ -81,8 +101,9 @@ export async function createArView(stage: HTMLElement, model: PlacedModel, optio
     src: model.url,
     ar: '',
     'ar-modes': AR_MODES,
-    // The model loads at once although the element is not "visible": canActivateAR is read after it.
-    loading: 'eager',
+    // The model loads when AR starts, not before (model-viewer's activateAR loads it).
+    reveal: 'manual',
+    loading: 'lazy',
     alt: options.label,
     orientation,
     scale,
@@ -91,7 +112,8 @@ export async function createArView(stage: HTMLElement, model: PlacedModel, optio
   for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
   element.inert = true;
 
-  const onLoad = () => options.onAvailability(element.canActivateAR);
+  let disposed = false;
+  const onLoad = () => disposed || options.onAvailability(element.canActivateAR);
   const onError = (event: Event) => {
     options.onAvailability(false);
     const detail = (event as CustomEvent<{ type?: string }>).detail;
@@ -101,12 +123,17 @@ export async function createArView(stage: HTMLElement, model: PlacedModel, optio
   const onStatus = (event: Event) => {
     const status = (event as CustomEvent<{ status: string }>).detail?.status;
     element.inert = status !== 'session-started' && status !== 'object-placed';
-    if (status === 'failed') options.onError('AR could not be started.');
+    if (status === 'failed') {
+      options.onError('AR could not be started.');
+      // model-viewer falls back to its next AR mode, or to none.
+      void arModeChosen(element).then(onLoad);
+    }
   };
   element.addEventListener('load', onLoad);
   element.addEventListener('error', onError);
   element.addEventListener('ar-status', onStatus);
   stage.append(element);
+  void arModeChosen(element).then(onLoad);
 
   return {
     element,
@@ -118,6 +145,7 @@ export async function createArView(stage: HTMLElement, model: PlacedModel, optio
       }
     },
     dispose() {
+      disposed = true;
       element.removeEventListener('load', onLoad);
       element.removeEventListener('error', onError);
       element.removeEventListener('ar-status', onStatus);

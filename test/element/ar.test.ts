@@ -16,13 +16,12 @@ const MODEL_VIEWER = /@google\/model-viewer\/|model-viewer-module/;
 
 const modelViewerOf = (element: ConfigShareElement) => part<ModelViewerElement>(element, 'model-viewer');
 
-/** Waits for the element's `<model-viewer>` to have loaded the model and fired `load` (two frames later). */
-async function loadedModelViewer(element: ConfigShareElement): Promise<ModelViewerElement> {
+/** Waits for the element's `<model-viewer>`, and for model-viewer to have chosen its AR mode (well within a second). */
+async function settledModelViewer(element: ConfigShareElement): Promise<ModelViewerElement> {
   await until(() => modelViewerOf(element), 'the model-viewer element', 40_000);
   const viewer = modelViewerOf(element)!;
-  await until(() => viewer.loaded, 'model-viewer to load the model', 40_000);
-  for (let frame = 0; frame < 3; frame++) await new Promise(requestAnimationFrame);
-  await sleep(100);
+  await viewer.updateComplete;
+  await sleep(1000);
   return viewer;
 }
 
@@ -52,9 +51,11 @@ describe('<config-share> AR through model-viewer', () => {
     equal(viewer.getAttribute('ar-modes'), 'webxr scene-viewer quick-look', 'ar-modes');
     equal(viewer.getAttribute('orientation'), '0rad 0rad 0rad', 'orientation from the rotation');
     equal(viewer.getAttribute('scale'), '1 1 1', 'scale');
+    equal(viewer.getAttribute('reveal'), 'manual', 'the model loads only when AR starts');
     assert(viewer.inert, 'inert while AR is not presenting: no focus stop, not in the accessibility tree');
 
-    await loadedModelViewer(element);
+    await settledModelViewer(element);
+    equal(viewer.loaded, false, 'no second parse of the model for AR that is not started');
     equal(viewer.canActivateAR, false, 'headless desktop Chromium has no AR');
     equal(part(element, '[part="ar"]'), null, 'no AR button without AR');
   });
@@ -63,10 +64,10 @@ describe('<config-share> AR through model-viewer', () => {
     const errors = recordEvents('config-share-error');
     const element = mountShare('plain');
     await untilState(element, 'ready');
-    const viewer = await loadedModelViewer(element);
+    const viewer = await settledModelViewer(element);
     equal(part(element, '[part="ar"]'), null, 'hidden before');
 
-    // A device with AR, as model-viewer reports it: canActivateAR is read again at each load.
+    // A device with AR, as model-viewer reports it: canActivateAR is read again at each load event.
     let activations = 0;
     Object.defineProperty(viewer, 'canActivateAR', { configurable: true, get: () => true });
     Object.defineProperty(viewer, 'activateAR', { configurable: true, value: async () => void activations++ });
