@@ -5,11 +5,12 @@ import { MAX_SCREENSHOTS } from '../server/core/wire/submit-limits.js';
 import { postSubmit, type Failure, type ReadResult, type ShareTarget, type SubmitBody } from './features/api.js';
 import { formTemplate, formValues, missingRequiredFields, readFormFields, readOptionBlocks, requiredMessage, type FormValues } from './features/form.js';
 import { loadShare, shareTarget } from './features/loading.js';
-import { placeModels } from './features/models.js';
+import { downloadModel, placeModels } from './features/models.js';
 import { pngWithinLimits } from './features/screenshot.js';
 import { passwordTemplate, rememberPassword, rememberedPassword } from './features/password.js';
 import { DEFAULT_STRINGS, format, type ConfigShareStrings } from './features/strings.js';
-import type { Viewer } from './features/viewer.js';
+import type { PlacedModel, Viewer } from './features/viewer.js';
+import type { ArView } from './features/ar.js';
 
 /** Whether some element of the page already asked for the 3D chunk. */
 let viewerPrefetched = false;
@@ -48,13 +49,14 @@ const idempotencyKey = () => Array.from(crypto.getRandomValues(new Uint8Array(16
  * become states and events, never exceptions thrown at the page.
  *
  * @fires config-share-load - `{ project }` when a payload is shown (not again for an unchanged one).
- * @fires config-share-error - `{ type, message }`: unavailable, not-found, network, http, rate-limited, config, webgl, invalid, submit.
+ * @fires config-share-error - `{ type, message }`: unavailable, not-found, network, http, rate-limited, config, webgl, invalid, submit, ar.
  * @fires config-share-password-required - the password prompt is shown.
  * @fires config-share-model-missing - `{ modelIds }` of models left out of the scene.
  * @fires config-share-submit - `{ requestId }` once the server stored the request.
  * @csspart viewer - the 3D view. @csspart status - the state message (a live region).
  * @csspart password-form - the password prompt. @csspart form - the visitor's form.
  * @csspart submit-button - the form's submit button.
+ * @csspart ar - the "View in AR" button (one-model scenes, on devices that can show AR).
  */
 @customElement('config-share')
 export class ConfigShareElement extends LitElement {
@@ -63,6 +65,10 @@ export class ConfigShareElement extends LitElement {
     [part='viewer'] { position: relative; height: var(--config-share-viewer-height, 360px); }
     .stage, canvas { display: block; width: 100%; height: 100%; }
     canvas:focus-visible { outline: 2px solid currentColor; outline-offset: -2px; }
+    /* model-viewer only presents AR: out of sight until a WebXR session shows its overlay. */
+    model-viewer { position: absolute; top: 0; left: 0; width: 1px; height: 1px; opacity: 0; }
+    model-viewer[ar-status='session-started'], model-viewer[ar-status='object-placed'] { width: 100%; height: 100%; opacity: 1; }
+    [part='ar'] { position: absolute; top: 0.75rem; right: 0.75rem; }
     progress { position: absolute; left: 1rem; right: 1rem; bottom: 1rem; width: calc(100% - 2rem); }
     .notice { font-size: 0.875em; opacity: 0.8; }
     .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
@@ -95,6 +101,8 @@ export class ConfigShareElement extends LitElement {
   @state() private busy = false;
   @state() private progress = 1;
   @state() private notice = '';
+  /** A one-model scene that this device can show in AR: the "View in AR" button is there. */
+  @state() private arAvailable = false;
   @state() private fieldErrors: Record<string, string> = {};
   @state() private submitMessage = '';
   /** The submit under way: a second click or call joins it instead of sending again. */
@@ -104,7 +112,14 @@ export class ConfigShareElement extends LitElement {
   /** Bumped by every load, so an answer that arrives after a newer load is ignored. */
   private generation = 0;
   private viewer?: Promise<Viewer | null>;
+  /** The scene's AR side (model-viewer), for one-model scenes; `arView` once it is there. */
+  private ar?: Promise<ArView | null>;
+  private arView?: ArView;
+  /** Bumped when the scene is dropped: work of a dropped scene that is still under way stops there. */
+  private scene = 0;
   private nearViewport?: IntersectionObserver;
+  /** The element came within 200 px of the viewport since it was attached. */
+  private near = false;
   private focusPassword = false;
 
   /** The current state, as in the `state` attribute. */
@@ -127,13 +142,15 @@ export class ConfigShareElement extends LitElement {
   override connectedCallback() {
     super.connectedCallback();
     if (!this.hasAttribute('state')) this.setAttribute('state', this.status);
-    this.prefetchViewerNearViewport();
-    // Back on the page: updated() watches the viewport again to rebuild the scene.
-    if (this.hasUpdated) this.requestUpdate();
+    // Back on the page: the scene is built again once the element is near the viewport.
+    this.watchViewport();
   }
 
   override disconnectedCallback() {
     super.disconnectedCallback();
+    this.nearViewport?.disconnect();
+    this.nearViewport = undefined;
+    this.near = false;
     // Browsers allow only a few WebGL contexts per page: a detached element gives its context back.
     this.dropViewer();
   }
@@ -172,43 +189,36 @@ export class ConfigShareElement extends LitElement {
       this.focusPassword = false;
       this.renderRoot.querySelector<HTMLInputElement>('input[name="password"]')?.focus();
     }
-    const viewerPart = this.renderRoot.querySelector('[part="viewer"]');
-    if (viewerPart && !this.viewer && !this.nearViewport) {
-      // three.js is fetched when the element comes within a screen's reach, not with the page.
-      this.nearViewport = new IntersectionObserver(
-        (entries) => {
-          if (!entries.some((entry) => entry.isIntersecting)) return;
-          this.nearViewport?.disconnect();
-          this.nearViewport = undefined;
-          void this.ensureViewer();
-        },
-        { rootMargin: '200px' },
-      );
-      this.nearViewport.observe(viewerPart);
-    }
+    // The payload arrived while the element is already near the viewport: build the scene now.
+    if (this.near && !this.viewer && this.renderRoot.querySelector('[part="viewer"]')) void this.ensureViewer();
   }
 
   /**
-   * Fetches the 3D chunk (not yet running it) as soon as the element comes within a screen's
-   * reach, while the payload is still on its way: the two downloads overlap instead of following
-   * each other. The module is cached, so mounting the viewer later imports it at no cost.
+   * Watches for the element coming within 200 px of the viewport (three.js is fetched then, not
+   * with the page). The first time, the 3D chunk is fetched at once, while the payload is still on
+   * its way, so the two downloads overlap; the scene is built as soon as both are there.
    */
-  private prefetchViewerNearViewport() {
-    if (viewerPrefetched || typeof IntersectionObserver === 'undefined') return;
-    const observer = new IntersectionObserver(
+  private watchViewport() {
+    if (this.nearViewport) return;
+    if (typeof IntersectionObserver === 'undefined') return void (this.near = true);
+    this.nearViewport = new IntersectionObserver(
       (entries) => {
         if (!entries.some((entry) => entry.isIntersecting)) return;
-        observer.disconnect();
-        if (viewerPrefetched) return;
-        viewerPrefetched = true;
-        import('./features/viewer.js').catch(() => {
-          // Failing here costs nothing: mounting the viewer imports it again and reports the failure.
-          viewerPrefetched = false;
-        });
+        this.nearViewport?.disconnect();
+        this.nearViewport = undefined;
+        this.near = true;
+        if (!viewerPrefetched) {
+          viewerPrefetched = true;
+          import('./features/viewer.js').catch(() => {
+            // Failing here costs nothing: mounting the viewer imports it again and reports the failure.
+            viewerPrefetched = false;
+          });
+        }
+        this.requestUpdate();
       },
       { rootMargin: '200px' },
     );
-    observer.observe(this);
+    this.nearViewport.observe(this);
   }
 
   private emit<K extends keyof ConfigShareEventDetails>(type: K, detail: ConfigShareEventDetails[K]) {
@@ -291,8 +301,10 @@ export class ConfigShareElement extends LitElement {
   private dropViewer() {
     void this.viewer?.then((viewer) => viewer?.dispose());
     this.viewer = undefined;
-    this.nearViewport?.disconnect();
-    this.nearViewport = undefined;
+    void this.ar?.then((ar) => ar?.dispose());
+    this.ar = this.arView = undefined;
+    this.arAvailable = false;
+    this.scene++;
   }
 
   private ensureViewer(): Promise<Viewer | null> {
@@ -301,9 +313,12 @@ export class ConfigShareElement extends LitElement {
     return this.viewer;
   }
 
-  /** Loads the viewer chunk and the missing model URLs together, then the models. */
+  /**
+   * Loads the viewer chunk, the missing model URLs and then the model files all at once: the
+   * downloads start before the chunk runs and overlap the renderer's start-up.
+   */
   private async mountViewer(): Promise<Viewer | null> {
-    const { project, target } = this;
+    const { project, target, scene } = this;
     await this.updateComplete;
     const stage = this.renderRoot.querySelector<HTMLElement>('.stage');
     if (!project || !target || !stage) return null;
@@ -311,15 +326,31 @@ export class ConfigShareElement extends LitElement {
     try {
       this.progress = 0;
       const password = rememberedPassword(target);
-      const [{ createViewer }, models] = await Promise.all([import('./features/viewer.js'), placeModels(target, project.data.models, password)]);
+      const chunk = import('./features/viewer.js');
+      chunk.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
+      const models = await placeModels(target, project.data.models, password);
+      const fractions = models.placed.map(() => 0);
+      const loading = models.placed.map((model, index) => {
+        const file = downloadModel(model.url, (fraction) => {
+          fractions[index] = fraction;
+          if (project === this.project) this.progress = Math.min(0.99, fractions.reduce((sum, part) => sum + part, 0) / fractions.length);
+        });
+        file.catch(() => undefined); // the viewer reports it as a missing model
+        return { ...model, file };
+      });
+      const { createViewer } = await chunk;
       if (project !== this.project) return null;
       const viewer = createViewer(stage, project.data, format(strings.viewerLabel, { name: project.name }));
-      const failed = await viewer.load(models.placed, (fraction) => (this.progress = fraction));
+      const failed = await viewer.load(loading);
+      if (project === this.project) this.progress = 1;
       const missing = [...models.missing, ...failed];
       if (missing.length > 0) {
         this.notice = strings.modelsMissing;
         this.emit('config-share-model-missing', { modelIds: missing });
       }
+      // AR only where the scene is exactly one model, and that model is shown.
+      const [only] = models.placed;
+      if (project.data.models.length === 1 && only && missing.length === 0 && scene === this.scene) this.ar = this.mountAr(project, only);
       return viewer;
     } catch (error) {
       // No WebGL (or the chunk could not be fetched): the form still works without the scene.
@@ -328,6 +359,39 @@ export class ConfigShareElement extends LitElement {
       this.emit('config-share-error', { type: 'webgl', message: error instanceof Error ? error.message : String(error) });
       return null;
     }
+  }
+
+  /**
+   * Adds model-viewer for AR once the scene has drawn, when the page is idle: the AR chunks never
+   * compete with the first frame. The button shows only if model-viewer can start AR here.
+   */
+  private async mountAr(project: PublicProject, model: PlacedModel): Promise<ArView | null> {
+    const { scene } = this;
+    await new Promise<void>((resolve) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(() => resolve(), { timeout: 2000 }) : setTimeout(resolve, 200)));
+    const stage = this.renderRoot.querySelector<HTMLElement>('.stage');
+    if (scene !== this.scene || !stage) return null;
+    const fail = (message: string) => this.emit('config-share-error', { type: 'ar', message });
+    try {
+      const { createArView } = await import('./features/ar.js');
+      if (scene !== this.scene) return null;
+      const ar = await createArView(stage, model, {
+        label: project.name,
+        onAvailability: (available) => (this.arAvailable = available && scene === this.scene),
+        onError: fail,
+      });
+      // A scene dropped meanwhile disposes `ar` through the promise dropViewer() chained on.
+      if (scene === this.scene) this.arView = ar;
+      return ar;
+    } catch (error) {
+      // The scene stays as it is; only the AR button is not offered.
+      fail(error instanceof Error ? error.message : String(error));
+      return null;
+    }
+  }
+
+  /** The AR button's click: model-viewer starts AR within this very gesture (not after an await). */
+  private activateAr() {
+    this.arView?.activate();
   }
 
   private async send(extra: SubmitExtra): Promise<string | null> {
@@ -412,6 +476,7 @@ export class ConfigShareElement extends LitElement {
         ? html`<div part="viewer">
               <div class="stage"></div>
               ${this.progress < 1 ? html`<progress max="1" .value=${this.progress} aria-label=${strings.modelProgress}></progress>` : nothing}
+              ${this.arAvailable ? html`<button type="button" part="ar" @click=${() => this.activateAr()}>${strings.viewInAr}</button>` : nothing}
             </div>
             ${this.notice ? html`<p class="notice">${this.notice}</p>` : nothing}
             ${fields.length || blocks.length

@@ -19,3 +19,27 @@ export async function placeModels(target: ShareTarget, models: PublicModel[], pa
   }
   return { placed, missing };
 }
+
+/**
+ * Downloads one model file, reporting the fraction received when the size is known. The element
+ * starts every download as soon as the URLs are known, so the files arrive while the 3D chunk
+ * loads and the renderer starts, instead of after them. Same request as three's loaders make:
+ * CORS, credentials only for the page's own origin.
+ */
+export async function downloadModel(url: string, onProgress: (fraction: number) => void): Promise<ArrayBuffer> {
+  const response = await fetch(url, { credentials: 'same-origin' });
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  const total = Number(response.headers.get('content-length'));
+  if (!response.body || !(total > 0)) return response.arrayBuffer();
+  const reader = response.body.getReader();
+  const parts: Uint8Array<ArrayBuffer>[] = [];
+  let received = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    parts.push(value);
+    received += value.byteLength;
+    onProgress(Math.min(1, received / total));
+  }
+  return new Blob(parts).arrayBuffer();
+}

@@ -9,6 +9,7 @@ export const DEFAULT_STRINGS = {
   modelProgress: 'Loading 3D models',
   modelsMissing: 'Some parts of this scene could not be shown.',
   viewerUnavailable: 'The 3D view cannot be shown on this device.',
+  viewInAr: 'View in AR',
   passwordPrompt: 'This configurator is protected by a password.',
   passwordLabel: 'Password',
   passwordSubmit: 'Open',

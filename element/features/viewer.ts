@@ -3,6 +3,7 @@ import {
   Color,
   DirectionalLight,
   Group,
+  LoaderUtils,
   Mesh,
   PerspectiveCamera,
   PlaneGeometry,
@@ -27,10 +28,16 @@ import type { PublicModel, PublicProject } from '../../server/core/wire/public-p
 /** A payload model whose URL is known (from the read or from model-urls). */
 export type PlacedModel = PublicModel & { url: string };
 
+/** A placed model and its file, downloading (the element starts the downloads before this chunk runs). */
+export type LoadingModel = PlacedModel & { file: Promise<ArrayBuffer> };
+
 /** The scene of one element. */
 export interface Viewer {
-  /** Loads and places the models; resolves with the ids of those whose file failed to load. */
-  load(models: PlacedModel[], onProgress: (fraction: number) => void): Promise<string[]>;
+  /**
+   * Parses and places the models, drawing each as soon as it is there; resolves once all are
+   * done, with the ids of those whose file failed to download or parse.
+   */
+  load(models: LoadingModel[]): Promise<string[]>;
   /** Draws the current view and returns the canvas holding it (read it at once). */
   capture(): HTMLCanvasElement;
   dispose(): void;
@@ -103,7 +110,14 @@ export function createViewer(stage: HTMLElement, data: PublicProject['data'], la
   controls.update();
 
   // Rendered on demand (controls, resize, loads), not in a loop: an idle configurator costs nothing.
-  const render = () => renderer.render(scene, camera);
+  let pendingFrame = 0;
+  const render = () => {
+    cancelAnimationFrame(pendingFrame);
+    pendingFrame = 0;
+    renderer.render(scene, camera);
+  };
+  /** One render at the next frame for models arriving together. */
+  const renderSoon = () => (pendingFrame ||= requestAnimationFrame(render));
   controls.addEventListener('change', render);
   const resize = new ResizeObserver(() => {
     const { clientWidth: width, clientHeight: height } = stage;
@@ -138,33 +152,32 @@ export function createViewer(stage: HTMLElement, data: PublicProject['data'], la
   }
 
   return {
-    async load(models, onProgress) {
+    async load(models) {
       const loader = new GLTFLoader();
-      const fractions = models.map(() => 0);
-      const report = () => onProgress(fractions.reduce((sum, part) => sum + part, 0) / (fractions.length || 1));
       const failed: string[] = [];
-      report();
+      /** Without a payload camera, the view widens as models arrive. */
+      const reframe = () => {
+        const box = new Box3().setFromObject(content);
+        if (!box.isEmpty() && !data.camera) frame(box);
+        return box;
+      };
       await Promise.all(
-        models.map(async (model, index) => {
+        models.map(async (model) => {
           try {
-            const gltf = await loader.loadAsync(model.url, (event) => {
-              if (event.lengthComputable && event.total > 0) (fractions[index] = event.loaded / event.total), report();
-            });
+            const gltf = await loader.parseAsync(await model.file, LoaderUtils.extractUrlBase(model.url));
             place(gltf.scene, model);
             gltf.scene.traverse((node) => (node.castShadow = quality.shadows));
             content.add(gltf.scene);
+            // Each model is drawn as soon as it is parsed, not after the slowest download.
+            reframe();
+            renderSoon();
           } catch {
             failed.push(model.id);
           }
-          fractions[index] = 1;
-          report();
         }),
       );
-      const box = new Box3().setFromObject(content);
-      if (!box.isEmpty()) {
-        if (!data.camera) frame(box);
-        if (quality.shadows) addGround(box);
-      }
+      const box = reframe();
+      if (!box.isEmpty() && quality.shadows) addGround(box);
       render();
       return failed;
     },
@@ -173,6 +186,7 @@ export function createViewer(stage: HTMLElement, data: PublicProject['data'], la
       return canvas;
     },
     dispose() {
+      cancelAnimationFrame(pendingFrame);
       resize.disconnect();
       controls.dispose();
       renderer.dispose();

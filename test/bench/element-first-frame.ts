@@ -16,9 +16,14 @@ export interface ElementFigures {
   loaderGzipBytes: number;
   elementFirstFrameMs: number;
   modelViewerFirstFrameMs: number;
+  /** Pages loaded of each kind, and every measurement in order. */
+  rounds: number;
+  elementSamples: number[];
+  modelViewerSamples: number[];
 }
 
-const ROUNDS = 5;
+/** Alternating loads of each page (BENCH_ELEMENT_ROUNDS, default 5). */
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ELEMENT_ROUNDS ?? 5));
 const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
@@ -91,7 +96,7 @@ export async function measureElement(options: { apiUrl: string; bffUrl: string; 
       element.push(await firstFrame('/element.html'));
       anchor.push(await firstFrame('/model-viewer.html'));
     }
-    return { loaderGzipBytes, elementFirstFrameMs: median(element), modelViewerFirstFrameMs: median(anchor) };
+    return { loaderGzipBytes, elementFirstFrameMs: median(element), modelViewerFirstFrameMs: median(anchor), rounds: ROUNDS, elementSamples: element, modelViewerSamples: anchor };
   } finally {
     await browser.close();
     await new Promise((resolve) => shop.close(resolve));

@@ -29,8 +29,10 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 /** Alternating rounds of each read and its anchor (BENCH_ROUNDS, default 3). */
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
+/** `BENCH_ONLY=element`: only the element's rows (loader size, first frame), no throughput runs. */
+const ELEMENT_ONLY = process.env.BENCH_ONLY === 'element';
 const base = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-/** `BENCH_ONLY=webhooks` or `BENCH_ONLY=scale-out` runs that benchmark alone. */
+/** `BENCH_ONLY=webhooks` or `BENCH_ONLY=scale-out` runs that benchmark alone (element: above). */
 const ONLY = process.env.BENCH_ONLY;
 
 function withDatabase(url: string, name: string) {
@@ -166,94 +168,100 @@ async function main() {
       return;
     }
 
-    // The anchor serves the very bytes (and content-type, ETag) the public read answered.
-    const reads: Record<string, { url: string; etag: string; bytes: number; barePath: string }> = {};
-    const bareRoutes: Record<string, { status: number; file?: string; headers: Record<string, string> }> = {};
-    for (const [index, label] of Object.keys(projects).entries()) {
-      const { id, token: shareToken } = projects[label];
-      const url = `${api}/share/${id}/${shareToken}`;
-      const first = await fetch(url, { headers: publicHeaders });
-      const body = Buffer.from(await first.arrayBuffer());
-      const etag = first.headers.get('etag') ?? '';
-      const file = path.join(storageDir, `bare-${index}.json`);
-      await writeFile(file, body);
-      const barePath = `/read-200/${index}`;
-      bareRoutes[barePath] = { status: 200, file, headers: { 'content-type': first.headers.get('content-type') ?? 'application/json', etag } };
-      reads[label] = { url, etag, bytes: body.byteLength, barePath };
-    }
-    bareRoutes['/read-304'] = { status: 304, headers: { etag: Object.values(reads)[0].etag } };
-    const barePort = await freePort();
-    bare = spawn(tsx, ['test/bench/bare-fastify.ts'], { env: { ...process.env, BARE_PORT: String(barePort), BARE_ROUTES: JSON.stringify(bareRoutes) }, stdio: ['ignore', 'ignore', 'inherit'] });
-    const bareUrl = `http://127.0.0.1:${barePort}`;
-    await waitFor(`${bareUrl}/ready`, bare);
-
-    const measure = async (opts: autocannon.Options) => {
-      // A short warm-up first, so JIT and connection pools do not colour the figures.
-      await autocannon({ connections: CONNECTIONS, duration: 1, ...opts });
-      return autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts });
-    };
-    const rows: Array<{ name: string; result: Result; anchor?: Result; ratio?: number }> = [];
-    const run = async (name: string, opts: autocannon.Options) => {
-      rows.push({ name, result: await measure(opts) });
-    };
-    /**
-     * A read next to its anchor, alternating ROUNDS times (server, anchor, server, ...) so that a
-     * noisy moment on these shared cores hits both; the row keeps the round with the median ratio.
-     */
-    const runAgainst = async (name: string, opts: autocannon.Options, anchorOpts: autocannon.Options) => {
-      const rounds: Array<{ result: Result; anchor: Result; ratio: number }> = [];
-      for (let round = 0; round < ROUNDS; round++) {
-        const result = await measure(opts);
-        const anchor = await measure(anchorOpts);
-        rounds.push({ result, anchor, ratio: result.requests.average / Math.max(anchor.requests.average, 0.001) });
-      }
-      rounds.sort((x, y) => x.ratio - y.ratio);
-      rows.push({ name, ...rounds[Math.floor(rounds.length / 2)] });
-    };
-    for (const [label, { url, etag, bytes, barePath }] of Object.entries(reads)) {
-      await runAgainst(`read 200, ${label} (${Math.round(bytes / 1024)} KB)`, { url, headers: publicHeaders }, { url: `${bareUrl}${barePath}` });
-      await runAgainst(`read 304, ${label}`, { url, headers: { ...publicHeaders, 'if-none-match': etag } }, { url: `${bareUrl}/read-304` });
-    }
-    // The BFF's cache: reads it answers itself (a kept 200, its own 304), next to the same anchor.
+    // The BFF: its cache is measured below, and it serves the element to Chromium.
     const bffPort = await freePort();
     bff = spawn(tsx, ['bff/main.ts'], { env: { ...process.env, ...env, BFF_PORT: String(bffPort), BFF_UPSTREAM_URL: api }, stdio: ['ignore', 'ignore', 'inherit'] });
     const bffUrl = `http://127.0.0.1:${bffPort}`;
     await waitFor(`${bffUrl}/health`, bff);
-    const bffConnections = Number(process.env.BENCH_BFF_CONNECTIONS ?? 100);
-    {
+
+    if (!ELEMENT_ONLY) {
+      // The anchor serves the very bytes (and content-type, ETag) the public read answered.
+      const reads: Record<string, { url: string; etag: string; bytes: number; barePath: string }> = {};
+      const bareRoutes: Record<string, { status: number; file?: string; headers: Record<string, string> }> = {};
+      for (const [index, label] of Object.keys(projects).entries()) {
+        const { id, token: shareToken } = projects[label];
+        const url = `${api}/share/${id}/${shareToken}`;
+        const first = await fetch(url, { headers: publicHeaders });
+        const body = Buffer.from(await first.arrayBuffer());
+        const etag = first.headers.get('etag') ?? '';
+        const file = path.join(storageDir, `bare-${index}.json`);
+        await writeFile(file, body);
+        const barePath = `/read-200/${index}`;
+        bareRoutes[barePath] = { status: 200, file, headers: { 'content-type': first.headers.get('content-type') ?? 'application/json', etag } };
+        reads[label] = { url, etag, bytes: body.byteLength, barePath };
+      }
+      bareRoutes['/read-304'] = { status: 304, headers: { etag: Object.values(reads)[0].etag } };
+      const barePort = await freePort();
+      bare = spawn(tsx, ['test/bench/bare-fastify.ts'], { env: { ...process.env, BARE_PORT: String(barePort), BARE_ROUTES: JSON.stringify(bareRoutes) }, stdio: ['ignore', 'ignore', 'inherit'] });
+      const bareUrl = `http://127.0.0.1:${barePort}`;
+      await waitFor(`${bareUrl}/ready`, bare);
+
+      const measure = async (opts: autocannon.Options) => {
+        // A short warm-up first, so JIT and connection pools do not colour the figures.
+        await autocannon({ connections: CONNECTIONS, duration: 1, ...opts });
+        return autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts });
+      };
+      const rows: Array<{ name: string; result: Result; anchor?: Result; ratio?: number }> = [];
+      const run = async (name: string, opts: autocannon.Options) => {
+        rows.push({ name, result: await measure(opts) });
+      };
+      /**
+       * A read next to its anchor, alternating ROUNDS times (server, anchor, server, ...) so that a
+       * noisy moment on these shared cores hits both; the row keeps the round with the median ratio.
+       */
+      const runAgainst = async (name: string, opts: autocannon.Options, anchorOpts: autocannon.Options) => {
+        const rounds: Array<{ result: Result; anchor: Result; ratio: number }> = [];
+        for (let round = 0; round < ROUNDS; round++) {
+          const result = await measure(opts);
+          const anchor = await measure(anchorOpts);
+          rounds.push({ result, anchor, ratio: result.requests.average / Math.max(anchor.requests.average, 0.001) });
+        }
+        rounds.sort((x, y) => x.ratio - y.ratio);
+        rows.push({ name, ...rounds[Math.floor(rounds.length / 2)] });
+      };
+      for (const [label, { url, etag, bytes, barePath }] of Object.entries(reads)) {
+        await runAgainst(`read 200, ${label} (${Math.round(bytes / 1024)} KB)`, { url, headers: publicHeaders }, { url: `${bareUrl}${barePath}` });
+        await runAgainst(`read 304, ${label}`, { url, headers: { ...publicHeaders, 'if-none-match': etag } }, { url: `${bareUrl}/read-304` });
+      }
+      // The BFF's cache: reads it answers itself (a kept 200, its own 304), next to the same anchor.
+      const bffConnections = Number(process.env.BENCH_BFF_CONNECTIONS ?? 100);
+      {
+        const { id, token: shareToken } = projects['1 model'];
+        const { etag, bytes, barePath } = reads['1 model'];
+        const url = `${bffUrl}/share/${id}/${shareToken}`;
+        await runAgainst(`BFF cache hit 200, 1 model (${Math.round(bytes / 1024)} KB), ${bffConnections} conn.`, { url, connections: bffConnections }, { url: `${bareUrl}${barePath}`, connections: bffConnections });
+        await runAgainst(`BFF 304, 1 model, ${bffConnections} conn.`, { url, headers: { 'if-none-match': etag }, connections: bffConnections }, { url: `${bareUrl}/read-304`, connections: bffConnections });
+      }
       const { id, token: shareToken } = projects['1 model'];
-      const { etag, bytes, barePath } = reads['1 model'];
-      const url = `${bffUrl}/share/${id}/${shareToken}`;
-      await runAgainst(`BFF cache hit 200, 1 model (${Math.round(bytes / 1024)} KB), ${bffConnections} conn.`, { url, connections: bffConnections }, { url: `${bareUrl}${barePath}`, connections: bffConnections });
-      await runAgainst(`BFF 304, 1 model, ${bffConnections} conn.`, { url, headers: { 'if-none-match': etag }, connections: bffConnections }, { url: `${bareUrl}/read-304`, connections: bffConnections });
-    }
-    const { id, token: shareToken } = projects['1 model'];
-    await run('submit acknowledgement', {
-      url: `${api}/share/${id}/${shareToken}/submit`,
-      method: 'POST',
-      headers: { ...publicHeaders, 'content-type': 'application/json' },
-      body: JSON.stringify({ formData: { email: 'shopper@example.com' }, selectedOptions: { colour: 'red' }, configurationSummary: 'Red chair', screenshots: [] }),
-    });
+      await run('submit acknowledgement', {
+        url: `${api}/share/${id}/${shareToken}/submit`,
+        method: 'POST',
+        headers: { ...publicHeaders, 'content-type': 'application/json' },
+        body: JSON.stringify({ formData: { email: 'shopper@example.com' }, selectedOptions: { colour: 'red' }, configurationSummary: 'Red chair', screenshots: [] }),
+      });
 
-    console.log(`\nconnections=${CONNECTIONS} duration=${DURATION}s per measurement; reads: median of ${ROUNDS} alternating rounds with their anchor\n`);
-    console.log('| scenario | req/s | p50 ms | p99 ms | non-2xx/3xx | errors | bare Fastify, same bytes: req/s | server / bare |');
-    console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
-    for (const { name, result, anchor } of rows) {
-      const anchorCells = anchor ? `${Math.round(anchor.requests.average)} | ${(result.requests.average / Math.max(anchor.requests.average, 0.001)).toFixed(2)}x` : '– | –';
-      console.log(`| ${name} | ${Math.round(result.requests.average)} | ${result.latency.p50} | ${result.latency.p99} | ${unexpected(result)} | ${result.errors + result.timeouts} | ${anchorCells} |`);
+      console.log(`\nconnections=${CONNECTIONS} duration=${DURATION}s per measurement; reads: median of ${ROUNDS} alternating rounds with their anchor\n`);
+      console.log('| scenario | req/s | p50 ms | p99 ms | non-2xx/3xx | errors | bare Fastify, same bytes: req/s | server / bare |');
+      console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+      for (const { name, result, anchor } of rows) {
+        const anchorCells = anchor ? `${Math.round(anchor.requests.average)} | ${(result.requests.average / Math.max(anchor.requests.average, 0.001)).toFixed(2)}x` : '– | –';
+        console.log(`| ${name} | ${Math.round(result.requests.average)} | ${result.latency.p50} | ${result.latency.p99} | ${unexpected(result)} | ${result.errors + result.timeouts} | ${anchorCells} |`);
+      }
+      // A figure measured on refusals (503s, 400s) measures nothing: say so and fail. The anchors too.
+      const anchors = new Map(rows.flatMap(({ name, anchor }) => (anchor ? [[anchor, `bare Fastify for ${name}`] as const] : [])));
+      const measured = [...rows, ...[...anchors].map(([result, name]) => ({ name, result }))];
+      const failed = measured.filter(({ result }) => unexpected(result) > 0 || result.errors + result.timeouts > 0);
+      for (const { name, result } of failed) console.error(`\n${name}: answers other than 2xx/3xx or errors: ${JSON.stringify(result.statusCodeStats)}`);
+      if (failed.length > 0) process.exitCode = 1;
+      const p99 = (name: string) => rows.find((r) => r.name.startsWith(name))!.result.latency.p99;
+      console.log(`\n304 p99, 500 models / 1 model: ${(p99('read 304, 500') / Math.max(p99('read 304, 1'), 0.001)).toFixed(2)}x`);
+      console.log(`submit ack p99 / read 200 p99 (1 model): ${(p99('submit') / Math.max(p99('read 200, 1'), 0.001)).toFixed(2)}x`);
     }
-    // A figure measured on refusals (503s, 400s) measures nothing: say so and fail. The anchors too.
-    const anchors = new Map(rows.flatMap(({ name, anchor }) => (anchor ? [[anchor, `bare Fastify for ${name}`] as const] : [])));
-    const measured = [...rows, ...[...anchors].map(([result, name]) => ({ name, result }))];
-    const failed = measured.filter(({ result }) => unexpected(result) > 0 || result.errors + result.timeouts > 0);
-    for (const { name, result } of failed) console.error(`\n${name}: answers other than 2xx/3xx or errors: ${JSON.stringify(result.statusCodeStats)}`);
-    if (failed.length > 0) process.exitCode = 1;
-    const p99 = (name: string) => rows.find((r) => r.name.startsWith(name))!.result.latency.p99;
-    console.log(`\n304 p99, 500 models / 1 model: ${(p99('read 304, 500') / Math.max(p99('read 304, 1'), 0.001)).toFixed(2)}x`);
-    console.log(`submit ack p99 / read 200 p99 (1 model): ${(p99('submit') / Math.max(p99('read 200, 1'), 0.001)).toFixed(2)}x`);
 
-    await scaleOutRows(`/share/${id}/${shareToken}`);
-    printWebhooks(await benchWebhooks({ env, db, workspaceId: person.defaultWorkspaceId!, api, ownerHeaders: owner, rounds: ROUNDS }));
+    if (!ELEMENT_ONLY) {
+      await scaleOutRows(`/share/${projects['1 model'].id}/${projects['1 model'].token}`);
+      printWebhooks(await benchWebhooks({ env, db, workspaceId: person.defaultWorkspaceId!, api, ownerHeaders: owner, rounds: ROUNDS }));
+    }
 
     // The element in a real Chromium: its loader's size, and its first frame next to model-viewer alone.
     await ensureElementBuilt((line) => console.error(line));
@@ -261,7 +269,8 @@ async function main() {
     console.log('\n| element | figure | anchor | ratio |');
     console.log('|---|---:|---:|---:|');
     console.log(`| loader, gzip | ${(element.loaderGzipBytes / 1024).toFixed(1)} KB | goal 15 KB | – |`);
-    console.log(`| first frame of one GLB (median of 5, cold cache) | ${Math.round(element.elementFirstFrameMs)} ms | model-viewer alone: ${Math.round(element.modelViewerFirstFrameMs)} ms | ${(element.elementFirstFrameMs / element.modelViewerFirstFrameMs).toFixed(2)}x |`);
+    console.log(`| first frame of one GLB (median of ${element.rounds}, cold cache) | ${Math.round(element.elementFirstFrameMs)} ms | model-viewer alone: ${Math.round(element.modelViewerFirstFrameMs)} ms | ${(element.elementFirstFrameMs / element.modelViewerFirstFrameMs).toFixed(2)}x |`);
+    console.log(`\nfirst frames, ms: element ${element.elementSamples.map(Math.round).join(', ')}; model-viewer ${element.modelViewerSamples.map(Math.round).join(', ')}`);
   } finally {
     for (const started of [child, bare, bff]) {
       if (!started || started.exitCode !== null) continue;

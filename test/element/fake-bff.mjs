@@ -48,7 +48,14 @@ const manyModels = () => Array.from({ length: 25 }, (_, i) => model(`m${i + 1}`,
 const KNOWN_UNSIGNED = new Set(['m21', 'm22', 'm23']);
 
 function project(id, scenario) {
-  const models = scenario === 'many' ? manyModels() : scenario === 'broken' ? [model('cube', MODEL_URL), model('broken', '/fake/missing.glb', 0.6)] : [model('cube', MODEL_URL)];
+  const models =
+    scenario === 'many'
+      ? manyModels()
+      : scenario === 'broken'
+        ? [model('cube', MODEL_URL), model('broken', '/fake/missing.glb', 0.6)]
+        : scenario === 'pair'
+          ? [model('left', MODEL_URL), model('right', MODEL_URL, 0.6)]
+          : [model('cube', MODEL_URL)];
   return {
     id,
     name: `Project ${scenario}`,
