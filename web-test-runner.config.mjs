@@ -30,5 +30,9 @@ export default {
       },
     }),
   ],
-  testFramework: { config: { timeout: 30_000 } },
+  // Software WebGL on two shared cores is slow: generous limits, and one file at a time, so a
+  // test waits on its own page rather than on another file's shader compiles.
+  concurrency: 1,
+  testsFinishTimeout: 600_000,
+  testFramework: { config: { timeout: 90_000 } },
 };

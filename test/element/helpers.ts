@@ -22,7 +22,7 @@ export function equal(actual: unknown, expected: unknown, message = 'values diff
 }
 
 /** Polls until `condition` holds (WebGL under SwiftShader takes seconds). */
-export async function until(condition: () => unknown, what: string, timeout = 20_000) {
+export async function until(condition: () => unknown, what: string, timeout = 60_000) {
   const end = Date.now() + timeout;
   while (!(await condition())) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
