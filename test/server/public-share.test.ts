@@ -328,7 +328,7 @@ describe('public read', () => {
 
   it('frames the password prompt under the share\'s embed hosts too, and a disabled share not at all', async () => {
     const target = await share({ models: [], sceneData: {} }, { requirePassword: true, password: 'pw-for-frames', domainRestrictions: ['shop.example.com', '*.brand.test'] });
-    for (const headers of [{}, { 'x-share-password': 'wrong' }]) {
+    for (const headers of [{}, { 'x-share-password': 'wrong' }] as Array<Record<string, string>>) {
       const res = await read(target, headers);
       expect(res.status).toBe(401);
       expect(res.headers.get('content-security-policy')).toBe('frame-ancestors shop.example.com:* *.brand.test:*');
