@@ -13,10 +13,13 @@ import healthRoutes from './routes/health/index.js';
 import shareRoutes from './routes/share/index.js';
 import elementRoutes from './routes/element/index.js';
 import demoRoutes from './routes/demo/index.js';
+import oembedRoutes from './routes/oembed/index.js';
+import viewerRoutes from './routes/viewer/index.js';
 
 /**
  * The backend-for-frontend in front of the server's public share routes (contract section 10):
- * the proxy with its cache of public reads, the element bundle, the demo pages, /health.
+ * the proxy with its cache of public reads, the share link as a page with oEmbed (section 11),
+ * the element bundle, the demo pages, /health.
  */
 export interface BuildBffOptions {
   logger?: FastifyServerOptions['logger'];
@@ -57,5 +60,7 @@ export async function buildBffApp(config: BffConfig, options: BuildBffOptions = 
   await app.register(shareRoutes, { upstream, publicKey });
   await app.register(elementRoutes, { root: options.elementDir ?? REPO_DIR('dist/element') });
   await app.register(demoRoutes, { root: options.demoDir ?? REPO_DIR('demo') });
+  await app.register(oembedRoutes);
+  await app.register(viewerRoutes, { root: REPO_DIR('bff/viewer') });
   return app;
 }

@@ -326,6 +326,22 @@ describe('public read', () => {
     }
   });
 
+  it('frames the password prompt under the share\'s embed hosts too, and a disabled share not at all', async () => {
+    const target = await share({ models: [], sceneData: {} }, { requirePassword: true, password: 'pw-for-frames', domainRestrictions: ['shop.example.com', '*.brand.test'] });
+    for (const headers of [{}, { 'x-share-password': 'wrong' }] as Array<Record<string, string>>) {
+      const res = await read(target, headers);
+      expect(res.status).toBe(401);
+      expect(res.headers.get('content-security-policy')).toBe('frame-ancestors shop.example.com:* *.brand.test:*');
+    }
+    const ok = await read(target, { 'x-share-password': 'pw-for-frames' });
+    expect(ok.headers.get('content-security-policy')).toBe('frame-ancestors shop.example.com:* *.brand.test:*');
+    // Disabled (or rotated): the 404 says nothing about the share, its embed hosts included.
+    await putShare(server, owner, target.id, { isEnabled: false, domainRestrictions: ['shop.example.com'] });
+    const gone = await read(target, { 'x-share-password': 'pw-for-frames' });
+    expect(gone.status).toBe(404);
+    expect(gone.headers.get('content-security-policy')).toBeNull();
+  });
+
   it('asks for the password, refuses a wrong one and serves privately with the right one', async () => {
     const target = await share({ models: [], sceneData: {} }, { requirePassword: true, password: 'correct horse' });
     const missing = await read(target, { origin: 'https://shop.example.com' });

@@ -3,7 +3,9 @@ import httpProxy from '@fastify/http-proxy';
 import { publicCorsHeaders } from '../../../server/core/http/public-cors.js';
 import { SUBMIT_BODY_LIMIT } from '../../../server/core/wire/submit-limits.js';
 import { cachedRead, type UpstreamResponse } from './cached-read.js';
+import { isPageRequest, sharePage } from './page.js';
 import { errorBody } from '../../error-body.js';
+import { ownOrigin } from '../../services/share-link.js';
 
 /** Options of the share routes. */
 export interface ShareRouteOptions {
@@ -14,17 +16,42 @@ export interface ShareRouteOptions {
 }
 
 /**
+ * The share page on this BFF is not an embed: its element's reads and submits (Origin or Referer
+ * this BFF's own origin) reach the server as a headless client's would, so a share restricted to
+ * other hosts still works on its own page (which only those hosts may frame, contract section 11).
+ */
+function dropOwnOrigin(request: FastifyRequest) {
+  const own = ownOrigin(request.protocol, request.host);
+  if (!own) return;
+  const sameOrigin = (value: unknown) => {
+    if (typeof value !== 'string') return false;
+    try {
+      return new URL(value).origin === own;
+    } catch {
+      return false;
+    }
+  };
+  const { origin, referer } = request.headers;
+  if (origin !== undefined ? sameOrigin(origin) : sameOrigin(referer)) {
+    delete request.headers.origin;
+    delete request.headers.referer;
+  }
+}
+
+/**
  * The public share routes, proxied to the server (`GET /share/:projectId/:token`, `POST
  * .../submit`, `POST .../model-urls`, their preflights): the public key headers and the client's
  * address are added, everything else (X-Share-Password, If-None-Match, Origin, Referer, the body)
- * passes through. Reads go through the cache (cached-read.ts). Needs the read cache and read
- * budget plugins.
+ * passes through. Reads go through the cache (cached-read.ts); a browser navigation gets the share
+ * page instead (page.ts). Needs the read cache and read budget plugins.
  */
 export default async function shareRoutes(app: FastifyInstance, { upstream, publicKey }: ShareRouteOptions) {
   const cache = cachedRead(app);
+  const answerPage = sharePage(app);
 
   // Callback style: no promise per request on the cache's hot path.
   app.addHook('onRequest', (request, reply, done) => {
+    dropOwnOrigin(request);
     // The answers the BFF gives itself (304, 413, 429, 503) must be as readable to the page as the API's.
     publicCorsHeaders(request, reply);
     // Refused here rather than half-sent upstream and cut off there.
@@ -36,11 +63,27 @@ export default async function shareRoutes(app: FastifyInstance, { upstream, publ
     done();
   });
 
+  // The same path answers JSON or the share page by Accept: any cache in front must keep them apart.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (request.method === 'GET' || request.method === 'HEAD') {
+      const vary = reply.getHeader('vary');
+      const value = Array.isArray(vary) ? vary.join(', ') : vary === undefined ? '' : String(vary);
+      if (!/(^|,)\s*accept\s*(,|$)/i.test(value)) reply.header('vary', value ? `${value}, Accept` : 'Accept');
+    }
+    done(null, payload);
+  });
+
   await app.register(httpProxy, {
     upstream,
     prefix: '/share',
     rewritePrefix: '/share',
-    preHandler: cache.preHandler,
+    preHandler: (request, reply, done) => {
+      if (isPageRequest(request)) {
+        answerPage(request, reply).catch((error: unknown) => reply.send(error));
+        return;
+      }
+      cache.preHandler(request, reply, done);
+    },
     // The casts below: reply-from's types cover HTTP/2 servers too; the BFF serves HTTP/1 only.
     replyOptions: {
       rewriteRequestHeaders: (request, headers) =>

@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 import type { Db } from '../../platform/db/client.js';
 import { signingWindow, type UrlSigner } from '../../platform/storage/signed-urls.js';
 import { createShareRepository } from '../../repositories/shares.js';
-import { notFound } from '../../domain/errors.js';
+import { AppError, notFound } from '../../domain/errors.js';
 import { frameAncestors } from '../../domain/embed-hosts.js';
 import { decompressScene, type ProjectData } from '../../domain/scene.js';
 import { buildPublicProject, etagMatches, modelUrls, publicEtag, referencedAssetIds } from '../../domain/public-payload.js';
@@ -81,7 +81,15 @@ export function createPublicShareService(deps: PublicShareServiceDeps) {
       if (!isWellFormedShareRequest(request)) throw shareNotFound();
       const share = await shareStates.get(request.projectId.toLowerCase(), request.memoryCheck);
       checkShare(share, request);
-      if (share.requirePassword) await checkPassword(share, request.password, request.ip);
+      if (share.requirePassword) {
+        try {
+          await checkPassword(share, request.password, request.ip);
+        } catch (error) {
+          // The password prompt is framed under the same rule as the payload (contract section 11).
+          if (error instanceof AppError) throw new AppError(error.statusCode, error.code, error.message, error.extra, { ...error.headers, 'content-security-policy': frameAncestors(share.domainRestrictions) });
+          throw error;
+        }
+      }
       return toShareAccess(share);
     },
 

@@ -1,0 +1,61 @@
+import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from 'typebox';
+import { ownOrigin, shareIdsOfUrl } from '../../services/share-link.js';
+import { PREVIEW_IMAGE, displayName, sharePageUrl } from '../../services/share-page.js';
+import { oembedResponse } from '../../services/oembed.js';
+import { errorBody } from '../../error-body.js';
+import { headlessRead } from '../share/headless-read.js';
+
+/** The largest iframe bound a consumer may ask for, in CSS pixels. */
+const MAX_BOUND = 10_000;
+
+const OembedQuery = Type.Object(
+  {
+    url: Type.String({ minLength: 1, maxLength: 2048, description: 'A share link: `https://<app_domain>/share/<projectId>/<token>`.' }),
+    format: Type.Optional(Type.String({ maxLength: 16, description: '`json` (default); anything else answers 501.' })),
+    maxwidth: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_BOUND })),
+    maxheight: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_BOUND })),
+  },
+  // Consumers add their own parameters (callback, lang...): ignored, not refused.
+  { additionalProperties: true, maxProperties: 16 },
+);
+
+/**
+ * `GET /oembed?url=<share link>&format=json` (oembed.com; contract section 11): a `rich` answer
+ * whose `html` is an iframe of the share page on this BFF, sized 800 x 600 or less to fit
+ * maxwidth/maxheight. 404 for a link that names no share, a disabled share, a rotated token or
+ * an unavailable one; 401 for a password share (oEmbed's "private resource"); 501 for any format
+ * but json; 400 for a missing url or bad bounds.
+ */
+export default async function oembedRoutes(app: FastifyInstance) {
+  app.get<{ Querystring: Static<typeof OembedQuery> }>('/oembed', { schema: { querystring: OembedQuery } }, async (request, reply) => {
+    // oEmbed consumers include browsers on any site; nothing here is private.
+    reply.header('access-control-allow-origin', '*').header('cache-control', 'no-cache');
+    const { url, format = 'json', maxwidth, maxheight } = request.query;
+    if (format !== 'json') return reply.code(501).send(errorBody('not_implemented', 'Only format=json is supported.'));
+    const origin = ownOrigin(request.protocol, request.host);
+    if (!origin) return reply.code(400).send(errorBody('invalid_request', 'The Host header is malformed.'));
+    const ids = shareIdsOfUrl(url);
+    if (!ids) return reply.code(404).send(errorBody('not_found', 'The url is not a share link.'));
+    const read = await headlessRead(app, request, ids);
+    if (read.status === 401) return reply.code(401).send(errorBody('password_required', 'This share is protected by a password and cannot be embedded with oEmbed.'));
+    if (read.status === 429) {
+      if (read.retryAfter) reply.header('retry-after', read.retryAfter);
+      return reply.code(429).send(errorBody('rate_limited', 'Too many requests, try again later.'));
+    }
+    if (read.status !== 200 || !read.project) {
+      if (read.status >= 500) return reply.code(503).send(errorBody('unavailable', 'The API is not reachable right now.'));
+      return reply.code(404).send(errorBody('not_found', 'Share not found.'));
+    }
+    return reply.type('application/json; charset=utf-8').send(
+      oembedResponse({
+        pageUrl: sharePageUrl(origin, ids),
+        origin,
+        title: displayName(read.project.name),
+        maxwidth,
+        maxheight,
+        thumbnail: { url: `${origin}${PREVIEW_IMAGE.path}`, width: PREVIEW_IMAGE.width, height: PREVIEW_IMAGE.height },
+      }),
+    );
+  });
+}
