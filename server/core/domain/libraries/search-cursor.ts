@@ -21,7 +21,7 @@ export function encodeCursor(state: SearchCursorState, digest: string): string {
 }
 
 export function decodeCursor(cursor: string, digest: string): SearchCursorState {
-  const bad = (message: string) => invalidRequest(message, [{ field: 'query.cursor', message }]);
+  const bad = (message: string) => invalidRequest(message, [{ field: 'querystring.cursor', message }]);
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));

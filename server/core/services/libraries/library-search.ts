@@ -55,7 +55,7 @@ export interface LibrarySearchOptions {
 
 export const DEFAULT_PAGE_SIZE = 24;
 export const MAX_PAGE_SIZE = 48;
-const field = (name: string, message: string) => invalidRequest(`${name} ${message}.`, [{ field: `query.${name}`, message }]);
+const field = (name: string, message: string) => invalidRequest(`${name} ${message}.`, [{ field: `querystring.${name}`, message }]);
 
 /** The search parameters, checked (400 invalid_request naming the field). */
 function parseParams(params: SearchParams) {
