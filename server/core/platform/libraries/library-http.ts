@@ -1,4 +1,5 @@
 import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
 import { Agent, request, type Dispatcher } from 'undici';
 import { SsrfError, guardedLookup, resolvePublicAddress } from '../ssrf-guard.js';
 import { LibraryError } from '../../domain/libraries/library-errors.js';
@@ -152,7 +153,7 @@ export function createLibraryHttp(options: LibraryHttpOptions) {
           const bytes = chunk as Buffer;
           received += bytes.length;
           if (received > maxBytes) throw new DownloadTooLargeError(maxBytes);
-          if (!out.write(bytes)) await new Promise<void>((resolve, reject) => out.once('drain', resolve).once('error', reject));
+          if (!out.write(bytes)) await once(out, 'drain');
           onProgress?.(received, total);
         }
         await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
