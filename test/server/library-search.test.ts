@@ -115,7 +115,7 @@ describe('search', () => {
   });
 
   it('refuses bad parameters with 400 naming the field', async () => {
-    for (const query of [{ category: 'spaceships' }, { license: 'gpl' }, { pageSize: '49' }, { providers: 'library_z' }, { commercial: 'yes' }, { format: 'obj' }, { maxPolygons: '-1' }]) {
+    for (const query of <Array<Record<string, string>>>[{ category: 'spaceships' }, { license: 'gpl' }, { pageSize: '49' }, { providers: 'library_z' }, { commercial: 'yes' }, { format: 'obj' }, { maxPolygons: '-1' }]) {
       const { status, body } = await search(query);
       expect(status, JSON.stringify(query)).toBe(400);
       expect(body.error).toBe('invalid_request');
