@@ -23,6 +23,7 @@ import { ensureElementBuilt } from '../../scripts/start/element-build.js';
 import { measureElement } from './element-first-frame.js';
 import { measureReadScaleOut, measureUploads } from './scale-out.js';
 import { benchWebhooks } from './webhook-deliveries.js';
+import { benchLibraries, printLibraries } from './libraries.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 8);
 // 50 connections: how the issue measured the public read and bare Fastify from outside.
@@ -30,7 +31,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 /** Alternating rounds of each read and its anchor (BENCH_ROUNDS, default 3). */
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const base = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-/** `BENCH_ONLY=webhooks` runs the webhook delivery benchmark alone. */
+/** `BENCH_ONLY=webhooks` (or `libraries`) runs that benchmark alone. */
 const ONLY = process.env.BENCH_ONLY;
 
 function withDatabase(url: string, name: string) {
@@ -109,6 +110,10 @@ async function main() {
   try {
     await waitFor(`${api}/health`, child);
     const owner = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    if (ONLY === 'libraries') {
+      printLibraries(await benchLibraries({ env, token }));
+      return;
+    }
     if (ONLY === 'webhooks') {
       printWebhooks(await benchWebhooks({ env, db, workspaceId: person.defaultWorkspaceId!, api, ownerHeaders: owner, rounds: ROUNDS }));
       return;
@@ -247,6 +252,7 @@ async function main() {
       }
     }
     printWebhooks(await benchWebhooks({ env, db, workspaceId: person.defaultWorkspaceId!, api, ownerHeaders: owner, rounds: ROUNDS }));
+    printLibraries(await benchLibraries({ env, token }));
 
     // The element in a real Chromium: its loader's size, and its first frame next to model-viewer alone.
     await ensureElementBuilt((line) => console.error(line));

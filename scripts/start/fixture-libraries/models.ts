@@ -15,8 +15,8 @@ export async function noisePng(size: number, seed = 1): Promise<Uint8Array> {
   const pixels = Buffer.alloc(size * size * 3);
   let x = seed * 2654435761;
   for (let i = 0; i < pixels.length; i++) {
-    x = (x * 1103515245 + 12345) >>> 0;
-    pixels[i] = 96 + ((x >>> 16) & 63);
+    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+    pixels[i] = (x >>> 16) & 255;
   }
   return new Uint8Array(await sharp(pixels, { raw: { width: size, height: size, channels: 3 } }).png().toBuffer());
 }

@@ -80,7 +80,7 @@ export async function startFixtureLibraries(options: FixtureLibrariesOptions = {
           case 'broken':
             return new Map([['scene.zip', brokenArchive()]]);
           case 'bench-20mb':
-            return new Map([['scene.zip', await chairZip({ seatSubdivisions: 200, textures: 4, textureSize: 1024 })]]);
+            return new Map([['scene.zip', await chairZip({ seatSubdivisions: 200, textures: 5, textureSize: 1024 })]]);
           default:
             return new Map();
         }

@@ -1,4 +1,4 @@
-import { getBounds, type Document, type Primitive } from '@gltf-transform/core';
+import type { Document, Node, Primitive } from '@gltf-transform/core';
 
 /**
  * Configurator Readiness (readiness.md section 3): ten checks on the final model, each worth
@@ -58,6 +58,36 @@ function triangleCount(prim: Primitive): number {
   return 0;
 }
 
+/**
+ * World-space bounds from each primitive's POSITION min/max (the accessor's box, its 8 corners
+ * moved by the node's world matrix): a few operations per primitive rather than per vertex
+ * (glTF-Transform's getBounds walks every vertex, seconds on a heavy mesh).
+ */
+function sceneBounds(nodes: Node[]): { min: number[]; max: number[] } {
+  const min = [Infinity, Infinity, Infinity];
+  const max = [-Infinity, -Infinity, -Infinity];
+  for (const node of nodes) {
+    const m = node.getWorldMatrix();
+    for (const prim of node.getMesh()!.listPrimitives()) {
+      const position = prim.getAttribute('POSITION');
+      if (!position) continue;
+      const lo = position.getMin([]);
+      const hi = position.getMax([]);
+      for (let corner = 0; corner < 8; corner++) {
+        const x = corner & 1 ? hi[0] : lo[0];
+        const y = corner & 2 ? hi[1] : lo[1];
+        const z = corner & 4 ? hi[2] : lo[2];
+        const world = [m[0] * x + m[4] * y + m[8] * z + m[12], m[1] * x + m[5] * y + m[9] * z + m[13], m[2] * x + m[6] * y + m[10] * z + m[14]];
+        for (let k = 0; k < 3; k++) {
+          min[k] = Math.min(min[k], world[k]);
+          max[k] = Math.max(max[k], world[k]);
+        }
+      }
+    }
+  }
+  return { min, max };
+}
+
 const isPowerOfTwo = (n: number) => n > 0 && (n & (n - 1)) === 0;
 
 /** What the checks need, walked over the default scene's nodes (instances counted, as rendered). */
@@ -69,9 +99,11 @@ export function measureDocument(doc: Document): ModelMetrics {
   let textured = 0;
   let texturedWithoutUv = 0;
   const meshNodeNames: string[] = [];
+  const meshNodes: Node[] = [];
   scene?.traverse((node) => {
     const mesh = node.getMesh();
     if (!mesh) return;
+    meshNodes.push(node);
     meshNodeNames.push(node.getName());
     for (const prim of mesh.listPrimitives()) {
       triangles += triangleCount(prim);
@@ -86,7 +118,7 @@ export function measureDocument(doc: Document): ModelMetrics {
   let extent: number | null = null;
   let pivotAtBase: boolean | null = null;
   if (scene && drawCalls > 0) {
-    const { min, max } = getBounds(scene);
+    const { min, max } = sceneBounds(meshNodes);
     const size = [max[0] - min[0], max[1] - min[1], max[2] - min[2]];
     if (size.every(Number.isFinite)) {
       extent = Math.max(...size);
