@@ -15,6 +15,7 @@ import { DATA_DIR, ROOT } from './start/paths.js';
 import { isPortFree, waitFor } from './start/ports.js';
 import { loadOrCreateSecrets } from './start/secrets.js';
 import { startSmtpCatcher } from './start/smtp-catcher.js';
+import { chooseLibraries } from './start/libraries.js';
 import { StartError } from './start/start-error.js';
 import { Supervisor } from './start/supervisor.js';
 
@@ -158,6 +159,10 @@ async function main() {
     settings.SMTP_URL = smtp.url;
     facts.push(`Mail\t${smtp.url} catches every message into ${path.relative(ROOT, smtp.dir)}/*.eml`);
   }
+  const libraries = await chooseLibraries(isSet, say);
+  if (libraries.close) cleanups.push({ what: 'the fixture libraries', run: libraries.close });
+  Object.assign(settings, libraries.settings);
+  facts.push(`Libraries\t${libraries.fact}`);
   if (!isSet('BFF_UPSTREAM_URL')) settings.BFF_UPSTREAM_URL = `http://${reachable(config.host)}:${config.port}`;
   // The BFF runs on this machine and speaks for the visitors: the server must believe its
   // X-Forwarded-For, or every visitor shares one rate limit and one password lockout.

@@ -18,6 +18,8 @@ import shareSettingsRoutes from './routes/share-settings/index.js';
 import publicShareRoutes from './routes/public-share/index.js';
 import requestRoutes from './routes/requests/index.js';
 import webhookRoutes from './routes/webhooks/index.js';
+import externalAssetRoutes from './routes/external-assets/index.js';
+import externalProviderRoutes from './routes/external-providers/index.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -67,5 +69,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   await app.register(publicShareRoutes);
   await app.register(requestRoutes);
   await app.register(webhookRoutes);
+  await app.register(externalAssetRoutes);
+  await app.register(externalProviderRoutes);
   return app;
 }

@@ -13,6 +13,8 @@ import { createCpuPool, type CpuPool } from './core/platform/cpu-pool.js';
 import { checkModelFileInPool } from './core/services/model-checks/check-model-in-pool.js';
 import { createServices, type Services } from './core/services/index.js';
 import { createWebhookSender, type WebhookSender } from './core/platform/webhook-sender.js';
+import { createLibraries, type Libraries } from './core/platform/libraries/index.js';
+import { createTokenCipher } from './core/platform/token-cipher.js';
 
 /**
  * What the API needs from the outside world, built once per process (and once per test file),
@@ -34,6 +36,8 @@ export interface AppDeps {
   webhookSender: WebhookSender;
   /** The share-change notices this process hears (keeps the public share state in memory current). */
   shareFeed: ShareChangeFeed;
+  /** The online libraries' adapters (one guarded HTTP client). */
+  libraries: Libraries;
   services: Services;
 }
 
@@ -46,6 +50,7 @@ export function createDeps(config: ServerConfig): AppDeps {
   const outbox = createOutboxNudger(redis, outboxWakeUpChannel(config.queuePrefix));
   const cpuPool = createCpuPool({ threads: config.cpuThreads });
   const webhookSender = createWebhookSender({ allowInsecure: config.webhooks.allowInsecure });
+  const libraries = createLibraries(config);
   const services = createServices(
     { db, inTransaction: createTransactionRunner(db, log), shareChanges: createShareChangePublisher(redis, config.queuePrefix), storage, log },
     {
@@ -58,17 +63,22 @@ export function createDeps(config: ServerConfig): AppDeps {
       checkModel: (bytes, fileName) => checkModelFileInPool(cpuPool, bytes, fileName),
       webhookSender,
       webhooks: config.webhooks,
+      libraries,
+      tokenCipher: config.tokenEncryptionKey ? createTokenCipher(config.tokenEncryptionKey) : null,
+      libraryTimeoutMs: config.libraryTimeoutMs,
+      libraryRedirectUri: config.libraries.library_b.redirectUrl ?? `${config.publicBaseUrl}/external-providers/library_b/callback`,
+      dashboardUrl: config.dashboardUrl,
     },
   );
   // A subscribed connection can do nothing else, and must reconnect for ever.
   const shareFeed = createShareChangeFeed({ subscriber: createRedis(config.redisUrl, 'worker'), redis, prefix: config.queuePrefix, handlers: services.publicShare.shareStates });
   services.publicShare.shareStates.attach(shareFeed);
-  return { config, db, redis, storage, signer, outbox, cpuPool, webhookSender, shareFeed, services };
+  return { config, db, redis, storage, signer, outbox, cpuPool, webhookSender, shareFeed, libraries, services };
 }
 
 export async function closeDeps(deps: AppDeps): Promise<void> {
   await deps.outbox.drain();
   await deps.shareFeed.close();
   deps.redis.disconnect();
-  await Promise.all([deps.cpuPool.close(), deps.webhookSender.close(), deps.db.$client.end(), deps.storage.close()]);
+  await Promise.all([deps.cpuPool.close(), deps.webhookSender.close(), deps.libraries.close(), deps.db.$client.end(), deps.storage.close()]);
 }

@@ -13,6 +13,14 @@ import { createCpuPool, type CpuPool } from '../server/core/platform/cpu-pool.js
 import { createWebhookSender, type WebhookSender } from '../server/core/platform/webhook-sender.js';
 import { createDeliveryAttempts, type DeliveryAttempts } from '../server/core/services/webhooks/delivery-attempts.js';
 import { jobOptions } from './jobs/define-job.js';
+import { createLibraries, type Libraries } from '../server/core/platform/libraries/index.js';
+import { createTokenCipher } from '../server/core/platform/token-cipher.js';
+import { createTransactionRunner } from '../server/core/platform/db/transactions.js';
+import { createShareChangePublisher } from '../server/core/platform/share-changes.js';
+import { createAssetService } from '../server/core/services/assets.js';
+import { checkModelFileInPool } from '../server/core/services/model-checks/check-model-in-pool.js';
+import { createLibraryConnectionService } from '../server/core/services/libraries/library-connection.js';
+import { createImportRunner, type ImportRunner } from '../server/core/services/libraries/import-runner.js';
 
 /**
  * What the worker process needs, built once. Two Redis clients on purpose: BullMQ workers block
@@ -39,6 +47,10 @@ export interface WorkerDeps {
   webhookDb: Db;
   /** Makes the attempts of webhook deliveries. */
   webhookAttempts: DeliveryAttempts;
+  /** The online libraries' adapters (imports). */
+  libraries: Libraries;
+  /** Runs library imports (download, checks in the CPU pool, save). */
+  imports: ImportRunner;
   log: Logger;
 }
 
@@ -71,20 +83,45 @@ export function createWorkerDeps(config: WorkerConfig, log: Logger, jobs: JobReg
       return queues[job.queue].add(job.name, job.data, { ...jobOptions(type, job.jobId), delay: delayMs });
     },
   });
+  const storage = createStorage(config);
+  const cpuPool = createCpuPool({ threads: config.cpuThreads });
+  const libraries = createLibraries(config);
+  const serviceDeps = { db, inTransaction: createTransactionRunner(db, log), shareChanges: createShareChangePublisher(producerRedis, config.queuePrefix), storage, log };
+  const libraryConnections = createLibraryConnectionService({
+    db,
+    redis: producerRedis,
+    prefix: config.queuePrefix,
+    libraryB: libraries.library_b,
+    cipher: config.tokenEncryptionKey ? createTokenCipher(config.tokenEncryptionKey) : null,
+    // The worker never starts an authorize flow: it only uses and refreshes tokens.
+    redirectUri: config.libraries.library_b.redirectUrl ?? null,
+    dashboardUrl: config.dashboardUrl,
+    log,
+    timeoutMs: config.libraryTimeoutMs,
+  });
+  const imports = createImportRunner(serviceDeps, {
+    libraries,
+    connections: libraryConnections,
+    assets: createAssetService(serviceDeps, { checkModel: (bytes, fileName) => checkModelFileInPool(cpuPool, bytes, fileName) }),
+    cpuPool,
+    callTimeoutMs: config.libraryTimeoutMs,
+  });
   return {
     config,
     db,
-    storage: createStorage(config),
+    storage,
     jobs,
     queues,
     workerRedis: createRedis(config.redisUrl, 'worker'),
     producerRedis,
     submissions: createSubmissionRepository(db),
     leases: createLeaseRepository(db),
-    cpuPool: createCpuPool({ threads: config.cpuThreads }),
+    cpuPool,
     webhookSender,
     webhookDb,
     webhookAttempts,
+    libraries,
+    imports,
     log,
   };
 }
@@ -97,5 +134,5 @@ export async function closeWorkerDeps(deps: WorkerDeps): Promise<void> {
   await settlesWithin(Promise.all([deps.workerRedis.quit(), deps.producerRedis.quit()]), 1000);
   deps.workerRedis.disconnect();
   deps.producerRedis.disconnect();
-  await Promise.all([deps.cpuPool.close(), deps.webhookSender.close(), deps.db.$client.end(), deps.webhookDb.$client.end(), deps.storage.close()]);
+  await Promise.all([deps.cpuPool.close(), deps.webhookSender.close(), deps.libraries.close(), deps.db.$client.end(), deps.webhookDb.$client.end(), deps.storage.close()]);
 }

@@ -23,6 +23,7 @@ import { ensureElementBuilt } from '../../scripts/start/element-build.js';
 import { measureElement } from './element-first-frame.js';
 import { measureReadScaleOut, measureUploads } from './scale-out.js';
 import { benchWebhooks } from './webhook-deliveries.js';
+import { benchLibraries, printLibraries } from './libraries.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 8);
 // 50 connections: how the issue measured the public read and bare Fastify from outside.
@@ -32,7 +33,7 @@ const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 /** `BENCH_ONLY=element`: only the element's rows (loader size, first frame), no throughput runs. */
 const ELEMENT_ONLY = process.env.BENCH_ONLY === 'element';
 const base = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-/** `BENCH_ONLY=webhooks` or `BENCH_ONLY=scale-out` runs that benchmark alone (element: above). */
+/** `BENCH_ONLY=webhooks`, `libraries` or `scale-out` runs that benchmark alone (element: above). */
 const ONLY = process.env.BENCH_ONLY;
 
 function withDatabase(url: string, name: string) {
@@ -111,6 +112,10 @@ async function main() {
   try {
     await waitFor(`${api}/health`, child);
     const owner = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    if (ONLY === 'libraries') {
+      printLibraries(await benchLibraries({ env, token }));
+      return;
+    }
     if (ONLY === 'webhooks') {
       printWebhooks(await benchWebhooks({ env, db, workspaceId: person.defaultWorkspaceId!, api, ownerHeaders: owner, rounds: ROUNDS }));
       return;
@@ -261,6 +266,7 @@ async function main() {
     if (!ELEMENT_ONLY) {
       await scaleOutRows(`/share/${projects['1 model'].id}/${projects['1 model'].token}`);
       printWebhooks(await benchWebhooks({ env, db, workspaceId: person.defaultWorkspaceId!, api, ownerHeaders: owner, rounds: ROUNDS }));
+      printLibraries(await benchLibraries({ env, token }));
     }
 
     // The element in a real Chromium: its loader's size, and its first frame next to model-viewer alone.

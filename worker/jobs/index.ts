@@ -8,6 +8,7 @@ import { submissionEmail } from './submission-email.js';
 import { submissionEvents } from './submission-events.js';
 import { storageSweep } from './storage-sweep.js';
 import { webhookDelivery } from './webhook-delivery.js';
+import { libraryImport } from './library-import.js';
 
 /**
  * How a queue's BullMQ Worker runs. Each family has its own Worker, so a burst of one family
@@ -55,7 +56,7 @@ export function createJobRegistry(types: readonly JobType[], families: Partial<R
 }
 
 /** Every job type of the product, registered here and nowhere else. */
-export const JOBS = createJobRegistry([health, submissionScreenshots, submissionPdf, submissionEmail, submissionEvents, storageSweep, webhookDelivery], {
+export const JOBS = createJobRegistry([health, submissionScreenshots, submissionPdf, submissionEmail, submissionEvents, storageSweep, webhookDelivery, libraryImport], {
   // A probe: one at a time is plenty, and it never waits behind real work.
   [QUEUES.health]: { concurrency: 1 },
   // A long scan: one at a time, with a lock that outlives a slow page of the store's listing.
@@ -64,4 +65,7 @@ export const JOBS = createJobRegistry([health, submissionScreenshots, submission
   // Attempts wait on receivers, not on the CPU or Postgres: many at once (WEBHOOK_CONCURRENCY),
   // on a pool of their own (worker/deps.ts), holding a connection only around the request.
   [QUEUES.webhookDeliveries]: { concurrency: (settings) => settings.webhooks.concurrency, connectionsPerJob: 0 },
+  // Downloads wait on the network, checks on the CPU pool: a few at once per worker process
+  // (the API lets 3 run per workspace). Each holds at most 80 MB on disk and the model in the pool.
+  [QUEUES.imports]: { concurrency: 3 },
 });

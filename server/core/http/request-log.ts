@@ -1,11 +1,13 @@
 import type { FastifyRequest, FastifyServerOptions } from 'fastify';
 
 const MASK = '***';
+/** Query parameters that are credentials: a signed file URL's `sig`, an OAuth callback's `code` and `state`. */
+const SECRET_PARAMS = ['sig', 'code', 'state'];
 
 /**
  * A request URL fit for the logs: the share token of `/share/:projectId/:token...` (the only
  * credential of a share without a password) and any `sig` query parameter (a signed file URL
- * works for a year) are masked. Keys are compared decoded, as the query parser reads them.
+ * works for a year) and the OAuth callback's `code` and `state` are masked. Keys are compared decoded, as the query parser reads them.
  */
 export function redactUrl(url: string): string {
   const queryAt = url.indexOf('?');
@@ -13,8 +15,8 @@ export function redactUrl(url: string): string {
   if (queryAt === -1) return path;
   const query = url.slice(queryAt + 1);
   const params = new URLSearchParams(query);
-  if (!params.has('sig')) return `${path}?${query}`;
-  return `${path}?${new URLSearchParams([...params].map(([key, value]): [string, string] => [key, key === 'sig' ? MASK : value])).toString()}`;
+  if (!SECRET_PARAMS.some((key) => params.has(key))) return `${path}?${query}`;
+  return `${path}?${new URLSearchParams([...params].map(([key, value]): [string, string] => [key, SECRET_PARAMS.includes(key) ? MASK : value])).toString()}`;
 }
 
 /** Fastify's request log fields, with the URL redacted. */

@@ -1,4 +1,4 @@
-import { promises as dns } from 'node:dns';
+import { lookup as dnsLookup, promises as dns, type LookupAddress } from 'node:dns';
 import ipaddr from 'ipaddr.js';
 import { withTimeout } from './deadline.js';
 
@@ -125,3 +125,22 @@ export async function resolvePublicAddress(host: string, options: ResolvePublicA
   const [first] = addresses;
   return { address: first.address, family: first.family === 6 ? 6 : 4 };
 }
+
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/** A `lookup` for net/tls connect that refuses names resolving to any non-public address. */
+export function guardedLookup(hostname: string, options: { all?: boolean; family?: number }, callback: LookupCallback) {
+  dnsLookup(hostname, { ...options, all: true, verbatim: true }, (error, addresses) => {
+    if (error) return callback(error, []);
+    try {
+      for (const { address } of addresses) assertPublicAddress(hostname, address);
+    } catch (refused) {
+      return callback(refused as NodeJS.ErrnoException, []);
+    }
+    // Node 20 asks for all addresses (autoSelectFamily); older callers for one.
+    if (options.all) return callback(null, addresses);
+    const [first] = addresses;
+    return callback(null, first.address, first.family);
+  });
+}
+

@@ -1,7 +1,6 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { STATUS_CODES } from 'node:http';
 import { Agent, errors as undiciErrors, request } from 'undici';
-import { SsrfError, assertPublicAddress, resolvePublicAddress } from './ssrf-guard.js';
+import { SsrfError, guardedLookup, resolvePublicAddress } from './ssrf-guard.js';
 import type { AttemptError } from './db/schema/index.js';
 
 /**
@@ -42,24 +41,6 @@ export interface WebhookSender {
   /** One POST; never throws for what the receiver or the network did (that is the outcome). */
   post(url: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<SendOutcome>;
   close(): Promise<void>;
-}
-
-type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
-
-/** A `lookup` for net/tls connect that refuses names resolving to any non-public address. */
-function guardedLookup(hostname: string, options: { all?: boolean; family?: number }, callback: LookupCallback) {
-  dnsLookup(hostname, { ...options, all: true, verbatim: true }, (error, addresses) => {
-    if (error) return callback(error, []);
-    try {
-      for (const { address } of addresses) assertPublicAddress(hostname, address);
-    } catch (refused) {
-      return callback(refused as NodeJS.ErrnoException, []);
-    }
-    // Node 20 asks for all addresses (autoSelectFamily); older callers for one.
-    if (options.all) return callback(null, addresses);
-    const [first] = addresses;
-    return callback(null, first.address, first.family);
-  });
 }
 
 const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH)/;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Asset } from '../platform/db/schema/index.js';
+import type { Tx } from '../platform/db/client.js';
 import { storageKeys } from '../platform/storage/index.js';
 import { createAssetRepository, type NewAsset } from '../repositories/assets.js';
 import type { PageCursor } from '../repositories/pagination.js';
@@ -20,6 +21,13 @@ export interface AssetUpload {
   createdBy: string | null;
 }
 
+export interface CreateWithFileOptions {
+  /** Runs first in the saving transaction; throwing refuses the save (nothing written). */
+  beforeWrite?(tx: Tx): Promise<void>;
+  /** Runs in the same transaction after the row is inserted (an import job completing with it). */
+  inTransaction?(tx: Tx, asset: Asset): Promise<void>;
+}
+
 /** The workspace's 3D asset library (contract section 3): uploads and library imports run the same checks. */
 export function createAssetService(deps: ServiceDeps, options: { checkModel: CheckModel }) {
   const repo = createAssetRepository(deps.db);
@@ -36,14 +44,18 @@ export function createAssetService(deps: ServiceDeps, options: { checkModel: Che
    * `values.storageKey` before the row commits, then the row. If anything fails the file is
    * removed again, so a refused or failed save leaves nothing behind.
    */
-  async function createWithFile(workspaceId: string, values: NewAsset, glb: Uint8Array): Promise<Asset> {
+  async function createWithFile(workspaceId: string, values: NewAsset, glb: Uint8Array, options: CreateWithFileOptions = {}): Promise<Asset> {
     try {
       return await deps.inTransaction(async ({ tx }) => {
+        // First, so that a refusal (an import no longer running) costs no quota lock and no write.
+        await options.beforeWrite?.(tx);
         const quota = await repo.quota(tx, workspaceId, true);
         if (!quota) throw notFound('Workspace');
         if (quota.used >= quota.limit) throw quotaExceeded(quota.limit);
         await deps.storage.put(values.storageKey, glb, { contentType: values.contentType ?? 'model/gltf-binary' });
-        return repo.insert(tx, workspaceId, values);
+        const row = await repo.insert(tx, workspaceId, values);
+        await options.inTransaction?.(tx, row);
+        return row;
       });
     } catch (error) {
       // Best effort: the original error is what the caller must see.

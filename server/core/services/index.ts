@@ -13,6 +13,11 @@ import type { WebhookSender } from '../platform/webhook-sender.js';
 import type { WebhookSettings } from '../platform/config/pieces.js';
 import { createDeliveryAttempts } from './webhooks/delivery-attempts.js';
 import { createWebhookService } from './webhooks/webhook-service.js';
+import type { Libraries } from '../platform/libraries/index.js';
+import type { TokenCipher } from '../platform/token-cipher.js';
+import { createLibraryConnectionService } from './libraries/library-connection.js';
+import { createLibrarySearchService } from './libraries/library-search.js';
+import { createImportService } from './libraries/imports.js';
 
 export interface ServicesOptions {
   /** Fail-fast Redis of the request path. */
@@ -28,18 +33,50 @@ export interface ServicesOptions {
   /** Sends the webhook test endpoint's attempts. */
   webhookSender: WebhookSender;
   webhooks: WebhookSettings['webhooks'];
+  /** The online libraries' adapters. */
+  libraries: Libraries;
+  /** Seals library tokens at rest (null without TOKEN_ENCRYPTION_KEY: library_b cannot be connected). */
+  tokenCipher: TokenCipher | null;
+  /** LIBRARY_TIMEOUT_MS. */
+  libraryTimeoutMs: number;
+  /** Where library_b sends the browser back after authorizing (null: connecting is not available). */
+  libraryRedirectUri: string | null;
+  dashboardUrl: string;
 }
 
 /** Every service of the API, built once per process from the same deps: what routes and CLIs call. */
 export function createServices(baseDeps: ServiceDeps, options: ServicesOptions) {
   const deps: ServiceDeps = { ...baseDeps, outbox: options.outbox };
   const publicShare = createPublicShareService({ db: deps.db, redis: options.redis, prefix: options.prefix, signer: options.signer, signedModelLimit: options.signedModelLimit });
+  const assets = createAssetService(deps, { checkModel: options.checkModel });
+  const libraryConnections = createLibraryConnectionService({
+    db: deps.db,
+    redis: options.redis,
+    prefix: options.prefix,
+    libraryB: options.libraries.library_b,
+    cipher: options.tokenCipher,
+    redirectUri: options.libraryRedirectUri,
+    dashboardUrl: options.dashboardUrl,
+    log: deps.log,
+    timeoutMs: options.libraryTimeoutMs,
+  });
   return {
     workspaces: createWorkspaceService(deps, { defaultModelLimit: options.defaultModelLimit }),
     apiKeys: createApiKeyService(deps),
     projects: createProjectService(deps),
     shares: createShareService(deps),
-    assets: createAssetService(deps, { checkModel: options.checkModel }),
+    assets,
+    libraryConnections,
+    librarySearch: createLibrarySearchService({
+      db: deps.db,
+      redis: options.redis,
+      prefix: options.prefix,
+      libraries: options.libraries,
+      connections: libraryConnections,
+      timeoutMs: options.libraryTimeoutMs,
+      log: deps.log,
+    }),
+    imports: createImportService(deps, { libraries: options.libraries, connections: libraryConnections, assets, timeoutMs: options.libraryTimeoutMs }),
     publicShare,
     submissions: createSubmissionService({ ...deps, outbox: options.outbox, formFields: (access) => publicShare.formFields(access) }),
     webhooks: createWebhookService({

@@ -1,9 +1,10 @@
 import path from 'node:path';
-import { NodeIO, type JSONDocument } from '@gltf-transform/core';
+import { NodeIO, type Document, type JSONDocument } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import * as validator from 'gltf-validator';
 import { ModelFileError, invalidModelFile, type ModelFileIssue } from './model-file-error.js';
 import { safeUnzip, type SafeUnzipOptions } from './safe-unzip.js';
+import { setGlbCopyright } from './glb-copyright.js';
 
 /**
  * The asset file checks: one entry point for uploads (POST /assets) and library imports.
@@ -18,6 +19,10 @@ export interface CheckModelOptions {
   maxReportedIssues: number;
   /** Limits for `.zip` input; see SAFE_UNZIP_DEFAULTS. */
   unzip: Partial<SafeUnzipOptions>;
+  /** Written into the GLB's `asset.copyright` (library imports: the credit line). Default: none, the file's own is kept. */
+  copyright?: string;
+  /** Sees the glTF-Transform document of a converted glTF before it is written (readiness metrics). */
+  onDocument?: (document: Document) => void;
 }
 
 export const CHECK_MODEL_DEFAULTS: CheckModelOptions = {
@@ -73,13 +78,23 @@ export async function checkModelFile(
   if (format === 'glb') {
     const info = await validate(bytes, { format: 'glb', uri: fileName }, new Map(), opts);
     assertKnownRequiredExtensions(info);
-    return { glb: ownBytes(bytes), sourceFormat: 'glb', info };
+    return { glb: withCopyright(ownBytes(bytes), opts), sourceFormat: 'glb', info };
   }
   if (format === 'gltf') {
     const json = parseGltfJson(bytes);
     return { ...(await gltfToGlb(json, null, fileName, opts)), sourceFormat: 'gltf' };
   }
   const files = await safeUnzip(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), opts.unzip);
+  return checkModelFiles(files, opts);
+}
+
+/**
+ * The archive part of the checks, for files already unpacked (a zip read safely, or a library's
+ * `.gltf` with its downloaded resources): exactly one model, its resources only from `files`,
+ * validated and converted to GLB. `files` maps normalised relative paths to bytes.
+ */
+export async function checkModelFiles(files: Map<string, Uint8Array>, options: Partial<CheckModelOptions> = {}): Promise<CheckedModel> {
+  const opts = { ...CHECK_MODEL_DEFAULTS, ...options };
   const entry = pickModelEntry(files);
   const content = files.get(entry)!;
   if (entry.toLowerCase().endsWith('.glb')) {
@@ -87,11 +102,13 @@ export async function checkModelFile(
     if (content.length > opts.maxBytes) throw new ModelFileError('too_large', `The model "${entry}" is larger than ${opts.maxBytes} bytes.`);
     const info = await validate(content, { format: 'glb', uri: entry }, new Map(), opts);
     assertKnownRequiredExtensions(info);
-    return { glb: content, sourceFormat: 'zip', info };
+    return { glb: withCopyright(content, opts), sourceFormat: 'zip', info };
   }
   const json = parseGltfJson(content);
   return { ...(await gltfToGlb(json, { files, baseDir: path.posix.dirname(entry) }, entry, opts)), sourceFormat: 'zip' };
 }
+
+const withCopyright = (glb: Uint8Array, opts: CheckModelOptions) => (opts.copyright === undefined ? glb : setGlbCopyright(glb, opts.copyright));
 
 const KNOWN_EXTENSIONS = new Set(ALL_EXTENSIONS.map((extension) => extension.EXTENSION_NAME));
 
@@ -180,6 +197,8 @@ async function gltfToGlb(
   try {
     const io = new NodeIO().registerExtensions(ALL_EXTENSIONS);
     const document = await io.readJSON({ json, resources: Object.fromEntries(resources) } as unknown as JSONDocument);
+    if (opts.copyright !== undefined) document.getRoot().getAsset().copyright = opts.copyright;
+    opts.onDocument?.(document);
     glb = await io.writeBinary(document);
   } catch (error) {
     throw new ModelFileError('conversion_failed', `${NAME}: the model could not be converted to GLB (${(error as Error).message}).`);

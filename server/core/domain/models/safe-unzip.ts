@@ -43,12 +43,14 @@ function isJunk(name: string): boolean {
  * Limits exceeded (entries, sizes, ratio) give `too_large`; a malformed or hostile archive
  * (unreadable, `..` or absolute names, encrypted or nested entries, lying sizes) `invalid_file`.
  */
-export async function safeUnzip(buffer: Buffer, options: Partial<SafeUnzipOptions> = {}): Promise<Map<string, Uint8Array>> {
+export async function safeUnzip(source: Buffer | { path: string }, options: Partial<SafeUnzipOptions> = {}): Promise<Map<string, Uint8Array>> {
   const limits = { ...SAFE_UNZIP_DEFAULTS, ...options };
   let zip: yauzl.ZipFile;
   try {
     // strictFileNames off: backslashes become slashes *before* yauzl's own name validation.
-    zip = await yauzl.fromBufferPromise(buffer, { lazyEntries: true, strictFileNames: false, validateEntrySizes: true });
+    const zipOptions = { lazyEntries: true, strictFileNames: false, validateEntrySizes: true };
+    // A path is read from the disk as entries are inflated: an 80 MB archive is never held whole.
+    zip = Buffer.isBuffer(source) ? await yauzl.fromBufferPromise(source, zipOptions) : await yauzl.openPromise(source.path, zipOptions);
   } catch (error) {
     throw invalid('ZIP_UNREADABLE', `not a readable zip archive (${(error as Error).message})`);
   }

@@ -8,3 +8,4 @@ export * from './outbox.js';
 export * from './events.js';
 export * from './job-leases.js';
 export * from './webhooks.js';
+export * from './imports.js';

@@ -1,0 +1,28 @@
+/**
+ * Writes `asset.copyright` into a GLB by rewriting its JSON chunk only: the binary chunk (and
+ * any compression in it) is kept byte for byte, so it works for GLBs glTF-Transform cannot
+ * decode (Draco without a decoder). Throws on a GLB that is not well formed (the checks ran
+ * before, so that does not happen).
+ */
+export function setGlbCopyright(glb: Uint8Array, copyright: string): Uint8Array {
+  const view = new DataView(glb.buffer, glb.byteOffset, glb.byteLength);
+  const jsonLength = view.getUint32(12, true);
+  if (view.getUint32(16, true) !== 0x4e4f534a) throw new Error('glb-copyright: the first chunk is not JSON');
+  const json = JSON.parse(new TextDecoder().decode(glb.subarray(20, 20 + jsonLength)));
+  json.asset = { ...(json.asset ?? { version: '2.0' }), copyright };
+  let text = new TextEncoder().encode(JSON.stringify(json));
+  const padded = Math.ceil(text.length / 4) * 4;
+  const rest = glb.subarray(20 + jsonLength);
+  const out = new Uint8Array(20 + padded + rest.length);
+  const outView = new DataView(out.buffer);
+  outView.setUint32(0, 0x46546c67, true);
+  outView.setUint32(4, 2, true);
+  outView.setUint32(8, out.length, true);
+  outView.setUint32(12, padded, true);
+  outView.setUint32(16, 0x4e4f534a, true);
+  out.set(text, 20);
+  out.fill(0x20, 20 + text.length, 20 + padded);
+  out.set(rest, 20 + padded);
+  text = new Uint8Array(0);
+  return out;
+}

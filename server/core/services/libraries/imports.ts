@@ -1,0 +1,126 @@
+import { PROVIDER_IDS, type Asset, type ImportJob, type ProviderId } from '../../platform/db/schema/index.js';
+import { MAX_DOWNLOAD_BYTES, type Libraries, type LibraryItem } from '../../platform/libraries/index.js';
+import { withTimeout } from '../../platform/deadline.js';
+import { addToOutbox } from '../../jobs/outbox.js';
+import { importOutboxJob } from '../../jobs/import-jobs.js';
+import { createImportRepository } from '../../repositories/imports.js';
+import { invalidRequest, notFound } from '../../domain/errors.js';
+import {
+  LibraryError,
+  authRequired,
+  importTooLarge,
+  libraryUnavailable,
+  licenseAckRequired,
+  licenseBlocked,
+  notImportable,
+  providerNotConfigured,
+  tooManyImports,
+} from '../../domain/libraries/library-errors.js';
+import { blockedReason } from '../../domain/libraries/licences.js';
+import type { AssetService } from '../assets.js';
+import type { ServiceDeps } from '../service-deps.js';
+import type { LibraryConnectionService } from './library-connection.js';
+
+/** Imports that may run at once per workspace (interface: 3). */
+export const MAX_ACTIVE_IMPORTS = 3;
+/** GET /external-assets/imports: the most recent jobs (interface: 20). */
+export const RECENT_IMPORTS = 20;
+
+export interface ImportRequest {
+  provider: string;
+  providerAssetId: string;
+  acknowledgeLicense?: boolean;
+  category?: string;
+}
+
+export type ImportStart = { kind: 'queued'; job: ImportJob } | { kind: 'reused'; asset: Asset };
+
+export interface ImportServiceOptions {
+  libraries: Libraries;
+  connections: LibraryConnectionService;
+  assets: AssetService;
+  /** LIBRARY_TIMEOUT_MS: the re-read of the model before the job is queued. */
+  timeoutMs: number;
+}
+
+/**
+ * Starting and reading library imports (contract section 8). A start checks what can be
+ * checked before any download (the library's own answer for the model, its licence, its size,
+ * the plan, the person's library account) and then, under a per-workspace lock in Postgres,
+ * the 3 running imports; the job row and its outbox row commit together, and the worker does
+ * the rest (worker/jobs/library-import.ts).
+ */
+export function createImportService(deps: ServiceDeps, options: ImportServiceOptions) {
+  const repo = createImportRepository(deps.db);
+  const { libraries, connections, assets, timeoutMs } = options;
+
+  async function readModel(provider: ProviderId, id: string): Promise<LibraryItem> {
+    const adapter = libraries.byId[provider];
+    let item: LibraryItem | null;
+    try {
+      item = await withTimeout((signal) => adapter.get(id, { signal }), timeoutMs, `${adapter.name} did not answer within ${timeoutMs} ms`);
+    } catch (error) {
+      if (error instanceof LibraryError && error.kind === 'not_found') throw notFound('Model');
+      if (error instanceof LibraryError && error.kind === 'auth' && provider === 'library_b') throw authRequired('library_b refused our credentials; connect your account again.');
+      throw libraryUnavailable(provider, error instanceof Error ? error.message : 'no answer');
+    }
+    if (!item) throw notFound('Model');
+    return item;
+  }
+
+  return {
+    async start(workspaceId: string, personId: string, request: ImportRequest): Promise<ImportStart> {
+      const provider = request.provider as ProviderId;
+      if (!(PROVIDER_IDS as readonly string[]).includes(provider)) {
+        throw invalidRequest(`provider must be one of ${PROVIDER_IDS.join(', ')}.`, [{ field: 'body.provider', message: 'is not a library' }]);
+      }
+      const id = request.providerAssetId.trim();
+      if (id === '' || id.length > 200) throw invalidRequest('providerAssetId must be 1 to 200 characters.', [{ field: 'body.providerAssetId', message: 'is invalid' }]);
+      if (provider === 'library_b') {
+        if (!connections.available()) throw providerNotConfigured(provider);
+        if (!(await connections.isConnected(personId))) throw authRequired();
+      }
+      const existing = await repo.importedAsset(workspaceId, provider, id);
+      if (existing) return { kind: 'reused', asset: existing };
+
+      const item = await readModel(provider, id);
+      if (item.licenseTier === 'blocked') throw licenseBlocked(`${blockedReason(item)} (${item.license})`);
+      if (!item.importable) throw notImportable(item.notImportableReason ?? 'The library offers no download of this model that can be imported.');
+      if (item.licenseTier === 'conditions' && request.acknowledgeLicense !== true) throw licenseAckRequired();
+      if (item.downloadSize !== undefined && item.downloadSize > MAX_DOWNLOAD_BYTES) throw importTooLarge(MAX_DOWNLOAD_BYTES);
+      // Cheap refusal now; the saving transaction checks the plan again under its lock.
+      await assets.assertBelowQuota(workspaceId);
+
+      const job = await deps.inTransaction(async ({ tx, afterCommit }) => {
+        await repo.lockWorkspace(tx, workspaceId);
+        // A second start of a model already on its way joins that import.
+        const running = await repo.findActive(tx, workspaceId, provider, item.providerAssetId);
+        if (running) return running;
+        if ((await repo.countActive(tx, workspaceId)) >= MAX_ACTIVE_IMPORTS) throw tooManyImports(MAX_ACTIVE_IMPORTS);
+        const row = await repo.insert(tx, {
+          workspaceId,
+          personId,
+          provider,
+          providerAssetId: item.providerAssetId,
+          category: request.category ?? null,
+          licenseAcknowledged: request.acknowledgeLicense === true,
+        });
+        const job = importOutboxJob(row.id);
+        const [outboxId] = await addToOutbox(tx, [job]);
+        afterCommit(() => deps.outbox?.nudge([{ ...job, id: outboxId }], deps.log));
+        return row;
+      });
+      return { kind: 'queued', job };
+    },
+
+    async get(workspaceId: string, jobId: string): Promise<ImportJob> {
+      const row = await repo.get(workspaceId, jobId);
+      if (!row) throw notFound('Import job');
+      return row;
+    },
+
+    recent: (workspaceId: string) => repo.recent(workspaceId, RECENT_IMPORTS),
+  };
+}
+
+export type ImportService = ReturnType<typeof createImportService>;

@@ -1,0 +1,145 @@
+import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { Db } from '../../platform/db/client.js';
+import type { LibraryB } from '../../platform/libraries/index.js';
+import type { TokenCipher } from '../../platform/token-cipher.js';
+import { createLibraryConnectionRepository } from '../../repositories/library-connections.js';
+import { LibraryError, providerNotConfigured } from '../../domain/libraries/library-errors.js';
+import type { ServiceLog } from '../service-deps.js';
+
+/**
+ * The person's library_b account (contract section 8): the OAuth2 authorization-code flow with a
+ * single-use `state` kept in Redis for 10 minutes, tokens sealed with AES-256-GCM at rest,
+ * refreshed when they expire, never returned and never logged.
+ */
+export interface LibraryConnectionOptions {
+  db: Db;
+  /** Fail-fast Redis: single-use OAuth states. */
+  redis: Redis;
+  prefix: string;
+  libraryB: LibraryB;
+  /** null when TOKEN_ENCRYPTION_KEY is not set: connecting is then not available. */
+  cipher: TokenCipher | null;
+  /** Where the library sends the browser back (LIBRARY_B_REDIRECT_URL, else the server's own callback route). */
+  redirectUri: string | null;
+  dashboardUrl: string;
+  log: ServiceLog;
+  /** Timeout of each call to the library (LIBRARY_TIMEOUT_MS). */
+  timeoutMs: number;
+}
+
+/** Lifetime of an authorize URL's state (interface: single use, valid 10 minutes). */
+export const OAUTH_STATE_SECONDS = 600;
+/** A token this close to its expiry is refreshed before use. */
+const REFRESH_MARGIN_MS = 60_000;
+const PROVIDER = 'library_b';
+
+export function createLibraryConnectionService(options: LibraryConnectionOptions) {
+  const { redis, prefix, libraryB, cipher, redirectUri, log } = options;
+  const repo = createLibraryConnectionRepository(options.db);
+  const stateKey = (state: string) => `${prefix}:oauth:${PROVIDER}:${state}`;
+  const available = () => libraryB.importAvailable() && cipher !== null && redirectUri !== null;
+  const signal = () => AbortSignal.timeout(options.timeoutMs);
+
+  function dashboard(status: 'connected' | 'error', reason?: string): string {
+    const url = new URL(options.dashboardUrl);
+    url.searchParams.set('provider', PROVIDER);
+    url.searchParams.set('status', status);
+    if (reason) url.searchParams.set('reason', reason);
+    return url.href;
+  }
+
+  return {
+    available,
+
+    async status(personId: string) {
+      const row = await repo.get(personId, PROVIDER);
+      return {
+        available: available(),
+        connected: !!row,
+        username: row?.username ?? null,
+        displayName: row?.displayName ?? null,
+        profileUrl: row?.profileUrl ?? null,
+        connectedAt: row?.connectedAt.toISOString() ?? null,
+      };
+    },
+
+    /** The authorize URL for the person; its state is single use and lives 10 minutes. */
+    async connect(personId: string): Promise<string> {
+      if (!available()) throw providerNotConfigured(PROVIDER);
+      const state = randomBytes(32).toString('base64url');
+      await redis.set(stateKey(state), JSON.stringify({ personId }), 'EX', OAUTH_STATE_SECONDS);
+      return libraryB.oauth.authorizeUrl(state, redirectUri!);
+    },
+
+    /**
+     * The browser's return from the library: the state is taken (GETDEL, so a second use fails),
+     * the code exchanged and the tokens stored sealed. Returns where to send the browser:
+     * DASHBOARD_URL with status=connected or status=error. Never throws for what the library or
+     * the browser sent.
+     */
+    async callback(query: { code?: string; state?: string; error?: string }): Promise<string> {
+      if (!available()) return dashboard('error', 'not_configured');
+      if (!query.state) return dashboard('error', 'invalid_state');
+      let owner: { personId?: string } | null = null;
+      try {
+        const raw = await redis.getdel(stateKey(query.state));
+        owner = raw ? (JSON.parse(raw) as { personId?: string }) : null;
+      } catch (error) {
+        log.warn({ err: error }, 'library_b callback: the OAuth state could not be read');
+        return dashboard('error', 'unavailable');
+      }
+      if (!owner?.personId) return dashboard('error', 'invalid_state');
+      if (query.error || !query.code) return dashboard('error', 'denied');
+      try {
+        const tokens = await libraryB.oauth.exchangeCode(query.code, redirectUri!, signal());
+        const profile = await libraryB.oauth.profile(tokens.accessToken, signal()).catch(() => ({ username: null, displayName: null, profileUrl: null }));
+        await repo.upsert(owner.personId, PROVIDER, {
+          accessTokenEnc: cipher!.encrypt(tokens.accessToken),
+          refreshTokenEnc: tokens.refreshToken ? cipher!.encrypt(tokens.refreshToken) : null,
+          expiresAt: tokens.expiresIn ? new Date(Date.now() + tokens.expiresIn * 1000) : null,
+          scope: tokens.scope,
+          ...profile,
+        });
+        return dashboard('connected');
+      } catch (error) {
+        // The message never holds a token: LibraryError messages carry statuses only.
+        log.warn({ provider: PROVIDER, reason: (error as Error).message }, 'library_b callback: the code exchange failed');
+        return dashboard('error', 'exchange_failed');
+      }
+    },
+
+    async disconnect(personId: string): Promise<void> {
+      await repo.delete(personId, PROVIDER);
+    },
+
+    /**
+     * A valid access token for the person's downloads, refreshed first when it expires within a
+     * minute. Throws LibraryError `auth` when the person is not connected or the library refuses
+     * the refresh (the person must connect again).
+     */
+    async accessToken(personId: string, callSignal: AbortSignal): Promise<string> {
+      if (!cipher) throw new LibraryError('auth', PROVIDER, 'token encryption is not configured');
+      const row = await repo.get(personId, PROVIDER);
+      if (!row) throw new LibraryError('auth', PROVIDER, 'the account is not connected');
+      const fresh = !row.expiresAt || row.expiresAt.getTime() - REFRESH_MARGIN_MS > Date.now();
+      if (fresh) return cipher.decrypt(row.accessTokenEnc);
+      if (!row.refreshTokenEnc) throw new LibraryError('auth', PROVIDER, 'the access token expired and there is no refresh token');
+      const tokens = await libraryB.oauth.refresh(cipher.decrypt(row.refreshTokenEnc), callSignal);
+      await repo.updateTokens(personId, PROVIDER, {
+        accessTokenEnc: cipher.encrypt(tokens.accessToken),
+        // Some servers rotate the refresh token; others keep it.
+        refreshTokenEnc: tokens.refreshToken ? cipher.encrypt(tokens.refreshToken) : row.refreshTokenEnc,
+        expiresAt: tokens.expiresIn ? new Date(Date.now() + tokens.expiresIn * 1000) : null,
+      });
+      return tokens.accessToken;
+    },
+
+    /** Whether the person has a connection row (cheap; tokens are not touched). */
+    async isConnected(personId: string): Promise<boolean> {
+      return (await repo.get(personId, PROVIDER)) !== null;
+    },
+  };
+}
+
+export type LibraryConnectionService = ReturnType<typeof createLibraryConnectionService>;

@@ -1,0 +1,188 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFile, mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Redis } from 'ioredis';
+import yauzl from 'yauzl';
+import { startFixtureLibraries } from '../../scripts/start/fixture-libraries/server.js';
+import { freePort } from '../helpers/test-env.js';
+
+/**
+ * `npm run bench` (BENCH_ONLY=libraries alone): the online libraries.
+ * - Search latency with the three fixture libraries answering after 50, 150 and 400 ms
+ *   (goal: the slowest + 20 ms), the Redis cache of library answers cleared before each search.
+ * - Import time of a ~20 MB glTF zip (download, safe unzip, validation, GLB, readiness, save)
+ *   next to a glTF-Transform copy (read .gltf, write .glb: what `gltf-transform copy` does) of
+ *   the same files in the same run (goal: at most 1.5x), and the worker process's memory growth
+ *   during the import (goal: at most 4x the unpacked model).
+ */
+const BENCH_UID = 'be0c2b3c4d5e6f708192a3b4c5d6e7f9';
+const SEARCHES = Number(process.env.BENCH_SEARCHES ?? 30);
+const IMPORTS = Number(process.env.BENCH_IMPORTS ?? 3);
+
+export interface LibraryBenchResult {
+  searchP50: number;
+  searchP95: number;
+  searchGoal: number;
+  importMs: number;
+  copyMs: number;
+  copyProcessMs: number;
+  ratio: number;
+  archiveBytes: number;
+  unpackedBytes: number;
+  memoryGrowthBytes: number;
+  memoryRatio: number;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))];
+
+async function until<T>(probe: () => Promise<T | null>, what: string, timeoutMs = 120_000, everyMs = 25): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe().catch(() => null);
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`bench: timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+async function rssOf(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
+}
+
+async function unzipTo(zip: Uint8Array, dir: string): Promise<number> {
+  const file = await yauzl.fromBufferPromise(Buffer.from(zip), { lazyEntries: true });
+  let total = 0;
+  for await (const entry of file.eachEntry()) {
+    if (entry.fileName.endsWith('/')) continue;
+    const chunks: Buffer[] = [];
+    for await (const chunk of await file.openReadStreamPromise(entry)) chunks.push(chunk as Buffer);
+    const target = path.join(dir, entry.fileName);
+    await mkdir(path.dirname(target), { recursive: true });
+    await writeFile(target, Buffer.concat(chunks));
+    total += entry.uncompressedSize;
+  }
+  file.close();
+  return total;
+}
+
+
+export async function benchLibraries(options: { env: Record<string, string>; token: string }): Promise<LibraryBenchResult> {
+  const libs = await startFixtureLibraries({ behaviour: { library_a: { delayMs: 50 }, library_b: { delayMs: 150 }, library_c: { delayMs: 400 } } });
+  const port = await freePort();
+  const api = `http://127.0.0.1:${port}`;
+  const env = { ...process.env, ...options.env, ...libs.env, PORT: String(port), PUBLIC_BASE_URL: api, RATE_LIMIT_SEARCH: '100000/1m', RATE_LIMIT_IMPORT: '100000/10m', WORKER_HEALTH_PORT: '0', LOG_LEVEL: 'warn' };
+  const headers = { authorization: `Bearer ${options.token}`, 'content-type': 'application/json' };
+  const redis = new Redis(options.env.REDIS_URL);
+  let server: ChildProcess | null = null;
+  let worker: ChildProcess | null = null;
+  const work = await mkdtemp(path.join(tmpdir(), 'cs-bench-libs-'));
+  try {
+    server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    await until(async () => ((await fetch(`${api}/health`)).ok ? true : null), 'the libraries server');
+
+    // Search: every answer fresh from the libraries (the cache would hide their latency).
+    const clearCache = async () => {
+      const keys = await redis.keys(`${options.env.QUEUE_PREFIX}:lib:search:*`);
+      if (keys.length) await redis.del(...keys);
+    };
+    await fetch(`${api}/external-assets/search?q=chair`, { headers });
+    const latencies: number[] = [];
+    for (let i = 0; i < SEARCHES; i++) {
+      await clearCache();
+      const started = performance.now();
+      const response = await fetch(`${api}/external-assets/search?q=chair`, { headers });
+      await response.json();
+      latencies.push(performance.now() - started);
+      if (response.status !== 200) throw new Error(`bench: search answered ${response.status}`);
+    }
+
+    // Import: the person's library_b account, then the ~20 MB gltf zip, several times.
+    const { url } = await (await fetch(`${api}/external-providers/library_b/connect`, { method: 'POST', headers })).json();
+    const callback = (await fetch(url, { redirect: 'manual' })).headers.get('location')!;
+    await fetch(callback, { redirect: 'manual' });
+    const detail = await (await fetch(`${libs.origin}/sketchfab/v3/models/${BENCH_UID}`)).json();
+    const download = await (await fetch(`${libs.origin}/dl/library_b/${BENCH_UID}/scene.zip`)).arrayBuffer();
+    const archive = new Uint8Array(download);
+    const unpackedBytes = await unzipTo(archive, path.join(work, 'model'));
+    void detail;
+
+    worker = spawn(process.execPath, ['--import', 'tsx', 'worker/main.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    // No wait for the worker: the first (warm-up, uncounted) import waits in the queue until it runs.
+    const times: number[] = [];
+    let growth = 0;
+    for (let i = 0; i < IMPORTS + 1; i++) {
+      const baseline = await rssOf(worker.pid!);
+      let peak = baseline;
+      const sampler = setInterval(() => void rssOf(worker!.pid!).then((rss) => (peak = Math.max(peak, rss)), () => {}), 20);
+      const started = performance.now();
+      const answer = await (await fetch(`${api}/external-assets/imports`, { method: 'POST', headers, body: JSON.stringify({ provider: 'library_b', providerAssetId: BENCH_UID }) })).json();
+      if (!answer.job) throw new Error(`bench: import not accepted: ${JSON.stringify(answer)}`);
+      const job = await until(async () => {
+        const j = (await (await fetch(`${api}/external-assets/imports/${answer.job.id}`, { headers })).json()).job;
+        return j.status === 'completed' || j.status === 'failed' ? j : null;
+      }, 'the import');
+      const elapsed = performance.now() - started;
+      clearInterval(sampler);
+      if (job.status !== 'completed') throw new Error(`bench: the import failed: ${JSON.stringify(job.error)}`);
+      // The first run warms the worker (modules, pool thread): not counted.
+      if (i > 0) {
+        times.push(elapsed);
+        growth = Math.max(growth, peak - baseline);
+      }
+      await fetch(`${api}/assets/${job.assetId}`, { method: 'DELETE', headers: { authorization: headers.authorization } });
+    }
+
+    // glTF-Transform's copy of the same files (read .gltf and its resources, write .glb), timed inside its process.
+    const copies: number[] = [];
+    const processes: number[] = [];
+    for (let i = 0; i < IMPORTS; i++) {
+      const started = performance.now();
+      const out = await new Promise<string>((resolve, reject) => {
+        const child = spawn(process.execPath, ['--import', 'tsx', 'test/bench/gltf-copy.ts', path.join(work, 'model', 'scene.gltf'), path.join(work, 'out.glb')], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'inherit'] });
+        let text = '';
+        child.stdout!.on('data', (c: Buffer) => (text += c.toString()));
+        child.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`copy exited ${code}`))));
+      });
+      processes.push(performance.now() - started);
+      copies.push(Number(out));
+    }
+    const importMs = median(times);
+    const copyMs = median(copies);
+    return {
+      searchP50: median(latencies),
+      searchP95: percentile(latencies, 0.95),
+      searchGoal: 420,
+      importMs,
+      copyMs,
+      copyProcessMs: median(processes),
+      ratio: importMs / copyMs,
+      archiveBytes: archive.length,
+      unpackedBytes,
+      memoryGrowthBytes: growth,
+      memoryRatio: growth / unpackedBytes,
+    };
+  } finally {
+    worker?.kill('SIGTERM');
+    server?.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 500));
+    redis.disconnect();
+    await libs.close();
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+export function printLibraries(result: LibraryBenchResult) {
+  const mb = (n: number) => `${(n / 1_000_000).toFixed(1)} MB`;
+  console.log('\nonline libraries\n');
+  console.log('| measure | value | goal |');
+  console.log('|---|---:|---:|');
+  console.log(`| search, libraries at 50/150/400 ms: p50 | ${Math.round(result.searchP50)} ms | ≤ ${result.searchGoal} ms |`);
+  console.log(`| search p95 | ${Math.round(result.searchP95)} ms | |`);
+  console.log(`| import of a ${mb(result.archiveBytes)} glTF zip (${mb(result.unpackedBytes)} unpacked), POST to completed | ${Math.round(result.importMs)} ms | |`);
+  console.log(`| glTF-Transform copy of the same files (in-process time; with process start ${Math.round(result.copyProcessMs)} ms) | ${Math.round(result.copyMs)} ms | |`);
+  console.log(`| import / copy | ${result.ratio.toFixed(2)}x | ≤ 1.5x |`);
+  console.log(`| worker memory growth during the import | ${mb(result.memoryGrowthBytes)} (${result.memoryRatio.toFixed(2)}x the unpacked model) | ≤ 4x |`);
+}

@@ -1,0 +1,34 @@
+import type { Job } from 'bullmq';
+import { QUEUES } from '../../server/core/jobs/queues.js';
+import { IMPORT_JOB, type ImportJobData } from '../../server/core/jobs/import-jobs.js';
+import { createImportRepository } from '../../server/core/repositories/imports.js';
+import { defineJob } from './define-job.js';
+
+/**
+ * One library import (server/core/services/libraries/import-runner.ts): download, checks in the
+ * CPU pool, save. A run ends its job itself (completed or failed with a code); a second run of a
+ * job that already started means the first died, and ends it `interrupted`. So BullMQ runs it
+ * once: a failure is not retried (the person starts the import again).
+ */
+export const libraryImport = defineJob({
+  queue: QUEUES.imports,
+  name: IMPORT_JOB,
+  // An 80 MB download (5 minutes at most) and the checks (3 minutes at most) and the save.
+  timeoutMs: 10 * 60_000,
+  attempts: 1,
+  removeOnComplete: { age: 3600, count: 1000 },
+  removeOnFail: { age: 7 * 24 * 3600 },
+  async process(job: Job<ImportJobData>, { deps, signal }) {
+    return deps.imports.run(job.data.importId, signal);
+  },
+  /** Its job was lost again and again (it kills every worker that takes it): the import ends interrupted. */
+  async giveUp(tx, row, deps) {
+    const importId = (row.payload as Partial<ImportJobData>).importId;
+    if (typeof importId !== 'string') return;
+    const repo = createImportRepository(deps.db);
+    await repo.fail(tx, importId, { code: 'interrupted', message: 'The import was interrupted again and again; start it again.' });
+    const job = await repo.byId(importId, tx);
+    // After the commit would be exact; the files are the job's own, and removing them early is harmless.
+    if (job) await deps.imports.cleanUp(job);
+  },
+});
