@@ -160,7 +160,7 @@ describe.each(['local', 's3'])('storage driver %s', (name) => {
 
   it('streams a large file in and out in bounded memory', async () => {
     const key = 'workspaces/w1/assets/large.glb';
-    const size = 96 * MiB;
+    const size = 160 * MiB;
     const source = generatedStream(size);
     const putGrowth = await peakMemoryGrowth(() => storage().put(key, source.stream, { contentType: 'model/gltf-binary', contentLength: size }));
     expect((await storage().head(key))!.size).toBe(size);
@@ -170,9 +170,10 @@ describe.each(['local', 's3'])('storage driver %s', (name) => {
       read = await sha256Of((await storage().get(key))!.body);
     });
     expect(read).toEqual({ hex: source.digest(), bytes: size });
-    // Far below the file's size: parts of 8 MiB, two in flight, plus stream buffers.
-    expect(putGrowth).toBeLessThan(48 * MiB);
-    expect(getGrowth).toBeLessThan(48 * MiB);
+    // Far below the file's size: parts of 8 MiB, two in flight, plus stream buffers and garbage
+    // not yet collected (a driver holding the file would grow by 160 MiB or more).
+    expect(putGrowth).toBeLessThan(80 * MiB);
+    expect(getGrowth).toBeLessThan(80 * MiB);
     await storage().delete(key);
   }, 120_000);
 });
