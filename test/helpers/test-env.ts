@@ -57,6 +57,8 @@ export async function createTestEnv(overrides: Record<string, string> = {}): Pro
     QUEUE_PREFIX: `cs-t-${id}`,
     STORAGE_DIR: storageDir,
     LOG_LEVEL: 'silent',
+    // Worker processes of parallel test files must not race for the default health port.
+    WORKER_HEALTH_PORT: '0',
     ...overrides,
   };
   return {
