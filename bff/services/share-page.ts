@@ -64,16 +64,20 @@ function texts(input: SharePageInput): { title: string; description: string } {
 }
 
 /**
- * The page's Content-Security-Policy: only this BFF's scripts and styles, nothing inline, no
+ * The page's Content-Security-Policy: only this BFF's scripts (no inline script, no eval) and styles, no
  * plugins, no base or form targets, and `frameAncestors` (the server's `frame-ancestors` for the
  * share, or `frame-ancestors *`). Model files and their textures come from signed URLs on the
  * server or the bucket, whose origins the BFF does not know, so connect-src and img-src stay open.
+ * WebAssembly compiles (model-viewer's decoders, for AR) need 'wasm-unsafe-eval', which allows
+ * no JavaScript eval; their workers start from blob: URLs.
  */
 export function sharePageSecurityPolicy(frameAncestors: string): string {
   return [
     "default-src 'none'",
-    "script-src 'self'",
-    "style-src 'self'",
+    "script-src 'self' 'wasm-unsafe-eval'",
+    "worker-src 'self' blob:",
+    // model-viewer (AR) puts a <style> in its shadow root; inline styles cannot run script.
+    "style-src 'self' 'unsafe-inline'",
     'img-src * data: blob:',
     'connect-src *',
     "base-uri 'none'",
