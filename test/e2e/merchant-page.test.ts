@@ -1,5 +1,4 @@
 import { createServer, type Server } from 'node:http';
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser } from 'playwright-core';
 import sharp from 'sharp';
@@ -10,7 +9,8 @@ import { startSmtpCatcher, type SmtpCatcher } from '../helpers/smtp-catcher.js';
 import { startTestWorker, waitFor, waitForSteps } from '../worker/submission-fixtures.js';
 import type { WorkerApp } from '../../worker/app.js';
 import { demoStoolGlb } from '../../scripts/start/demo-model.js';
-import { elementBuildIsStale } from '../../scripts/start/element-build.js';
+import { ensureElementBuilt } from '../../scripts/start/element-build.js';
+import { ownerCaller } from '../helpers/owner-call.js';
 
 /**
  * The whole product as a merchant uses it: a shop page on its own origin loads the element from
@@ -30,24 +30,7 @@ let shopUrl: string;
 let browser: Browser;
 let owner: TestPerson;
 
-function buildElementIfStale(): Promise<void> {
-  if (!elementBuildIsStale()) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['run', '-s', 'build:element'], { stdio: ['ignore', 'ignore', 'inherit'] });
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`npm run build:element exited with ${code}`))));
-  });
-}
-
-async function ownerCall<T = any>(method: string, path: string, body?: unknown): Promise<T> {
-  const isForm = body instanceof FormData;
-  const res = await fetch(`${server.url}${path}`, {
-    method,
-    headers: { ...owner.headers, ...(body !== undefined && !isForm ? { 'content-type': 'application/json' } : {}) },
-    body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
-  });
-  expect(res.status, `${method} ${path}`).toBeLessThan(300);
-  return res.json() as Promise<T>;
-}
+const ownerCall = ownerCaller(() => server.url, () => owner.headers);
 
 /** A shared project with the demo stool as its one model and a two-field form. */
 async function sharedStool() {
@@ -74,7 +57,7 @@ async function sharedStool() {
 }
 
 beforeAll(async () => {
-  await buildElementIfStale();
+  await ensureElementBuilt(() => {});
   smtp = await startSmtpCatcher();
   server = await startTestServer({ SMTP_URL: smtp.url, TRUST_PROXY: '127.0.0.1,::1' });
   worker = await startTestWorker(server.env.env, { SMTP_URL: smtp.url });

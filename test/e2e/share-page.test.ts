@@ -1,5 +1,4 @@
 import { createServer, type Server } from 'node:http';
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
 import sharp from 'sharp';
@@ -8,7 +7,8 @@ import { freePort } from '../helpers/test-env.js';
 import { noticesHeard, startTestBff, type TestBff } from '../helpers/bff-app.js';
 import { waitFor } from '../worker/submission-fixtures.js';
 import { demoStoolGlb } from '../../scripts/start/demo-model.js';
-import { elementBuildIsStale } from '../../scripts/start/element-build.js';
+import { ensureElementBuilt } from '../../scripts/start/element-build.js';
+import { ownerCaller } from '../helpers/owner-call.js';
 
 /**
  * The share link as a page (contract section 11) in Chromium: the link opens the viewer; an
@@ -28,24 +28,7 @@ let owner: TestPerson;
 /** The shop's pages, by path, set by each test. */
 const shopPages = new Map<string, string>();
 
-function buildElementIfStale(): Promise<void> {
-  if (!elementBuildIsStale()) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['run', '-s', 'build:element'], { stdio: ['ignore', 'ignore', 'inherit'] });
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`npm run build:element exited with ${code}`))));
-  });
-}
-
-async function ownerCall<T = any>(method: string, path: string, body?: unknown): Promise<T> {
-  const isForm = body instanceof FormData;
-  const res = await fetch(`${server.url}${path}`, {
-    method,
-    headers: { ...owner.headers, ...(body !== undefined && !isForm ? { 'content-type': 'application/json' } : {}) },
-    body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
-  });
-  expect(res.status, `${method} ${path}`).toBeLessThan(300);
-  return res.json() as Promise<T>;
-}
+const ownerCall = ownerCaller(() => server.url, () => owner.headers);
 
 interface Shared {
   projectId: string;
@@ -109,7 +92,7 @@ function cspReports(page: Page): string[] {
 }
 
 beforeAll(async () => {
-  await buildElementIfStale();
+  await ensureElementBuilt(() => {});
   server = await startTestServer({ TRUST_PROXY: '127.0.0.1,::1' });
   owner = await server.person('owner@share-page-e2e.test');
   bff = await startTestBff({ ...server.env.env, BFF_UPSTREAM_URL: server.url });
