@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { createServer, type ServerOptions } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { requireSetting } from '../server/core/platform/config/settings.js';
 import type { BffConfig } from './config.js';
@@ -15,6 +16,8 @@ import elementRoutes from './routes/element/index.js';
 import demoRoutes from './routes/demo/index.js';
 import oembedRoutes from './routes/oembed/index.js';
 import viewerRoutes from './routes/viewer/index.js';
+import { createRequestAddressing } from './services/request-address.js';
+import { createCacheHitFastPath, type CacheHitFastPath } from './services/cache-hit-fast-path.js';
 
 /**
  * The backend-for-frontend in front of the server's public share routes (contract section 10):
@@ -29,6 +32,8 @@ export interface BuildBffOptions {
   elementDir?: string;
   /** The demo pages served at `/demo/` (default: the repository's `demo`). */
   demoDir?: string;
+  /** Current cache hits answered below Fastify's routing (default true; false measures and tests the full path). */
+  cacheHitFastPath?: boolean;
 }
 
 const REPO_DIR = (relative: string) => fileURLToPath(new URL(`../${relative}`, import.meta.url));
@@ -36,7 +41,23 @@ const REPO_DIR = (relative: string) => fileURLToPath(new URL(`../${relative}`, i
 export async function buildBffApp(config: BffConfig, options: BuildBffOptions = {}): Promise<FastifyInstance> {
   const publicKey = requireSetting(config.publicAnonKey, 'PUBLIC_ANON_KEY');
   const upstream = config.bffUpstreamUrl;
+  const addressing = createRequestAddressing(config.trustProxy);
+  /** Set once the app is ready, unset when it starts closing (Fastify then answers 503 to new requests). */
+  let fastPath: CacheHitFastPath | undefined;
   const app = Fastify({
+    // Fastify's own HTTP server with its settings, plus the read cache's hot path in front of its routing.
+    serverFactory: (handler, options) => {
+      // Fastify's defaults are filled in by now (lib/server.js applies the same four to its own server).
+      const opts = options as unknown as { http?: ServerOptions; keepAliveTimeout: number; requestTimeout: number; connectionTimeout: number; maxRequestsPerSocket: number };
+      const server = createServer(opts.http ?? {}, (req, res) => {
+        if (!fastPath?.(req, res)) handler(req, res);
+      });
+      server.keepAliveTimeout = opts.keepAliveTimeout;
+      server.requestTimeout = opts.requestTimeout;
+      server.setTimeout(opts.connectionTimeout);
+      if (opts.maxRequestsPerSocket > 0) server.maxRequestsPerSocket = opts.maxRequestsPerSocket;
+      return server;
+    },
     // Share tokens and file signatures never reach the logs.
     logger: withRedactedUrls(options.logger ?? { level: config.logLevel }),
     // request.ip is the client only when the direct peer (a load balancer, a CDN) is trusted.
@@ -57,10 +78,19 @@ export async function buildBffApp(config: BffConfig, options: BuildBffOptions = 
   await app.register(readBudgetPlugin, { settings: config });
 
   await app.register(healthRoutes, { upstream, timeoutMs: options.healthTimeoutMs });
-  await app.register(shareRoutes, { upstream, publicKey });
+  await app.register(shareRoutes, { upstream, publicKey, addressing });
   await app.register(elementRoutes, { root: options.elementDir ?? REPO_DIR('dist/element') });
   await app.register(demoRoutes, { root: options.demoDir ?? REPO_DIR('demo') });
   await app.register(oembedRoutes);
   await app.register(viewerRoutes, { root: REPO_DIR('bff/viewer') });
+
+  if (options.cacheHitFastPath ?? true) {
+    app.addHook('onReady', async () => {
+      fastPath = createCacheHitFastPath({ readCache: app.readCache, readBudget: app.readBudget, readCacheSecret: app.readCacheSecret, addressing, log: app.log });
+    });
+    app.addHook('preClose', async () => {
+      fastPath = undefined;
+    });
+  }
   return app;
 }

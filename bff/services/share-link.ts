@@ -86,3 +86,19 @@ export function ownOrigin(protocol: string, host: string | undefined): string | 
 }
 
 const HOST = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:[0-9]{1,5})?$/i;
+
+/**
+ * Origin and Referer of a read with a value naming this BFF's own origin removed: the share
+ * page's own element is not an embed (contract section 11). Origin decides when present, else
+ * Referer; when it names `own`, both go.
+ */
+export function withoutOwnOrigin(origin: string | undefined, referer: string | undefined, own: string | null): { origin?: string; referer?: string } {
+  if (!own || (origin === undefined && referer === undefined)) return { origin, referer };
+  const value = origin ?? referer;
+  try {
+    if (new URL(value!).origin === own) return {};
+  } catch {
+    /* not a URL: kept, the server judges it */
+  }
+  return { origin, referer };
+}

@@ -33,7 +33,7 @@ const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 /** `BENCH_ONLY=element`: only the element's rows (loader size, first frame), no throughput runs. */
 const ELEMENT_ONLY = process.env.BENCH_ONLY === 'element';
 const base = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-/** `BENCH_ONLY=webhooks`, `libraries` or `scale-out` runs that benchmark alone (element: above). */
+/** `BENCH_ONLY=webhooks`, `libraries`, `scale-out` or `bff` (the BFF cache rows) runs that benchmark alone (element: above). */
 const ONLY = process.env.BENCH_ONLY;
 
 function withDatabase(url: string, name: string) {
@@ -225,6 +225,7 @@ async function main() {
         rows.push({ name, ...rounds[Math.floor(rounds.length / 2)] });
       };
       for (const [label, { url, etag, bytes, barePath }] of Object.entries(reads)) {
+        if (ONLY === 'bff') break;
         await runAgainst(`read 200, ${label} (${Math.round(bytes / 1024)} KB)`, { url, headers: publicHeaders }, { url: `${bareUrl}${barePath}` });
         await runAgainst(`read 304, ${label}`, { url, headers: { ...publicHeaders, 'if-none-match': etag } }, { url: `${bareUrl}/read-304` });
       }
@@ -238,7 +239,7 @@ async function main() {
         await runAgainst(`BFF 304, 1 model, ${bffConnections} conn.`, { url, headers: { 'if-none-match': etag }, connections: bffConnections }, { url: `${bareUrl}/read-304`, connections: bffConnections });
       }
       const { id, token: shareToken } = projects['1 model'];
-      await run('submit acknowledgement', {
+      if (ONLY !== 'bff') await run('submit acknowledgement', {
         url: `${api}/share/${id}/${shareToken}/submit`,
         method: 'POST',
         headers: { ...publicHeaders, 'content-type': 'application/json' },
@@ -259,6 +260,7 @@ async function main() {
       for (const { name, result } of failed) console.error(`\n${name}: answers other than 2xx/3xx or errors: ${JSON.stringify(result.statusCodeStats)}`);
       if (failed.length > 0) process.exitCode = 1;
       const p99 = (name: string) => rows.find((r) => r.name.startsWith(name))!.result.latency.p99;
+      if (ONLY === 'bff') return;
       console.log(`\n304 p99, 500 models / 1 model: ${(p99('read 304, 500') / Math.max(p99('read 304, 1'), 0.001)).toFixed(2)}x`);
       console.log(`submit ack p99 / read 200 p99 (1 model): ${(p99('submit') / Math.max(p99('read 200, 1'), 0.001)).toFixed(2)}x`);
     }

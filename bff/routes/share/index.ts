@@ -5,7 +5,8 @@ import { SUBMIT_BODY_LIMIT } from '../../../server/core/wire/submit-limits.js';
 import { cachedRead, type UpstreamResponse } from './cached-read.js';
 import { isPageRequest, sharePage } from './page.js';
 import { errorBody } from '../../error-body.js';
-import { ownOrigin } from '../../services/share-link.js';
+import { withoutOwnOrigin } from '../../services/share-link.js';
+import type { RequestAddressing } from '../../services/request-address.js';
 
 /** Options of the share routes. */
 export interface ShareRouteOptions {
@@ -13,6 +14,8 @@ export interface ShareRouteOptions {
   upstream: string;
   /** `PUBLIC_ANON_KEY`, added to every request for the browser, which sends none. */
   publicKey: string;
+  /** How a request's origin is read under `TRUST_PROXY` (the cache's fast path reads it the same way). */
+  addressing: RequestAddressing;
 }
 
 /**
@@ -20,19 +23,11 @@ export interface ShareRouteOptions {
  * this BFF's own origin) reach the server as a headless client's would, so a share restricted to
  * other hosts still works on its own page (which only those hosts may frame, contract section 11).
  */
-function dropOwnOrigin(request: FastifyRequest) {
-  const own = ownOrigin(request.protocol, request.host);
-  if (!own) return;
-  const sameOrigin = (value: unknown) => {
-    if (typeof value !== 'string') return false;
-    try {
-      return new URL(value).origin === own;
-    } catch {
-      return false;
-    }
-  };
+function dropOwnOrigin(request: FastifyRequest, addressing: RequestAddressing) {
   const { origin, referer } = request.headers;
-  if (origin !== undefined ? sameOrigin(origin) : sameOrigin(referer)) {
+  if (origin === undefined && referer === undefined) return;
+  const kept = withoutOwnOrigin(origin, referer, addressing.ownOrigin(request.raw));
+  if (kept.origin === undefined && kept.referer === undefined) {
     delete request.headers.origin;
     delete request.headers.referer;
   }
@@ -45,13 +40,13 @@ function dropOwnOrigin(request: FastifyRequest) {
  * passes through. Reads go through the cache (cached-read.ts); a browser navigation gets the share
  * page instead (page.ts). Needs the read cache and read budget plugins.
  */
-export default async function shareRoutes(app: FastifyInstance, { upstream, publicKey }: ShareRouteOptions) {
+export default async function shareRoutes(app: FastifyInstance, { upstream, publicKey, addressing }: ShareRouteOptions) {
   const cache = cachedRead(app);
   const answerPage = sharePage(app);
 
   // Callback style: no promise per request on the cache's hot path.
   app.addHook('onRequest', (request, reply, done) => {
-    dropOwnOrigin(request);
+    dropOwnOrigin(request, addressing);
     // The answers the BFF gives itself (304, 413, 429, 503) must be as readable to the page as the API's.
     publicCorsHeaders(request, reply);
     // Refused here rather than half-sent upstream and cut off there.

@@ -1,0 +1,35 @@
+import proxyAddr from '@fastify/proxy-addr';
+import type { IncomingMessage } from 'node:http';
+import type { TLSSocket } from 'node:tls';
+import { ownOrigin } from './share-link.js';
+
+/** The last value of a header a chain of proxies appended to (`a, b` -> `b`), as Fastify reads it. */
+const lastEntry = (value: string) => value.slice(value.lastIndexOf(',') + 1).trim();
+
+/**
+ * A raw request's client address and the origin it reached the BFF at, read exactly as Fastify
+ * reads `request.ip`, `request.protocol` and `request.host` under `TRUST_PROXY` (the same
+ * @fastify/proxy-addr rules): X-Forwarded-For, -Proto and -Host count only when the direct peer
+ * is trusted. The cache's fast path answers below Fastify and must see the request as it does.
+ */
+export function createRequestAddressing(trustProxy: readonly string[]) {
+  const trust = trustProxy.length > 0 ? proxyAddr.compile([...trustProxy]) : undefined;
+  const peerTrusted = (req: IncomingMessage) => trust !== undefined && req.socket?.remoteAddress !== undefined && trust(req.socket.remoteAddress, 0);
+  const forwarded = (req: IncomingMessage, name: string) => {
+    const value = req.headers[name];
+    return typeof value === 'string' && value !== '' && peerTrusted(req) ? lastEntry(value) : undefined;
+  };
+  return {
+    /** The client's address (request.ip). */
+    clientIp(req: IncomingMessage): string | undefined {
+      return trust ? proxyAddr(req, trust) : req.socket?.remoteAddress;
+    },
+    /** The origin the client reached this BFF at, or null when the Host is not a plain host. */
+    ownOrigin(req: IncomingMessage): string | null {
+      const protocol = forwarded(req, 'x-forwarded-proto') ?? ((req.socket as TLSSocket | undefined)?.encrypted ? 'https' : 'http');
+      return ownOrigin(protocol, forwarded(req, 'x-forwarded-host') ?? req.headers.host);
+    },
+  };
+}
+
+export type RequestAddressing = ReturnType<typeof createRequestAddressing>;
