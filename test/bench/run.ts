@@ -175,7 +175,9 @@ async function main() {
 
     // The BFF: its cache is measured below, and it serves the element to Chromium.
     const bffPort = await freePort();
-    bff = spawn(tsx, ['bff/main.ts'], { env: { ...process.env, ...env, BFF_PORT: String(bffPort), BFF_UPSTREAM_URL: api }, stdio: ['ignore', 'ignore', 'inherit'] });
+    // BENCH_PROFILE_DIR: the BFF writes a V8 CPU profile there when it exits (chrome://inspect, speedscope).
+    const profile = process.env.BENCH_PROFILE_DIR;
+    bff = spawn(profile ? process.execPath : tsx, profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`, '--import', 'tsx', 'bff/main.ts'] : ['bff/main.ts'], { env: { ...process.env, ...env, BFF_PORT: String(bffPort), BFF_UPSTREAM_URL: api }, stdio: ['ignore', 'ignore', 'inherit'] });
     const bffUrl = `http://127.0.0.1:${bffPort}`;
     await waitFor(`${bffUrl}/health`, bff);
 
@@ -196,6 +198,22 @@ async function main() {
         reads[label] = { url, etag, bytes: body.byteLength, barePath };
       }
       bareRoutes['/read-304'] = { status: 304, headers: { etag: Object.values(reads)[0].etag } };
+      // The BFF's cache hits are also measured next to the very answer they give (status, headers
+      // and body), so the ratio is the BFF's work, not the bytes of its CORS, RateLimit and CSP headers.
+      {
+        const { id, token: shareToken } = projects['1 model'];
+        const url = `${bffUrl}/share/${id}/${shareToken}`;
+        const perConnection = ['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'];
+        for (const [barePath, headers] of [['/bff-200', {}], ['/bff-304', { 'if-none-match': reads['1 model'].etag }]] as const) {
+          let answer = await fetch(url, { headers });
+          for (let i = 0; i < 3; i++) answer = await fetch(url, { headers });
+          const body = Buffer.from(await answer.arrayBuffer());
+          const file = path.join(storageDir, `bare${barePath.replace('/', '-')}.json`);
+          await writeFile(file, body);
+          const kept = Object.fromEntries([...answer.headers].filter(([name]) => !perConnection.includes(name)));
+          bareRoutes[barePath] = { status: answer.status, file: body.byteLength > 0 ? file : undefined, headers: kept };
+        }
+      }
       const barePort = await freePort();
       bare = spawn(tsx, ['test/bench/bare-fastify.ts'], { env: { ...process.env, BARE_PORT: String(barePort), BARE_ROUTES: JSON.stringify(bareRoutes) }, stdio: ['ignore', 'ignore', 'inherit'] });
       const bareUrl = `http://127.0.0.1:${barePort}`;
@@ -214,15 +232,20 @@ async function main() {
        * A read next to its anchor, alternating ROUNDS times (server, anchor, server, ...) so that a
        * noisy moment on these shared cores hits both; the row keeps the round with the median ratio.
        */
-      const runAgainst = async (name: string, opts: autocannon.Options, anchorOpts: autocannon.Options) => {
-        const rounds: Array<{ result: Result; anchor: Result; ratio: number }> = [];
+      /** Rows measured next to a second anchor too (the BFF's: bare Fastify with the body only), printed below the table. */
+      const secondAnchors: Array<{ name: string; result: Result; anchor: Result; ratio: number }> = [];
+      const runAgainst = async (name: string, opts: autocannon.Options, anchorOpts: autocannon.Options, secondAnchorOpts?: autocannon.Options) => {
+        const rounds: Array<{ result: Result; anchor: Result; ratio: number; second?: Result }> = [];
         for (let round = 0; round < ROUNDS; round++) {
           const result = await measure(opts);
           const anchor = await measure(anchorOpts);
-          rounds.push({ result, anchor, ratio: result.requests.average / Math.max(anchor.requests.average, 0.001) });
+          const second = secondAnchorOpts ? await measure(secondAnchorOpts) : undefined;
+          rounds.push({ result, anchor, second, ratio: result.requests.average / Math.max(anchor.requests.average, 0.001) });
         }
         rounds.sort((x, y) => x.ratio - y.ratio);
-        rows.push({ name, ...rounds[Math.floor(rounds.length / 2)] });
+        const { second, ...median } = rounds[Math.floor(rounds.length / 2)];
+        rows.push({ name, ...median });
+        if (second) secondAnchors.push({ name, result: median.result, anchor: second, ratio: median.result.requests.average / Math.max(second.requests.average, 0.001) });
       };
       for (const [label, { url, etag, bytes, barePath }] of Object.entries(reads)) {
         if (ONLY === 'bff') break;
@@ -235,8 +258,8 @@ async function main() {
         const { id, token: shareToken } = projects['1 model'];
         const { etag, bytes, barePath } = reads['1 model'];
         const url = `${bffUrl}/share/${id}/${shareToken}`;
-        await runAgainst(`BFF cache hit 200, 1 model (${Math.round(bytes / 1024)} KB), ${bffConnections} conn.`, { url, connections: bffConnections }, { url: `${bareUrl}${barePath}`, connections: bffConnections });
-        await runAgainst(`BFF 304, 1 model, ${bffConnections} conn.`, { url, headers: { 'if-none-match': etag }, connections: bffConnections }, { url: `${bareUrl}/read-304`, connections: bffConnections });
+        await runAgainst(`BFF cache hit 200, 1 model (${Math.round(bytes / 1024)} KB), ${bffConnections} conn.`, { url, connections: bffConnections }, { url: `${bareUrl}/bff-200`, connections: bffConnections }, { url: `${bareUrl}${barePath}`, connections: bffConnections });
+        await runAgainst(`BFF 304, 1 model, ${bffConnections} conn.`, { url, headers: { 'if-none-match': etag }, connections: bffConnections }, { url: `${bareUrl}/bff-304`, connections: bffConnections }, { url: `${bareUrl}/read-304`, connections: bffConnections });
       }
       const { id, token: shareToken } = projects['1 model'];
       if (ONLY !== 'bff') await run('submit acknowledgement', {
@@ -253,6 +276,8 @@ async function main() {
         const anchorCells = anchor ? `${Math.round(anchor.requests.average)} | ${(result.requests.average / Math.max(anchor.requests.average, 0.001)).toFixed(2)}x` : '– | –';
         console.log(`| ${name} | ${Math.round(result.requests.average)} | ${result.latency.p50} | ${result.latency.p99} | ${unexpected(result)} | ${result.errors + result.timeouts} | ${anchorCells} |`);
       }
+      console.log('\nThe BFF rows\' anchor is bare Fastify giving the BFF\'s own answer (status, every header, body). Next to bare Fastify with the body and ETag only:');
+      for (const { name, anchor, ratio } of secondAnchors) console.log(`- ${name}: bare Fastify, body only ${Math.round(anchor.requests.average)} req/s (p99 ${anchor.latency.p99} ms): ${ratio.toFixed(2)}x`);
       // A figure measured on refusals (503s, 400s) measures nothing: say so and fail. The anchors too.
       const anchors = new Map(rows.flatMap(({ name, anchor }) => (anchor ? [[anchor, `bare Fastify for ${name}`] as const] : [])));
       const measured = [...rows, ...[...anchors].map(([result, name]) => ({ name, result }))];

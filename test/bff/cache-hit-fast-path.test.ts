@@ -119,7 +119,7 @@ describe('BFF cache hits below Fastify', () => {
     expect(quick.status).toBe(200);
     expect(quick).toEqual(slow);
     const path = `/share/${target.id}/${target.token}`;
-    for (const headers of [{}, { 'x-share-password': 'wrong' }]) {
+    for (const headers of [{}, { 'x-share-password': 'wrong' }] as Array<Record<string, string>>) {
       const answer = await get(`${fast.url}${path}`, { ...headers, 'x-forwarded-for': visitor() });
       expect(answer.status).toBe(401);
     }
