@@ -79,6 +79,9 @@ function place(object: Object3D, model: PublicModel) {
 export function createViewer(stage: HTMLElement, data: PublicProject['data'], label: string): Viewer {
   const quality = QUALITY[data.renderQuality] ?? QUALITY.optimised;
   const renderer = new WebGLRenderer({ antialias: quality.antialias, preserveDrawingBuffer: true });
+  // As model-viewer does in production: no status query after each shader link, each of which
+  // waits for the GPU process; a shader that fails to link still fails the draw (shaders are ours and three's).
+  renderer.debug.checkShaderErrors = false;
   renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, quality.pixelRatio));
   renderer.shadowMap.enabled = quality.shadows;
   const canvas = renderer.domElement;
@@ -118,13 +121,15 @@ export function createViewer(stage: HTMLElement, data: PublicProject['data'], la
   };
   /** One render at the next frame for models arriving together. */
   const renderSoon = () => (pendingFrame ||= requestAnimationFrame(render));
-  controls.addEventListener('change', render);
+  // Camera moves (dragging, keys, framing new models) draw once per animation frame, however many there were.
+  controls.addEventListener('change', renderSoon);
   const resize = new ResizeObserver(() => {
     const { clientWidth: width, clientHeight: height } = stage;
     if (!width || !height) return;
     renderer.setSize(width, height);
     camera.aspect = width / height;
     camera.updateProjectionMatrix();
+    // At once: a resized drawing buffer is blank until drawn, and a frame later would flash.
     render();
   });
   resize.observe(stage);

@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
@@ -51,12 +51,19 @@ export async function measureElement(options: { apiUrl: string; bffUrl: string; 
     '/element.html': `<!doctype html><script type="module" src="${bffUrl}/element/config-share.js"></script>
       <config-share project-id="${project.id}" token="${settings.shareToken}" style="display:block;width:400px;height:400px"></config-share>
       <script type="module">
+        // The scene's canvas is there and its progress bar gone: the model is parsed and drawn. The
+        // frame reaches the screen at the next animation frame, as model-viewer's load event does.
+        // Nothing heavy runs while loading (a screenshot per frame would compete with the parse);
+        // the drawn frame is checked for content afterwards (window.drawn), outside the timing.
         const el = document.querySelector('config-share');
         const blank = (png) => png.length < 3000; // a one-colour 400 × 400 PNG is a few hundred bytes
-        (async function poll() {
-          const png = el.getAttribute('state') === 'ready' ? await el.screenshot().catch(() => null) : null;
-          if (png && !blank(png)) window.firstFrame = performance.now();
-          else requestAnimationFrame(poll);
+        (function poll() {
+          const root = el.shadowRoot;
+          const done = el.getAttribute('state') === 'ready' && root?.querySelector('.stage canvas') && !root.querySelector('progress');
+          requestAnimationFrame(done ? () => {
+            window.firstFrame = performance.now();
+            el.screenshot().then((png) => (window.drawn = !blank(png)), () => (window.drawn = false));
+          } : poll);
         })();
       </script>`,
     '/model-viewer.html': `<!doctype html><script type="module" src="/model-viewer.min.js"></script>
@@ -82,19 +89,40 @@ export async function measureElement(options: { apiUrl: string; bffUrl: string; 
     args: ['--no-sandbox', '--disable-dev-shm-usage', '--enable-unsafe-swiftshader', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
   });
   try {
-    const firstFrame = async (page: string) => {
+    /** BENCH_PROFILE_DIR: the last round of each page is CPU-profiled there (`<page>.cpuprofile`, the page's main thread). */
+    const profileDir = process.env.BENCH_PROFILE_DIR;
+    const firstFrame = async (page: string, profile = false) => {
       const context = await browser.newContext(); // a cold cache each time
       const tab = await context.newPage();
+      const cdp = profile ? await context.newCDPSession(tab) : undefined;
+      if (cdp) {
+        await cdp.send('Profiler.enable');
+        await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+        await cdp.send('Profiler.start');
+      }
       await tab.goto(`http://localhost:${port}${page}`);
       const ms = (await tab.waitForFunction(() => (globalThis as { firstFrame?: number }).firstFrame, undefined, { timeout: 120_000, polling: 50 }).then((handle) => handle.jsonValue())) as number;
+      if (cdp && profileDir) {
+        const { profile: taken } = await cdp.send('Profiler.stop');
+        const name = page.slice(1, -'.html'.length);
+        await writeFile(path.join(profileDir, `${name}.cpuprofile`), JSON.stringify(taken));
+        // When each file started and arrived, next to the first frame: where the wait is.
+        const resources = await tab.evaluate(() => performance.getEntriesByType('resource').map((entry) => `${Math.round(entry.startTime)}-${Math.round((entry as unknown as { responseEnd: number }).responseEnd)} ms ${entry.name.replace(/\?.*$/, '')}`));
+        await writeFile(path.join(profileDir, `${name}.resources.txt`), [...resources, `first frame ${Math.round(ms)} ms`].join('\n'));
+      }
+      if (page === '/element.html') {
+        const drawn = await tab.waitForFunction(() => (globalThis as { drawn?: boolean }).drawn, undefined, { timeout: 30_000, polling: 50 }).then((handle) => handle.jsonValue(), () => false);
+        if (!drawn) throw new Error('the element reported its model drawn, but its canvas is blank');
+      }
       await context.close();
       return ms;
     };
     const element: number[] = [];
     const anchor: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      element.push(await firstFrame('/element.html'));
-      anchor.push(await firstFrame('/model-viewer.html'));
+      const profile = profileDir !== undefined && round === ROUNDS - 1;
+      element.push(await firstFrame('/element.html', profile));
+      anchor.push(await firstFrame('/model-viewer.html', profile));
     }
     return { loaderGzipBytes, elementFirstFrameMs: median(element), modelViewerFirstFrameMs: median(anchor), rounds: ROUNDS, elementSamples: element, modelViewerSamples: anchor };
   } finally {
