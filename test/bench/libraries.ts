@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { openSync } from 'node:fs';
 import { readFile, mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -109,7 +110,9 @@ export async function benchLibraries(options: { env: Record<string, string>; tok
     const unpackedBytes = await unzipTo(archive, path.join(work, 'model'));
     void detail;
 
-    worker = spawn(process.execPath, ['--import', 'tsx', 'worker/main.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    // BENCH_WORKER_LOG=file: the worker's log (info: each import's stage timings) goes there.
+    const workerLog = process.env.BENCH_WORKER_LOG ? openSync(process.env.BENCH_WORKER_LOG, 'a') : 'ignore';
+    worker = spawn(process.execPath, ['--import', 'tsx', 'worker/main.ts'], { env: { ...env, ...(workerLog === 'ignore' ? {} : { LOG_LEVEL: 'info' }) }, stdio: ['ignore', workerLog, 'inherit'] });
     // No wait for the worker: the first (warm-up, uncounted) import waits in the queue until it runs.
     const times: number[] = [];
     let growth = 0;

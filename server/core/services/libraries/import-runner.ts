@@ -55,6 +55,20 @@ export class ImportFailure extends Error {
 }
 
 const PROGRESS_EVERY_MS = 300;
+
+/** Milliseconds per stage of a run, for the completion log (where an import spends its time). */
+function stageClock() {
+  let last = performance.now();
+  const laps: Record<string, number> = {};
+  return {
+    laps,
+    lap(name: string) {
+      const now = performance.now();
+      laps[name] = Math.round(now - last);
+      last = now;
+    },
+  };
+}
 const MB = 1_000_000;
 
 export function importTempDir(tmpRoot: string, jobId: string): string {
@@ -176,6 +190,7 @@ export function createImportRunner(deps: ServiceDeps, options: ImportRunnerOptio
       }
       const adapter = libraries.byId[job.provider];
       const progress = progressReporter(job.id);
+      const clock = stageClock();
       const dir = importTempDir(tmpRoot, job.id);
       let item: LibraryItem | null = null;
       try {
@@ -187,15 +202,18 @@ export function createImportRunner(deps: ServiceDeps, options: ImportRunnerOptio
         if (item.licenseTier === 'conditions' && !job.licenseAcknowledged) throw new ImportFailure('license_ack_required', 'The licence changed to one with conditions; acknowledge it and import again.');
         const accessToken = job.provider === 'library_b' ? await connections.accessToken(job.personId ?? '', signal) : undefined;
         const plan = await call((s) => adapter.downloadPlan(job.providerAssetId, { signal: s, accessToken }));
+        clock.lap('library');
 
         await rm(dir, { recursive: true, force: true });
         await mkdir(dir, { recursive: true });
         const source = await download(job, item, plan, dir, signal, progress);
+        clock.lap('download');
 
         progress.report({ status: 'processing', progress: 65, stage: 'Unpacking, converting to GLB and checking the model' }, true);
         const attribution = attributionLine(item, item, adapter.credit);
         const checked = await importModelInPool(cpuPool, { source, copyright: attribution, maxBytes: MAX_MODEL_BYTES }, signal);
         await rm(dir, { recursive: true, force: true });
+        clock.lap('pool');
 
         progress.report({ status: 'saving', progress: 90, stage: 'Saving the asset' }, true);
         await progress.flush();
@@ -246,6 +264,8 @@ export function createImportRunner(deps: ServiceDeps, options: ImportRunnerOptio
             },
           },
         );
+        clock.lap('save');
+        deps.log.info({ jobId: job.id, provider: job.provider, ms: clock.laps, poolMs: checked.timings }, 'import completed');
         return { status: 'completed' };
       } catch (error) {
         await progress.flush();

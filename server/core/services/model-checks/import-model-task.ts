@@ -22,7 +22,10 @@ export interface ImportModelInput {
   maxBytes: number;
 }
 
-export type ImportModelOutcome = ({ ok: true; readiness: ReadinessReport } & CheckedModel) | { ok: false; code: ModelFileErrorCode; message: string; details?: unknown };
+/** Milliseconds spent in each step in the pool thread (logged with the job, never sent to clients). */
+export type ImportTimings = Record<string, number>;
+
+export type ImportModelOutcome = ({ ok: true; readiness: ReadinessReport; timings: ImportTimings } & CheckedModel) | { ok: false; code: ModelFileErrorCode; message: string; details?: unknown };
 
 const NAME = 'import-model';
 
@@ -50,6 +53,7 @@ async function measureGlb(glb: Uint8Array): Promise<ModelMetrics | null> {
  */
 export default async function importModelTask(input: ImportModelInput): Promise<ImportModelOutcome> {
   const { source, copyright, maxBytes } = input;
+  const started = performance.now();
   let metrics: ModelMetrics | null = null;
   const options = { maxBytes, copyright, onDocument: (document: Document) => (metrics = measureDocument(document)) };
   try {
@@ -72,7 +76,7 @@ export default async function importModelTask(input: ImportModelInput): Promise<
     // A GLB kept as it came was not read by glTF-Transform: measured now.
     metrics ??= await measureGlb(checked.glb);
     const readiness = readinessReport(metrics, checked.info, checked.glb.byteLength);
-    return { ok: true, ...checked, readiness };
+    return { ok: true, ...checked, readiness, timings: { total: Math.round(performance.now() - started) } };
   } catch (error) {
     if (error instanceof ModelFileError) return { ok: false, code: error.code, message: error.message, details: error.details };
     throw error;
