@@ -14,6 +14,8 @@ export interface SafeUnzipOptions {
   maxRatio: number;
   /** Entries smaller than this are not ratio-checked (tiny files compress well). Default 1 MB. */
   ratioThresholdBytes: number;
+  /** Each entry's bytes in a SharedArrayBuffer, so that several threads can read them without a copy. Default false. */
+  shared: boolean;
 }
 
 export const SAFE_UNZIP_DEFAULTS: SafeUnzipOptions = {
@@ -22,6 +24,7 @@ export const SAFE_UNZIP_DEFAULTS: SafeUnzipOptions = {
   maxTotalBytes: 150_000_000,
   maxRatio: 100,
   ratioThresholdBytes: 1024 * 1024,
+  shared: false,
 };
 
 const NAME = 'safe-unzip';
@@ -80,7 +83,7 @@ export async function safeUnzip(source: Buffer | { path: string }, options: Part
         throw tooLarge(`entry "${name}" expands more than ${limits.maxRatio} times its compressed size`);
       }
       if (files.has(normalized)) throw invalid('ZIP_DUPLICATE_ENTRY', `entry "${name}" appears twice`);
-      files.set(normalized, await readEntry(zip, entry));
+      files.set(normalized, await readEntry(zip, entry, limits.shared));
     }
   } catch (error) {
     if (error instanceof ModelFileError) throw error;
@@ -94,10 +97,10 @@ export async function safeUnzip(source: Buffer | { path: string }, options: Part
   return files;
 }
 
-/** The entry's bytes in an ArrayBuffer of their own (Buffer.concat may hand out a slice of Node's shared pool). */
-async function readEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Uint8Array> {
+/** The entry's bytes in an ArrayBuffer (or SharedArrayBuffer) of their own (Buffer.concat may hand out a slice of Node's shared pool). */
+async function readEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, shared: boolean): Promise<Uint8Array> {
   const stream = await zip.openReadStreamPromise(entry);
-  const out = new Uint8Array(entry.uncompressedSize);
+  const out = new Uint8Array(shared ? new SharedArrayBuffer(entry.uncompressedSize) : new ArrayBuffer(entry.uncompressedSize));
   let offset = 0;
   for await (const chunk of stream) {
     const bytes = chunk as Buffer;
