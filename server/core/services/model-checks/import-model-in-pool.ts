@@ -44,15 +44,26 @@ export async function importModelInPool(
     return outcome as Exclude<Out, StepRefusal>;
   };
 
+  const started = performance.now();
+  const since = () => Math.round(performance.now() - started);
+  const walls: ImportTimings = {};
   const unpacked = await run(unpackTask, { step: 'unpack', source: input.source, maxBytes: input.maxBytes });
   const { parts } = unpacked;
+  walls.unpacked = since();
   let refused = false;
-  const validation = run(validateTask, { step: 'validate', parts }).catch((error: unknown) => {
-    refused = true;
-    throw error;
+  const validation = run(validateTask, { step: 'validate', parts }).then(
+    (outcome) => ((walls.validated = since()), outcome),
+    (error: unknown) => {
+      refused = true;
+      throw error;
+    },
+  );
+  const conversion = run(convertTask, { step: 'convert', parts, copyright: input.copyright, maxBytes: input.maxBytes }).then((outcome) => ((walls.converted = since()), outcome));
+  const sideWork = conversion.then(async (converted) => {
+    if (refused || !whileValidating) return;
+    await whileValidating(converted.glb);
+    walls.sideWorkDone = since();
   });
-  const conversion = run(convertTask, { step: 'convert', parts, copyright: input.copyright, maxBytes: input.maxBytes });
-  const sideWork = conversion.then((converted) => (refused || !whileValidating ? undefined : whileValidating(converted.glb)));
   const [validated, converted, side] = await Promise.allSettled([validation, conversion, sideWork]);
   if (validated.status === 'rejected') throw validated.reason;
   if (converted.status === 'rejected') throw converted.reason;
@@ -65,6 +76,7 @@ export async function importModelInPool(
     sourceFormat: parts.sourceFormat,
     info,
     readiness: readinessReport(metrics, info, glb.byteLength),
-    timings: { unpack: unpacked.ms, validate: validated.value.ms, convert: converted.value.ms },
+    // In the threads (unpack, validate, convert), then when each was back here (*ed, *Done).
+    timings: { unpack: unpacked.ms, validate: validated.value.ms, convert: converted.value.ms, ...walls },
   };
 }
