@@ -28,8 +28,8 @@ import type { LibraryConnectionService } from './library-connection.js';
  * stream it to the job's temporary folder with byte and time limits, then in the CPU pool unpack
  * it safely and check it as POST /assets does (the validator and the conversion to GLB side by
  * side, the GLB written to storage while the validator finishes), write the credit and score
- * readiness, and save the asset row and complete the job in one transaction. Every failure ends the job `failed` with
- * `{ code, message }`; a run that finds its job already started (the first run died) ends it
+ * readiness, and save the asset row and complete the job in one transaction. Every failure ends
+ * the job `failed` with `{ code, message }`; a run that finds its job already started (the first run died) ends it
  * `interrupted` and removes what that run may have left.
  */
 export interface ImportRunnerOptions {
@@ -56,6 +56,7 @@ export class ImportFailure extends Error {
 }
 
 const PROGRESS_EVERY_MS = 300;
+const MB = 1_000_000;
 
 /** Milliseconds per stage of a run, for the completion log (where an import spends its time). */
 function stageClock() {
@@ -70,7 +71,6 @@ function stageClock() {
     },
   };
 }
-const MB = 1_000_000;
 
 export function importTempDir(tmpRoot: string, jobId: string): string {
   return path.join(tmpRoot, 'config-share-imports', jobId);
