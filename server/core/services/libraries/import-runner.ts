@@ -29,8 +29,8 @@ import type { LibraryConnectionService } from './library-connection.js';
  * it safely and check it as POST /assets does (the validator and the conversion to GLB side by
  * side, the GLB written to storage while the validator finishes), write the credit and score
  * readiness, and save the asset row and complete the job in one transaction. Every failure ends
- * the job `failed` with `{ code, message }`; a run that finds its job already started (the first run died) ends it
- * `interrupted` and removes what that run may have left.
+ * the job `failed` with `{ code, message }`; a run that finds its job already started (the first
+ * run died) ends it `interrupted` and removes what that run may have left.
  */
 export interface ImportRunnerOptions {
   libraries: Libraries;
