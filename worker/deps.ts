@@ -19,6 +19,7 @@ import { createTransactionRunner } from '../server/core/platform/db/transactions
 import { createShareChangePublisher } from '../server/core/platform/share-changes.js';
 import { createAssetService } from '../server/core/services/assets.js';
 import { checkModelFileInPool } from '../server/core/services/model-checks/check-model-in-pool.js';
+import { IMPORT_MODEL_TASK } from '../server/core/services/model-checks/import-model-in-pool.js';
 import { createLibraryConnectionService } from '../server/core/services/libraries/library-connection.js';
 import { createImportRunner, type ImportRunner } from '../server/core/services/libraries/import-runner.js';
 
@@ -84,7 +85,8 @@ export function createWorkerDeps(config: WorkerConfig, log: Logger, jobs: JobReg
     },
   });
   const storage = createStorage(config);
-  const cpuPool = createCpuPool({ threads: config.cpuThreads });
+  // Warm: threads started and the import steps' modules loaded before the first import arrives.
+  const cpuPool = createCpuPool({ threads: config.cpuThreads, warm: [IMPORT_MODEL_TASK] });
   const libraries = createLibraries(config);
   const serviceDeps = { db, inTransaction: createTransactionRunner(db, log), shareChanges: createShareChangePublisher(producerRedis, config.queuePrefix), storage, log };
   const libraryConnections = createLibraryConnectionService({

@@ -180,15 +180,21 @@ describe('importing', () => {
       ['d3a2b3c4d5e6f708192a3b4c5d6e7f86', 'too_large'], // zip bomb
     ];
     const before = (await (await fetch(`${server.url}/assets`, { headers: owner.headers })).json()).assets.length;
+    const failedIds: string[] = [];
     for (const [uid, code] of cases) {
       const accepted = await post({ provider: 'library_b', providerAssetId: uid });
       expect(accepted.status, uid).toBe(202);
+      failedIds.push(accepted.body.job.id);
       const done = await finished(accepted.body.job.id);
       expect(done, uid).toMatchObject({ status: 'failed', error: { code } });
       expect(done.error.message.length).toBeGreaterThan(5);
     }
     const broken = await post({ provider: 'library_a', providerAssetId: 'broken_vase_01' });
+    failedIds.push(broken.body.job.id);
     expect((await finished(broken.body.job.id)).error.code).toBe('invalid_file');
+    // No stored file either (a GLB written while the validator ran is removed with the failure).
+    const stored = (await readdir(server.env.storageDir, { recursive: true })).map(String);
+    expect(stored.filter((file) => failedIds.some((id) => file.includes(id)))).toEqual([]);
     const after = (await (await fetch(`${server.url}/assets`, { headers: owner.headers })).json()).assets.length;
     expect(after).toBe(before);
     const leftovers = await readdir(path.join(tmpdir(), 'config-share-imports')).catch(() => []);

@@ -2,6 +2,7 @@
 // without a TypeScript loader. It loads a task's module (through tsx's `tsImport` when it is
 // TypeScript, as every process of this product runs under tsx; threads do not inherit the
 // loader) and runs its default export. Large byte arrays of the result go back transferred.
+import { workerData } from 'node:worker_threads';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 
 const modules = new Map();
@@ -12,11 +13,17 @@ async function load(url) {
   return tsImport(url, import.meta.url);
 }
 
-/** The byte arrays among the result's own values that own their whole buffer (nothing else shares it). */
+// A warm pool (cpu-pool.ts `warm`): its task modules are loaded before the thread reports ready,
+// so that no task waits for them.
+for (const url of workerData?.warm ?? []) modules.set(url, load(url));
+// A module that fails to load fails its tasks (with its error), not the thread.
+await Promise.allSettled(modules.values());
+
+/** The byte arrays among the result's own values that own their whole buffer (nothing else shares it; shared memory is never moved). */
 function ownedBuffers(result) {
   if (result === null || typeof result !== 'object') return [];
   const values = ArrayBuffer.isView(result) ? [result] : Object.values(result);
-  return values.filter((v) => ArrayBuffer.isView(v) && v.byteOffset === 0 && v.byteLength === v.buffer.byteLength && v.byteLength > 0).map((v) => v.buffer);
+  return values.filter((v) => ArrayBuffer.isView(v) && v.buffer instanceof ArrayBuffer && v.byteOffset === 0 && v.byteLength === v.buffer.byteLength && v.byteLength > 0).map((v) => v.buffer);
 }
 
 export default async function runTask({ task, input }) {

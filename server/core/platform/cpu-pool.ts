@@ -9,13 +9,19 @@ import { settlesWithin, withTimeout } from './deadline.js';
  * stopped (its thread is ended and replaced), one past the heap limit fails alone.
  */
 export interface CpuPoolOptions {
-  /** Threads running tasks at once (CPU_THREADS, default 1); further tasks wait their turn. */
+  /** Threads running tasks at once (CPU_THREADS, default 2); further tasks wait their turn. */
   threads?: number;
   /** Heap limit of each thread; past it the task fails instead of the process (default 512 MB). */
   maxHeapMb?: number;
+  /**
+   * Tasks whose modules every thread loads as it starts; with any, all threads start at once and
+   * are kept (no thread start nor module load in a task's time). Default none: threads start on
+   * demand and end after a minute idle.
+   */
+  warm?: CpuTask<never, unknown>[];
 }
 
-export const CPU_POOL_DEFAULTS = { threads: 1, maxHeapMb: 512 } as const;
+export const CPU_POOL_DEFAULTS = { threads: 2, maxHeapMb: 512 } as const;
 
 /** A task the pool can run: its module and, for the types, what it takes and gives. */
 export interface CpuTask<In, Out> {
@@ -50,9 +56,11 @@ const movable = (views: Uint8Array[]) => views.filter((v) => v.byteOffset === 0 
 
 export function createCpuPool(options: CpuPoolOptions = {}) {
   const { threads, maxHeapMb } = { ...CPU_POOL_DEFAULTS, ...options };
+  const warm = (options.warm ?? []).map((task) => task.url);
   const pool = new Piscina({
     filename: new URL('./cpu-pool-thread.mjs', import.meta.url).href,
-    minThreads: 0,
+    workerData: { warm },
+    minThreads: warm.length > 0 ? threads : 0,
     maxThreads: threads,
     // Threads hold fonts and modules: kept a while for the next task, then given back.
     idleTimeout: 60_000,

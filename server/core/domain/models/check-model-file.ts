@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { NodeIO, type Document, type JSONDocument } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
-import * as validator from 'gltf-validator';
-import { ModelFileError, invalidModelFile, type ModelFileIssue } from './model-file-error.js';
+import { ModelFileError, invalidModelFile } from './model-file-error.js';
+import { ownBytes, validateGltf as validate } from './validate-gltf.js';
 import { safeUnzip, type SafeUnzipOptions } from './safe-unzip.js';
 import { setGlbCopyright } from './glb-copyright.js';
 
@@ -55,6 +55,16 @@ export function detectFormat(bytes: Uint8Array): SourceFormat | null {
 }
 
 /**
+ * A model read from its file(s) with every structural check passed (format, one model, its
+ * resources only from the archive, size), not yet validated nor converted. Its byte arrays may
+ * live in SharedArrayBuffers (imports hand one unpacked model to two pool threads at once); it is
+ * only ever read.
+ */
+export type ModelParts =
+  | { format: 'glb'; sourceFormat: SourceFormat; entry: string; glb: Uint8Array }
+  | { format: 'gltf'; sourceFormat: SourceFormat; entry: string; json: Record<string, unknown>; resources: Map<string, Uint8Array> };
+
+/**
  * Checks an untrusted `.glb`, `.gltf` (embedded `data:` resources only) or `.zip` (a `.gltf` with
  * its resources, or a `.glb`) and returns it as a GLB. The name's extension must match the content.
  * Throws ModelFileError: `invalid_file` (details.messages says why, in the validator's shape),
@@ -66,26 +76,7 @@ export async function checkModelFile(
   options: Partial<CheckModelOptions> = {},
 ): Promise<CheckedModel> {
   const opts = { ...CHECK_MODEL_DEFAULTS, ...options };
-  if (bytes.length > opts.maxBytes) throw new ModelFileError('too_large', `The file is larger than ${opts.maxBytes} bytes.`);
-  const extension = path.extname(fileName).toLowerCase();
-  const expected = EXTENSION_FORMAT[extension];
-  if (!expected) throw invalidModelFile('UNSUPPORTED_FILE_TYPE', `Unsupported file type "${extension || fileName}": upload a .glb, a .gltf or a .zip.`);
-  const format = detectFormat(bytes);
-  if (format !== expected) {
-    throw invalidModelFile('NOT_GLTF', `The file is named ${extension} but is not ${FORMAT_LABEL[expected]}${format ? ` (it looks like ${FORMAT_LABEL[format]})` : ''}.`);
-  }
-
-  if (format === 'glb') {
-    const info = await validate(bytes, { format: 'glb', uri: fileName }, new Map(), opts);
-    assertKnownRequiredExtensions(info);
-    return { glb: withCopyright(ownBytes(bytes), opts), sourceFormat: 'glb', info };
-  }
-  if (format === 'gltf') {
-    const json = parseGltfJson(bytes);
-    return { ...(await gltfToGlb(json, null, fileName, opts)), sourceFormat: 'gltf' };
-  }
-  const files = await safeUnzip(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), opts.unzip);
-  return checkModelFiles(files, opts);
+  return checkParts(await unpackModelFile(bytes, fileName, opts), opts);
 }
 
 /**
@@ -95,17 +86,74 @@ export async function checkModelFile(
  */
 export async function checkModelFiles(files: Map<string, Uint8Array>, options: Partial<CheckModelOptions> = {}): Promise<CheckedModel> {
   const opts = { ...CHECK_MODEL_DEFAULTS, ...options };
+  return checkParts(unpackModelFiles(files, opts), opts);
+}
+
+/** The two checks in their order: the validator first (its refusal wins), then the conversion. */
+async function checkParts(parts: ModelParts, opts: CheckModelOptions): Promise<CheckedModel> {
+  const info = await validateModel(parts, opts);
+  const { glb } = await convertModel(parts, opts);
+  return { glb, sourceFormat: parts.sourceFormat, info };
+}
+
+/** Step 1 for one uploaded file: its type, its size, and (a zip) its safe unpacking. */
+export async function unpackModelFile(bytes: Uint8Array, fileName: string, options: Partial<CheckModelOptions> = {}): Promise<ModelParts> {
+  const opts = { ...CHECK_MODEL_DEFAULTS, ...options };
+  if (bytes.length > opts.maxBytes) throw new ModelFileError('too_large', `The file is larger than ${opts.maxBytes} bytes.`);
+  const extension = path.extname(fileName).toLowerCase();
+  const expected = EXTENSION_FORMAT[extension];
+  if (!expected) throw invalidModelFile('UNSUPPORTED_FILE_TYPE', `Unsupported file type "${extension || fileName}": upload a .glb, a .gltf or a .zip.`);
+  const format = detectFormat(bytes);
+  if (format !== expected) {
+    throw invalidModelFile('NOT_GLTF', `The file is named ${extension} but is not ${FORMAT_LABEL[expected]}${format ? ` (it looks like ${FORMAT_LABEL[format]})` : ''}.`);
+  }
+  if (format === 'glb') return { format: 'glb', sourceFormat: 'glb', entry: fileName, glb: bytes };
+  if (format === 'gltf') {
+    const json = parseGltfJson(bytes);
+    return { format: 'gltf', sourceFormat: 'gltf', entry: fileName, json, resources: resolveResources(json, null) };
+  }
+  const files = await safeUnzip(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), opts.unzip);
+  return unpackModelFiles(files, opts);
+}
+
+/** Step 1 for unpacked files: exactly one model, its resources only from `files`, its size. */
+export function unpackModelFiles(files: Map<string, Uint8Array>, options: Partial<CheckModelOptions> = {}): ModelParts {
+  const opts = { ...CHECK_MODEL_DEFAULTS, ...options };
   const entry = pickModelEntry(files);
   const content = files.get(entry)!;
   if (entry.toLowerCase().endsWith('.glb')) {
     if (detectFormat(content) !== 'glb') throw invalidModelFile('NOT_GLTF', `The archive entry "${entry}" is not a GLB model.`);
     if (content.length > opts.maxBytes) throw new ModelFileError('too_large', `The model "${entry}" is larger than ${opts.maxBytes} bytes.`);
-    const info = await validate(content, { format: 'glb', uri: entry }, new Map(), opts);
-    assertKnownRequiredExtensions(info);
-    return { glb: withCopyright(content, opts), sourceFormat: 'zip', info };
+    return { format: 'glb', sourceFormat: 'zip', entry, glb: content };
   }
   const json = parseGltfJson(content);
-  return { ...(await gltfToGlb(json, { files, baseDir: path.posix.dirname(entry) }, entry, opts)), sourceFormat: 'zip' };
+  return { format: 'gltf', sourceFormat: 'zip', entry, json, resources: resolveResources(json, { files, baseDir: path.posix.dirname(entry) }) };
+}
+
+/**
+ * Step 2: the Khronos validator on the model as it came (any error refuses it with the
+ * validator's messages); a GLB, kept as uploaded, must also need only extensions we know.
+ * Returns the validator's summary.
+ */
+export async function validateModel(parts: ModelParts, options: Partial<CheckModelOptions> = {}): Promise<Record<string, unknown>> {
+  const opts = { ...CHECK_MODEL_DEFAULTS, ...options };
+  if (parts.format === 'glb') {
+    const info = await validate(parts.glb, { format: 'glb', uri: parts.entry }, new Map(), opts);
+    assertKnownRequiredExtensions(info);
+    return info;
+  }
+  return validate(new TextEncoder().encode(JSON.stringify(parts.json)), { format: 'gltf', uri: parts.entry }, parts.resources, opts);
+}
+
+/**
+ * Step 3: the GLB to store. A glTF is read by glTF-Transform and written as GLB (`onDocument`
+ * sees the document); a GLB is kept byte for byte. The credit goes into `asset.copyright`.
+ * Independent of step 2, so both may run at once; only a model that passed both is kept.
+ */
+export async function convertModel(parts: ModelParts, options: Partial<CheckModelOptions> = {}): Promise<{ glb: Uint8Array }> {
+  const opts = { ...CHECK_MODEL_DEFAULTS, ...options };
+  if (parts.format === 'glb') return { glb: withCopyright(ownBytes(parts.glb), opts) };
+  return { glb: await gltfToGlb(parts.json, parts.resources, opts) };
 }
 
 const withCopyright = (glb: Uint8Array, opts: CheckModelOptions) => (opts.copyright === undefined ? glb : setGlbCopyright(glb, opts.copyright));
@@ -185,14 +233,7 @@ function resolveResources(json: Record<string, unknown>, archive: Archive | null
   return resources;
 }
 
-async function gltfToGlb(
-  json: Record<string, unknown>,
-  archive: Archive | null,
-  uri: string,
-  opts: CheckModelOptions,
-): Promise<Omit<CheckedModel, 'sourceFormat'>> {
-  const resources = resolveResources(json, archive);
-  const info = await validate(new TextEncoder().encode(JSON.stringify(json)), { format: 'gltf', uri }, resources, opts);
+async function gltfToGlb(json: Record<string, unknown>, resources: Map<string, Uint8Array>, opts: CheckModelOptions): Promise<Uint8Array> {
   let glb: Uint8Array;
   try {
     const io = new NodeIO().registerExtensions(ALL_EXTENSIONS);
@@ -204,59 +245,5 @@ async function gltfToGlb(
     throw new ModelFileError('conversion_failed', `${NAME}: the model could not be converted to GLB (${(error as Error).message}).`);
   }
   if (glb.length > opts.maxBytes) throw new ModelFileError('too_large', `The converted model is larger than ${opts.maxBytes} bytes.`);
-  return { glb, info };
-}
-
-/**
- * The validator (compiled Dart) reads the whole underlying ArrayBuffer and ignores a view's
- * offset, so a Buffer from Node's shared pool must be copied into one of its own first.
- */
-function ownBytes(bytes: Uint8Array): Uint8Array {
-  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
-}
-
-/** Runs the Khronos validator; any error refuses the file with the validator's own messages. */
-async function validate(
-  bytes: Uint8Array,
-  meta: { format: 'gltf' | 'glb'; uri: string },
-  resources: Map<string, Uint8Array>,
-  opts: CheckModelOptions,
-): Promise<Record<string, unknown>> {
-  let report: validator.ValidationReport;
-  try {
-    report = await validator.validateBytes(ownBytes(bytes), {
-      uri: meta.uri,
-      format: meta.format,
-      maxIssues: 200,
-      writeTimestamp: false,
-      externalResourceFunction: (uri) => {
-        const data = resources.get(uri);
-        // A GLB's external URIs have no archive to come from: the validator reports IO_ERROR.
-        return data ? Promise.resolve(ownBytes(data)) : Promise.reject(new Error(`The resource "${uri}" is not available.`));
-      },
-    });
-  } catch (error) {
-    const reason = typeof error === 'string' ? error : String((error as Error)?.message ?? error);
-    throw invalidModelFile('NOT_GLTF', `The file is not a valid glTF model (${reason}).`);
-  }
-  const messages: ModelFileIssue[] = report.issues.messages.map(({ code, message, severity, pointer }) => ({ code, message, severity, ...(pointer ? { pointer } : {}) }));
-  if (report.issues.numErrors > 0) {
-    const errors = messages.filter((m) => m.severity === 0).slice(0, opts.maxReportedIssues);
-    throw new ModelFileError(
-      'invalid_file',
-      `The glTF validator found ${report.issues.numErrors} error(s): ${errors.slice(0, 3).map((e) => e.message).join('; ')}`,
-      { validatorVersion: report.validatorVersion, numErrors: report.issues.numErrors, messages: errors },
-    );
-  }
-  const info = report.info ?? {};
-  return {
-    validatorVersion: report.validatorVersion,
-    numWarnings: report.issues.numWarnings,
-    warnings: messages.filter((m) => m.severity === 1).slice(0, opts.maxReportedIssues),
-    ...pick(info, ['version', 'generator', 'extensionsUsed', 'extensionsRequired', 'animationCount', 'materialCount', 'hasMorphTargets', 'hasSkins', 'hasTextures', 'drawCallCount', 'totalVertexCount', 'totalTriangleCount']),
-  };
-}
-
-function pick(source: Record<string, unknown>, keys: string[]): Record<string, unknown> {
-  return Object.fromEntries(keys.filter((k) => k in source).map((k) => [k, source[k]]));
+  return glb;
 }

@@ -1,5 +1,6 @@
 import yauzl from 'yauzl';
 import path from 'node:path';
+import { inflateRawSync } from 'node:zlib';
 import { ModelFileError, invalidModelFile } from './model-file-error.js';
 
 /** Limits for untrusted archives (after Sonar RSPEC-5042). */
@@ -14,6 +15,8 @@ export interface SafeUnzipOptions {
   maxRatio: number;
   /** Entries smaller than this are not ratio-checked (tiny files compress well). Default 1 MB. */
   ratioThresholdBytes: number;
+  /** Each entry's bytes in a SharedArrayBuffer, so that several threads can read them without a copy. Default false. */
+  shared: boolean;
 }
 
 export const SAFE_UNZIP_DEFAULTS: SafeUnzipOptions = {
@@ -22,9 +25,11 @@ export const SAFE_UNZIP_DEFAULTS: SafeUnzipOptions = {
   maxTotalBytes: 150_000_000,
   maxRatio: 100,
   ratioThresholdBytes: 1024 * 1024,
+  shared: false,
 };
 
 const NAME = 'safe-unzip';
+const DEFLATE = 8;
 const NESTED_ARCHIVE = /\.(zip|7z|rar|tar|gz|tgz|bz2|xz|zst)$/i;
 const tooLarge = (message: string) => new ModelFileError('too_large', `${NAME}: ${message}`);
 const invalid = (issueCode: string, message: string) => invalidModelFile(issueCode, `${NAME}: ${message}`);
@@ -80,7 +85,7 @@ export async function safeUnzip(source: Buffer | { path: string }, options: Part
         throw tooLarge(`entry "${name}" expands more than ${limits.maxRatio} times its compressed size`);
       }
       if (files.has(normalized)) throw invalid('ZIP_DUPLICATE_ENTRY', `entry "${name}" appears twice`);
-      files.set(normalized, await readEntry(zip, entry));
+      files.set(normalized, await readEntry(zip, entry, limits.shared));
     }
   } catch (error) {
     if (error instanceof ModelFileError) throw error;
@@ -94,10 +99,28 @@ export async function safeUnzip(source: Buffer | { path: string }, options: Part
   return files;
 }
 
-/** The entry's bytes in an ArrayBuffer of their own (Buffer.concat may hand out a slice of Node's shared pool). */
-async function readEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Uint8Array> {
+/** The entry's bytes in an ArrayBuffer (or SharedArrayBuffer) of their own (Buffer.concat may hand out a slice of Node's shared pool). */
+async function readEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, shared: boolean): Promise<Uint8Array> {
+  const size = entry.uncompressedSize;
+  const out = new Uint8Array(shared ? new SharedArrayBuffer(size) : new ArrayBuffer(size));
+  if (entry.compressionMethod === DEFLATE && size > 0) {
+    // The compressed bytes, then one inflate bounded by the declared size: a stream of small
+    // inflated chunks costs several times the CPU. Past the declared size it stops, as
+    // validateEntrySizes does for streams.
+    const chunks: Buffer[] = [];
+    for await (const chunk of await zip.openReadStreamPromise(entry, { decompress: false } as yauzl.ZipFileOptions)) chunks.push(chunk as Buffer);
+    let inflated: Buffer;
+    try {
+      inflated = inflateRawSync(Buffer.concat(chunks), { maxOutputLength: size });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw new Error(`entry "${entry.fileName}": too many bytes in the stream. expected ${size}`);
+      throw error;
+    }
+    if (inflated.length !== size) throw new Error(`entry "${entry.fileName}" is shorter than it declares`);
+    out.set(inflated);
+    return out;
+  }
   const stream = await zip.openReadStreamPromise(entry);
-  const out = new Uint8Array(entry.uncompressedSize);
   let offset = 0;
   for await (const chunk of stream) {
     const bytes = chunk as Buffer;

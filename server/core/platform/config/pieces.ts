@@ -258,7 +258,7 @@ export const worker = settingsPiece(
   }),
 );
 
-export const cpu = settingsPiece({ CPU_THREADS: Int(1, 64, '1') }, (env) => ({
+export const cpu = settingsPiece({ CPU_THREADS: Int(1, 64, '2') }, (env) => ({
   /** Threads of the process's pool for CPU work (PDF rendering, model checks); more tasks wait their turn. */
   cpuThreads: Number(env.CPU_THREADS),
 }));

@@ -23,13 +23,14 @@ import type { ServiceDeps } from '../service-deps.js';
 import type { LibraryConnectionService } from './library-connection.js';
 
 /**
- * The import pipeline the worker runs for one job (readiness.md section 4): re-read the model,
- * check its licence, take a download link (library_b with the person's token), stream it to the
- * job's temporary folder with byte and time limits, then in the CPU pool unpack it safely,
- * convert and check it as POST /assets does, write the credit and score readiness, and save the
- * asset and complete the job in one transaction. Every failure ends the job `failed` with
- * `{ code, message }`; a run that finds its job already started (the first run died) ends it
- * `interrupted` and removes what that run may have left.
+ * The import pipeline the worker runs for one job (readiness.md section 4): re-read the model
+ * and take a download link (library_b with the person's token) at once, check its licence,
+ * stream it to the job's temporary folder with byte and time limits, then in the CPU pool unpack
+ * it safely and check it as POST /assets does (the validator and the conversion to GLB side by
+ * side, the GLB written to storage while the validator finishes), write the credit and score
+ * readiness, and save the asset row and complete the job in one transaction. Every failure ends
+ * the job `failed` with `{ code, message }`; a run that finds its job already started (the first
+ * run died) ends it `interrupted` and removes what that run may have left.
  */
 export interface ImportRunnerOptions {
   libraries: Libraries;
@@ -56,6 +57,20 @@ export class ImportFailure extends Error {
 
 const PROGRESS_EVERY_MS = 300;
 const MB = 1_000_000;
+
+/** Milliseconds per stage of a run, for the completion log (where an import spends its time). */
+function stageClock() {
+  let last = performance.now();
+  const laps: Record<string, number> = {};
+  return {
+    laps,
+    lap(name: string) {
+      const now = performance.now();
+      laps[name] = Math.round(now - last);
+      last = now;
+    },
+  };
+}
 
 export function importTempDir(tmpRoot: string, jobId: string): string {
   return path.join(tmpRoot, 'config-share-imports', jobId);
@@ -176,26 +191,47 @@ export function createImportRunner(deps: ServiceDeps, options: ImportRunnerOptio
       }
       const adapter = libraries.byId[job.provider];
       const progress = progressReporter(job.id);
+      const clock = stageClock();
       const dir = importTempDir(tmpRoot, job.id);
       let item: LibraryItem | null = null;
       try {
         progress.report({ status: 'downloading', progress: 1, stage: `Checking the model at ${adapter.name}` }, true);
         const call = <T>(work: (s: AbortSignal) => Promise<T>) => withTimeout((s) => work(AbortSignal.any([s, signal])), callTimeoutMs, `${adapter.name} did not answer within ${callTimeoutMs} ms`, signal);
-        item = await call((s) => adapter.get(job.providerAssetId, { signal: s }));
+        // The model (its licence now) and the download link, asked at once: the licence is
+        // judged before a byte is downloaded; a link not used costs nothing.
+        const planned = (async () => {
+          const accessToken = job.provider === 'library_b' ? await connections.accessToken(job.personId ?? '', signal) : undefined;
+          return call((s) => adapter.downloadPlan(job.providerAssetId, { signal: s, accessToken }));
+        })();
+        planned.catch(() => {}); // judged below, after the model's own answer
+        item = await call((s) => adapter.get(job.providerAssetId, { signal: s })).catch(async (error: unknown) => {
+          await planned.catch(() => {});
+          throw error;
+        });
         if (!item) throw new ImportFailure('unavailable', `${adapter.name} no longer offers this model.`);
         if (item.licenseTier === 'blocked') throw new ImportFailure('license_blocked', `The model's licence (${item.license}) does not allow an import any more.`);
         if (item.licenseTier === 'conditions' && !job.licenseAcknowledged) throw new ImportFailure('license_ack_required', 'The licence changed to one with conditions; acknowledge it and import again.');
-        const accessToken = job.provider === 'library_b' ? await connections.accessToken(job.personId ?? '', signal) : undefined;
-        const plan = await call((s) => adapter.downloadPlan(job.providerAssetId, { signal: s, accessToken }));
+        const plan = await planned;
+        clock.lap('library');
 
         await rm(dir, { recursive: true, force: true });
         await mkdir(dir, { recursive: true });
         const source = await download(job, item, plan, dir, signal, progress);
+        clock.lap('download');
 
         progress.report({ status: 'processing', progress: 65, stage: 'Unpacking, converting to GLB and checking the model' }, true);
         const attribution = attributionLine(item, item, adapter.credit);
-        const checked = await importModelInPool(cpuPool, { source, copyright: attribution, maxBytes: MAX_MODEL_BYTES }, signal);
+        const storageKey = storageKeys.asset(job.workspaceId, job.id);
+        // The GLB is written while the validator still runs; the row comes only once every check
+        // passed. A refusal or a failure removes the file (fail → cleanUp), a killed worker's
+        // file goes when the next run ends the job interrupted.
+        const checked = await importModelInPool(
+          cpuPool,
+          { source, copyright: attribution, maxBytes: MAX_MODEL_BYTES },
+          { signal, whileValidating: (glb) => deps.storage.put(storageKey, glb, { contentType: 'model/gltf-binary' }) },
+        );
         await rm(dir, { recursive: true, force: true });
+        clock.lap('checks');
 
         progress.report({ status: 'saving', progress: 90, stage: 'Saving the asset' }, true);
         await progress.flush();
@@ -218,11 +254,11 @@ export function createImportRunner(deps: ServiceDeps, options: ImportRunnerOptio
           importedAt: new Date().toISOString(),
         };
         const fileStem = item.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 80) || 'model';
-        await assets.createWithFile(
+        await assets.createForStoredFile(
           job.workspaceId,
           {
             id: job.id,
-            storageKey: storageKeys.asset(job.workspaceId, job.id),
+            storageKey,
             name: item.name.slice(0, 200),
             fileName: `${fileStem}.glb`,
             contentType: 'model/gltf-binary',
@@ -234,7 +270,6 @@ export function createImportRunner(deps: ServiceDeps, options: ImportRunnerOptio
             readinessLevel: readiness.level,
             createdBy: job.personId,
           },
-          checked.glb,
           {
             async beforeWrite(tx) {
               const row = await repo.lock(tx, job.id);
@@ -246,6 +281,8 @@ export function createImportRunner(deps: ServiceDeps, options: ImportRunnerOptio
             },
           },
         );
+        clock.lap('save');
+        deps.log.info({ jobId: job.id, provider: job.provider, ms: clock.laps, poolMs: checked.timings }, 'import completed');
         return { status: 'completed' };
       } catch (error) {
         await progress.flush();

@@ -120,7 +120,9 @@ export function createLibrarySearchService(options: LibrarySearchOptions) {
     const cached = await redis.get(key).catch(() => null);
     if (cached) return JSON.parse(cached) as LibrarySearchPage;
     const page = await withTimeout((signal) => adapter.search(query, { signal }), timeoutMs, `${adapter.name} did not answer within ${timeoutMs} ms`);
-    await redis.set(key, JSON.stringify(page), 'EX', cacheSeconds).catch(() => {});
+    // Written once the answer is on its way (its JSON included): the answer never waits for the
+    // cache; a lost write costs one more library call.
+    setImmediate(() => void redis.set(key, JSON.stringify(page), 'EX', cacheSeconds).catch(() => {}));
     return page;
   }
 

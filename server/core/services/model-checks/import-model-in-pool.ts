@@ -1,18 +1,82 @@
-import { cpuTask, type CpuPool } from '../../platform/cpu-pool.js';
+import { cpuTask, type CpuPool, type CpuTask } from '../../platform/cpu-pool.js';
 import { ModelFileError } from '../../domain/models/model-file-error.js';
 import type { CheckedModel } from '../../domain/models/check-model-file.js';
-import type { ReadinessReport } from '../../domain/models/readiness.js';
-import type { ImportModelInput, ImportModelOutcome } from './import-model-task.js';
+import { readinessReport, type ReadinessReport } from '../../domain/models/readiness.js';
+import type { ConvertOutcome, ImportModelInput, ImportStepInput, ImportTimings, StepRefusal, UnpackOutcome, ValidateOutcome } from './import-model-task.js';
 
-/** Converting and checking a 50 MB model takes seconds; past this the import fails. */
+/** Each step of an import (unpacking, validating, converting a 50 MB model) takes seconds; past this the import fails. */
 export const IMPORT_MODEL_TIMEOUT_MS = 180_000;
 
-const importModelTask = cpuTask<ImportModelInput, ImportModelOutcome>(import.meta.url, './import-model-task');
+const task = <Out>() => cpuTask<ImportStepInput, Out>(import.meta.url, './import-model-task');
+const unpackTask = task<UnpackOutcome>();
+/** The module of every import step: what a pool loads ahead (cpu-pool.ts `warm`) to start imports at once. */
+export const IMPORT_MODEL_TASK = unpackTask;
+const validateTask = task<ValidateOutcome>();
+const convertTask = task<ConvertOutcome>();
 
-/** `importModelTask` in the CPU pool; its refusals come back as ModelFileError (invalid_file, too_large, conversion_failed). */
-export async function importModelInPool(pool: CpuPool, input: ImportModelInput, signal?: AbortSignal): Promise<CheckedModel & { readiness: ReadinessReport }> {
-  const outcome = await pool.run(importModelTask, input, { timeoutMs: IMPORT_MODEL_TIMEOUT_MS, signal });
-  if (!outcome.ok) throw new ModelFileError(outcome.code, outcome.message, outcome.details);
-  const { ok: _ok, ...model } = outcome;
-  return model;
+export interface ImportModelOptions {
+  /** Cancels the steps (the job's own signal). */
+  signal?: AbortSignal;
+  /**
+   * Runs with the GLB as soon as it is converted, while the validator may still be running (the
+   * storage write). Not started once the validator refused the model; always settled before
+   * importModelInPool settles. When importModelInPool rejects, undoing it is the caller's.
+   */
+  whileValidating?: (glb: Uint8Array) => Promise<void>;
+}
+
+/**
+ * An import's model checks in the CPU pool: the download unpacked once (into shared memory),
+ * then the Khronos validator and the conversion to GLB side by side in two threads (one after
+ * the other with CPU_THREADS=1), then the readiness report. The refusals are those of
+ * POST /assets, in the same order: a validator refusal wins over a conversion failure.
+ * Rejects with ModelFileError (invalid_file, too_large, conversion_failed).
+ */
+export async function importModelInPool(
+  pool: CpuPool,
+  input: ImportModelInput,
+  options: ImportModelOptions = {},
+): Promise<CheckedModel & { readiness: ReadinessReport; timings: ImportTimings }> {
+  const { signal, whileValidating } = options;
+  const run = async <Out extends { ok: true } | StepRefusal>(step: CpuTask<ImportStepInput, Out>, payload: ImportStepInput) => {
+    const outcome = await pool.run(step, payload, { timeoutMs: IMPORT_MODEL_TIMEOUT_MS, signal });
+    if (!outcome.ok) throw new ModelFileError(outcome.code, outcome.message, outcome.details);
+    return outcome as Exclude<Out, StepRefusal>;
+  };
+
+  const started = performance.now();
+  const since = () => Math.round(performance.now() - started);
+  const walls: ImportTimings = {};
+  const unpacked = await run(unpackTask, { step: 'unpack', source: input.source, maxBytes: input.maxBytes });
+  const { parts } = unpacked;
+  walls.unpacked = since();
+  let refused = false;
+  const validation = run(validateTask, { step: 'validate', parts }).then(
+    (outcome) => ((walls.validated = since()), outcome),
+    (error: unknown) => {
+      refused = true;
+      throw error;
+    },
+  );
+  const conversion = run(convertTask, { step: 'convert', parts, copyright: input.copyright, maxBytes: input.maxBytes }).then((outcome) => ((walls.converted = since()), outcome));
+  const sideWork = conversion.then(async (converted) => {
+    if (refused || !whileValidating) return;
+    await whileValidating(converted.glb);
+    walls.sideWorkDone = since();
+  });
+  const [validated, converted, side] = await Promise.allSettled([validation, conversion, sideWork]);
+  if (validated.status === 'rejected') throw validated.reason;
+  if (converted.status === 'rejected') throw converted.reason;
+  if (side.status === 'rejected') throw side.reason;
+
+  const { glb, metrics } = converted.value;
+  const { info } = validated.value;
+  return {
+    glb,
+    sourceFormat: parts.sourceFormat,
+    info,
+    readiness: readinessReport(metrics, info, glb.byteLength),
+    // In the threads (unpack, validate, convert), then when each was back here (*ed, *Done).
+    timings: { unpack: unpacked.ms, validate: validated.value.ms, convert: converted.value.ms, ...walls },
+  };
 }

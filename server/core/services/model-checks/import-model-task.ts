@@ -1,11 +1,11 @@
-import { readFile, stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { NodeIO, type Document } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
-import { checkModelFile, checkModelFiles, type CheckedModel } from '../../domain/models/check-model-file.js';
+import { convertModel, unpackModelFile, unpackModelFiles, validateModel, type ModelParts } from '../../domain/models/check-model-file.js';
 import { ModelFileError, type ModelFileErrorCode } from '../../domain/models/model-file-error.js';
 import { safeUnzip } from '../../domain/models/safe-unzip.js';
-import { measureDocument, readinessReport, type ModelMetrics, type ReadinessReport } from '../../domain/models/readiness.js';
+import { measureDocument, type ModelMetrics } from '../../domain/models/readiness.js';
 
 /** Where a downloaded model lies on the worker's disk (the import job's own temporary folder). */
 export type ImportSource =
@@ -22,14 +22,58 @@ export interface ImportModelInput {
   maxBytes: number;
 }
 
-export type ImportModelOutcome = ({ ok: true; readiness: ReadinessReport } & CheckedModel) | { ok: false; code: ModelFileErrorCode; message: string; details?: unknown };
+/** Milliseconds spent in each step in the pool threads (logged with the job, never sent to clients). */
+export type ImportTimings = Record<string, number>;
+
+/**
+ * One step of an import in a pool thread. `unpack` reads the download from the disk (so that
+ * the event loop never holds it) into SharedArrayBuffers; `validate` and `convert` then read
+ * those same bytes in two threads at once, without a copy.
+ */
+export type ImportStepInput =
+  | { step: 'unpack'; source: ImportSource; maxBytes: number }
+  | { step: 'validate'; parts: ModelParts }
+  | { step: 'convert'; parts: ModelParts; copyright: string; maxBytes: number };
+
+/** A refusal (an Error's class does not cross threads). */
+export type StepRefusal = { ok: false; code: ModelFileErrorCode; message: string; details?: unknown };
+export type UnpackOutcome = { ok: true; parts: ModelParts; ms: number } | StepRefusal;
+export type ValidateOutcome = { ok: true; info: Record<string, unknown>; ms: number } | StepRefusal;
+/** `metrics` is null for a GLB glTF-Transform cannot read (a compression without its decoder). */
+export type ConvertOutcome = { ok: true; glb: Uint8Array; metrics: ModelMetrics | null; ms: number } | StepRefusal;
 
 const NAME = 'import-model';
 
-async function readSmall(file: string, maxBytes: number): Promise<Uint8Array> {
+/** A file of the download, size-checked, in a SharedArrayBuffer of its own. */
+async function readShared(file: string, maxBytes: number): Promise<Uint8Array> {
   const { size } = await stat(file);
   if (size > maxBytes) throw new ModelFileError('too_large', `${NAME}: the model is larger than ${maxBytes} bytes.`);
-  return new Uint8Array(await readFile(file));
+  const bytes = new Uint8Array(new SharedArrayBuffer(size));
+  const handle = await open(file, 'r');
+  try {
+    for (let offset = 0; offset < size; ) {
+      const { bytesRead } = await handle.read(bytes, offset, size - offset, offset);
+      if (bytesRead === 0) throw new ModelFileError('invalid_file', `${NAME}: the download changed while it was read.`);
+      offset += bytesRead;
+    }
+  } finally {
+    await handle.close();
+  }
+  return bytes;
+}
+
+async function unpack(source: ImportSource, maxBytes: number): Promise<ModelParts> {
+  if (source.kind === 'glb') return unpackModelFile(await readShared(source.path, maxBytes), 'model.glb', { maxBytes });
+  if (source.kind === 'archive') return unpackModelFiles(await safeUnzip({ path: source.path }, { shared: true }), { maxBytes });
+  const files = new Map<string, Uint8Array>();
+  let total = 0;
+  for (const relative of source.files) {
+    const bytes = await readShared(path.join(source.dir, relative), maxBytes);
+    total += bytes.length;
+    if (total > maxBytes * 3) throw new ModelFileError('too_large', `${NAME}: the model's files are larger than ${maxBytes * 3} bytes.`);
+    files.set(path.posix.normalize(relative), bytes);
+  }
+  return unpackModelFiles(files, { maxBytes });
 }
 
 /** Measures a GLB's document when glTF-Transform can read it (not when it needs a decoder we lack). */
@@ -42,37 +86,28 @@ async function measureGlb(glb: Uint8Array): Promise<ModelMetrics | null> {
   }
 }
 
-/**
- * The cpu-pool task of an import: the same checks as POST /assets (safe unzip, one model,
- * resources only from the archive, the Khronos validator, glTF → GLB, 50 MB), the credit in
- * `asset.copyright`, and the readiness report. Runs in a pool thread, reading the download from
- * the disk here so that the event loop never holds it.
- */
-export default async function importModelTask(input: ImportModelInput): Promise<ImportModelOutcome> {
-  const { source, copyright, maxBytes } = input;
+async function convert(parts: ModelParts, copyright: string, maxBytes: number): Promise<{ glb: Uint8Array; metrics: ModelMetrics | null }> {
   let metrics: ModelMetrics | null = null;
-  const options = { maxBytes, copyright, onDocument: (document: Document) => (metrics = measureDocument(document)) };
+  let { glb } = await convertModel(parts, { maxBytes, copyright, onDocument: (document: Document) => (metrics = measureDocument(document)) });
+  // Given back in memory of its own, moved (not copied) to the caller and written as usual.
+  if (!(glb.buffer instanceof ArrayBuffer)) glb = new Uint8Array(glb);
+  // A GLB kept as it came was not read by glTF-Transform: measured now.
+  metrics ??= await measureGlb(glb);
+  return { glb, metrics };
+}
+
+/**
+ * The cpu-pool task of an import's steps (import-model-in-pool.ts puts them together): the same
+ * checks as POST /assets (safe unzip, one model, resources only from the archive, the Khronos
+ * validator, glTF → GLB, 50 MB), the credit in `asset.copyright`, and the readiness metrics.
+ */
+export default async function importModelTask(input: ImportStepInput): Promise<UnpackOutcome | ValidateOutcome | ConvertOutcome> {
+  const started = performance.now();
+  const ms = () => Math.round(performance.now() - started);
   try {
-    let checked: CheckedModel;
-    if (source.kind === 'glb') {
-      checked = await checkModelFile(await readSmall(source.path, maxBytes), 'model.glb', options);
-    } else if (source.kind === 'archive') {
-      checked = await checkModelFiles(await safeUnzip({ path: source.path }), options);
-    } else {
-      const files = new Map<string, Uint8Array>();
-      let total = 0;
-      for (const relative of source.files) {
-        const bytes = await readSmall(path.join(source.dir, relative), maxBytes);
-        total += bytes.length;
-        if (total > maxBytes * 3) throw new ModelFileError('too_large', `${NAME}: the model's files are larger than ${maxBytes * 3} bytes.`);
-        files.set(path.posix.normalize(relative), bytes);
-      }
-      checked = await checkModelFiles(files, options);
-    }
-    // A GLB kept as it came was not read by glTF-Transform: measured now.
-    metrics ??= await measureGlb(checked.glb);
-    const readiness = readinessReport(metrics, checked.info, checked.glb.byteLength);
-    return { ok: true, ...checked, readiness };
+    if (input.step === 'unpack') return { ok: true, parts: await unpack(input.source, input.maxBytes), ms: ms() };
+    if (input.step === 'validate') return { ok: true, info: await validateModel(input.parts), ms: ms() };
+    return { ok: true, ...(await convert(input.parts, input.copyright, input.maxBytes)), ms: ms() };
   } catch (error) {
     if (error instanceof ModelFileError) return { ok: false, code: error.code, message: error.message, details: error.details };
     throw error;
