@@ -96,6 +96,23 @@ describe('checkModelFile refuses', () => {
     }
   });
 
+  it('an error the validator reaches only after hundreds of warnings (the same warnings alone pass)', async () => {
+    // 300 warnings (a property glTF does not define, on each of 300 nodes) come before the error (a scene naming no node).
+    const gltf = (nodes: number, brokenScene: boolean) => ({
+      asset: { version: '2.0' },
+      nodes: Array.from({ length: nodes }, (_, i) => ({ name: `n${i}`, notGltf: true })),
+      scenes: [{ nodes: brokenScene ? [nodes + 5] : [0] }],
+      scene: 0,
+    });
+    const hidden = await refusal(fixtures.jsonBytes(gltf(300, true)), 'late-error.gltf');
+    expect(hidden.code).toBe('invalid_file');
+    expect(issueCodes(hidden)).toContain('UNRESOLVED_REFERENCE');
+    // The same warnings without the error: accepted, with its warnings in the summary.
+    const { glb, info } = await checkModelFile(fixtures.jsonBytes(gltf(300, false)), 'warnings.gltf');
+    expect(glb.byteLength).toBeGreaterThan(0);
+    expect((info as { numWarnings: number }).numWarnings).toBeGreaterThanOrEqual(200);
+  });
+
   it('a .gltf that is not JSON', async () => {
     expect(issueCodes(await refusal(new TextEncoder().encode('{ "asset": '), 'x.gltf'))).toEqual(['INVALID_JSON']);
   });

@@ -9,44 +9,66 @@ export function ownBytes(bytes: Uint8Array): Uint8Array {
   return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
 }
 
-/** Runs the Khronos validator; any error refuses the file with the validator's own messages. Returns its summary. */
+/** Issues the validator reports at most per run (its report of a hostile file stays small). */
+const MAX_ISSUES = 200;
+/** Runs after the first, each ignoring the warning and info codes already seen, before a file is refused as unreadable. */
+const MAX_RERUNS = 4;
+
+/**
+ * Runs the Khronos validator; any error refuses the file with the validator's own messages.
+ * Returns its summary. The validator stops at `maxIssues` (`issues.truncated`), so an error after
+ * 200 warnings would go unseen: a truncated run without an error is run again ignoring the codes
+ * it already reported (a warning usually repeats thousands of times under one code), and a file
+ * that still cannot be read to its end is refused.
+ */
 export async function validateGltf(
   bytes: Uint8Array,
   meta: { format: 'gltf' | 'glb'; uri: string },
   resources: Map<string, Uint8Array>,
   opts: { maxReportedIssues: number },
 ): Promise<Record<string, unknown>> {
-  let report: validator.ValidationReport;
-  try {
-    report = await validator.validateBytes(ownBytes(bytes), {
-      uri: meta.uri,
-      format: meta.format,
-      maxIssues: 200,
-      writeTimestamp: false,
-      externalResourceFunction: (uri) => {
-        const data = resources.get(uri);
-        // A GLB's external URIs have no archive to come from: the validator reports IO_ERROR.
-        return data ? Promise.resolve(ownBytes(data)) : Promise.reject(new Error(`The resource "${uri}" is not available.`));
-      },
-    });
-  } catch (error) {
-    const reason = typeof error === 'string' ? error : String((error as Error)?.message ?? error);
-    throw invalidModelFile('NOT_GLTF', `The file is not a valid glTF model (${reason}).`);
+  const data = ownBytes(bytes);
+  const run = async (ignoredIssues: string[]) => {
+    try {
+      return await validator.validateBytes(data, {
+        uri: meta.uri,
+        format: meta.format,
+        maxIssues: MAX_ISSUES,
+        ignoredIssues,
+        writeTimestamp: false,
+        externalResourceFunction: (uri) => {
+          const resource = resources.get(uri);
+          // A GLB's external URIs have no archive to come from: the validator reports IO_ERROR.
+          return resource ? Promise.resolve(ownBytes(resource)) : Promise.reject(new Error(`The resource "${uri}" is not available.`));
+        },
+      });
+    } catch (error) {
+      const reason = typeof error === 'string' ? error : String((error as Error)?.message ?? error);
+      throw invalidModelFile('NOT_GLTF', `The file is not a valid glTF model (${reason}).`);
+    }
+  };
+  const report = await run([]);
+  let last = report;
+  const ignored = new Set<string>();
+  for (let rerun = 0; last.issues.truncated && last.issues.numErrors === 0; rerun++) {
+    if (rerun === MAX_RERUNS) throw invalidModelFile('TOO_MANY_ISSUES', `The glTF validator stopped after ${MAX_ISSUES} issues of ${ignored.size} kinds without reaching the end of the file.`);
+    for (const { code } of last.issues.messages) ignored.add(code);
+    last = await run([...ignored]);
   }
-  const messages: ModelFileIssue[] = report.issues.messages.map(({ code, message, severity, pointer }) => ({ code, message, severity, ...(pointer ? { pointer } : {}) }));
-  if (report.issues.numErrors > 0) {
-    const errors = messages.filter((m) => m.severity === 0).slice(0, opts.maxReportedIssues);
+  const messages = (of: validator.ValidationReport): ModelFileIssue[] => of.issues.messages.map(({ code, message, severity, pointer }) => ({ code, message, severity, ...(pointer ? { pointer } : {}) }));
+  if (last.issues.numErrors > 0) {
+    const errors = messages(last).filter((m) => m.severity === 0).slice(0, opts.maxReportedIssues);
     throw new ModelFileError(
       'invalid_file',
-      `The glTF validator found ${report.issues.numErrors} error(s): ${errors.slice(0, 3).map((e) => e.message).join('; ')}`,
-      { validatorVersion: report.validatorVersion, numErrors: report.issues.numErrors, messages: errors },
+      `The glTF validator found ${last.issues.numErrors} error(s): ${errors.slice(0, 3).map((e) => e.message).join('; ')}`,
+      { validatorVersion: last.validatorVersion, numErrors: last.issues.numErrors, messages: errors },
     );
   }
   const info = report.info ?? {};
   return {
     validatorVersion: report.validatorVersion,
     numWarnings: report.issues.numWarnings,
-    warnings: messages.filter((m) => m.severity === 1).slice(0, opts.maxReportedIssues),
+    warnings: messages(report).filter((m) => m.severity === 1).slice(0, opts.maxReportedIssues),
     ...pick(info, ['version', 'generator', 'extensionsUsed', 'extensionsRequired', 'animationCount', 'materialCount', 'hasMorphTargets', 'hasSkins', 'hasTextures', 'drawCallCount', 'totalVertexCount', 'totalTriangleCount']),
   };
 }
