@@ -244,6 +244,12 @@ export const operatorConsole = settingsPiece(
   },
 );
 
+/** Where the owner console (served by the BFF) sends its browser's owner API calls. */
+export const consoleApi = settingsPiece({ CONSOLE_API_URL: Type.Optional(HttpUrl()) }, (env) => ({
+  /** The API origin as browsers reach it (default: BFF_UPSTREAM_URL, right when the BFF and the browser see the server at the same address). */
+  consoleApiUrl: env.CONSOLE_API_URL ? withoutTrailingSlash(env.CONSOLE_API_URL) : undefined,
+}));
+
 /**
  * The public read's budget per client, on its own: the server and the BFF both spend it (one
  * counter in Redis, see server/core/http/share-read-rate-key.ts).
@@ -303,7 +309,7 @@ export const cpu = settingsPiece({ CPU_THREADS: Int(1, 64, '1') }, (env) => ({
 }));
 
 /** Every piece: what `npm start` checks before it starts anything, and the settings reference. */
-export const ALL_PIECES = [logging, postgres, redis, storage, shutdown, proxy, serverListen, bffListen, bffCache, publicKey, shareReadLimit, auth, fileSigning, tokenEncryption, mail, webhooks, libraries, limits, worker, cpu, operatorConsole] as const;
+export const ALL_PIECES = [logging, postgres, redis, storage, shutdown, proxy, serverListen, bffListen, bffCache, publicKey, shareReadLimit, auth, fileSigning, tokenEncryption, mail, webhooks, libraries, limits, worker, cpu, operatorConsole, consoleApi] as const;
 
 type Result<P> = P extends { read(env: never): infer R } ? R : never;
 export type LoggingSettings = Result<typeof logging>;
