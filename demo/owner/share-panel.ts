@@ -1,6 +1,5 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
-import { keyed } from 'lit/directives/keyed.js';
 import type { Api, ShareSettings } from './api.js';
 import { announce, errorText, panelStyles } from './styles.js';
 
@@ -22,7 +21,6 @@ export class SharePanel extends LitElement {
   @property() projectId = '';
   @state() private settings?: ShareSettings;
   @state() private busy = false;
-  @state() private previewKey = 0;
   @query('#regenerate-dialog') private dialog!: HTMLDialogElement;
 
   override updated(changed: PropertyValues<this>) {
@@ -53,7 +51,7 @@ export class SharePanel extends LitElement {
       this.settings = await action();
       announce(this, `${what}. The preview reloads in a second.`);
       // Every BFF drops its cached answer within a second of a change (contract section 4).
-      setTimeout(() => (this.previewKey += 1), 1100);
+      setTimeout(() => this.reloadPreview(), 1100);
     } catch (error) {
       announce(this, `${what} failed: ${errorText(error)}`, 'error');
     } finally {
@@ -63,7 +61,9 @@ export class SharePanel extends LitElement {
 
   private async save(event: SubmitEvent) {
     event.preventDefault();
-    const form = new FormData(event.target as HTMLFormElement);
+    // Kept now: once dispatch ends, an event from a shadow tree has no target any more.
+    const element = event.target as HTMLFormElement;
+    const form = new FormData(element);
     const requirePassword = form.get('requirePassword') === 'on';
     const password = String(form.get('password') ?? '');
     if (requirePassword && !password) {
@@ -74,7 +74,7 @@ export class SharePanel extends LitElement {
     await this.run('Share settings saved', () =>
       this.api.putShare(this.projectId, { isEnabled: form.get('isEnabled') === 'on', requirePassword, ...(requirePassword ? { password } : {}), domainRestrictions: hosts }),
     );
-    (event.target as HTMLFormElement).querySelector<HTMLInputElement>('#password')!.value = '';
+    element.querySelector<HTMLInputElement>('#password')!.value = '';
   }
 
   /** Off is a PUT of the whole object (the interface has no other disabling operation). */
@@ -90,6 +90,12 @@ export class SharePanel extends LitElement {
   private async regenerate() {
     this.dialog.close();
     await this.run('A new share token was made; the old link and embeds stopped working', () => this.api.regenerateShare(this.projectId));
+  }
+
+  /** The element's own reload() (contract section 10): one element, re-read, not a new one per change. */
+  private reloadPreview() {
+    const preview = this.renderRoot.querySelector('config-share') as (HTMLElement & { reload?: () => void }) | null;
+    preview?.reload?.();
   }
 
   private async copy(text: string, what: string) {
@@ -154,9 +160,9 @@ export class SharePanel extends LitElement {
       <button @click=${() => this.copy(iframeSnippet, 'Iframe')}>Copy iframe</button>
 
       <h3>Live preview</h3>
-      <p><button @click=${() => (this.previewKey += 1)}>Reload preview</button></p>
+      <p><button @click=${this.reloadPreview}>Reload preview</button></p>
       <div style="border:1px solid #ccc;height:420px;position:relative">
-        ${keyed(`${this.previewKey}:${s.shareToken}`, html`<config-share id="preview" project-id=${this.projectId} token=${s.shareToken} style="display:block;height:100%"></config-share>`)}
+        <config-share id="preview" project-id=${this.projectId} token=${s.shareToken} style="display:block;height:100%"></config-share>
       </div>
       ${nothing}
     `;

@@ -127,24 +127,21 @@ describe('the owner console', () => {
     const { settings } = await ownerCall('GET', `/projects/${share.projectId}/share`);
     share.token = settings.shareToken;
 
-    // Allowed hosts and a password, saved through the form; then off. (force: the preview's
-    // software-rendered WebGL keeps this 2-core machine's page busy, which stalls Playwright's
-    // animation-frame-based actionability checks, not the page's inputs.)
-    const force = { force: true };
-    await page.getByLabel('Allowed embed hosts', { exact: false }).fill('shop.example.com\n*.example.org', force);
-    await page.getByLabel('Require a password').check(force);
-    await page.getByLabel('Password', { exact: false }).first().fill('s3cret-pass', force);
-    await page.getByRole('button', { name: 'Save share settings' }).click(force);
+    // Allowed hosts and a password, saved through the form; then off.
+    await page.getByLabel('Allowed embed hosts', { exact: false }).fill('shop.example.com\n*.example.org');
+    await page.getByLabel('Require a password').check();
+    await page.locator('share-panel #password').fill('s3cret-pass');
+    await page.getByRole('button', { name: 'Save share settings' }).click();
     await expect.poll(async () => (await ownerCall('GET', `/projects/${share.projectId}/share`)).settings, { timeout: 10_000 }).toMatchObject({ requirePassword: true, domainRestrictions: ['shop.example.com', '*.example.org'] });
-    await page.getByLabel('Require a password').uncheck(force);
-    await page.getByLabel('Allowed embed hosts', { exact: false }).fill('', force);
-    await page.getByRole('button', { name: 'Save share settings' }).click(force);
+    await page.getByLabel('Require a password').uncheck();
+    await page.getByLabel('Allowed embed hosts', { exact: false }).fill('');
+    await page.getByRole('button', { name: 'Save share settings' }).click();
     await expect.poll(async () => (await ownerCall('GET', `/projects/${share.projectId}/share`)).settings.requirePassword, { timeout: 10_000 }).toBe(false);
 
-    await page.getByRole('button', { name: 'Turn sharing off' }).click(force);
+    await page.getByRole('button', { name: 'Turn sharing off' }).click();
     await expect.poll(() => page.locator('#share-state').textContent(), { timeout: 10_000 }).toBe('off');
     await expect.poll(() => page.locator('config-share#preview').getAttribute('state'), { timeout: 20_000 }).toBe('not-found');
-    await page.getByRole('button', { name: 'Turn sharing on' }).click(force);
+    await page.getByRole('button', { name: 'Turn sharing on' }).click();
     await expect.poll(() => page.locator('#share-state').textContent(), { timeout: 10_000 }).toBe('on');
     await page.close();
   }, 120_000);
