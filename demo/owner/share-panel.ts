@@ -87,8 +87,11 @@ export class SharePanel extends LitElement {
     await this.run('Sharing is off: the link and every embed are offline', () => this.api.putShare(this.projectId, { isEnabled: false, requirePassword: false, domainRestrictions: s.domainRestrictions }));
   }
 
-  private async regenerate() {
-    this.dialog.close();
+  /** The native dialog closed (a button of its `method="dialog"` form, or Escape): act on its answer. */
+  private async onDialogClose() {
+    const answer = this.dialog.returnValue;
+    this.dialog.returnValue = '';
+    if (answer !== 'regenerate') return announce(this, 'The share token was kept.');
     await this.run('A new share token was made; the old link and embeds stopped working', () => this.api.regenerateShare(this.projectId));
   }
 
@@ -142,12 +145,12 @@ export class SharePanel extends LitElement {
       <button @click=${() => this.copy(this.link, 'Share link')}>Copy link</button>
       <button class="danger" @click=${() => this.dialog.showModal()} ?disabled=${this.busy}>Regenerate token…</button>
 
-      <dialog id="regenerate-dialog" aria-labelledby="regen-title">
+      <dialog id="regenerate-dialog" aria-labelledby="regen-title" @close=${this.onDialogClose}>
         <h3 id="regen-title">Regenerate the share token?</h3>
         <p>The current link, every script-tag embed and every iframe stop working at once. Pages must be updated with the new token.</p>
         <form method="dialog">
-          <button class="danger" type="button" @click=${this.regenerate}>Regenerate</button>
-          <button type="submit" autofocus>Cancel</button>
+          <button class="danger" value="regenerate">Regenerate</button>
+          <button value="cancel" autofocus>Cancel</button>
         </form>
       </dialog>
 

@@ -73,7 +73,7 @@ afterAll(async () => {
   await worker?.close();
   await server?.close();
   await Promise.all([smtp?.close(), libs?.close(), receiver?.close()]);
-});
+}, 90_000);
 
 /** The console signed in through the printed link's fragment, with the console's project open. */
 async function openConsole(projectName?: string): Promise<Page> {
@@ -123,6 +123,7 @@ describe('the owner console', () => {
     await expect.poll(() => page.getByRole('dialog').isVisible()).toBe(false);
     await page.getByRole('button', { name: 'Regenerate token…' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Regenerate', exact: true }).click();
+    await expect.poll(() => page.getByRole('dialog').isVisible()).toBe(false);
     await expect.poll(() => page.locator('#share-link').textContent(), { timeout: 10_000 }).not.toContain(share.token);
     const { settings } = await ownerCall('GET', `/projects/${share.projectId}/share`);
     share.token = settings.shareToken;
