@@ -1,6 +1,6 @@
 import { LitElement, html, css, nothing } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
-import { createApi, type Api, type Me, type ProjectSummary } from './api.js';
+import { ApiError, createApi, type Api, type Me, type ProjectSummary } from './api.js';
 import { errorText, panelStyles } from './styles.js';
 import './share-panel.js';
 import './webhooks-panel.js';
@@ -57,6 +57,7 @@ export class OwnerConsole extends LitElement {
     const fromLink = fragment.get('token');
     if (fromLink) {
       sessionStorage.setItem(TOKEN_KEY, fromLink);
+      sessionStorage.removeItem(WORKSPACE_KEY);
       history.replaceState(null, '', location.pathname + location.search);
     }
     this.token = sessionStorage.getItem(TOKEN_KEY) ?? '';
@@ -86,7 +87,7 @@ export class OwnerConsole extends LitElement {
     this.status = { message, kind };
   }
 
-  private async signIn() {
+  private async signIn(): Promise<void> {
     this.api = createApi({ apiBase: this.apiBase.replace(/\/$/, ''), token: this.token, workspaceId: this.workspaceId || undefined });
     try {
       const me = await this.api.me();
@@ -98,6 +99,12 @@ export class OwnerConsole extends LitElement {
       if (!projects.some((p) => p.id === this.projectId)) this.projectId = '';
       this.me = me;
     } catch (error) {
+      // A workspace remembered from another token: fall back to the person's default one.
+      if (error instanceof ApiError && error.status === 403 && this.workspaceId) {
+        this.workspaceId = '';
+        sessionStorage.removeItem(WORKSPACE_KEY);
+        return this.signIn();
+      }
       this.me = undefined;
       this.say(`Sign-in failed: ${errorText(error)}`, 'error');
     }
@@ -110,6 +117,8 @@ export class OwnerConsole extends LitElement {
     this.apiBase = String(form.get('api') ?? '').trim();
     sessionStorage.setItem(TOKEN_KEY, this.token);
     sessionStorage.setItem(API_KEY, this.apiBase);
+    sessionStorage.removeItem(WORKSPACE_KEY);
+    this.workspaceId = '';
     await this.signIn();
   }
 

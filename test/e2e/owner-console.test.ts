@@ -173,6 +173,16 @@ describe('the owner console', () => {
     expect(await log.locator('tbody tr').first().textContent()).toContain('webhook.test');
     expect(await log.locator('pre').first().textContent()).toContain('"event":"webhook.test"');
 
+    // A real event, delivered, then redelivered from the log under the same delivery id.
+    const { deliveries } = await ownerCall('POST', `/projects/${share.projectId}/webhooks/trigger`, { event: 'form.submitted', data: { from: 'console test' } });
+    const deliveryId = deliveries[0].deliveryId as string;
+    await waitFor(async () => receiver.received.some((d) => d.headers['x-service-delivery'] === deliveryId), 'the triggered delivery');
+    await waitFor(async () => (await ownerCall('GET', `/projects/${share.projectId}/webhooks/crm/deliveries`)).deliveries.some((d: { deliveryId: string; deliveryState: string }) => d.deliveryId === deliveryId && d.deliveryState === 'delivered'), 'the delivery recorded');
+    await card.getByRole('button', { name: 'Delivery log' }).click();
+    await expect.poll(() => log.locator('tbody tr').first().textContent(), { timeout: 10_000 }).toContain('form.submitted');
+    await log.locator('tbody tr').first().getByRole('button', { name: 'Redeliver' }).click();
+    await waitFor(async () => receiver.received.filter((d) => d.headers['x-service-delivery'] === deliveryId).length === 2, 'the redelivery');
+
     await card.getByRole('button', { name: 'Disable' }).click();
     await expect.poll(() => card.textContent(), { timeout: 10_000 }).toContain('disabled');
     await card.getByRole('button', { name: 'Enable' }).click();
