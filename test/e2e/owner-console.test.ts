@@ -5,7 +5,7 @@ import { freePort } from '../helpers/test-env.js';
 import { startTsProcess, type ChildProcessHandle } from '../helpers/child-process.js';
 import { startSmtpCatcher, type SmtpCatcher } from '../helpers/smtp-catcher.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
-import { startTestWorker, waitFor, validBody } from '../worker/submission-fixtures.js';
+import { dataUrl, png, startTestWorker, validBody, waitFor } from '../worker/submission-fixtures.js';
 import type { WorkerApp } from '../../worker/app.js';
 import { demoStoolGlb } from '../../scripts/start/demo-model.js';
 import { ensureConsoleBuilt, ensureElementBuilt } from '../../scripts/start/element-build.js';
@@ -195,7 +195,7 @@ describe('the owner console', () => {
     const res = await fetch(`${server.url}/share/${share.projectId}/${share.token}/submit`, {
       method: 'POST',
       headers: { apikey: key, authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify(validBody()),
+      body: JSON.stringify(validBody({ screenshots: [dataUrl('image/png', png(32, 24))] })),
     });
     expect(res.status).toBe(200);
     const { requestId } = await res.json();
@@ -211,6 +211,7 @@ describe('the owner console', () => {
     await expect.poll(() => pdf.count(), { timeout: 10_000 }).toBe(1);
     const pdfRes = await fetch((await pdf.getAttribute('href'))!);
     expect(pdfRes.headers.get('content-type')).toContain('pdf');
+    await expect.poll(() => page.getByRole('img', { name: 'Screenshot 1' }).evaluate((img: any) => img.naturalWidth), { timeout: 10_000 }).toBe(32);
     await page.getByLabel('Status').selectOption('quoted');
     await expect.poll(async () => (await ownerCall('GET', `/projects/${share.projectId}/requests/${requestId}`)).request.status, { timeout: 10_000 }).toBe('quoted');
     await page.close();
