@@ -56,15 +56,18 @@ beforeAll(async () => {
   const bffPort = await freePort();
   bffUrl = `http://127.0.0.1:${bffPort}`;
   server = await startTestServer({ ...libs.env, SMTP_URL: smtp.url, TRUST_PROXY: '127.0.0.1,::1', WEBHOOK_ALLOW_INSECURE: '1', CONSOLE_ORIGINS: bffUrl, DASHBOARD_URL: `${bffUrl}/demo/owner/` });
-  worker = await startTestWorker(server.env.env, { ...libs.env, SMTP_URL: smtp.url, WEBHOOK_ALLOW_INSECURE: '1' });
   owner = await server.person('owner@console.test');
   bff = startTsProcess('bff/main.ts', { ...server.env.env, BFF_PORT: String(bffPort), BFF_UPSTREAM_URL: server.url, LOG_LEVEL: 'warn' });
-  await waitFor(() => fetch(`${bffUrl}/health`).then((res) => res.status === 200, () => false), 'the BFF', 30_000);
-  share = await sharedStool();
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-dev-shm-usage', '--enable-unsafe-swiftshader', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
-  });
+  // What does not depend on each other starts at once (the BFF's tsx start-up is the long pole).
+  [worker, share, browser] = await Promise.all([
+    startTestWorker(server.env.env, { ...libs.env, SMTP_URL: smtp.url, WEBHOOK_ALLOW_INSECURE: '1' }),
+    sharedStool(),
+    chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-dev-shm-usage', '--enable-unsafe-swiftshader', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+    }),
+    waitFor(() => fetch(`${bffUrl}/health`).then((res) => res.status === 200, () => false), 'the BFF', 60_000),
+  ]);
 }, 180_000);
 
 afterAll(async () => {
