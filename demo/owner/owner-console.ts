@@ -42,6 +42,8 @@ export class OwnerConsole extends LitElement {
   @state() private me?: Me;
   @state() private projects: ProjectSummary[] = [];
   @state() private projectId = '';
+  /** Each listed project's share state, read alongside the list (true: on). */
+  @state() private shareStates: Record<string, boolean | undefined> = {};
   @state() private panel: Panel = 'share';
   @state() private section: 'projects' | 'library' = 'projects';
   @state() private status = { message: '', kind: 'info' as 'info' | 'error' };
@@ -51,6 +53,10 @@ export class OwnerConsole extends LitElement {
     super.connectedCallback();
     this.addEventListener('console-status', (event) => {
       this.status = (event as CustomEvent<{ message: string; kind: 'info' | 'error' }>).detail;
+    });
+    this.addEventListener('share-changed', (event) => {
+      const { projectId, isEnabled } = (event as CustomEvent<{ projectId: string; isEnabled: boolean }>).detail;
+      this.shareStates = { ...this.shareStates, [projectId]: isEnabled };
     });
     // The token arrives in the fragment, which never reaches a server log; keep it for this tab only.
     const fragment = new URLSearchParams(location.hash.slice(1));
@@ -98,6 +104,7 @@ export class OwnerConsole extends LitElement {
       this.projects = projects;
       if (!projects.some((p) => p.id === this.projectId)) this.projectId = '';
       this.me = me;
+      void this.readShareStates(projects);
     } catch (error) {
       // A workspace remembered from another token: fall back to the person's default one.
       if (error instanceof ApiError && error.status === 403 && this.workspaceId) {
@@ -108,6 +115,12 @@ export class OwnerConsole extends LitElement {
       this.me = undefined;
       this.say(`Sign-in failed: ${errorText(error)}`, 'error');
     }
+  }
+
+  private async readShareStates(projects: ProjectSummary[]) {
+    const api = this.api!;
+    const states = await Promise.all(projects.map((p) => api.share(p.id).then((s) => s.isEnabled, () => undefined)));
+    this.shareStates = Object.fromEntries(projects.map((p, i) => [p.id, states[i]]));
   }
 
   private async onPaste(event: SubmitEvent) {
@@ -194,7 +207,8 @@ export class OwnerConsole extends LitElement {
               <h2 id="projects-title">Projects</h2>
               ${this.projects.length === 0 ? html`<p class="muted">No projects in this workspace yet (create them with POST /projects).</p>` : nothing}
               <ul style="list-style:none;padding:0">
-                ${this.projects.map((p) => html`<li><button aria-pressed=${p.id === this.projectId} @click=${() => this.open(p.id)}>${p.name}</button> <span class="muted">${p.type}</span></li>`)}
+                ${this.projects.map((p) => html`<li><button aria-pressed=${p.id === this.projectId} @click=${() => this.open(p.id)}>${p.name}</button>
+                  <span class="muted">${p.type}${this.shareStates[p.id] === undefined ? '' : this.shareStates[p.id] ? ', shared' : ', not shared'}</span></li>`)}
               </ul>
             </section>
             <section aria-labelledby="project-title">
@@ -204,15 +218,18 @@ export class OwnerConsole extends LitElement {
     `;
   }
 
-  private open(id: string) {
+  private async open(id: string) {
     this.projectId = id;
     this.panel = 'share';
+    // Keyboard and screen reader users land on what they opened.
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLElement>('#project-title')?.focus();
   }
 
   private renderProject(api: Api, project: ProjectSummary) {
     const tabs: Array<[Panel, string]> = [['share', 'Share'], ['webhooks', 'Webhooks'], ['requests', 'Requests']];
     return html`
-      <h2 id="project-title">${project.name}</h2>
+      <h2 id="project-title" tabindex="-1">${project.name}</h2>
       <p class="muted">Project <code>${project.id}</code>, revision ${project.revision}</p>
       <nav aria-label="Project panels"><ul>
         ${tabs.map(([id, label]) => html`<li><button aria-pressed=${this.panel === id} @click=${() => (this.panel = id)}>${label}</button></li>`)}

@@ -49,6 +49,7 @@ export class SharePanel extends LitElement {
     this.busy = true;
     try {
       this.settings = await action();
+      this.dispatchEvent(new CustomEvent('share-changed', { detail: { projectId: this.projectId, isEnabled: this.settings.isEnabled }, bubbles: true, composed: true }));
       announce(this, `${what}. The preview reloads in a second.`);
       // Every BFF drops its cached answer within a second of a change (contract section 4).
       setTimeout(() => this.reloadPreview(), 1100);

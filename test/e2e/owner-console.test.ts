@@ -144,6 +144,7 @@ describe('the owner console', () => {
 
     await page.getByRole('button', { name: 'Turn sharing off' }).click();
     await expect.poll(() => page.locator('#share-state').textContent(), { timeout: 10_000 }).toBe('off');
+    await expect.poll(() => page.locator('section[aria-labelledby="projects-title"]').textContent()).toContain('not shared');
     await expect.poll(() => page.locator('config-share#preview').getAttribute('state'), { timeout: 20_000 }).toBe('not-found');
     await page.getByRole('button', { name: 'Turn sharing on' }).click();
     await expect.poll(() => page.locator('#share-state').textContent(), { timeout: 10_000 }).toBe('on');
