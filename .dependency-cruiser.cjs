@@ -48,6 +48,20 @@ module.exports = {
       to: { dependencyTypes: ['core'] },
     },
     {
+      name: 'console-only-wire',
+      comment: 'The owner console (demo/owner) is browser code like the element: itself, server/core/wire and browser packages.',
+      severity: 'error',
+      from: { path: '^demo/owner/' },
+      to: { pathNot: ['^demo/owner/', '^server/core/wire/', '(^|/)node_modules/'] },
+    },
+    {
+      name: 'console-no-node-builtins',
+      comment: 'Browsers have no node: modules.',
+      severity: 'error',
+      from: { path: '^demo/owner/' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
       name: 'wire-no-node',
       comment: 'server/core/wire is what browser code imports: nothing but other wire files.',
       severity: 'error',

@@ -1,4 +1,5 @@
-import { defineConfig } from 'vitest/config';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, type ViteUserConfig } from 'vitest/config';
 
 /**
  * Vitest runs the server, worker and BFF tests against real Postgres and Redis; the element's
@@ -8,8 +9,22 @@ import { defineConfig } from 'vitest/config';
  * stable name, `dist/element/config-share.js`, which the BFF serves at `/element/config-share.js`,
  * and hashed chunks (the lazy three.js viewer) in `dist/element/assets/`, which it may cache
  * forever. Chunks are imported relative to the entry, so they load from the BFF on any page.
+ *
+ * `vite build --mode console` is the owner console (`npm run build:console`): the page in
+ * demo/owner/ (Lit, like the element) built into `dist/console/`, which the BFF serves at
+ * `/demo/owner/`. Relative asset URLs, so it works under any prefix.
  */
-export default defineConfig({
+const consoleBuild: ViteUserConfig = {
+  root: fileURLToPath(new URL('./demo/owner', import.meta.url)),
+  base: './',
+  build: {
+    outDir: fileURLToPath(new URL('./dist/console', import.meta.url)),
+    emptyOutDir: true,
+    rolldownOptions: { output: { minify: true } },
+  },
+};
+
+export default defineConfig(({ mode }) => (mode === 'console' ? consoleBuild : {
   build: {
     outDir: 'dist/element',
     emptyOutDir: true,
@@ -36,4 +51,4 @@ export default defineConfig({
     hookTimeout: 60_000,
     teardownTimeout: 30_000,
   },
-});
+}));

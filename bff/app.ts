@@ -14,6 +14,7 @@ import healthRoutes from './routes/health/index.js';
 import shareRoutes from './routes/share/index.js';
 import elementRoutes from './routes/element/index.js';
 import demoRoutes from './routes/demo/index.js';
+import consoleRoutes from './routes/console/index.js';
 import oembedRoutes from './routes/oembed/index.js';
 import viewerRoutes from './routes/viewer/index.js';
 import { createRequestAddressing } from './services/request-address.js';
@@ -34,6 +35,8 @@ export interface BuildBffOptions {
   demoDir?: string;
   /** Current cache hits answered below Fastify's routing (default true; false measures and tests the full path). */
   cacheHitFastPath?: boolean;
+  /** The built owner console served at `/demo/owner/` (default: the repository's `dist/console`). */
+  consoleDir?: string;
 }
 
 const REPO_DIR = (relative: string) => fileURLToPath(new URL(`../${relative}`, import.meta.url));
@@ -80,6 +83,7 @@ export async function buildBffApp(config: BffConfig, options: BuildBffOptions = 
   await app.register(healthRoutes, { upstream, timeoutMs: options.healthTimeoutMs });
   await app.register(shareRoutes, { upstream, publicKey, addressing });
   await app.register(elementRoutes, { root: options.elementDir ?? REPO_DIR('dist/element') });
+  await app.register(consoleRoutes, { root: options.consoleDir ?? REPO_DIR('dist/console'), apiBase: config.consoleApiUrl ?? upstream });
   await app.register(demoRoutes, { root: options.demoDir ?? REPO_DIR('demo') });
   await app.register(oembedRoutes);
   await app.register(viewerRoutes, { root: REPO_DIR('bff/viewer') });

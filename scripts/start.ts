@@ -10,7 +10,8 @@ import { DEMO_LOCKED_OWNER_EMAIL, DEMO_OWNER_EMAIL, ensureDemoProject, ensureDem
 import { startEmbeddedPostgres } from './start/embedded-postgres.js';
 import { watchLauncher } from './start/launcher-watch.js';
 import { ensureRedis } from './start/local-redis.js';
-import { ensureElementBuilt } from './start/element-build.js';
+import { ensureConsoleBuilt, ensureElementBuilt } from './start/element-build.js';
+import { QUEUE_DASHBOARD_PATH } from '../server/plugins/queue-dashboard.js';
 import { DATA_DIR, ROOT } from './start/paths.js';
 import { isPortFree, waitFor } from './start/ports.js';
 import { loadOrCreateSecrets } from './start/secrets.js';
@@ -116,6 +117,9 @@ function printSummary(config: AllSettings, urls: { api: string; bff: string }, d
   }
   rows.push(['Public key', config.publicAnonKey ?? '(PUBLIC_ANON_KEY is not set)']);
   if (ownerToken) rows.push(['Owner token', `${ownerToken}`], ['', `(${DEMO_OWNER_EMAIL}, valid 24 h; more: npm run -s token -- --email you@example.com)`]);
+  // The token rides in the fragment: browsers never send it, so no server log sees it.
+  rows.push(['Owner console', ownerToken ? `${urls.bff}/demo/owner/#token=${ownerToken}` : `${urls.bff}/demo/owner/   (paste a token)`]);
+  if (config.queueDashboard) rows.push(['Queue view', `${urls.api}${QUEUE_DASHBOARD_PATH}   (user: operator, password: the OPERATOR_SECRET ${config.operatorSecret})`]);
   for (const fact of facts) {
     const [label, ...rest] = fact.split('\t');
     rows.push([label, rest.join('\t')]);
@@ -164,6 +168,14 @@ async function main() {
   Object.assign(settings, libraries.settings);
   facts.push(`Libraries\t${libraries.fact}`);
   if (!isSet('BFF_UPSTREAM_URL')) settings.BFF_UPSTREAM_URL = `http://${reachable(config.host)}:${config.port}`;
+  // The owner console is served by the BFF, another origin than the API's: let it call the API.
+  const bffOrigin = `http://${reachable(config.bffHost)}:${config.bffPort}`;
+  if (!isSet('CONSOLE_ORIGINS')) settings.CONSOLE_ORIGINS = bffOrigin;
+  // The library_b sign-in comes back to the console's library panel.
+  if (!isSet('DASHBOARD_URL')) settings.DASHBOARD_URL = `${bffOrigin}/demo/owner/`;
+  // The operator's queue view, behind a generated secret (kept in .data/secrets.json).
+  if (!isSet('QUEUE_DASHBOARD')) settings.QUEUE_DASHBOARD = '1';
+  if (!isSet('OPERATOR_SECRET')) settings.OPERATOR_SECRET = secrets.OPERATOR_SECRET;
   // The BFF runs on this machine and speaks for the visitors: the server must believe its
   // X-Forwarded-For, or every visitor shares one rate limit and one password lockout.
   if (!isSet('TRUST_PROXY')) settings.TRUST_PROXY = '127.0.0.1,::1';
@@ -175,6 +187,7 @@ async function main() {
 
   // The BFF serves the element bundle: build it first when it is missing or older than its sources.
   await ensureElementBuilt(say);
+  await ensureConsoleBuilt(say);
 
   // Applies pending migrations before any process starts.
   const services = await openCliServices(config);

@@ -6,6 +6,9 @@ import { frameworkErrorOptions } from './core/http/framework-errors.js';
 import { withRedactedUrls } from './core/http/request-log.js';
 import jsonBody from './plugins/json-body.js';
 import auth from './plugins/auth.js';
+import consoleCors from './plugins/console-cors.js';
+import queueDashboard from './plugins/queue-dashboard.js';
+import meRoutes from './routes/workspace/me.js';
 import openapi from './plugins/openapi.js';
 import rateLimits from './plugins/rate-limits.js';
 import healthRoutes from './routes/health.js';
@@ -54,6 +57,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   });
 
   await app.register(errorHandler);
+  await app.register(consoleCors);
   await app.register(jsonBody);
   await app.register(openapi);
   await app.register(rateLimits);
@@ -71,5 +75,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   await app.register(webhookRoutes);
   await app.register(externalAssetRoutes);
   await app.register(externalProviderRoutes);
+  await app.register(meRoutes);
+  await app.register(queueDashboard);
   return app;
 }

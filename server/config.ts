@@ -21,6 +21,7 @@ export const SERVER_PIECES = [
   piece.libraries,
   piece.limits,
   piece.cpu,
+  piece.operatorConsole,
 ] as const;
 
 export const loadServerConfig = (source?: Record<string, string | undefined>) => loadSettings(SERVER_PIECES, source);

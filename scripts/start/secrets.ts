@@ -10,7 +10,7 @@ import { DATA_DIR } from './paths.js';
  */
 export const SECRETS_FILE = path.join(DATA_DIR, 'secrets.json');
 
-export const SECRET_NAMES = ['AUTH_JWT_SECRET', 'PUBLIC_ANON_KEY', 'FILE_SIGNING_SECRET', 'TOKEN_ENCRYPTION_KEY', 'EMBEDDED_POSTGRES_PASSWORD'] as const;
+export const SECRET_NAMES = ['AUTH_JWT_SECRET', 'PUBLIC_ANON_KEY', 'FILE_SIGNING_SECRET', 'TOKEN_ENCRYPTION_KEY', 'EMBEDDED_POSTGRES_PASSWORD', 'OPERATOR_SECRET'] as const;
 export type SecretName = (typeof SECRET_NAMES)[number];
 export type Secrets = Record<SecretName, string>;
 

@@ -67,6 +67,10 @@ export const DeliveryRecord = Type.Object({
   durationMs: Type.Integer(),
   error: Nullable(AttemptError),
   responseBody: Nullable(Type.String({ description: 'The first 4 KB of the response body.' })),
+  deliveryState: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')], { description: 'Where the delivery of this attempt stands now: pending (a retry is scheduled or running), delivered, failed (given up).' }),
+  deliveryAttempts: Type.Integer({ description: 'Attempts made of this delivery so far.' }),
+  nextAttemptAt: Type.Union([Time, Type.Null()], { description: 'When the next retry of this delivery is due; null unless it is pending.' }),
+  requestExcerpt: Type.String({ description: 'The first 1,024 characters of the JSON body sent (the same bytes on every attempt).' }),
 });
 export const DeliveriesReply = Type.Object({ success: Type.Boolean(), deliveries: Type.Array(DeliveryRecord) });
 

@@ -18,10 +18,13 @@ beforeAll(async () => {
   await writeFile(path.join(dir, 'element/assets/viewer-3f9a1c.js'), 'export const viewer = 1;\n');
   await writeFile(path.join(dir, 'demo/index.html'), '<!doctype html><title>demo</title>\n');
   await writeFile(path.join(dir, 'demo/app.js'), 'console.log("demo");\n');
+  await mkdir(path.join(dir, 'console/assets'), { recursive: true });
+  await writeFile(path.join(dir, 'console/index.html'), '<!doctype html><title>owner console</title>\n');
+  await writeFile(path.join(dir, 'console/assets/index-1a2b3c.js'), 'export {};\n');
   // No upstream is needed for static files.
   const env = { ...TEST_SECRETS, BFF_UPSTREAM_URL: `http://127.0.0.1:${await freePort()}`, LOG_LEVEL: 'silent' };
-  bff = await startTestBff(env, { elementDir: path.join(dir, 'element'), demoDir: path.join(dir, 'demo') });
-  unbuilt = await startTestBff(env, { elementDir: path.join(dir, 'no-build'), demoDir: path.join(dir, 'demo') });
+  bff = await startTestBff({ ...env, CONSOLE_API_URL: 'https://api.example.com/' }, { elementDir: path.join(dir, 'element'), demoDir: path.join(dir, 'demo'), consoleDir: path.join(dir, 'console') });
+  unbuilt = await startTestBff(env, { elementDir: path.join(dir, 'no-build'), demoDir: path.join(dir, 'demo'), consoleDir: path.join(dir, 'no-build') });
 });
 
 afterAll(async () => {
@@ -31,6 +34,21 @@ afterAll(async () => {
 });
 
 describe('BFF static files', () => {
+  it('serves the owner console at /demo/owner/, unframeable and without Referer, and where its API is', async () => {
+    const page = await fetch(`${bff.url}/demo/owner/`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('owner console');
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(page.headers.get('cache-control')).toBe('no-cache');
+    const chunk = await fetch(`${bff.url}/demo/owner/assets/index-1a2b3c.js`);
+    expect(chunk.headers.get('cache-control')).toContain('immutable');
+    expect(await (await fetch(`${bff.url}/demo/owner/config.json`)).json()).toEqual({ apiBase: 'https://api.example.com' });
+    // The other demo pages are still there; an unbuilt console is a 404.
+    expect((await fetch(`${bff.url}/demo/index.html`)).status).toBe(200);
+    expect((await fetch(`${unbuilt.url}/demo/owner/index.html`)).status).toBe(404);
+  });
+
   it('serves the element entry short-lived, with open CORS and an ETag', async () => {
     const res = await fetch(`${bff.url}/element/config-share.js`, { headers: { origin: 'https://shop.example.com' } });
     expect(res.status).toBe(200);

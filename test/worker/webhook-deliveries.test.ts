@@ -133,9 +133,23 @@ describe('retries', () => {
     const mine = await addWebhook(projectId, 'busy', ['viewer.screenshot']);
     receiver.replyNext({ status: 503, headers: { 'retry-after': '2' } }, { status: 200 });
     await trigger(projectId, 'viewer.screenshot');
+    // Between the two, the log shows the delivery waiting, with when its retry is due.
+    const [waiting] = await waitFor(async () => {
+      const rows = await log(projectId, 'busy');
+      return rows.length === 1 ? rows : null;
+    }, 'the first record');
+    expect(waiting).toMatchObject({ statusCode: 503, deliveryState: 'pending', deliveryAttempts: 1, nextAttemptAt: expect.any(String) });
+    expect(Date.parse(waiting.nextAttemptAt as string)).toBeGreaterThan(Date.parse(waiting.timestamp as string) + 1500);
     const [first, second] = await receiver.waitFor(2, mine);
     // The schedule alone would wait 100 ms.
     expect(second.receivedAt - first.receivedAt).toBeGreaterThanOrEqual(1900);
+    const done = await waitFor(async () => {
+      const rows = await log(projectId, 'busy');
+      return rows.length === 2 ? rows : null;
+    }, 'both records');
+    expect(done.map((r) => [r.deliveryState, r.deliveryAttempts, r.nextAttemptAt])).toEqual([['delivered', 2, null], ['delivered', 2, null]]);
+    // The request excerpt: the start of the very bytes the receiver got.
+    expect(done[0].requestExcerpt).toBe(first.body.slice(0, 1024));
   });
 
   it('gives up after the schedule: eight attempts, the delivery failed', async () => {

@@ -77,3 +77,13 @@ export async function workspaceOwnerEmails(db: Executor, workspaceId: string): P
     .where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.role, 'owner')));
   return rows.map((row) => row.email).filter((email): email is string => Boolean(email));
 }
+
+/** The workspaces a person belongs to, with their role in each, by name. */
+export async function listMemberships(db: Executor, personId: string): Promise<Array<{ workspaceId: string; name: string; role: Role; billingStatus: BillingStatus }>> {
+  return db
+    .select({ workspaceId: workspaces.id, name: workspaces.name, role: memberships.role, billingStatus: workspaces.billingStatus })
+    .from(memberships)
+    .innerJoin(workspaces, eq(workspaces.id, memberships.workspaceId))
+    .where(eq(memberships.personId, personId))
+    .orderBy(asc(workspaces.name), asc(workspaces.id));
+}

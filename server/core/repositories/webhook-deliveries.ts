@@ -1,6 +1,6 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../platform/db/client.js';
-import { webhookAttempts, webhookDeliveries, webhooks, type AttemptError, type DeliveryState, type WebhookAttempt, type WebhookDelivery } from '../platform/db/schema/index.js';
+import { webhookAttempts, webhookDeliveries, webhooks, type AttemptError, type DeliveryState, type LoggedAttempt, type WebhookAttempt, type WebhookDelivery } from '../platform/db/schema/index.js';
 import { QUEUES } from '../jobs/queues.js';
 import { WEBHOOK_DELIVERY_JOB, webhookAttemptJob } from '../jobs/webhook-jobs.js';
 import type { CommittedOutboxJob } from '../jobs/outbox.js';
@@ -226,16 +226,30 @@ export function createWebhookDeliveryRepository(db: Db) {
     },
 
     /** The delivery log of a webhook, newest first. */
-    listAttempts: (workspaceId: string, projectId: string, webhookId: string): Promise<WebhookAttempt[]> =>
+    /**
+     * The log: attempts newest first, each with where its delivery stands now (state, attempts
+     * made, next retry) and the start of the request body it sent.
+     */
+    listAttempts: (workspaceId: string, projectId: string, webhookId: string): Promise<LoggedAttempt[]> =>
       db
-        .select({ attempt: webhookAttempts })
+        .select({
+          attempt: webhookAttempts,
+          deliveryState: webhookDeliveries.state,
+          deliveryAttempts: webhookDeliveries.attempts,
+          nextAttemptAt: webhookDeliveries.nextAttemptAt,
+          requestExcerpt: sql<string>`left(${webhookDeliveries.body}, ${REQUEST_EXCERPT_CHARS})`,
+        })
         .from(webhookAttempts)
         .innerJoin(webhooks, and(eq(webhooks.projectId, webhookAttempts.projectId), eq(webhooks.id, webhookAttempts.webhookId)))
+        .innerJoin(webhookDeliveries, eq(webhookDeliveries.id, webhookAttempts.deliveryId))
         .where(and(eq(webhooks.workspaceId, workspaceId), eq(webhookAttempts.projectId, projectId), eq(webhookAttempts.webhookId, webhookId)))
         .orderBy(desc(webhookAttempts.id))
         .limit(DELIVERY_LOG_SIZE)
-        .then((rows) => rows.map((r) => r.attempt)),
+        .then((rows) => rows.map(({ attempt, ...delivery }) => ({ ...attempt, delivery: { ...delivery, nextAttemptAt: delivery.deliveryState === 'pending' ? delivery.nextAttemptAt : null } }))),
   };
 }
+
+/** How much of the request body the log shows (the receiver got all of it). */
+const REQUEST_EXCERPT_CHARS = 1024;
 
 export type WebhookDeliveryRepository = ReturnType<typeof createWebhookDeliveryRepository>;

@@ -6,6 +6,7 @@ import {
   findSubjectByEmail,
   findWorkspace,
   insertPersonWithWorkspace,
+  listMemberships,
   setMembership,
   updateWorkspace,
 } from '../repositories/accounts.js';
@@ -53,6 +54,13 @@ export function createWorkspaceService(deps: ServiceDeps, options: { defaultMode
         throw new AppError(409, 'conflict', `the person is the only owner of workspace ${workspaceId}; refusing to make them ${role}`);
       }
       await setMembership(db, workspaceId, personId, role);
+    },
+
+    /** The signed-in person and every workspace they belong to (the console's workspace switcher). */
+    async describePerson(personId: string) {
+      const person = await db.query.people.findFirst({ where: (p, { eq }) => eq(p.id, personId) });
+      if (!person) throw notFound('Person');
+      return { person, workspaces: await listMemberships(db, personId) };
     },
 
     async exists(workspaceId: string): Promise<boolean> {

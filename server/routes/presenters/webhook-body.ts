@@ -1,4 +1,4 @@
-import type { Webhook, WebhookAttempt } from '../../core/platform/db/schema/index.js';
+import type { LoggedAttempt, Webhook } from '../../core/platform/db/schema/index.js';
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
@@ -20,7 +20,7 @@ export function toWebhookBody(row: Webhook) {
 }
 
 /** One attempt as a delivery record of the log. */
-export function toDeliveryRecord(row: WebhookAttempt) {
+export function toDeliveryRecord(row: LoggedAttempt) {
   return {
     deliveryId: row.deliveryId,
     webhookId: row.webhookId,
@@ -32,5 +32,9 @@ export function toDeliveryRecord(row: WebhookAttempt) {
     durationMs: row.durationMs,
     error: row.error ?? null,
     responseBody: row.responseBody,
+    deliveryState: row.delivery.deliveryState,
+    deliveryAttempts: row.delivery.deliveryAttempts,
+    nextAttemptAt: row.delivery.nextAttemptAt?.toISOString() ?? null,
+    requestExcerpt: row.delivery.requestExcerpt,
   };
 }

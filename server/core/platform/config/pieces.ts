@@ -205,6 +205,51 @@ export const libraries = settingsPiece(
   }),
 );
 
+/** An origin as browsers send it: scheme, host and optional port, nothing else. */
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value;
+  } catch {
+    return false;
+  }
+}
+const originList = (value: string) => value.split(',').map((s) => s.trim()).filter(Boolean);
+
+/**
+ * The owner console and the operator's queue view (issue 15): which browser origins may call the
+ * owner API (CORS), and whether the BullMQ dashboard is mounted, behind which secret.
+ */
+export const operatorConsole = settingsPiece(
+  {
+    CONSOLE_ORIGINS: Checked(
+      (v) => originList(v).every(isOrigin),
+      (v) => `must be comma-separated origins like https://console.example.com or http://127.0.0.1:8080 (no path, no trailing slash) ${got(originList(v).filter((o) => !isOrigin(o)).join(','))}`,
+      { default: '' },
+    ),
+    QUEUE_DASHBOARD: Bool,
+    OPERATOR_SECRET: Type.Optional(Secret(16)),
+  },
+  (env) => {
+    const queueDashboard = flag(env.QUEUE_DASHBOARD);
+    if (queueDashboard && !env.OPERATOR_SECRET) throw new ConfigError('QUEUE_DASHBOARD=1 needs OPERATOR_SECRET (at least 16 characters): the queue view shows job data and can retry or remove jobs');
+    return {
+      /** Browser origins whose pages may call the owner API (default none: no CORS headers). */
+      consoleOrigins: originList(env.CONSOLE_ORIGINS),
+      /** The BullMQ dashboard at /admin/queues (default off). */
+      queueDashboard,
+      /** The operator's password for the queue view (HTTP basic auth, any user name). */
+      operatorSecret: env.OPERATOR_SECRET,
+    };
+  },
+);
+
+/** Where the owner console (served by the BFF) sends its browser's owner API calls. */
+export const consoleApi = settingsPiece({ CONSOLE_API_URL: Type.Optional(HttpUrl()) }, (env) => ({
+  /** The API origin as browsers reach it (default: BFF_UPSTREAM_URL, right when the BFF and the browser see the server at the same address). */
+  consoleApiUrl: env.CONSOLE_API_URL ? withoutTrailingSlash(env.CONSOLE_API_URL) : undefined,
+}));
+
 /**
  * The public read's budget per client, on its own: the server and the BFF both spend it (one
  * counter in Redis, see server/core/http/share-read-rate-key.ts).
@@ -264,7 +309,7 @@ export const cpu = settingsPiece({ CPU_THREADS: Int(1, 64, '2') }, (env) => ({
 }));
 
 /** Every piece: what `npm start` checks before it starts anything, and the settings reference. */
-export const ALL_PIECES = [logging, postgres, redis, storage, shutdown, proxy, serverListen, bffListen, bffCache, publicKey, shareReadLimit, auth, fileSigning, tokenEncryption, mail, webhooks, libraries, limits, worker, cpu] as const;
+export const ALL_PIECES = [logging, postgres, redis, storage, shutdown, proxy, serverListen, bffListen, bffCache, publicKey, shareReadLimit, auth, fileSigning, tokenEncryption, mail, webhooks, libraries, limits, worker, cpu, operatorConsole, consoleApi] as const;
 
 type Result<P> = P extends { read(env: never): infer R } ? R : never;
 export type LoggingSettings = Result<typeof logging>;
@@ -282,6 +327,7 @@ export type WorkerSettings = Result<typeof worker>;
 export type LibrariesSettings = Result<typeof libraries>;
 export type CpuSettings = Result<typeof cpu>;
 export type WebhookSettings = Result<typeof webhooks>;
+export type OperatorConsoleSettings = Result<typeof operatorConsole>;
 
 /** Every setting at once: `npm start` checks them all before it starts anything. */
 export const loadAllSettings = (source?: Record<string, string | undefined>) => loadSettings(ALL_PIECES, source);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError, conflict, notFound } from '../../domain/errors.js';
 import { MAX_WEBHOOKS_PER_PROJECT, TEST_EVENT, isWebhookEventType, serializeDeliveryBody, type WebhookEventType } from '../../domain/webhooks/event-types.js';
 import { generateWebhookSecret, secretProblem } from '../../domain/webhooks/signature.js';
-import type { Webhook, WebhookAttempt } from '../../platform/db/schema/index.js';
+import type { LoggedAttempt, Webhook, WebhookAttempt } from '../../platform/db/schema/index.js';
 import { addToOutbox, type OutboxNudger } from '../../jobs/outbox.js';
 import { webhookAttemptJob } from '../../jobs/webhook-jobs.js';
 import { emitEvent } from '../../repositories/events.js';
@@ -119,7 +119,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     },
 
     /** The webhook's delivery log: its last 50 attempts, newest first. */
-    async deliveries(workspaceId: string, projectId: string, id: string): Promise<WebhookAttempt[]> {
+    async deliveries(workspaceId: string, projectId: string, id: string): Promise<LoggedAttempt[]> {
       await requireWebhook(workspaceId, projectId, id);
       return deliveries.listAttempts(workspaceId, projectId, id);
     },

@@ -107,3 +107,8 @@ export const webhookAttempts = pgTable(
 export type Webhook = typeof webhooks.$inferSelect;
 export type WebhookDelivery = typeof webhookDeliveries.$inferSelect;
 export type WebhookAttempt = typeof webhookAttempts.$inferSelect;
+
+/** An attempt as the delivery log shows it, with its delivery's current state. */
+export type LoggedAttempt = WebhookAttempt & {
+  delivery: { deliveryState: DeliveryState; deliveryAttempts: number; nextAttemptAt: Date | null; requestExcerpt: string };
+};

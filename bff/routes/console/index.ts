@@ -1,0 +1,38 @@
+import type { FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+
+/** Options of the owner console routes. */
+export interface ConsoleRouteOptions {
+  /** The built console (`npm run build:console`): `index.html` and hashed chunks in `assets/`. */
+  root: string;
+  /** Where the console's browser calls the owner API (CONSOLE_API_URL, else the BFF's upstream). */
+  apiBase: string;
+}
+
+/**
+ * The owner console at `/demo/owner/` (issue 15), and `/demo/owner/config.json` telling it where
+ * the API is. The page holds an owner token (in sessionStorage, from the link's fragment), so it
+ * may not be framed and sends no Referer. Without a build the path is a 404 and the BFF still
+ * starts; a build made later is served without a restart.
+ */
+export default async function consoleRoutes(app: FastifyInstance, { root, apiBase }: ConsoleRouteOptions) {
+  await app.register(async (scope) => {
+    scope.addHook('onSend', async (_request, reply) => {
+      reply.header('x-frame-options', 'DENY').header('referrer-policy', 'no-referrer').header('x-content-type-options', 'nosniff');
+    });
+    scope.get('/demo/owner/config.json', { schema: { hide: true } }, async (_request, reply) => {
+      reply.header('cache-control', 'no-cache');
+      return { apiBase };
+    });
+    await scope.register(fastifyStatic, {
+      root,
+      prefix: '/demo/owner/',
+      redirect: true,
+      decorateReply: false,
+      cacheControl: false,
+      setHeaders(reply, filePath) {
+        reply.header('cache-control', filePath.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  });
+}

@@ -1,0 +1,248 @@
+import { LitElement, html, css, nothing } from 'lit';
+import { customElement, state } from 'lit/decorators.js';
+import { ApiError, createApi, type Api, type Me, type ProjectSummary } from './api.js';
+import { errorText, panelStyles } from './styles.js';
+import './share-panel.js';
+import './webhooks-panel.js';
+import './requests-panel.js';
+import './library-panel.js';
+
+const TOKEN_KEY = 'config-share-console.token';
+const API_KEY = 'config-share-console.api';
+const WORKSPACE_KEY = 'config-share-console.workspace';
+
+type Panel = 'share' | 'webhooks' | 'requests';
+
+/**
+ * The owner console's shell: sign-in (the token from the link's `#token=` fragment, kept in
+ * sessionStorage, or pasted), the workspace switcher, the project list and the panels, and one
+ * live region that announces every panel's status messages.
+ */
+@customElement('owner-console')
+export class OwnerConsole extends LitElement {
+  static override styles = [
+    panelStyles,
+    css`
+      :host { font: 16px/1.45 system-ui, sans-serif; color: #111; max-width: 72rem; margin: 0 auto; padding: 0 1rem 4rem; }
+      header { display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; justify-content: space-between; border-bottom: 2px solid #224; padding: 0.6rem 0; }
+      header h1 { font-size: 1.3rem; margin: 0; }
+      nav ul { list-style: none; padding: 0; margin: 0; display: flex; flex-wrap: wrap; gap: 0.3rem; }
+      button[aria-pressed='true'], button[aria-current='true'] { background: #224; color: #fff; }
+      #status { min-height: 1.5rem; margin: 0.5rem 0; padding: 0.3rem 0.5rem; border-left: 4px solid transparent; }
+      #status.info { border-color: #36a; background: #eef3ff; }
+      #status.error { border-color: #a00; background: #fff0f0; }
+      .layout { display: grid; grid-template-columns: 16rem 1fr; gap: 1.5rem; }
+      @media (max-width: 50rem) { .layout { grid-template-columns: 1fr; } }
+    `,
+  ];
+
+  @state() private apiBase = '';
+  @state() private token = '';
+  @state() private workspaceId = '';
+  @state() private me?: Me;
+  @state() private projects: ProjectSummary[] = [];
+  @state() private projectId = '';
+  /** Each listed project's share state, read alongside the list (true: on). */
+  @state() private shareStates: Record<string, boolean | undefined> = {};
+  @state() private panel: Panel = 'share';
+  @state() private section: 'projects' | 'library' = 'projects';
+  @state() private status = { message: '', kind: 'info' as 'info' | 'error' };
+  private api?: Api;
+
+  override connectedCallback() {
+    super.connectedCallback();
+    this.addEventListener('console-status', (event) => {
+      this.status = (event as CustomEvent<{ message: string; kind: 'info' | 'error' }>).detail;
+    });
+    this.addEventListener('share-changed', (event) => {
+      const { projectId, isEnabled } = (event as CustomEvent<{ projectId: string; isEnabled: boolean }>).detail;
+      this.shareStates = { ...this.shareStates, [projectId]: isEnabled };
+    });
+    // The token arrives in the fragment, which never reaches a server log; keep it for this tab only.
+    const fragment = new URLSearchParams(location.hash.slice(1));
+    const fromLink = fragment.get('token');
+    if (fromLink) {
+      sessionStorage.setItem(TOKEN_KEY, fromLink);
+      sessionStorage.removeItem(WORKSPACE_KEY);
+      history.replaceState(null, '', location.pathname + location.search);
+    }
+    this.token = sessionStorage.getItem(TOKEN_KEY) ?? '';
+    this.workspaceId = sessionStorage.getItem(WORKSPACE_KEY) ?? '';
+    // Back from the library_b sign-in (DASHBOARD_URL?status=...): the library panel says how it went.
+    if (new URLSearchParams(location.search).has('status')) this.section = 'library';
+    void this.start(fragment.get('api'));
+  }
+
+  private async start(apiFromLink: string | null) {
+    this.apiBase = apiFromLink ?? sessionStorage.getItem(API_KEY) ?? (await this.defaultApiBase());
+    if (this.token) await this.signIn();
+  }
+
+  /** The BFF says where the API is (its upstream); a pasted URL wins. */
+  private async defaultApiBase(): Promise<string> {
+    try {
+      const res = await fetch(new URL('config.json', location.href));
+      const body = (await res.json()) as { apiBase?: string };
+      return body.apiBase ?? '';
+    } catch {
+      return '';
+    }
+  }
+
+  private say(message: string, kind: 'info' | 'error' = 'info') {
+    this.status = { message, kind };
+  }
+
+  private async signIn(): Promise<void> {
+    this.api = createApi({ apiBase: this.apiBase.replace(/\/$/, ''), token: this.token, workspaceId: this.workspaceId || undefined });
+    try {
+      const me = await this.api.me();
+      const { projects } = await this.api.projects();
+      // Said before the panels appear, so what they announce on arrival is not overwritten.
+      this.say(`Signed in as ${me.person.email ?? me.person.id}. ${projects.length} project(s) in this workspace.`);
+      if (!this.workspaceId) this.workspaceId = me.workspace.id;
+      this.projects = projects;
+      if (!projects.some((p) => p.id === this.projectId)) this.projectId = '';
+      this.me = me;
+      void this.readShareStates(projects);
+    } catch (error) {
+      // A workspace remembered from another token: fall back to the person's default one.
+      if (error instanceof ApiError && error.status === 403 && this.workspaceId) {
+        this.workspaceId = '';
+        sessionStorage.removeItem(WORKSPACE_KEY);
+        return this.signIn();
+      }
+      this.me = undefined;
+      this.say(`Sign-in failed: ${errorText(error)}`, 'error');
+    }
+  }
+
+  private async readShareStates(projects: ProjectSummary[]) {
+    const api = this.api!;
+    const states = await Promise.all(projects.map((p) => api.share(p.id).then((s) => s.isEnabled, () => undefined)));
+    this.shareStates = Object.fromEntries(projects.map((p, i) => [p.id, states[i]]));
+  }
+
+  private async onPaste(event: SubmitEvent) {
+    event.preventDefault();
+    const form = new FormData(event.target as HTMLFormElement);
+    this.token = String(form.get('token') ?? '').trim().replace(/^Bearer\s+/i, '');
+    this.apiBase = String(form.get('api') ?? '').trim();
+    sessionStorage.setItem(TOKEN_KEY, this.token);
+    sessionStorage.setItem(API_KEY, this.apiBase);
+    sessionStorage.removeItem(WORKSPACE_KEY);
+    this.workspaceId = '';
+    await this.signIn();
+  }
+
+  private signOut() {
+    sessionStorage.removeItem(TOKEN_KEY);
+    sessionStorage.removeItem(WORKSPACE_KEY);
+    this.token = '';
+    this.workspaceId = '';
+    this.me = undefined;
+    this.api = undefined;
+    this.projects = [];
+    this.projectId = '';
+    this.say('Signed out. The token is removed from this tab.');
+  }
+
+  private async switchWorkspace(event: Event) {
+    this.workspaceId = (event.target as HTMLSelectElement).value;
+    sessionStorage.setItem(WORKSPACE_KEY, this.workspaceId);
+    this.projectId = '';
+    await this.signIn();
+  }
+
+  override render() {
+    return html`
+      <header>
+        <h1>config-share owner console</h1>
+        ${this.me ? this.renderAccount() : nothing}
+      </header>
+      <div id="status" role="status" aria-live="polite" class=${this.status.message ? this.status.kind : ''}>${this.status.message}</div>
+      ${this.me && this.api ? this.renderSignedIn(this.api) : this.renderSignIn()}
+    `;
+  }
+
+  private renderAccount() {
+    const me = this.me!;
+    return html`<div class="row">
+      <span>${me.person.email ?? me.person.id}</span>
+      <span>
+        <label for="workspace" style="display:inline;margin-right:0.3rem">Workspace</label>
+        <select id="workspace" @change=${this.switchWorkspace}>
+          ${me.workspaces.map((w) => html`<option value=${w.id} ?selected=${w.id === this.workspaceId}>${w.name} (${w.role}${w.billingStatus === 'locked' ? ', billing locked' : ''})</option>`)}
+        </select>
+      </span>
+      <button @click=${this.signOut}>Sign out</button>
+    </div>`;
+  }
+
+  private renderSignIn() {
+    return html`<form @submit=${this.onPaste} aria-labelledby="signin-title">
+      <h2 id="signin-title">Sign in</h2>
+      <p class="muted">Open the link <code>npm start</code> prints, or paste an access token (<code>npm run -s token -- --email you@example.com</code>).</p>
+      <label for="token">Access token</label>
+      <textarea id="token" name="token" required autocomplete="off" spellcheck="false"></textarea>
+      <label for="api">API base URL</label>
+      <input id="api" name="api" type="url" required .value=${this.apiBase} />
+      <p><button class="primary" type="submit">Sign in</button></p>
+    </form>`;
+  }
+
+  private renderSignedIn(api: Api) {
+    const project = this.projects.find((p) => p.id === this.projectId);
+    return html`
+      <nav aria-label="Sections">
+        <ul>
+          <li><button aria-current=${this.section === 'projects'} @click=${() => (this.section = 'projects')}>Projects</button></li>
+          <li><button aria-current=${this.section === 'library'} @click=${() => (this.section = 'library')}>Library</button></li>
+        </ul>
+      </nav>
+      ${this.section === 'library'
+        ? html`<library-panel .api=${api}></library-panel>`
+        : html`<div class="layout">
+            <section aria-labelledby="projects-title">
+              <h2 id="projects-title">Projects</h2>
+              ${this.projects.length === 0 ? html`<p class="muted">No projects in this workspace yet (create them with POST /projects).</p>` : nothing}
+              <ul style="list-style:none;padding:0">
+                ${this.projects.map((p) => html`<li><button aria-pressed=${p.id === this.projectId} @click=${() => this.open(p.id)}>${p.name}</button>
+                  <span class="muted">${p.type}${this.shareStates[p.id] === undefined ? '' : this.shareStates[p.id] ? ', shared' : ', not shared'}</span></li>`)}
+              </ul>
+            </section>
+            <section aria-labelledby="project-title">
+              ${project ? this.renderProject(api, project) : html`<h2 id="project-title">Open a project</h2><p class="muted">Choose a project to see its share state, webhooks and requests.</p>`}
+            </section>
+          </div>`}
+    `;
+  }
+
+  private async open(id: string) {
+    this.projectId = id;
+    this.panel = 'share';
+    // Keyboard and screen reader users land on what they opened.
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLElement>('#project-title')?.focus();
+  }
+
+  private renderProject(api: Api, project: ProjectSummary) {
+    const tabs: Array<[Panel, string]> = [['share', 'Share'], ['webhooks', 'Webhooks'], ['requests', 'Requests']];
+    return html`
+      <h2 id="project-title" tabindex="-1">${project.name}</h2>
+      <p class="muted">Project <code>${project.id}</code>, revision ${project.revision}</p>
+      <nav aria-label="Project panels"><ul>
+        ${tabs.map(([id, label]) => html`<li><button aria-pressed=${this.panel === id} @click=${() => (this.panel = id)}>${label}</button></li>`)}
+      </ul></nav>
+      ${this.panel === 'share' ? html`<share-panel .api=${api} .projectId=${project.id}></share-panel>` : nothing}
+      ${this.panel === 'webhooks' ? html`<webhooks-panel .api=${api} .projectId=${project.id}></webhooks-panel>` : nothing}
+      ${this.panel === 'requests' ? html`<requests-panel .api=${api} .projectId=${project.id}></requests-panel>` : nothing}
+    `;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'owner-console': OwnerConsole;
+  }
+}

@@ -1,0 +1,120 @@
+import { LitElement, html, nothing, type PropertyValues } from 'lit';
+import { customElement, property, state } from 'lit/decorators.js';
+import type { Api, RequestDetail, RequestSummary, StepName, StepState } from './api.js';
+import { announce, errorText, panelStyles } from './styles.js';
+
+const STEPS: Array<[StepName, string]> = [['screenshots', 'Screenshots stored'], ['pdf', 'PDF rendered'], ['email', 'E-mail sent'], ['events', 'Webhook events']];
+const STATUSES = ['new', 'in_progress', 'quoted', 'won', 'lost', 'archived'] as const;
+
+/**
+ * The requests panel: the project's form submissions with the state of each background step,
+ * the PDF link and the screenshots. The API has no retry or resend for a step (each step retries
+ * itself, 8 attempts, and a step that failed for good stays failed), so the panel shows the state
+ * and says so; the owner can set the request's status (PATCH, emits quote.updated).
+ */
+@customElement('requests-panel')
+export class RequestsPanel extends LitElement {
+  static override styles = panelStyles;
+
+  @property({ attribute: false }) api!: Api;
+  @property() projectId = '';
+  @state() private requests: RequestSummary[] = [];
+  @state() private open?: RequestDetail;
+  @state() private loaded = false;
+
+  override updated(changed: PropertyValues<this>) {
+    if (changed.has('projectId') || changed.has('api')) void this.load();
+  }
+
+  private async load() {
+    try {
+      this.requests = (await this.api.requests(this.projectId)).requests;
+      this.loaded = true;
+      if (this.open) this.open = await this.api.request(this.projectId, this.open.id);
+      announce(this, `${this.requests.length} request(s) loaded.`);
+    } catch (error) {
+      announce(this, `Could not list the requests: ${errorText(error)}`, 'error');
+    }
+  }
+
+  private async show(id: string) {
+    try {
+      this.open = await this.api.request(this.projectId, id);
+    } catch (error) {
+      announce(this, `Could not read the request: ${errorText(error)}`, 'error');
+    }
+  }
+
+  private async setStatus(event: Event) {
+    const status = (event.target as HTMLSelectElement).value;
+    try {
+      this.open = (await this.api.setRequestStatus(this.projectId, this.open!.id, status)).request;
+      announce(this, `Status set to ${status}.`);
+      await this.load();
+    } catch (error) {
+      announce(this, `Setting the status failed: ${errorText(error)}`, 'error');
+    }
+  }
+
+  private step(state: StepState) {
+    const cls = state.state === 'done' ? 'ok' : state.state === 'failed' ? 'bad' : 'muted';
+    return html`<span class=${cls}>${state.state}</span>${state.attempts > 1 ? html` <span class="muted">(${state.attempts} attempts)</span>` : nothing}`;
+  }
+
+  override render() {
+    return html`
+      <h3>Requests</h3>
+      <p class="muted">Background steps retry by themselves (8 attempts with backoff); the API offers no manual retry or resend, so a step that failed for good is shown with its error.</p>
+      <button @click=${this.load}>Refresh</button>
+      ${this.loaded && this.requests.length === 0 ? html`<p class="muted">No requests yet: they arrive when visitors submit the form of a shared project.</p>` : nothing}
+      ${this.requests.length
+        ? html`<table class="requests">
+            <caption style="text-align:left">Newest first</caption>
+            <thead><tr><th scope="col">Received</th><th scope="col">Status</th>${STEPS.map(([, label]) => html`<th scope="col">${label}</th>`)}<th scope="col"></th></tr></thead>
+            <tbody>
+              ${this.requests.map((r) => html`<tr data-request=${r.id}>
+                <td>${new Date(r.createdAt).toLocaleString()}</td>
+                <td>${r.status}</td>
+                ${STEPS.map(([name]) => html`<td data-step=${name}>${this.step(r.steps[name])}</td>`)}
+                <td><button @click=${() => this.show(r.id)} aria-label=${`Open request of ${new Date(r.createdAt).toLocaleString()}`}>Open</button></td>
+              </tr>`)}
+            </tbody>
+          </table>`
+        : nothing}
+      ${this.open ? this.renderDetail(this.open) : nothing}
+    `;
+  }
+
+  private renderDetail(r: RequestDetail) {
+    return html`<article class="card" aria-labelledby="request-title">
+      <h3 id="request-title">Request <code>${r.id}</code></h3>
+      <label for="request-status">Status</label>
+      <select id="request-status" @change=${this.setStatus}>
+        ${STATUSES.map((s) => html`<option value=${s} ?selected=${s === r.status}>${s}</option>`)}
+      </select>
+      <h4>Background steps</h4>
+      <ul>
+        ${STEPS.map(([name, label]) => {
+          const s = r.steps[name];
+          return html`<li>${label}: ${this.step(s)}${s.error ? html` <span class="bad">${s.error}</span>` : nothing}${s.note ? html` <span class="muted">${s.note}</span>` : nothing}</li>`;
+        })}
+      </ul>
+      <p>PDF: ${r.pdfUrl ? html`<a id="pdf-link" href=${r.pdfUrl} target="_blank" rel="noopener">open the PDF</a> <span class="muted">(link valid 1 hour)</span>` : html`<span class="muted">not rendered yet</span>`}</p>
+      <h4>Form data</h4>
+      <pre>${JSON.stringify(r.formData, null, 2)}</pre>
+      ${Object.keys(r.selectedOptions ?? {}).length ? html`<h4>Selected options</h4><pre>${JSON.stringify(r.selectedOptions, null, 2)}</pre>` : nothing}
+      ${r.configurationSummary ? html`<h4>Summary</h4><pre>${r.configurationSummary}</pre>` : nothing}
+      <h4>Screenshots</h4>
+      ${r.screenshots.length === 0 ? html`<p class="muted">None sent.</p>` : nothing}
+      <div class="row">
+        ${r.screenshots.map((url, i) => (url ? html`<a href=${url} target="_blank" rel="noopener"><img src=${url} alt=${`Screenshot ${i + 1}`} style="max-width:14rem;border:1px solid #ccc" /></a>` : html`<span class="muted">Screenshot ${i + 1}: not stored yet</span>`))}
+      </div>
+    </article>`;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'requests-panel': RequestsPanel;
+  }
+}

@@ -1,0 +1,38 @@
+import fp from 'fastify-plugin';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * CORS for the owner API, for the configured console origins only (`CONSOLE_ORIGINS`, default
+ * none): the owner console is served by the BFF, another origin than the API's. Any other origin
+ * gets no CORS headers at all, so browsers keep other pages away from owners' tokens' answers.
+ *
+ * The public share routes and signed files keep their own CORS (server/core/http/public-cors.ts,
+ * routes/files.ts): any page may embed a share, so they are left untouched here.
+ */
+const PUBLIC_PATHS = /^\/(share|files)(\/|\?|$)/;
+const ALLOW_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
+const ALLOW_HEADERS = 'authorization, content-type, x-workspace-id, x-api-key';
+const EXPOSE_HEADERS = 'Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, X-Api-Version';
+
+export default fp(async function consoleCors(app: FastifyInstance) {
+  const allowed = new Set(app.deps.config.consoleOrigins);
+  if (allowed.size === 0) return;
+
+  // A root hook: it runs before routing's 404 too, so a preflight needs no OPTIONS route.
+  app.addHook('onRequest', async (request, reply) => {
+    const origin = request.headers.origin;
+    if (PUBLIC_PATHS.test(request.url)) return;
+    reply.header('vary', 'Origin');
+    if (typeof origin !== 'string' || !allowed.has(origin)) return;
+    reply.header('access-control-allow-origin', origin);
+    if (request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined) {
+      return reply
+        .code(204)
+        .header('access-control-allow-methods', ALLOW_METHODS)
+        .header('access-control-allow-headers', ALLOW_HEADERS)
+        .header('access-control-max-age', '600')
+        .send();
+    }
+    reply.header('access-control-expose-headers', EXPOSE_HEADERS);
+  });
+}, { name: 'console-cors' });

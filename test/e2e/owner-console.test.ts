@@ -1,0 +1,260 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startTestServer, type TestPerson, type TestServer } from '../helpers/test-server.js';
+import { freePort } from '../helpers/test-env.js';
+import { startTsProcess, type ChildProcessHandle } from '../helpers/child-process.js';
+import { startSmtpCatcher, type SmtpCatcher } from '../helpers/smtp-catcher.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { dataUrl, png, startTestWorker, validBody, waitFor } from '../worker/submission-fixtures.js';
+import type { WorkerApp } from '../../worker/app.js';
+import { demoStoolGlb } from '../../scripts/start/demo-model.js';
+import { ensureConsoleBuilt, ensureElementBuilt } from '../../scripts/start/element-build.js';
+import { startFixtureLibraries, type FixtureLibraries } from '../../scripts/start/fixture-libraries/server.js';
+import { ownerCaller } from '../helpers/owner-call.js';
+
+/**
+ * The owner console (issue 15) in Chromium against the real server, worker and BFF: signed in
+ * from the link's `#token=` fragment, each panel's main path. The console is built the way
+ * `npm start` builds it, and the BFF serves it at /demo/owner/ on its own origin, so every API
+ * call crosses origins under CONSOLE_ORIGINS.
+ */
+const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+const WEBHOOK_SECRET = 'console-e2e-secret-0123456789';
+
+let smtp: SmtpCatcher;
+let libs: FixtureLibraries;
+let receiver: WebhookReceiver;
+let server: TestServer;
+let worker: WorkerApp;
+let bff: ChildProcessHandle;
+let bffUrl: string;
+let browser: Browser;
+let owner: TestPerson;
+let share: { projectId: string; token: string };
+
+const ownerCall = ownerCaller(() => server.url, () => owner.headers);
+
+async function sharedStool() {
+  const form = new FormData();
+  form.append('file', new Blob([Buffer.from(await demoStoolGlb())], { type: 'model/gltf-binary' }), 'stool.glb');
+  const { asset } = await ownerCall('POST', '/assets', form);
+  const { project } = await ownerCall('POST', '/projects', {
+    name: 'Console stool',
+    type: 'configurator',
+    data: {
+      models: [{ id: 'stool', fileName: asset.fileName, assetId: asset.id, position: [0, 0, 0], rotation: [0, 0, 0], scale: [1, 1, 1] }],
+      sceneData: { projectSettings: { emailAdminAddress: 'owner@console.test' }, formFields: [{ id: 'name', label: 'Name', type: 'text', required: true }] },
+    },
+  });
+  const { settings } = await ownerCall('PUT', `/projects/${project.id}/share`, { isEnabled: true });
+  return { projectId: project.id as string, token: settings.shareToken as string };
+}
+
+beforeAll(async () => {
+  await Promise.all([ensureElementBuilt(() => {}), ensureConsoleBuilt(() => {})]);
+  [smtp, libs, receiver] = await Promise.all([startSmtpCatcher(), startFixtureLibraries(), startWebhookReceiver(WEBHOOK_SECRET)]);
+  const bffPort = await freePort();
+  bffUrl = `http://127.0.0.1:${bffPort}`;
+  server = await startTestServer({ ...libs.env, SMTP_URL: smtp.url, TRUST_PROXY: '127.0.0.1,::1', WEBHOOK_ALLOW_INSECURE: '1', CONSOLE_ORIGINS: bffUrl, DASHBOARD_URL: `${bffUrl}/demo/owner/` });
+  owner = await server.person('owner@console.test');
+  bff = startTsProcess('bff/main.ts', { ...server.env.env, BFF_PORT: String(bffPort), BFF_UPSTREAM_URL: server.url, LOG_LEVEL: 'warn' });
+  // What does not depend on each other starts at once (the BFF's tsx start-up is the long pole).
+  [worker, share, browser] = await Promise.all([
+    startTestWorker(server.env.env, { ...libs.env, SMTP_URL: smtp.url, WEBHOOK_ALLOW_INSECURE: '1' }),
+    sharedStool(),
+    chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-dev-shm-usage', '--enable-unsafe-swiftshader', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+    }),
+    waitFor(() => fetch(`${bffUrl}/health`).then((res) => res.status === 200, () => false), 'the BFF', 60_000),
+  ]);
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await bff?.stop();
+  await worker?.close();
+  await server?.close();
+  await Promise.all([smtp?.close(), libs?.close(), receiver?.close()]);
+}, 90_000);
+
+/** The console signed in through the printed link's fragment, with the console's project open. */
+async function openConsole(projectName?: string): Promise<Page> {
+  const page = await browser.newPage();
+  page.on('pageerror', (error) => console.error('console page error:', error.message));
+  await page.goto(`${bffUrl}/demo/owner/#token=${owner.token}`);
+  await expect.poll(() => page.locator('#status').textContent(), { timeout: 20_000 }).toContain('Signed in as owner@console.test');
+  // The token left the address bar (it stays in this tab's sessionStorage).
+  expect(page.url()).toBe(`${bffUrl}/demo/owner/`);
+  if (projectName) await page.getByRole('button', { name: projectName }).click();
+  return page;
+}
+
+describe('the owner console', () => {
+  it('signs in from the fragment, switches workspaces and signs out', async () => {
+    const other = await server.person('other-owner@console.test');
+    await server.member(other.workspaceId, 'owner@console.test', 'viewer');
+    await ownerCaller(() => server.url, () => other.headers)('POST', '/projects', { name: 'Other workspace project', data: {} });
+    const page = await openConsole();
+    await expect.poll(() => page.getByRole('button', { name: 'Console stool' }).count()).toBe(1);
+    const switcher = page.getByLabel('Workspace');
+    expect(await switcher.locator('option').count()).toBe(2);
+    await switcher.selectOption(other.workspaceId);
+    await expect.poll(() => page.getByRole('button', { name: 'Other workspace project' }).count(), { timeout: 10_000 }).toBe(1);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect.poll(() => page.getByLabel('Access token').count()).toBe(1);
+    // A pasted token signs in again.
+    await page.getByLabel('Access token').fill(owner.token);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.locator('#status').textContent(), { timeout: 10_000 }).toContain('Signed in');
+    await page.close();
+  }, 60_000);
+
+  it('share panel: link, snippets, live preview, regenerate with a confirmation, and disabled shows not-available', async () => {
+    const page = await openConsole('Console stool');
+    await expect.poll(() => page.locator('#share-state').textContent(), { timeout: 10_000 }).toBe('on');
+    expect(await page.locator('#share-link').textContent()).toBe(`${bffUrl}/share/${share.projectId}/${share.token}`);
+    expect(await page.getByLabel('Script tag').inputValue()).toContain(`<config-share project-id="${share.projectId}" token="${share.token}">`);
+    expect(await page.getByLabel('Iframe').inputValue()).toContain(`<iframe src="${bffUrl}/share/${share.projectId}/${share.token}"`);
+    const preview = page.locator('config-share#preview');
+    await expect.poll(() => preview.getAttribute('state'), { timeout: 60_000 }).toBe('ready');
+
+    // Regenerate: the dialog opens, Escape cancels (keyboard), then it is confirmed.
+    await page.getByRole('button', { name: 'Regenerate token…' }).click();
+    await expect.poll(() => page.getByRole('dialog').isVisible()).toBe(true);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('dialog').isVisible()).toBe(false);
+    await page.getByRole('button', { name: 'Regenerate token…' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Regenerate', exact: true }).click();
+    await expect.poll(() => page.getByRole('dialog').isVisible()).toBe(false);
+    await expect.poll(() => page.locator('#share-link').textContent(), { timeout: 10_000 }).not.toContain(share.token);
+    const { settings } = await ownerCall('GET', `/projects/${share.projectId}/share`);
+    share.token = settings.shareToken;
+
+    // Allowed hosts and a password, saved through the form; then off.
+    await page.getByLabel('Allowed embed hosts', { exact: false }).fill('shop.example.com\n*.example.org');
+    await page.getByLabel('Require a password').check();
+    await page.locator('share-panel #password').fill('s3cret-pass');
+    await page.getByRole('button', { name: 'Save share settings' }).click();
+    await expect.poll(async () => (await ownerCall('GET', `/projects/${share.projectId}/share`)).settings, { timeout: 10_000 }).toMatchObject({ requirePassword: true, domainRestrictions: ['shop.example.com', '*.example.org'] });
+    await page.getByLabel('Require a password').uncheck();
+    await page.getByLabel('Allowed embed hosts', { exact: false }).fill('');
+    await page.getByRole('button', { name: 'Save share settings' }).click();
+    await expect.poll(async () => (await ownerCall('GET', `/projects/${share.projectId}/share`)).settings.requirePassword, { timeout: 10_000 }).toBe(false);
+
+    await page.getByRole('button', { name: 'Turn sharing off' }).click();
+    await expect.poll(() => page.locator('#share-state').textContent(), { timeout: 10_000 }).toBe('off');
+    await expect.poll(() => page.locator('section[aria-labelledby="projects-title"]').textContent()).toContain('not shared');
+    await expect.poll(() => page.locator('config-share#preview').getAttribute('state'), { timeout: 20_000 }).toBe('not-found');
+    await page.getByRole('button', { name: 'Turn sharing on' }).click();
+    await expect.poll(() => page.locator('#share-state').textContent(), { timeout: 10_000 }).toBe('on');
+    await page.close();
+  }, 120_000);
+
+  it('webhooks panel: created with a generated secret shown once, tested against a local receiver, its log read', async () => {
+    const page = await openConsole('Console stool');
+    await page.getByRole('button', { name: 'Webhooks' }).click();
+    await page.getByLabel('Id (letters, digits, _ and -)').fill('crm');
+    await page.getByLabel('URL (https://)').fill(receiver.url);
+    await page.getByRole('button', { name: 'Create webhook' }).click();
+    // Generated: shown once.
+    await expect.poll(() => page.locator('#secret-once').textContent(), { timeout: 10_000 }).toMatch(/^whsec_/);
+    // Set our receiver's secret so its signature check passes, through the edit (the secret stays write-only).
+    await ownerCall('PUT', `/projects/${share.projectId}/webhooks/crm`, { url: receiver.url, events: ['form.submitted'], secret: WEBHOOK_SECRET });
+    await page.getByRole('button', { name: 'I stored it, hide it' }).click();
+
+    const card = page.locator('[data-webhook="crm"]');
+    await card.getByRole('button', { name: 'Edit' }).click();
+    await card.getByLabel('project.published').check();
+    await card.getByRole('button', { name: 'Save webhook' }).click();
+    await expect.poll(async () => (await ownerCall('GET', `/projects/${share.projectId}/webhooks`)).webhooks[0].events, { timeout: 10_000 }).toEqual(['form.submitted', 'project.published']);
+
+    await card.getByRole('button', { name: 'Send test' }).click();
+    await expect.poll(() => card.locator('.test-result').textContent(), { timeout: 15_000 }).toMatch(/delivered; receiver answered\s+200/);
+    expect(receiver.received.some((d) => d.json.event === 'webhook.test')).toBe(true);
+    const log = card.locator('table.delivery-log');
+    await expect.poll(() => log.locator('tbody tr').count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    expect(await log.locator('tbody tr').first().textContent()).toContain('webhook.test');
+    expect(await log.locator('pre').first().textContent()).toContain('"event":"webhook.test"');
+
+    // A real event, delivered, then redelivered from the log under the same delivery id.
+    const { deliveries } = await ownerCall('POST', `/projects/${share.projectId}/webhooks/trigger`, { event: 'form.submitted', data: { from: 'console test' } });
+    const deliveryId = deliveries[0].deliveryId as string;
+    await waitFor(async () => receiver.received.some((d) => d.headers['x-service-delivery'] === deliveryId), 'the triggered delivery');
+    await waitFor(async () => (await ownerCall('GET', `/projects/${share.projectId}/webhooks/crm/deliveries`)).deliveries.some((d: { deliveryId: string; deliveryState: string }) => d.deliveryId === deliveryId && d.deliveryState === 'delivered'), 'the delivery recorded');
+    await card.getByRole('button', { name: 'Delivery log' }).click();
+    await expect.poll(() => log.locator('tbody tr').first().textContent(), { timeout: 10_000 }).toContain('form.submitted');
+    await log.locator('tbody tr').first().getByRole('button', { name: 'Redeliver' }).click();
+    await waitFor(async () => receiver.received.filter((d) => d.headers['x-service-delivery'] === deliveryId).length === 2, 'the redelivery');
+
+    await card.getByRole('button', { name: 'Disable' }).click();
+    await expect.poll(() => card.textContent(), { timeout: 10_000 }).toContain('disabled');
+    await card.getByRole('button', { name: 'Enable' }).click();
+    await expect.poll(() => card.getByRole('button', { name: 'Disable' }).count(), { timeout: 10_000 }).toBe(1);
+    await page.close();
+  }, 60_000);
+
+  it('requests panel: a submitted request with each step state and its PDF link', async () => {
+    const key = server.env.env.PUBLIC_ANON_KEY!;
+    const res = await fetch(`${server.url}/share/${share.projectId}/${share.token}/submit`, {
+      method: 'POST',
+      headers: { apikey: key, authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(validBody({ screenshots: [dataUrl('image/png', png(32, 24))] })),
+    });
+    expect(res.status).toBe(200);
+    const { requestId } = await res.json();
+    const page = await openConsole('Console stool');
+    await page.getByRole('button', { name: 'Requests', exact: true }).click();
+    const row = page.locator(`tr[data-request="${requestId}"]`);
+    await waitFor(async () => {
+      await page.getByRole('button', { name: 'Refresh' }).click();
+      return (await row.locator('[data-step="pdf"]').textContent())?.includes('done') && (await row.locator('[data-step="email"]').textContent())?.includes('done');
+    }, 'the steps done', 60_000);
+    await row.getByRole('button', { name: /Open request/ }).click();
+    const pdf = page.locator('#pdf-link');
+    await expect.poll(() => pdf.count(), { timeout: 10_000 }).toBe(1);
+    const pdfRes = await fetch((await pdf.getAttribute('href'))!);
+    expect(pdfRes.headers.get('content-type')).toContain('pdf');
+    await expect.poll(() => page.getByRole('img', { name: 'Screenshot 1' }).evaluate((img: any) => img.naturalWidth), { timeout: 10_000 }).toBe(32);
+    await page.getByLabel('Status').selectOption('quoted');
+    await expect.poll(async () => (await ownerCall('GET', `/projects/${share.projectId}/requests/${requestId}`)).request.status, { timeout: 10_000 }).toBe('quoted');
+    await page.close();
+  }, 90_000);
+
+  it('library panel: search with each library status, details with licence and credit, an import followed to done', async () => {
+    const page = await openConsole();
+    await page.getByRole('button', { name: 'Library' }).click();
+    await expect.poll(() => page.locator('#library-b-connection').textContent(), { timeout: 10_000 }).toContain('not connected');
+    await page.getByLabel('Search', { exact: true }).fill('wooden chair');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect.poll(() => page.locator('ul.library-status li').count(), { timeout: 15_000 }).toBe(3);
+    expect(await page.locator('ul.library-status li[data-provider="library_a"]').textContent()).toMatch(/library_a (ok|exhausted), 1/);
+    await page.getByRole('button', { name: 'Details of Wooden Chair 01' }).click();
+    const detail = page.locator('section[aria-labelledby="item-title"]');
+    await expect.poll(() => detail.textContent(), { timeout: 10_000 }).toContain('Licence');
+    expect(await detail.textContent()).toContain('Credit');
+
+    // Every state the bar showed, from the first poll to the end.
+    await page.getByRole('button', { name: 'Import into the workspace library' }).click();
+    const seen = new Set<string>();
+    await waitFor(async () => {
+      const status = await page.locator('#import-status').textContent().catch(() => null);
+      if (status) seen.add(`${status}:${await page.locator('#import-progress').evaluate((node: any) => node.value)}`);
+      return status === 'completed' || status === 'failed';
+    }, 'the import to finish', 90_000);
+    expect(await page.locator('#import-status').textContent()).toBe('completed');
+    expect(seen).toContain('completed:100');
+    expect(await page.locator('#import-stage').textContent()).not.toBe('');
+    expect(await page.locator('#readiness').textContent()).toMatch(/Configurator readiness: \d+ \/ 100/);
+
+    // library_b: connect goes through the (fixture) library's sign-in and back to the console.
+    await page.getByRole('button', { name: 'Connect account' }).click();
+    await page.waitForURL((url) => url.searchParams.get('status') !== null, { timeout: 20_000 });
+    expect(new URL(page.url()).searchParams.get('status')).toBe('connected');
+    await expect.poll(() => page.locator('#library-b-connection').textContent(), { timeout: 15_000 }).toContain('connected');
+    await expect.poll(() => page.locator('#status').textContent(), { timeout: 15_000 }).toContain('library_b account is connected');
+    await page.getByRole('button', { name: 'Disconnect' }).click();
+    await expect.poll(() => page.locator('#library-b-connection').textContent(), { timeout: 10_000 }).toContain('not connected');
+    await page.close();
+  }, 150_000);
+});
