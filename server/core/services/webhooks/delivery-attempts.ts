@@ -5,7 +5,8 @@ import type { Db } from '../../platform/db/client.js';
 import type { SendOutcome, WebhookSender } from '../../platform/webhook-sender.js';
 import { addScheduledToOutbox, completeOutbox, type OutboxJob } from '../../jobs/outbox.js';
 import { webhookAttemptJob, webhookAttemptJobId } from '../../jobs/webhook-jobs.js';
-import { createWebhookDeliveryRepository } from '../../repositories/webhook-deliveries.js';
+import { createWebhookDeliveryRepository, type ClaimRequest, type DeliveredAttempt } from '../../repositories/webhook-deliveries.js';
+import { createBatcher, type BatcherOptions } from '../../platform/batcher.js';
 import { createWebhookRepository } from '../../repositories/webhooks.js';
 import type { ServiceLog } from '../service-deps.js';
 
@@ -25,6 +26,11 @@ export interface DeliveryAttemptDeps {
   log: ServiceLog;
   /** Hands the next attempt's job to BullMQ with its delay (the worker); without it the relay does, when the row is checked. */
   enqueue?(job: OutboxJob, delayMs: number): Promise<unknown>;
+  /**
+   * How the claims and the records of delivered attempts made at the same time are grouped
+   * into one statement each (default: up to 100 per statement, 2 statements at once).
+   */
+  batching?: BatcherOptions;
 }
 
 /** What became of a run of one attempt. */
@@ -43,12 +49,21 @@ export type AttemptRun =
 export function createDeliveryAttempts(deps: DeliveryAttemptDeps) {
   const deliveries = createWebhookDeliveryRepository(deps.db);
   const hooks = createWebhookRepository(deps.db);
+  // Attempts running at once share their round trips: a claim or a record waits at most for the
+  // statement in progress, then goes with the others that arrived meanwhile.
+  const claims = createBatcher((requests: ClaimRequest[]) => deliveries.claimAttempts(requests), deps.batching);
+  const delivered = createBatcher(async (attempts: DeliveredAttempt[]) => {
+    await deliveries.recordDeliveredMany(attempts);
+    return attempts.map(() => undefined);
+    // One record statement at a time per process: two at once would each prune a webhook's log
+    // without seeing the other's rows (nor the rows the other locked), leaving it past 50.
+  }, { ...deps.batching, maxInFlight: 1 });
 
   async function run(deliveryId: string, attempt: number, options: { timeoutMs?: number } = {}): Promise<AttemptRun> {
     const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
     const jobId = webhookAttemptJobId(deliveryId, attempt);
     // Long enough for the request and the bookkeeping: a lease outliving it means its run died.
-    const claim = await deliveries.claimAttempt(deliveryId, attempt, timeoutMs + 30_000);
+    const claim = await claims.add({ deliveryId, attempt, leaseMs: timeoutMs + 30_000 });
     if (!claim) {
       const current = await deliveries.state(deliveryId);
       if (current && current.state === 'pending' && current.attempts === attempt) return { kind: 'skipped', reason: 'busy' };
@@ -72,7 +87,7 @@ export function createDeliveryAttempts(deps: DeliveryAttemptDeps) {
     const maxAttempts = delivery.maxAttempts ?? deps.retryScheduleMs.length + 1;
 
     if (outcome.delivered && !isTest) {
-      await deliveries.recordDelivered({ deliveryId, projectId: delivery.projectId, webhookId: delivery.webhookId, event: delivery.event, attempt, ...outcome, jobId });
+      await delivered.add({ deliveryId, projectId: delivery.projectId, webhookId: delivery.webhookId, event: delivery.event, attempt, ...outcome, jobId });
       return { kind: 'attempted', outcome, result: 'delivered', nextAttemptAt: null };
     }
 
