@@ -161,7 +161,7 @@ export function createWebhookDeliveryRepository(db: Db) {
         update webhook_deliveries d
         set attempts = c.attempt, lease_until = now() + c.lease_ms * interval '1 millisecond', updated_at = now()
         from c, webhooks w
-        where d.id = c.id and w.project_id = d.project_id and w.id = d.webhook_id and d.state = 'pending'
+        where d.id = any (array(select id from c)) and d.id = c.id and w.project_id = d.project_id and w.id = d.webhook_id and d.state = 'pending'
           and (d.attempts = c.attempt - 1 or (d.attempts = c.attempt and (d.lease_until is null or d.lease_until < now())))
         returning d.id, d.workspace_id as "workspaceId", d.project_id as "projectId", d.webhook_id as "webhookId", d.event_id as "eventId", d.event, d.body,
           d.state, d.attempts, d.max_attempts as "maxAttempts", d.next_attempt_at as "nextAttemptAt", d.lease_until as "leaseUntil",
@@ -233,6 +233,7 @@ export function createWebhookDeliveryRepository(db: Db) {
         })),
       );
       await db.execute(sql`
+        -- "= any (array(...))" keeps every lookup on an index, however few rows the planner expects.
         with input as (
           select * from jsonb_to_recordset(${input}::jsonb)
             as i(delivery_id uuid, project_id uuid, webhook_id text, event text, attempt int, status_code int, duration_ms int, response_body text, job_id text)
@@ -242,9 +243,9 @@ export function createWebhookDeliveryRepository(db: Db) {
           returning id
         ), settled as (
           update webhook_deliveries d set state = 'delivered', next_attempt_at = null, lease_until = null, updated_at = now()
-          from input where d.id = input.delivery_id
+          where d.id = any (array(select delivery_id from input))
         ), done as (
-          delete from outbox where job_id in (select job_id from input)
+          delete from outbox where job_id = any (array(select job_id from input))
         ), hooks as (
           select project_id, webhook_id, count(*)::int as added from input group by project_id, webhook_id
         ), streak as (
@@ -261,7 +262,7 @@ export function createWebhookDeliveryRepository(db: Db) {
           delete from webhook_attempts a using old where a.id = old.id returning a.id, a.delivery_id
         )
         delete from webhook_deliveries d
-        where d.id in (select delivery_id from gone) and d.state <> 'pending' and d.id not in (select delivery_id from input)
+        where d.id = any (array(select delivery_id from gone)) and d.state <> 'pending' and d.id <> all (array(select delivery_id from input))
           and not exists (select 1 from webhook_attempts a where a.delivery_id = d.id and a.id not in (select id from gone))
       `);
     },
