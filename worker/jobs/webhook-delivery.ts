@@ -10,11 +10,16 @@ import type { WorkerDeps } from '../deps.js';
 /** Attempts to each endpoint this worker process is making right now. */
 const inFlight = new Map<string, number>();
 
-/** Per worker: at most WEBHOOK_CONCURRENCY attempts at once, whether their jobs carry one or many. */
+/**
+ * Per worker: at most IN_PROGRESS_PER_SENDING x WEBHOOK_CONCURRENCY attempts in progress,
+ * whether their jobs carry one or many; of those, WEBHOOK_CONCURRENCY are sending at once
+ * (DeliveryAttempts' `maxSending`), the others claiming or recording, in shared statements.
+ */
+const IN_PROGRESS_PER_SENDING = 4;
 const limits = new WeakMap<WorkerDeps, LimitFunction>();
 const limitOf = (deps: WorkerDeps) => {
   let limit = limits.get(deps);
-  if (!limit) limits.set(deps, (limit = pLimit(deps.config.webhooks.concurrency)));
+  if (!limit) limits.set(deps, (limit = pLimit(IN_PROGRESS_PER_SENDING * deps.config.webhooks.concurrency)));
   return limit;
 };
 

@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import { TEST_EVENT } from '../../domain/webhooks/event-types.js';
 import { retryDelayMs, parseRetryAfter } from '../../domain/webhooks/retry-schedule.js';
 import { signedHeaders } from '../../domain/webhooks/signature.js';
@@ -31,6 +32,8 @@ export interface DeliveryAttemptDeps {
    * into one statement each (default: up to 100 per statement, 2 statements at once).
    */
   batching?: BatcherOptions;
+  /** Attempts between their claim and their answer at once (WEBHOOK_CONCURRENCY in the worker); default unbounded. */
+  maxSending?: number;
 }
 
 /** What became of a run of one attempt. */
@@ -59,11 +62,22 @@ export function createDeliveryAttempts(deps: DeliveryAttemptDeps) {
     // without seeing the other's rows (nor the rows the other locked), leaving it past 50.
   }, { ...deps.batching, maxInFlight: 1 });
 
+  const sending: <T>(work: () => Promise<T>) => Promise<T> = deps.maxSending ? pLimit(deps.maxSending) : (work) => work();
+
   async function run(deliveryId: string, attempt: number, options: { timeoutMs?: number } = {}): Promise<AttemptRun> {
     const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
     const jobId = webhookAttemptJobId(deliveryId, attempt);
-    // Long enough for the request and the bookkeeping: a lease outliving it means its run died.
-    const claim = await claims.add({ deliveryId, attempt, leaseMs: timeoutMs + 30_000 });
+    // A place among the attempts sending at once from the claim to the answer (the bookkeeping
+    // after it needs none), so a claimed delivery never waits for one.
+    const sent = await sending(async () => {
+      // Long enough for the request and the bookkeeping: a lease outliving it means its run died.
+      const claim = await claims.add({ deliveryId, attempt, leaseMs: timeoutMs + 30_000 });
+      if (!claim || (!claim.enabled && claim.delivery.event !== TEST_EVENT)) return { claim, outcome: null };
+      const { delivery } = claim;
+      const headers = signedHeaders({ secret: claim.secret, deliveryId, event: delivery.event, attempt, timestamp: Math.floor(Date.now() / 1000), body: delivery.body });
+      return { claim, outcome: await deps.sender.post(claim.url, headers, delivery.body, timeoutMs) };
+    });
+    const { claim } = sent;
     if (!claim) {
       const current = await deliveries.state(deliveryId);
       if (current && current.state === 'pending' && current.attempts === attempt) return { kind: 'skipped', reason: 'busy' };
@@ -72,7 +86,8 @@ export function createDeliveryAttempts(deps: DeliveryAttemptDeps) {
       return { kind: 'skipped', reason: current ? 'finished' : 'gone' };
     }
     const { delivery } = claim;
-    if (!claim.enabled && delivery.event !== TEST_EVENT) {
+    const outcome = sent.outcome;
+    if (!outcome) {
       // Disabled webhooks get nothing; the delivery ends without an attempt.
       await deps.db.transaction(async (tx) => {
         await deliveries.settle(tx, deliveryId, 'failed', null);
@@ -81,8 +96,6 @@ export function createDeliveryAttempts(deps: DeliveryAttemptDeps) {
       return { kind: 'skipped', reason: 'disabled' };
     }
 
-    const headers = signedHeaders({ secret: claim.secret, deliveryId, event: delivery.event, attempt, timestamp: Math.floor(Date.now() / 1000), body: delivery.body });
-    const outcome = await deps.sender.post(claim.url, headers, delivery.body, timeoutMs);
     const isTest = delivery.event === TEST_EVENT;
     const maxAttempts = delivery.maxAttempts ?? deps.retryScheduleMs.length + 1;
 
