@@ -314,7 +314,7 @@ describe('isolation and recovery', () => {
 
 describe('batches of first attempts', () => {
   /** Events committed together, as a burst: the relay hands their first attempts over in batch jobs. */
-  async function burst(projectId: string, type: string, count: number) {
+  async function burst(projectId: string, type: Parameters<typeof emitEvent>[1]['type'], count: number) {
     await server.deps.db.transaction(async (tx) => {
       for (let i = 0; i < count; i++) await emitEvent(tx, { workspaceId: owner.workspaceId, projectId, type, data: { n: i } });
     });
