@@ -190,14 +190,16 @@ export async function dispatchOutbox(deps: WorkerDeps, options: DispatchOptions 
 
   // 3. Record the outcomes, each in one short statement (one per distinct delay for the sent
   // ones). A row deleted meanwhile (its job finished) is simply not updated.
-  for (const [, batch] of groupBy(sent, (row) => `${row.type.delayMs ?? 0}/${row.carrierJobId ?? ''}`)) {
-    const delayMs = batch[0].type.delayMs ?? 0;
+  for (const [delayMs, batch] of groupBy(sent, (row) => row.type.delayMs ?? 0)) {
     // A run that failed meanwhile may have pushed the check past its backoff already (a value
     // beyond this claim's): that one stays.
     const nextCheck = sql`greatest(${inMs(delayMs + resendAfterMs)}, case when ${outbox.nextAttemptAt} > ${inMs(CLAIM_MS)} then ${outbox.nextAttemptAt} end)`;
+    // Each row's carrier (or none) in the same statement.
+    const carried = batch.filter((row) => row.carrierJobId);
+    const carrier = carried.length === 0 ? null : sql`case ${outbox.id} ${sql.join(carried.map((row) => sql`when ${row.id} then ${row.carrierJobId}`), sql` `)} end`;
     await db
       .update(outbox)
-      .set({ lastEnqueuedAt: sql`now()`, enqueueCount: sql`${outbox.enqueueCount} + 1`, nextAttemptAt: nextCheck, carrierJobId: batch[0].carrierJobId })
+      .set({ lastEnqueuedAt: sql`now()`, enqueueCount: sql`${outbox.enqueueCount} + 1`, nextAttemptAt: nextCheck, carrierJobId: carrier })
       .where(inArray(outbox.id, batch.map((row) => row.id)));
   }
   if (alive.length > 0) {

@@ -32,7 +32,7 @@ export interface DeliveryAttemptDeps {
    * into one statement each (default: up to 100 per statement, 2 statements at once).
    */
   batching?: BatcherOptions;
-  /** Attempts between their claim and their answer at once (WEBHOOK_CONCURRENCY in the worker); default unbounded. */
+  /** Requests in flight at once (WEBHOOK_CONCURRENCY in the worker); default unbounded. */
   maxSending?: number;
 }
 
@@ -48,6 +48,9 @@ export type AttemptRun =
  * its outbox row with the next attempt's, due after the schedule's wait. The next job is handed
  * to BullMQ after the commit, delayed; if that fails or Redis loses it, the relay finds the row
  * overdue and enqueues it again. A 410 or five days of failures switch the webhook off.
+ * Concurrent runs share their round trips: claims go to Postgres together, and so do the records
+ * of delivered attempts (the common case, one statement for the lot); each run still awaits its
+ * own, so a failed statement fails only the runs in it (each is then tried alone).
  */
 export function createDeliveryAttempts(deps: DeliveryAttemptDeps) {
   const deliveries = createWebhookDeliveryRepository(deps.db);
@@ -58,26 +61,18 @@ export function createDeliveryAttempts(deps: DeliveryAttemptDeps) {
   const delivered = createBatcher(async (attempts: DeliveredAttempt[]) => {
     await deliveries.recordDeliveredMany(attempts);
     return attempts.map(() => undefined);
-    // One record statement at a time per process: two at once would each prune a webhook's log
-    // without seeing the other's rows (nor the rows the other locked), leaving it past 50.
-  }, { ...deps.batching, maxInFlight: 1 });
+  }, // One record statement at a time per process: two at once would each prune a webhook's log
+  // without seeing the other's rows (nor the rows the other locked), leaving it past 50.
+  { ...deps.batching, maxInFlight: 1 });
 
   const sending: <T>(work: () => Promise<T>) => Promise<T> = deps.maxSending ? pLimit(deps.maxSending) : (work) => work();
 
   async function run(deliveryId: string, attempt: number, options: { timeoutMs?: number } = {}): Promise<AttemptRun> {
     const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
     const jobId = webhookAttemptJobId(deliveryId, attempt);
-    // A place among the attempts sending at once from the claim to the answer (the bookkeeping
-    // after it needs none), so a claimed delivery never waits for one.
-    const sent = await sending(async () => {
-      // Long enough for the request and the bookkeeping: a lease outliving it means its run died.
-      const claim = await claims.add({ deliveryId, attempt, leaseMs: timeoutMs + 30_000 });
-      if (!claim || (!claim.enabled && claim.delivery.event !== TEST_EVENT)) return { claim, outcome: null };
-      const { delivery } = claim;
-      const headers = signedHeaders({ secret: claim.secret, deliveryId, event: delivery.event, attempt, timestamp: Math.floor(Date.now() / 1000), body: delivery.body });
-      return { claim, outcome: await deps.sender.post(claim.url, headers, delivery.body, timeoutMs) };
-    });
-    const { claim } = sent;
+    // Long enough for a wait among the attempts sending at once, the request and the
+    // bookkeeping: a lease outliving it means its run died.
+    const claim = await claims.add({ deliveryId, attempt, leaseMs: 2 * timeoutMs + 60_000 });
     if (!claim) {
       const current = await deliveries.state(deliveryId);
       if (current && current.state === 'pending' && current.attempts === attempt) return { kind: 'skipped', reason: 'busy' };
@@ -86,8 +81,7 @@ export function createDeliveryAttempts(deps: DeliveryAttemptDeps) {
       return { kind: 'skipped', reason: current ? 'finished' : 'gone' };
     }
     const { delivery } = claim;
-    const outcome = sent.outcome;
-    if (!outcome) {
+    if (!claim.enabled && delivery.event !== TEST_EVENT) {
       // Disabled webhooks get nothing; the delivery ends without an attempt.
       await deps.db.transaction(async (tx) => {
         await deliveries.settle(tx, deliveryId, 'failed', null);
@@ -96,6 +90,11 @@ export function createDeliveryAttempts(deps: DeliveryAttemptDeps) {
       return { kind: 'skipped', reason: 'disabled' };
     }
 
+    // A place among the requests in flight (the claim and the bookkeeping need none).
+    const outcome = await sending(() => {
+      const headers = signedHeaders({ secret: claim.secret, deliveryId, event: delivery.event, attempt, timestamp: Math.floor(Date.now() / 1000), body: delivery.body });
+      return deps.sender.post(claim.url, headers, delivery.body, timeoutMs);
+    });
     const isTest = delivery.event === TEST_EVENT;
     const maxAttempts = delivery.maxAttempts ?? deps.retryScheduleMs.length + 1;
 
