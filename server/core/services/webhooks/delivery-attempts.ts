@@ -62,8 +62,9 @@ export function createDeliveryAttempts(deps: DeliveryAttemptDeps) {
     await deliveries.recordDeliveredMany(attempts);
     return attempts.map(() => undefined);
   }, // One record statement at a time per process: two at once would each prune a webhook's log
-  // without seeing the other's rows (nor the rows the other locked), leaving it past 50.
-  { ...deps.batching, maxInFlight: 1 });
+  // without seeing the other's rows (nor the rows the other locked), leaving it past 50. So
+  // its batches may grow larger, lest this one statement cap the throughput.
+  { maxBatch: 500, ...deps.batching, maxInFlight: 1 });
 
   const sending: <T>(work: () => Promise<T>) => Promise<T> = deps.maxSending ? pLimit(deps.maxSending) : (work) => work();
 
