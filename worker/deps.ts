@@ -77,6 +77,7 @@ export function createWorkerDeps(config: WorkerConfig, log: Logger, jobs: JobReg
     sender: webhookSender,
     retryScheduleMs: config.webhooks.retryScheduleMs,
     resendAfterMs: config.worker.resendAfterMs,
+    maxSending: config.webhooks.concurrency,
     log,
     enqueue: (job, delayMs) => {
       const type = jobs.get(job.queue, job.name);

@@ -2,7 +2,7 @@ import { and, eq, inArray, lte, sql } from 'drizzle-orm';
 import { outbox, type OutboxRow } from '../server/core/platform/db/schema/index.js';
 import { untilAborted, withDeadline } from '../server/core/platform/deadline.js';
 import type { QueueName } from '../server/core/jobs/queues.js';
-import { jobOptions, type JobType } from './jobs/define-job.js';
+import { jobOptions, type BatchJobData, type JobType } from './jobs/define-job.js';
 import type { WorkerDeps } from './deps.js';
 
 export interface DispatchOptions {
@@ -65,7 +65,22 @@ async function addInBulk(deps: WorkerDeps, rows: Claimed[], signal: AbortSignal)
   await Promise.all(
     [...byQueue].map(async ([name, batch]) => {
       try {
-        const jobs = batch.map((row) => ({ name: row.jobName, data: row.payload, opts: jobOptions(row.type, row.jobId) }));
+        const jobs = [];
+        for (const [type, group] of groupBy(batch, (row) => row.type)) {
+          if (!type.batch) {
+            for (const row of group) jobs.push({ name: row.jobName, data: row.payload, opts: jobOptions(row.type, row.jobId) });
+            continue;
+          }
+          // Several rows to one carrier job, its id made of theirs (a second hand-over of the same rows is absorbed).
+          const { type: carrier, size } = type.batch;
+          for (let i = 0; i < group.length; i += size) {
+            const chunk = group.slice(i, i + size);
+            const carrierJobId = `${carrier.name}_${chunk[0].id}_${chunk[chunk.length - 1].id}_${chunk.length}`;
+            for (const row of chunk) row.carrierJobId = carrierJobId;
+            const data: BatchJobData = { items: chunk.map((row) => row.payload) };
+            jobs.push({ name: carrier.name, data, opts: jobOptions(carrier, carrierJobId) });
+          }
+        }
         await untilAborted(deps.queues[name].addBulk(jobs), signal);
         sent.push(...batch);
       } catch {
@@ -133,8 +148,15 @@ export async function dispatchOutbox(deps: WorkerDeps, options: DispatchOptions 
 
   async function resend(row: Claimed): Promise<Resend> {
     const queue = queues[row.queue as QueueName];
+    // A row that went with others: while their carrier job is in BullMQ, it may still do the work.
+    if (row.carrierJobId && !GONE_STATES.has(await queue.getJobState(row.carrierJobId))) return 'alive';
     const state = await queue.getJobState(row.jobId);
-    if (!GONE_STATES.has(state)) return 'alive';
+    if (!GONE_STATES.has(state)) {
+      // The work went on in its own job (a carrier hands over what it cannot run at once).
+      row.carrierJobId = null;
+      return 'alive';
+    }
+    row.carrierJobId = null;
     if (row.type.giveUp && row.enqueueCount >= maxEnqueues) return 'give-up';
     if (state !== 'unknown') await queue.remove(row.jobId);
     await queue.add(row.jobName, row.payload, jobOptions(row.type, row.jobId));
@@ -172,13 +194,20 @@ export async function dispatchOutbox(deps: WorkerDeps, options: DispatchOptions 
     // A run that failed meanwhile may have pushed the check past its backoff already (a value
     // beyond this claim's): that one stays.
     const nextCheck = sql`greatest(${inMs(delayMs + resendAfterMs)}, case when ${outbox.nextAttemptAt} > ${inMs(CLAIM_MS)} then ${outbox.nextAttemptAt} end)`;
+    // Each row's carrier (or none) in the same statement.
+    const carried = batch.filter((row) => row.carrierJobId);
+    const carrier = carried.length === 0 ? null : sql`case ${outbox.id} ${sql.join(carried.map((row) => sql`when ${row.id} then ${row.carrierJobId}`), sql` `)} end`;
     await db
       .update(outbox)
-      .set({ lastEnqueuedAt: sql`now()`, enqueueCount: sql`${outbox.enqueueCount} + 1`, nextAttemptAt: nextCheck })
+      .set({ lastEnqueuedAt: sql`now()`, enqueueCount: sql`${outbox.enqueueCount} + 1`, nextAttemptAt: nextCheck, carrierJobId: carrier })
       .where(inArray(outbox.id, batch.map((row) => row.id)));
   }
   if (alive.length > 0) {
-    await db.update(outbox).set({ nextAttemptAt: inMs(resendAfterMs) }).where(inArray(outbox.id, alive));
+    const carried = new Set(claimed.filter((row) => row.carrierJobId).map((row) => row.id));
+    const own = alive.filter((id) => !carried.has(id));
+    if (own.length > 0) await db.update(outbox).set({ nextAttemptAt: inMs(resendAfterMs), carrierJobId: null }).where(inArray(outbox.id, own));
+    const stillCarried = alive.filter((id) => carried.has(id));
+    if (stillCarried.length > 0) await db.update(outbox).set({ nextAttemptAt: inMs(resendAfterMs) }).where(inArray(outbox.id, stillCarried));
   }
   if (failed.length > 0) {
     // Redis is unreachable (or slow): leave the rows for the relay and back off a little.

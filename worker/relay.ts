@@ -6,7 +6,7 @@ import type { WorkerDeps } from './deps.js';
 export interface OutboxRelayOptions {
   /** Pause between periodic sweeps (OUTBOX_RELAY_INTERVAL_MS, default 2000). */
   intervalMs: number;
-  /** Rows per dispatch call (default 100); a full batch is followed by another at once. */
+  /** Rows per dispatch call (default 500); a full batch is followed by another at once. */
   batchSize?: number;
   /** Hand-overs after which a lost job is given up (default 5). */
   maxEnqueues?: DispatchOptions['maxEnqueues'];
@@ -26,7 +26,7 @@ export interface OutboxRelay {
  * worker process): rows are claimed with SKIP LOCKED and BullMQ absorbs a job id it already has.
  */
 export function startOutboxRelay(deps: WorkerDeps, options: OutboxRelayOptions): OutboxRelay {
-  const { intervalMs, batchSize = 100, maxEnqueues } = options;
+  const { intervalMs, batchSize = 500, maxEnqueues } = options;
   const { log } = deps;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;

@@ -72,7 +72,7 @@ export async function benchWebhooks(options: { env: Record<string, string>; db: 
       const res = await fetch(`${api}/projects/${projectId}/webhooks/sink-${i}`, { method: 'PUT', headers: ownerHeaders, body: JSON.stringify({ url: `${sinkUrl}/hook/${i}`, events: ['price.calculated'], secret: SECRET }) });
       if (res.status !== 201) throw new Error(`bench: webhook not created (${res.status}); is WEBHOOK_ALLOW_INSECURE=1 set for the server?`);
     }
-    worker = spawn(tsx, ['worker/main.ts'], { env: workerEnv, stdio: ['ignore', 'ignore', 'inherit'] });
+    worker = spawn(tsx, [...(process.env.BENCH_WORKER_NODE_ARGS ? process.env.BENCH_WORKER_NODE_ARGS.split(' ') : []), 'worker/main.ts'], { env: workerEnv, stdio: ['ignore', 'ignore', 'inherit'] });
     const wakeUp = () => redis.publish(outboxWakeUpChannel(env.QUEUE_PREFIX), '1');
     const data = { total: 129.5, currency: 'EUR', options: { wood: 'oak', legs: 4 } };
 

@@ -2,7 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { startTestServer, type TestPerson, type TestServer } from '../helpers/test-server.js';
 import { startWebhookReceiver, type ReceivedDelivery, type WebhookReceiver } from '../helpers/webhook-receiver.js';
-import { createSharedProject, startTestWorker, submit, validBody, waitFor } from './submission-fixtures.js';
+import { createSharedProject, startTestWorker, submit, validBody, waitFor, workerConfig } from './submission-fixtures.js';
+import { startWorker } from '../../worker/app.js';
+import { createLogger } from '../../server/core/platform/log.js';
+import { emitEvent } from '../../server/core/repositories/events.js';
+import { outboxWakeUpChannel } from '../../server/core/jobs/outbox.js';
+import { QUEUES } from '../../server/core/jobs/queues.js';
+import { WEBHOOK_DELIVERY_BATCH_JOB } from '../../server/core/jobs/webhook-jobs.js';
+import { webhookDeliveryBatch } from '../../worker/jobs/webhook-delivery.js';
+import { JOBS } from '../../worker/jobs/index.js';
+import type { Job } from 'bullmq';
+import { dispatchOutbox } from '../../worker/dispatch-outbox.js';
 import type { WorkerApp } from '../../worker/app.js';
 
 /**
@@ -314,4 +324,128 @@ describe('isolation and recovery', () => {
       worker = await startTestWorker(server.env.env, workerOverrides());
     }
   });
+});
+
+describe('batches of first attempts', () => {
+  /** Events committed together, as a burst: the relay hands their first attempts over in batch jobs. */
+  async function burst(projectId: string, type: Parameters<typeof emitEvent>[1]['type'], count: number) {
+    await server.deps.db.transaction(async (tx) => {
+      for (let i = 0; i < count; i++) await emitEvent(tx, { workspaceId: owner.workspaceId, projectId, type, data: { n: i } });
+    });
+    const redis = new Redis(server.env.env.REDIS_URL);
+    await redis.publish(outboxWakeUpChannel(server.env.env.QUEUE_PREFIX), '1');
+    await redis.quit();
+  }
+
+  it('a batch whose endpoints include a dead and a hanging one delivers to the healthy one at once, each delivery once', async () => {
+    const small = await startTestWorker(server.env.env, workerOverrides({ WEBHOOK_CONCURRENCY: '4', WEBHOOK_ENDPOINT_CONCURRENCY: '2' }));
+    const hanging = await startWebhookReceiver(SECRET, { fallback: 'hang' });
+    try {
+      const projectId = await newProject();
+      await addWebhook(projectId, 'hanging', ['quote.updated'], hanging);
+      await call('PUT', `/projects/${projectId}/webhooks/refused`, { url: 'http://127.0.0.1:9/hook', events: ['quote.updated'], secret: SECRET });
+      const healthy = await addWebhook(projectId, 'healthy', ['quote.updated']);
+      const started = Date.now();
+      await burst(projectId, 'quote.updated', 20);
+      const got = await receiver.waitFor(20, healthy, 10_000);
+      // The hanging endpoint's attempts wait 15 s each, the refused ones are retried: the healthy ones waited for neither.
+      expect(Date.now() - started).toBeLessThan(8000);
+      await settle(300);
+      expect(receiver.received.filter(healthy)).toHaveLength(20);
+      expect(new Set(got.map((d) => d.headers['x-service-delivery'])).size).toBe(20);
+      expect(hanging.received.length).toBeGreaterThan(0);
+      // They travelled in batches (not one job per delivery).
+      const queue = small.deps.queues[QUEUES.webhookDeliveries];
+      const jobs = [...(await queue.getJobs(['completed', 'active'])), ...(await worker.deps.queues[QUEUES.webhookDeliveries].getJobs(['completed', 'active']))];
+      expect(jobs.some((job) => job.name === WEBHOOK_DELIVERY_BATCH_JOB && (job.data as { items: unknown[] }).items.length > 1)).toBe(true);
+    } finally {
+      await hanging.close();
+      await small.close(5000);
+    }
+  }, 40_000);
+
+  it('a batch run again after a run died part-way sends only what was not delivered, and keeps each delivery\'s state', async () => {
+    await worker.close(5000);
+    // No relay: the test hands the batch to the processor itself, as BullMQ would after a crash.
+    const direct = await startWorker(workerConfig(server.env.env, workerOverrides()), { log: createLogger('silent'), relay: false });
+    try {
+      const projectId = await newProject();
+      const paths = ['a', 'b', 'c'];
+      for (const id of paths) await addWebhook(projectId, id, ['project.updated']);
+      const emitted = await emitEvent(server.deps.db, { workspaceId: owner.workspaceId, projectId, type: 'project.updated', data: {} });
+      const byHook = new Map(emitted!.deliveries.map((d) => [d.webhookId, d]));
+      const item = (id: string) => byHook.get(id)!.outbox.data as { deliveryId: string; attempt: number; endpoint: string };
+      const items = paths.map(item);
+      const runBatch = (batch: typeof items) =>
+        webhookDeliveryBatch.process({ data: { items: batch } } as unknown as Job<{ items: typeof items }>, { deps: direct.deps, signal: new AbortController().signal });
+      const sentTo = (id: string) => receiver.received.filter((d) => d.path === `/hook/${projectId}/${id}`);
+      const state = async (id: string) =>
+        (await server.deps.db.$client.query(`select state, attempts from webhook_deliveries where id = $1`, [item(id).deliveryId])).rows[0] as { state: string; attempts: number };
+      const outboxRows = async () =>
+        (await server.deps.db.$client.query(`select job_id from outbox where job_id = any($1)`, [paths.map((id) => `whd_${item(id).deliveryId}_1`)])).rows.length;
+
+      // The first run delivered to a, and died while sending to b (its lease still runs).
+      await runBatch([item('a')]);
+      await server.deps.db.$client.query(`update webhook_deliveries set attempts = 1, lease_until = now() + interval '1 hour' where id = $1`, [item('b').deliveryId]);
+
+      // Run again: a is not sent twice, b is left to the run holding it, c goes out.
+      await runBatch(items);
+      expect(sentTo('a')).toHaveLength(1);
+      expect(sentTo('b')).toHaveLength(0);
+      expect(sentTo('c')).toHaveLength(1);
+      expect(await state('a')).toEqual({ state: 'delivered', attempts: 1 });
+      expect(await state('b')).toEqual({ state: 'pending', attempts: 1 });
+      expect(await state('c')).toEqual({ state: 'delivered', attempts: 1 });
+      expect(await outboxRows()).toBe(1);
+
+      // b's lease runs out (its run is dead): the next run makes b's attempt, under the same delivery id, once.
+      await server.deps.db.$client.query(`update webhook_deliveries set lease_until = now() - interval '1 second' where id = $1`, [item('b').deliveryId]);
+      await runBatch(items);
+      await runBatch(items);
+      expect(sentTo('a')).toHaveLength(1);
+      expect(sentTo('c')).toHaveLength(1);
+      expect(sentTo('b')).toHaveLength(1);
+      expect(sentTo('b')[0].headers['x-service-delivery']).toBe(item('b').deliveryId);
+      expect(await state('b')).toEqual({ state: 'delivered', attempts: 1 });
+      expect(await outboxRows()).toBe(0);
+      for (const id of paths) expect(await log(projectId, id)).toHaveLength(1);
+    } finally {
+      await direct.close(5000);
+      worker = await startTestWorker(server.env.env, workerOverrides());
+    }
+  }, 40_000);
+
+  it('a batch job Redis lost: the relay hands each of its deliveries over again alone, and each is delivered once', async () => {
+    await worker.close(5000);
+    const direct = await startWorker(workerConfig(server.env.env, workerOverrides()), { log: createLogger('silent'), relay: false, jobs: { ...JOBS, queues: new Map() } });
+    try {
+      const projectId = await newProject();
+      await addWebhook(projectId, 'carried', ['project.updated']);
+      await server.deps.db.transaction(async (tx) => {
+        for (let i = 0; i < 5; i++) await emitEvent(tx, { workspaceId: owner.workspaceId, projectId, type: 'project.updated', data: { n: i } });
+      });
+      const jobIds = (await server.deps.db.$client.query(`select o.job_id from outbox o join webhook_deliveries d on o.job_id = 'whd_' || d.id || '_1' where d.project_id = $1`, [projectId])).rows.map((r) => r.job_id as string);
+      expect(jobIds).toHaveLength(5);
+      // Handed over together (no worker takes them: this one runs no queue)...
+      await dispatchOutbox(direct.deps, {});
+      const carriers = (await server.deps.db.$client.query(`select distinct carrier_job_id from outbox where job_id = any($1)`, [jobIds])).rows;
+      expect(carriers).toHaveLength(1);
+      expect(carriers[0].carrier_job_id).toMatch(/^deliver-batch_/);
+      // ...then Redis loses the carrier, and the rows come due.
+      await direct.deps.queues[QUEUES.webhookDeliveries].remove(carriers[0].carrier_job_id);
+      await server.deps.db.$client.query(`update outbox set next_attempt_at = now() where job_id = any($1)`, [jobIds]);
+      const again = await dispatchOutbox(direct.deps, {});
+      expect(again.sent).toBeGreaterThanOrEqual(5);
+      const left = (await server.deps.db.$client.query(`select carrier_job_id from outbox where job_id = any($1)`, [jobIds])).rows;
+      expect(left.every((r) => r.carrier_job_id === null)).toBe(true);
+      for (const id of jobIds) expect(await direct.deps.queues[QUEUES.webhookDeliveries].getJobState(id)).toBe('waiting');
+    } finally {
+      await direct.close(5000);
+      worker = await startTestWorker(server.env.env, workerOverrides());
+    }
+    const delivered = await receiver.waitFor(5, (d) => d.path.includes('/carried'), 10_000);
+    await settle(500);
+    expect(receiver.received.filter((d) => d.path.includes('/carried'))).toHaveLength(5);
+    expect(new Set(delivered.map((d) => d.headers['x-service-delivery'])).size).toBe(5);
+  }, 40_000);
 });

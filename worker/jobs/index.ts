@@ -7,7 +7,7 @@ import { submissionPdf } from './submission-pdf.js';
 import { submissionEmail } from './submission-email.js';
 import { submissionEvents } from './submission-events.js';
 import { storageSweep } from './storage-sweep.js';
-import { webhookDelivery } from './webhook-delivery.js';
+import { webhookDelivery, webhookDeliveryBatch } from './webhook-delivery.js';
 import { libraryImport } from './library-import.js';
 
 /**
@@ -56,7 +56,7 @@ export function createJobRegistry(types: readonly JobType[], families: Partial<R
 }
 
 /** Every job type of the product, registered here and nowhere else. */
-export const JOBS = createJobRegistry([health, submissionScreenshots, submissionPdf, submissionEmail, submissionEvents, storageSweep, webhookDelivery, libraryImport], {
+export const JOBS = createJobRegistry([health, submissionScreenshots, submissionPdf, submissionEmail, submissionEvents, storageSweep, webhookDelivery, webhookDeliveryBatch, libraryImport], {
   // A probe: one at a time is plenty, and it never waits behind real work.
   [QUEUES.health]: { concurrency: 1 },
   // A long scan: one at a time, with a lock that outlives a slow page of the store's listing.

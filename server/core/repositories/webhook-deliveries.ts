@@ -52,6 +52,16 @@ export interface NewAttempt {
   responseBody: string | null;
 }
 
+/** One attempt to claim: which delivery, which attempt, and for how long. */
+export interface ClaimRequest {
+  deliveryId: string;
+  attempt: number;
+  leaseMs: number;
+}
+
+/** A delivered attempt to record, with the outbox job it ends. */
+export type DeliveredAttempt = NewAttempt & { jobId: string };
+
 type QueuedRow = { delivery_id: string; webhook_id: string; outbox_id: number | string } & Record<string, unknown>;
 
 const toQueued = (projectId: string, rows: QueuedRow[]): QueuedDelivery[] =>
@@ -100,7 +110,7 @@ export async function insertEventWithDeliveries(db: Executor, event: NewEvent): 
 }
 
 export function createWebhookDeliveryRepository(db: Db) {
-  return {
+  const repository = {
     /** A test delivery (webhook.test) for one webhook: one attempt, made by the caller at once. */
     async createTest(tx: Executor, input: { workspaceId: string; projectId: string; webhookId: string; body: string; event: string }): Promise<WebhookDelivery> {
       const [row] = await tx.insert(webhookDeliveries).values({ ...input, maxAttempts: 1, nextAttemptAt: sql`now()` }).returning();
@@ -133,20 +143,36 @@ export function createWebhookDeliveryRepository(db: Db) {
      * Null when the delivery is gone, finished, past this attempt, or another run holds it.
      */
     async claimAttempt(deliveryId: string, attempt: number, leaseMs: number): Promise<ClaimedDelivery | null> {
+      const [claimed] = await repository.claimAttempts([{ deliveryId, attempt, leaseMs }]);
+      return claimed;
+    },
+
+    /**
+     * `claimAttempt` for many deliveries in one statement: one answer per request, in order.
+     * Of two requests for one delivery at most one wins, as with two statements.
+     */
+    async claimAttempts(requests: readonly ClaimRequest[]): Promise<Array<ClaimedDelivery | null>> {
+      if (requests.length === 0) return [];
+      const input = JSON.stringify(requests.map((r) => ({ id: r.deliveryId, attempt: r.attempt, lease_ms: Math.round(r.leaseMs) })));
       const result = await db.execute<WebhookDelivery & { url: string; secret: string; enabled: boolean }>(sql`
+        with c as (
+          select * from jsonb_to_recordset(${input}::jsonb) as c(id uuid, attempt int, lease_ms int) order by id
+        )
         update webhook_deliveries d
-        set attempts = ${attempt}, lease_until = now() + ${leaseMs}::int * interval '1 millisecond', updated_at = now()
-        from webhooks w
-        where d.id = ${deliveryId} and w.project_id = d.project_id and w.id = d.webhook_id and d.state = 'pending'
-          and (d.attempts = ${attempt - 1} or (d.attempts = ${attempt} and (d.lease_until is null or d.lease_until < now())))
+        set attempts = c.attempt, lease_until = now() + c.lease_ms * interval '1 millisecond', updated_at = now()
+        from c, webhooks w
+        where d.id = any (array(select id from c)) and d.id = c.id and w.project_id = d.project_id and w.id = d.webhook_id and d.state = 'pending'
+          and (d.attempts = c.attempt - 1 or (d.attempts = c.attempt and (d.lease_until is null or d.lease_until < now())))
         returning d.id, d.workspace_id as "workspaceId", d.project_id as "projectId", d.webhook_id as "webhookId", d.event_id as "eventId", d.event, d.body,
           d.state, d.attempts, d.max_attempts as "maxAttempts", d.next_attempt_at as "nextAttemptAt", d.lease_until as "leaseUntil",
           d.created_at as "createdAt", d.updated_at as "updatedAt", w.url, w.secret, w.enabled
       `);
-      const [row] = result.rows;
-      if (!row) return null;
-      const { url, secret, enabled, ...delivery } = row;
-      return { delivery, url, secret, enabled };
+      const byKey = new Map<string, ClaimedDelivery>();
+      for (const row of result.rows) {
+        const { url, secret, enabled, ...delivery } = row;
+        byKey.set(`${delivery.id}/${delivery.attempts}`, { delivery, url, secret, enabled });
+      }
+      return requests.map((r) => byKey.get(`${r.deliveryId}/${r.attempt}`) ?? null);
     },
 
     /** Where a delivery stands (for a job whose claim failed). */
@@ -179,35 +205,64 @@ export function createWebhookDeliveryRepository(db: Db) {
       return row;
     },
 
+    /** The common case, a delivered attempt, logged and settled: `recordDeliveredMany` for one. */
+    async recordDelivered(attempt: DeliveredAttempt): Promise<void> {
+      await repository.recordDeliveredMany([attempt]);
+    },
+
     /**
-     * The common case in one statement (one round trip, its own transaction): a delivered
-     * attempt is logged, the delivery settled, its outbox row removed, the webhook's failure
-     * streak ended and the log pruned. The prune cannot see the row this statement adds, so it
-     * keeps one fewer of the older ones.
+     * The common case for many deliveries in one statement (one round trip, its own
+     * transaction): each delivered attempt is logged, its delivery settled and its outbox row
+     * removed, the webhooks' failure streaks ended and their logs pruned, once per webhook. The
+     * prune cannot see the rows this statement adds, so it keeps as many fewer of the older
+     * ones. Rows another transaction is pruning are skipped, not waited for.
      */
-    async recordDelivered(attempt: NewAttempt & { jobId: string }): Promise<void> {
+    async recordDeliveredMany(attempts: readonly DeliveredAttempt[]): Promise<void> {
+      if (attempts.length === 0) return;
+      const input = JSON.stringify(
+        attempts.map((a) => ({
+          delivery_id: a.deliveryId,
+          project_id: a.projectId,
+          webhook_id: a.webhookId,
+          event: a.event,
+          attempt: a.attempt,
+          status_code: a.statusCode,
+          duration_ms: a.durationMs,
+          response_body: a.responseBody,
+          job_id: a.jobId,
+        })),
+      );
       await db.execute(sql`
-        with added as (
+        -- "= any (array(...))" keeps every lookup on an index, however few rows the planner expects.
+        with input as (
+          select * from jsonb_to_recordset(${input}::jsonb)
+            as i(delivery_id uuid, project_id uuid, webhook_id text, event text, attempt int, status_code int, duration_ms int, response_body text, job_id text)
+        ), added as (
           insert into webhook_attempts (delivery_id, project_id, webhook_id, event, attempt, status_code, delivered, error, duration_ms, response_body)
-          values (${attempt.deliveryId}, ${attempt.projectId}, ${attempt.webhookId}, ${attempt.event}, ${attempt.attempt}, ${attempt.statusCode}, true, null, ${attempt.durationMs}, ${attempt.responseBody})
+          select delivery_id, project_id, webhook_id, event, attempt, status_code, true, null, duration_ms, response_body from input
           returning id
         ), settled as (
-          update webhook_deliveries set state = 'delivered', next_attempt_at = null, lease_until = null, updated_at = now() where id = ${attempt.deliveryId}
+          update webhook_deliveries d set state = 'delivered', next_attempt_at = null, lease_until = null, updated_at = now()
+          where d.id = any (array(select delivery_id from input))
         ), done as (
-          delete from outbox where job_id = ${attempt.jobId}
+          delete from outbox where job_id = any (array(select job_id from input))
+        ), hooks as (
+          select project_id, webhook_id, count(*)::int as added from input group by project_id, webhook_id
         ), streak as (
-          update webhooks set failing_since = null
-          where project_id = ${attempt.projectId} and id = ${attempt.webhookId} and failing_since is not null
+          update webhooks w set failing_since = null
+          from hooks where w.project_id = hooks.project_id and w.id = hooks.webhook_id and w.failing_since is not null
         ), old as (
-          select id from webhook_attempts
-          where project_id = ${attempt.projectId} and webhook_id = ${attempt.webhookId}
-          order by id desc offset ${DELIVERY_LOG_SIZE - 1}
-          for update skip locked
+          select o.id from hooks cross join lateral (
+            select a.id from webhook_attempts a
+            where a.project_id = hooks.project_id and a.webhook_id = hooks.webhook_id
+            order by a.id desc offset greatest(0, ${DELIVERY_LOG_SIZE} - hooks.added)
+            for update skip locked
+          ) o
         ), gone as (
           delete from webhook_attempts a using old where a.id = old.id returning a.id, a.delivery_id
         )
         delete from webhook_deliveries d
-        where d.id in (select delivery_id from gone) and d.state <> 'pending' and d.id <> ${attempt.deliveryId}
+        where d.id = any (array(select delivery_id from gone)) and d.state <> 'pending' and d.id <> all (array(select delivery_id from input))
           and not exists (select 1 from webhook_attempts a where a.delivery_id = d.id and a.id not in (select id from gone))
       `);
     },
@@ -247,6 +302,7 @@ export function createWebhookDeliveryRepository(db: Db) {
         .limit(DELIVERY_LOG_SIZE)
         .then((rows) => rows.map(({ attempt, ...delivery }) => ({ ...attempt, delivery: { ...delivery, nextAttemptAt: delivery.deliveryState === 'pending' ? delivery.nextAttemptAt : null } }))),
   };
+  return repository;
 }
 
 /** How much of the request body the log shows (the receiver got all of it). */

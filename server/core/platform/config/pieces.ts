@@ -164,9 +164,9 @@ export const webhooks = settingsPiece(
       allowInsecure: flag(env.WEBHOOK_ALLOW_INSECURE),
       /** The wait before each retry of a failed delivery (default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h); tests shorten it. */
       retryScheduleMs: parseDurationList(env.WEBHOOK_RETRY_SCHEDULE),
-      /** Delivery attempts a worker process makes at once (default 64): they wait on the network, not the CPU. */
+      /** Webhook requests a worker process has in flight at once (default 64); up to 4x as many attempts are in progress. */
       concurrency: Number(env.WEBHOOK_CONCURRENCY),
-      /** Of those, at most this many to one webhook (default 8), so a slow receiver cannot take every slot. */
+      /** Of the attempts in progress, at most this many to one webhook (default 8), so a slow receiver cannot take every place. */
       endpointConcurrency: Number(env.WEBHOOK_ENDPOINT_CONCURRENCY),
     },
   }),

@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import { TEST_EVENT } from '../../domain/webhooks/event-types.js';
 import { retryDelayMs, parseRetryAfter } from '../../domain/webhooks/retry-schedule.js';
 import { signedHeaders } from '../../domain/webhooks/signature.js';
@@ -5,7 +6,8 @@ import type { Db } from '../../platform/db/client.js';
 import type { SendOutcome, WebhookSender } from '../../platform/webhook-sender.js';
 import { addScheduledToOutbox, completeOutbox, type OutboxJob } from '../../jobs/outbox.js';
 import { webhookAttemptJob, webhookAttemptJobId } from '../../jobs/webhook-jobs.js';
-import { createWebhookDeliveryRepository } from '../../repositories/webhook-deliveries.js';
+import { createWebhookDeliveryRepository, type ClaimRequest, type DeliveredAttempt } from '../../repositories/webhook-deliveries.js';
+import { createBatcher, type BatcherOptions } from '../../platform/batcher.js';
 import { createWebhookRepository } from '../../repositories/webhooks.js';
 import type { ServiceLog } from '../service-deps.js';
 
@@ -25,6 +27,13 @@ export interface DeliveryAttemptDeps {
   log: ServiceLog;
   /** Hands the next attempt's job to BullMQ with its delay (the worker); without it the relay does, when the row is checked. */
   enqueue?(job: OutboxJob, delayMs: number): Promise<unknown>;
+  /**
+   * How the claims and the records of delivered attempts made at the same time are grouped
+   * into one statement each (default: up to 100 per statement, 2 statements at once).
+   */
+  batching?: BatcherOptions;
+  /** Requests in flight at once (WEBHOOK_CONCURRENCY in the worker); default unbounded. */
+  maxSending?: number;
 }
 
 /** What became of a run of one attempt. */
@@ -39,16 +48,32 @@ export type AttemptRun =
  * its outbox row with the next attempt's, due after the schedule's wait. The next job is handed
  * to BullMQ after the commit, delayed; if that fails or Redis loses it, the relay finds the row
  * overdue and enqueues it again. A 410 or five days of failures switch the webhook off.
+ * Concurrent runs share their round trips: claims go to Postgres together, and so do the records
+ * of delivered attempts (the common case, one statement for the lot); each run still awaits its
+ * own, so a failed statement fails only the runs in it (each is then tried alone).
  */
 export function createDeliveryAttempts(deps: DeliveryAttemptDeps) {
   const deliveries = createWebhookDeliveryRepository(deps.db);
   const hooks = createWebhookRepository(deps.db);
+  // Attempts running at once share their round trips: a claim or a record waits at most for the
+  // statement in progress, then goes with the others that arrived meanwhile.
+  const claims = createBatcher((requests: ClaimRequest[]) => deliveries.claimAttempts(requests), deps.batching);
+  const delivered = createBatcher(async (attempts: DeliveredAttempt[]) => {
+    await deliveries.recordDeliveredMany(attempts);
+    return attempts.map(() => undefined);
+  }, // One record statement at a time per process: two at once would each prune a webhook's log
+  // without seeing the other's rows (nor the rows the other locked), leaving it past 50. So
+  // its batches may grow larger, lest this one statement cap the throughput.
+  { maxBatch: 500, ...deps.batching, maxInFlight: 1 });
+
+  const sending: <T>(work: () => Promise<T>) => Promise<T> = deps.maxSending ? pLimit(deps.maxSending) : (work) => work();
 
   async function run(deliveryId: string, attempt: number, options: { timeoutMs?: number } = {}): Promise<AttemptRun> {
     const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
     const jobId = webhookAttemptJobId(deliveryId, attempt);
-    // Long enough for the request and the bookkeeping: a lease outliving it means its run died.
-    const claim = await deliveries.claimAttempt(deliveryId, attempt, timeoutMs + 30_000);
+    // Long enough for a wait among the attempts sending at once, the request and the
+    // bookkeeping: a lease outliving it means its run died.
+    const claim = await claims.add({ deliveryId, attempt, leaseMs: 2 * timeoutMs + 60_000 });
     if (!claim) {
       const current = await deliveries.state(deliveryId);
       if (current && current.state === 'pending' && current.attempts === attempt) return { kind: 'skipped', reason: 'busy' };
@@ -66,13 +91,16 @@ export function createDeliveryAttempts(deps: DeliveryAttemptDeps) {
       return { kind: 'skipped', reason: 'disabled' };
     }
 
-    const headers = signedHeaders({ secret: claim.secret, deliveryId, event: delivery.event, attempt, timestamp: Math.floor(Date.now() / 1000), body: delivery.body });
-    const outcome = await deps.sender.post(claim.url, headers, delivery.body, timeoutMs);
+    // A place among the requests in flight (the claim and the bookkeeping need none).
+    const outcome = await sending(() => {
+      const headers = signedHeaders({ secret: claim.secret, deliveryId, event: delivery.event, attempt, timestamp: Math.floor(Date.now() / 1000), body: delivery.body });
+      return deps.sender.post(claim.url, headers, delivery.body, timeoutMs);
+    });
     const isTest = delivery.event === TEST_EVENT;
     const maxAttempts = delivery.maxAttempts ?? deps.retryScheduleMs.length + 1;
 
     if (outcome.delivered && !isTest) {
-      await deliveries.recordDelivered({ deliveryId, projectId: delivery.projectId, webhookId: delivery.webhookId, event: delivery.event, attempt, ...outcome, jobId });
+      await delivered.add({ deliveryId, projectId: delivery.projectId, webhookId: delivery.webhookId, event: delivery.event, attempt, ...outcome, jobId });
       return { kind: 'attempted', outcome, result: 'delivered', nextAttemptAt: null };
     }
 

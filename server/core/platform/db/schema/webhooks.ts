@@ -101,6 +101,8 @@ export const webhookAttempts = pgTable(
   (t) => [
     foreignKey({ columns: [t.projectId, t.webhookId], foreignColumns: [webhooks.projectId, webhooks.id] }).onDelete('cascade'),
     index('webhook_attempts_webhook_idx').on(t.projectId, t.webhookId, t.id),
+    // The prune removes deliveries left without attempts: their cascade and that check look attempts up by delivery.
+    index('webhook_attempts_delivery_idx').on(t.deliveryId),
   ],
 );
 

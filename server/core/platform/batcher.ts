@@ -1,0 +1,72 @@
+/**
+ * Group commit for many concurrent callers of one statement: each caller hands in its item and
+ * awaits its own answer, and the items gathered meanwhile go to the database as one statement
+ * (`flush`). No timer: the first item waits only for the current turn of the event loop (so the
+ * callers woken by the same I/O share a batch), later ones for a flush in progress to finish.
+ * Under load the batches grow by themselves; at rest every item goes out at once, alone.
+ */
+export interface BatcherOptions {
+  /** Items per flush (default 100). */
+  maxBatch?: number;
+  /** Flushes running at once (default 2): one slow statement never stops the others. */
+  maxInFlight?: number;
+}
+
+/**
+ * `flush` answers one result per item, in order. When it throws for a batch of several, each
+ * item is flushed again alone, so one bad item (a row deleted meanwhile) fails only its caller.
+ */
+export function createBatcher<In, Out>(flush: (items: In[]) => Promise<Out[]>, options: BatcherOptions = {}) {
+  const { maxBatch = 100, maxInFlight = 2 } = options;
+  type Waiting = { item: In; resolve(value: Out): void; reject(error: unknown): void };
+  let queue: Waiting[] = [];
+  let inFlight = 0;
+  let scheduled = false;
+
+  async function flushAlone(entry: Waiting) {
+    try {
+      const [result] = await flush([entry.item]);
+      entry.resolve(result);
+    } catch (error) {
+      entry.reject(error);
+    }
+  }
+
+  async function run(batch: Waiting[]) {
+    try {
+      const results = await flush(batch.map((entry) => entry.item));
+      batch.forEach((entry, i) => entry.resolve(results[i]));
+    } catch (error) {
+      if (batch.length === 1) batch[0].reject(error);
+      else await Promise.all(batch.map(flushAlone));
+    }
+  }
+
+  function pump() {
+    scheduled = false;
+    while (inFlight < maxInFlight && queue.length > 0) {
+      const batch = queue.slice(0, maxBatch);
+      queue = queue.slice(batch.length);
+      inFlight++;
+      void run(batch).finally(() => {
+        inFlight--;
+        pump();
+      });
+    }
+  }
+
+  return {
+    /** Resolves with this item's result once its batch is flushed. */
+    add(item: In): Promise<Out> {
+      return new Promise<Out>((resolve, reject) => {
+        queue.push({ item, resolve, reject });
+        if (!scheduled && inFlight < maxInFlight) {
+          scheduled = true;
+          setImmediate(pump);
+        }
+      });
+    },
+  };
+}
+
+export type Batcher<In, Out> = ReturnType<typeof createBatcher<In, Out>>;

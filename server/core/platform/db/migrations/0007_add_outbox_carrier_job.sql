@@ -1,0 +1,1 @@
+ALTER TABLE "outbox" ADD COLUMN "carrier_job_id" text;
