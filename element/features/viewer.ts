@@ -43,12 +43,20 @@ export interface Viewer {
   dispose(): void;
 }
 
-/** renderQuality → renderer settings: the pixel ratio is capped by the device's own. */
+/** renderQuality → renderer settings: the pixel ratio is capped by the device's own; the environment map's face size in pixels. */
 export const QUALITY = {
-  low: { pixelRatio: 1, antialias: false, shadows: false },
-  optimised: { pixelRatio: 1.5, antialias: true, shadows: false },
-  high: { pixelRatio: 2, antialias: true, shadows: true },
+  low: { pixelRatio: 1, antialias: false, shadows: false, environmentSize: 64 },
+  optimised: { pixelRatio: 1.5, antialias: true, shadows: false, environmentSize: 128 },
+  high: { pixelRatio: 2, antialias: true, shadows: true, environmentSize: 256 },
 } as const;
+
+/**
+ * The room environment's blur (radians). A face of `environmentSize` pixels spans 90°, so 128
+ * pixels give about 3 pixels per sigma: the blur, not the size, sets the reflections' sharpness,
+ * and the prefilter (256 GGX samples per pixel on every level) costs a quarter of three's default
+ * 256, the largest single cost of a first frame under software WebGL.
+ */
+const ENVIRONMENT_SIGMA = 0.04;
 
 /**
  * The stored transform as a column-major 4×4 matrix (three.js order), when it is one: either the
@@ -94,7 +102,7 @@ export function createViewer(stage: HTMLElement, data: PublicProject['data'], la
   const scene = new Scene();
   scene.background = new Color(0xffffff);
   const environment = new PMREMGenerator(renderer);
-  scene.environment = environment.fromScene(new RoomEnvironment(), 0.04).texture;
+  scene.environment = environment.fromScene(new RoomEnvironment(), ENVIRONMENT_SIGMA, 0.1, 100, { size: quality.environmentSize }).texture;
   environment.dispose();
   const sun = new DirectionalLight(0xffffff, 1.5);
   sun.position.set(3, 6, 4);
