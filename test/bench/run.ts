@@ -215,7 +215,7 @@ async function main() {
         }
       }
       const barePort = await freePort();
-      bare = spawn(tsx, ['test/bench/bare-fastify.ts'], { env: { ...process.env, BARE_PORT: String(barePort), BARE_ROUTES: JSON.stringify(bareRoutes) }, stdio: ['ignore', 'ignore', 'inherit'] });
+      bare = spawn(profile ? process.execPath : tsx, profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`, '--import', 'tsx', 'test/bench/bare-fastify.ts'] : ['test/bench/bare-fastify.ts'], { env: { ...process.env, BARE_PORT: String(barePort), BARE_ROUTES: JSON.stringify(bareRoutes) }, stdio: ['ignore', 'ignore', 'inherit'] });
       const bareUrl = `http://127.0.0.1:${barePort}`;
       await waitFor(`${bareUrl}/ready`, bare);
 
