@@ -28,12 +28,17 @@ export type BudgetDecision =
 interface ClientSlice {
   /** Units taken from Redis and not spent yet. */
   unspent: number;
-  /** Units asked for when this slice was taken (the next may double, see nextSliceSize). */
+  /**
+   * The Redis counts those units stand for, oldest first, as runs `[from, to]`: a slice taken
+   * ahead of need (see prefetch) is a run of its own, since other processes counted in between.
+   */
+  runs: Array<[number, number]>;
+  /** Units asked for when the last slice was taken (the next may double, see nextSliceSize). */
   size: number;
-  /** When this slice was taken (ms since the epoch). */
+  /** When the last slice was taken (ms since the epoch). */
   takenAt: number;
-  /** The Redis count the next unit stands for (past the limit: refused). */
-  next: number;
+  /** The last take reached the limit: once these units are spent, the client is refused. */
+  atLimit: boolean;
   /** When the Redis window ends (ms since the epoch). */
   resetAt: number;
 }
@@ -69,8 +74,8 @@ interface BudgetCommands {
  * all of them (at least `slice`), so a busy client costs one round trip per burst, not per `slice`
  * hits. With N BFFs, units another process took and has not spent
  * yet count too: at most (slice - 1) per client per other BFF process, until spent or the window
- * ends (for a client busy enough that its slices grow, see nextSliceSize: at most 1 % of the limit
- * per other process). Redis unreachable: the request is allowed (the server's limiter fails open the same way).
+ * ends (for a client busy enough that its slices grow, see nextSliceSize and prefetch: at most
+ * 1.25 % of the limit per other process). Redis unreachable: the request is allowed (the server's limiter fails open the same way).
  */
 export function createReadBudget(options: ReadBudgetOptions) {
   const { prefix, rate, slice } = options;
@@ -97,14 +102,15 @@ export function createReadBudget(options: ReadBudgetOptions) {
   };
 
   /**
-   * A client that used up its last slice within a second gets one twice as large, up to 1 % of
-   * the limit (at most 1000 units): a busy address (a shop's office behind one NAT, a load test)
-   * then costs one Redis round trip per many hits. With the contract's 120 per 5 minutes that
-   * bound is below `slice`, so slices stay at `slice` and the count's precision is unchanged.
+   * A client that takes slices less than a second apart gets one twice as large as the last, up
+   * to 1 % of the limit (at most 1000 units): a busy address (a shop's office behind one NAT, a
+   * load test) then costs one Redis round trip per many hits. With the contract's 120 per 5
+   * minutes that bound is below `slice`, so slices stay at `slice` and the count's precision is
+   * unchanged.
    */
   const maxSlice = Math.max(slice, Math.min(1000, Math.floor(rate.max / 100)));
   function nextSliceSize(previous: ClientSlice | undefined, now: number): number {
-    if (!previous || previous.unspent > 0 || now - previous.takenAt > 1000) return slice;
+    if (!previous || now - previous.takenAt > 1000) return slice;
     return Math.min(maxSlice, previous.size * 2);
   }
 
@@ -115,7 +121,26 @@ export function createReadBudget(options: ReadBudgetOptions) {
     // Another process may have counted meanwhile: units past the limit are never spent.
     const usable = Math.max(0, Math.min(units, rate.max - first + 1));
     const now = Date.now();
-    slices.set(key, { unspent: usable, size, takenAt: now, next: first, resetAt: now + ttl }, { ttl: Math.max(1, ttl) });
+    const held = slices.get(key);
+    // Units of a window that is over (the key started again at 1) are not spent in the new one.
+    const keep = held && held.resetAt > now && first > 1 ? held : undefined;
+    const runs: Array<[number, number]> = keep ? keep.runs : [];
+    if (usable > 0) runs.push([first, first + usable - 1]);
+    const next: ClientSlice = { unspent: (keep?.unspent ?? 0) + usable, runs, size, takenAt: now, atLimit: current >= rate.max, resetAt: now + ttl };
+    slices.set(key, next, { ttl: Math.max(1, ttl) });
+  }
+
+  /**
+   * A client whose slices have grown (it is busy: see nextSliceSize) gets its next slice while a
+   * quarter of the last one is left, so its hits never wait for Redis. Slices of the configured
+   * size are not taken ahead, so with the default limit a process never holds more than `slice`.
+   */
+  function prefetch(key: string, held: ClientSlice) {
+    if (held.size <= slice || held.atLimit || held.unspent > held.size / 4 || taking.has(key)) return;
+    const pending = takeSlice(key)
+      .catch(() => undefined) // Redis unreachable: the next hit without units takes the usual path
+      .finally(() => taking.delete(key));
+    taking.set(key, pending);
   }
 
   /** The decision from what this process holds; undefined when a slice must be taken first. */
@@ -126,10 +151,13 @@ export function createReadBudget(options: ReadBudgetOptions) {
     const resetSeconds = Math.max(1, Math.ceil((held.resetAt - now) / 1000));
     if (held.unspent > 0) {
       held.unspent -= 1;
-      const count = held.next++;
+      const run = held.runs[0];
+      const count = run[0]++;
+      if (run[0] > run[1]) held.runs.shift();
+      prefetch(key, held);
       return { allowed: true, limit: rate.max, remaining: Math.max(0, rate.max - count), resetSeconds };
     }
-    return held.next > rate.max ? { allowed: false, limit: rate.max, retryAfterSeconds: resetSeconds } : undefined;
+    return held.atLimit ? { allowed: false, limit: rate.max, retryAfterSeconds: resetSeconds } : undefined;
   }
 
   async function spendTaken(key: string): Promise<BudgetDecision> {
@@ -181,6 +209,7 @@ export function createReadBudget(options: ReadBudgetOptions) {
       if (!held || held.unspent === 0 || held.resetAt <= Date.now()) return undefined;
       const units = held.unspent;
       held.unspent = 0;
+      held.runs = [];
       return redis.bffBudgetGiveBack(key, units).then(
         () => {},
         () => {},

@@ -156,11 +156,13 @@ describe('BFF cache hits below Fastify', () => {
     }
     // One unit per read, whoever answered it: 99999, 99998, ...
     expect(remaining).toEqual(Array.from({ length: 40 }, (_, i) => 100000 - 1 - i));
-    // The server counted the first read; then slices of 5, 10, 20 and 40 (each used up within a
-    // second, so the next doubles) served the 39 hits: 4 Redis round trips, not 8.
+    // The server counted the first read; then slices of 5, 10, 20 and 40 (each taken within a
+    // second of the last, so the next doubles) served the 39 hits: 4 Redis round trips, not 8.
     const counted = Number(await server.deps.redis.get(shareReadRateKey(server.config.queuePrefix, ip)));
     expect(counted).toBe(1 + 5 + 10 + 20 + 40);
-    // All but the first read and the four that waited for a slice were answered below Fastify.
-    expect(fastHits().length - before).toBe(40 - 1 - 4);
+    // The hits that waited for the slices of 5 and 10 went through Fastify; the 20 and 40 were
+    // taken ahead, while a quarter of the last was left, so no later hit waited (one may race its
+    // Redis answer on a busy machine; without taking ahead 4 would wait).
+    expect(fastHits().length - before).toBeGreaterThanOrEqual(40 - 1 - 3);
   });
 });
