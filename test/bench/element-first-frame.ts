@@ -62,7 +62,7 @@ export async function measureElement(options: { apiUrl: string; bffUrl: string; 
           const done = el.getAttribute('state') === 'ready' && root?.querySelector('.stage canvas') && !root.querySelector('progress');
           requestAnimationFrame(done ? () => {
             window.firstFrame = performance.now();
-            el.screenshot().then((png) => (window.drawn = !blank(png)), () => (window.drawn = false));
+            el.screenshot().then((png) => ((window.drawnPng = png), (window.drawn = !blank(png))), () => (window.drawn = false));
           } : poll);
         })();
       </script>`,
@@ -113,6 +113,11 @@ export async function measureElement(options: { apiUrl: string; bffUrl: string; 
       if (page === '/element.html') {
         const drawn = await tab.waitForFunction(() => (globalThis as { drawn?: boolean }).drawn, undefined, { timeout: 30_000, polling: 50 }).then((handle) => handle.jsonValue(), () => false);
         if (!drawn) throw new Error('the element reported its model drawn, but its canvas is blank');
+        if (cdp && profileDir) {
+          // The drawn frame itself, to look at next to the profile.
+          const png = (await tab.evaluate(() => (globalThis as { drawnPng?: string }).drawnPng)) ?? '';
+          await writeFile(path.join(profileDir, 'element-first-frame.png'), Buffer.from(png.replace(/^data:image\/png;base64,/, ''), 'base64'));
+        }
       }
       await context.close();
       return ms;
