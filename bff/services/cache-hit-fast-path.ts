@@ -5,10 +5,11 @@ import { API_VERSION } from '../../server/core/http/api-version.js';
 import { redactUrl } from '../../server/core/http/request-log.js';
 import { etagMatches } from '../../server/core/domain/public-payload.js';
 import type { ReadCache } from './read-cache.js';
-import type { ReadBudget } from './read-budget.js';
+import { rateLimitHeaderValues, type ReadBudget } from './read-budget.js';
 import type { RequestAddressing } from './request-address.js';
-import { readCacheKey } from './read-cache-key.js';
-import { prefersHtml, withoutOwnOrigin } from './share-link.js';
+import { cacheableReadTarget, readCacheKey } from './read-cache-key.js';
+import { prefersHtml, varyWithAccept, withoutOwnOrigin } from './share-link.js';
+import { publicCorsHeaderValues } from '../../server/core/http/public-cors.js';
 
 /** What the fast path needs of the BFF. */
 export interface CacheHitFastPathOptions {
@@ -20,24 +21,6 @@ export interface CacheHitFastPathOptions {
 }
 
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
-
-/** The ids of `/share/<projectId>/<token>`, nothing after it, no query; undefined otherwise. */
-function shareTarget(url: string | undefined): { projectId: string; token: string } | undefined {
-  if (!url || !url.startsWith('/share/') || url.includes('?')) return undefined;
-  const segments = url.split('/');
-  if (segments.length !== 4) return undefined;
-  try {
-    return { projectId: decodeURIComponent(segments[2]), token: decodeURIComponent(segments[3]) };
-  } catch {
-    return undefined;
-  }
-}
-
-/** The Vary of a kept answer as the BFF sends it: the server's, plus Accept (the share page shares the path). */
-function varyWithAccept(vary: string | undefined): string {
-  if (!vary) return 'Accept';
-  return /(^|,)\s*accept\s*(,|$)/i.test(vary) ? vary : `${vary}, Accept`;
-}
 
 /**
  * The read cache's hot path, below Fastify's routing: a `GET /share/:projectId/:token` whose kept
@@ -52,8 +35,7 @@ export function createCacheHitFastPath({ readCache, readBudget, readCacheSecret,
   // pino's check; Fastify's stand-in logger (logger: false) has none and logs nothing.
   const logsRequests = () => typeof (log as Partial<Logger>).isLevelEnabled === 'function' && (log as Logger).isLevelEnabled('info');
   return function answerCacheHit(req: IncomingMessage, res: ServerResponse): boolean {
-    if (req.method !== 'GET') return false;
-    const target = shareTarget(req.url);
+    const target = cacheableReadTarget(req.method, req.url);
     if (!target) return false;
     const { headers } = req;
     if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined || prefersHtml(headers.accept)) return false;
@@ -71,15 +53,7 @@ export function createCacheHitFastPath({ readCache, readBudget, readCacheSecret,
     const { kept } = found;
     const notModified = etagMatches(first(headers['if-none-match']), kept.etag);
     // The order and values of the full path: CORS first, then the budget, the kept headers, the ETag.
-    const out: Record<string, string | number> = {};
-    if (origin) out['access-control-allow-origin'] = origin;
-    out['access-control-expose-headers'] = 'ETag, Retry-After';
-    out.vary = 'Origin, X-Share-Password';
-    out['cache-control'] = 'no-cache';
-    out['ratelimit-limit'] = budget.limit;
-    out['ratelimit-remaining'] = budget.remaining;
-    out['ratelimit-reset'] = budget.resetSeconds;
-    Object.assign(out, kept.headers);
+    const out: Record<string, string | number> = Object.assign(publicCorsHeaderValues(origin), rateLimitHeaderValues(budget), kept.headers);
     out.vary = varyWithAccept(out.vary as string | undefined);
     out.etag = kept.etag;
     out['x-api-version'] = API_VERSION;

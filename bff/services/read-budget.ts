@@ -24,6 +24,11 @@ export type BudgetDecision =
   | { allowed: true; limit: number; remaining?: undefined; resetSeconds?: undefined }
   | { allowed: false; limit: number; retryAfterSeconds: number };
 
+/** The draft RateLimit headers of an allowed decision whose count is known (the server's limiter sends the same). */
+export function rateLimitHeaderValues(decision: { limit: number; remaining: number; resetSeconds: number }): Record<string, number> {
+  return { 'ratelimit-limit': decision.limit, 'ratelimit-remaining': decision.remaining, 'ratelimit-reset': decision.resetSeconds };
+}
+
 /** What one process holds of a client's budget. */
 interface ClientSlice {
   /** Units taken from Redis and not spent yet. */

@@ -28,5 +28,20 @@ export function readCacheKey(parts: ReadRequestParts, secret: Buffer): string | 
   return `${projectPrefix(parts.projectId)}${parts.token}|${embedPart}|${passwordPart}`;
 }
 
+/**
+ * The project id and token of a read the cache may answer: `GET /share/:projectId/:token`,
+ * nothing after it and no query; null otherwise (the ids' shape is checked by readCacheKey).
+ */
+export function cacheableReadTarget(method: string | undefined, url: string | undefined): { projectId: string; token: string } | null {
+  if (method !== 'GET' || !url || !url.startsWith('/share/') || url.includes('?')) return null;
+  const segments = url.split('/');
+  if (segments.length !== 4) return null;
+  try {
+    return { projectId: decodeURIComponent(segments[2]), token: decodeURIComponent(segments[3]) };
+  } catch {
+    return null;
+  }
+}
+
 /** The start every key of a project's reads shares (what a share-change notice evicts). */
 export const projectPrefix = (projectId: string) => `${projectId.toLowerCase()}|`;

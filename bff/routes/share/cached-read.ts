@@ -4,8 +4,8 @@ import type { Readable } from 'node:stream';
 import { tooManyRequests } from '../../../server/core/domain/errors.js';
 import { etagMatches } from '../../../server/core/domain/public-payload.js';
 import { KEPT_HEADERS, type KeptRead } from '../../services/read-cache.js';
-import type { BudgetDecision } from '../../services/read-budget.js';
-import { readCacheKey } from '../../services/read-cache-key.js';
+import { rateLimitHeaderValues, type BudgetDecision } from '../../services/read-budget.js';
+import { cacheableReadTarget, readCacheKey } from '../../services/read-cache-key.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -35,18 +35,6 @@ const header = (request: FastifyRequest, name: string) => {
   const value = request.headers[name];
   return Array.isArray(value) ? value[0] : value;
 };
-
-/** The project id and token of `GET /share/:projectId/:token` (nothing after, no query); null otherwise. */
-function readTarget(request: FastifyRequest): { projectId: string; token: string } | null {
-  if (request.method !== 'GET' || request.url.includes('?')) return null;
-  const segments = request.url.split('/');
-  if (segments.length !== 4 || segments[1] !== 'share') return null;
-  try {
-    return { projectId: decodeURIComponent(segments[2]), token: decodeURIComponent(segments[3]) };
-  } catch {
-    return null;
-  }
-}
 
 /** Answers with a kept read: 304 when the client already holds it, else the kept 200. */
 function sendKept(reply: FastifyReply, kept: KeptRead, ifNoneMatch: string | undefined) {
@@ -80,15 +68,13 @@ export function cachedRead(app: FastifyInstance) {
       // The same answer as the server's limiter (server/plugins/rate-limits.ts, draft RateLimit headers).
       return reply.send(tooManyRequests(seconds, `Too many requests, retry in ${seconds} s.`, { 'ratelimit-limit': String(budget.limit), 'ratelimit-remaining': '0', 'ratelimit-reset': String(seconds) }));
     }
-    if (budget.remaining !== undefined) {
-      reply.header('ratelimit-limit', budget.limit).header('ratelimit-remaining', budget.remaining).header('ratelimit-reset', budget.resetSeconds);
-    }
+    if (budget.remaining !== undefined) reply.headers(rateLimitHeaderValues(budget));
     return sendKept(reply, kept, ifNoneMatch);
   }
 
   // Callback style, and no promise unless Redis must be asked: a cache hit is the hot path.
   function preHandler(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {
-    const target = readTarget(request);
+    const target = cacheableReadTarget(request.method, request.url);
     const key = target && readCacheKey({ ...target, origin: header(request, 'origin'), referer: header(request, 'referer'), password: header(request, 'x-share-password') }, readCacheSecret);
     if (!key) return done();
     const ifNoneMatch = header(request, 'if-none-match');

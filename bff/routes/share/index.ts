@@ -5,7 +5,7 @@ import { SUBMIT_BODY_LIMIT } from '../../../server/core/wire/submit-limits.js';
 import { cachedRead, type UpstreamResponse } from './cached-read.js';
 import { isPageRequest, sharePage } from './page.js';
 import { errorBody } from '../../error-body.js';
-import { withoutOwnOrigin } from '../../services/share-link.js';
+import { varyWithAccept, withoutOwnOrigin } from '../../services/share-link.js';
 import type { RequestAddressing } from '../../services/request-address.js';
 
 /** Options of the share routes. */
@@ -62,8 +62,7 @@ export default async function shareRoutes(app: FastifyInstance, { upstream, publ
   app.addHook('onSend', (request, reply, payload, done) => {
     if (request.method === 'GET' || request.method === 'HEAD') {
       const vary = reply.getHeader('vary');
-      const value = Array.isArray(vary) ? vary.join(', ') : vary === undefined ? '' : String(vary);
-      if (!/(^|,)\s*accept\s*(,|$)/i.test(value)) reply.header('vary', value ? `${value}, Accept` : 'Accept');
+      reply.header('vary', varyWithAccept(Array.isArray(vary) ? vary.join(', ') : vary === undefined ? undefined : String(vary)));
     }
     done(null, payload);
   });

@@ -7,9 +7,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
  * the same on the answers it gives itself.
  */
 export function publicCorsHeaders(request: FastifyRequest, reply: FastifyReply) {
-  const origin = request.headers.origin;
-  if (origin) reply.header('access-control-allow-origin', origin);
-  reply.header('access-control-expose-headers', 'ETag, Retry-After');
-  reply.header('vary', 'Origin, X-Share-Password');
-  reply.header('cache-control', 'no-cache');
+  reply.headers(publicCorsHeaderValues(request.headers.origin));
+}
+
+/** The public CORS headers for a request's Origin, as a record (the BFF's cache hits write them without Fastify). */
+export function publicCorsHeaderValues(origin: string | undefined): Record<string, string> {
+  const headers: Record<string, string> = origin ? { 'access-control-allow-origin': origin } : {};
+  headers['access-control-expose-headers'] = 'ETag, Retry-After';
+  headers.vary = 'Origin, X-Share-Password';
+  headers['cache-control'] = 'no-cache';
+  return headers;
 }
