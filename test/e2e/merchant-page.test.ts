@@ -8,9 +8,8 @@ import { startTsProcess, type ChildProcessHandle } from '../helpers/child-proces
 import { startSmtpCatcher, type SmtpCatcher } from '../helpers/smtp-catcher.js';
 import { startTestWorker, waitFor, waitForSteps } from '../worker/submission-fixtures.js';
 import type { WorkerApp } from '../../worker/app.js';
-import { demoStoolGlb } from '../../scripts/start/demo-model.js';
 import { ensureElementBuilt } from '../../scripts/start/element-build.js';
-import { ownerCaller } from '../helpers/owner-call.js';
+import { ownerCaller, sharedStoolProject } from '../helpers/owner-call.js';
 
 /**
  * The whole product as a merchant uses it: a shop page on its own origin loads the element from
@@ -34,26 +33,17 @@ const ownerCall = ownerCaller(() => server.url, () => owner.headers);
 
 /** A shared project with the demo stool as its one model and a two-field form. */
 async function sharedStool() {
-  const form = new FormData();
-  form.append('file', new Blob([Buffer.from(await demoStoolGlb())], { type: 'model/gltf-binary' }), 'stool.glb');
-  const { asset } = await ownerCall('POST', '/assets', form);
-  const { project } = await ownerCall('POST', '/projects', {
+  return sharedStoolProject(ownerCall, {
     name: 'E2E stool',
-    type: 'configurator',
-    data: {
-      models: [{ id: 'stool', fileName: asset.fileName, assetId: asset.id, position: [0, 0, 0], rotation: [0, 0, 0], scale: [1, 1, 1] }],
-      sceneData: {
-        projectSettings: { emailAdminAddress: 'owner@e2e.test' },
-        formFields: [
-          { id: 'name', label: 'Name', type: 'text', required: true },
-          { id: 'email', label: 'E-mail', type: 'email', required: true },
-        ],
-      },
-      camera: { position: { x: 0.9, y: 0.8, z: 0.9 }, target: { x: 0, y: 0.25, z: 0 } },
+    sceneData: {
+      projectSettings: { emailAdminAddress: 'owner@e2e.test' },
+      formFields: [
+        { id: 'name', label: 'Name', type: 'text', required: true },
+        { id: 'email', label: 'E-mail', type: 'email', required: true },
+      ],
     },
+    camera: { position: { x: 0.9, y: 0.8, z: 0.9 }, target: { x: 0, y: 0.25, z: 0 } },
   });
-  const { settings } = await ownerCall('PUT', `/projects/${project.id}/share`, { isEnabled: true });
-  return { projectId: project.id as string, token: settings.shareToken as string };
 }
 
 beforeAll(async () => {

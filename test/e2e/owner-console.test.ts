@@ -7,10 +7,9 @@ import { startSmtpCatcher, type SmtpCatcher } from '../helpers/smtp-catcher.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { dataUrl, png, startTestWorker, validBody, waitFor } from '../worker/submission-fixtures.js';
 import type { WorkerApp } from '../../worker/app.js';
-import { demoStoolGlb } from '../../scripts/start/demo-model.js';
 import { ensureConsoleBuilt, ensureElementBuilt } from '../../scripts/start/element-build.js';
 import { startFixtureLibraries, type FixtureLibraries } from '../../scripts/start/fixture-libraries/server.js';
-import { ownerCaller } from '../helpers/owner-call.js';
+import { ownerCaller, sharedStoolProject } from '../helpers/owner-call.js';
 
 /**
  * The owner console (issue 15) in Chromium against the real server, worker and BFF: signed in
@@ -35,19 +34,10 @@ let share: { projectId: string; token: string };
 const ownerCall = ownerCaller(() => server.url, () => owner.headers);
 
 async function sharedStool() {
-  const form = new FormData();
-  form.append('file', new Blob([Buffer.from(await demoStoolGlb())], { type: 'model/gltf-binary' }), 'stool.glb');
-  const { asset } = await ownerCall('POST', '/assets', form);
-  const { project } = await ownerCall('POST', '/projects', {
+  return sharedStoolProject(ownerCall, {
     name: 'Console stool',
-    type: 'configurator',
-    data: {
-      models: [{ id: 'stool', fileName: asset.fileName, assetId: asset.id, position: [0, 0, 0], rotation: [0, 0, 0], scale: [1, 1, 1] }],
-      sceneData: { projectSettings: { emailAdminAddress: 'owner@console.test' }, formFields: [{ id: 'name', label: 'Name', type: 'text', required: true }] },
-    },
+    sceneData: { projectSettings: { emailAdminAddress: 'owner@console.test' }, formFields: [{ id: 'name', label: 'Name', type: 'text', required: true }] },
   });
-  const { settings } = await ownerCall('PUT', `/projects/${project.id}/share`, { isEnabled: true });
-  return { projectId: project.id as string, token: settings.shareToken as string };
 }
 
 beforeAll(async () => {
