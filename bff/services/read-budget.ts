@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import type { RateLimit } from '../../server/core/platform/config/settings.js';
 import { shareReadRateKey } from '../../server/core/http/share-read-rate-key.js';
+import { boundedMemo } from './bounded-memo.js';
 
 /** Options of {@link createReadBudget}. */
 export interface ReadBudgetOptions {
@@ -95,16 +96,7 @@ export function createReadBudget(options: ReadBudgetOptions) {
   /** Hits waiting for a slice, per key: the next slice is taken large enough for all of them. */
   const waiting = new Map<string, number>();
   /** Redis keys of recent addresses: parsing an address is a hot path cost worth skipping. */
-  let keys = new Map<string, string>();
-  const keyOf = (ip: string) => {
-    let key = keys.get(ip);
-    if (key === undefined) {
-      if (keys.size >= 10_000) keys = new Map();
-      key = shareReadRateKey(prefix, ip);
-      keys.set(ip, key);
-    }
-    return key;
-  };
+  const keyOf = boundedMemo((ip) => shareReadRateKey(prefix, ip));
 
   /**
    * A client that takes slices less than a second apart gets one twice as large as the last, up

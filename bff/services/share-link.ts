@@ -1,4 +1,5 @@
 import { isWellFormedShareRequest } from '../../server/core/services/public-share/share-access.js';
+import { boundedMemo } from './bounded-memo.js';
 
 /** The two ids a share link names. */
 export interface ShareIds {
@@ -64,11 +65,15 @@ function weightOf(ranges: Array<{ range: string; q: number }>, type: string): nu
  * getting JSON.
  */
 export function prefersHtml(accept: string | undefined): boolean {
-  if (!accept) return false;
+  return accept ? acceptPrefersHtml(accept) : false;
+}
+
+// Remembered: browsers send a handful of distinct Accept values, and each read asks.
+const acceptPrefersHtml = boundedMemo((accept) => {
   const ranges = acceptRanges(accept);
   const html = weightOf(ranges, 'text/html');
   return html > 0 && html > weightOf(ranges, 'application/json');
-}
+});
 
 /**
  * The origin a request reached this BFF at (`http://127.0.0.1:8080`, or the load balancer's
@@ -94,14 +99,17 @@ const HOST = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:[0-9]{1,5})?$/i;
  */
 export function withoutOwnOrigin(origin: string | undefined, referer: string | undefined, own: string | null): { origin?: string; referer?: string } {
   if (!own || (origin === undefined && referer === undefined)) return { origin, referer };
-  const value = origin ?? referer;
-  try {
-    if (new URL(value!).origin === own) return {};
-  } catch {
-    /* not a URL: kept, the server judges it */
-  }
-  return { origin, referer };
+  return originOfUrl(origin ?? referer!) === own ? {} : { origin, referer };
 }
+
+/** The origin of a URL; null when it is not one (then it is kept, the server judges it). Remembered: embeds send the same Origin again and again. */
+const originOfUrl = boundedMemo((value) => {
+  try {
+    return new URL(value).origin;
+  } catch {
+    return null;
+  }
+});
 
 /** A Vary value that also names Accept: the share link answers JSON or the share page by it, so caches in front must keep them apart. */
 export function varyWithAccept(vary: string | undefined): string {

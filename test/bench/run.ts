@@ -177,7 +177,9 @@ async function main() {
     const bffPort = await freePort();
     // BENCH_PROFILE_DIR: the BFF writes a V8 CPU profile there when it exits (chrome://inspect, speedscope).
     const profile = process.env.BENCH_PROFILE_DIR;
-    bff = spawn(profile ? process.execPath : tsx, profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`, '--import', 'tsx', 'bff/main.ts'] : ['bff/main.ts'], { env: { ...process.env, ...env, BFF_PORT: String(bffPort), BFF_UPSTREAM_URL: api }, stdio: ['ignore', 'ignore', 'inherit'] });
+    // BENCH_BFF_NODE_ARGS: Node flags for the BFF (`--trace-gc`, say; its stdout is then shown).
+    const bffNodeArgs = process.env.BENCH_BFF_NODE_ARGS?.split(' ') ?? [];
+    bff = spawn(profile ? process.execPath : tsx, [...bffNodeArgs, ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`, '--import', 'tsx', 'bff/main.ts'] : ['bff/main.ts'])], { env: { ...process.env, ...env, BFF_PORT: String(bffPort), BFF_UPSTREAM_URL: api }, stdio: ['ignore', bffNodeArgs.length > 0 ? 'inherit' : 'ignore', 'inherit'] });
     const bffUrl = `http://127.0.0.1:${bffPort}`;
     await waitFor(`${bffUrl}/health`, bff);
 
@@ -270,10 +272,10 @@ async function main() {
       });
 
       console.log(`\nconnections=${CONNECTIONS} duration=${DURATION}s per measurement; reads: median of ${ROUNDS} alternating rounds with their anchor\n`);
-      console.log('| scenario | req/s | p50 ms | p99 ms | non-2xx/3xx | errors | bare Fastify, same bytes: req/s | server / bare |');
+      console.log('| scenario | req/s | p50 ms | p99 ms | non-2xx/3xx | errors | bare Fastify, same bytes: req/s (p99 ms) | server / bare |');
       console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
       for (const { name, result, anchor } of rows) {
-        const anchorCells = anchor ? `${Math.round(anchor.requests.average)} | ${(result.requests.average / Math.max(anchor.requests.average, 0.001)).toFixed(2)}x` : '– | –';
+        const anchorCells = anchor ? `${Math.round(anchor.requests.average)} (p99 ${anchor.latency.p99}) | ${(result.requests.average / Math.max(anchor.requests.average, 0.001)).toFixed(2)}x` : '– | –';
         console.log(`| ${name} | ${Math.round(result.requests.average)} | ${result.latency.p50} | ${result.latency.p99} | ${unexpected(result)} | ${result.errors + result.timeouts} | ${anchorCells} |`);
       }
       console.log('\nThe BFF rows\' anchor is bare Fastify giving the BFF\'s own answer (status, every header, body). Next to bare Fastify with the body and ETag only:');

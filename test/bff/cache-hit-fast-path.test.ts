@@ -143,6 +143,36 @@ describe('BFF cache hits below Fastify', () => {
     expect(answers[0]).toEqual(answers[1]);
   });
 
+  it('keeps embeds apart on the same URL: an allowed host is answered from memory, another gets the server\'s 403', async () => {
+    const target = await share({ domainRestrictions: ['shop.example.com'] });
+    const url = `${fast.url}/share/${target.id}/${target.token}`;
+    /** A visitor whose budget this BFF holds (its reads could be answered below Fastify). */
+    const warmVisitor = async () => {
+      const ip = visitor();
+      for (let i = 0; i < 2; i++) expect((await get(url, { 'x-forwarded-for': ip })).status).toBe(200);
+      return ip;
+    };
+    const allowedByOrigin: Record<string, string> = { origin: 'https://shop.example.com', 'x-forwarded-for': await warmVisitor() };
+    const allowedByReferer: Record<string, string> = { referer: 'https://shop.example.com/product', 'x-forwarded-for': await warmVisitor() };
+    for (const allowed of [allowedByOrigin, allowedByReferer]) expect((await get(url, allowed)).status).toBe(200);
+    for (let round = 0; round < 2; round++) {
+      // The same URL from a host the share does not allow, by Origin and by Referer alone, from
+      // visitors whose budget is held, after the allowed host's reads were remembered.
+      const refused = await get(url, { origin: 'https://elsewhere.example.net', 'x-forwarded-for': await warmVisitor() });
+      expect(refused.status).toBe(403);
+      expect(new Map(refused.headers).get('access-control-allow-origin')).toBe('https://elsewhere.example.net');
+      expect((await get(url, { referer: 'https://elsewhere.example.net/page', 'x-forwarded-for': await warmVisitor() })).status).toBe(403);
+      for (const allowed of [allowedByOrigin, allowedByReferer]) {
+        const before = fastHits().length;
+        const again = await get(url, allowed);
+        // Once its answer is kept and its budget held, the allowed host's read is answered below Fastify.
+        if (round > 0) expect(fastHits().length - before).toBe(1);
+        expect(again.status).toBe(200);
+        expect(new Map(again.headers).get('access-control-allow-origin')).toBe(allowed.origin);
+      }
+    }
+  });
+
   it('spends the read budget on every hit, and grows a busy client\'s slice', async () => {
     const target = await share();
     const ip = visitor();

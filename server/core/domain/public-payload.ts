@@ -163,6 +163,8 @@ export function publicEtag(input: EtagInput): string {
 /** If-None-Match against one ETag, with the weak comparison RFC 9110 prescribes for GET. */
 export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
   if (!ifNoneMatch) return false;
+  // What a client echoing the ETag it was given sends: no parsing needed.
+  if (ifNoneMatch === etag) return true;
   if (ifNoneMatch.trim() === '*') return true;
   const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
   const mine = opaque(etag);
