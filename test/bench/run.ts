@@ -67,6 +67,10 @@ function printWebhooks(result: Awaited<ReturnType<typeof benchWebhooks>>) {
   console.log('| scenario | deliveries/s | ceiling: bare undici loop, same signed bodies | pipeline / ceiling |');
   console.log('|---|---:|---:|---:|');
   console.log(`| backlog drained | ${Math.round(result.deliveriesPerSecond)} | ${Math.round(result.ceilingPerSecond)} | ${result.ratio.toFixed(2)}x |`);
+  const cpu = result.cpuPerDelivery;
+  const us = (value: number) => `${Math.round(value)} µs`;
+  console.log(`\nCPU time per delivery while draining (steadier than throughput on shared cores): worker ${us(cpu.worker)}, Postgres ${us(cpu.postgres)}, Redis ${us(cpu.redis)}, sink ${us(cpu.sink)}; total ${us(cpu.worker + cpu.postgres + cpu.redis + cpu.sink)}`);
+  console.log(`CPU time per request of the ceiling: the loop ${us(result.ceilingCpuPerRequest.loop)}, sink ${us(result.ceilingCpuPerRequest.sink)}`);
   console.log(`\nfirst-attempt latency at a steady ${Math.round(result.paceDeliveriesPerSecond)} deliveries/s (event createdAt to receiver): p50 ${result.p50Ms} ms, p95 ${result.p95Ms} ms`);
 }
 

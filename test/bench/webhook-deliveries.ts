@@ -16,6 +16,7 @@ import { emitEvent } from '../../server/core/repositories/events.js';
 import { outboxWakeUpChannel } from '../../server/core/jobs/outbox.js';
 import { signedHeaders } from '../../server/core/domain/webhooks/signature.js';
 import { freePort } from '../helpers/test-env.js';
+import { cpuMsOf } from './process-cpu.js';
 
 const WEBHOOKS = 10;
 const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 1000);
@@ -39,7 +40,25 @@ export interface WebhookBenchResult {
   p95Ms: number;
   paceDeliveriesPerSecond: number;
   rounds: number;
+  /** CPU time per delivery while the backlog drained (all rounds), in microseconds. */
+  cpuPerDelivery: { worker: number; postgres: number; redis: number; sink: number };
+  /** CPU time per request of the ceiling loop (this process) and the sink, in microseconds. */
+  ceilingCpuPerRequest: { loop: number; sink: number };
 }
+
+/** The processes whose CPU time the bench reports (by command line). */
+const PROCESSES = {
+  worker: (cmd: string) => cmd.includes('worker/main.ts'),
+  postgres: (cmd: string) => cmd.startsWith('postgres'),
+  redis: (cmd: string) => cmd.startsWith('redis-server') || cmd.includes('/redis-server'),
+  sink: (cmd: string) => cmd.includes('test/bench/webhook-sink.ts'),
+};
+type CpuReading = Record<keyof typeof PROCESSES, number>;
+const readCpu = (): CpuReading => Object.fromEntries(Object.entries(PROCESSES).map(([name, matches]) => [name, cpuMsOf(matches)])) as CpuReading;
+const cpuSince = (before: CpuReading): CpuReading => {
+  const now = readCpu();
+  return Object.fromEntries(Object.keys(now).map((name) => [name, now[name as keyof CpuReading] - before[name as keyof CpuReading]])) as CpuReading;
+};
 
 async function waitUntil<T>(probe: () => Promise<T | null>, what: string, timeoutMs = 120_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -86,23 +105,30 @@ export async function benchWebhooks(options: { env: Record<string, string>; db: 
 
     const total = EVENTS * WEBHOOKS;
     const results: Array<{ pipeline: number; ceiling: number }> = [];
+    const drainCpu: CpuReading = { worker: 0, postgres: 0, redis: 0, sink: 0 };
+    let ceilingLoopCpuMs = 0;
+    let ceilingSinkCpuMs = 0;
     for (let round = 0; round < rounds; round++) {
       // The pipeline: a backlog committed at once, drained by the worker.
       await reset();
       await db.transaction(async (tx) => {
         for (let i = 0; i < EVENTS; i++) await emitEvent(tx, { workspaceId, projectId, type: 'price.calculated', data: { ...data, n: i } });
       });
+      const cpuBefore = readCpu();
       await wakeUp();
       const done = await waitUntil(async () => {
         const s = await stats();
         return s.count >= total ? s : null;
       }, 'the backlog to be delivered');
       const pipeline = ((done.count - 1) * 1000) / Math.max(1, done.last - done.first);
+      for (const [name, ms] of Object.entries(cpuSince(cpuBefore))) drainCpu[name as keyof CpuReading] += ms;
 
       // The ceiling: the same bodies, signed the same way, posted by a bare loop.
       await reset();
       const bodies = Array.from({ length: total }, (_, i) => JSON.stringify({ id: `e${i}`, event: 'price.calculated', createdAt: new Date().toISOString(), projectId, data: { ...data, n: i } }));
       let next = 0;
+      const loopBefore = process.cpuUsage();
+      const sinkBefore = cpuMsOf(PROCESSES.sink);
       await Promise.all(
         Array.from({ length: CONCURRENCY }, async () => {
           while (next < bodies.length) {
@@ -113,6 +139,9 @@ export async function benchWebhooks(options: { env: Record<string, string>; db: 
           }
         }),
       );
+      const loopUsed = process.cpuUsage(loopBefore);
+      ceilingLoopCpuMs += (loopUsed.user + loopUsed.system) / 1000;
+      ceilingSinkCpuMs += cpuMsOf(PROCESSES.sink) - sinkBefore;
       const bare = await stats();
       const ceiling = ((bare.count - 1) * 1000) / Math.max(1, bare.last - bare.first);
       results.push({ pipeline, ceiling });
@@ -142,6 +171,8 @@ export async function benchWebhooks(options: { env: Record<string, string>; db: 
       p95Ms: paced.p95,
       paceDeliveriesPerSecond: (paceEvents * WEBHOOKS * 1000) / Math.max(1, paced.last - paceStart),
       rounds,
+      cpuPerDelivery: Object.fromEntries(Object.entries(drainCpu).map(([name, ms]) => [name, (ms * 1000) / (total * rounds)])) as WebhookBenchResult['cpuPerDelivery'],
+      ceilingCpuPerRequest: { loop: (ceilingLoopCpuMs * 1000) / (total * rounds), sink: (ceilingSinkCpuMs * 1000) / (total * rounds) },
     };
   } finally {
     await agent.close();

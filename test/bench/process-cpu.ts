@@ -1,0 +1,46 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+
+/** Kernel clock ticks per second (the unit of /proc/<pid>/stat times); 100 on Linux almost everywhere. */
+let ticksPerSecond: number | undefined;
+function clockTicks(): number {
+  if (ticksPerSecond === undefined) {
+    try {
+      ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    } catch {
+      ticksPerSecond = 100;
+    }
+  }
+  return ticksPerSecond;
+}
+
+/**
+ * CPU time (user + system, in ms) used so far by the processes on this machine whose command
+ * line matches: the bench reads it before and after a run to put CPU time per unit of work next
+ * to throughput. Throughput on these shared 2-core machines swings by half from one minute to
+ * the next; CPU time per unit barely moves, so it shows what a change did. Linux only (/proc);
+ * elsewhere 0. Processes that exit between two readings take their time with them.
+ */
+export function cpuMsOf(matches: (commandLine: string) => boolean): number {
+  let ticks = 0;
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return 0;
+  }
+  for (const pid of entries) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const commandLine = readFileSync(`/proc/${pid}/cmdline`, 'latin1').replaceAll('\0', ' ');
+      if (!matches(commandLine)) continue;
+      const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+      // Fields after the command name in parentheses (which may hold spaces): utime and stime are the 12th and 13th.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  return (ticks * 1000) / clockTicks();
+}
