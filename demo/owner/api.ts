@@ -3,6 +3,7 @@
  * (`Authorization: Bearer`) and, when one is chosen, `X-Workspace-Id` (contract section 2). Errors
  * become `ApiError` with the contract's code and message, so panels can show them as they are.
  */
+import type { LibraryItem } from '../../server/core/wire/library-item.js';
 
 export type Role = 'owner' | 'admin' | 'editor' | 'viewer';
 
@@ -102,27 +103,8 @@ export interface RequestDetail extends Omit<RequestSummary, 'screenshotCount'> {
   pdfUrl: string | null;
 }
 
-export interface LibraryItem {
-  provider: string;
-  providerAssetId: string;
-  name: string;
-  author: string;
-  sourceUrl: string;
-  thumbnailUrl: string;
-  tags: string[];
-  categories: string[];
-  license: string;
-  licenseId: string;
-  licenseTier: 'allowed' | 'conditions' | 'blocked';
-  commercialUseAllowed: boolean;
-  attributionRequired: boolean;
-  availableFormats: string[];
-  polygonCount?: number;
-  importable: boolean;
-  notImportableReason?: string;
-  description?: string;
-  [more: string]: unknown;
-}
+/** A library model as the search and details answer it (server/core/wire/library-item.ts). */
+export type { LibraryItem };
 
 export interface LibraryStatus {
   provider: string;

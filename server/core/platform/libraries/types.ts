@@ -1,31 +1,15 @@
 import type { ProviderId } from '../db/schema/index.js';
 import type { CategoryId } from '../../domain/libraries/categories.js';
-import type { LicenceInfo, LicenseFilter } from '../../domain/libraries/licences.js';
+import type { LicenseFilter } from '../../domain/libraries/licences.js';
+import type { LibraryItem as WireLibraryItem } from '../../wire/library-item.js';
 
 /**
  * What every library adapter offers (one file per library, sharing nothing library-specific).
- * Items come out in our neutral shape; the adapters never hand out a download URL except in a
- * `DownloadPlan`, which only the import job asks for.
+ * Items come out in our neutral shape (server/core/wire/library-item.ts, with our provider and
+ * category ids); the adapters never hand out a download URL except in a `DownloadPlan`, which
+ * only the import job asks for.
  */
-export interface LibraryItem extends LicenceInfo {
-  provider: ProviderId;
-  providerAssetId: string;
-  name: string;
-  author: string;
-  sourceUrl: string;
-  thumbnailUrl: string;
-  tags: string[];
-  categories: CategoryId[];
-  availableFormats: string[];
-  polygonCount?: number;
-  importable: boolean;
-  notImportableReason?: string;
-  /** Details only (GET /external-assets/items): what the library says on top of the search fields. */
-  description?: string;
-  publishedAt?: string | null;
-  /** Bytes of the download the import would take, when the library says so. */
-  downloadSize?: number;
-}
+export type LibraryItem = WireLibraryItem<ProviderId, CategoryId>;
 
 export interface LibrarySearchQuery {
   q: string;
