@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import { Agent, errors as undiciErrors, request } from 'undici';
+import { Agent, errors as undiciErrors, request, type Dispatcher } from 'undici';
 import { SsrfError, guardedLookup, resolvePublicAddress } from './ssrf-guard.js';
 import type { AttemptError } from './db/schema/index.js';
 
@@ -94,14 +94,22 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
           const host = target.hostname.replace(/^\[(.*)\]$/, '$1');
           if (/^[\d.]+$/.test(host) || host.includes(':')) await resolvePublicAddress(host);
         }
-        const signal = AbortSignal.timeout(timeoutMs);
-        const response = await request(target, { method: 'POST', headers, body, dispatcher: agent, signal, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+        // The deadline over the whole exchange, cleared as soon as it is over: AbortSignal.timeout
+        // would keep every request's timer and signal alive for the full 15 s.
+        const deadline = new AbortController();
+        const timer = setTimeout(() => deadline.abort(new DOMException('The webhook request timed out', 'TimeoutError')), timeoutMs);
+        let response: Dispatcher.ResponseData;
         let responseBody: string | null = null;
         try {
-          responseBody = await readLimited(response.body);
-        } catch {
-          // The status arrived; a body cut short (timeout, reset) does not change what it said.
-          response.body.destroy();
+          response = await request(target, { method: 'POST', headers, body, dispatcher: agent, signal: deadline.signal, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+          try {
+            responseBody = await readLimited(response.body);
+          } catch {
+            // The status arrived; a body cut short (timeout, reset) does not change what it said.
+            response.body.destroy();
+          }
+        } finally {
+          clearTimeout(timer);
         }
         const retryAfter = response.headers['retry-after'];
         const delivered = response.statusCode >= 200 && response.statusCode < 300;
