@@ -46,8 +46,9 @@ function headerTemplate(kept: KeptRead, withOrigin: boolean, notModified: boolea
   named.etag = kept.etag;
   named['x-api-version'] = API_VERSION;
   if (!notModified) named['content-length'] = kept.body.byteLength;
-  const pairs = Object.entries(named).flat();
-  const valueOf = (name: string) => (name in named ? pairs.indexOf(name) + 1 : -1);
+  const names = Object.keys(named);
+  const pairs = names.flatMap((name) => [name, named[name]]);
+  const valueOf = (name: string) => (names.includes(name) ? 2 * names.indexOf(name) + 1 : -1);
   return { pairs, origin: valueOf('access-control-allow-origin'), limit: valueOf('ratelimit-limit'), remaining: valueOf('ratelimit-remaining'), reset: valueOf('ratelimit-reset') };
 }
 
