@@ -9,6 +9,27 @@ const API_ONLY = ['^server/routes/', '^server/plugins/', '^server/cli/', '^serve
 /** An npm package, wherever node_modules really lives (here it may be a symlink). */
 const npm = (name) => `(^|/)node_modules/${name}/`;
 
+/**
+ * The rules of code that runs in browsers (`folder`): it may import itself, server/core/wire
+ * (types and constants without Node) and browser packages, and no node: module.
+ */
+const browserCodeRules = (name, folder, who) => [
+  {
+    name: `${name}-only-wire`,
+    comment: `${who} may import itself, server/core/wire (types and constants without Node) and browser packages.`,
+    severity: 'error',
+    from: { path: folder },
+    to: { pathNot: [folder, '^server/core/wire/', '(^|/)node_modules/'] },
+  },
+  {
+    name: `${name}-no-node-builtins`,
+    comment: 'Browsers have no node: modules.',
+    severity: 'error',
+    from: { path: folder },
+    to: { dependencyTypes: ['core'] },
+  },
+];
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -33,34 +54,8 @@ module.exports = {
       from: { path: '^bff/' },
       to: { path: [...API_ONLY, '^worker/'] },
     },
-    {
-      name: 'element-only-wire',
-      comment: 'The browser element may import itself, server/core/wire (types and constants without Node) and browser packages.',
-      severity: 'error',
-      from: { path: '^element/' },
-      to: { pathNot: ['^element/', '^server/core/wire/', '(^|/)node_modules/'] },
-    },
-    {
-      name: 'element-no-node-builtins',
-      comment: 'Browsers have no node: modules.',
-      severity: 'error',
-      from: { path: '^element/' },
-      to: { dependencyTypes: ['core'] },
-    },
-    {
-      name: 'console-only-wire',
-      comment: 'The owner console (demo/owner) is browser code like the element: itself, server/core/wire and browser packages.',
-      severity: 'error',
-      from: { path: '^demo/owner/' },
-      to: { pathNot: ['^demo/owner/', '^server/core/wire/', '(^|/)node_modules/'] },
-    },
-    {
-      name: 'console-no-node-builtins',
-      comment: 'Browsers have no node: modules.',
-      severity: 'error',
-      from: { path: '^demo/owner/' },
-      to: { dependencyTypes: ['core'] },
-    },
+    ...browserCodeRules('element', '^element/', 'The browser element'),
+    ...browserCodeRules('console', '^demo/owner/', 'The owner console (demo/owner), browser code like the element,'),
     {
       name: 'wire-no-node',
       comment: 'server/core/wire is what browser code imports: nothing but other wire files.',
