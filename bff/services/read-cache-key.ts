@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { embedOriginOf } from '../../server/core/domain/embed-hosts.js';
 import { isWellFormedShareRequest } from '../../server/core/services/public-share/share-access.js';
+import { sharePathSegments, type ShareIds } from './share-link.js';
 
 /** The parts of a public read its answer depends on. */
 export interface ReadRequestParts {
@@ -32,15 +33,9 @@ export function readCacheKey(parts: ReadRequestParts, secret: Buffer): string | 
  * The project id and token of a read the cache may answer: `GET /share/:projectId/:token`,
  * nothing after it and no query; null otherwise (the ids' shape is checked by readCacheKey).
  */
-export function cacheableReadTarget(method: string | undefined, url: string | undefined): { projectId: string; token: string } | null {
-  if (method !== 'GET' || !url || !url.startsWith('/share/') || url.includes('?')) return null;
-  const segments = url.split('/');
-  if (segments.length !== 4) return null;
-  try {
-    return { projectId: decodeURIComponent(segments[2]), token: decodeURIComponent(segments[3]) };
-  } catch {
-    return null;
-  }
+export function cacheableReadTarget(method: string | undefined, url: string | undefined): ShareIds | null {
+  if (method !== 'GET' || !url || url.includes('?')) return null;
+  return sharePathSegments(url);
 }
 
 /** The start every key of a project's reads shares (what a share-change notice evicts). */

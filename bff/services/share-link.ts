@@ -8,6 +8,20 @@ export interface ShareIds {
 }
 
 /**
+ * The two segments of a path `/share/<a>/<b>` with nothing after them, decoded; their shape is
+ * not checked (null for any other path, or a segment that does not decode).
+ */
+export function sharePathSegments(pathname: string): ShareIds | null {
+  const segments = pathname.split('/');
+  if (segments.length !== 4 || segments[0] !== '' || segments[1] !== 'share') return null;
+  try {
+    return { projectId: decodeURIComponent(segments[2]), token: decodeURIComponent(segments[3]) };
+  } catch {
+    return null;
+  }
+}
+
+/**
  * The ids of a share path `/share/<projectId>/<token>` (a query after it is ignored: chat apps
  * append tracking parameters), shape-checked as the server checks them (uuid, 16-128 base64url
  * characters). null for anything else: such a path cannot name a share, and its parts never
@@ -15,15 +29,8 @@ export interface ShareIds {
  */
 export function shareIdsOfPath(path: string): ShareIds | null {
   const [pathname] = path.split('?', 1);
-  const segments = pathname.split('/');
-  if (segments.length !== 4 || segments[0] !== '' || segments[1] !== 'share') return null;
-  let ids: ShareIds;
-  try {
-    ids = { projectId: decodeURIComponent(segments[2]), token: decodeURIComponent(segments[3]) };
-  } catch {
-    return null;
-  }
-  return isWellFormedShareRequest(ids) ? ids : null;
+  const ids = sharePathSegments(pathname);
+  return ids && isWellFormedShareRequest(ids) ? ids : null;
 }
 
 /** The ids of a share link (`https://<app_domain>/share/<projectId>/<token>`, any host); null when it is not one. */
