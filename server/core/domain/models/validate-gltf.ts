@@ -1,4 +1,6 @@
 import * as validator from 'gltf-validator';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { ModelFileError, invalidModelFile, type ModelFileIssue } from './model-file-error.js';
 
 /**
@@ -11,15 +13,24 @@ export function ownBytes(bytes: Uint8Array): Uint8Array {
 
 /** Issues the validator reports at most per run (its report of a hostile file stays small). */
 const MAX_ISSUES = 200;
-/** Runs after the first, each ignoring the warning and info codes already seen, before a file is refused as unreadable. */
-const MAX_RERUNS = 4;
+
+/**
+ * The codes the validator reports as errors, from its own issue table (ISSUES.md, shipped with
+ * the package: one `|CODE|message|Severity|` row per code), read once.
+ */
+let errorCodes: string[] | undefined;
+function validatorErrorCodes(): string[] {
+  errorCodes ??= readFileSync(createRequire(import.meta.url).resolve('gltf-validator/ISSUES.md'), 'utf8')
+    .split('\n')
+    .flatMap((line) => /^\|([A-Z0-9_]+)\|.*\|Error\|$/.exec(line)?.[1] ?? []);
+  return errorCodes;
+}
 
 /**
  * Runs the Khronos validator; any error refuses the file with the validator's own messages.
  * Returns its summary. The validator stops at `maxIssues` (`issues.truncated`), so an error after
- * 200 warnings would go unseen: a truncated run without an error is run again ignoring the codes
- * it already reported (a warning usually repeats thousands of times under one code), and a file
- * that still cannot be read to its end is refused.
+ * 200 warnings would go unseen: a truncated run without an error is run once more considering
+ * only the error codes (`onlyIssues`), which reaches the end of the file or finds 200 errors.
  */
 export async function validateGltf(
   bytes: Uint8Array,
@@ -28,13 +39,13 @@ export async function validateGltf(
   opts: { maxReportedIssues: number },
 ): Promise<Record<string, unknown>> {
   const data = ownBytes(bytes);
-  const run = async (ignoredIssues: string[]) => {
+  const run = async (only: { onlyIssues?: string[] }) => {
     try {
       return await validator.validateBytes(data, {
         uri: meta.uri,
         format: meta.format,
         maxIssues: MAX_ISSUES,
-        ignoredIssues,
+        ...only,
         writeTimestamp: false,
         externalResourceFunction: (uri) => {
           const resource = resources.get(uri);
@@ -47,14 +58,8 @@ export async function validateGltf(
       throw invalidModelFile('NOT_GLTF', `The file is not a valid glTF model (${reason}).`);
     }
   };
-  const report = await run([]);
-  let last = report;
-  const ignored = new Set<string>();
-  for (let rerun = 0; last.issues.truncated && last.issues.numErrors === 0; rerun++) {
-    if (rerun === MAX_RERUNS) throw invalidModelFile('TOO_MANY_ISSUES', `The glTF validator stopped after ${MAX_ISSUES} issues of ${ignored.size} kinds without reaching the end of the file.`);
-    for (const { code } of last.issues.messages) ignored.add(code);
-    last = await run([...ignored]);
-  }
+  const report = await run({});
+  const last = report.issues.truncated && report.issues.numErrors === 0 ? await run({ onlyIssues: validatorErrorCodes() }) : report;
   const messages = (of: validator.ValidationReport): ModelFileIssue[] => of.issues.messages.map(({ code, message, severity, pointer }) => ({ code, message, severity, ...(pointer ? { pointer } : {}) }));
   if (last.issues.numErrors > 0) {
     const errors = messages(last).filter((m) => m.severity === 0).slice(0, opts.maxReportedIssues);
