@@ -44,20 +44,7 @@ export function createAssetService(deps: ServiceDeps, options: { checkModel: Che
    * `values.storageKey` before the row commits, then the row. If anything fails the file is
    * removed again, so a refused or failed save leaves nothing behind.
    */
-  function createWithFile(workspaceId: string, values: NewAsset, glb: Uint8Array, options: CreateWithFileOptions = {}): Promise<Asset> {
-    return saveRow(workspaceId, values, options, () => deps.storage.put(values.storageKey, glb, { contentType: values.contentType ?? 'model/gltf-binary' }));
-  }
-
-  /**
-   * The same save for a GLB the caller already wrote at `values.storageKey` (an import writes it
-   * while the validator still runs): only the row, under the same rules; on any failure the
-   * file is removed, so nothing is left without a row.
-   */
-  function createForStoredFile(workspaceId: string, values: NewAsset, options: CreateWithFileOptions = {}): Promise<Asset> {
-    return saveRow(workspaceId, values, options, null);
-  }
-
-  async function saveRow(workspaceId: string, values: NewAsset, options: CreateWithFileOptions, write: (() => Promise<void>) | null): Promise<Asset> {
+  async function createWithFile(workspaceId: string, values: NewAsset, glb: Uint8Array, options: CreateWithFileOptions = {}): Promise<Asset> {
     try {
       return await deps.inTransaction(async ({ tx }) => {
         // First, so that a refusal (an import no longer running) costs no quota lock and no write.
@@ -65,7 +52,7 @@ export function createAssetService(deps: ServiceDeps, options: { checkModel: Che
         const quota = await repo.quota(tx, workspaceId, true);
         if (!quota) throw notFound('Workspace');
         if (quota.used >= quota.limit) throw quotaExceeded(quota.limit);
-        await write?.();
+        await deps.storage.put(values.storageKey, glb, { contentType: values.contentType ?? 'model/gltf-binary' });
         const row = await repo.insert(tx, workspaceId, values);
         await options.inTransaction?.(tx, row);
         return row;
@@ -81,7 +68,6 @@ export function createAssetService(deps: ServiceDeps, options: { checkModel: Che
     /** The cheap quota check, before an upload is read or checked: 403 quota_exceeded when the plan is full. */
     assertBelowQuota,
     createWithFile,
-    createForStoredFile,
 
     /** Checks an uploaded model and stores it as a GLB asset; the file is written only once every check passed. */
     async upload(workspaceId: string, upload: AssetUpload): Promise<Asset> {

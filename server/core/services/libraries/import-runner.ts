@@ -23,12 +23,12 @@ import type { ServiceDeps } from '../service-deps.js';
 import type { LibraryConnectionService } from './library-connection.js';
 
 /**
- * The import pipeline the worker runs for one job (readiness.md section 4): re-read the model
- * and take a download link (library_b with the person's token) at once, check its licence,
- * stream it to the job's temporary folder with byte and time limits, then in the CPU pool unpack
- * it safely and check it as POST /assets does (the validator and the conversion to GLB side by
- * side, the GLB written to storage while the validator finishes), write the credit and score
- * readiness, and save the asset row and complete the job in one transaction. Every failure ends
+ * The import pipeline the worker runs for one job (readiness.md section 4): re-read the model,
+ * check its licence, take a download link (library_b with the person's token), stream it to the
+ * job's temporary folder with byte and time limits, then in the CPU pool unpack it safely and
+ * check it as POST /assets does (the validator and the conversion to GLB side by side), write
+ * the credit and score readiness, and save the asset (file and row) and complete the job in one
+ * transaction. Every failure ends
  * the job `failed` with `{ code, message }`; a run that finds its job already started (the first
  * run died) ends it `interrupted` and removes what that run may have left.
  */
@@ -197,21 +197,13 @@ export function createImportRunner(deps: ServiceDeps, options: ImportRunnerOptio
       try {
         progress.report({ status: 'downloading', progress: 1, stage: `Checking the model at ${adapter.name}` }, true);
         const call = <T>(work: (s: AbortSignal) => Promise<T>) => withTimeout((s) => work(AbortSignal.any([s, signal])), callTimeoutMs, `${adapter.name} did not answer within ${callTimeoutMs} ms`, signal);
-        // The model (its licence now) and the download link, asked at once: the licence is
-        // judged before a byte is downloaded; a link not used costs nothing.
-        const planned = (async () => {
-          const accessToken = job.provider === 'library_b' ? await connections.accessToken(job.personId ?? '', signal) : undefined;
-          return call((s) => adapter.downloadPlan(job.providerAssetId, { signal: s, accessToken }));
-        })();
-        planned.catch(() => {}); // judged below, after the model's own answer
-        item = await call((s) => adapter.get(job.providerAssetId, { signal: s })).catch(async (error: unknown) => {
-          await planned.catch(() => {});
-          throw error;
-        });
+        item = await call((s) => adapter.get(job.providerAssetId, { signal: s }));
         if (!item) throw new ImportFailure('unavailable', `${adapter.name} no longer offers this model.`);
         if (item.licenseTier === 'blocked') throw new ImportFailure('license_blocked', `The model's licence (${item.license}) does not allow an import any more.`);
         if (item.licenseTier === 'conditions' && !job.licenseAcknowledged) throw new ImportFailure('license_ack_required', 'The licence changed to one with conditions; acknowledge it and import again.');
-        const plan = await planned;
+        // The download link only once the licence allows the import: a library may count and log each link it hands out.
+        const accessToken = job.provider === 'library_b' ? await connections.accessToken(job.personId ?? '', signal) : undefined;
+        const plan = await call((s) => adapter.downloadPlan(job.providerAssetId, { signal: s, accessToken }));
         clock.lap('library');
 
         await rm(dir, { recursive: true, force: true });
@@ -221,15 +213,7 @@ export function createImportRunner(deps: ServiceDeps, options: ImportRunnerOptio
 
         progress.report({ status: 'processing', progress: 65, stage: 'Unpacking, converting to GLB and checking the model' }, true);
         const attribution = attributionLine(item, item, adapter.credit);
-        const storageKey = storageKeys.asset(job.workspaceId, job.id);
-        // The GLB is written while the validator still runs; the row comes only once every check
-        // passed. A refusal or a failure removes the file (fail → cleanUp), a killed worker's
-        // file goes when the next run ends the job interrupted.
-        const checked = await importModelInPool(
-          cpuPool,
-          { source, copyright: attribution, maxBytes: MAX_MODEL_BYTES },
-          { signal, whileValidating: (glb) => deps.storage.put(storageKey, glb, { contentType: 'model/gltf-binary' }) },
-        );
+        const checked = await importModelInPool(cpuPool, { source, copyright: attribution, maxBytes: MAX_MODEL_BYTES }, { signal });
         await rm(dir, { recursive: true, force: true });
         clock.lap('checks');
 
@@ -254,11 +238,12 @@ export function createImportRunner(deps: ServiceDeps, options: ImportRunnerOptio
           importedAt: new Date().toISOString(),
         };
         const fileStem = item.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 80) || 'model';
-        await assets.createForStoredFile(
+        // The GLB is written only now, once every check passed, and in the same transaction as its row.
+        await assets.createWithFile(
           job.workspaceId,
           {
             id: job.id,
-            storageKey,
+            storageKey: storageKeys.asset(job.workspaceId, job.id),
             name: item.name.slice(0, 200),
             fileName: `${fileStem}.glb`,
             contentType: 'model/gltf-binary',
@@ -270,6 +255,7 @@ export function createImportRunner(deps: ServiceDeps, options: ImportRunnerOptio
             readinessLevel: readiness.level,
             createdBy: job.personId,
           },
+          checked.glb,
           {
             async beforeWrite(tx) {
               const row = await repo.lock(tx, job.id);

@@ -17,18 +17,13 @@ const convertTask = task<ConvertOutcome>();
 export interface ImportModelOptions {
   /** Cancels the steps (the job's own signal). */
   signal?: AbortSignal;
-  /**
-   * Runs with the GLB as soon as it is converted, while the validator may still be running (the
-   * storage write). Not started once the validator refused the model; always settled before
-   * importModelInPool settles. When importModelInPool rejects, undoing it is the caller's.
-   */
-  whileValidating?: (glb: Uint8Array) => Promise<void>;
 }
 
 /**
  * An import's model checks in the CPU pool: the download unpacked once (into shared memory),
  * then the Khronos validator and the conversion to GLB side by side in two threads (one after
- * the other with CPU_THREADS=1), then the readiness report. The refusals are those of
+ * the other with CPU_THREADS=1), then the readiness report. Nothing leaves the pool before the
+ * validator passed the model, and its refusal stops the conversion. The refusals are those of
  * POST /assets, in the same order: a validator refusal wins over a conversion failure.
  * Rejects with ModelFileError (invalid_file, too_large, conversion_failed).
  */
@@ -37,7 +32,9 @@ export async function importModelInPool(
   input: ImportModelInput,
   options: ImportModelOptions = {},
 ): Promise<CheckedModel & { readiness: ReadinessReport; timings: ImportTimings }> {
-  const { signal, whileValidating } = options;
+  // A refusal by the validator ends the conversion too: its GLB would never be used.
+  const refused = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, refused.signal]) : refused.signal;
   const run = async <Out extends { ok: true } | StepRefusal>(step: CpuTask<ImportStepInput, Out>, payload: ImportStepInput) => {
     const outcome = await pool.run(step, payload, { timeoutMs: IMPORT_MODEL_TIMEOUT_MS, signal });
     if (!outcome.ok) throw new ModelFileError(outcome.code, outcome.message, outcome.details);
@@ -50,24 +47,17 @@ export async function importModelInPool(
   const unpacked = await run(unpackTask, { step: 'unpack', source: input.source, maxBytes: input.maxBytes });
   const { parts } = unpacked;
   walls.unpacked = since();
-  let refused = false;
   const validation = run(validateTask, { step: 'validate', parts }).then(
     (outcome) => ((walls.validated = since()), outcome),
     (error: unknown) => {
-      refused = true;
+      refused.abort(error);
       throw error;
     },
   );
   const conversion = run(convertTask, { step: 'convert', parts, copyright: input.copyright, maxBytes: input.maxBytes }).then((outcome) => ((walls.converted = since()), outcome));
-  const sideWork = conversion.then(async (converted) => {
-    if (refused || !whileValidating) return;
-    await whileValidating(converted.glb);
-    walls.sideWorkDone = since();
-  });
-  const [validated, converted, side] = await Promise.allSettled([validation, conversion, sideWork]);
+  const [validated, converted] = await Promise.allSettled([validation, conversion]);
   if (validated.status === 'rejected') throw validated.reason;
   if (converted.status === 'rejected') throw converted.reason;
-  if (side.status === 'rejected') throw side.reason;
 
   const { glb, metrics } = converted.value;
   const { info } = validated.value;
