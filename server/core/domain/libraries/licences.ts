@@ -1,12 +1,12 @@
-import type { LicenceInfo } from '../../wire/library-item.js';
-
-export type { LicenceInfo, LicenseTier } from '../../wire/library-item.js';
 /**
  * Licence rules shared by every library (contract section 8): each adapter maps its own licence
  * values to a `LicenceInfo`; the tier decides what may be imported. CC0 and public domain are
  * `allowed`; CC BY, BY-SA, BY-ND `conditions` (the person acknowledges the attribution duty);
  * NonCommercial, Editorial, store or standard licences and anything unknown `blocked`.
  */
+import type { LicenceInfo } from '../../wire/library-item.js';
+
+export type { LicenceInfo };
 
 /** The licence filter values of GET /external-assets/search. */
 export const LICENSE_FILTERS = ['cc0', 'by', 'by-sa', 'by-nd', 'by-nc', 'by-nc-sa', 'by-nc-nd'] as const;

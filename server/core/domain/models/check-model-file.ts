@@ -79,16 +79,6 @@ export async function checkModelFile(
   return checkParts(await unpackModelFile(bytes, fileName, opts), opts);
 }
 
-/**
- * The archive part of the checks, for files already unpacked (a zip read safely, or a library's
- * `.gltf` with its downloaded resources): exactly one model, its resources only from `files`,
- * validated and converted to GLB. `files` maps normalised relative paths to bytes.
- */
-export async function checkModelFiles(files: Map<string, Uint8Array>, options: Partial<CheckModelOptions> = {}): Promise<CheckedModel> {
-  const opts = { ...CHECK_MODEL_DEFAULTS, ...options };
-  return checkParts(unpackModelFiles(files, opts), opts);
-}
-
 /** The two checks in their order: the validator first (its refusal wins), then the conversion. */
 async function checkParts(parts: ModelParts, opts: CheckModelOptions): Promise<CheckedModel> {
   const info = await validateModel(parts, opts);

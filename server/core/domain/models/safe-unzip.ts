@@ -107,11 +107,20 @@ async function readEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, shared: boolean
     // The compressed bytes, then one inflate bounded by the declared size: a stream of small
     // inflated chunks costs several times the CPU. Past the declared size it stops, as
     // validateEntrySizes does for streams.
-    const chunks: Buffer[] = [];
-    for await (const chunk of await zip.openReadStreamPromise(entry, { decompress: false } as yauzl.ZipFileOptions)) chunks.push(chunk as Buffer);
+    // Deflate grows what it cannot compress by a few bytes per 16 KB block: an entry declaring
+    // more compressed bytes than that is a lie, refused before any is read.
+    if (entry.compressedSize > size + (size >>> 10) + 64) throw new Error(`entry "${entry.fileName}": too many bytes in the stream, ${entry.compressedSize} compressed for ${size} declared`);
+    const compressed = Buffer.allocUnsafe(entry.compressedSize);
+    let read = 0;
+    for await (const chunk of await zip.openReadStreamPromise(entry, { decompress: false } as yauzl.ZipFileOptions)) {
+      const bytes = chunk as Buffer;
+      if (read + bytes.length > compressed.length) throw new Error(`entry "${entry.fileName}" is larger than it declares`);
+      compressed.set(bytes, read);
+      read += bytes.length;
+    }
     let inflated: Buffer;
     try {
-      inflated = inflateRawSync(Buffer.concat(chunks), { maxOutputLength: size });
+      inflated = inflateRawSync(compressed.subarray(0, read), { maxOutputLength: size });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw new Error(`entry "${entry.fileName}": too many bytes in the stream. expected ${size}`);
       throw error;
