@@ -32,3 +32,21 @@ export class ModelFileError extends Error {
 export function invalidModelFile(issueCode: string, message: string): ModelFileError {
   return new ModelFileError('invalid_file', message, { messages: [{ code: issueCode, message, severity: 0 }] satisfies ModelFileIssue[] });
 }
+
+/** A ModelFileError as a value that crosses threads (an Error's class does not): what a pool task answers for a refusal. */
+export type ModelRefusal = { ok: false; code: ModelFileErrorCode; message: string; details?: unknown };
+
+/** A pool task's refusal from what its work threw: a ModelFileError becomes a value, anything else is thrown on. */
+export function refusalOf(error: unknown): ModelRefusal {
+  if (error instanceof ModelFileError) return { ok: false, code: error.code, message: error.message, details: error.details };
+  throw error;
+}
+
+/** A pool task's outcome back on this side: its refusal thrown again as the ModelFileError it was. */
+export function unlessRefused<Outcome extends { ok: boolean }>(outcome: Outcome | ModelRefusal): Exclude<Outcome, ModelRefusal> {
+  if (!outcome.ok) {
+    const { code, message, details } = outcome as ModelRefusal;
+    throw new ModelFileError(code, message, details);
+  }
+  return outcome as Exclude<Outcome, ModelRefusal>;
+}

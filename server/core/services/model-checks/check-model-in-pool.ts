@@ -1,7 +1,7 @@
 import { cpuTask, type CpuPool } from '../../platform/cpu-pool.js';
 import type { CheckedModel } from '../../domain/models/check-model-file.js';
 import type { CheckModelOutcome } from './check-model-task.js';
-import { ModelFileError } from '../../domain/models/model-file-error.js';
+import { unlessRefused } from '../../domain/models/model-file-error.js';
 
 /** A check still running after this long fails (validating a 50 MB model takes seconds, not minutes). */
 export const CHECK_MODEL_TIMEOUT_MS = 120_000;
@@ -15,7 +15,6 @@ const checkModelTask = cpuTask<{ bytes: Uint8Array; fileName: string }, CheckMod
  */
 export async function checkModelFileInPool(pool: CpuPool, bytes: Uint8Array, fileName: string): Promise<CheckedModel> {
   const outcome = await pool.run(checkModelTask, { bytes, fileName }, { timeoutMs: CHECK_MODEL_TIMEOUT_MS, transfer: [bytes] });
-  if (!outcome.ok) throw new ModelFileError(outcome.code, outcome.message, outcome.details);
-  const { ok: _ok, ...model } = outcome;
+  const { ok: _ok, ...model } = unlessRefused(outcome);
   return model;
 }

@@ -1,8 +1,8 @@
 import { cpuTask, type CpuPool, type CpuTask } from '../../platform/cpu-pool.js';
-import { ModelFileError } from '../../domain/models/model-file-error.js';
+import { unlessRefused, type ModelRefusal } from '../../domain/models/model-file-error.js';
 import type { CheckedModel } from '../../domain/models/check-model-file.js';
 import { readinessReport, type ReadinessReport } from '../../domain/models/readiness.js';
-import type { ConvertOutcome, ImportModelInput, ImportStepInput, ImportTimings, StepRefusal, UnpackOutcome, ValidateOutcome } from './import-model-task.js';
+import type { ConvertOutcome, ImportModelInput, ImportStepInput, ImportTimings, UnpackOutcome, ValidateOutcome } from './import-model-task.js';
 
 /** Each step of an import (unpacking, validating, converting a 50 MB model) takes seconds; past this the import fails. */
 export const IMPORT_MODEL_TIMEOUT_MS = 180_000;
@@ -35,11 +35,8 @@ export async function importModelInPool(
   // A refusal by the validator ends the conversion too: its GLB would never be used.
   const refused = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, refused.signal]) : refused.signal;
-  const run = async <Out extends { ok: true } | StepRefusal>(step: CpuTask<ImportStepInput, Out>, payload: ImportStepInput) => {
-    const outcome = await pool.run(step, payload, { timeoutMs: IMPORT_MODEL_TIMEOUT_MS, signal });
-    if (!outcome.ok) throw new ModelFileError(outcome.code, outcome.message, outcome.details);
-    return outcome as Exclude<Out, StepRefusal>;
-  };
+  const run = async <Out extends { ok: true } | ModelRefusal>(step: CpuTask<ImportStepInput, Out>, payload: ImportStepInput) =>
+    unlessRefused(await pool.run(step, payload, { timeoutMs: IMPORT_MODEL_TIMEOUT_MS, signal }));
 
   const started = performance.now();
   const since = () => Math.round(performance.now() - started);

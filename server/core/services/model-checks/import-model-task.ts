@@ -3,7 +3,7 @@ import path from 'node:path';
 import { NodeIO, type Document } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import { convertModel, unpackModelFile, unpackModelFiles, validateModel, type ModelParts } from '../../domain/models/check-model-file.js';
-import { ModelFileError, type ModelFileErrorCode } from '../../domain/models/model-file-error.js';
+import { ModelFileError, refusalOf, type ModelRefusal } from '../../domain/models/model-file-error.js';
 import { safeUnzip } from '../../domain/models/safe-unzip.js';
 import { measureDocument, type ModelMetrics } from '../../domain/models/readiness.js';
 
@@ -35,12 +35,10 @@ export type ImportStepInput =
   | { step: 'validate'; parts: ModelParts }
   | { step: 'convert'; parts: ModelParts; copyright: string; maxBytes: number };
 
-/** A refusal (an Error's class does not cross threads). */
-export type StepRefusal = { ok: false; code: ModelFileErrorCode; message: string; details?: unknown };
-export type UnpackOutcome = { ok: true; parts: ModelParts; ms: number } | StepRefusal;
-export type ValidateOutcome = { ok: true; info: Record<string, unknown>; ms: number } | StepRefusal;
+export type UnpackOutcome = { ok: true; parts: ModelParts; ms: number } | ModelRefusal;
+export type ValidateOutcome = { ok: true; info: Record<string, unknown>; ms: number } | ModelRefusal;
 /** `metrics` is null for a GLB glTF-Transform cannot read (a compression without its decoder). */
-export type ConvertOutcome = { ok: true; glb: Uint8Array; metrics: ModelMetrics | null; ms: number } | StepRefusal;
+export type ConvertOutcome = { ok: true; glb: Uint8Array; metrics: ModelMetrics | null; ms: number } | ModelRefusal;
 
 const NAME = 'import-model';
 
@@ -109,7 +107,6 @@ export default async function importModelTask(input: ImportStepInput): Promise<U
     if (input.step === 'validate') return { ok: true, info: await validateModel(input.parts), ms: ms() };
     return { ok: true, ...(await convert(input.parts, input.copyright, input.maxBytes)), ms: ms() };
   } catch (error) {
-    if (error instanceof ModelFileError) return { ok: false, code: error.code, message: error.message, details: error.details };
-    throw error;
+    return refusalOf(error);
   }
 }
