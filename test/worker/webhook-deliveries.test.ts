@@ -64,6 +64,25 @@ async function addWebhook(projectId: string, id: string, events: string[], targe
   return (d: ReceivedDelivery) => d.path === `/hook/${projectId}/${id}`;
 }
 
+/**
+ * A worker with few slots (the hanging endpoint may hold only two of the four) and a project
+ * whose `quote.updated` goes to a hanging receiver, a refused address and the healthy receiver.
+ */
+async function withDeadAndHangingEndpoints(test: (setup: { small: WorkerApp; hanging: WebhookReceiver; projectId: string; healthy: (d: ReceivedDelivery) => boolean }) => Promise<void>) {
+  const small = await startTestWorker(server.env.env, workerOverrides({ WEBHOOK_CONCURRENCY: '4', WEBHOOK_ENDPOINT_CONCURRENCY: '2' }));
+  const hanging = await startWebhookReceiver(SECRET, { fallback: 'hang' });
+  try {
+    const projectId = await newProject();
+    await addWebhook(projectId, 'hanging', ['quote.updated'], hanging);
+    await call('PUT', `/projects/${projectId}/webhooks/refused`, { url: 'http://127.0.0.1:9/hook', events: ['quote.updated'], secret: SECRET });
+    const healthy = await addWebhook(projectId, 'healthy', ['quote.updated']);
+    await test({ small, hanging, projectId, healthy });
+  } finally {
+    await hanging.close();
+    await small.close(5000);
+  }
+}
+
 const trigger = async (projectId: string, event: string, data: Record<string, unknown> = {}) => {
   const res = await call('POST', `/projects/${projectId}/webhooks/trigger`, { event, data });
   expect(res.status).toBe(202);
@@ -253,26 +272,15 @@ describe('delivery log and redelivery', () => {
 });
 
 describe('isolation and recovery', () => {
-  it('a dead or hanging endpoint does not delay deliveries to a healthy one', async () => {
-    // Few slots on purpose: the hanging endpoint may hold only two of the four.
-    const small = await startTestWorker(server.env.env, workerOverrides({ WEBHOOK_CONCURRENCY: '4', WEBHOOK_ENDPOINT_CONCURRENCY: '2' }));
-    const hanging = await startWebhookReceiver(SECRET, { fallback: 'hang' });
-    try {
-      const projectId = await newProject();
-      await addWebhook(projectId, 'hanging', ['quote.updated'], hanging);
-      await call('PUT', `/projects/${projectId}/webhooks/refused`, { url: 'http://127.0.0.1:9/hook', events: ['quote.updated'], secret: SECRET });
-      const healthy = await addWebhook(projectId, 'healthy', ['quote.updated']);
+  it('a dead or hanging endpoint does not delay deliveries to a healthy one', () =>
+    withDeadAndHangingEndpoints(async ({ hanging, projectId, healthy }) => {
       const started = Date.now();
       for (let i = 0; i < 10; i++) await trigger(projectId, 'quote.updated', { n: i });
       await receiver.waitFor(10, healthy, 10_000);
       // The hanging endpoint's attempts wait 15 s each; the healthy ones did not wait for them.
       expect(Date.now() - started).toBeLessThan(8000);
       expect(hanging.received.length).toBeGreaterThan(0);
-    } finally {
-      await hanging.close();
-      await small.close(5000);
-    }
-  }, 40_000);
+    }), 40_000);
 
   it('recovers a retry whose job Redis lost (keys flushed between attempts)', async () => {
     const projectId = await newProject();
@@ -337,14 +345,8 @@ describe('batches of first attempts', () => {
     await redis.quit();
   }
 
-  it('a batch whose endpoints include a dead and a hanging one delivers to the healthy one at once, each delivery once', async () => {
-    const small = await startTestWorker(server.env.env, workerOverrides({ WEBHOOK_CONCURRENCY: '4', WEBHOOK_ENDPOINT_CONCURRENCY: '2' }));
-    const hanging = await startWebhookReceiver(SECRET, { fallback: 'hang' });
-    try {
-      const projectId = await newProject();
-      await addWebhook(projectId, 'hanging', ['quote.updated'], hanging);
-      await call('PUT', `/projects/${projectId}/webhooks/refused`, { url: 'http://127.0.0.1:9/hook', events: ['quote.updated'], secret: SECRET });
-      const healthy = await addWebhook(projectId, 'healthy', ['quote.updated']);
+  it('a batch whose endpoints include a dead and a hanging one delivers to the healthy one at once, each delivery once', () =>
+    withDeadAndHangingEndpoints(async ({ small, hanging, projectId, healthy }) => {
       const started = Date.now();
       await burst(projectId, 'quote.updated', 20);
       const got = await receiver.waitFor(20, healthy, 10_000);
@@ -358,11 +360,7 @@ describe('batches of first attempts', () => {
       const queue = small.deps.queues[QUEUES.webhookDeliveries];
       const jobs = [...(await queue.getJobs(['completed', 'active'])), ...(await worker.deps.queues[QUEUES.webhookDeliveries].getJobs(['completed', 'active']))];
       expect(jobs.some((job) => job.name === WEBHOOK_DELIVERY_BATCH_JOB && (job.data as { items: unknown[] }).items.length > 1)).toBe(true);
-    } finally {
-      await hanging.close();
-      await small.close(5000);
-    }
-  }, 40_000);
+    }), 40_000);
 
   it('a batch run again after a run died part-way sends only what was not delivered, and keeps each delivery\'s state', async () => {
     await worker.close(5000);
