@@ -14,6 +14,7 @@ import { JOBS } from '../../worker/jobs/index.js';
 import type { Job } from 'bullmq';
 import { dispatchOutbox } from '../../worker/dispatch-outbox.js';
 import type { WorkerApp } from '../../worker/app.js';
+import { createWebhookDeliveryRepository } from '../../server/core/repositories/webhook-deliveries.js';
 
 /**
  * Webhook deliveries end to end: the API, the worker (BullMQ on Redis), Postgres, and real
@@ -126,6 +127,36 @@ describe('fan-out', () => {
     expect(await log(projectId, 'forms')).toEqual([
       expect.objectContaining({ webhookId: 'forms', event: 'form.submitted', statusCode: 200, delivered: true, attempt: 1, deliveryId: formDelivery.headers['x-service-delivery'] }),
     ]);
+  });
+});
+
+describe('what receivers answer', () => {
+  it('records a 2xx whose body holds a NUL byte (Postgres text cannot), as delivered, once', async () => {
+    const projectId = await newProject();
+    const mine = await addWebhook(projectId, 'nul', ['option.changed']);
+    receiver.replyNext({ status: 200, body: 'ok\u0000done' });
+    await trigger(projectId, 'option.changed');
+    await receiver.waitFor(1, mine);
+    const records = await waitFor(async () => {
+      const rows = await log(projectId, 'nul');
+      return rows.length > 0 ? rows : null;
+    }, 'the NUL reply recorded');
+    expect(records).toEqual([expect.objectContaining({ delivered: true, statusCode: 200, responseBody: 'ok\uFFFDdone' })]);
+    await settle(500);
+    expect(receiver.received.filter(mine)).toHaveLength(1);
+  });
+
+  it('lets only one of two identical claims in one statement win', async () => {
+    const projectId = await newProject();
+    await addWebhook(projectId, 'claimed', ['option.changed']);
+    // A test delivery: pending with no outbox row, so no worker takes it meanwhile.
+    const repo = createWebhookDeliveryRepository(server.deps.db);
+    const delivery = await repo.createTest(server.deps.db, { workspaceId: owner.workspaceId, projectId, webhookId: 'claimed', body: '{}', event: 'webhook.test' });
+    const claims = await repo.claimAttempts([
+      { deliveryId: delivery.id, attempt: 1, leaseMs: 60_000 },
+      { deliveryId: delivery.id, attempt: 1, leaseMs: 60_000 },
+    ]);
+    expect(claims.map((claim) => claim !== null)).toEqual([true, false]);
   });
 });
 

@@ -24,7 +24,7 @@ const limitOf = (deps: WorkerDeps) => {
 };
 
 /** First attempts per batch job (see webhookDeliveryBatch). */
-export const WEBHOOK_BATCH_SIZE = 50;
+const WEBHOOK_BATCH_SIZE = 50;
 
 /** How long a job waits when its endpoint is at its cap: long enough not to spin, short next to any retry. */
 const deferMs = () => 1000 + Math.round(Math.random() * 1000);

@@ -14,7 +14,8 @@ export interface BatcherOptions {
 
 /**
  * `flush` answers one result per item, in order. When it throws for a batch of several, each
- * item is flushed again alone, so one bad item (a row deleted meanwhile) fails only its caller.
+ * item is flushed again alone, one after the other, so one bad item (a row deleted meanwhile)
+ * fails only its caller.
  */
 export function createBatcher<In, Out>(flush: (items: In[]) => Promise<Out[]>, options: BatcherOptions = {}) {
   const { maxBatch = 100, maxInFlight = 2 } = options;
@@ -37,8 +38,9 @@ export function createBatcher<In, Out>(flush: (items: In[]) => Promise<Out[]>, o
       const results = await flush(batch.map((entry) => entry.item));
       batch.forEach((entry, i) => entry.resolve(results[i]));
     } catch (error) {
-      if (batch.length === 1) batch[0].reject(error);
-      else await Promise.all(batch.map(flushAlone));
+      if (batch.length === 1) return batch[0].reject(error);
+      // One at a time: the batch holds one of the `maxInFlight` places until the last is done.
+      for (const entry of batch) await flushAlone(entry);
     }
   }
 
@@ -68,5 +70,3 @@ export function createBatcher<In, Out>(flush: (items: In[]) => Promise<Out[]>, o
     },
   };
 }
-
-export type Batcher<In, Out> = ReturnType<typeof createBatcher<In, Out>>;

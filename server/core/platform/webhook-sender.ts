@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
-import { Agent, errors as undiciErrors, request, type Dispatcher } from 'undici';
+import { Agent, errors as undiciErrors, request } from 'undici';
+import { withDeadline } from './deadline.js';
 import { SsrfError, guardedLookup, resolvePublicAddress } from './ssrf-guard.js';
 import type { AttemptError } from './db/schema/index.js';
 
@@ -69,8 +70,9 @@ async function readLimited(body: AsyncIterable<Buffer> & { destroy(): void }): P
       break;
     }
   }
-  // A cut may split a UTF-8 character: the replacement character marks it.
-  return Buffer.concat(chunks).toString('utf8');
+  // A cut may split a UTF-8 character: the replacement character marks it. NUL, which Postgres
+  // text cannot hold, is replaced the same way: a receiver's reply never fails the record.
+  return Buffer.concat(chunks).toString('utf8').replaceAll('\0', '\uFFFD');
 }
 
 export function createWebhookSender(options: WebhookSenderOptions): WebhookSender {
@@ -94,23 +96,21 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
           const host = target.hostname.replace(/^\[(.*)\]$/, '$1');
           if (/^[\d.]+$/.test(host) || host.includes(':')) await resolvePublicAddress(host);
         }
-        // The deadline over the whole exchange, cleared as soon as it is over: AbortSignal.timeout
-        // would keep every request's timer and signal alive for the full 15 s.
-        const deadline = new AbortController();
-        const timer = setTimeout(() => deadline.abort(new DOMException('The webhook request timed out', 'TimeoutError')), timeoutMs);
-        let response: Dispatcher.ResponseData;
-        let responseBody: string | null = null;
-        try {
-          response = await request(target, { method: 'POST', headers, body, dispatcher: agent, signal: deadline.signal, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
-          try {
-            responseBody = await readLimited(response.body);
-          } catch {
-            // The status arrived; a body cut short (timeout, reset) does not change what it said.
-            response.body.destroy();
-          }
-        } finally {
-          clearTimeout(timer);
-        }
+        // One deadline over the whole exchange (connection, headers, body), cleared when it ends.
+        const { response, responseBody } = await withDeadline(
+          async (deadline) => {
+            const response = await request(target, { method: 'POST', headers, body, dispatcher: agent, signal: deadline, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+            try {
+              return { response, responseBody: await readLimited(response.body) };
+            } catch {
+              // The status arrived; a body cut short (timeout, reset) does not change what it said.
+              response.body.destroy();
+              return { response, responseBody: null };
+            }
+          },
+          timeoutMs,
+          'The webhook request timed out',
+        );
         const retryAfter = response.headers['retry-after'];
         const delivered = response.statusCode >= 200 && response.statusCode < 300;
         return done({

@@ -138,18 +138,11 @@ export function createWebhookDeliveryRepository(db: Db) {
     },
 
     /**
-     * Claims attempt `attempt` of a pending delivery for `leaseMs`: only one run makes an attempt
-     * (a run that died mid-attempt leaves a lease that expires, and the attempt is made again).
-     * Null when the delivery is gone, finished, past this attempt, or another run holds it.
-     */
-    async claimAttempt(deliveryId: string, attempt: number, leaseMs: number): Promise<ClaimedDelivery | null> {
-      const [claimed] = await repository.claimAttempts([{ deliveryId, attempt, leaseMs }]);
-      return claimed;
-    },
-
-    /**
-     * `claimAttempt` for many deliveries in one statement: one answer per request, in order.
-     * Of two requests for one delivery at most one wins, as with two statements.
+     * Claims attempts of pending deliveries, each for its `leaseMs`, in one statement: only one
+     * run makes an attempt (a run that died mid-attempt leaves a lease that expires, and the
+     * attempt is made again). One answer per request, in order: null when the delivery is gone,
+     * finished, past this attempt, or another run holds it. Of two requests for one attempt at
+     * most one wins, as with two statements.
      */
     async claimAttempts(requests: readonly ClaimRequest[]): Promise<Array<ClaimedDelivery | null>> {
       if (requests.length === 0) return [];
@@ -172,7 +165,13 @@ export function createWebhookDeliveryRepository(db: Db) {
         const { url, secret, enabled, ...delivery } = row;
         byKey.set(`${delivery.id}/${delivery.attempts}`, { delivery, url, secret, enabled });
       }
-      return requests.map((r) => byKey.get(`${r.deliveryId}/${r.attempt}`) ?? null);
+      // Two requests for the same attempt in one statement: the row was updated once, so only the first wins.
+      return requests.map((r) => {
+        const key = `${r.deliveryId}/${r.attempt}`;
+        const claim = byKey.get(key) ?? null;
+        byKey.delete(key);
+        return claim;
+      });
     },
 
     /** Where a delivery stands (for a job whose claim failed). */
@@ -203,11 +202,6 @@ export function createWebhookDeliveryRepository(db: Db) {
           and not exists (select 1 from webhook_attempts a where a.delivery_id = d.id and a.id not in (select id from gone))
       `);
       return row;
-    },
-
-    /** The common case, a delivered attempt, logged and settled: `recordDeliveredMany` for one. */
-    async recordDelivered(attempt: DeliveredAttempt): Promise<void> {
-      await repository.recordDeliveredMany([attempt]);
     },
 
     /**

@@ -7,7 +7,7 @@ import type { SendOutcome, WebhookSender } from '../../platform/webhook-sender.j
 import { addScheduledToOutbox, completeOutbox, type OutboxJob } from '../../jobs/outbox.js';
 import { webhookAttemptJob, webhookAttemptJobId } from '../../jobs/webhook-jobs.js';
 import { createWebhookDeliveryRepository, type ClaimRequest, type DeliveredAttempt } from '../../repositories/webhook-deliveries.js';
-import { createBatcher, type BatcherOptions } from '../../platform/batcher.js';
+import { createBatcher } from '../../platform/batcher.js';
 import { createWebhookRepository } from '../../repositories/webhooks.js';
 import type { ServiceLog } from '../service-deps.js';
 
@@ -27,11 +27,6 @@ export interface DeliveryAttemptDeps {
   log: ServiceLog;
   /** Hands the next attempt's job to BullMQ with its delay (the worker); without it the relay does, when the row is checked. */
   enqueue?(job: OutboxJob, delayMs: number): Promise<unknown>;
-  /**
-   * How the claims and the records of delivered attempts made at the same time are grouped
-   * into one statement each (default: up to 100 per statement, 2 statements at once).
-   */
-  batching?: BatcherOptions;
   /** Requests in flight at once (WEBHOOK_CONCURRENCY in the worker); default unbounded. */
   maxSending?: number;
 }
@@ -57,14 +52,14 @@ export function createDeliveryAttempts(deps: DeliveryAttemptDeps) {
   const hooks = createWebhookRepository(deps.db);
   // Attempts running at once share their round trips: a claim or a record waits at most for the
   // statement in progress, then goes with the others that arrived meanwhile.
-  const claims = createBatcher((requests: ClaimRequest[]) => deliveries.claimAttempts(requests), deps.batching);
+  const claims = createBatcher((requests: ClaimRequest[]) => deliveries.claimAttempts(requests));
   const delivered = createBatcher(async (attempts: DeliveredAttempt[]) => {
     await deliveries.recordDeliveredMany(attempts);
     return attempts.map(() => undefined);
   }, // One record statement at a time per process: two at once would each prune a webhook's log
   // without seeing the other's rows (nor the rows the other locked), leaving it past 50. So
   // its batches may grow larger, lest this one statement cap the throughput.
-  { maxBatch: 500, ...deps.batching, maxInFlight: 1 });
+  { maxBatch: 500, maxInFlight: 1 });
 
   const sending: <T>(work: () => Promise<T>) => Promise<T> = deps.maxSending ? pLimit(deps.maxSending) : (work) => work();
 
