@@ -405,13 +405,21 @@ describe('batches of first attempts', () => {
       const byHook = new Map(emitted!.deliveries.map((d) => [d.webhookId, d]));
       const item = (id: string) => byHook.get(id)!.outbox.data as { deliveryId: string; attempt: number; endpoint: string };
       const items = paths.map(item);
-      const runBatch = (batch: typeof items) =>
-        webhookDeliveryBatch.process({ data: { items: batch } } as unknown as Job<{ items: typeof items }>, { deps: direct.deps, signal: new AbortController().signal });
+      const runBatch = (batch: typeof items, signal = new AbortController().signal) =>
+        webhookDeliveryBatch.process({ data: { items: batch } } as unknown as Job<{ items: typeof items }>, { deps: direct.deps, signal });
       const sentTo = (id: string) => receiver.received.filter((d) => d.path === `/hook/${projectId}/${id}`);
       const state = async (id: string) =>
         (await server.deps.db.$client.query(`select state, attempts from webhook_deliveries where id = $1`, [item(id).deliveryId])).rows[0] as { state: string; attempts: number };
       const outboxRows = async () =>
         (await server.deps.db.$client.query(`select job_id from outbox where job_id = any($1)`, [paths.map((id) => `whd_${item(id).deliveryId}_1`)])).rows.length;
+
+      // A run whose job is out of time before its attempts got a place starts none of them: they stay for the relay.
+      const outOfTime = new AbortController();
+      outOfTime.abort(new Error('the job ran out of time'));
+      expect(await runBatch(items, outOfTime.signal)).toMatchObject({ attempts: 3, failed: 0 });
+      expect(paths.flatMap(sentTo)).toHaveLength(0);
+      expect(await state('a')).toEqual({ state: 'pending', attempts: 0 });
+      expect(await outboxRows()).toBe(3);
 
       // The first run delivered to a, and died while sending to b (its lease still runs).
       await runBatch([item('a')]);

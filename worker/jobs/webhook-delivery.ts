@@ -2,7 +2,7 @@ import { DelayedError, type Job } from 'bullmq';
 import pLimit, { type LimitFunction } from 'p-limit';
 import { QUEUES } from '../../server/core/jobs/queues.js';
 import { WEBHOOK_DELIVERY_BATCH_JOB, WEBHOOK_DELIVERY_JOB, webhookAttemptJobId, type WebhookDeliveryJobData } from '../../server/core/jobs/webhook-jobs.js';
-import { DELIVERY_TIMEOUT_MS } from '../../server/core/services/webhooks/delivery-attempts.js';
+import { ATTEMPT_BUDGET_MS } from '../../server/core/services/webhooks/delivery-attempts.js';
 import { createWebhookDeliveryRepository } from '../../server/core/repositories/webhook-deliveries.js';
 import { defineJob, jobOptions, type BatchJobData } from './define-job.js';
 import type { WorkerDeps } from '../deps.js';
@@ -36,8 +36,10 @@ type Outcome = { result: string; statusCode: number; error: string | null } | { 
  * in this process (then `null`: the caller steps aside). The check and the count happen
  * together, once the attempt has one of the process's WEBHOOK_CONCURRENCY places.
  */
-function attempt(deps: WorkerDeps, item: WebhookDeliveryJobData, capped = true): Promise<Outcome | null> {
+function attempt(deps: WorkerDeps, item: WebhookDeliveryJobData, signal: AbortSignal, capped = true): Promise<Outcome | null> {
   return limitOf(deps)(async () => {
+    // Its job ran out of time while this attempt waited for a place: it stays for the relay to hand over again.
+    if (signal.aborted) return { skipped: 'aborted' };
     const { deliveryId, attempt, endpoint } = item;
     const running = inFlight.get(endpoint) ?? 0;
     if (capped && running >= deps.config.webhooks.endpointConcurrency) return null;
@@ -66,14 +68,14 @@ export const webhookDeliveryBatch = defineJob({
   queue: QUEUES.webhookDeliveries,
   name: WEBHOOK_DELIVERY_BATCH_JOB,
   // Its attempts may first wait for a place among the process's WEBHOOK_CONCURRENCY.
-  timeoutMs: 2 * DELIVERY_TIMEOUT_MS + 30_000,
+  timeoutMs: ATTEMPT_BUDGET_MS,
   removeOnComplete: { age: 3600, count: 1000 },
   removeOnFail: { age: 7 * 24 * 3600 },
-  async process(job: Job<BatchJobData<WebhookDeliveryJobData>>, { deps }) {
+  async process(job: Job<BatchJobData<WebhookDeliveryJobData>>, { deps, signal }) {
     const outcomes = await Promise.all(
       job.data.items.map(async (item) => {
         try {
-          const outcome = await attempt(deps, item);
+          const outcome = await attempt(deps, item, signal);
           if (outcome) return outcome;
           await deps.queues[QUEUES.webhookDeliveries].add(WEBHOOK_DELIVERY_JOB, item, { ...jobOptions(webhookDelivery, webhookAttemptJobId(item.deliveryId, item.attempt)), delay: deferMs() });
           return { deferred: true };
@@ -99,13 +101,13 @@ export const webhookDeliveryBatch = defineJob({
 export const webhookDelivery = defineJob({
   queue: QUEUES.webhookDeliveries,
   name: WEBHOOK_DELIVERY_JOB,
-  // The request's 15 s plus the bookkeeping around it.
-  timeoutMs: DELIVERY_TIMEOUT_MS + 15_000,
+  // It too may first wait for a place among the process's WEBHOOK_CONCURRENCY.
+  timeoutMs: ATTEMPT_BUDGET_MS,
   removeOnComplete: { age: 3600, count: 1000 },
   removeOnFail: { age: 7 * 24 * 3600 },
-  async process(job: Job<WebhookDeliveryJobData>, { deps, token }) {
+  async process(job: Job<WebhookDeliveryJobData>, { deps, signal, token }) {
     // Without a lock token (a test running the processor directly) it cannot step aside: no cap.
-    const outcome = await attempt(deps, job.data, Boolean(token));
+    const outcome = await attempt(deps, job.data, signal, Boolean(token));
     if (outcome) return outcome;
     await job.moveToDelayed(Date.now() + deferMs(), token);
     throw new DelayedError();

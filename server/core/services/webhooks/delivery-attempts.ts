@@ -13,6 +13,13 @@ import type { ServiceLog } from '../service-deps.js';
 
 /** Per-attempt timeout of background deliveries, and of the test endpoint (contract section 7). */
 export const DELIVERY_TIMEOUT_MS = 15_000;
+/**
+ * How long one background attempt may take in all: a wait among the attempts sending at once,
+ * the request and the bookkeeping around it. Its job's time limit; its claim's lease outlives
+ * it by half a minute, so a lease still held means its run is alive.
+ */
+const attemptBudgetMs = (requestTimeoutMs: number) => 2 * requestTimeoutMs + 30_000;
+export const ATTEMPT_BUDGET_MS = attemptBudgetMs(DELIVERY_TIMEOUT_MS);
 export const TEST_TIMEOUT_MS = 10_000;
 /** A webhook whose attempts have all failed this long is switched off. */
 export const FAILING_DISABLE_AFTER_MS = 5 * 24 * 3600 * 1000;
@@ -66,9 +73,8 @@ export function createDeliveryAttempts(deps: DeliveryAttemptDeps) {
   async function run(deliveryId: string, attempt: number, options: { timeoutMs?: number } = {}): Promise<AttemptRun> {
     const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
     const jobId = webhookAttemptJobId(deliveryId, attempt);
-    // Long enough for a wait among the attempts sending at once, the request and the
-    // bookkeeping: a lease outliving it means its run died.
-    const claim = await claims.add({ deliveryId, attempt, leaseMs: 2 * timeoutMs + 60_000 });
+    // Half a minute past the attempt's whole budget (its job's time limit): a lease outliving it means its run died.
+    const claim = await claims.add({ deliveryId, attempt, leaseMs: attemptBudgetMs(timeoutMs) + 30_000 });
     if (!claim) {
       const current = await deliveries.state(deliveryId);
       if (current && current.state === 'pending' && current.attempts === attempt) return { kind: 'skipped', reason: 'busy' };
