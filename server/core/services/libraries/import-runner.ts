@@ -23,13 +23,12 @@ import type { ServiceDeps } from '../service-deps.js';
 import type { LibraryConnectionService } from './library-connection.js';
 
 /**
- * The import pipeline the worker runs for one job (readiness.md section 4): re-read the model,
- * check its licence, take a download link (library_b with the person's token), stream it to the
- * job's temporary folder with byte and time limits, then in the CPU pool unpack it safely and
- * check it as POST /assets does (the validator and the conversion to GLB side by side), write
- * the credit and score readiness, and save the asset (file and row) and complete the job in one
- * transaction. Every failure ends
- * the job `failed` with `{ code, message }`; a run that finds its job already started (the first
+ * The import pipeline the worker runs for one job (readiness.md section 4): re-read the model and
+ * take a download link (library_b with the person's token) at once, check its licence, stream
+ * it to the job's temporary folder with byte and time limits, then in the CPU pool unpack it
+ * safely and check it as POST /assets does (the validator and the conversion to GLB side by
+ * side), write the credit and score readiness, and save the asset (file and row) and complete
+ * the job in one transaction. Every failure ends the job `failed` with `{ code, message }`; a run that finds its job already started (the first
  * run died) ends it `interrupted` and removes what that run may have left.
  */
 export interface ImportRunnerOptions {
@@ -197,13 +196,25 @@ export function createImportRunner(deps: ServiceDeps, options: ImportRunnerOptio
       try {
         progress.report({ status: 'downloading', progress: 1, stage: `Checking the model at ${adapter.name}` }, true);
         const call = <T>(work: (s: AbortSignal) => Promise<T>) => withTimeout((s) => work(AbortSignal.any([s, signal])), callTimeoutMs, `${adapter.name} did not answer within ${callTimeoutMs} ms`, signal);
-        item = await call((s) => adapter.get(job.providerAssetId, { signal: s }));
-        if (!item) throw new ImportFailure('unavailable', `${adapter.name} no longer offers this model.`);
-        if (item.licenseTier === 'blocked') throw new ImportFailure('license_blocked', `The model's licence (${item.license}) does not allow an import any more.`);
-        if (item.licenseTier === 'conditions' && !job.licenseAcknowledged) throw new ImportFailure('license_ack_required', 'The licence changed to one with conditions; acknowledge it and import again.');
-        // The download link only once the licence allows the import: a library may count and log each link it hands out.
-        const accessToken = job.provider === 'library_b' ? await connections.accessToken(job.personId ?? '', signal) : undefined;
-        const plan = await call((s) => adapter.downloadPlan(job.providerAssetId, { signal: s, accessToken }));
+        // The model (its licence now) and the download link, asked at once: the licence is judged
+        // before a byte is downloaded, and a link is used only when it allows the import.
+        const planned = (async () => {
+          const accessToken = job.provider === 'library_b' ? await connections.accessToken(job.personId ?? '', signal) : undefined;
+          return call((s) => adapter.downloadPlan(job.providerAssetId, { signal: s, accessToken }));
+        })();
+        const judged = (async () => {
+          const found = await call((s) => adapter.get(job.providerAssetId, { signal: s }));
+          if (!found) throw new ImportFailure('unavailable', `${adapter.name} no longer offers this model.`);
+          if (found.licenseTier === 'blocked') throw new ImportFailure('license_blocked', `The model's licence (${found.license}) does not allow an import any more.`);
+          if (found.licenseTier === 'conditions' && !job.licenseAcknowledged) throw new ImportFailure('license_ack_required', 'The licence changed to one with conditions; acknowledge it and import again.');
+          return found;
+        })();
+        // Both settle before the run goes on or ends: nothing of the link request runs on.
+        const [model, link] = await Promise.allSettled([judged, planned]);
+        if (model.status === 'rejected') throw model.reason;
+        item = model.value;
+        if (link.status === 'rejected') throw link.reason;
+        const plan = link.value;
         clock.lap('library');
 
         await rm(dir, { recursive: true, force: true });
