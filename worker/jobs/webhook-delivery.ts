@@ -23,6 +23,17 @@ const limitOf = (deps: WorkerDeps) => {
   return limit;
 };
 
+/**
+ * What both delivery jobs share: their queue, their time limit (an attempt may first wait for a
+ * place among the process's WEBHOOK_CONCURRENCY) and how long BullMQ keeps them.
+ */
+const DELIVERY_JOB_OPTIONS = {
+  queue: QUEUES.webhookDeliveries,
+  timeoutMs: ATTEMPT_BUDGET_MS,
+  removeOnComplete: { age: 3600, count: 1000 },
+  removeOnFail: { age: 7 * 24 * 3600 },
+};
+
 /** First attempts per batch job (see webhookDeliveryBatch). */
 const WEBHOOK_BATCH_SIZE = 50;
 
@@ -65,12 +76,8 @@ function attempt(deps: WorkerDeps, item: WebhookDeliveryJobData, signal: AbortSi
  * two, so a slow receiver holds at most its cap of attempts, never the batch's others.
  */
 export const webhookDeliveryBatch = defineJob({
-  queue: QUEUES.webhookDeliveries,
+  ...DELIVERY_JOB_OPTIONS,
   name: WEBHOOK_DELIVERY_BATCH_JOB,
-  // Its attempts may first wait for a place among the process's WEBHOOK_CONCURRENCY.
-  timeoutMs: ATTEMPT_BUDGET_MS,
-  removeOnComplete: { age: 3600, count: 1000 },
-  removeOnFail: { age: 7 * 24 * 3600 },
   async process(job: Job<BatchJobData<WebhookDeliveryJobData>>, { deps, signal }) {
     const outcomes = await Promise.all(
       job.data.items.map(async (item) => {
@@ -99,12 +106,8 @@ export const webhookDeliveryBatch = defineJob({
  * deliveries keep flowing. First attempts handed over in a burst travel in batches (below).
  */
 export const webhookDelivery = defineJob({
-  queue: QUEUES.webhookDeliveries,
+  ...DELIVERY_JOB_OPTIONS,
   name: WEBHOOK_DELIVERY_JOB,
-  // It too may first wait for a place among the process's WEBHOOK_CONCURRENCY.
-  timeoutMs: ATTEMPT_BUDGET_MS,
-  removeOnComplete: { age: 3600, count: 1000 },
-  removeOnFail: { age: 7 * 24 * 3600 },
   async process(job: Job<WebhookDeliveryJobData>, { deps, signal, token }) {
     // Without a lock token (a test running the processor directly) it cannot step aside: no cap.
     const outcome = await attempt(deps, job.data, signal, Boolean(token));
