@@ -49,7 +49,8 @@ module.exports = {
     },
     {
       name: 'bff-not-to-api',
-      comment: 'The BFF is its own process: server/core (and the shared schemas) only, never the API\'s routes, plugins, app or CLIs, nor the worker.',
+      comment:
+        "The BFF is its own process: server/core (and the shared schemas) only, never the API's routes, plugins, app or CLIs, nor the worker.",
       severity: 'error',
       from: { path: '^bff/' },
       to: { path: [...API_ONLY, '^worker/'] },
@@ -68,14 +69,30 @@ module.exports = {
       comment: 'Product rules are pure: no database, repositories, services, jobs or HTTP.',
       severity: 'error',
       from: { path: '^server/core/domain/' },
-      to: { path: ['^server/core/platform/db/', '^server/core/repositories/', '^server/core/services/', '^server/core/jobs/', '^server/core/http/'] },
+      to: {
+        path: [
+          '^server/core/platform/db/',
+          '^server/core/repositories/',
+          '^server/core/services/',
+          '^server/core/jobs/',
+          '^server/core/http/',
+        ],
+      },
     },
     {
       name: 'repositories-below-services',
       comment: 'Repositories are SQL only: rows in, rows out; they know no use case and no HTTP.',
       severity: 'error',
       from: { path: '^server/core/repositories/' },
-      to: { path: ['^server/core/services/', '^server/core/http/', npm('fastify'), npm('@fastify/[^/]+'), npm('fastify-plugin')] },
+      to: {
+        path: [
+          '^server/core/services/',
+          '^server/core/http/',
+          npm('fastify'),
+          npm('@fastify/[^/]+'),
+          npm('fastify-plugin'),
+        ],
+      },
     },
     {
       name: 'services-without-http',

@@ -24,31 +24,35 @@ const consoleBuild: ViteUserConfig = {
   },
 };
 
-export default defineConfig(({ mode }) => (mode === 'console' ? consoleBuild : {
-  build: {
-    outDir: 'dist/element',
-    emptyOutDir: true,
-    lib: {
-      entry: 'element/index.ts',
-      formats: ['es'],
-      fileName: () => 'config-share.js',
-    },
-    rolldownOptions: {
-      output: {
-        chunkFileNames: 'assets/[name]-[hash].js',
-        // A script for merchant pages, not a package for bundlers: minified fully (Vite's lib
-        // mode keeps ES output readable otherwise).
-        minify: true,
+export default defineConfig(({ mode }) =>
+  mode === 'console'
+    ? consoleBuild
+    : {
+        build: {
+          outDir: 'dist/element',
+          emptyOutDir: true,
+          lib: {
+            entry: 'element/index.ts',
+            formats: ['es'],
+            fileName: () => 'config-share.js',
+          },
+          rolldownOptions: {
+            output: {
+              chunkFileNames: 'assets/[name]-[hash].js',
+              // A script for merchant pages, not a package for bundlers: minified fully (Vite's lib
+              // mode keeps ES output readable otherwise).
+              minify: true,
+            },
+          },
+        },
+        test: {
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/bench/**', 'test/element/**', 'node_modules/**'],
+          globalSetup: ['test/helpers/global-setup.ts'],
+          pool: 'forks',
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          teardownTimeout: 30_000,
+        },
       },
-    },
-  },
-  test: {
-    include: ['test/**/*.test.ts'],
-    exclude: ['test/bench/**', 'test/element/**', 'node_modules/**'],
-    globalSetup: ['test/helpers/global-setup.ts'],
-    pool: 'forks',
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-    teardownTimeout: 30_000,
-  },
-}));
+);

@@ -51,7 +51,13 @@ export async function buildBffApp(config: BffConfig, options: BuildBffOptions = 
     // Fastify's own HTTP server with its settings, plus the read cache's hot path in front of its routing.
     serverFactory: (handler, options) => {
       // Fastify's defaults are filled in by now (lib/server.js applies the same four to its own server).
-      const opts = options as unknown as { http?: ServerOptions; keepAliveTimeout: number; requestTimeout: number; connectionTimeout: number; maxRequestsPerSocket: number };
+      const opts = options as unknown as {
+        http?: ServerOptions;
+        keepAliveTimeout: number;
+        requestTimeout: number;
+        connectionTimeout: number;
+        maxRequestsPerSocket: number;
+      };
       const server = createServer(opts.http ?? {}, (req, res) => {
         if (!fastPath?.(req, res)) handler(req, res);
       });
@@ -83,14 +89,23 @@ export async function buildBffApp(config: BffConfig, options: BuildBffOptions = 
   await app.register(healthRoutes, { upstream, timeoutMs: options.healthTimeoutMs });
   await app.register(shareRoutes, { upstream, publicKey, addressing });
   await app.register(elementRoutes, { root: options.elementDir ?? REPO_DIR('dist/element') });
-  await app.register(consoleRoutes, { root: options.consoleDir ?? REPO_DIR('dist/console'), apiBase: config.consoleApiUrl ?? upstream });
+  await app.register(consoleRoutes, {
+    root: options.consoleDir ?? REPO_DIR('dist/console'),
+    apiBase: config.consoleApiUrl ?? upstream,
+  });
   await app.register(demoRoutes, { root: options.demoDir ?? REPO_DIR('demo') });
   await app.register(oembedRoutes);
   await app.register(viewerRoutes, { root: REPO_DIR('bff/viewer') });
 
   if (options.cacheHitFastPath ?? true) {
     app.addHook('onReady', async () => {
-      fastPath = createCacheHitFastPath({ readCache: app.readCache, readBudget: app.readBudget, readCacheSecret: app.readCacheSecret, addressing, log: app.log });
+      fastPath = createCacheHitFastPath({
+        readCache: app.readCache,
+        readBudget: app.readBudget,
+        readCacheSecret: app.readCacheSecret,
+        addressing,
+        log: app.log,
+      });
     });
     app.addHook('preClose', async () => {
       fastPath = undefined;

@@ -1,7 +1,13 @@
 // The QA panel of the demo page: loads <config-share> for each prepared share and shows its
 // state attribute and events as they happen. Plain browser JavaScript, served as is by the BFF.
 
-const EVENTS = ['config-share-load', 'config-share-error', 'config-share-password-required', 'config-share-model-missing', 'config-share-submit'];
+const EVENTS = [
+  'config-share-load',
+  'config-share-error',
+  'config-share-password-required',
+  'config-share-model-missing',
+  'config-share-submit',
+];
 
 const slot = document.getElementById('viewer-slot');
 const statesGroup = document.getElementById('states');
@@ -13,7 +19,10 @@ let observer = null;
 
 function logEvent(event) {
   const item = document.createElement('li');
-  const detail = event.detail && Object.keys(event.detail).length > 0 ? ` ${JSON.stringify(event.detail, (key, value) => (key === 'project' ? `{ id: ${value?.id}, name: ${value?.name} }` : value))}` : '';
+  const detail =
+    event.detail && Object.keys(event.detail).length > 0
+      ? ` ${JSON.stringify(event.detail, (key, value) => (key === 'project' ? `{ id: ${value?.id}, name: ${value?.name} }` : value))}`
+      : '';
   item.textContent = `${new Date().toLocaleTimeString()} ${event.type}${detail}`;
   eventsList.prepend(item);
 }
@@ -30,7 +39,7 @@ function show({ projectId, token, expect, password, label }) {
   observer.observe(element, { attributes: true, attributeFilter: ['state'] });
   slot.append(element);
   expectedOut.textContent = expect ?? '–';
-  hintOut.textContent = password ? `The password is "${password}".` : label ?? '–';
+  hintOut.textContent = password ? `The password is "${password}".` : (label ?? '–');
 }
 
 async function main() {
@@ -38,7 +47,11 @@ async function main() {
   document.getElementById('custom').addEventListener('submit', (event) => {
     event.preventDefault();
     const data = new FormData(event.target);
-    show({ projectId: String(data.get('projectId')).trim(), token: String(data.get('token')).trim(), label: 'custom share' });
+    show({
+      projectId: String(data.get('projectId')).trim(),
+      token: String(data.get('token')).trim(),
+      label: 'custom share',
+    });
   });
 
   const res = await fetch('./shares.json', { cache: 'no-store' }).catch(() => null);
@@ -55,7 +68,8 @@ async function main() {
     button.setAttribute('aria-pressed', 'false');
     button.addEventListener('click', () => {
       show(share);
-      for (const other of statesGroup.querySelectorAll('button')) other.setAttribute('aria-pressed', String(other === button));
+      for (const other of statesGroup.querySelectorAll('button'))
+        other.setAttribute('aria-pressed', String(other === button));
     });
     statesGroup.append(button);
   }

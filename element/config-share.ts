@@ -3,7 +3,15 @@ import { customElement, property, state } from 'lit/decorators.js';
 import type { PublicProject } from '../server/core/wire/public-project.js';
 import { MAX_SCREENSHOTS } from '../server/core/wire/submit-limits.js';
 import { postSubmit, type Failure, type ReadResult, type ShareTarget, type SubmitBody } from './features/api.js';
-import { formTemplate, formValues, missingRequiredFields, readFormFields, readOptionBlocks, requiredMessage, type FormValues } from './features/form.js';
+import {
+  formTemplate,
+  formValues,
+  missingRequiredFields,
+  readFormFields,
+  readOptionBlocks,
+  requiredMessage,
+  type FormValues,
+} from './features/form.js';
 import { loadShare, shareTarget } from './features/loading.js';
 import { downloadModel, placeModels } from './features/models.js';
 import { pngWithinLimits } from './features/screenshot.js';
@@ -40,7 +48,8 @@ export interface SubmitExtra {
 const SCRIPT_ORIGIN = new URL(import.meta.url).origin;
 
 /** One Idempotency-Key per submit attempt (random, 128 bits; randomUUID needs a secure context). */
-const idempotencyKey = () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+const idempotencyKey = () =>
+  Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
 
 /**
  * `<config-share project-id token>` (or `share-url`): a shared 3D configurator on a merchant page.
@@ -61,27 +70,110 @@ const idempotencyKey = () => Array.from(crypto.getRandomValues(new Uint8Array(16
 @customElement('config-share')
 export class ConfigShareElement extends LitElement {
   static override styles = css`
-    :host { display: block; position: relative; min-height: 240px; overflow: auto; font: inherit; color: inherit; }
-    [part='viewer'] { position: relative; height: var(--config-share-viewer-height, 360px); }
-    .stage, canvas { display: block; width: 100%; height: 100%; }
-    canvas:focus-visible { outline: 2px solid currentColor; outline-offset: -2px; }
+    :host {
+      display: block;
+      position: relative;
+      min-height: 240px;
+      overflow: auto;
+      font: inherit;
+      color: inherit;
+    }
+    [part='viewer'] {
+      position: relative;
+      height: var(--config-share-viewer-height, 360px);
+    }
+    .stage,
+    canvas {
+      display: block;
+      width: 100%;
+      height: 100%;
+    }
+    canvas:focus-visible {
+      outline: 2px solid currentColor;
+      outline-offset: -2px;
+    }
     /* model-viewer only presents AR: out of sight until a WebXR session shows its overlay. */
-    model-viewer { position: absolute; top: 0; left: 0; width: 1px; height: 1px; opacity: 0; }
-    model-viewer[ar-status='session-started'], model-viewer[ar-status='object-placed'] { width: 100%; height: 100%; opacity: 1; }
-    [part='ar'] { position: absolute; top: 0.75rem; right: 0.75rem; }
-    progress { position: absolute; left: 1rem; right: 1rem; bottom: 1rem; width: calc(100% - 2rem); }
-    .notice { font-size: 0.875em; opacity: 0.8; }
-    .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
-    form { display: grid; gap: 0.75rem; padding: 1rem 0; }
-    fieldset { display: grid; gap: 0.5rem; border: 0; padding: 0; margin: 0; }
-    legend { font-weight: 600; margin-bottom: 0.25rem; }
-    .field { display: grid; gap: 0.25rem; }
-    .field.checkbox { grid-template-columns: auto 1fr; align-items: center; }
-    .field.checkbox input { order: -1; }
-    .field-error { color: #b00020; margin: 0; }
-    .field-error:empty { display: none; }
-    input, select, textarea, button { font: inherit; }
-    button { justify-self: start; }
+    model-viewer {
+      position: absolute;
+      top: 0;
+      left: 0;
+      width: 1px;
+      height: 1px;
+      opacity: 0;
+    }
+    model-viewer[ar-status='session-started'],
+    model-viewer[ar-status='object-placed'] {
+      width: 100%;
+      height: 100%;
+      opacity: 1;
+    }
+    [part='ar'] {
+      position: absolute;
+      top: 0.75rem;
+      right: 0.75rem;
+    }
+    progress {
+      position: absolute;
+      left: 1rem;
+      right: 1rem;
+      bottom: 1rem;
+      width: calc(100% - 2rem);
+    }
+    .notice {
+      font-size: 0.875em;
+      opacity: 0.8;
+    }
+    .visually-hidden {
+      position: absolute;
+      width: 1px;
+      height: 1px;
+      overflow: hidden;
+      clip-path: inset(50%);
+      white-space: nowrap;
+    }
+    form {
+      display: grid;
+      gap: 0.75rem;
+      padding: 1rem 0;
+    }
+    fieldset {
+      display: grid;
+      gap: 0.5rem;
+      border: 0;
+      padding: 0;
+      margin: 0;
+    }
+    legend {
+      font-weight: 600;
+      margin-bottom: 0.25rem;
+    }
+    .field {
+      display: grid;
+      gap: 0.25rem;
+    }
+    .field.checkbox {
+      grid-template-columns: auto 1fr;
+      align-items: center;
+    }
+    .field.checkbox input {
+      order: -1;
+    }
+    .field-error {
+      color: #b00020;
+      margin: 0;
+    }
+    .field-error:empty {
+      display: none;
+    }
+    input,
+    select,
+    textarea,
+    button {
+      font: inherit;
+    }
+    button {
+      justify-self: start;
+    }
   `;
 
   /** The shared project's id (with `token`). */
@@ -239,7 +331,12 @@ export class ConfigShareElement extends LitElement {
   private async load(password: string | undefined) {
     const generation = ++this.generation;
     const target = this.target;
-    if (!target) return this.fail('error', 'config', 'Set project-id and token, or a share-url of the form …/share/<projectId>/<token>.');
+    if (!target)
+      return this.fail(
+        'error',
+        'config',
+        'Set project-id and token, or a share-url of the form …/share/<projectId>/<token>.',
+      );
     // A ready element keeps its scene while it revalidates, and the prompt stays while a password is checked.
     if (!this.project && this.status !== 'password') this.setStatus('loading');
     this.busy = true;
@@ -283,7 +380,11 @@ export class ConfigShareElement extends LitElement {
       case 'rate-limited':
         return this.fail('error', 'rate-limited', strings.rateLimited);
       default:
-        return this.fail('error', failure.kind === 'error' && failure.message !== 'network' ? 'http' : 'network', strings.error);
+        return this.fail(
+          'error',
+          failure.kind === 'error' && failure.message !== 'network' ? 'http' : 'network',
+          strings.error,
+        );
     }
   }
 
@@ -333,7 +434,8 @@ export class ConfigShareElement extends LitElement {
       const loading = models.placed.map((model, index) => {
         const file = downloadModel(model.url, (fraction) => {
           fractions[index] = fraction;
-          if (project === this.project) this.progress = Math.min(0.99, fractions.reduce((sum, part) => sum + part, 0) / fractions.length);
+          if (project === this.project)
+            this.progress = Math.min(0.99, fractions.reduce((sum, part) => sum + part, 0) / fractions.length);
         });
         file.catch(() => undefined); // the viewer reports it as a missing model
         return { ...model, file };
@@ -350,13 +452,17 @@ export class ConfigShareElement extends LitElement {
       }
       // AR only where the scene is exactly one model, and that model is shown.
       const [only] = models.placed;
-      if (project.data.models.length === 1 && only && missing.length === 0 && scene === this.scene) this.ar = this.mountAr(project, only);
+      if (project.data.models.length === 1 && only && missing.length === 0 && scene === this.scene)
+        this.ar = this.mountAr(project, only);
       return viewer;
     } catch (error) {
       // No WebGL (or the chunk could not be fetched): the form still works without the scene.
       this.progress = 1;
       this.notice = strings.viewerUnavailable;
-      this.emit('config-share-error', { type: 'webgl', message: error instanceof Error ? error.message : String(error) });
+      this.emit('config-share-error', {
+        type: 'webgl',
+        message: error instanceof Error ? error.message : String(error),
+      });
       return null;
     }
   }
@@ -367,7 +473,11 @@ export class ConfigShareElement extends LitElement {
    */
   private async mountAr(project: PublicProject, model: PlacedModel): Promise<ArView | null> {
     const { scene } = this;
-    await new Promise<void>((resolve) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(() => resolve(), { timeout: 2000 }) : setTimeout(resolve, 200)));
+    await new Promise<void>((resolve) =>
+      typeof requestIdleCallback === 'function'
+        ? requestIdleCallback(() => resolve(), { timeout: 2000 })
+        : setTimeout(resolve, 200),
+    );
     const stage = this.renderRoot.querySelector<HTMLElement>('.stage');
     if (scene !== this.scene || !stage) return null;
     const fail = (message: string) => this.emit('config-share-error', { type: 'ar', message });
@@ -403,10 +513,14 @@ export class ConfigShareElement extends LitElement {
       return null;
     }
     const fields = this.fields;
-    const own: FormValues = form ? formValues(form, fields, this.blocks) : { formData: {}, selectedOptions: {}, configurationSummary: '' };
+    const own: FormValues = form
+      ? formValues(form, fields, this.blocks)
+      : { formData: {}, selectedOptions: {}, configurationSummary: '' };
     const formData = { ...own.formData, ...extra.formData };
     const missing = missingRequiredFields(fields, formData);
-    this.fieldErrors = Object.fromEntries(fields.filter((field) => missing.includes(field.id)).map((field) => [field.id, requiredMessage(strings, field)]));
+    this.fieldErrors = Object.fromEntries(
+      fields.filter((field) => missing.includes(field.id)).map((field) => [field.id, requiredMessage(strings, field)]),
+    );
     if (missing.length > 0) return this.submitFailed('invalid', strings.submitInvalid);
 
     this.submitMessage = strings.submitting;
@@ -425,7 +539,9 @@ export class ConfigShareElement extends LitElement {
     }
     if (result.kind === 'invalid') {
       const known = fields.filter((field) => field.id in result.fields);
-      this.fieldErrors = Object.fromEntries(known.map((field) => [field.id, result.fields[field.id] || requiredMessage(strings, field)]));
+      this.fieldErrors = Object.fromEntries(
+        known.map((field) => [field.id, result.fields[field.id] || requiredMessage(strings, field)]),
+      );
       return this.submitFailed('invalid', strings.submitInvalid);
     }
     if (result.kind === 'rate-limited') return this.submitFailed('rate-limited', strings.rateLimited);
@@ -467,30 +583,47 @@ export class ConfigShareElement extends LitElement {
     const fields = this.fields;
     const blocks = this.blocks;
     return html`
-      <p part="status" role="status" class=${this.status === 'ready' || this.status === 'password' ? 'visually-hidden' : ''}>${this.statusText(strings)}</p>
-      ${this.status === 'password'
-        ? passwordTemplate({ strings, invalid: this.passwordInvalid, busy: this.busy, onSubmit: (password) => void this.load(password) })
-        : nothing}
+      <p
+        part="status"
+        role="status"
+        class=${this.status === 'ready' || this.status === 'password' ? 'visually-hidden' : ''}
+      >
+        ${this.statusText(strings)}
+      </p>
+      ${
+        this.status === 'password'
+          ? passwordTemplate({
+              strings,
+              invalid: this.passwordInvalid,
+              busy: this.busy,
+              onSubmit: (password) => void this.load(password),
+            })
+          : nothing
+      }
       ${this.status === 'error' ? html`<button type="button" @click=${() => this.reload()}>${strings.retry}</button>` : nothing}
-      ${project
-        ? html`<div part="viewer">
-              <div class="stage"></div>
-              ${this.progress < 1 ? html`<progress max="1" .value=${this.progress} aria-label=${strings.modelProgress}></progress>` : nothing}
-              ${this.arAvailable ? html`<button type="button" part="ar" @click=${() => this.activateAr()}>${strings.viewInAr}</button>` : nothing}
-            </div>
-            ${this.notice ? html`<p class="notice">${this.notice}</p>` : nothing}
-            ${fields.length || blocks.length
-              ? formTemplate({
-                  strings,
-                  fields,
-                  blocks,
-                  errors: this.fieldErrors,
-                  submitting: !!this.submitting,
-                  message: this.submitMessage,
-                  onSubmit: () => void this.submit(),
-                })
-              : nothing}`
-        : nothing}
+      ${
+        project
+          ? html`<div part="viewer">
+                <div class="stage"></div>
+                ${this.progress < 1 ? html`<progress max="1" .value=${this.progress} aria-label=${strings.modelProgress}></progress>` : nothing}
+                ${this.arAvailable ? html`<button type="button" part="ar" @click=${() => this.activateAr()}>${strings.viewInAr}</button>` : nothing}
+              </div>
+              ${this.notice ? html`<p class="notice">${this.notice}</p>` : nothing}
+              ${
+                fields.length || blocks.length
+                  ? formTemplate({
+                      strings,
+                      fields,
+                      blocks,
+                      errors: this.fieldErrors,
+                      submitting: !!this.submitting,
+                      message: this.submitMessage,
+                      onSubmit: () => void this.submit(),
+                    })
+                  : nothing
+              }`
+          : nothing
+      }
     `;
   }
 }

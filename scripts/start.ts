@@ -6,7 +6,13 @@ import { loadAllSettings, type AllSettings } from '../server/core/platform/confi
 import { openCliServices } from '../server/cli/cli-services.js';
 import { issueDevToken } from '../server/cli/dev-token.js';
 import { RUNTIME_ENV_FILE } from '../server/cli/local-env.js';
-import { DEMO_LOCKED_OWNER_EMAIL, DEMO_OWNER_EMAIL, ensureDemoProject, ensureDemoShares, type DemoProject } from './start/demo-data.js';
+import {
+  DEMO_LOCKED_OWNER_EMAIL,
+  DEMO_OWNER_EMAIL,
+  ensureDemoProject,
+  ensureDemoShares,
+  type DemoProject,
+} from './start/demo-data.js';
 import { startEmbeddedPostgres } from './start/embedded-postgres.js';
 import { watchLauncher } from './start/launcher-watch.js';
 import { ensureRedis } from './start/local-redis.js';
@@ -37,7 +43,12 @@ const complain = (line: string) => process.stderr.write(`start  | ${line}\n`);
 /** The launcher decides what the user left unset; everything else reads settings through loadConfig. */
 const userEnv: NodeJS.ProcessEnv = process.env;
 const isSet = (name: string) => (userEnv[name] ?? '') !== '';
-const GENERATED_SECRETS = ['AUTH_JWT_SECRET', 'PUBLIC_ANON_KEY', 'FILE_SIGNING_SECRET', 'TOKEN_ENCRYPTION_KEY'] as const;
+const GENERATED_SECRETS = [
+  'AUTH_JWT_SECRET',
+  'PUBLIC_ANON_KEY',
+  'FILE_SIGNING_SECRET',
+  'TOKEN_ENCRYPTION_KEY',
+] as const;
 
 const cleanups: Array<{ what: string; run: () => Promise<void> }> = [];
 let supervisor: Supervisor | null = null;
@@ -49,7 +60,9 @@ async function shutdown(reason: string, exitCode: number, signal: NodeJS.Signals
   (exitCode === 0 ? say : complain)(reason);
   await supervisor?.stopAll(signal);
   for (const cleanup of cleanups.reverse()) {
-    await cleanup.run().catch((error: unknown) => complain(`stopping ${cleanup.what} failed: ${(error as Error).message}`));
+    await cleanup
+      .run()
+      .catch((error: unknown) => complain(`stopping ${cleanup.what} failed: ${(error as Error).message}`));
   }
   if (exitCode === 0) say('stopped');
   process.exit(exitCode);
@@ -78,7 +91,9 @@ const reachable = (host: string) => (host === '0.0.0.0' || host === '::' || host
 
 async function assertPortFree(name: string, port: number, host: string) {
   if (!(await isPortFree(port, host))) {
-    throw new StartError(`${name} ${port} on ${host} is already in use (another \`npm start\`?). Stop what listens there, or choose another port: ${name}=${port + 1} npm start`);
+    throw new StartError(
+      `${name} ${port} on ${host} is already in use (another \`npm start\`?). Stop what listens there, or choose another port: ${name}=${port + 1} npm start`,
+    );
   }
 }
 
@@ -89,43 +104,85 @@ async function httpOk(url: string): Promise<boolean> {
 }
 
 async function waitForHealth(what: string, url: string) {
-  await waitFor(what, async () => {
-    if (shuttingDown) throw new StartError('stopped while starting');
-    return httpOk(url);
-  }, 120_000, 300);
+  await waitFor(
+    what,
+    async () => {
+      if (shuttingDown) throw new StartError('stopped while starting');
+      return httpOk(url);
+    },
+    120_000,
+    300,
+  );
 }
 
 async function writeRuntimeEnv(values: Record<string, string>) {
-  const body = Object.entries(values).map(([key, value]) => `${key}="${value}"`).join('\n');
-  await writeFile(RUNTIME_ENV_FILE, `# Written by npm start for the CLIs (npm run token/admin). Regenerated on every start.\n${body}\n`, { mode: 0o600 });
+  const body = Object.entries(values)
+    .map(([key, value]) => `${key}="${value}"`)
+    .join('\n');
+  await writeFile(
+    RUNTIME_ENV_FILE,
+    `# Written by npm start for the CLIs (npm run token/admin). Regenerated on every start.\n${body}\n`,
+    { mode: 0o600 },
+  );
 }
 
-function printSummary(config: AllSettings, urls: { api: string; bff: string }, demo: DemoProject | null, ownerToken: string | null, facts: string[]) {
+function printSummary(
+  config: AllSettings,
+  urls: { api: string; bff: string },
+  demo: DemoProject | null,
+  ownerToken: string | null,
+  facts: string[],
+) {
   const rows: Array<[string, string]> = [
     ['API', urls.api],
     ['API docs', `${urls.api}/docs   (OpenAPI: ${urls.api}/openapi.json)`],
-    ['Health', `${urls.api}/health   ${urls.bff}/health   worker: http://${reachable(config.worker.healthHost)}:${config.worker.healthPort}/health   (/ready: storage too)`],
+    [
+      'Health',
+      `${urls.api}/health   ${urls.bff}/health   worker: http://${reachable(config.worker.healthHost)}:${config.worker.healthPort}/health   (/ready: storage too)`,
+    ],
     ['BFF', urls.bff],
   ];
   if (demo?.share?.isEnabled) {
     rows.push(['Demo page', `${urls.bff}/demo/   (the element in every state)`]);
     rows.push(['Demo share', `${urls.bff}/share/${demo.projectId}/${demo.share.shareToken}`]);
     const key = config.publicAnonKey ?? '';
-    rows.push(['Public read', `curl -H "apikey: ${key}" -H "Authorization: Bearer ${key}" ${urls.api}/share/${demo.projectId}/${demo.share.shareToken}`]);
+    rows.push([
+      'Public read',
+      `curl -H "apikey: ${key}" -H "Authorization: Bearer ${key}" ${urls.api}/share/${demo.projectId}/${demo.share.shareToken}`,
+    ]);
   } else if (demo) {
     rows.push(['Demo project', `${demo.projectId} (sharing is off)`]);
   }
   rows.push(['Public key', config.publicAnonKey ?? '(PUBLIC_ANON_KEY is not set)']);
-  if (ownerToken) rows.push(['Owner token', `${ownerToken}`], ['', `(${DEMO_OWNER_EMAIL}, valid 24 h; more: npm run -s token -- --email you@example.com)`]);
+  if (ownerToken)
+    rows.push(
+      ['Owner token', `${ownerToken}`],
+      ['', `(${DEMO_OWNER_EMAIL}, valid 24 h; more: npm run -s token -- --email you@example.com)`],
+    );
   // The token rides in the fragment: browsers never send it, so no server log sees it.
-  rows.push(['Owner console', ownerToken ? `${urls.bff}/demo/owner/#token=${ownerToken}` : `${urls.bff}/demo/owner/   (paste a token)`]);
-  if (config.queueDashboard) rows.push(['Queue view', `${urls.api}${QUEUE_DASHBOARD_PATH}   (user: operator, password: the OPERATOR_SECRET ${config.operatorSecret})`]);
+  rows.push([
+    'Owner console',
+    ownerToken ? `${urls.bff}/demo/owner/#token=${ownerToken}` : `${urls.bff}/demo/owner/   (paste a token)`,
+  ]);
+  if (config.queueDashboard)
+    rows.push([
+      'Queue view',
+      `${urls.api}${QUEUE_DASHBOARD_PATH}   (user: operator, password: the OPERATOR_SECRET ${config.operatorSecret})`,
+    ]);
   for (const fact of facts) {
     const [label, ...rest] = fact.split('\t');
     rows.push([label, rest.join('\t')]);
   }
   const width = Math.max(...rows.map(([label]) => label.length));
-  const lines = ['', 'config-share is running.', ...rows.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`), ...(demo?.notes ?? []).map((n) => `  note: ${n}`), '', 'Press Ctrl-C to stop.', ''];
+  const lines = [
+    '',
+    'config-share is running.',
+    ...rows.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`),
+    ...(demo?.notes ?? []).map((n) => `  note: ${n}`),
+    '',
+    'Press Ctrl-C to stop.',
+    '',
+  ];
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
@@ -141,7 +198,8 @@ async function main() {
   let config = loadAllSettings({ ...userEnv, ...settings });
   await assertPortFree('PORT', config.port, config.host);
   await assertPortFree('BFF_PORT', config.bffPort, config.bffHost);
-  if (config.worker.healthPort !== 0) await assertPortFree('WORKER_HEALTH_PORT', config.worker.healthPort, config.worker.healthHost);
+  if (config.worker.healthPort !== 0)
+    await assertPortFree('WORKER_HEALTH_PORT', config.worker.healthPort, config.worker.healthHost);
 
   if (!isSet('DATABASE_URL')) {
     const postgres = await startEmbeddedPostgres({ password: secrets.EMBEDDED_POSTGRES_PASSWORD, log: say });
@@ -192,16 +250,21 @@ async function main() {
   // Applies pending migrations before any process starts.
   const services = await openCliServices(config);
   try {
-
     supervisor = new Supervisor(env, (name, code, signal) => {
-      void shutdown(`${name} exited unexpectedly (${signal ? `signal ${signal}` : `exit code ${code}`}): stopping everything`, 1);
+      void shutdown(
+        `${name} exited unexpectedly (${signal ? `signal ${signal}` : `exit code ${code}`}): stopping everything`,
+        1,
+      );
     });
     supervisor.start('server', 'server/main.ts');
     if (existsSync(path.join(ROOT, 'worker', 'main.ts'))) supervisor.start('worker', 'worker/main.ts');
     else complain('worker/main.ts does not exist yet: running without a worker (background jobs wait in their queues)');
     supervisor.start('bff', 'bff/main.ts');
 
-    const urls = { api: `http://${reachable(config.host)}:${config.port}`, bff: `http://${reachable(config.bffHost)}:${config.bffPort}` };
+    const urls = {
+      api: `http://${reachable(config.host)}:${config.port}`,
+      bff: `http://${reachable(config.bffHost)}:${config.bffPort}`,
+    };
     await waitForHealth('the server', `${urls.api}/health`);
     await waitForHealth('the BFF', `${urls.bff}/health`);
 
@@ -226,6 +289,11 @@ async function main() {
 
 main().catch((error: unknown) => {
   if (shuttingDown) return;
-  const message = error instanceof StartError || error instanceof ConfigError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error);
+  const message =
+    error instanceof StartError || error instanceof ConfigError
+      ? error.message
+      : error instanceof Error
+        ? (error.stack ?? error.message)
+        : String(error);
   void shutdown(`cannot start: ${message}`, 1);
 });

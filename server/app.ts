@@ -50,7 +50,9 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
 
   app.decorate('deps', deps);
   if (config.trustProxy.length === 0) {
-    app.log.warn('TRUST_PROXY is empty: X-Forwarded-For is ignored, so behind a BFF or load balancer every client shares one IP for rate limits');
+    app.log.warn(
+      'TRUST_PROXY is empty: X-Forwarded-For is ignored, so behind a BFF or load balancer every client shares one IP for rate limits',
+    );
   }
   app.addHook('onSend', async (_request, reply) => {
     reply.header('x-api-version', API_VERSION);

@@ -5,7 +5,11 @@ import { createDb, type Db } from './core/platform/db/client.js';
 import { createTransactionRunner } from './core/platform/db/transactions.js';
 import { createRedis } from './core/platform/redis.js';
 import { createLogger } from './core/platform/log.js';
-import { createShareChangeFeed, createShareChangePublisher, type ShareChangeFeed } from './core/platform/share-changes.js';
+import {
+  createShareChangeFeed,
+  createShareChangePublisher,
+  type ShareChangeFeed,
+} from './core/platform/share-changes.js';
 import { createStorage, type StorageDriver } from './core/platform/storage/index.js';
 import { createUrlSigner, type UrlSigner } from './core/platform/storage/signed-urls.js';
 import { createOutboxNudger, outboxWakeUpChannel, type OutboxNudger } from './core/jobs/outbox.js';
@@ -52,7 +56,13 @@ export function createDeps(config: ServerConfig): AppDeps {
   const webhookSender = createWebhookSender({ allowInsecure: config.webhooks.allowInsecure });
   const libraries = createLibraries(config);
   const services = createServices(
-    { db, inTransaction: createTransactionRunner(db, log), shareChanges: createShareChangePublisher(redis, config.queuePrefix), storage, log },
+    {
+      db,
+      inTransaction: createTransactionRunner(db, log),
+      shareChanges: createShareChangePublisher(redis, config.queuePrefix),
+      storage,
+      log,
+    },
     {
       redis,
       prefix: config.queuePrefix,
@@ -66,12 +76,18 @@ export function createDeps(config: ServerConfig): AppDeps {
       libraries,
       tokenCipher: config.tokenEncryptionKey ? createTokenCipher(config.tokenEncryptionKey) : null,
       libraryTimeoutMs: config.libraryTimeoutMs,
-      libraryRedirectUri: config.libraries.library_b.redirectUrl ?? `${config.publicBaseUrl}/external-providers/library_b/callback`,
+      libraryRedirectUri:
+        config.libraries.library_b.redirectUrl ?? `${config.publicBaseUrl}/external-providers/library_b/callback`,
       dashboardUrl: config.dashboardUrl,
     },
   );
   // A subscribed connection can do nothing else, and must reconnect for ever.
-  const shareFeed = createShareChangeFeed({ subscriber: createRedis(config.redisUrl, 'worker'), redis, prefix: config.queuePrefix, handlers: services.publicShare.shareStates });
+  const shareFeed = createShareChangeFeed({
+    subscriber: createRedis(config.redisUrl, 'worker'),
+    redis,
+    prefix: config.queuePrefix,
+    handlers: services.publicShare.shareStates,
+  });
   services.publicShare.shareStates.attach(shareFeed);
   return { config, db, redis, storage, signer, outbox, cpuPool, webhookSender, shareFeed, libraries, services };
 }
@@ -80,5 +96,11 @@ export async function closeDeps(deps: AppDeps): Promise<void> {
   await deps.outbox.drain();
   await deps.shareFeed.close();
   deps.redis.disconnect();
-  await Promise.all([deps.cpuPool.close(), deps.webhookSender.close(), deps.libraries.close(), deps.db.$client.end(), deps.storage.close()]);
+  await Promise.all([
+    deps.cpuPool.close(),
+    deps.webhookSender.close(),
+    deps.libraries.close(),
+    deps.db.$client.end(),
+    deps.storage.close(),
+  ]);
 }

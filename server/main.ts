@@ -18,7 +18,8 @@ try {
   const migrationDb = createDb(config.migrationDatabaseUrl, 1);
   await applyMigrations(migrationDb).finally(() => migrationDb.$client.end());
   const app = await buildApp(deps);
-  if (!(await waitForRedis(deps.redis))) app.log.warn('Redis does not answer yet: rate limits fail open and submits wait for the relay until it does');
+  if (!(await waitForRedis(deps.redis)))
+    app.log.warn('Redis does not answer yet: rate limits fail open and submits wait for the relay until it does');
   exitGracefullyOnSignals(
     async () => {
       // Stops accepting, answers new requests on open connections with 503, and waits for the

@@ -40,10 +40,16 @@ class HandedBack extends Error {
 }
 
 /** Whether BullMQ runs this failed job again (it has just recorded the failure). */
-const willRetry = (job: Job, error: Error) => !(error instanceof UnrecoverableError) && job.attemptsMade < (job.opts.attempts ?? 1);
+const willRetry = (job: Job, error: Error) =>
+  !(error instanceof UnrecoverableError) && job.attemptsMade < (job.opts.attempts ?? 1);
 
 /** One BullMQ Worker for a queue, with its family's concurrency and lock, running its job types. */
-function startQueueWorker(deps: WorkerDeps, queue: QueueName, running: Set<AbortController>, handingBack: { value: boolean }): Worker {
+function startQueueWorker(
+  deps: WorkerDeps,
+  queue: QueueName,
+  running: Set<AbortController>,
+  handingBack: { value: boolean },
+): Worker {
   const { config, jobs, log } = deps;
   const { concurrency, lockDurationMs } = familyOptions(jobs.queues.get(queue)!, config);
   const worker = new Worker(
@@ -84,7 +90,9 @@ function startQueueWorker(deps: WorkerDeps, queue: QueueName, running: Set<Abort
     log.warn({ queue, job: job?.name, jobId: job?.id, attemptsMade: job?.attemptsMade, err: error }, 'job failed');
     // BullMQ retries it after its backoff (`job.delay`): its outbox row need not be checked before.
     if (job?.id && willRetry(job, error)) {
-      postponeOutboxCheck(deps, job.id, job.delay).catch((postponeError: unknown) => log.warn({ jobId: job.id, err: postponeError }, 'could not postpone the outbox check of a retried job'));
+      postponeOutboxCheck(deps, job.id, job.delay).catch((postponeError: unknown) =>
+        log.warn({ jobId: job.id, err: postponeError }, 'could not postpone the outbox check of a retried job'),
+      );
     }
   });
   worker.on('stalled', (jobId) => log.warn({ queue, jobId }, 'job stalled; it will run again'));
@@ -108,8 +116,14 @@ export async function startWorker(config: WorkerConfig, options: StartWorkerOpti
   if (deps.jobs.get(QUEUES.maintenance, storageSweep.name)) {
     const { removeOnComplete, removeOnFail } = jobOptions(storageSweep, storageSweep.name);
     await deps.queues[QUEUES.maintenance]
-      .upsertJobScheduler(storageSweep.name, { every: config.storage.sweepIntervalMs }, { name: storageSweep.name, opts: { removeOnComplete, removeOnFail } })
-      .catch((error: unknown) => log.warn({ err: error }, 'could not schedule the storage sweep; the next worker start will'));
+      .upsertJobScheduler(
+        storageSweep.name,
+        { every: config.storage.sweepIntervalMs },
+        { name: storageSweep.name, opts: { removeOnComplete, removeOnFail } },
+      )
+      .catch((error: unknown) =>
+        log.warn({ err: error }, 'could not schedule the storage sweep; the next worker start will'),
+      );
   }
 
   const relay = options.relay === false ? null : startOutboxRelay(deps, { intervalMs: config.worker.relayIntervalMs });
@@ -129,7 +143,8 @@ export async function startWorker(config: WorkerConfig, options: StartWorkerOpti
           log.warn({ timeoutMs }, 'active jobs did not finish in time; handing them back to the queue');
           handingBack.value = true;
           for (const run of running) run.abort(new HandedBack('the worker is shutting down'));
-          if (!(await settlesWithin(closed, HAND_BACK_MS / 2))) await settlesWithin(Promise.all(workers.map((w) => w.close(true))), HAND_BACK_MS / 2);
+          if (!(await settlesWithin(closed, HAND_BACK_MS / 2)))
+            await settlesWithin(Promise.all(workers.map((w) => w.close(true))), HAND_BACK_MS / 2);
         }
         await closeWorkerDeps(deps);
         return graceful;

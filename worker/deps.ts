@@ -71,7 +71,9 @@ export function createWorkerDeps(config: WorkerConfig, log: Logger, jobs: JobReg
   // few milliseconds of attempt records; those attempts are then made again under the same
   // delivery id (at-least-once, as always), never lost: the outbox rows that schedule them are
   // removed by the same lost commits.
-  const webhookDb = createDb(config.databaseUrl, Math.ceil(config.webhooks.concurrency / 2) + 2, { synchronousCommit: false });
+  const webhookDb = createDb(config.databaseUrl, Math.ceil(config.webhooks.concurrency / 2) + 2, {
+    synchronousCommit: false,
+  });
   const webhookAttempts = createDeliveryAttempts({
     db: webhookDb,
     sender: webhookSender,
@@ -89,7 +91,13 @@ export function createWorkerDeps(config: WorkerConfig, log: Logger, jobs: JobReg
   // Warm: threads started and the import steps' modules loaded before the first import arrives.
   const cpuPool = createCpuPool({ threads: config.cpuThreads, warm: [IMPORT_MODEL_TASK] });
   const libraries = createLibraries(config);
-  const serviceDeps = { db, inTransaction: createTransactionRunner(db, log), shareChanges: createShareChangePublisher(producerRedis, config.queuePrefix), storage, log };
+  const serviceDeps = {
+    db,
+    inTransaction: createTransactionRunner(db, log),
+    shareChanges: createShareChangePublisher(producerRedis, config.queuePrefix),
+    storage,
+    log,
+  };
   const libraryConnections = createLibraryConnectionService({
     db,
     redis: producerRedis,
@@ -105,7 +113,9 @@ export function createWorkerDeps(config: WorkerConfig, log: Logger, jobs: JobReg
   const imports = createImportRunner(serviceDeps, {
     libraries,
     connections: libraryConnections,
-    assets: createAssetService(serviceDeps, { checkModel: (bytes, fileName) => checkModelFileInPool(cpuPool, bytes, fileName) }),
+    assets: createAssetService(serviceDeps, {
+      checkModel: (bytes, fileName) => checkModelFileInPool(cpuPool, bytes, fileName),
+    }),
     cpuPool,
     callTimeoutMs: config.libraryTimeoutMs,
   });
@@ -137,5 +147,12 @@ export async function closeWorkerDeps(deps: WorkerDeps): Promise<void> {
   await settlesWithin(Promise.all([deps.workerRedis.quit(), deps.producerRedis.quit()]), 1000);
   deps.workerRedis.disconnect();
   deps.producerRedis.disconnect();
-  await Promise.all([deps.cpuPool.close(), deps.webhookSender.close(), deps.libraries.close(), deps.db.$client.end(), deps.webhookDb.$client.end(), deps.storage.close()]);
+  await Promise.all([
+    deps.cpuPool.close(),
+    deps.webhookSender.close(),
+    deps.libraries.close(),
+    deps.db.$client.end(),
+    deps.webhookDb.$client.end(),
+    deps.storage.close(),
+  ]);
 }

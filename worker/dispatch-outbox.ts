@@ -58,7 +58,11 @@ function groupBy<T, K>(items: T[], keyOf: (item: T) => K): Map<K, T[]> {
 type Resend = 'sent' | 'alive' | 'give-up';
 
 /** Rows never handed to BullMQ before, as one `addBulk` per queue: the rows it took and the ids it refused. */
-async function addInBulk(deps: WorkerDeps, rows: Claimed[], signal: AbortSignal): Promise<{ sent: Claimed[]; refused: number[] }> {
+async function addInBulk(
+  deps: WorkerDeps,
+  rows: Claimed[],
+  signal: AbortSignal,
+): Promise<{ sent: Claimed[]; refused: number[] }> {
   const byQueue = groupBy(rows, (row) => row.queue as QueueName);
   const sent: Claimed[] = [];
   const refused: number[] = [];
@@ -68,7 +72,8 @@ async function addInBulk(deps: WorkerDeps, rows: Claimed[], signal: AbortSignal)
         const jobs = [];
         for (const [type, group] of groupBy(batch, (row) => row.type)) {
           if (!type.batch) {
-            for (const row of group) jobs.push({ name: row.jobName, data: row.payload, opts: jobOptions(row.type, row.jobId) });
+            for (const row of group)
+              jobs.push({ name: row.jobName, data: row.payload, opts: jobOptions(row.type, row.jobId) });
             continue;
           }
           // Several rows to one carrier job, its id made of theirs (a second hand-over of the same rows is absorbed).
@@ -112,7 +117,13 @@ async function addInBulk(deps: WorkerDeps, rows: Claimed[], signal: AbortSignal)
  * After `maxEnqueues` such hand-overs, a job type with a `giveUp` is given up instead.
  */
 export async function dispatchOutbox(deps: WorkerDeps, options: DispatchOptions = {}): Promise<DispatchResult> {
-  const { ids, resendAfterMs = deps.config.worker.resendAfterMs, batchSize = 100, deadlineMs = 3000, maxEnqueues = DEFAULT_MAX_ENQUEUES } = options;
+  const {
+    ids,
+    resendAfterMs = deps.config.worker.resendAfterMs,
+    batchSize = 100,
+    deadlineMs = 3000,
+    maxEnqueues = DEFAULT_MAX_ENQUEUES,
+  } = options;
   const { db, queues, jobs } = deps;
   const result: DispatchResult = { claimed: 0, sent: 0, alive: 0, failed: 0, gaveUp: 0 };
   if (ids && ids.length === 0) return result;
@@ -139,7 +150,9 @@ export async function dispatchOutbox(deps: WorkerDeps, options: DispatchOptions 
     .returning();
   result.claimed = rows.length;
   if (rows.length === 0) return result;
-  const claimed: Claimed[] = rows.sort((a, b) => a.id - b.id).map((row) => ({ ...row, type: jobs.get(row.queue, row.jobName)! }));
+  const claimed: Claimed[] = rows
+    .sort((a, b) => a.id - b.id)
+    .map((row) => ({ ...row, type: jobs.get(row.queue, row.jobName)! }));
 
   const sent: Claimed[] = [];
   const alive: number[] = [];
@@ -167,7 +180,11 @@ export async function dispatchOutbox(deps: WorkerDeps, options: DispatchOptions 
   await withDeadline(
     (signal) =>
       Promise.all([
-        addInBulk(deps, claimed.filter((row) => row.lastEnqueuedAt === null), signal).then((outcome) => {
+        addInBulk(
+          deps,
+          claimed.filter((row) => row.lastEnqueuedAt === null),
+          signal,
+        ).then((outcome) => {
           sent.push(...outcome.sent);
           failed.push(...outcome.refused);
         }),
@@ -196,22 +213,49 @@ export async function dispatchOutbox(deps: WorkerDeps, options: DispatchOptions 
     const nextCheck = sql`greatest(${inMs(delayMs + resendAfterMs)}, case when ${outbox.nextAttemptAt} > ${inMs(CLAIM_MS)} then ${outbox.nextAttemptAt} end)`;
     // Each row's carrier (or none) in the same statement.
     const carried = batch.filter((row) => row.carrierJobId);
-    const carrier = carried.length === 0 ? null : sql`case ${outbox.id} ${sql.join(carried.map((row) => sql`when ${row.id} then ${row.carrierJobId}`), sql` `)} end`;
+    const carrier =
+      carried.length === 0
+        ? null
+        : sql`case ${outbox.id} ${sql.join(
+            carried.map((row) => sql`when ${row.id} then ${row.carrierJobId}`),
+            sql` `,
+          )} end`;
     await db
       .update(outbox)
-      .set({ lastEnqueuedAt: sql`now()`, enqueueCount: sql`${outbox.enqueueCount} + 1`, nextAttemptAt: nextCheck, carrierJobId: carrier })
-      .where(inArray(outbox.id, batch.map((row) => row.id)));
+      .set({
+        lastEnqueuedAt: sql`now()`,
+        enqueueCount: sql`${outbox.enqueueCount} + 1`,
+        nextAttemptAt: nextCheck,
+        carrierJobId: carrier,
+      })
+      .where(
+        inArray(
+          outbox.id,
+          batch.map((row) => row.id),
+        ),
+      );
   }
   if (alive.length > 0) {
     const carried = new Set(claimed.filter((row) => row.carrierJobId).map((row) => row.id));
     const own = alive.filter((id) => !carried.has(id));
-    if (own.length > 0) await db.update(outbox).set({ nextAttemptAt: inMs(resendAfterMs), carrierJobId: null }).where(inArray(outbox.id, own));
+    if (own.length > 0)
+      await db
+        .update(outbox)
+        .set({ nextAttemptAt: inMs(resendAfterMs), carrierJobId: null })
+        .where(inArray(outbox.id, own));
     const stillCarried = alive.filter((id) => carried.has(id));
-    if (stillCarried.length > 0) await db.update(outbox).set({ nextAttemptAt: inMs(resendAfterMs) }).where(inArray(outbox.id, stillCarried));
+    if (stillCarried.length > 0)
+      await db
+        .update(outbox)
+        .set({ nextAttemptAt: inMs(resendAfterMs) })
+        .where(inArray(outbox.id, stillCarried));
   }
   if (failed.length > 0) {
     // Redis is unreachable (or slow): leave the rows for the relay and back off a little.
-    await db.update(outbox).set({ nextAttemptAt: inMs(RETRY_AFTER_FAILURE_MS) }).where(inArray(outbox.id, failed));
+    await db
+      .update(outbox)
+      .set({ nextAttemptAt: inMs(RETRY_AFTER_FAILURE_MS) })
+      .where(inArray(outbox.id, failed));
   }
   const giveUpErrors: unknown[] = [];
   for (const row of giveUp) {
@@ -226,7 +270,10 @@ export async function dispatchOutbox(deps: WorkerDeps, options: DispatchOptions 
       if (done) result.gaveUp++;
     } catch (error) {
       giveUpErrors.push(error);
-      await db.update(outbox).set({ nextAttemptAt: inMs(RETRY_AFTER_FAILURE_MS) }).where(eq(outbox.id, row.id));
+      await db
+        .update(outbox)
+        .set({ nextAttemptAt: inMs(RETRY_AFTER_FAILURE_MS) })
+        .where(eq(outbox.id, row.id));
     }
   }
   result.sent = sent.length;

@@ -7,16 +7,35 @@ import type { WorkerDeps } from './deps.js';
  * Postgres and Redis answer, `GET /ready` when file storage does too, both 503 naming what fails
  * (the server's shapes). Closed first on shutdown, so probes see the worker going.
  */
-export async function startHealthServer(deps: Pick<WorkerDeps, 'db' | 'producerRedis' | 'storage' | 'log' | 'config'>): Promise<{ close(): Promise<void>; port: number }> {
+export async function startHealthServer(
+  deps: Pick<WorkerDeps, 'db' | 'producerRedis' | 'storage' | 'log' | 'config'>,
+): Promise<{ close(): Promise<void>; port: number }> {
   const app = Fastify({ loggerInstance: deps.log.child({ part: 'health' }), disableRequestLogging: true });
-  const answer = (withStorage: boolean) => async (_request: unknown, reply: { code(status: number): { send(body: unknown): unknown } }) => {
-    const failing = await failingDependencies({ db: deps.db, redis: deps.producerRedis, storage: withStorage ? deps.storage : undefined });
-    if (failing.length === 0) return { success: true, status: 'ok' };
-    return reply.code(503).send({ success: false, error: 'unavailable', message: `Unavailable: ${failing.join(', ')}`, status: 'degraded', failing });
-  };
+  const answer =
+    (withStorage: boolean) =>
+    async (_request: unknown, reply: { code(status: number): { send(body: unknown): unknown } }) => {
+      const failing = await failingDependencies({
+        db: deps.db,
+        redis: deps.producerRedis,
+        storage: withStorage ? deps.storage : undefined,
+      });
+      if (failing.length === 0) return { success: true, status: 'ok' };
+      return reply
+        .code(503)
+        .send({
+          success: false,
+          error: 'unavailable',
+          message: `Unavailable: ${failing.join(', ')}`,
+          status: 'degraded',
+          failing,
+        });
+    };
   app.get('/health', answer(false));
   app.get('/ready', answer(true));
   await app.listen({ port: deps.config.worker.healthPort, host: deps.config.worker.healthHost });
   const address = app.server.address();
-  return { close: () => app.close(), port: typeof address === 'object' && address ? address.port : deps.config.worker.healthPort };
+  return {
+    close: () => app.close(),
+    port: typeof address === 'object' && address ? address.port : deps.config.worker.healthPort,
+  };
 }

@@ -1,7 +1,11 @@
 import { isIP } from 'node:net';
 import nodemailer, { type SendMailOptions, type SMTPSentMessageInfo, type SMTPTransportOptions } from 'nodemailer';
 import type { MailSettings } from '../server/core/platform/config/pieces.js';
-import { SsrfError, resolvePublicAddress, type ResolvePublicAddressOptions } from '../server/core/platform/ssrf-guard.js';
+import {
+  SsrfError,
+  resolvePublicAddress,
+  type ResolvePublicAddressOptions,
+} from '../server/core/platform/ssrf-guard.js';
 
 /**
  * Which SMTP server sends a project's mail: the project's own (`smtpHost`, `smtpPort`,
@@ -29,7 +33,12 @@ const text = (value: unknown) => (typeof value === 'string' && value.trim() !== 
 const looksLikeAddress = (value: string | undefined) => Boolean(value && /^[^\s@]+@[^\s@]+$/.test(value));
 
 function portOf(value: unknown): number | undefined {
-  const n = typeof value === 'number' ? value : typeof value === 'string' && /^[0-9]+$/.test(value.trim()) ? Number(value) : NaN;
+  const n =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' && /^[0-9]+$/.test(value.trim())
+        ? Number(value)
+        : NaN;
   return Number.isInteger(n) && n > 0 && n < 65536 ? n : undefined;
 }
 
@@ -40,7 +49,10 @@ function flagOf(value: unknown): boolean | undefined {
   return undefined;
 }
 
-export function mailRouteFor(projectSettings: Record<string, unknown>, config: Pick<MailSettings, 'smtpUrl' | 'mailFrom'>): MailRoute | null {
+export function mailRouteFor(
+  projectSettings: Record<string, unknown>,
+  config: Pick<MailSettings, 'smtpUrl' | 'mailFrom'>,
+): MailRoute | null {
   const host = text(projectSettings.smtpHost);
   if (host) {
     const port = portOf(projectSettings.smtpPort) ?? 587;
@@ -48,10 +60,15 @@ export function mailRouteFor(projectSettings: Record<string, unknown>, config: P
     const pass = typeof projectSettings.smtpPassword === 'string' ? projectSettings.smtpPassword : undefined;
     const secure = flagOf(projectSettings.smtpSecure) ?? port === 465;
     const from = text(projectSettings.smtpFrom) ?? (looksLikeAddress(user) ? user! : config.mailFrom);
-    return { source: 'project', transport: { ...TIMEOUTS, host, port, secure, auth: user ? { user, pass } : undefined }, from };
+    return {
+      source: 'project',
+      transport: { ...TIMEOUTS, host, port, secure, auth: user ? { user, pass } : undefined },
+      from,
+    };
   }
   // Settings in the URL win; the timeouts fill in what it leaves out.
-  if (config.smtpUrl) return { source: 'platform', transport: { ...TIMEOUTS, url: config.smtpUrl }, from: config.mailFrom };
+  if (config.smtpUrl)
+    return { source: 'platform', transport: { ...TIMEOUTS, url: config.smtpUrl }, from: config.mailFrom };
   return null;
 }
 
@@ -104,7 +121,8 @@ export function projectMailError(error: unknown): ProjectMailError {
   if (response !== undefined) return make(`${PROJECT_MAIL_MESSAGES.rejected} (${response}).`, permanent);
   if (code === 'EENVELOPE' || code === 'EMESSAGE') return make(`${PROJECT_MAIL_MESSAGES.rejected}.`);
   if (code === 'ETIMEDOUT' || original === 'ETIMEDOUT') return make(PROJECT_MAIL_MESSAGES.timeout);
-  if (code === 'ETLS' || TLS_CODE.test(original) || e.library === 'SSL routines') return make(PROJECT_MAIL_MESSAGES.tls);
+  if (code === 'ETLS' || TLS_CODE.test(original) || e.library === 'SSL routines')
+    return make(PROJECT_MAIL_MESSAGES.tls);
   if (original === 'ECONNREFUSED') return make(PROJECT_MAIL_MESSAGES.refused);
   return make(PROJECT_MAIL_MESSAGES.failed);
 }
@@ -121,16 +139,21 @@ export interface MailGuardOptions {
  * that passed (the host name stays the TLS server name, so certificates are checked against
  * it); the platform's is used as configured. Throws ProjectMailError when the host is refused.
  */
-export async function connectableTransport(route: MailRoute, options: MailGuardOptions = {}): Promise<SMTPTransportOptions> {
+export async function connectableTransport(
+  route: MailRoute,
+  options: MailGuardOptions = {},
+): Promise<SMTPTransportOptions> {
   if (route.source === 'platform') return route.transport;
   const host = String(route.transport.host);
   const port = Number(route.transport.port);
-  if (!options.allowPrivate && !PROJECT_SMTP_PORTS.includes(port)) throw new ProjectMailError(PROJECT_MAIL_MESSAGES.port, true);
+  if (!options.allowPrivate && !PROJECT_SMTP_PORTS.includes(port))
+    throw new ProjectMailError(PROJECT_MAIL_MESSAGES.port, true);
   let address: string;
   try {
     ({ address } = await resolvePublicAddress(host, { allowPrivate: options.allowPrivate, lookup: options.lookup }));
   } catch (error) {
-    if (error instanceof SsrfError && error.code === 'ssrf_blocked') throw new ProjectMailError(PROJECT_MAIL_MESSAGES.blocked, true, { cause: error });
+    if (error instanceof SsrfError && error.code === 'ssrf_blocked')
+      throw new ProjectMailError(PROJECT_MAIL_MESSAGES.blocked, true, { cause: error });
     throw new ProjectMailError(PROJECT_MAIL_MESSAGES.dns, false, { cause: error });
   }
   // SNI must not carry an IP address (RFC 6066); a literal host has no name to check anyway.
@@ -142,7 +165,11 @@ export async function connectableTransport(route: MailRoute, options: MailGuardO
  * Sends one message over the route and closes the connection. Over a project's own server,
  * every failure is a ProjectMailError with a fixed message.
  */
-export async function sendMail(route: MailRoute, message: SendMailOptions, options: MailGuardOptions = {}): Promise<SMTPSentMessageInfo> {
+export async function sendMail(
+  route: MailRoute,
+  message: SendMailOptions,
+  options: MailGuardOptions = {},
+): Promise<SMTPSentMessageInfo> {
   const transport = await connectableTransport(route, options);
   const transporter = nodemailer.createTransport(transport);
   try {

@@ -40,10 +40,19 @@ try {
 
   app = await startWorker(config, { log });
   const started = await startHealthServer(app.deps).catch((error: unknown) =>
-    exitOnListenError(error, 'the worker health port', `${config.worker.healthHost}:${config.worker.healthPort}`, 'WORKER_HEALTH_PORT', log),
+    exitOnListenError(
+      error,
+      'the worker health port',
+      `${config.worker.healthHost}:${config.worker.healthPort}`,
+      'WORKER_HEALTH_PORT',
+      log,
+    ),
   );
   health = started;
-  log.info({ pid: process.pid, concurrency: config.worker.concurrency, prefix: config.queuePrefix, healthPort: started.port }, 'worker ready');
+  log.info(
+    { pid: process.pid, concurrency: config.worker.concurrency, prefix: config.queuePrefix, healthPort: started.port },
+    'worker ready',
+  );
 } catch (error) {
   exitOnConfigError('worker', error);
   throw error;

@@ -76,7 +76,11 @@ export function startOutboxRelay(deps: WorkerDeps, options: OutboxRelayOptions):
   const subscriber: Redis = deps.workerRedis.duplicate();
   subscriber.on('error', () => {});
   subscriber.on('message', () => void sweep());
-  subscriber.subscribe(outboxWakeUpChannel(deps.config.queuePrefix)).catch((error: unknown) => log.warn({ err: error }, 'outbox relay could not subscribe to wake-ups; sweeping periodically'));
+  subscriber
+    .subscribe(outboxWakeUpChannel(deps.config.queuePrefix))
+    .catch((error: unknown) =>
+      log.warn({ err: error }, 'outbox relay could not subscribe to wake-ups; sweeping periodically'),
+    );
 
   void sweep().finally(schedule);
   return {

@@ -70,7 +70,8 @@ export class StepBusyError extends Error {
 export const GAVE_UP_MESSAGE = 'gave up after repeated interruptions';
 
 const MAX_ERROR_CHARS = 1000;
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, MAX_ERROR_CHARS);
+const messageOf = (error: unknown) =>
+  (error instanceof Error ? error.message : String(error)).slice(0, MAX_ERROR_CHARS);
 
 /** Whether this failure is the job's last: a permanent error, or no attempts left. */
 export function isFinalFailure(job: Pick<Job, 'attemptsMade' | 'opts'>, error: unknown): boolean {
@@ -87,7 +88,13 @@ async function handOver(deps: WorkerDeps, ids: number[]) {
  * run finished it meanwhile), the next step is handed its outbox row anyway, and the step's own
  * row goes. Returns the new outbox ids, to dispatch after commit.
  */
-async function failStep(deps: WorkerDeps, tx: Tx, submissionId: string, step: SubmissionStep, message: string): Promise<number[]> {
+async function failStep(
+  deps: WorkerDeps,
+  tx: Tx,
+  submissionId: string,
+  step: SubmissionStep,
+  message: string,
+): Promise<number[]> {
   const row = await deps.submissions.lockStep(tx, submissionId, step);
   let added: number[] = [];
   if (row && row.state === 'pending') {
@@ -126,14 +133,23 @@ async function giveUpSubmissionStep(tx: Tx, row: OutboxRow, deps: WorkerDeps): P
  * the step's lease (try again later); `finished`, done or failed already; `missing`, the request
  * was deleted.
  */
-export type StepClaim = { kind: 'run'; attempts: number; lease: Lease } | { kind: 'busy' } | { kind: 'finished'; state: StepState } | { kind: 'missing' };
+export type StepClaim =
+  | { kind: 'run'; attempts: number; lease: Lease }
+  | { kind: 'busy' }
+  | { kind: 'finished'; state: StepState }
+  | { kind: 'missing' };
 
 /**
  * Takes the step's lease for `leaseMs` and counts the run. Only the lease holder counts, so of
  * runs arriving together exactly one runs; a run that died without a word leaves a lease that
  * the next run takes once it expired.
  */
-export async function claimStep(deps: WorkerDeps, submissionId: string, step: SubmissionStep, leaseMs: number): Promise<StepClaim> {
+export async function claimStep(
+  deps: WorkerDeps,
+  submissionId: string,
+  step: SubmissionStep,
+  leaseMs: number,
+): Promise<StepClaim> {
   const lease = await deps.leases.acquire(submissionJobId(submissionId, step), leaseMs);
   if (!lease) {
     const state = await deps.submissions.stepState(submissionId, step);
@@ -174,7 +190,10 @@ export async function runSubmissionStep(
   if (claim.kind === 'busy') throw new StepBusyError(step);
 
   // Renewed like BullMQ's own lock: a step may legitimately outlive one lease (a slow SMTP server).
-  const renewal = setInterval(() => void leases.renew(claim.lease, leaseMs).catch(() => {}), Math.max(100, leaseMs / 2));
+  const renewal = setInterval(
+    () => void leases.renew(claim.lease, leaseMs).catch(() => {}),
+    Math.max(100, leaseMs / 2),
+  );
   renewal.unref();
   try {
     // A run past its time fails here, so its failure is recorded like any other.
@@ -223,7 +242,10 @@ const STEP_OPTIONS = {
 } as const;
 
 /** A submission step as a job type of the `submission-steps` queue; `timeoutMs` bounds one run. */
-export function defineSubmissionStep(processor: StepProcessor, options: { timeoutMs: number }): JobType<SubmissionJobData> & StepProcessor {
+export function defineSubmissionStep(
+  processor: StepProcessor,
+  options: { timeoutMs: number },
+): JobType<SubmissionJobData> & StepProcessor {
   const type = defineJob({
     queue: QUEUES.submissionSteps,
     name: processor.step,

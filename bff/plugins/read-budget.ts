@@ -1,6 +1,10 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
-import type { BffCacheSettings, RedisSettings, ShareReadLimitSettings } from '../../server/core/platform/config/pieces.js';
+import type {
+  BffCacheSettings,
+  RedisSettings,
+  ShareReadLimitSettings,
+} from '../../server/core/platform/config/pieces.js';
 import { createReadBudget, type ReadBudget } from '../services/read-budget.js';
 
 declare module 'fastify' {
@@ -18,7 +22,15 @@ export interface ReadBudgetPluginOptions {
 /** The read budget on the request-path Redis connection. Needs the Redis plugin. */
 export default fp(
   async function readBudgetPlugin(app: FastifyInstance, { settings }: ReadBudgetPluginOptions) {
-    app.decorate('readBudget', createReadBudget({ redis: app.redis, prefix: settings.queuePrefix, rate: settings.shareReadRate, slice: settings.bffCache.rateSlice }));
+    app.decorate(
+      'readBudget',
+      createReadBudget({
+        redis: app.redis,
+        prefix: settings.queuePrefix,
+        rate: settings.shareReadRate,
+        slice: settings.bffCache.rateSlice,
+      }),
+    );
   },
   { dependencies: ['redis-plugin'] },
 );

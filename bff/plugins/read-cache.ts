@@ -30,7 +30,12 @@ export interface ReadCachePluginOptions {
 export default fp(
   async function readCachePlugin(app: FastifyInstance, { settings, waitMs = 2000 }: ReadCachePluginOptions) {
     const cache = createReadCache({ ttlMs: settings.bffCache.ttlMs, maxBytes: settings.bffCache.maxBytes });
-    const feed = createShareChangeFeed({ subscriber: createRedis(settings.redisUrl, 'worker'), redis: app.redis, prefix: settings.queuePrefix, handlers: cache });
+    const feed = createShareChangeFeed({
+      subscriber: createRedis(settings.redisUrl, 'worker'),
+      redis: app.redis,
+      prefix: settings.queuePrefix,
+      handlers: cache,
+    });
     app.decorate('readCache', cache);
     // Random per process: a password's HMAC in a key means nothing outside this process.
     app.decorate('readCacheSecret', randomBytes(32));

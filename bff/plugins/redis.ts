@@ -22,11 +22,15 @@ export interface RedisPluginOptions {
  * The BFF's request-path Redis connection. The BFF starts without Redis too: its cache is then
  * never trusted (every read goes to the server) and /health names `redis`.
  */
-export default fp(async function redisPlugin(app: FastifyInstance, { settings, waitMs = 2000 }: RedisPluginOptions) {
-  const redis = createRedis(settings.redisUrl, 'request');
-  app.decorate('redis', redis);
-  app.addHook('onClose', async () => {
-    await redis.quit().catch(() => redis.disconnect());
-  });
-  if (!(await waitForRedis(redis, waitMs))) app.log.warn('Redis did not answer at start: the read cache stays off until it does');
-}, { name: 'redis-plugin' });
+export default fp(
+  async function redisPlugin(app: FastifyInstance, { settings, waitMs = 2000 }: RedisPluginOptions) {
+    const redis = createRedis(settings.redisUrl, 'request');
+    app.decorate('redis', redis);
+    app.addHook('onClose', async () => {
+      await redis.quit().catch(() => redis.disconnect());
+    });
+    if (!(await waitForRedis(redis, waitMs)))
+      app.log.warn('Redis did not answer at start: the read cache stays off until it does');
+  },
+  { name: 'redis-plugin' },
+);

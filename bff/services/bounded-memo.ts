@@ -7,7 +7,10 @@
  * `max` x `maxLength` characters are kept). Never give it a secret (a password): the arguments
  * are kept as they are.
  */
-export function boundedMemo<T>(compute: (input: string) => T, { max = 4096, maxLength = 1024 } = {}): (input: string) => T {
+export function boundedMemo<T>(
+  compute: (input: string) => T,
+  { max = 4096, maxLength = 1024 } = {},
+): (input: string) => T {
   let known = new Map<string, T>();
   return (input) => {
     if (input.length > maxLength) return compute(input);

@@ -41,7 +41,11 @@ interface HeaderTemplate {
  * budget, the kept headers, the ETag), so the two stay alike.
  */
 function headerTemplate(kept: KeptRead, withOrigin: boolean, notModified: boolean): HeaderTemplate {
-  const named: Record<string, string | number> = Object.assign(publicCorsHeaderValues(withOrigin ? 'origin' : undefined), rateLimitHeaderValues({ limit: 0, remaining: 0, resetSeconds: 0 }), kept.headers);
+  const named: Record<string, string | number> = Object.assign(
+    publicCorsHeaderValues(withOrigin ? 'origin' : undefined),
+    rateLimitHeaderValues({ limit: 0, remaining: 0, resetSeconds: 0 }),
+    kept.headers,
+  );
   named.vary = varyWithAccept(named.vary as string | undefined);
   named.etag = kept.etag;
   named['x-api-version'] = API_VERSION;
@@ -49,7 +53,13 @@ function headerTemplate(kept: KeptRead, withOrigin: boolean, notModified: boolea
   const names = Object.keys(named);
   const pairs = names.flatMap((name) => [name, named[name]]);
   const valueOf = (name: string) => (names.includes(name) ? 2 * names.indexOf(name) + 1 : -1);
-  return { pairs, origin: valueOf('access-control-allow-origin'), limit: valueOf('ratelimit-limit'), remaining: valueOf('ratelimit-remaining'), reset: valueOf('ratelimit-reset') };
+  return {
+    pairs,
+    origin: valueOf('access-control-allow-origin'),
+    limit: valueOf('ratelimit-limit'),
+    remaining: valueOf('ratelimit-remaining'),
+    reset: valueOf('ratelimit-reset'),
+  };
 }
 
 /** The four templates of a kept answer, built on its first hit (indexed: origin ? 2 : 0, + 1 for a 304). */
@@ -74,10 +84,22 @@ function templateFor(kept: KeptRead, withOrigin: boolean, notModified: boolean):
  * remembered (not when a password is sent: the key keeps only its HMAC, and so must the
  * memory), and so are each kept answer's headers.
  */
-export function createCacheHitFastPath({ readCache, readBudget, readCacheSecret, addressing, log }: CacheHitFastPathOptions) {
+export function createCacheHitFastPath({
+  readCache,
+  readBudget,
+  readCacheSecret,
+  addressing,
+  log,
+}: CacheHitFastPathOptions) {
   // pino's check; Fastify's stand-in logger (logger: false) has none and logs nothing.
-  const logsRequests = () => typeof (log as Partial<Logger>).isLevelEnabled === 'function' && (log as Logger).isLevelEnabled('info');
-  const keyOf = (url: string, origin: string | undefined, referer: string | undefined, password: string | undefined) => {
+  const logsRequests = () =>
+    typeof (log as Partial<Logger>).isLevelEnabled === 'function' && (log as Logger).isLevelEnabled('info');
+  const keyOf = (
+    url: string,
+    origin: string | undefined,
+    referer: string | undefined,
+    password: string | undefined,
+  ) => {
     const target = cacheableReadTarget('GET', url);
     return target && readCacheKey({ ...target, origin, referer, password }, readCacheSecret);
   };
@@ -90,12 +112,21 @@ export function createCacheHitFastPath({ readCache, readBudget, readCacheSecret,
   return function answerCacheHit(req: IncomingMessage, res: ServerResponse): boolean {
     const { headers, url } = req;
     if (req.method !== 'GET' || !url?.startsWith('/share/')) return false;
-    if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined || prefersHtml(headers.accept)) return false;
+    if (
+      headers['content-length'] !== undefined ||
+      headers['transfer-encoding'] !== undefined ||
+      prefersHtml(headers.accept)
+    )
+      return false;
     let origin = first(headers.origin);
     let referer = first(headers.referer);
-    if (origin !== undefined || referer !== undefined) ({ origin, referer } = withoutOwnOrigin(origin, referer, addressing.ownOrigin(req)));
+    if (origin !== undefined || referer !== undefined)
+      ({ origin, referer } = withoutOwnOrigin(origin, referer, addressing.ownOrigin(req)));
     const password = first(headers['x-share-password']);
-    const key = password === undefined ? rememberedKeyOf(`${url}\n${origin ?? '\r'}\n${referer ?? '\r'}`) : keyOf(url, origin, referer, password);
+    const key =
+      password === undefined
+        ? rememberedKeyOf(`${url}\n${origin ?? '\r'}\n${referer ?? '\r'}`)
+        : keyOf(url, origin, referer, password);
     if (!key) return false;
     const found = readCache.lookup(key);
     if (!found?.current) return false;
@@ -116,7 +147,14 @@ export function createCacheHitFastPath({ readCache, readBudget, readCacheSecret,
     if (logsRequests()) {
       // Fastify's "request completed" line, which it cannot write for a request it never saw; `req` is
       // shaped for the logger's request serializer (request-log.ts), which masks the token.
-      log.info({ req: { method: 'GET', url: redactUrl(url), hostname: headers.host, ip, socket: req.socket }, res: { statusCode: res.statusCode }, cache: 'hit' }, 'request completed');
+      log.info(
+        {
+          req: { method: 'GET', url: redactUrl(url), hostname: headers.host, ip, socket: req.socket },
+          res: { statusCode: res.statusCode },
+          cache: 'hit',
+        },
+        'request completed',
+      );
     }
     return true;
   };

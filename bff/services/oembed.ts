@@ -22,14 +22,19 @@ export interface OembedInput {
 
 /** The rich response; the iframe keeps 4:3 and shrinks to fit maxwidth and maxheight. */
 export function oembedResponse(input: OembedInput) {
-  const scale = Math.min(1, (input.maxwidth ?? Infinity) / OEMBED_DEFAULT_SIZE.width, (input.maxheight ?? Infinity) / OEMBED_DEFAULT_SIZE.height);
+  const scale = Math.min(
+    1,
+    (input.maxwidth ?? Infinity) / OEMBED_DEFAULT_SIZE.width,
+    (input.maxheight ?? Infinity) / OEMBED_DEFAULT_SIZE.height,
+  );
   const width = Math.max(1, Math.floor(OEMBED_DEFAULT_SIZE.width * scale));
   const height = Math.max(1, Math.floor(OEMBED_DEFAULT_SIZE.height * scale));
   const html =
     `<iframe src="${escapeHtml(input.pageUrl)}" width="${width}" height="${height}" title="${escapeHtml(input.title)}" ` +
     `style="border:0;max-width:100%" loading="lazy" allow="fullscreen; xr-spatial-tracking" allowfullscreen></iframe>`;
   const thumbnail = input.thumbnail;
-  const fits = thumbnail && thumbnail.width <= (input.maxwidth ?? Infinity) && thumbnail.height <= (input.maxheight ?? Infinity);
+  const fits =
+    thumbnail && thumbnail.width <= (input.maxwidth ?? Infinity) && thumbnail.height <= (input.maxheight ?? Infinity);
   return {
     type: 'rich' as const,
     version: '1.0' as const,
@@ -39,6 +44,8 @@ export function oembedResponse(input: OembedInput) {
     html,
     width,
     height,
-    ...(fits ? { thumbnail_url: thumbnail.url, thumbnail_width: thumbnail.width, thumbnail_height: thumbnail.height } : {}),
+    ...(fits
+      ? { thumbnail_url: thumbnail.url, thumbnail_width: thumbnail.width, thumbnail_height: thumbnail.height }
+      : {}),
   };
 }

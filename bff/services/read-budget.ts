@@ -26,8 +26,16 @@ export type BudgetDecision =
   | { allowed: false; limit: number; retryAfterSeconds: number };
 
 /** The draft RateLimit headers of an allowed decision whose count is known (the server's limiter sends the same). */
-export function rateLimitHeaderValues(decision: { limit: number; remaining: number; resetSeconds: number }): Record<string, number> {
-  return { 'ratelimit-limit': decision.limit, 'ratelimit-remaining': decision.remaining, 'ratelimit-reset': decision.resetSeconds };
+export function rateLimitHeaderValues(decision: {
+  limit: number;
+  remaining: number;
+  resetSeconds: number;
+}): Record<string, number> {
+  return {
+    'ratelimit-limit': decision.limit,
+    'ratelimit-remaining': decision.remaining,
+    'ratelimit-reset': decision.resetSeconds,
+  };
 }
 
 /** What one process holds of a client's budget. */
@@ -113,7 +121,12 @@ export function createReadBudget(options: ReadBudgetOptions) {
 
   async function takeSlice(key: string): Promise<void> {
     const size = nextSliceSize(slices.get(key), Date.now());
-    const [current, ttl, units] = await redis.bffBudgetTake(key, Math.max(size, waiting.get(key) ?? 0), rate.timeWindow, rate.max);
+    const [current, ttl, units] = await redis.bffBudgetTake(
+      key,
+      Math.max(size, waiting.get(key) ?? 0),
+      rate.timeWindow,
+      rate.max,
+    );
     const first = current - units + 1;
     // Another process may have counted meanwhile: units past the limit are never spent.
     const usable = Math.max(0, Math.min(units, rate.max - first + 1));
@@ -123,7 +136,14 @@ export function createReadBudget(options: ReadBudgetOptions) {
     const keep = held && held.resetAt > now && first > 1 ? held : undefined;
     const runs: Array<[number, number]> = keep ? keep.runs : [];
     if (usable > 0) runs.push([first, first + usable - 1]);
-    const next: ClientSlice = { unspent: (keep?.unspent ?? 0) + usable, runs, size, takenAt: now, atLimit: current >= rate.max, resetAt: now + ttl };
+    const next: ClientSlice = {
+      unspent: (keep?.unspent ?? 0) + usable,
+      runs,
+      size,
+      takenAt: now,
+      atLimit: current >= rate.max,
+      resetAt: now + ttl,
+    };
     slices.set(key, next, { ttl: Math.max(1, ttl) });
   }
 

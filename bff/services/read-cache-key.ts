@@ -25,7 +25,10 @@ export function readCacheKey(parts: ReadRequestParts, secret: Buffer): string | 
   if (!isWellFormedShareRequest(parts)) return null;
   const embed = embedOriginOf(parts.origin, parts.referer);
   const embedPart = embed === undefined ? '-' : embed === null ? '!' : `${embed.host}:${embed.port}`;
-  const passwordPart = parts.password === undefined ? '-' : createHmac('sha256', secret).update(parts.password, 'utf8').digest('base64url');
+  const passwordPart =
+    parts.password === undefined
+      ? '-'
+      : createHmac('sha256', secret).update(parts.password, 'utf8').digest('base64url');
   return `${projectPrefix(parts.projectId)}${parts.token}|${embedPart}|${passwordPart}`;
 }
 

@@ -15,13 +15,17 @@ const lastEntry = (value: string) => value.slice(value.lastIndexOf(',') + 1).tri
  */
 export function createRequestAddressing(trustProxy: readonly string[]) {
   const trust = trustProxy.length > 0 ? proxyAddr.compile([...trustProxy]) : undefined;
-  const peerTrusted = (req: IncomingMessage) => trust !== undefined && req.socket?.remoteAddress !== undefined && trust(req.socket.remoteAddress, 0);
+  const peerTrusted = (req: IncomingMessage) =>
+    trust !== undefined && req.socket?.remoteAddress !== undefined && trust(req.socket.remoteAddress, 0);
   const forwarded = (req: IncomingMessage, name: string) => {
     const value = req.headers[name];
     return typeof value === 'string' && value !== '' && peerTrusted(req) ? lastEntry(value) : undefined;
   };
   // The origin of each Host seen, by protocol: parsing it is a cost on every embedded read.
-  const originAt = { http: boundedMemo((host) => ownOrigin('http', host)), https: boundedMemo((host) => ownOrigin('https', host)) };
+  const originAt = {
+    http: boundedMemo((host) => ownOrigin('http', host)),
+    https: boundedMemo((host) => ownOrigin('https', host)),
+  };
   return {
     /** The client's address (request.ip). */
     clientIp(req: IncomingMessage): string | undefined {
@@ -29,7 +33,8 @@ export function createRequestAddressing(trustProxy: readonly string[]) {
     },
     /** The origin the client reached this BFF at, or null when the Host is not a plain host. */
     ownOrigin(req: IncomingMessage): string | null {
-      const protocol = forwarded(req, 'x-forwarded-proto') ?? ((req.socket as TLSSocket | undefined)?.encrypted ? 'https' : 'http');
+      const protocol =
+        forwarded(req, 'x-forwarded-proto') ?? ((req.socket as TLSSocket | undefined)?.encrypted ? 'https' : 'http');
       const host = forwarded(req, 'x-forwarded-host') ?? req.headers.host;
       return host !== undefined && (protocol === 'http' || protocol === 'https') ? originAt[protocol](host) : null;
     },

@@ -104,7 +104,11 @@ const HOST = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:[0-9]{1,5})?$/i;
  * page's own element is not an embed (contract section 11). Origin decides when present, else
  * Referer; when it names `own`, both go.
  */
-export function withoutOwnOrigin(origin: string | undefined, referer: string | undefined, own: string | null): { origin?: string; referer?: string } {
+export function withoutOwnOrigin(
+  origin: string | undefined,
+  referer: string | undefined,
+  own: string | null,
+): { origin?: string; referer?: string } {
   if (!own || (origin === undefined && referer === undefined)) return { origin, referer };
   return originOfUrl(origin ?? referer!) === own ? {} : { origin, referer };
 }

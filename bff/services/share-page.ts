@@ -23,7 +23,12 @@ export interface SharePageInput {
 export const VIEWER_ASSETS = '/viewer/';
 
 /** The preview card of every share (the payload has no image of its own): 1200 x 630, a PNG. */
-export const PREVIEW_IMAGE = { path: `${VIEWER_ASSETS}preview.png`, width: 1200, height: 630, alt: 'An interactive 3D configurator' } as const;
+export const PREVIEW_IMAGE = {
+  path: `${VIEWER_ASSETS}preview.png`,
+  width: 1200,
+  height: 630,
+  alt: 'An interactive 3D configurator',
+} as const;
 
 const SITE_NAME = 'config-share';
 
@@ -44,7 +49,8 @@ export const sharePageUrl = (origin: string, { projectId, token }: ShareIds) =>
   `${origin}/share/${encodeURIComponent(projectId)}/${encodeURIComponent(token)}`;
 
 /** The oEmbed endpoint's URL for a share link. */
-export const oembedUrl = (origin: string, shareUrl: string) => `${origin}/oembed?url=${encodeURIComponent(shareUrl)}&format=json`;
+export const oembedUrl = (origin: string, shareUrl: string) =>
+  `${origin}/oembed?url=${encodeURIComponent(shareUrl)}&format=json`;
 
 function texts(input: SharePageInput): { title: string; description: string } {
   switch (input.state) {
@@ -57,9 +63,15 @@ function texts(input: SharePageInput): { title: string; description: string } {
     case 'unavailable':
       return { title: 'Not available', description: 'This shared 3D project is not available right now.' };
     case 'not-found':
-      return { title: 'Not available', description: 'This share link is not available. It may have been turned off or replaced by a new link.' };
+      return {
+        title: 'Not available',
+        description: 'This share link is not available. It may have been turned off or replaced by a new link.',
+      };
     case 'error':
-      return { title: 'Something went wrong', description: 'The shared 3D project could not be loaded. Please try again in a moment.' };
+      return {
+        title: 'Something went wrong',
+        description: 'The shared 3D project could not be loaded. Please try again in a moment.',
+      };
   }
 }
 
@@ -117,7 +129,10 @@ export function renderSharePage(input: SharePageInput): string {
   }
   if (pageUrl) {
     meta.push(`<meta property="og:url" content="${e(pageUrl)}">`, `<link rel="canonical" href="${e(pageUrl)}">`);
-    if (state === 'ready') meta.push(`<link rel="alternate" type="application/json+oembed" href="${e(oembedUrl(origin, pageUrl))}" title="${e(title)}">`);
+    if (state === 'ready')
+      meta.push(
+        `<link rel="alternate" type="application/json+oembed" href="${e(oembedUrl(origin, pageUrl))}" title="${e(title)}">`,
+      );
   }
   // The element reads the share itself; the paragraph inside shows until it is defined (and without script).
   const fallback = `<p class="fallback">${e(state === 'ready' ? `Loading ${title}…` : description)}</p>`;

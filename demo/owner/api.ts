@@ -129,7 +129,13 @@ export interface LibraryDescription {
   requiresAccountForImport: boolean;
   supports: Record<string, boolean | string>;
   importAvailable: boolean;
-  connection?: { connected: boolean; username?: string; displayName?: string; profileUrl?: string; connectedAt?: string };
+  connection?: {
+    connected: boolean;
+    username?: string;
+    displayName?: string;
+    profileUrl?: string;
+    connectedAt?: string;
+  };
   notice?: string;
 }
 
@@ -198,9 +204,17 @@ export function createApi(credentials: Credentials) {
     if (body !== undefined) headers['content-type'] = 'application/json';
     let res: Response;
     try {
-      res = await fetch(`${credentials.apiBase}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      res = await fetch(`${credentials.apiBase}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
     } catch {
-      throw new ApiError(0, 'network', `The API at ${credentials.apiBase} did not answer (is it running, and is this page's origin in CONSOLE_ORIGINS?).`);
+      throw new ApiError(
+        0,
+        'network',
+        `The API at ${credentials.apiBase} did not answer (is it running, and is this page's origin in CONSOLE_ORIGINS?).`,
+      );
     }
     const text = await res.text();
     let json: Record<string, unknown> = {};
@@ -209,7 +223,8 @@ export function createApi(credentials: Credentials) {
     } catch {
       json = {};
     }
-    if (!res.ok) throw new ApiError(res.status, String(json.error ?? 'http'), String(json.message ?? `HTTP ${res.status}`), json);
+    if (!res.ok)
+      throw new ApiError(res.status, String(json.error ?? 'http'), String(json.message ?? `HTTP ${res.status}`), json);
     return json as T;
   }
 
@@ -222,23 +237,40 @@ export function createApi(credentials: Credentials) {
     projects: () => call<{ projects: ProjectSummary[]; nextCursor: string | null }>('GET', '/projects?limit=100'),
 
     share: (id: string) => call<{ settings: ShareSettings }>('GET', `${project(id)}/share`).then((r) => r.settings),
-    putShare: (id: string, update: ShareUpdate) => call<{ settings: ShareSettings }>('PUT', `${project(id)}/share`, update).then((r) => r.settings),
-    enableShare: (id: string) => call<{ settings: ShareSettings }>('POST', `${project(id)}/share/enable`).then((r) => r.settings),
-    regenerateShare: (id: string) => call<{ settings: ShareSettings }>('POST', `${project(id)}/share/regenerate`).then((r) => r.settings),
+    putShare: (id: string, update: ShareUpdate) =>
+      call<{ settings: ShareSettings }>('PUT', `${project(id)}/share`, update).then((r) => r.settings),
+    enableShare: (id: string) =>
+      call<{ settings: ShareSettings }>('POST', `${project(id)}/share/enable`).then((r) => r.settings),
+    regenerateShare: (id: string) =>
+      call<{ settings: ShareSettings }>('POST', `${project(id)}/share/regenerate`).then((r) => r.settings),
 
-    webhooks: (projectId: string) => call<{ webhooks: Webhook[] }>('GET', `${project(projectId)}/webhooks`).then((r) => r.webhooks),
-    putWebhook: (projectId: string, id: string, body: { url: string; events: string[]; name?: string; enabled?: boolean; secret?: string }) =>
-      call<{ webhook: Webhook; secret?: string }>('PUT', webhook(projectId, id), body),
+    webhooks: (projectId: string) =>
+      call<{ webhooks: Webhook[] }>('GET', `${project(projectId)}/webhooks`).then((r) => r.webhooks),
+    putWebhook: (
+      projectId: string,
+      id: string,
+      body: { url: string; events: string[]; name?: string; enabled?: boolean; secret?: string },
+    ) => call<{ webhook: Webhook; secret?: string }>('PUT', webhook(projectId, id), body),
     deleteWebhook: (projectId: string, id: string) => call<unknown>('DELETE', webhook(projectId, id)),
-    testWebhook: (projectId: string, id: string) => call<{ test: WebhookTest }>('POST', `${webhook(projectId, id)}/test`).then((r) => r.test),
-    deliveries: (projectId: string, id: string) => call<{ deliveries: DeliveryRecord[] }>('GET', `${webhook(projectId, id)}/deliveries`).then((r) => r.deliveries),
-    redeliver: (projectId: string, id: string, deliveryId: string) => call<unknown>('POST', `${webhook(projectId, id)}/deliveries/${enc(deliveryId)}/redeliver`),
+    testWebhook: (projectId: string, id: string) =>
+      call<{ test: WebhookTest }>('POST', `${webhook(projectId, id)}/test`).then((r) => r.test),
+    deliveries: (projectId: string, id: string) =>
+      call<{ deliveries: DeliveryRecord[] }>('GET', `${webhook(projectId, id)}/deliveries`).then((r) => r.deliveries),
+    redeliver: (projectId: string, id: string, deliveryId: string) =>
+      call<unknown>('POST', `${webhook(projectId, id)}/deliveries/${enc(deliveryId)}/redeliver`),
 
-    requests: (projectId: string) => call<{ requests: RequestSummary[]; nextCursor: string | null }>('GET', `${project(projectId)}/requests?limit=50`),
-    request: (projectId: string, id: string) => call<{ request: RequestDetail }>('GET', `${project(projectId)}/requests/${enc(id)}`).then((r) => r.request),
-    setRequestStatus: (projectId: string, id: string, status: string) => call<{ request: RequestDetail }>('PATCH', `${project(projectId)}/requests/${enc(id)}`, { status }),
+    requests: (projectId: string) =>
+      call<{ requests: RequestSummary[]; nextCursor: string | null }>('GET', `${project(projectId)}/requests?limit=50`),
+    request: (projectId: string, id: string) =>
+      call<{ request: RequestDetail }>('GET', `${project(projectId)}/requests/${enc(id)}`).then((r) => r.request),
+    setRequestStatus: (projectId: string, id: string, status: string) =>
+      call<{ request: RequestDetail }>('PATCH', `${project(projectId)}/requests/${enc(id)}`, { status }),
 
-    libraries: () => call<{ providers: LibraryDescription[]; categories: Array<{ id: string; label: string }> }>('GET', '/external-assets/providers'),
+    libraries: () =>
+      call<{ providers: LibraryDescription[]; categories: Array<{ id: string; label: string }> }>(
+        'GET',
+        '/external-assets/providers',
+      ),
     search: (filters: SearchFilters) => {
       const query = new URLSearchParams({ q: filters.q });
       if (filters.providers?.length) query.set('providers', filters.providers.join(','));
@@ -249,11 +281,17 @@ export function createApi(credentials: Credentials) {
       return call<SearchResult>('GET', `/external-assets/search?${query}`);
     },
     item: (provider: string, id: string) =>
-      call<{ asset: LibraryItem; alreadyImported: { assetId: string } | null; provider: { name: string; credit: string; homepage: string } }>('GET', `/external-assets/items/${enc(provider)}/${enc(id)}`),
+      call<{
+        asset: LibraryItem;
+        alreadyImported: { assetId: string } | null;
+        provider: { name: string; credit: string; homepage: string };
+      }>('GET', `/external-assets/items/${enc(provider)}/${enc(id)}`),
     startImport: (provider: string, providerAssetId: string, acknowledgeLicense: boolean) =>
       call<ImportStart>('POST', '/external-assets/imports', { provider, providerAssetId, acknowledgeLicense }),
-    importJob: (jobId: string) => call<{ job: ImportJob }>('GET', `/external-assets/imports/${enc(jobId)}`).then((r) => r.job),
-    libraryBConnection: () => call<{ available: boolean; connected: boolean }>('GET', '/external-providers/library_b/connection'),
+    importJob: (jobId: string) =>
+      call<{ job: ImportJob }>('GET', `/external-assets/imports/${enc(jobId)}`).then((r) => r.job),
+    libraryBConnection: () =>
+      call<{ available: boolean; connected: boolean }>('GET', '/external-providers/library_b/connection'),
     connectLibraryB: () => call<{ url: string }>('POST', '/external-providers/library_b/connect'),
     disconnectLibraryB: () => call<unknown>('DELETE', '/external-providers/library_b/connection'),
   };

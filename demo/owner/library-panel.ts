@@ -20,7 +20,11 @@ export class LibraryPanel extends LitElement {
   @state() private categories: Array<{ id: string; label: string }> = [];
   @state() private result?: SearchResult;
   @state() private filters?: SearchFilters;
-  @state() private detail?: { asset: LibraryItem; alreadyImported: { assetId: string } | null; provider: { name: string; credit: string; homepage: string } };
+  @state() private detail?: {
+    asset: LibraryItem;
+    alreadyImported: { assetId: string } | null;
+    provider: { name: string; credit: string; homepage: string };
+  };
   @state() private job?: ImportJob;
   @state() private reusedAssetId = '';
   @state() private connection?: { available: boolean; connected: boolean };
@@ -32,7 +36,12 @@ export class LibraryPanel extends LitElement {
     void this.loadLibraries().then(() => {
       // The library_b authorize flow comes back to DASHBOARD_URL with ?status=connected|error.
       const status = new URLSearchParams(location.search).get('status');
-      if (status) announce(this, status === 'connected' ? 'Your library_b account is connected.' : 'Connecting your library_b account failed.', status === 'connected' ? 'info' : 'error');
+      if (status)
+        announce(
+          this,
+          status === 'connected' ? 'Your library_b account is connected.' : 'Connecting your library_b account failed.',
+          status === 'connected' ? 'info' : 'error',
+        );
     });
   }
 
@@ -69,13 +78,16 @@ export class LibraryPanel extends LitElement {
       };
     }
     if (!filters) return;
-    const cursor = event ? undefined : this.result?.nextCursor ?? undefined;
+    const cursor = event ? undefined : (this.result?.nextCursor ?? undefined);
     this.busy = true;
     try {
       const page = await this.api.search({ ...filters, cursor });
       this.filters = filters;
       this.result = cursor && this.result ? { ...page, items: [...this.result.items, ...page.items] } : page;
-      announce(this, `${this.result.items.length} model(s) found. ${page.providers.map((p) => `${p.provider}: ${p.status}`).join(', ')}.`);
+      announce(
+        this,
+        `${this.result.items.length} model(s) found. ${page.providers.map((p) => `${p.provider}: ${p.status}`).join(', ')}.`,
+      );
     } catch (error) {
       announce(this, `Search failed: ${errorText(error)}`, 'error');
     } finally {
@@ -126,8 +138,13 @@ export class LibraryPanel extends LitElement {
         announce(this, `Could not read the import: ${errorText(error)}`, 'error');
       }
       const job = this.job;
-      if (job?.status === 'completed') announce(this, `Import done: asset ${job.assetId}, readiness ${job.readiness?.score ?? '?'} (${job.readiness?.level ?? 'unknown'}).`);
-      else if (job?.status === 'failed') announce(this, `Import failed: ${job.error?.message ?? 'unknown error'} (${job.error?.code ?? ''}).`, 'error');
+      if (job?.status === 'completed')
+        announce(
+          this,
+          `Import done: asset ${job.assetId}, readiness ${job.readiness?.score ?? '?'} (${job.readiness?.level ?? 'unknown'}).`,
+        );
+      else if (job?.status === 'failed')
+        announce(this, `Import failed: ${job.error?.message ?? 'unknown error'} (${job.error?.code ?? ''}).`, 'error');
       else this.poll(jobId);
     }, POLL_MS);
   }
@@ -156,9 +173,7 @@ export class LibraryPanel extends LitElement {
   override render() {
     return html`
       <h2>Library</h2>
-      ${this.renderLibraries()}
-      ${this.renderSearchForm()}
-      ${this.result ? this.renderResults(this.result) : nothing}
+      ${this.renderLibraries()} ${this.renderSearchForm()} ${this.result ? this.renderResults(this.result) : nothing}
       ${this.detail ? this.renderDetail() : nothing}
     `;
   }
@@ -168,20 +183,32 @@ export class LibraryPanel extends LitElement {
     return html`<section aria-labelledby="libs-title">
       <h3 id="libs-title">Libraries</h3>
       <ul>
-        ${this.libraries.map((l) => html`<li><a href=${l.homepage} target="_blank" rel="noopener">${l.name}</a> <span class="badge">${l.id}</span>
-          ${l.importAvailable ? html`<span class="ok">import available</span>` : html`<span class="muted">import not available</span>`}
-          ${l.notice ? html`<span class="muted">— ${l.notice}</span>` : nothing}</li>`)}
+        ${this.libraries.map(
+          (l) =>
+            html`<li>
+              <a href=${l.homepage} target="_blank" rel="noopener">${l.name}</a>
+              <span class="badge">${l.id}</span>
+              ${l.importAvailable ? html`<span class="ok">import available</span>` : html`<span class="muted">import not available</span>`}
+              ${l.notice ? html`<span class="muted">— ${l.notice}</span>` : nothing}
+            </li>`,
+        )}
       </ul>
-      ${b
-        ? html`<div class="card" id="library-b-connection">
-            <strong>${b.name} account</strong>:
-            ${this.connection?.connected
-              ? html`connected${b.connection?.displayName || b.connection?.username ? ` as ${b.connection.displayName ?? b.connection.username}` : ''}. <button @click=${this.disconnect}>Disconnect</button>`
-              : this.connection?.available === false
-                ? html`<span class="muted">imports from this library are not set up on this platform.</span>`
-                : html`not connected (needed to import its models). <button @click=${this.connect}>Connect account</button>`}
-          </div>`
-        : nothing}
+      ${
+        b
+          ? html`<div class="card" id="library-b-connection">
+              <strong>${b.name} account</strong>:
+              ${
+                this.connection?.connected
+                  ? html`connected${b.connection?.displayName || b.connection?.username ? ` as ${b.connection.displayName ?? b.connection.username}` : ''}.
+                      <button @click=${this.disconnect}>Disconnect</button>`
+                  : this.connection?.available === false
+                    ? html`<span class="muted">imports from this library are not set up on this platform.</span>`
+                    : html`not connected (needed to import its models).
+                        <button @click=${this.connect}>Connect account</button>`
+              }
+            </div>`
+          : nothing
+      }
     </section>`;
   }
 
@@ -189,16 +216,39 @@ export class LibraryPanel extends LitElement {
     return html`<form @submit=${this.search} aria-label="Search the libraries" class="card">
       <div class="row">
         <div><label for="lib-q">Search</label><input id="lib-q" name="q" type="search" /></div>
-        <div><label for="lib-category">Category</label><select id="lib-category" name="category"><option value="">Any</option>
-          ${this.categories.map((c) => html`<option value=${c.id}>${c.label}</option>`)}</select></div>
-        <div><label for="lib-license">Licence</label><select id="lib-license" name="license"><option value="">Any</option>
-          ${LICENSES.map((l) => html`<option value=${l}>${l.toUpperCase()}</option>`)}</select></div>
-        <div><label for="lib-format">Format</label><select id="lib-format" name="format"><option value="">Any</option><option value="glb">GLB</option><option value="gltf">glTF</option></select></div>
-        <div><label for="lib-poly">Max polygons</label><input id="lib-poly" name="maxPolygons" type="number" min="1" step="1" style="min-width:8rem" /></div>
+        <div>
+          <label for="lib-category">Category</label
+          ><select id="lib-category" name="category">
+            <option value="">Any</option>
+            ${this.categories.map((c) => html`<option value=${c.id}>${c.label}</option>`)}
+          </select>
+        </div>
+        <div>
+          <label for="lib-license">Licence</label
+          ><select id="lib-license" name="license">
+            <option value="">Any</option>
+            ${LICENSES.map((l) => html`<option value=${l}>${l.toUpperCase()}</option>`)}
+          </select>
+        </div>
+        <div>
+          <label for="lib-format">Format</label
+          ><select id="lib-format" name="format">
+            <option value="">Any</option>
+            <option value="glb">GLB</option>
+            <option value="gltf">glTF</option>
+          </select>
+        </div>
+        <div>
+          <label for="lib-poly">Max polygons</label
+          ><input id="lib-poly" name="maxPolygons" type="number" min="1" step="1" style="min-width:8rem" />
+        </div>
       </div>
-      <fieldset><legend>Libraries to search</legend>
+      <fieldset>
+        <legend>Libraries to search</legend>
         ${this.libraries.map((l) => html`<label class="inline"><input type="checkbox" name=${`provider:${l.id}`} checked /> ${l.name}</label>`)}
-        <label class="inline"><input type="checkbox" name="commercial" checked /> Only models with a clear commercial right</label>
+        <label class="inline"
+          ><input type="checkbox" name="commercial" checked /> Only models with a clear commercial right</label
+        >
       </fieldset>
       <button class="primary" type="submit" ?disabled=${this.busy}>Search</button>
     </form>`;
@@ -211,15 +261,19 @@ export class LibraryPanel extends LitElement {
         ${result.providers.map((p) => html`<li data-provider=${p.provider}><span class="badge">${p.provider}</span> <span class=${p.status === 'error' ? 'bad' : ''}>${p.status}</span>, ${p.count}${p.total !== undefined ? ` of ${p.total}` : ''}${p.message ? html` — <span class="muted">${p.message}</span>` : nothing}</li>`)}
       </ul>
       <ul style="list-style:none;padding:0" class="results">
-        ${result.items.map((item) => html`<li class="card" style="display:flex;gap:0.8rem">
-          ${item.thumbnailUrl ? html`<img src=${item.thumbnailUrl} alt="" width="96" height="96" style="object-fit:cover" loading="lazy" />` : nothing}
-          <div>
-            <strong>${item.name}</strong> <span class="muted">by ${item.author}</span><br />
-            <span class="badge">${item.provider}</span> <span class="badge">${item.licenseId}</span> licence tier ${item.licenseTier}${item.polygonCount ? `, ${item.polygonCount.toLocaleString()} polygons` : ''}<br />
-            <button @click=${() => this.openItem(item)} aria-label=${`Details of ${item.name}`}>Details</button>
-            ${item.importable ? nothing : html`<span class="muted">${item.notImportableReason ?? 'not importable'}</span>`}
-          </div>
-        </li>`)}
+        ${result.items.map(
+          (item) =>
+            html`<li class="card" style="display:flex;gap:0.8rem">
+              ${item.thumbnailUrl ? html`<img src=${item.thumbnailUrl} alt="" width="96" height="96" style="object-fit:cover" loading="lazy" />` : nothing}
+              <div>
+                <strong>${item.name}</strong> <span class="muted">by ${item.author}</span><br />
+                <span class="badge">${item.provider}</span> <span class="badge">${item.licenseId}</span> licence tier
+                ${item.licenseTier}${item.polygonCount ? `, ${item.polygonCount.toLocaleString()} polygons` : ''}<br />
+                <button @click=${() => this.openItem(item)} aria-label=${`Details of ${item.name}`}>Details</button>
+                ${item.importable ? nothing : html`<span class="muted">${item.notImportableReason ?? 'not importable'}</span>`}
+              </div>
+            </li>`,
+        )}
       </ul>
       ${result.nextCursor ? html`<button @click=${() => this.search()} ?disabled=${this.busy}>More results</button>` : nothing}
     </section>`;
@@ -230,44 +284,111 @@ export class LibraryPanel extends LitElement {
     const job = this.job;
     return html`<section class="card" aria-labelledby="item-title">
       <h3 id="item-title" tabindex="-1">${asset.name}</h3>
-      <p><span class="muted">by ${asset.author}, from</span> <a href=${asset.sourceUrl} target="_blank" rel="noopener">${provider.name}</a></p>
+      <p>
+        <span class="muted">by ${asset.author}, from</span>
+        <a href=${asset.sourceUrl} target="_blank" rel="noopener">${provider.name}</a>
+      </p>
       ${asset.description ? html`<p>${asset.description}</p>` : nothing}
       <dl>
-        <dt>Licence</dt><dd>${asset.license} (<code>${asset.licenseId}</code>, tier ${asset.licenseTier}; commercial use ${asset.commercialUseAllowed ? 'allowed' : 'not allowed'}; attribution ${asset.attributionRequired ? 'required' : 'not required'})</dd>
-        <dt>Credit</dt><dd>${provider.credit}</dd>
-        <dt>Formats</dt><dd>${asset.availableFormats.join(', ') || '—'}</dd>
-        ${asset.polygonCount ? html`<dt>Polygons</dt><dd>${asset.polygonCount.toLocaleString()}</dd>` : nothing}
-        ${asset.tags.length ? html`<dt>Tags</dt><dd>${asset.tags.join(', ')}</dd>` : nothing}
+        <dt>Licence</dt>
+        <dd>
+          ${asset.license} (<code>${asset.licenseId}</code>, tier ${asset.licenseTier}; commercial use
+          ${asset.commercialUseAllowed ? 'allowed' : 'not allowed'}; attribution
+          ${asset.attributionRequired ? 'required' : 'not required'})
+        </dd>
+        <dt>Credit</dt>
+        <dd>${provider.credit}</dd>
+        <dt>Formats</dt>
+        <dd>${asset.availableFormats.join(', ') || '—'}</dd>
+        ${
+          asset.polygonCount
+            ? html`<dt>Polygons</dt>
+                <dd>${asset.polygonCount.toLocaleString()}</dd>`
+            : nothing
+        }
+        ${
+          asset.tags.length
+            ? html`<dt>Tags</dt>
+                <dd>${asset.tags.join(', ')}</dd>`
+            : nothing
+        }
       </dl>
       ${alreadyImported ? html`<p class="ok">Already in the workspace library (asset <code>${alreadyImported.assetId}</code>).</p>` : nothing}
-      ${asset.importable
-        ? html`<form @submit=${this.startImport} aria-label="Import">
-            ${asset.licenseTier === 'conditions'
-              ? html`<label class="inline"><input type="checkbox" name="acknowledge" required /> I will credit the author as the ${asset.licenseId.toUpperCase()} licence requires</label>`
-              : nothing}
-            <button class="primary" type="submit" ?disabled=${this.busy || (job !== undefined && !['completed', 'failed'].includes(job.status))}>Import into the workspace library</button>
-          </form>`
-        : html`<p class="bad">Not importable: ${asset.notImportableReason ?? 'see the licence'}.</p>`}
+      ${
+        asset.importable
+          ? html`<form @submit=${this.startImport} aria-label="Import">
+              ${
+                asset.licenseTier === 'conditions'
+                  ? html`<label class="inline"
+                      ><input type="checkbox" name="acknowledge" required /> I will credit the author as the
+                      ${asset.licenseId.toUpperCase()} licence requires</label
+                    >`
+                  : nothing
+              }
+              <button
+                class="primary"
+                type="submit"
+                ?disabled=${this.busy || (job !== undefined && !['completed', 'failed'].includes(job.status))}
+              >
+                Import into the workspace library
+              </button>
+            </form>`
+          : html`<p class="bad">Not importable: ${asset.notImportableReason ?? 'see the licence'}.</p>`
+      }
       ${this.reusedAssetId ? html`<p class="ok">Already imported: asset <code>${this.reusedAssetId}</code>.</p>` : nothing}
       ${job ? this.renderJob(job) : nothing}
     </section>`;
   }
 
   private renderJob(job: ImportJob) {
-    const bytes = job.bytesTotal ? ` (${Math.round(job.bytesReceived / 1024)} of ${Math.round(job.bytesTotal / 1024)} KB)` : '';
+    const bytes = job.bytesTotal
+      ? ` (${Math.round(job.bytesReceived / 1024)} of ${Math.round(job.bytesTotal / 1024)} KB)`
+      : '';
     return html`<div class="import-job" data-status=${job.status}>
       <label for="import-progress">Import: <span id="import-stage">${job.stage || job.status}</span>${bytes}</label>
-      <progress id="import-progress" max="100" .value=${job.progress} aria-valuetext=${`${job.progress}%, ${job.stage}`}>${job.progress}%</progress> <span id="import-percent">${job.progress}%</span>
+      <progress
+        id="import-progress"
+        max="100"
+        .value=${job.progress}
+        aria-valuetext=${`${job.progress}%, ${job.stage}`}
+      >
+        ${job.progress}%
+      </progress>
+      <span id="import-percent">${job.progress}%</span>
       <span class="badge" id="import-status">${job.status}</span>
       ${job.status === 'failed' ? html`<p class="bad">${job.error?.message} (${job.error?.code})</p>` : nothing}
-      ${job.status === 'completed' && job.readiness
-        ? html`<div id="readiness"><h4>Configurator readiness: ${job.readiness.score} / 100, ${job.readiness.level}</h4>
-            <p>Saved as asset <code>${job.assetId}</code>.</p>
-            <table><thead><tr><th scope="col">Check</th><th scope="col">Result</th><th scope="col">Value</th><th scope="col">Limit</th><th scope="col">Note</th></tr></thead>
-            <tbody>${job.readiness.checks.map((c) => html`<tr><td>${c.label}</td><td class=${c.status === 'pass' ? 'ok' : c.status === 'fail' ? 'bad' : ''}>${c.status}</td><td>${String(c.value ?? '')}</td><td>${String(c.limit ?? '')}</td><td>${c.message}</td></tr>`)}</tbody></table>
-            ${job.notices?.length ? html`<p class="muted">${job.notices.map((n) => (typeof n === 'string' ? n : JSON.stringify(n))).join(' ')}</p>` : nothing}
-          </div>`
-        : nothing}
+      ${
+        job.status === 'completed' && job.readiness
+          ? html`<div id="readiness">
+              <h4>Configurator readiness: ${job.readiness.score} / 100, ${job.readiness.level}</h4>
+              <p>Saved as asset <code>${job.assetId}</code>.</p>
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Check</th>
+                    <th scope="col">Result</th>
+                    <th scope="col">Value</th>
+                    <th scope="col">Limit</th>
+                    <th scope="col">Note</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  ${job.readiness.checks.map(
+                    (c) =>
+                      html`<tr>
+                        <td>${c.label}</td>
+                        <td class=${c.status === 'pass' ? 'ok' : c.status === 'fail' ? 'bad' : ''}>${c.status}</td>
+                        <td>${String(c.value ?? '')}</td>
+                        <td>${String(c.limit ?? '')}</td>
+                        <td>${c.message}</td>
+                      </tr>`,
+                  )}
+                </tbody>
+              </table>
+              ${job.notices?.length ? html`<p class="muted">${job.notices.map((n) => (typeof n === 'string' ? n : JSON.stringify(n))).join(' ')}</p>` : nothing}
+            </div>`
+          : nothing
+      }
     </div>`;
   }
 }

@@ -49,7 +49,13 @@ export class SharePanel extends LitElement {
     this.busy = true;
     try {
       this.settings = await action();
-      this.dispatchEvent(new CustomEvent('share-changed', { detail: { projectId: this.projectId, isEnabled: this.settings.isEnabled }, bubbles: true, composed: true }));
+      this.dispatchEvent(
+        new CustomEvent('share-changed', {
+          detail: { projectId: this.projectId, isEnabled: this.settings.isEnabled },
+          bubbles: true,
+          composed: true,
+        }),
+      );
       announce(this, `${what}. The preview reloads in a second.`);
       // Every BFF drops its cached answer within a second of a change (contract section 4).
       setTimeout(() => this.reloadPreview(), 1100);
@@ -68,12 +74,24 @@ export class SharePanel extends LitElement {
     const requirePassword = form.get('requirePassword') === 'on';
     const password = String(form.get('password') ?? '');
     if (requirePassword && !password) {
-      announce(this, 'Type the password: the API replaces the whole settings object on every save, so a protected share needs it again.', 'error');
+      announce(
+        this,
+        'Type the password: the API replaces the whole settings object on every save, so a protected share needs it again.',
+        'error',
+      );
       return;
     }
-    const hosts = String(form.get('hosts') ?? '').split(/[\s,]+/).map((h) => h.trim()).filter(Boolean);
+    const hosts = String(form.get('hosts') ?? '')
+      .split(/[\s,]+/)
+      .map((h) => h.trim())
+      .filter(Boolean);
     await this.run('Share settings saved', () =>
-      this.api.putShare(this.projectId, { isEnabled: form.get('isEnabled') === 'on', requirePassword, ...(requirePassword ? { password } : {}), domainRestrictions: hosts }),
+      this.api.putShare(this.projectId, {
+        isEnabled: form.get('isEnabled') === 'on',
+        requirePassword,
+        ...(requirePassword ? { password } : {}),
+        domainRestrictions: hosts,
+      }),
     );
     element.querySelector<HTMLInputElement>('#password')!.value = '';
   }
@@ -82,10 +100,20 @@ export class SharePanel extends LitElement {
   private async disable() {
     const s = this.settings!;
     if (s.requirePassword) {
-      announce(this, 'This share has a password: uncheck "Sharing enabled" in the form below and type the password to save (the API replaces the whole settings object).', 'error');
+      announce(
+        this,
+        'This share has a password: uncheck "Sharing enabled" in the form below and type the password to save (the API replaces the whole settings object).',
+        'error',
+      );
       return;
     }
-    await this.run('Sharing is off: the link and every embed are offline', () => this.api.putShare(this.projectId, { isEnabled: false, requirePassword: false, domainRestrictions: s.domainRestrictions }));
+    await this.run('Sharing is off: the link and every embed are offline', () =>
+      this.api.putShare(this.projectId, {
+        isEnabled: false,
+        requirePassword: false,
+        domainRestrictions: s.domainRestrictions,
+      }),
+    );
   }
 
   /** The native dialog closed (a button of its `method="dialog"` form, or Escape): act on its answer. */
@@ -93,7 +121,9 @@ export class SharePanel extends LitElement {
     const answer = this.dialog.returnValue;
     this.dialog.returnValue = '';
     if (answer !== 'regenerate') return announce(this, 'The share token was kept.');
-    await this.run('A new share token was made; the old link and embeds stopped working', () => this.api.regenerateShare(this.projectId));
+    await this.run('A new share token was made; the old link and embeds stopped working', () =>
+      this.api.regenerateShare(this.projectId),
+    );
   }
 
   /** The element's own reload() (contract section 10): one element, re-read, not a new one per change. */
@@ -107,7 +137,11 @@ export class SharePanel extends LitElement {
       await navigator.clipboard.writeText(text);
       announce(this, `${what} copied.`);
     } catch {
-      announce(this, `Copying was refused by the browser; select the ${what.toLowerCase()} and copy it by hand.`, 'error');
+      announce(
+        this,
+        `Copying was refused by the browser; select the ${what.toLowerCase()} and copy it by hand.`,
+        'error',
+      );
     }
   }
 
@@ -123,21 +157,42 @@ export class SharePanel extends LitElement {
         password ${s.requirePassword ? 'required' : 'not required'};
         ${s.domainRestrictions.length ? html`embeds allowed on ${s.domainRestrictions.join(', ')}` : 'embeds allowed on any host'}.
       </p>
-      <p>${s.isEnabled
-        ? html`<button class="danger" ?disabled=${this.busy} @click=${this.disable}>Turn sharing off</button>`
-        : html`<button class="primary" ?disabled=${this.busy} @click=${() => this.run('Sharing is on', () => this.api.enableShare(this.projectId))}>Turn sharing on</button>`}</p>
+      <p>
+        ${
+          s.isEnabled
+            ? html`<button class="danger" ?disabled=${this.busy} @click=${this.disable}>Turn sharing off</button>`
+            : html`<button
+                class="primary"
+                ?disabled=${this.busy}
+                @click=${() => this.run('Sharing is on', () => this.api.enableShare(this.projectId))}
+              >
+                Turn sharing on
+              </button>`
+        }
+      </p>
 
       <form @submit=${this.save} aria-label="Share settings">
         <fieldset>
           <legend>Share settings</legend>
-          <label class="inline"><input type="checkbox" name="isEnabled" .checked=${s.isEnabled} /> Sharing enabled</label>
-          <label class="inline"><input type="checkbox" name="requirePassword" .checked=${s.requirePassword} /> Require a password</label>
-          <label for="password">Password ${s.requirePassword ? '(type it again to keep it, or a new one to change it)' : '(when required)'}</label>
+          <label class="inline"
+            ><input type="checkbox" name="isEnabled" .checked=${s.isEnabled} /> Sharing enabled</label
+          >
+          <label class="inline"
+            ><input type="checkbox" name="requirePassword" .checked=${s.requirePassword} /> Require a password</label
+          >
+          <label for="password"
+            >Password
+            ${s.requirePassword ? '(type it again to keep it, or a new one to change it)' : '(when required)'}</label
+          >
           <input id="password" name="password" type="password" autocomplete="new-password" maxlength="200" />
-          <label for="hosts">Allowed embed hosts (one per line; empty: any host; <code>*.example.com</code> for sub-domains)</label>
+          <label for="hosts"
+            >Allowed embed hosts (one per line; empty: any host; <code>*.example.com</code> for sub-domains)</label
+          >
           <textarea id="hosts" name="hosts" .value=${s.domainRestrictions.join('\n')}></textarea>
-          <p><button class="primary" type="submit" ?disabled=${this.busy}>Save share settings</button>
-          <span class="muted">Uncheck "Require a password" and save to remove the password.</span></p>
+          <p>
+            <button class="primary" type="submit" ?disabled=${this.busy}>Save share settings</button>
+            <span class="muted">Uncheck "Require a password" and save to remove the password.</span>
+          </p>
         </fieldset>
       </form>
 
@@ -148,7 +203,10 @@ export class SharePanel extends LitElement {
 
       <dialog id="regenerate-dialog" aria-labelledby="regen-title" @close=${this.onDialogClose}>
         <h3 id="regen-title">Regenerate the share token?</h3>
-        <p>The current link, every script-tag embed and every iframe stop working at once. Pages must be updated with the new token.</p>
+        <p>
+          The current link, every script-tag embed and every iframe stop working at once. Pages must be updated with the
+          new token.
+        </p>
         <form method="dialog">
           <button class="danger" value="regenerate">Regenerate</button>
           <button value="cancel" autofocus>Cancel</button>
@@ -166,7 +224,12 @@ export class SharePanel extends LitElement {
       <h3>Live preview</h3>
       <p><button @click=${this.reloadPreview}>Reload preview</button></p>
       <div style="border:1px solid #ccc;height:420px;position:relative">
-        <config-share id="preview" project-id=${this.projectId} token=${s.shareToken} style="display:block;height:100%"></config-share>
+        <config-share
+          id="preview"
+          project-id=${this.projectId}
+          token=${s.shareToken}
+          style="display:block;height:100%"
+        ></config-share>
       </div>
       ${nothing}
     `;

@@ -69,7 +69,8 @@ async function failureOf(res: Response | null): Promise<Failure> {
       return { kind: 'invalid', fields };
     }
     case 401:
-      if (body?.error === 'password_required' || body?.error === 'invalid_password') return { kind: 'password', invalid: body.error === 'invalid_password' };
+      if (body?.error === 'password_required' || body?.error === 'invalid_password')
+        return { kind: 'password', invalid: body.error === 'invalid_password' };
       break;
     case 402:
       // The body names the reason (owner_billing); visitors are never told it.
@@ -78,12 +79,16 @@ async function failureOf(res: Response | null): Promise<Failure> {
     case 404:
       return { kind: 'not-found' };
     case 429:
-      return { kind: 'rate-limited', retryAfter: Number(res.headers.get('retry-after')) || Number(body?.retryAfter) || 1 };
+      return {
+        kind: 'rate-limited',
+        retryAfter: Number(res.headers.get('retry-after')) || Number(body?.retryAfter) || 1,
+      };
   }
   return { kind: 'error', message: `HTTP ${res.status}${body?.error ? ` ${body.error}` : ''}` };
 }
 
-const passwordHeader = (password: string | undefined): Record<string, string> => (password ? { 'x-share-password': password } : {});
+const passwordHeader = (password: string | undefined): Record<string, string> =>
+  password ? { 'x-share-password': password } : {};
 
 /**
  * `GET /share/:projectId/:token`, revalidated with the ETag of the page's last payload. A 304
@@ -110,7 +115,11 @@ export async function readShare(target: ShareTarget, password?: string): Promise
  * `POST .../model-urls` in batches of {@link MODEL_URLS_BATCH}. Ids the server does not answer,
  * or whose batch failed, are simply absent.
  */
-export async function fetchModelUrls(target: ShareTarget, modelIds: string[], password?: string): Promise<Record<string, string>> {
+export async function fetchModelUrls(
+  target: ShareTarget,
+  modelIds: string[],
+  password?: string,
+): Promise<Record<string, string>> {
   const batches: string[][] = [];
   for (let i = 0; i < modelIds.length; i += MODEL_URLS_BATCH) batches.push(modelIds.slice(i, i + MODEL_URLS_BATCH));
   const answers = await Promise.all(
@@ -136,7 +145,12 @@ export interface SubmitBody {
 }
 
 /** `POST .../submit` with an Idempotency-Key, so a retried request is stored once. */
-export async function postSubmit(target: ShareTarget, body: SubmitBody, idempotencyKey: string, password?: string): Promise<SubmitResult> {
+export async function postSubmit(
+  target: ShareTarget,
+  body: SubmitBody,
+  idempotencyKey: string,
+  password?: string,
+): Promise<SubmitResult> {
   const res = await request(`${sharePath(target)}/submit`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKey, ...passwordHeader(password) },

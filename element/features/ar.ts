@@ -52,7 +52,10 @@ export interface ArOptions {
  * transform matrix. The position is left out: model-viewer centres the model, and AR places it
  * on the visitor's floor.
  */
-export function modelViewerTransform(model: Pick<PublicModel, 'transform' | 'rotation' | 'scale'>): { orientation: string; scale: string } {
+export function modelViewerTransform(model: Pick<PublicModel, 'transform' | 'rotation' | 'scale'>): {
+  orientation: string;
+  scale: string;
+} {
   const quaternion = new Quaternion();
   const scale = new Vector3();
   const matrix = transformMatrix(model.transform);
@@ -88,7 +91,10 @@ interface XrNavigator {
 async function arModeChosen(element: ModelViewerElement): Promise<void> {
   await element.updateComplete;
   const { xr, userAgentData } = navigator as Navigator & XrNavigator;
-  await Promise.allSettled([xr?.isSessionSupported?.('immersive-ar'), userAgentData?.getHighEntropyValues?.(['formFactor'])]);
+  await Promise.allSettled([
+    xr?.isSessionSupported?.('immersive-ar'),
+    userAgentData?.getHighEntropyValues?.(['formFactor']),
+  ]);
   await new Promise((resolve) => setTimeout(resolve, 0));
 }
 
@@ -139,7 +145,9 @@ export async function createArView(stage: HTMLElement, model: PlacedModel, optio
     element,
     activate() {
       try {
-        element.activateAR().catch((error: unknown) => options.onError(error instanceof Error ? error.message : String(error)));
+        element
+          .activateAR()
+          .catch((error: unknown) => options.onError(error instanceof Error ? error.message : String(error)));
       } catch (error) {
         options.onError(error instanceof Error ? error.message : String(error));
       }

@@ -34,7 +34,9 @@ export function readFormFields(raw: unknown): FormField[] {
     const id = idOf(field.id);
     if (!id) return [];
     const options = (Array.isArray(field.options) ? field.options : []).map((option) =>
-      isRecord(option) ? { value: idOf(option.value ?? option.id), label: String(option.label ?? option.value ?? option.id ?? '') } : { value: String(option), label: String(option) },
+      isRecord(option)
+        ? { value: idOf(option.value ?? option.id), label: String(option.label ?? option.value ?? option.id ?? '') }
+        : { value: String(option), label: String(option) },
     );
     const type = FIELD_TYPES.has(String(field.type)) ? (field.type as FormField['type']) : 'text';
     return [{ id, label: String(field.label ?? id), type, required: field.required === true, options }];
@@ -70,7 +72,8 @@ export function formValues(form: HTMLFormElement, fields: FormField[], blocks: O
   for (const field of fields) {
     const value = data.get(field.id);
     if (field.type === 'checkbox') formData[field.id] = value !== null;
-    else if (typeof value === 'string' && value !== '') formData[field.id] = field.type === 'number' && Number.isFinite(Number(value)) ? Number(value) : value;
+    else if (typeof value === 'string' && value !== '')
+      formData[field.id] = field.type === 'number' && Number.isFinite(Number(value)) ? Number(value) : value;
   }
   const selectedOptions: Record<string, string> = {};
   const summary: string[] = [];
@@ -101,9 +104,21 @@ function control(field: FormField, id: string, error: string) {
   const invalid = error ? 'true' : 'false';
   switch (field.type) {
     case 'textarea':
-      return html`<textarea id=${id} name=${field.id} ?required=${field.required} aria-invalid=${invalid} aria-describedby=${described}></textarea>`;
+      return html`<textarea
+        id=${id}
+        name=${field.id}
+        ?required=${field.required}
+        aria-invalid=${invalid}
+        aria-describedby=${described}
+      ></textarea>`;
     case 'select':
-      return html`<select id=${id} name=${field.id} ?required=${field.required} aria-invalid=${invalid} aria-describedby=${described}>
+      return html`<select
+        id=${id}
+        name=${field.id}
+        ?required=${field.required}
+        aria-invalid=${invalid}
+        aria-describedby=${described}
+      >
         <option value=""></option>
         ${field.options.map((option) => html`<option value=${option.value}>${option.label}</option>`)}
       </select>`;
@@ -129,38 +144,52 @@ export function formTemplate({ strings, fields, blocks, errors, submitting, mess
     onSubmit();
   };
   return html`<form part="form" novalidate @submit=${submit} aria-busy=${submitting}>
-    ${blocks.length
-      ? html`<fieldset class="options">
-          <legend>${strings.optionsLegend}</legend>
-          ${blocks.map(
-            (block) => html`<fieldset>
-              <legend>${block.name}</legend>
-              ${block.choices.map(
-                (choice, i) => html`<label><input type="radio" name=${`option:${block.id}`} value=${choice.id} ?checked=${i === 0} /> ${choice.label}</label>`,
-              )}
-            </fieldset>`,
-          )}
-        </fieldset>`
-      : nothing}
-    ${fields.length
-      ? html`<fieldset class="fields">
-          <legend>${strings.formLegend}</legend>
-          ${fields.map((field, index) => {
-            // Ids by position: field ids come from the owner's JSON and need not be valid HTML ids.
-            const id = `field-${index}`;
-            const error = errors[field.id] ?? '';
-            return html`<div class="field ${field.type}">
-              <label for=${id}>${field.label}${field.required ? html`<span aria-hidden="true"> *</span>` : nothing}</label>
-              ${control(field, id, error)}
-              ${error ? html`<p id=${`${id}-error`} class="field-error">${error}</p>` : nothing}
-            </div>`;
-          })}
-        </fieldset>`
-      : nothing}
-    <button part="submit-button" type="submit" ?disabled=${submitting}>${submitting ? strings.submitting : strings.submit}</button>
+    ${
+      blocks.length
+        ? html`<fieldset class="options">
+            <legend>${strings.optionsLegend}</legend>
+            ${blocks.map(
+              (block) =>
+                html`<fieldset>
+                  <legend>${block.name}</legend>
+                  ${block.choices.map(
+                    (choice, i) =>
+                      html`<label
+                        ><input type="radio" name=${`option:${block.id}`} value=${choice.id} ?checked=${i === 0} />
+                        ${choice.label}</label
+                      >`,
+                  )}
+                </fieldset>`,
+            )}
+          </fieldset>`
+        : nothing
+    }
+    ${
+      fields.length
+        ? html`<fieldset class="fields">
+            <legend>${strings.formLegend}</legend>
+            ${fields.map((field, index) => {
+              // Ids by position: field ids come from the owner's JSON and need not be valid HTML ids.
+              const id = `field-${index}`;
+              const error = errors[field.id] ?? '';
+              return html`<div class="field ${field.type}">
+                <label for=${id}
+                  >${field.label}${field.required ? html`<span aria-hidden="true"> *</span>` : nothing}</label
+                >
+                ${control(field, id, error)}
+                ${error ? html`<p id=${`${id}-error`} class="field-error">${error}</p>` : nothing}
+              </div>`;
+            })}
+          </fieldset>`
+        : nothing
+    }
+    <button part="submit-button" type="submit" ?disabled=${submitting}>
+      ${submitting ? strings.submitting : strings.submit}
+    </button>
     <p class="submit-status" role="status">${message}</p>
   </form>`;
 }
 
 /** The message for a required field left empty. */
-export const requiredMessage = (strings: ConfigShareStrings, field: FormField) => format(strings.fieldRequired, { label: field.label });
+export const requiredMessage = (strings: ConfigShareStrings, field: FormField) =>
+  format(strings.fieldRequired, { label: field.label });

@@ -6,7 +6,11 @@ import type { PlacedModel } from './viewer.js';
  * Gives every model of the payload a URL: the read signs only the first 20, the rest come from
  * the model-urls route. Models still without one are reported, never drawn broken.
  */
-export async function placeModels(target: ShareTarget, models: PublicModel[], password?: string): Promise<{ placed: PlacedModel[]; missing: string[] }> {
+export async function placeModels(
+  target: ShareTarget,
+  models: PublicModel[],
+  password?: string,
+): Promise<{ placed: PlacedModel[]; missing: string[] }> {
   const unsigned = models.filter((model) => !model.url).map((model) => model.id);
   const urls = unsigned.length ? await fetchModelUrls(target, unsigned, password) : {};
   const placed: PlacedModel[] = [];

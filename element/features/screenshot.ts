@@ -1,4 +1,8 @@
-import { MAX_SCREENSHOT_BYTES, MAX_SCREENSHOT_PIXELS, MAX_SCREENSHOT_SIDE } from '../../server/core/wire/submit-limits.js';
+import {
+  MAX_SCREENSHOT_BYTES,
+  MAX_SCREENSHOT_PIXELS,
+  MAX_SCREENSHOT_SIDE,
+} from '../../server/core/wire/submit-limits.js';
 
 /**
  * A PNG data URL of a canvas within the submit limits (server/core/wire/submit-limits.ts): drawn
@@ -7,7 +11,11 @@ import { MAX_SCREENSHOT_BYTES, MAX_SCREENSHOT_PIXELS, MAX_SCREENSHOT_SIDE } from
  */
 export function pngWithinLimits(canvas: HTMLCanvasElement): string {
   const { width, height } = canvas;
-  let scale = Math.min(1, MAX_SCREENSHOT_SIDE / Math.max(width, height), Math.sqrt(MAX_SCREENSHOT_PIXELS / (width * height)));
+  let scale = Math.min(
+    1,
+    MAX_SCREENSHOT_SIDE / Math.max(width, height),
+    Math.sqrt(MAX_SCREENSHOT_PIXELS / (width * height)),
+  );
   for (;;) {
     let source = canvas;
     if (scale < 1) {
@@ -22,4 +30,3 @@ export function pngWithinLimits(canvas: HTMLCanvasElement): string {
     scale /= 2;
   }
 }
-

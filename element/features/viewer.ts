@@ -102,7 +102,9 @@ export function createViewer(stage: HTMLElement, data: PublicProject['data'], la
   const scene = new Scene();
   scene.background = new Color(0xffffff);
   const environment = new PMREMGenerator(renderer);
-  scene.environment = environment.fromScene(new RoomEnvironment(), ENVIRONMENT_SIGMA, 0.1, 100, { size: quality.environmentSize }).texture;
+  scene.environment = environment.fromScene(new RoomEnvironment(), ENVIRONMENT_SIGMA, 0.1, 100, {
+    size: quality.environmentSize,
+  }).texture;
   environment.dispose();
   const sun = new DirectionalLight(0xffffff, 1.5);
   sun.position.set(3, 6, 4);

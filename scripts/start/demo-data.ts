@@ -27,7 +27,10 @@ function apiClient(baseUrl: string, token: string): Api {
     const isForm = body instanceof FormData;
     const res = await fetch(`${baseUrl}${path}`, {
       method,
-      headers: { authorization: `Bearer ${token}`, ...(body !== undefined && !isForm ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body !== undefined && !isForm ? { 'content-type': 'application/json' } : {}),
+      },
       body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
     });
     return { status: res.status, body: (await res.json().catch(() => null)) as T };
@@ -49,10 +52,32 @@ const scene = (model: DemoModel | null, copies = 1) => ({
       }))
     : [],
   sceneData: {
-    projectSettings: { title: 'Demo stool', brandColor: '#3a6ea5', showPrices: true, currency: 'EUR', emailAdminAddress: DEMO_OWNER_EMAIL },
+    projectSettings: {
+      title: 'Demo stool',
+      brandColor: '#3a6ea5',
+      showPrices: true,
+      currency: 'EUR',
+      emailAdminAddress: DEMO_OWNER_EMAIL,
+    },
     optionBlocks: [
-      { id: 'seat', name: 'Seat', targetObjectId: 'stool', choices: [{ id: 'oak', label: 'Oak', price: 0 }, { id: 'walnut', label: 'Walnut', price: 40 }] },
-      { id: 'legs', name: 'Legs', targetObjectId: 'stool', choices: [{ id: 'steel', label: 'Steel', price: 0 }, { id: 'brass', label: 'Brass', price: 25 }] },
+      {
+        id: 'seat',
+        name: 'Seat',
+        targetObjectId: 'stool',
+        choices: [
+          { id: 'oak', label: 'Oak', price: 0 },
+          { id: 'walnut', label: 'Walnut', price: 40 },
+        ],
+      },
+      {
+        id: 'legs',
+        name: 'Legs',
+        targetObjectId: 'stool',
+        choices: [
+          { id: 'steel', label: 'Steel', price: 0 },
+          { id: 'brass', label: 'Brass', price: 25 },
+        ],
+      },
     ],
     formFields: [
       { id: 'name', label: 'Name', type: 'text', required: true },
@@ -65,7 +90,10 @@ const scene = (model: DemoModel | null, copies = 1) => ({
     pricingFormula: [],
   },
   // Far enough back to see the whole grid when there are copies.
-  camera: copies > 1 ? { position: { x: 3.2, y: 2.6, z: 3.2 }, target: { x: 0, y: 0.2, z: 0 } } : { position: { x: 0.9, y: 0.8, z: 0.9 }, target: { x: 0, y: 0.25, z: 0 } },
+  camera:
+    copies > 1
+      ? { position: { x: 3.2, y: 2.6, z: 3.2 }, target: { x: 0, y: 0.2, z: 0 } }
+      : { position: { x: 0.9, y: 0.8, z: 0.9 }, target: { x: 0, y: 0.25, z: 0 } },
   renderQuality: 'optimised',
   saveConfigEnabled: true,
 });
@@ -85,10 +113,8 @@ async function uploadModel(api: Api, notes: string[]): Promise<DemoModel | null>
 async function findByName(api: Api, name: string): Promise<string | undefined> {
   let cursor: string | null = null;
   do {
-    const page: { status: number; body: { projects: Array<{ id: string; name: string }>; nextCursor: string | null } } = await api(
-      'GET',
-      `/projects?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
-    );
+    const page: { status: number; body: { projects: Array<{ id: string; name: string }>; nextCursor: string | null } } =
+      await api('GET', `/projects?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
     if (page.status !== 200) throw new Error(`GET /projects answered ${page.status}`);
     const found = page.body.projects.find((p) => p.name === name);
     if (found) return found.id;
@@ -114,7 +140,12 @@ export interface DemoShare {
  * said otherwise; created once by name, then brought back to their state on every start.
  * `lockedToken`: an owner token of a second workspace, whose billing the caller locks.
  */
-export async function ensureDemoShares(apiUrl: string, ownerToken: string, lockedToken: string, plain: DemoProject): Promise<{ shares: DemoShare[]; notes: string[] }> {
+export async function ensureDemoShares(
+  apiUrl: string,
+  ownerToken: string,
+  lockedToken: string,
+  plain: DemoProject,
+): Promise<{ shares: DemoShare[]; notes: string[] }> {
   const api = apiClient(apiUrl, ownerToken);
   const notes: string[] = [];
   let model: DemoModel | null | undefined;
@@ -122,27 +153,61 @@ export async function ensureDemoShares(apiUrl: string, ownerToken: string, locke
     const existing = await findByName(on, name);
     if (existing) return existing;
     model ??= on === api ? await uploadModel(on, notes) : null;
-    const res = await on<{ project: { id: string } }>('POST', '/projects', { name, type: 'configurator', data: scene(on === api ? model : null, copies) });
-    if (res.status !== 201) throw new Error(`creating the demo project "${name}" answered ${res.status}: ${JSON.stringify(res.body)}`);
+    const res = await on<{ project: { id: string } }>('POST', '/projects', {
+      name,
+      type: 'configurator',
+      data: scene(on === api ? model : null, copies),
+    });
+    if (res.status !== 201)
+      throw new Error(`creating the demo project "${name}" answered ${res.status}: ${JSON.stringify(res.body)}`);
     return res.body.project.id;
   };
   const putShare = async (on: Api, id: string, settings: Record<string, unknown>) => {
-    const res = await on<{ settings: { shareToken: string } }>('PUT', `/projects/${id}/share`, { domainRestrictions: [], ...settings });
+    const res = await on<{ settings: { shareToken: string } }>('PUT', `/projects/${id}/share`, {
+      domainRestrictions: [],
+      ...settings,
+    });
     if (res.status !== 200) throw new Error(`setting the demo share of ${id} answered ${res.status}`);
     return res.body.settings.shareToken;
   };
 
   const shares: DemoShare[] = [];
-  if (plain.share) shares.push({ key: 'plain', label: 'Plain share', expect: 'ready', projectId: plain.projectId, token: plain.share.shareToken });
+  if (plain.share)
+    shares.push({
+      key: 'plain',
+      label: 'Plain share',
+      expect: 'ready',
+      projectId: plain.projectId,
+      token: plain.share.shareToken,
+    });
 
   const protectedId = await project(api, 'Demo stool (password)');
-  shares.push({ key: 'password', label: 'Password (demo)', expect: 'password', projectId: protectedId, token: await putShare(api, protectedId, { isEnabled: true, requirePassword: true, password: 'demo' }), password: 'demo' });
+  shares.push({
+    key: 'password',
+    label: 'Password (demo)',
+    expect: 'password',
+    projectId: protectedId,
+    token: await putShare(api, protectedId, { isEnabled: true, requirePassword: true, password: 'demo' }),
+    password: 'demo',
+  });
 
   const shelfId = await project(api, 'Demo stools (25 models)', 25);
-  shares.push({ key: 'fallback', label: '25 models (model-urls fallback)', expect: 'ready', projectId: shelfId, token: await putShare(api, shelfId, { isEnabled: true }) });
+  shares.push({
+    key: 'fallback',
+    label: '25 models (model-urls fallback)',
+    expect: 'ready',
+    projectId: shelfId,
+    token: await putShare(api, shelfId, { isEnabled: true }),
+  });
 
   const disabledId = await project(api, 'Demo stool (disabled)');
-  shares.push({ key: 'disabled', label: 'Disabled share', expect: 'not-found', projectId: disabledId, token: await putShare(api, disabledId, { isEnabled: false }) });
+  shares.push({
+    key: 'disabled',
+    label: 'Disabled share',
+    expect: 'not-found',
+    projectId: disabledId,
+    token: await putShare(api, disabledId, { isEnabled: false }),
+  });
 
   // The token the page uses is the one just replaced: rotated away.
   const rotatedId = await project(api, 'Demo stool (rotated token)');
@@ -153,7 +218,13 @@ export async function ensureDemoShares(apiUrl: string, ownerToken: string, locke
 
   const locked = apiClient(apiUrl, lockedToken);
   const lockedId = await project(locked, 'Demo stool (billing locked)');
-  shares.push({ key: 'locked', label: 'Owner billing locked', expect: 'unavailable', projectId: lockedId, token: await putShare(locked, lockedId, { isEnabled: true }) });
+  shares.push({
+    key: 'locked',
+    label: 'Owner billing locked',
+    expect: 'unavailable',
+    projectId: lockedId,
+    token: await putShare(locked, lockedId, { isEnabled: true }),
+  });
   return { shares, notes };
 }
 
@@ -165,14 +236,26 @@ export async function ensureDemoProject(apiUrl: string, ownerToken: string): Pro
 
   if (!projectId) {
     const model = await uploadModel(api, notes);
-    const res = await api<{ project: { id: string } }>('POST', '/projects', { name: DEMO_PROJECT_NAME, type: 'configurator', data: scene(model) });
-    if (res.status !== 201) throw new Error(`creating the demo project answered ${res.status}: ${JSON.stringify(res.body)}`);
+    const res = await api<{ project: { id: string } }>('POST', '/projects', {
+      name: DEMO_PROJECT_NAME,
+      type: 'configurator',
+      data: scene(model),
+    });
+    if (res.status !== 201)
+      throw new Error(`creating the demo project answered ${res.status}: ${JSON.stringify(res.body)}`);
     projectId = res.body.project.id;
-    const share = await api('PUT', `/projects/${projectId}/share`, { isEnabled: true, requirePassword: false, domainRestrictions: [] });
+    const share = await api('PUT', `/projects/${projectId}/share`, {
+      isEnabled: true,
+      requirePassword: false,
+      domainRestrictions: [],
+    });
     if (share.status !== 200) notes.push(`enabling the demo share answered ${share.status}`);
   }
 
-  const settings = await api<{ settings?: { isEnabled: boolean; shareToken: string } }>('GET', `/projects/${projectId}/share`);
+  const settings = await api<{ settings?: { isEnabled: boolean; shareToken: string } }>(
+    'GET',
+    `/projects/${projectId}/share`,
+  );
   const share = settings.status === 200 && settings.body?.settings ? settings.body.settings : null;
   if (!share) notes.push(`reading the demo share settings answered ${settings.status}`);
   return { projectId, created, share, notes };

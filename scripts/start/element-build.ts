@@ -14,11 +14,21 @@ interface BrowserBuild {
 
 /** What the element bundle is built from, and where the build lands (served by the BFF at /element/). */
 export const ELEMENT_ENTRY = path.join(ROOT, 'dist', 'element', 'config-share.js');
-const ELEMENT: BrowserBuild = { what: 'the <config-share> element', script: 'build:element', sources: ['element', 'server/core/wire', 'vite.config.ts'], entry: ELEMENT_ENTRY };
+const ELEMENT: BrowserBuild = {
+  what: 'the <config-share> element',
+  script: 'build:element',
+  sources: ['element', 'server/core/wire', 'vite.config.ts'],
+  entry: ELEMENT_ENTRY,
+};
 
 /** The owner console (demo/owner, served by the BFF at /demo/owner/). */
 export const CONSOLE_ENTRY = path.join(ROOT, 'dist', 'console', 'index.html');
-const CONSOLE: BrowserBuild = { what: 'the owner console', script: 'build:console', sources: ['demo/owner', 'vite.config.ts'], entry: CONSOLE_ENTRY };
+const CONSOLE: BrowserBuild = {
+  what: 'the owner console',
+  script: 'build:console',
+  sources: ['demo/owner', 'vite.config.ts'],
+  entry: CONSOLE_ENTRY,
+};
 
 /** The newest modification time under `target` (a file or a folder), in ms. */
 function newest(target: string): number {
@@ -30,7 +40,9 @@ function newest(target: string): number {
 function isStale(build: BrowserBuild): boolean {
   if (!existsSync(build.entry)) return true;
   const built = statSync(build.entry).mtimeMs;
-  return build.sources.map((source) => path.join(ROOT, source)).some((source) => existsSync(source) && newest(source) > built);
+  return build.sources
+    .map((source) => path.join(ROOT, source))
+    .some((source) => existsSync(source) && newest(source) > built);
 }
 
 /** Whether the built element entry is missing or older than any of its sources. */

@@ -111,10 +111,15 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const isRoot = process.getuid?.() === 0;
   const user = isRoot ? postgresUser() : null;
   if (isRoot && !user) {
-    throw new StartError('Postgres refuses to run as root and there is no `postgres` user to run it as. Create one (useradd postgres) or set DATABASE_URL.');
+    throw new StartError(
+      'Postgres refuses to run as root and there is no `postgres` user to run it as. Create one (useradd postgres) or set DATABASE_URL.',
+    );
   }
   const dataDir = await chooseDataDir(user);
-  const initialised = await stat(path.join(dataDir, 'PG_VERSION')).then(() => true, () => false);
+  const initialised = await stat(path.join(dataDir, 'PG_VERSION')).then(
+    () => true,
+    () => false,
+  );
   if (!initialised) {
     // A folder without PG_VERSION is a failed first run: nothing in it is worth keeping.
     await rm(dataDir, { recursive: true, force: true });
@@ -151,7 +156,9 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   });
 
   const failure = (what: string, error: unknown) =>
-    new StartError(`${what} failed${error instanceof Error ? `: ${error.message}` : ''}\n  ${recent.join('\n  ')}\n  (full log: ${logFile})`);
+    new StartError(
+      `${what} failed${error instanceof Error ? `: ${error.message}` : ''}\n  ${recent.join('\n  ')}\n  (full log: ${logFile})`,
+    );
   if (!initialised) {
     log(`initialising a new Postgres data folder in ${dataDir}`);
     await server.initialise().catch((error: unknown) => {
@@ -182,11 +189,13 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     }
   } catch (error) {
     await stop();
-    const hint = (error as { code?: string }).code === '28P01' ? ` (the data folder ${dataDir} was created with another password: restore .data/secrets.json or delete the folder)` : '';
+    const hint =
+      (error as { code?: string }).code === '28P01'
+        ? ` (the data folder ${dataDir} was created with another password: restore .data/secrets.json or delete the folder)`
+        : '';
     throw new StartError(`connecting to embedded Postgres failed: ${(error as Error).message}${hint}`);
   }
 
   const databaseUrl = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
   return { databaseUrl, dataDir, port, stop };
 }
-

@@ -27,7 +27,14 @@ const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
 /** One PING with short timeouts and no retries. */
 export async function redisAnswers(url: string): Promise<boolean> {
-  const client = new Redis(url, { lazyConnect: true, connectTimeout: 1000, commandTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
+  const client = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: 1000,
+    commandTimeout: 1000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    enableOfflineQueue: false,
+  });
   client.on('error', () => {});
   try {
     await client.connect();
@@ -57,16 +64,27 @@ export async function ensureRedis(url: string, log: (line: string) => void): Pro
 
   const parsed = new URL(url);
   const binary = onPath('redis-server');
-  const install = 'Install Redis (Debian/Ubuntu: apt-get install redis-server; macOS: brew install redis) or point REDIS_URL at a running one.';
-  if (!LOCAL_HOSTS.has(parsed.hostname)) throw new RedisUnavailableError(`Redis does not answer at ${parsed.host}. Start it, or point REDIS_URL at a running one.`);
-  if (!binary) throw new RedisUnavailableError(`Redis does not answer at ${parsed.host} and redis-server is not installed. ${install}`);
+  const install =
+    'Install Redis (Debian/Ubuntu: apt-get install redis-server; macOS: brew install redis) or point REDIS_URL at a running one.';
+  if (!LOCAL_HOSTS.has(parsed.hostname))
+    throw new RedisUnavailableError(
+      `Redis does not answer at ${parsed.host}. Start it, or point REDIS_URL at a running one.`,
+    );
+  if (!binary)
+    throw new RedisUnavailableError(
+      `Redis does not answer at ${parsed.host} and redis-server is not installed. ${install}`,
+    );
 
   const port = parsed.port || '6379';
   const bare = parsed.hostname.replace(/^\[|\]$/g, '');
   const host = bare === 'localhost' ? '127.0.0.1' : bare;
   log(`no Redis answers at ${parsed.host}: starting ${binary} on ${host}:${port} (in memory only)`);
   await mkdir(DATA_DIR, { recursive: true });
-  const child: ChildProcess = spawn(binary, ['--port', port, '--bind', host, '--save', '', '--appendonly', 'no', '--dir', DATA_DIR], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(
+    binary,
+    ['--port', port, '--bind', host, '--save', '', '--appendonly', 'no', '--dir', DATA_DIR],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-2000);

@@ -26,7 +26,12 @@ export async function pickPort(preferred: number, host = '127.0.0.1'): Promise<n
 }
 
 /** Polls until `check` resolves true, or rejects after `timeoutMs`. */
-export async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: number, intervalMs = 250): Promise<void> {
+export async function waitFor(
+  what: string,
+  check: () => Promise<boolean>,
+  timeoutMs: number,
+  intervalMs = 250,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await check().catch(() => false)) return;

@@ -10,11 +10,19 @@ import { DATA_DIR } from './paths.js';
  */
 export const SECRETS_FILE = path.join(DATA_DIR, 'secrets.json');
 
-export const SECRET_NAMES = ['AUTH_JWT_SECRET', 'PUBLIC_ANON_KEY', 'FILE_SIGNING_SECRET', 'TOKEN_ENCRYPTION_KEY', 'EMBEDDED_POSTGRES_PASSWORD', 'OPERATOR_SECRET'] as const;
+export const SECRET_NAMES = [
+  'AUTH_JWT_SECRET',
+  'PUBLIC_ANON_KEY',
+  'FILE_SIGNING_SECRET',
+  'TOKEN_ENCRYPTION_KEY',
+  'EMBEDDED_POSTGRES_PASSWORD',
+  'OPERATOR_SECRET',
+] as const;
 export type SecretName = (typeof SECRET_NAMES)[number];
 export type Secrets = Record<SecretName, string>;
 
-const generate = (name: SecretName) => (name === 'PUBLIC_ANON_KEY' ? 'cs_pk_' : '') + randomBytes(32).toString('base64url');
+const generate = (name: SecretName) =>
+  (name === 'PUBLIC_ANON_KEY' ? 'cs_pk_' : '') + randomBytes(32).toString('base64url');
 
 /** Reads the stored secrets and adds the missing ones, saving only when something was added. */
 export async function loadOrCreateSecrets(): Promise<Secrets> {
@@ -22,7 +30,8 @@ export async function loadOrCreateSecrets(): Promise<Secrets> {
   try {
     stored = JSON.parse(await readFile(SECRETS_FILE, 'utf8')) as Partial<Secrets>;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`${SECRETS_FILE} is not readable JSON: ${(error as Error).message}`);
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new Error(`${SECRETS_FILE} is not readable JSON: ${(error as Error).message}`);
   }
   const secrets = { ...stored } as Secrets;
   let added = false;

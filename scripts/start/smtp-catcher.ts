@@ -26,7 +26,10 @@ export async function startSmtpCatcher(dir: string, preferredPort = 2525, host =
     size: 50 * 1024 * 1024,
     onData(stream, _session, callback) {
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${String(++sequence).padStart(4, '0')}.eml`;
-      pipeline(stream, createWriteStream(path.join(dir, name))).then(() => callback(), (error: Error) => callback(error));
+      pipeline(stream, createWriteStream(path.join(dir, name))).then(
+        () => callback(),
+        (error: Error) => callback(error),
+      );
     },
   });
   server.on('error', () => {});

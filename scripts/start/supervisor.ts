@@ -22,11 +22,21 @@ const RESET = '\x1b[0m';
 
 /** A function from one child output line to the text to print: pretty when it is a pino JSON line, colours on a terminal. */
 function linePrinter(stream: NodeJS.WriteStream) {
-  const prettify = pinoPretty.prettyFactory({ colorize: Boolean(stream.isTTY), translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true });
+  const prettify = pinoPretty.prettyFactory({
+    colorize: Boolean(stream.isTTY),
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname',
+    singleLine: true,
+  });
   return (prefix: string, line: string) => {
     // A pretty entry may span lines (fields, error stacks): each gets the child's name.
     const text = prettify(line).replace(/\n$/, '');
-    stream.write(`${text.split('\n').map((part) => `${prefix}${part}`).join('\n')}\n`);
+    stream.write(
+      `${text
+        .split('\n')
+        .map((part) => `${prefix}${part}`)
+        .join('\n')}\n`,
+    );
   };
 }
 

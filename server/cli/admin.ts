@@ -77,11 +77,20 @@ async function main(): Promise<void> {
   const services = await openCliServices(config);
   try {
     const { billingStatus, modelLimit } = change;
-    const row = await services.workspaces.change(change.workspaceId, { ...(billingStatus ? { billingStatus } : {}), ...(modelLimit !== undefined ? { modelLimit } : {}) }).catch((error: unknown) => {
-      throw error instanceof AppError && error.statusCode === 404 ? new CliError(`workspace ${change.workspaceId} does not exist`) : error;
-    });
+    const row = await services.workspaces
+      .change(change.workspaceId, {
+        ...(billingStatus ? { billingStatus } : {}),
+        ...(modelLimit !== undefined ? { modelLimit } : {}),
+      })
+      .catch((error: unknown) => {
+        throw error instanceof AppError && error.statusCode === 404
+          ? new CliError(`workspace ${change.workspaceId} does not exist`)
+          : error;
+      });
     const { id, name, createdAt, updatedAt } = row;
-    process.stdout.write(`${JSON.stringify({ id, name, billingStatus: row.billingStatus, modelLimit: row.modelLimit, createdAt, updatedAt }, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ id, name, billingStatus: row.billingStatus, modelLimit: row.modelLimit, createdAt, updatedAt }, null, 2)}\n`,
+    );
   } finally {
     await services.close();
   }

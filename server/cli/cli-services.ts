@@ -11,7 +11,8 @@ import { createWorkspaceService } from '../core/services/workspaces.js';
 const stderrLog = {
   debug: () => {},
   info: () => {},
-  warn: (details: object, message: string) => process.stderr.write(`warning: ${message}${'err' in details ? ` (${(details.err as Error).message})` : ''}\n`),
+  warn: (details: object, message: string) =>
+    process.stderr.write(`warning: ${message}${'err' in details ? ` (${(details.err as Error).message})` : ''}\n`),
   error: (details: object, message: string) => process.stderr.write(`error: ${message}\n`),
 };
 
@@ -29,7 +30,13 @@ export async function openCliServices(config: ServerConfig) {
     await db.$client.end();
     throw error;
   }
-  const deps = { db, inTransaction: createTransactionRunner(db, stderrLog), shareChanges: createShareChangePublisher(redis, config.queuePrefix), storage: createStorage(config), log: stderrLog };
+  const deps = {
+    db,
+    inTransaction: createTransactionRunner(db, stderrLog),
+    shareChanges: createShareChangePublisher(redis, config.queuePrefix),
+    storage: createStorage(config),
+    log: stderrLog,
+  };
   return {
     workspaces: createWorkspaceService(deps, { defaultModelLimit: config.defaultModelLimit }),
     async close() {

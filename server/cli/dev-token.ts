@@ -29,9 +29,14 @@ export interface DevToken {
  * workspace when missing, optionally added to another workspace, with a fresh 24 h token.
  * Nothing is written when the target workspace does not exist.
  */
-export async function issueDevToken(workspaces: WorkspaceService, config: Pick<ServerConfig, 'auth'>, request: DevTokenRequest): Promise<DevToken> {
+export async function issueDevToken(
+  workspaces: WorkspaceService,
+  config: Pick<ServerConfig, 'auth'>,
+  request: DevTokenRequest,
+): Promise<DevToken> {
   const { email, workspaceId } = request;
-  if (workspaceId && !(await workspaces.exists(workspaceId))) throw new CliError(`workspace ${workspaceId} does not exist`);
+  if (workspaceId && !(await workspaces.exists(workspaceId)))
+    throw new CliError(`workspace ${workspaceId} does not exist`);
   const person = await workspaces.ensurePersonByEmail(email);
   if (!person.defaultWorkspaceId) throw new CliError(`${email} has no personal workspace`);
   if (workspaceId) {

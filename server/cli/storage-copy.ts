@@ -45,7 +45,8 @@ function parse(argv: string[]) {
   }
   const { values } = parsed;
   const concurrency = Number(values.concurrency);
-  if (!/^[0-9]+$/.test(values.concurrency) || concurrency < 1 || concurrency > 32) throw new UsageError('--concurrency must be a whole number from 1 to 32');
+  if (!/^[0-9]+$/.test(values.concurrency) || concurrency < 1 || concurrency > 32)
+    throw new UsageError('--concurrency must be a whole number from 1 to 32');
   return { help: values.help, from: values.from, concurrency, dryRun: values['dry-run'] };
 }
 
@@ -72,12 +73,26 @@ async function main(): Promise<void> {
         seen++;
         if (outcome === 'failed') process.stderr.write(`failed: ${key}: ${progress.failed.at(-1)?.error}\n`);
         else if (args.dryRun && outcome === 'copied') process.stderr.write(`would copy: ${key}\n`);
-        if (seen % 100 === 0) process.stderr.write(`${seen} objects: ${progress.copied} copied, ${progress.skipped} already there, ${progress.failed.length} failed\n`);
+        if (seen % 100 === 0)
+          process.stderr.write(
+            `${seen} objects: ${progress.copied} copied, ${progress.skipped} already there, ${progress.failed.length} failed\n`,
+          );
       },
     });
-    const summary = { from, bucket: settings.s3.bucket, prefix: settings.s3.prefix, dryRun: args.dryRun, copied: result.copied, skipped: result.skipped, failed: result.failed.length, bytes: result.bytes, seconds: (Date.now() - started) / 1000 };
+    const summary = {
+      from,
+      bucket: settings.s3.bucket,
+      prefix: settings.s3.prefix,
+      dryRun: args.dryRun,
+      copied: result.copied,
+      skipped: result.skipped,
+      failed: result.failed.length,
+      bytes: result.bytes,
+      seconds: (Date.now() - started) / 1000,
+    };
     process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
-    if (result.failed.length > 0) throw new CliError(`${result.failed.length} objects could not be copied; run the command again to retry them`);
+    if (result.failed.length > 0)
+      throw new CliError(`${result.failed.length} objects could not be copied; run the command again to retry them`);
   } finally {
     await target.close();
   }

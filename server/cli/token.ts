@@ -58,7 +58,8 @@ function parse(argv: string[]): TokenArgs | 'help' {
   if (values.role !== undefined && values.workspace === undefined) throw new UsageError('--role needs --workspace');
   const role = (values.role ?? 'editor') as Role;
   if (!ROLES.includes(role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
-  if (values.workspace !== undefined && !UUID.test(values.workspace)) throw new UsageError(`--workspace "${values.workspace}" is not a workspace id`);
+  if (values.workspace !== undefined && !UUID.test(values.workspace))
+    throw new UsageError(`--workspace "${values.workspace}" is not a workspace id`);
   return { email, workspace: values.workspace, role, json: values.json };
 }
 
@@ -74,9 +75,15 @@ async function main(): Promise<void> {
 
   const services = await openCliServices(config);
   try {
-    const issued = await issueDevToken(services.workspaces, config, { email: args.email, workspaceId: args.workspace, role: args.role });
+    const issued = await issueDevToken(services.workspaces, config, {
+      email: args.email,
+      workspaceId: args.workspace,
+      role: args.role,
+    });
     if (args.json) {
-      process.stdout.write(`${JSON.stringify({ token: issued.token, userId: issued.userId, workspaceId: issued.workspaceId })}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ token: issued.token, userId: issued.userId, workspaceId: issued.workspaceId })}\n`,
+      );
       return;
     }
     // The token alone on stdout, so that TOKEN=$(npm run -s token -- --email ...) works.
@@ -85,7 +92,9 @@ async function main(): Promise<void> {
       `Access token for ${args.email}, valid ${DEV_TOKEN_TTL}.`,
       `  person:             ${issued.userId}`,
       `  personal workspace: ${issued.workspaceId} (owner; the token's default)`,
-      ...(args.workspace ? [`  member of:          ${args.workspace} as ${args.role} (send X-Workspace-Id: ${args.workspace})`] : []),
+      ...(args.workspace
+        ? [`  member of:          ${args.workspace} as ${args.role} (send X-Workspace-Id: ${args.workspace})`]
+        : []),
       '  use it as:          Authorization: Bearer <token>',
     ];
     process.stderr.write(`${lines.join('\n')}\n`);

@@ -55,53 +55,70 @@ function decodedPath(url: string): string {
   }
 }
 
-const sessionRequired = () => unauthorized('session_required', 'This endpoint needs a session token; API keys are not accepted here.');
+const sessionRequired = () =>
+  unauthorized('session_required', 'This endpoint needs a session token; API keys are not accepted here.');
 
-export default fp(async function auth(app: FastifyInstance) {
-  const { config, services } = app.deps;
-  const verifier = createTokenVerifier(config.auth);
+export default fp(
+  async function auth(app: FastifyInstance) {
+    const { config, services } = app.deps;
+    const verifier = createTokenVerifier(config.auth);
 
-  // A root hook, so it also runs before the 404 handler and before any route's own hooks.
-  app.addHook('onRequest', async (request) => {
-    if (request.headers['x-api-key'] !== undefined && SESSION_ONLY_PATHS.test(decodedPath(request.url))) throw sessionRequired();
-  });
+    // A root hook, so it also runs before the 404 handler and before any route's own hooks.
+    app.addHook('onRequest', async (request) => {
+      if (request.headers['x-api-key'] !== undefined && SESSION_ONLY_PATHS.test(decodedPath(request.url)))
+        throw sessionRequired();
+    });
 
-  async function fromApiKey(request: FastifyRequest, key: string): Promise<AuthContext> {
-    const row = await services.apiKeys.authenticate(key);
-    if (!row) throw unauthorized('unauthorized', 'The API key is not valid.');
-    const requested = request.headers['x-workspace-id'];
-    if (typeof requested === 'string' && requested !== row.workspaceId) throw forbidden('This API key belongs to another workspace.');
-    return { kind: 'apiKey', personId: null, workspaceId: row.workspaceId, role: API_KEY_ROLE, apiKeyId: row.id };
-  }
-
-  async function fromSession(request: FastifyRequest, token: string): Promise<AuthContext> {
-    let claims;
-    try {
-      claims = await verifier.verify(token);
-    } catch {
-      throw unauthorized('unauthorized', 'The access token is missing, expired or invalid.');
+    async function fromApiKey(request: FastifyRequest, key: string): Promise<AuthContext> {
+      const row = await services.apiKeys.authenticate(key);
+      if (!row) throw unauthorized('unauthorized', 'The API key is not valid.');
+      const requested = request.headers['x-workspace-id'];
+      if (typeof requested === 'string' && requested !== row.workspaceId)
+        throw forbidden('This API key belongs to another workspace.');
+      return { kind: 'apiKey', personId: null, workspaceId: row.workspaceId, role: API_KEY_ROLE, apiKeyId: row.id };
     }
-    const email = typeof claims.email === 'string' ? claims.email : null;
-    const requested = request.headers['x-workspace-id'];
-    // Anything but a workspace the person belongs to is the same 403, malformed ids included.
-    if (requested !== undefined && (typeof requested !== 'string' || !UUID.test(requested))) throw forbidden('You are not a member of this workspace.');
-    const { person, workspaceId, role } = await services.workspaces.resolveMember(claims.sub, email, requested ?? null);
-    return { kind: 'session', personId: person.id, workspaceId, role };
-  }
 
-  app.decorateRequest('auth', null as unknown as AuthContext);
-  app.decorate('access', (level: AccessLevel, options: { sessionOnly?: boolean } = {}) => {
-    const sessionOnly = options.sessionOnly || level === 'manage';
-    return async function authenticate(request: FastifyRequest) {
-      const apiKey = request.headers['x-api-key'];
-      if (apiKey !== undefined && sessionOnly) throw sessionRequired();
-      const bearer = bearerToken(request.headers.authorization);
-      if (typeof apiKey === 'string' && apiKey) request.auth = await fromApiKey(request, apiKey);
-      else if (bearer) request.auth = await fromSession(request, bearer);
-      else throw unauthorized('unauthorized', 'Send Authorization: Bearer <access token> or X-API-Key.');
-      if (RANK[request.auth.role] < NEEDED[level]) {
-        throw forbidden(level === 'secrets' ? 'Viewers cannot access webhooks.' : level === 'manage' ? 'Only owners and admins can do this.' : 'Viewers cannot change anything.');
+    async function fromSession(request: FastifyRequest, token: string): Promise<AuthContext> {
+      let claims;
+      try {
+        claims = await verifier.verify(token);
+      } catch {
+        throw unauthorized('unauthorized', 'The access token is missing, expired or invalid.');
       }
-    };
-  });
-}, { name: 'auth', dependencies: [] });
+      const email = typeof claims.email === 'string' ? claims.email : null;
+      const requested = request.headers['x-workspace-id'];
+      // Anything but a workspace the person belongs to is the same 403, malformed ids included.
+      if (requested !== undefined && (typeof requested !== 'string' || !UUID.test(requested)))
+        throw forbidden('You are not a member of this workspace.');
+      const { person, workspaceId, role } = await services.workspaces.resolveMember(
+        claims.sub,
+        email,
+        requested ?? null,
+      );
+      return { kind: 'session', personId: person.id, workspaceId, role };
+    }
+
+    app.decorateRequest('auth', null as unknown as AuthContext);
+    app.decorate('access', (level: AccessLevel, options: { sessionOnly?: boolean } = {}) => {
+      const sessionOnly = options.sessionOnly || level === 'manage';
+      return async function authenticate(request: FastifyRequest) {
+        const apiKey = request.headers['x-api-key'];
+        if (apiKey !== undefined && sessionOnly) throw sessionRequired();
+        const bearer = bearerToken(request.headers.authorization);
+        if (typeof apiKey === 'string' && apiKey) request.auth = await fromApiKey(request, apiKey);
+        else if (bearer) request.auth = await fromSession(request, bearer);
+        else throw unauthorized('unauthorized', 'Send Authorization: Bearer <access token> or X-API-Key.');
+        if (RANK[request.auth.role] < NEEDED[level]) {
+          throw forbidden(
+            level === 'secrets'
+              ? 'Viewers cannot access webhooks.'
+              : level === 'manage'
+                ? 'Only owners and admins can do this.'
+                : 'Viewers cannot change anything.',
+          );
+        }
+      };
+    });
+  },
+  { name: 'auth', dependencies: [] },
+);

@@ -14,28 +14,31 @@ const ALLOW_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
 const ALLOW_HEADERS = 'authorization, content-type, x-workspace-id, x-api-key';
 const EXPOSE_HEADERS = 'Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, X-Api-Version';
 
-export default fp(async function consoleCors(app: FastifyInstance) {
-  const allowed = new Set(app.deps.config.consoleOrigins);
-  if (allowed.size === 0) return;
+export default fp(
+  async function consoleCors(app: FastifyInstance) {
+    const allowed = new Set(app.deps.config.consoleOrigins);
+    if (allowed.size === 0) return;
 
-  // A root hook: it runs before routing's 404 too, so a preflight needs no OPTIONS route.
-  // Callback style and the public paths first: it runs in front of the public read as well.
-  app.addHook('onRequest', (request, reply, done) => {
-    if (PUBLIC_PATHS.test(request.url)) return done();
-    reply.header('vary', 'Origin');
-    const origin = request.headers.origin;
-    if (typeof origin !== 'string' || !allowed.has(origin)) return done();
-    reply.header('access-control-allow-origin', origin);
-    if (request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined) {
-      reply
-        .code(204)
-        .header('access-control-allow-methods', ALLOW_METHODS)
-        .header('access-control-allow-headers', ALLOW_HEADERS)
-        .header('access-control-max-age', '600')
-        .send();
-      return;
-    }
-    reply.header('access-control-expose-headers', EXPOSE_HEADERS);
-    done();
-  });
-}, { name: 'console-cors' });
+    // A root hook: it runs before routing's 404 too, so a preflight needs no OPTIONS route.
+    // Callback style and the public paths first: it runs in front of the public read as well.
+    app.addHook('onRequest', (request, reply, done) => {
+      if (PUBLIC_PATHS.test(request.url)) return done();
+      reply.header('vary', 'Origin');
+      const origin = request.headers.origin;
+      if (typeof origin !== 'string' || !allowed.has(origin)) return done();
+      reply.header('access-control-allow-origin', origin);
+      if (request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined) {
+        reply
+          .code(204)
+          .header('access-control-allow-methods', ALLOW_METHODS)
+          .header('access-control-allow-headers', ALLOW_HEADERS)
+          .header('access-control-max-age', '600')
+          .send();
+        return;
+      }
+      reply.header('access-control-expose-headers', EXPOSE_HEADERS);
+      done();
+    });
+  },
+  { name: 'console-cors' },
+);

@@ -20,8 +20,17 @@ function describeWhatSchemasCannot(document: OpenAPIV3.Document): OpenAPIV3.Docu
             type: 'object',
             required: ['file'],
             properties: {
-              file: { type: 'string', format: 'binary', description: 'A .glb, a .gltf with embedded buffers, or a .zip of a .gltf with its resources; at most 50 MB.' },
-              name: { type: 'string', maxLength: 200, description: 'Display name (default: the file name without extension).' },
+              file: {
+                type: 'string',
+                format: 'binary',
+                description:
+                  'A .glb, a .gltf with embedded buffers, or a .zip of a .gltf with its resources; at most 50 MB.',
+              },
+              name: {
+                type: 'string',
+                maxLength: 200,
+                description: 'Display name (default: the file name without extension).',
+              },
             },
           },
         },
@@ -33,7 +42,11 @@ function describeWhatSchemasCannot(document: OpenAPIV3.Document): OpenAPIV3.Docu
     delete document.paths['/files/{*}'];
     for (const operation of [files.get, files.head]) {
       for (const parameter of (operation?.parameters ?? []) as OpenAPIV3.ParameterObject[]) {
-        if (parameter.in === 'path' && parameter.name === '*') Object.assign(parameter, { name: 'key', description: 'The storage key, slashes included, as the signed URL gives it.' });
+        if (parameter.in === 'path' && parameter.name === '*')
+          Object.assign(parameter, {
+            name: 'key',
+            description: 'The storage key, slashes included, as the signed URL gives it.',
+          });
       }
     }
     document.paths['/files/{key}'] = files;
@@ -61,13 +74,15 @@ export default fp(async function openapi(app: FastifyInstance) {
             type: 'apiKey',
             in: 'header',
             name: 'apikey',
-            description: 'The public key (PUBLIC_ANON_KEY), sent twice: in the apikey header and as Authorization: Bearer <key>.',
+            description:
+              'The public key (PUBLIC_ANON_KEY), sent twice: in the apikey header and as Authorization: Bearer <key>.',
           },
         },
       },
       security: [{ bearer: [] }, { apiKey: [] }],
     },
-    transformObject: (documentObject) => describeWhatSchemasCannot((documentObject as { openapiObject: OpenAPIV3.Document }).openapiObject),
+    transformObject: (documentObject) =>
+      describeWhatSchemasCannot((documentObject as { openapiObject: OpenAPIV3.Document }).openapiObject),
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -32,43 +32,50 @@ function basicPassword(header: string | undefined): string | null {
  * compared in constant time. Off, the path is the ordinary 404. Not in the OpenAPI description:
  * it is a page for people, not part of the API.
  */
-export default fp(async function queueDashboard(app: FastifyInstance) {
-  const { config } = app.deps;
-  if (!config.queueDashboard) return;
-  const expected = digest(requireSetting(config.operatorSecret, 'OPERATOR_SECRET'));
+export default fp(
+  async function queueDashboard(app: FastifyInstance) {
+    const { config } = app.deps;
+    if (!config.queueDashboard) return;
+    const expected = digest(requireSetting(config.operatorSecret, 'OPERATOR_SECRET'));
 
-  // Read-mostly producers on the same Redis and prefix as the worker's queues.
-  const connection = { url: config.redisUrl, maxRetriesPerRequest: null } as const;
-  const queues = Object.values(QUEUES).map((name) => {
-    const queue = new Queue(name, { connection, prefix: config.queuePrefix });
-    queue.on('error', () => {});
-    return queue;
-  });
-  app.addHook('onClose', async () => {
-    await Promise.all(queues.map((queue) => queue.close()));
-  });
-
-  const serverAdapter = new FastifyAdapter();
-  serverAdapter.setBasePath(QUEUE_DASHBOARD_PATH);
-  createBullBoard({
-    queues: queues.map((queue) => new BullMQAdapter(queue)),
-    serverAdapter,
-    options: { uiConfig: { boardTitle: 'config-share queues' } },
-  });
-
-  await app.register(async function protectedDashboard(scope) {
-    scope.addHook('onRoute', (route) => {
-      route.schema = { ...(route.schema ?? {}), hide: true };
+    // Read-mostly producers on the same Redis and prefix as the worker's queues.
+    const connection = { url: config.redisUrl, maxRetriesPerRequest: null } as const;
+    const queues = Object.values(QUEUES).map((name) => {
+      const queue = new Queue(name, { connection, prefix: config.queuePrefix });
+      queue.on('error', () => {});
+      return queue;
     });
-    scope.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-      const password = basicPassword(request.headers.authorization);
-      if (password !== null && timingSafeEqual(digest(password), expected)) return;
-      return reply
-        .code(401)
-        .header('www-authenticate', `Basic realm="${REALM}", charset="UTF-8"`)
-        .header('cache-control', 'no-store')
-        .send({ success: false, error: 'unauthorized', message: 'The queue view needs the operator secret (HTTP basic auth password).' });
+    app.addHook('onClose', async () => {
+      await Promise.all(queues.map((queue) => queue.close()));
     });
-    await scope.register(serverAdapter.registerPlugin(), { prefix: QUEUE_DASHBOARD_PATH });
-  });
-}, { name: 'queue-dashboard' });
+
+    const serverAdapter = new FastifyAdapter();
+    serverAdapter.setBasePath(QUEUE_DASHBOARD_PATH);
+    createBullBoard({
+      queues: queues.map((queue) => new BullMQAdapter(queue)),
+      serverAdapter,
+      options: { uiConfig: { boardTitle: 'config-share queues' } },
+    });
+
+    await app.register(async function protectedDashboard(scope) {
+      scope.addHook('onRoute', (route) => {
+        route.schema = { ...(route.schema ?? {}), hide: true };
+      });
+      scope.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+        const password = basicPassword(request.headers.authorization);
+        if (password !== null && timingSafeEqual(digest(password), expected)) return;
+        return reply
+          .code(401)
+          .header('www-authenticate', `Basic realm="${REALM}", charset="UTF-8"`)
+          .header('cache-control', 'no-store')
+          .send({
+            success: false,
+            error: 'unauthorized',
+            message: 'The queue view needs the operator secret (HTTP basic auth password).',
+          });
+      });
+      await scope.register(serverAdapter.registerPlugin(), { prefix: QUEUE_DASHBOARD_PATH });
+    });
+  },
+  { name: 'queue-dashboard' },
+);

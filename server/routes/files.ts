@@ -49,7 +49,8 @@ export default async function fileRoutes(fastify: FastifyInstance) {
       schema: {
         tags: ['files'],
         summary: 'Download a file through a signed URL',
-        description: 'The URL comes signed from the API (asset url, model urls, screenshots, PDFs). 403 when the signature is wrong or expired.',
+        description:
+          'The URL comes signed from the API (asset url, model urls, screenshots, PDFs). 403 when the signature is wrong or expired.',
         security: [],
         params: FileParams,
         querystring: FileQuery,
@@ -67,7 +68,8 @@ export default async function fileRoutes(fastify: FastifyInstance) {
       if (!isSafeKey(key)) throw notFound('File');
       const { exp, sig } = request.query;
       const expiry = exp && /^[0-9]{1,12}$/.test(exp) ? Number(exp) : NaN;
-      if (!sig || sig.length > 200 || !signer.verify(key, expiry, sig)) throw forbidden('The file link is invalid or has expired.');
+      if (!sig || sig.length > 200 || !signer.verify(key, expiry, sig))
+        throw forbidden('The file link is invalid or has expired.');
 
       if (storage.presign) {
         // Never cached: the presigned URL it points at expires in minutes.
@@ -77,7 +79,10 @@ export default async function fileRoutes(fastify: FastifyInstance) {
 
       const file = storage.localPath(key);
       const maxAge = Math.max(0, Math.min(MAX_AGE_SECONDS, expiry - Math.floor(Date.now() / 1000)));
-      reply.header('content-type', contentTypeFor(key)).header('cache-control', `private, max-age=${maxAge}`).header('x-content-type-options', 'nosniff');
+      reply
+        .header('content-type', contentTypeFor(key))
+        .header('cache-control', `private, max-age=${maxAge}`)
+        .header('x-content-type-options', 'nosniff');
       return reply.sendFile(path.basename(file), path.dirname(file), {
         acceptRanges: true,
         etag: true,

@@ -30,12 +30,24 @@ const Entry = Type.Object({
 export default async function versionRoutes(app: FastifyInstance) {
   app.get(
     '/version',
-    { schema: { tags: ['meta'], security: [], response: { 200: Type.Object({ success: Type.Boolean(), version: Type.String(), kind: Type.String() }) } } },
+    {
+      schema: {
+        tags: ['meta'],
+        security: [],
+        response: { 200: Type.Object({ success: Type.Boolean(), version: Type.String(), kind: Type.String() }) },
+      },
+    },
     async () => ({ success: true, version: API_VERSION, kind: 'minor' }),
   );
   app.get(
     '/changelog',
-    { schema: { tags: ['meta'], security: [], response: { 200: Type.Object({ success: Type.Boolean(), entries: Type.Array(Entry) }) } } },
+    {
+      schema: {
+        tags: ['meta'],
+        security: [],
+        response: { 200: Type.Object({ success: Type.Boolean(), entries: Type.Array(Entry) }) },
+      },
+    },
     async () => ({ success: true, entries: CHANGELOG }),
   );
 }

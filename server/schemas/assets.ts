@@ -7,12 +7,24 @@ export const Asset = Type.Object({
   fileName: Type.String({ description: 'Name of the stored GLB (the upload name with a .glb extension).' }),
   contentType: Type.String(),
   sizeBytes: Type.Integer({ description: 'Size of the stored GLB.' }),
-  sourceFormat: Type.Union([Type.Literal('glb'), Type.Literal('gltf'), Type.Literal('zip')], { description: 'What was uploaded or imported.' }),
+  sourceFormat: Type.Union([Type.Literal('glb'), Type.Literal('gltf'), Type.Literal('zip')], {
+    description: 'What was uploaded or imported.',
+  }),
   url: Type.String({ description: 'Signed /files URL of the GLB, valid 1 hour.' }),
-  modelInfo: Type.Object({}, { additionalProperties: true, description: "The Khronos validator's summary: counts, flags, warnings." }),
-  externalSource: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()], { description: 'Provenance of an imported model; null for uploads.' }),
-  readinessScore: Type.Union([Type.Number({ minimum: 0, maximum: 100 }), Type.Null()], { description: 'Configurator Readiness score; null for uploads.' }),
-  readinessLevel: Type.Union([Type.Literal('ready'), Type.Literal('needs-work'), Type.Literal('not-ready'), Type.Null()], { description: 'null for uploads.' }),
+  modelInfo: Type.Object(
+    {},
+    { additionalProperties: true, description: "The Khronos validator's summary: counts, flags, warnings." },
+  ),
+  externalSource: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()], {
+    description: 'Provenance of an imported model; null for uploads.',
+  }),
+  readinessScore: Type.Union([Type.Number({ minimum: 0, maximum: 100 }), Type.Null()], {
+    description: 'Configurator Readiness score; null for uploads.',
+  }),
+  readinessLevel: Type.Union(
+    [Type.Literal('ready'), Type.Literal('needs-work'), Type.Literal('not-ready'), Type.Null()],
+    { description: 'null for uploads.' },
+  ),
   createdAt: Type.String(),
   updatedAt: Type.String(),
 });

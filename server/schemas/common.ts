@@ -10,7 +10,9 @@ export const ErrorBody = Type.Object(
 );
 
 export const PageQuery = Type.Object({
-  limit: Type.Optional(Type.String({ pattern: '^(100|[1-9][0-9]?)$', description: 'Items per page, 1 to 100 (default 50).' })),
+  limit: Type.Optional(
+    Type.String({ pattern: '^(100|[1-9][0-9]?)$', description: 'Items per page, 1 to 100 (default 50).' }),
+  ),
   cursor: Type.Optional(Type.String({ maxLength: 200, description: 'nextCursor from the previous page.' })),
 });
 

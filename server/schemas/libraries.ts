@@ -15,7 +15,9 @@ export const LibraryItem = Type.Object(
     tags: Type.Array(Type.String()),
     categories: Type.Array(Type.String()),
     license: Type.String({ description: 'Human-readable licence text.' }),
-    licenseId: Type.String({ description: 'cc0, by, by-sa, by-nd, by-nc, by-nc-sa, by-nc-nd, st, free-st, ed or unknown.' }),
+    licenseId: Type.String({
+      description: 'cc0, by, by-sa, by-nd, by-nc, by-nc-sa, by-nc-nd, st, free-st, ed or unknown.',
+    }),
     licenseUrl: Type.Union([Type.String(), Type.Null()]),
     licenseTier: Type.Union([Type.Literal('allowed'), Type.Literal('conditions'), Type.Literal('blocked')]),
     commercialUseAllowed: Type.Boolean(),
@@ -26,7 +28,9 @@ export const LibraryItem = Type.Object(
     notImportableReason: Type.Optional(Type.String()),
     description: Type.Optional(Type.String()),
     publishedAt: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-    downloadSize: Type.Optional(Type.Integer({ description: 'Bytes of the download, when the library says (details).' })),
+    downloadSize: Type.Optional(
+      Type.Integer({ description: 'Bytes of the download, when the library says (details).' }),
+    ),
   },
   { description: 'A library model. Never holds a download URL.' },
 );
@@ -34,13 +38,27 @@ export const LibraryItem = Type.Object(
 export const SearchQuery = Type.Object({
   q: Type.Optional(Type.String({ maxLength: 200, description: 'Search text.' })),
   providers: Type.Optional(Type.String({ maxLength: 100, description: 'Comma-separated library ids (default: all).' })),
-  category: Type.Optional(Type.String({ maxLength: 40, description: 'furniture, architecture, vehicles, nature, animals, people, electronics, food, fashion, art, history, props.' })),
-  license: Type.Optional(Type.String({ maxLength: 20, description: 'cc0, by, by-sa, by-nd, by-nc, by-nc-sa, by-nc-nd.' })),
-  commercial: Type.Optional(Type.String({ maxLength: 1, description: 'Default 1: models without a clear commercial right are hidden.' })),
+  category: Type.Optional(
+    Type.String({
+      maxLength: 40,
+      description:
+        'furniture, architecture, vehicles, nature, animals, people, electronics, food, fashion, art, history, props.',
+    }),
+  ),
+  license: Type.Optional(
+    Type.String({ maxLength: 20, description: 'cc0, by, by-sa, by-nd, by-nc, by-nc-sa, by-nc-nd.' }),
+  ),
+  commercial: Type.Optional(
+    Type.String({ maxLength: 1, description: 'Default 1: models without a clear commercial right are hidden.' }),
+  ),
   format: Type.Optional(Type.String({ maxLength: 10, description: 'glb or gltf.' })),
-  maxPolygons: Type.Optional(Type.String({ maxLength: 10, description: 'Integer. Libraries without polygon counts are skipped.' })),
+  maxPolygons: Type.Optional(
+    Type.String({ maxLength: 10, description: 'Integer. Libraries without polygon counts are skipped.' }),
+  ),
   pageSize: Type.Optional(Type.String({ maxLength: 3, description: 'Per library, 1 to 48 (default 24).' })),
-  cursor: Type.Optional(Type.String({ maxLength: 4000, description: 'nextCursor of the previous page, sent with the same filters.' })),
+  cursor: Type.Optional(
+    Type.String({ maxLength: 4000, description: 'nextCursor of the previous page, sent with the same filters.' }),
+  ),
 });
 
 export const LibraryStatus = Type.Object({
@@ -59,7 +77,10 @@ export const SearchReply = Type.Object({
   providers: Type.Array(LibraryStatus),
 });
 
-export const ItemParams = Type.Object({ provider: Type.String({ maxLength: 20 }), id: Type.String({ minLength: 1, maxLength: 200 }) });
+export const ItemParams = Type.Object({
+  provider: Type.String({ maxLength: 20 }),
+  id: Type.String({ minLength: 1, maxLength: 200 }),
+});
 
 export const ItemReply = Type.Object({
   success: Type.Boolean(),
@@ -85,7 +106,12 @@ export const ProvidersReply = Type.Object({
       homepage: Type.String(),
       credit: Type.String(),
       requiresAccountForImport: Type.Boolean(),
-      supports: Type.Object({ category: Type.Boolean(), license: Type.Boolean(), maxPolygons: Type.Boolean(), format: Type.Boolean() }),
+      supports: Type.Object({
+        category: Type.Boolean(),
+        license: Type.Boolean(),
+        maxPolygons: Type.Boolean(),
+        format: Type.Boolean(),
+      }),
       importAvailable: Type.Boolean(),
       connection: Type.Optional(Connection),
       notice: Type.Optional(Type.String()),
@@ -98,12 +124,21 @@ export const ImportBody = Type.Object({
   provider: Type.String({ maxLength: 20 }),
   providerAssetId: Type.String({ maxLength: 200 }),
   acknowledgeLicense: Type.Optional(Type.Boolean()),
-  category: Type.Optional(Type.String({ maxLength: 64, description: 'An asset category id, kept with the imported asset.' })),
+  category: Type.Optional(
+    Type.String({ maxLength: 64, description: 'An asset category id, kept with the imported asset.' }),
+  ),
 });
 
 export const ImportJob = Type.Object({
   id: Type.String(),
-  status: Type.Union([Type.Literal('queued'), Type.Literal('downloading'), Type.Literal('processing'), Type.Literal('saving'), Type.Literal('completed'), Type.Literal('failed')]),
+  status: Type.Union([
+    Type.Literal('queued'),
+    Type.Literal('downloading'),
+    Type.Literal('processing'),
+    Type.Literal('saving'),
+    Type.Literal('completed'),
+    Type.Literal('failed'),
+  ]),
   progress: Type.Integer({ minimum: 0, maximum: 100 }),
   stage: Type.String(),
   bytesReceived: Type.Number(),
@@ -119,12 +154,25 @@ export const ImportJob = Type.Object({
 });
 
 export const ImportAccepted = Type.Object({ success: Type.Boolean(), job: ImportJob });
-export const ImportReused = Type.Object({ success: Type.Boolean(), reused: Type.Literal(true), assetId: Type.String(), asset: Obj('The asset the workspace already has (GET /assets shape).') });
+export const ImportReused = Type.Object({
+  success: Type.Boolean(),
+  reused: Type.Literal(true),
+  assetId: Type.String(),
+  asset: Obj('The asset the workspace already has (GET /assets shape).'),
+});
 export const ImportJobReply = Type.Object({ success: Type.Boolean(), job: ImportJob });
 export const ImportJobList = Type.Object({ success: Type.Boolean(), jobs: Type.Array(ImportJob) });
 
-export const ConnectionReply = Type.Object({ success: Type.Boolean(), available: Type.Boolean(), connected: Type.Boolean(), ...Type.Omit(Connection, ['connected']).properties });
-export const ConnectReply = Type.Object({ success: Type.Boolean(), url: Type.String({ description: "The library's authorize URL: single use, valid 10 minutes." }) });
+export const ConnectionReply = Type.Object({
+  success: Type.Boolean(),
+  available: Type.Boolean(),
+  connected: Type.Boolean(),
+  ...Type.Omit(Connection, ['connected']).properties,
+});
+export const ConnectReply = Type.Object({
+  success: Type.Boolean(),
+  url: Type.String({ description: "The library's authorize URL: single use, valid 10 minutes." }),
+});
 export const DisconnectReply = Type.Object({ success: Type.Boolean(), connected: Type.Literal(false) });
 export const CallbackQuery = Type.Object({
   code: Type.Optional(Type.String({ maxLength: 2000 })),

@@ -1,7 +1,10 @@
 import { Type } from 'typebox';
 import { OpaqueObject } from './common.js';
 
-const Vector = Type.Union([Type.Array(Type.Number(), { minItems: 3, maxItems: 3 }), Type.Object({ x: Type.Number(), y: Type.Number(), z: Type.Number() })]);
+const Vector = Type.Union([
+  Type.Array(Type.Number(), { minItems: 3, maxItems: 3 }),
+  Type.Object({ x: Type.Number(), y: Type.Number(), z: Type.Number() }),
+]);
 
 export const ModelEntry = Type.Object(
   {

@@ -16,12 +16,20 @@ export const ShareSettingsInput = Type.Object(
   {
     isEnabled: Type.Optional(Type.Boolean({ default: false })),
     requirePassword: Type.Optional(Type.Boolean({ default: false })),
-    password: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Required with requirePassword: true (ignored otherwise). Write-only: stored as a scrypt hash, never returned.' })),
+    password: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description:
+          'Required with requirePassword: true (ignored otherwise). Write-only: stored as a scrypt hash, never returned.',
+      }),
+    ),
     domainRestrictions: Type.Optional(
       Type.Array(Type.String({ maxLength: 300 }), {
         maxItems: MAX_HOST_RULES,
         default: [],
-        description: 'Host names (lower-cased on save); `*.example.com` allows its sub-domains; an optional `:port` (without one, any port).',
+        description:
+          'Host names (lower-cased on save); `*.example.com` allows its sub-domains; an optional `:port` (without one, any port).',
       }),
     ),
   },
@@ -37,7 +45,9 @@ export const ShareParams = Type.Object({
 const Vec3 = Type.Object({ x: Type.Number(), y: Type.Number(), z: Type.Number() });
 
 /** The optional X-Share-Password header of the public routes. */
-export const SharePasswordHeader = Type.Optional(Type.String({ description: 'The share password, as UTF-8, when the share requires one.' }));
+export const SharePasswordHeader = Type.Optional(
+  Type.String({ description: 'The share password, as UTF-8, when the share requires one.' }),
+);
 
 /** Optional headers of model-urls (the public key headers are in the security scheme). */
 export const ModelUrlsHeaders = Type.Object({ 'x-share-password': SharePasswordHeader });
@@ -45,13 +55,20 @@ export const ModelUrlsHeaders = Type.Object({ 'x-share-password': SharePasswordH
 /** Optional headers of the public read. */
 export const PublicReadHeaders = Type.Object({
   'x-share-password': SharePasswordHeader,
-  'if-none-match': Type.Optional(Type.String({ description: 'The ETag of the payload the client holds: 304 when unchanged.' })),
+  'if-none-match': Type.Optional(
+    Type.String({ description: 'The ETag of the payload the client holds: 304 when unchanged.' }),
+  ),
 });
 
 export const PublicModel = Type.Object({
   id: Type.String(),
   fileName: Type.String(),
-  url: Type.Optional(Type.String({ description: 'Signed file URL valid one year; missing beyond the first SIGNED_MODEL_LIMIT (20) models: use model-urls.' })),
+  url: Type.Optional(
+    Type.String({
+      description:
+        'Signed file URL valid one year; missing beyond the first SIGNED_MODEL_LIMIT (20) models: use model-urls.',
+    }),
+  ),
   assetId: Type.Optional(Type.String()),
   uploadedModelPath: Type.Optional(Type.String()),
   transform: Type.Unknown({ description: 'The raw stored transform; {} when none is stored.' }),
@@ -73,7 +90,14 @@ export const PublicProjectReply = Type.Object({
       models: Type.Array(PublicModel),
       sceneData: Type.Object({
         optionBlocks: Type.Array(Type.Unknown()),
-        projectSettings: Type.Object({}, { additionalProperties: true, description: 'Owner credentials (smtp*, emailAdminAddress, webhook*, woocommerce*, shopify*) removed at any depth.' }),
+        projectSettings: Type.Object(
+          {},
+          {
+            additionalProperties: true,
+            description:
+              'Owner credentials (smtp*, emailAdminAddress, webhook*, woocommerce*, shopify*) removed at any depth.',
+          },
+        ),
         formFields: Type.Array(Type.Unknown()),
         animationBlocks: Type.Array(Type.Unknown()),
         pricingBlocks: Type.Array(Type.Unknown()),
@@ -99,5 +123,7 @@ export const ModelUrlsBody = Type.Object({
 
 export const ModelUrlsReply = Type.Object({
   success: Type.Boolean(),
-  urls: Type.Record(Type.String(), Type.String(), { description: 'modelId → signed URL; unknown ids and models without a file are absent.' }),
+  urls: Type.Record(Type.String(), Type.String(), {
+    description: 'modelId → signed URL; unknown ids and models without a file are absent.',
+  }),
 });

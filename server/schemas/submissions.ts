@@ -28,10 +28,14 @@ export {
 export const SubmitHeaders = Type.Object({
   'x-share-password': SharePasswordHeader,
   'idempotency-key': Type.Optional(
-    Type.String({ minLength: 1, maxLength: 200, description: 'The same key for the same project within 24 hours answers the first requestId and stores nothing new.' }),
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description:
+        'The same key for the same project within 24 hours answers the first requestId and stores nothing new.',
+    }),
   ),
 });
-
 
 export const SubmitBody = Type.Object(
   {
@@ -43,9 +47,22 @@ export const SubmitBody = Type.Object(
       },
     ),
     selectedOptions: Type.Optional(
-      Type.Object({}, { additionalProperties: true, default: {}, description: `The chosen options, usually option block id → choice id. At most ${MAX_OBJECT_JSON_BYTES / 1024} KB as JSON.` }),
+      Type.Object(
+        {},
+        {
+          additionalProperties: true,
+          default: {},
+          description: `The chosen options, usually option block id → choice id. At most ${MAX_OBJECT_JSON_BYTES / 1024} KB as JSON.`,
+        },
+      ),
     ),
-    configurationSummary: Type.Optional(Type.String({ maxLength: MAX_SUMMARY_CHARS, default: '', description: 'Human-readable summary of the configuration.' })),
+    configurationSummary: Type.Optional(
+      Type.String({
+        maxLength: MAX_SUMMARY_CHARS,
+        default: '',
+        description: 'Human-readable summary of the configuration.',
+      }),
+    ),
     screenshots: Type.Optional(
       Type.Array(Type.String({ description: 'A data URL: data:image/png|jpeg|webp;base64,...' }), {
         maxItems: MAX_SCREENSHOTS,
@@ -58,7 +75,7 @@ export const SubmitBody = Type.Object(
   },
   {
     description:
-      'A visitor\'s form submission. The request is stored (with its screenshots) before the answer is sent; screenshots, PDF, e-mail and webhooks follow in the background. ' +
+      "A visitor's form submission. The request is stored (with its screenshots) before the answer is sent; screenshots, PDF, e-mail and webhooks follow in the background. " +
       `Optional header Idempotency-Key (1 to 200 characters): the same key for the same project within 24 hours returns the first requestId and stores nothing new. The body may be up to ${SUBMIT_BODY_LIMIT / 1024 / 1024} MiB.`,
   },
 );
@@ -76,15 +93,26 @@ export const SubmitReply = Type.Object({
 export const REQUEST_STATUSES = ['new', 'in_progress', 'quoted', 'won', 'lost', 'archived'] as const;
 export type RequestStatus = (typeof REQUEST_STATUSES)[number];
 export const RequestStatusSchema = Type.Union(
-  [Type.Literal('new'), Type.Literal('in_progress'), Type.Literal('quoted'), Type.Literal('won'), Type.Literal('lost'), Type.Literal('archived')],
+  [
+    Type.Literal('new'),
+    Type.Literal('in_progress'),
+    Type.Literal('quoted'),
+    Type.Literal('won'),
+    Type.Literal('lost'),
+    Type.Literal('archived'),
+  ],
   { description: 'new (on arrival), in_progress, quoted, won, lost or archived.' },
 );
 
 export const StepStateSchema = Type.Object({
   state: Type.Union([Type.Literal('pending'), Type.Literal('done'), Type.Literal('failed')]),
   attempts: Type.Integer({ description: 'Runs started so far.' }),
-  error: Type.Optional(Type.String({ description: 'Why the step failed (failed), or the last retried error (pending).' })),
-  note: Type.Optional(Type.String({ description: 'Something worth knowing about a done step, e.g. no e-mail address was set.' })),
+  error: Type.Optional(
+    Type.String({ description: 'Why the step failed (failed), or the last retried error (pending).' }),
+  ),
+  note: Type.Optional(
+    Type.String({ description: 'Something worth knowing about a done step, e.g. no e-mail address was set.' }),
+  ),
   doneAt: Type.Union([Type.String(), Type.Null()]),
 });
 
@@ -112,7 +140,9 @@ export const RequestDetail = Type.Object({
   screenshots: Type.Array(Type.Union([Type.String(), Type.Null()]), {
     description: 'Signed URLs (valid one hour), in submit order; null while a screenshot is not stored yet.',
   }),
-  pdfUrl: Type.Union([Type.String(), Type.Null()], { description: 'Signed URL of the PDF (valid one hour); null until it is rendered.' }),
+  pdfUrl: Type.Union([Type.String(), Type.Null()], {
+    description: 'Signed URL of the PDF (valid one hour); null until it is rendered.',
+  }),
 });
 
 export const RequestParams = Type.Object({ id: Uuid, requestId: Uuid });

@@ -27,22 +27,41 @@ const ROUNDS = Math.max(1, Number(process.env.BENCH_ELEMENT_ROUNDS ?? 5));
 const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-export async function measureElement(options: { apiUrl: string; bffUrl: string; ownerHeaders: Record<string, string> }): Promise<ElementFigures> {
+export async function measureElement(options: {
+  apiUrl: string;
+  bffUrl: string;
+  ownerHeaders: Record<string, string>;
+}): Promise<ElementFigures> {
   const { apiUrl, bffUrl, ownerHeaders } = options;
   const loaderGzipBytes = gzipSync(await readFile(ELEMENT_ENTRY), { level: 9 }).byteLength;
 
   // One project whose one model is the demo stool, shared.
   const form = new FormData();
   form.append('file', new Blob([Buffer.from(await demoStoolGlb())], { type: 'model/gltf-binary' }), 'stool.glb');
-  const { asset } = await (await fetch(`${apiUrl}/assets`, { method: 'POST', headers: { authorization: ownerHeaders.authorization }, body: form })).json();
+  const { asset } = await (
+    await fetch(`${apiUrl}/assets`, {
+      method: 'POST',
+      headers: { authorization: ownerHeaders.authorization },
+      body: form,
+    })
+  ).json();
   const { project } = await (
     await fetch(`${apiUrl}/projects`, {
       method: 'POST',
       headers: ownerHeaders,
-      body: JSON.stringify({ name: 'first frame', type: 'configurator', data: { models: [{ id: 'stool', fileName: asset.fileName, assetId: asset.id }], sceneData: {} } }),
+      body: JSON.stringify({
+        name: 'first frame',
+        type: 'configurator',
+        data: { models: [{ id: 'stool', fileName: asset.fileName, assetId: asset.id }], sceneData: {} },
+      }),
     })
   ).json();
-  const { settings } = await (await fetch(`${apiUrl}/projects/${project.id}/share/enable`, { method: 'POST', headers: { authorization: ownerHeaders.authorization } })).json();
+  const { settings } = await (
+    await fetch(`${apiUrl}/projects/${project.id}/share/enable`, {
+      method: 'POST',
+      headers: { authorization: ownerHeaders.authorization },
+    })
+  ).json();
   const glbUrl: string = asset.url;
 
   // The pages, on an origin of their own as a shop would be. Each records its first frame in window.firstFrame.
@@ -86,7 +105,15 @@ export async function measureElement(options: { apiUrl: string; bffUrl: string; 
   await new Promise<void>((resolve) => shop.listen(port, '127.0.0.1', resolve));
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-dev-shm-usage', '--enable-unsafe-swiftshader', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-dev-shm-usage',
+      '--enable-unsafe-swiftshader',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+    ],
   });
   try {
     /** BENCH_PROFILE_DIR: the last round of each page is CPU-profiled there (`<page>.cpuprofile`, the page's main thread). */
@@ -101,22 +128,45 @@ export async function measureElement(options: { apiUrl: string; bffUrl: string; 
         await cdp.send('Profiler.start');
       }
       await tab.goto(`http://localhost:${port}${page}`);
-      const ms = (await tab.waitForFunction(() => (globalThis as { firstFrame?: number }).firstFrame, undefined, { timeout: 120_000, polling: 50 }).then((handle) => handle.jsonValue())) as number;
+      const ms = (await tab
+        .waitForFunction(() => (globalThis as { firstFrame?: number }).firstFrame, undefined, {
+          timeout: 120_000,
+          polling: 50,
+        })
+        .then((handle) => handle.jsonValue())) as number;
       if (cdp && profileDir) {
         const { profile: taken } = await cdp.send('Profiler.stop');
         const name = page.slice(1, -'.html'.length);
         await writeFile(path.join(profileDir, `${name}.cpuprofile`), JSON.stringify(taken));
         // When each file started and arrived, next to the first frame: where the wait is.
-        const resources = await tab.evaluate(() => performance.getEntriesByType('resource').map((entry) => `${Math.round(entry.startTime)}-${Math.round((entry as unknown as { responseEnd: number }).responseEnd)} ms ${entry.name.replace(/\?.*$/, '')}`));
-        await writeFile(path.join(profileDir, `${name}.resources.txt`), [...resources, `first frame ${Math.round(ms)} ms`].join('\n'));
+        const resources = await tab.evaluate(() =>
+          performance
+            .getEntriesByType('resource')
+            .map(
+              (entry) =>
+                `${Math.round(entry.startTime)}-${Math.round((entry as unknown as { responseEnd: number }).responseEnd)} ms ${entry.name.replace(/\?.*$/, '')}`,
+            ),
+        );
+        await writeFile(
+          path.join(profileDir, `${name}.resources.txt`),
+          [...resources, `first frame ${Math.round(ms)} ms`].join('\n'),
+        );
       }
       if (page === '/element.html') {
-        const drawn = await tab.waitForFunction(() => (globalThis as { drawn?: boolean }).drawn, undefined, { timeout: 30_000, polling: 50 }).then((handle) => handle.jsonValue(), () => false);
+        const drawn = await tab
+          .waitForFunction(() => (globalThis as { drawn?: boolean }).drawn, undefined, { timeout: 30_000, polling: 50 })
+          .then(
+            (handle) => handle.jsonValue(),
+            () => false,
+          );
         if (!drawn) throw new Error('the element reported its model drawn, but its canvas is blank');
         if (cdp && profileDir) {
           // The drawn frame itself, to look at next to the profile.
           const png = (await tab.evaluate(() => (globalThis as { drawnPng?: string }).drawnPng)) ?? '';
-          await writeFile(path.join(profileDir, 'element-first-frame.png'), Buffer.from(png.replace(/^data:image\/png;base64,/, ''), 'base64'));
+          await writeFile(
+            path.join(profileDir, 'element-first-frame.png'),
+            Buffer.from(png.replace(/^data:image\/png;base64,/, ''), 'base64'),
+          );
         }
       }
       await context.close();
@@ -129,7 +179,14 @@ export async function measureElement(options: { apiUrl: string; bffUrl: string; 
       element.push(await firstFrame('/element.html', profile));
       anchor.push(await firstFrame('/model-viewer.html', profile));
     }
-    return { loaderGzipBytes, elementFirstFrameMs: median(element), modelViewerFirstFrameMs: median(anchor), rounds: ROUNDS, elementSamples: element, modelViewerSamples: anchor };
+    return {
+      loaderGzipBytes,
+      elementFirstFrameMs: median(element),
+      modelViewerFirstFrameMs: median(anchor),
+      rounds: ROUNDS,
+      elementSamples: element,
+      modelViewerSamples: anchor,
+    };
   } finally {
     await browser.close();
     await new Promise((resolve) => shop.close(resolve));

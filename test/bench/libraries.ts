@@ -46,7 +46,8 @@ export interface LibraryBenchResult {
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))];
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))];
 
 async function until<T>(probe: () => Promise<T | null>, what: string, timeoutMs = 120_000, everyMs = 25): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -79,19 +80,36 @@ async function unzipTo(zip: Uint8Array, dir: string): Promise<number> {
   return total;
 }
 
-
-export async function benchLibraries(options: { env: Record<string, string>; token: string }): Promise<LibraryBenchResult> {
-  const libs = await startFixtureLibraries({ behaviour: { library_a: { delayMs: 50 }, library_b: { delayMs: 150 }, library_c: { delayMs: 400 } } });
+export async function benchLibraries(options: {
+  env: Record<string, string>;
+  token: string;
+}): Promise<LibraryBenchResult> {
+  const libs = await startFixtureLibraries({
+    behaviour: { library_a: { delayMs: 50 }, library_b: { delayMs: 150 }, library_c: { delayMs: 400 } },
+  });
   const port = await freePort();
   const api = `http://127.0.0.1:${port}`;
-  const env = { ...process.env, ...options.env, ...libs.env, PORT: String(port), PUBLIC_BASE_URL: api, RATE_LIMIT_SEARCH: '100000/1m', RATE_LIMIT_IMPORT: '100000/10m', WORKER_HEALTH_PORT: '0', LOG_LEVEL: 'warn' };
+  const env = {
+    ...process.env,
+    ...options.env,
+    ...libs.env,
+    PORT: String(port),
+    PUBLIC_BASE_URL: api,
+    RATE_LIMIT_SEARCH: '100000/1m',
+    RATE_LIMIT_IMPORT: '100000/10m',
+    WORKER_HEALTH_PORT: '0',
+    LOG_LEVEL: 'warn',
+  };
   const headers = { authorization: `Bearer ${options.token}`, 'content-type': 'application/json' };
   const redis = new Redis(options.env.REDIS_URL);
   let server: ChildProcess | null = null;
   let worker: ChildProcess | null = null;
   const work = await mkdtemp(path.join(tmpdir(), 'cs-bench-libs-'));
   try {
-    server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+      env,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     await until(async () => ((await fetch(`${api}/health`)).ok ? true : null), 'the libraries server');
 
     // Search: every answer fresh from the libraries (the cache would hide their latency).
@@ -112,7 +130,9 @@ export async function benchLibraries(options: { env: Record<string, string>; tok
     const searchLoad = loadavg()[0];
 
     // Import: the person's library_b account, then the ~20 MB gltf zip, several times.
-    const { url } = await (await fetch(`${api}/external-providers/library_b/connect`, { method: 'POST', headers })).json();
+    const { url } = await (
+      await fetch(`${api}/external-providers/library_b/connect`, { method: 'POST', headers })
+    ).json();
     const callback = (await fetch(url, { redirect: 'manual' })).headers.get('location')!;
     await fetch(callback, { redirect: 'manual' });
     const detail = await (await fetch(`${libs.origin}/sketchfab/v3/models/${BENCH_UID}`)).json();
@@ -123,13 +143,29 @@ export async function benchLibraries(options: { env: Record<string, string>; tok
 
     // BENCH_WORKER_LOG=file: the worker's log (info: each import's stage timings) goes there.
     const workerLog = process.env.BENCH_WORKER_LOG ? openSync(process.env.BENCH_WORKER_LOG, 'a') : 'ignore';
-    worker = spawn(process.execPath, ['--import', 'tsx', 'worker/main.ts'], { env: { ...env, ...(workerLog === 'ignore' ? {} : { LOG_LEVEL: 'info' }) }, stdio: ['ignore', workerLog, 'inherit'] });
+    worker = spawn(process.execPath, ['--import', 'tsx', 'worker/main.ts'], {
+      env: { ...env, ...(workerLog === 'ignore' ? {} : { LOG_LEVEL: 'info' }) },
+      stdio: ['ignore', workerLog, 'inherit'],
+    });
     const runImport = async () => {
       const baseline = await rssOf(worker!.pid!);
       let peak = baseline;
-      const sampler = setInterval(() => void rssOf(worker!.pid!).then((rss) => (peak = Math.max(peak, rss)), () => {}), 20);
+      const sampler = setInterval(
+        () =>
+          void rssOf(worker!.pid!).then(
+            (rss) => (peak = Math.max(peak, rss)),
+            () => {},
+          ),
+        20,
+      );
       const started = performance.now();
-      const answer = await (await fetch(`${api}/external-assets/imports`, { method: 'POST', headers, body: JSON.stringify({ provider: 'library_b', providerAssetId: BENCH_UID }) })).json();
+      const answer = await (
+        await fetch(`${api}/external-assets/imports`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ provider: 'library_b', providerAssetId: BENCH_UID }),
+        })
+      ).json();
       if (!answer.job) throw new Error(`bench: import not accepted: ${JSON.stringify(answer)}`);
       const job = await until(async () => {
         const j = (await (await fetch(`${api}/external-assets/imports/${answer.job.id}`, { headers })).json()).job;
@@ -138,7 +174,10 @@ export async function benchLibraries(options: { env: Record<string, string>; tok
       const elapsed = performance.now() - started;
       clearInterval(sampler);
       if (job.status !== 'completed') throw new Error(`bench: the import failed: ${JSON.stringify(job.error)}`);
-      await fetch(`${api}/assets/${job.assetId}`, { method: 'DELETE', headers: { authorization: headers.authorization } });
+      await fetch(`${api}/assets/${job.assetId}`, {
+        method: 'DELETE',
+        headers: { authorization: headers.authorization },
+      });
       return { elapsed, growth: peak - baseline };
     };
     /** Wall clock of a command from spawn to exit, and what it printed. */
@@ -149,7 +188,11 @@ export async function benchLibraries(options: { env: Record<string, string>; tok
         let out = '';
         child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
         child.on('error', reject);
-        child.on('exit', (code) => (code === 0 ? resolve({ ms: performance.now() - started, out }) : reject(new Error(`${command} exited ${code}`))));
+        child.on('exit', (code) =>
+          code === 0
+            ? resolve({ ms: performance.now() - started, out })
+            : reject(new Error(`${command} exited ${code}`)),
+        );
       });
     const gltf = path.join(work, 'model', 'scene.gltf');
     const glb = path.join(work, 'out.glb');
@@ -167,7 +210,9 @@ export async function benchLibraries(options: { env: Record<string, string>; tok
       times.push(run.elapsed);
       growth = Math.max(growth, run.growth);
       copies.push((await timed(cli, ['copy', gltf, glb])).ms);
-      inProcess.push(Number((await timed(process.execPath, ['--import', 'tsx', 'test/bench/gltf-copy.ts', gltf, glb])).out));
+      inProcess.push(
+        Number((await timed(process.execPath, ['--import', 'tsx', 'test/bench/gltf-copy.ts', gltf, glb])).out),
+      );
     }
     const importMs = median(times);
     const copyMs = median(copies);
@@ -203,13 +248,25 @@ export function printLibraries(result: LibraryBenchResult) {
   console.log('\nonline libraries\n');
   console.log('| measure | value | goal |');
   console.log('|---|---:|---:|');
-  console.log(`| search, libraries at 50/150/400 ms: p50 | ${Math.round(result.searchP50)} ms | ≤ ${result.searchGoal} ms |`);
+  console.log(
+    `| search, libraries at 50/150/400 ms: p50 | ${Math.round(result.searchP50)} ms | ≤ ${result.searchGoal} ms |`,
+  );
   console.log(`| search p95 | ${Math.round(result.searchP95)} ms | |`);
-  console.log(`| load average (1 min) after the searches / after the imports | ${result.load.search.toFixed(2)} / ${result.load.imports.toFixed(2)} | |`);
+  console.log(
+    `| load average (1 min) after the searches / after the imports | ${result.load.search.toFixed(2)} / ${result.load.imports.toFixed(2)} | |`,
+  );
   const runs = (values: number[]) => values.map((v) => Math.round(v)).join(', ');
-  console.log(`| import of a ${mb(result.archiveBytes)} glTF zip (${mb(result.unpackedBytes)} unpacked), POST to completed (runs: ${runs(result.importRuns)}) | ${Math.round(result.importMs)} ms | |`);
-  console.log(`| \`gltf-transform copy\` of the same files, as a command, same rounds (runs: ${runs(result.copyRuns)}) | ${Math.round(result.copyMs)} ms | |`);
+  console.log(
+    `| import of a ${mb(result.archiveBytes)} glTF zip (${mb(result.unpackedBytes)} unpacked), POST to completed (runs: ${runs(result.importRuns)}) | ${Math.round(result.importMs)} ms | |`,
+  );
+  console.log(
+    `| \`gltf-transform copy\` of the same files, as a command, same rounds (runs: ${runs(result.copyRuns)}) | ${Math.round(result.copyMs)} ms | |`,
+  );
   console.log(`| import / gltf-transform copy | ${result.ratio.toFixed(2)}x | ≤ 1.5x |`);
-  console.log(`| (extra) glTF-Transform read+write timed inside its process (gltf-copy.ts) | ${Math.round(result.inProcessMs)} ms | |`);
-  console.log(`| worker memory growth during the import | ${mb(result.memoryGrowthBytes)} (${result.memoryRatio.toFixed(2)}x the unpacked model) | ≤ 4x |`);
+  console.log(
+    `| (extra) glTF-Transform read+write timed inside its process (gltf-copy.ts) | ${Math.round(result.inProcessMs)} ms | |`,
+  );
+  console.log(
+    `| worker memory growth during the import | ${mb(result.memoryGrowthBytes)} (${result.memoryRatio.toFixed(2)}x the unpacked model) | ≤ 4x |`,
+  );
 }

@@ -63,15 +63,25 @@ function unexpected(result: Result): number {
 }
 
 function printWebhooks(result: Awaited<ReturnType<typeof benchWebhooks>>) {
-  console.log(`\nwebhook deliveries (worker process, 10 webhooks per event, median of ${result.rounds} alternating rounds with the ceiling)\n`);
+  console.log(
+    `\nwebhook deliveries (worker process, 10 webhooks per event, median of ${result.rounds} alternating rounds with the ceiling)\n`,
+  );
   console.log('| scenario | deliveries/s | ceiling: bare undici loop, same signed bodies | pipeline / ceiling |');
   console.log('|---|---:|---:|---:|');
-  console.log(`| backlog drained | ${Math.round(result.deliveriesPerSecond)} | ${Math.round(result.ceilingPerSecond)} | ${result.ratio.toFixed(2)}x |`);
+  console.log(
+    `| backlog drained | ${Math.round(result.deliveriesPerSecond)} | ${Math.round(result.ceilingPerSecond)} | ${result.ratio.toFixed(2)}x |`,
+  );
   const cpu = result.cpuPerDelivery;
   const us = (value: number) => `${Math.round(value)} µs`;
-  console.log(`\nCPU time per delivery while draining (steadier than throughput on shared cores): worker ${us(cpu.worker)}, Postgres ${us(cpu.postgres)}, Redis ${us(cpu.redis)}, sink ${us(cpu.sink)}; total ${us(cpu.worker + cpu.postgres + cpu.redis + cpu.sink)}`);
-  console.log(`CPU time per request of the ceiling: the loop ${us(result.ceilingCpuPerRequest.loop)}, sink ${us(result.ceilingCpuPerRequest.sink)}`);
-  console.log(`\nfirst-attempt latency at a steady ${Math.round(result.paceDeliveriesPerSecond)} deliveries/s (event createdAt to receiver): p50 ${result.p50Ms} ms, p95 ${result.p95Ms} ms`);
+  console.log(
+    `\nCPU time per delivery while draining (steadier than throughput on shared cores): worker ${us(cpu.worker)}, Postgres ${us(cpu.postgres)}, Redis ${us(cpu.redis)}, sink ${us(cpu.sink)}; total ${us(cpu.worker + cpu.postgres + cpu.redis + cpu.sink)}`,
+  );
+  console.log(
+    `CPU time per request of the ceiling: the loop ${us(result.ceilingCpuPerRequest.loop)}, sink ${us(result.ceilingCpuPerRequest.sink)}`,
+  );
+  console.log(
+    `\nfirst-attempt latency at a steady ${Math.round(result.paceDeliveriesPerSecond)} deliveries/s (event createdAt to receiver): p50 ${result.p50Ms} ms, p95 ${result.p95Ms} ms`,
+  );
 }
 
 async function main() {
@@ -109,7 +119,10 @@ async function main() {
   );
 
   const tsx = path.resolve('node_modules/.bin/tsx');
-  const child = spawn(tsx, ['server/main.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(tsx, ['server/main.ts'], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const api = `http://127.0.0.1:${port}`;
   let bare: ChildProcess | null = null;
   let bff: ChildProcess | null = null;
@@ -121,7 +134,16 @@ async function main() {
       return;
     }
     if (ONLY === 'webhooks') {
-      printWebhooks(await benchWebhooks({ env, db, workspaceId: person.defaultWorkspaceId!, api, ownerHeaders: owner, rounds: ROUNDS }));
+      printWebhooks(
+        await benchWebhooks({
+          env,
+          db,
+          workspaceId: person.defaultWorkspaceId!,
+          api,
+          ownerHeaders: owner,
+          rounds: ROUNDS,
+        }),
+      );
       return;
     }
     const model = (i: number) => ({
@@ -142,30 +164,62 @@ async function main() {
       optionBlocks: [],
     };
     const projects: Record<string, { id: string; token: string }> = {};
-    for (const [label, count] of [['1 model', 1], ['500 models', 500]] as const) {
-      const created = await (await fetch(`${api}/projects`, {
-        method: 'POST',
-        headers: owner,
-        body: JSON.stringify({ name: label, type: 'configurator', data: { models: Array.from({ length: count }, (_, i) => model(i)), sceneData } }),
-      })).json();
-      const share = await (await fetch(`${api}/projects/${created.project.id}/share/enable`, { method: 'POST', headers: { authorization: owner.authorization } })).json();
+    for (const [label, count] of [
+      ['1 model', 1],
+      ['500 models', 500],
+    ] as const) {
+      const created = await (
+        await fetch(`${api}/projects`, {
+          method: 'POST',
+          headers: owner,
+          body: JSON.stringify({
+            name: label,
+            type: 'configurator',
+            data: { models: Array.from({ length: count }, (_, i) => model(i)), sceneData },
+          }),
+        })
+      ).json();
+      const share = await (
+        await fetch(`${api}/projects/${created.project.id}/share/enable`, {
+          method: 'POST',
+          headers: { authorization: owner.authorization },
+        })
+      ).json();
       projects[label] = { id: created.project.id, token: share.settings.shareToken };
     }
     const publicHeaders = { apikey: env.PUBLIC_ANON_KEY, authorization: `Bearer ${env.PUBLIC_ANON_KEY}` };
     /** Scale-out: the same read through one and through two server processes; a 20 MB upload on local disk and on S3. */
     const scaleOutRows = async (sharePath: string) => {
-      const scale = await measureReadScaleOut({ env, firstServer: api, sharePath, headers: publicHeaders, connections: CONNECTIONS, duration: DURATION });
+      const scale = await measureReadScaleOut({
+        env,
+        firstServer: api,
+        sharePath,
+        headers: publicHeaders,
+        connections: CONNECTIONS,
+        duration: DURATION,
+      });
       const uploads = await measureUploads({ env, localServer: api, ownerHeaders: owner });
       console.log('\n| scale-out | figure | anchor | ratio |');
       console.log('|---|---:|---:|---:|');
       const oneServer = scale.oneServer.requests.average;
       const twoServers = scale.twoServers.requests.average;
-      console.log(`| read 200, 1 model, ${CONNECTIONS} conn.: two server processes | ${Math.round(twoServers)} req/s (p99 ${scale.twoServers.latency.p99} ms) | one server process: ${Math.round(oneServer)} req/s (p99 ${scale.oneServer.latency.p99} ms) | ${(twoServers / Math.max(oneServer, 0.001)).toFixed(2)}x |`);
+      console.log(
+        `| read 200, 1 model, ${CONNECTIONS} conn.: two server processes | ${Math.round(twoServers)} req/s (p99 ${scale.twoServers.latency.p99} ms) | one server process: ${Math.round(oneServer)} req/s (p99 ${scale.oneServer.latency.p99} ms) | ${(twoServers / Math.max(oneServer, 0.001)).toFixed(2)}x |`,
+      );
       const mb = (uploads.bytes / 1024 / 1024).toFixed(1);
-      console.log(`| upload of a ${mb} MB model (POST /assets, median of 3): local disk | ${Math.round(uploads.localMs)} ms | – | – |`);
-      console.log(`| upload of a ${mb} MB model (POST /assets, median of 3): S3 (s3rver) | ${Math.round(uploads.s3Ms)} ms | local disk: ${Math.round(uploads.localMs)} ms | ${(uploads.s3Ms / uploads.localMs).toFixed(2)}x |`);
-      console.log(`| bare S3 PutObject of the same bytes (the store's own cost) | ${Math.round(uploads.putObjectMs)} ms | – | – |`);
-      for (const [name, result] of [['read, one server', scale.oneServer], ['read, two servers', scale.twoServers]] as const) {
+      console.log(
+        `| upload of a ${mb} MB model (POST /assets, median of 3): local disk | ${Math.round(uploads.localMs)} ms | – | – |`,
+      );
+      console.log(
+        `| upload of a ${mb} MB model (POST /assets, median of 3): S3 (s3rver) | ${Math.round(uploads.s3Ms)} ms | local disk: ${Math.round(uploads.localMs)} ms | ${(uploads.s3Ms / uploads.localMs).toFixed(2)}x |`,
+      );
+      console.log(
+        `| bare S3 PutObject of the same bytes (the store's own cost) | ${Math.round(uploads.putObjectMs)} ms | – | – |`,
+      );
+      for (const [name, result] of [
+        ['read, one server', scale.oneServer],
+        ['read, two servers', scale.twoServers],
+      ] as const) {
         if (unexpected(result) > 0 || result.errors + result.timeouts > 0) {
           console.error(`\n${name}: answers other than 2xx/3xx or errors: ${JSON.stringify(result.statusCodeStats)}`);
           process.exitCode = 1;
@@ -183,7 +237,17 @@ async function main() {
     const profile = process.env.BENCH_PROFILE_DIR;
     // BENCH_BFF_NODE_ARGS: Node flags for the BFF (`--trace-gc`, say; its stdout is then shown).
     const bffNodeArgs = process.env.BENCH_BFF_NODE_ARGS?.split(' ') ?? [];
-    bff = spawn(profile ? process.execPath : tsx, [...bffNodeArgs, ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`, '--import', 'tsx', 'bff/main.ts'] : ['bff/main.ts'])], { env: { ...process.env, ...env, BFF_PORT: String(bffPort), BFF_UPSTREAM_URL: api }, stdio: ['ignore', bffNodeArgs.length > 0 ? 'inherit' : 'ignore', 'inherit'] });
+    bff = spawn(
+      profile ? process.execPath : tsx,
+      [
+        ...bffNodeArgs,
+        ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`, '--import', 'tsx', 'bff/main.ts'] : ['bff/main.ts']),
+      ],
+      {
+        env: { ...process.env, ...env, BFF_PORT: String(bffPort), BFF_UPSTREAM_URL: api },
+        stdio: ['ignore', bffNodeArgs.length > 0 ? 'inherit' : 'ignore', 'inherit'],
+      },
+    );
     const bffUrl = `http://127.0.0.1:${bffPort}`;
     await waitFor(`${bffUrl}/health`, bff);
 
@@ -200,7 +264,11 @@ async function main() {
         const file = path.join(storageDir, `bare-${index}.json`);
         await writeFile(file, body);
         const barePath = `/read-200/${index}`;
-        bareRoutes[barePath] = { status: 200, file, headers: { 'content-type': first.headers.get('content-type') ?? 'application/json', etag } };
+        bareRoutes[barePath] = {
+          status: 200,
+          file,
+          headers: { 'content-type': first.headers.get('content-type') ?? 'application/json', etag },
+        };
         reads[label] = { url, etag, bytes: body.byteLength, barePath };
       }
       bareRoutes['/read-304'] = { status: 304, headers: { etag: Object.values(reads)[0].etag } };
@@ -210,7 +278,10 @@ async function main() {
         const { id, token: shareToken } = projects['1 model'];
         const url = `${bffUrl}/share/${id}/${shareToken}`;
         const perConnection = ['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'];
-        for (const [barePath, headers] of [['/bff-200', {}], ['/bff-304', { 'if-none-match': reads['1 model'].etag }]] as const) {
+        for (const [barePath, headers] of [
+          ['/bff-200', {}],
+          ['/bff-304', { 'if-none-match': reads['1 model'].etag }],
+        ] as const) {
           let answer = await fetch(url, { headers });
           for (let i = 0; i < 3; i++) answer = await fetch(url, { headers });
           const body = Buffer.from(await answer.arrayBuffer());
@@ -221,7 +292,16 @@ async function main() {
         }
       }
       const barePort = await freePort();
-      bare = spawn(profile ? process.execPath : tsx, profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`, '--import', 'tsx', 'test/bench/bare-fastify.ts'] : ['test/bench/bare-fastify.ts'], { env: { ...process.env, BARE_PORT: String(barePort), BARE_ROUTES: JSON.stringify(bareRoutes) }, stdio: ['ignore', 'ignore', 'inherit'] });
+      bare = spawn(
+        profile ? process.execPath : tsx,
+        profile
+          ? ['--cpu-prof', `--cpu-prof-dir=${profile}`, '--import', 'tsx', 'test/bench/bare-fastify.ts']
+          : ['test/bench/bare-fastify.ts'],
+        {
+          env: { ...process.env, BARE_PORT: String(barePort), BARE_ROUTES: JSON.stringify(bareRoutes) },
+          stdio: ['ignore', 'ignore', 'inherit'],
+        },
+      );
       const bareUrl = `http://127.0.0.1:${barePort}`;
       await waitFor(`${bareUrl}/ready`, bare);
 
@@ -240,23 +320,47 @@ async function main() {
        */
       /** Rows measured next to a second anchor too (the BFF's: bare Fastify with the body only), printed below the table. */
       const secondAnchors: Array<{ name: string; result: Result; anchor: Result; ratio: number }> = [];
-      const runAgainst = async (name: string, opts: autocannon.Options, anchorOpts: autocannon.Options, secondAnchorOpts?: autocannon.Options) => {
+      const runAgainst = async (
+        name: string,
+        opts: autocannon.Options,
+        anchorOpts: autocannon.Options,
+        secondAnchorOpts?: autocannon.Options,
+      ) => {
         const rounds: Array<{ result: Result; anchor: Result; ratio: number; second?: Result }> = [];
         for (let round = 0; round < ROUNDS; round++) {
           const result = await measure(opts);
           const anchor = await measure(anchorOpts);
           const second = secondAnchorOpts ? await measure(secondAnchorOpts) : undefined;
-          rounds.push({ result, anchor, second, ratio: result.requests.average / Math.max(anchor.requests.average, 0.001) });
+          rounds.push({
+            result,
+            anchor,
+            second,
+            ratio: result.requests.average / Math.max(anchor.requests.average, 0.001),
+          });
         }
         rounds.sort((x, y) => x.ratio - y.ratio);
         const { second, ...median } = rounds[Math.floor(rounds.length / 2)];
         rows.push({ name, ...median });
-        if (second) secondAnchors.push({ name, result: median.result, anchor: second, ratio: median.result.requests.average / Math.max(second.requests.average, 0.001) });
+        if (second)
+          secondAnchors.push({
+            name,
+            result: median.result,
+            anchor: second,
+            ratio: median.result.requests.average / Math.max(second.requests.average, 0.001),
+          });
       };
       for (const [label, { url, etag, bytes, barePath }] of Object.entries(reads)) {
         if (ONLY === 'bff') break;
-        await runAgainst(`read 200, ${label} (${Math.round(bytes / 1024)} KB)`, { url, headers: publicHeaders }, { url: `${bareUrl}${barePath}` });
-        await runAgainst(`read 304, ${label}`, { url, headers: { ...publicHeaders, 'if-none-match': etag } }, { url: `${bareUrl}/read-304` });
+        await runAgainst(
+          `read 200, ${label} (${Math.round(bytes / 1024)} KB)`,
+          { url, headers: publicHeaders },
+          { url: `${bareUrl}${barePath}` },
+        );
+        await runAgainst(
+          `read 304, ${label}`,
+          { url, headers: { ...publicHeaders, 'if-none-match': etag } },
+          { url: `${bareUrl}/read-304` },
+        );
       }
       // The BFF's cache: reads it answers itself (a kept 200, its own 304), next to the same anchor.
       const bffConnections = Number(process.env.BENCH_BFF_CONNECTIONS ?? 100);
@@ -264,41 +368,86 @@ async function main() {
         const { id, token: shareToken } = projects['1 model'];
         const { etag, bytes, barePath } = reads['1 model'];
         const url = `${bffUrl}/share/${id}/${shareToken}`;
-        await runAgainst(`BFF cache hit 200, 1 model (${Math.round(bytes / 1024)} KB), ${bffConnections} conn.`, { url, connections: bffConnections }, { url: `${bareUrl}/bff-200`, connections: bffConnections }, { url: `${bareUrl}${barePath}`, connections: bffConnections });
-        await runAgainst(`BFF 304, 1 model, ${bffConnections} conn.`, { url, headers: { 'if-none-match': etag }, connections: bffConnections }, { url: `${bareUrl}/bff-304`, connections: bffConnections }, { url: `${bareUrl}/read-304`, connections: bffConnections });
+        await runAgainst(
+          `BFF cache hit 200, 1 model (${Math.round(bytes / 1024)} KB), ${bffConnections} conn.`,
+          { url, connections: bffConnections },
+          { url: `${bareUrl}/bff-200`, connections: bffConnections },
+          { url: `${bareUrl}${barePath}`, connections: bffConnections },
+        );
+        await runAgainst(
+          `BFF 304, 1 model, ${bffConnections} conn.`,
+          { url, headers: { 'if-none-match': etag }, connections: bffConnections },
+          { url: `${bareUrl}/bff-304`, connections: bffConnections },
+          { url: `${bareUrl}/read-304`, connections: bffConnections },
+        );
       }
       const { id, token: shareToken } = projects['1 model'];
-      if (ONLY !== 'bff') await run('submit acknowledgement', {
-        url: `${api}/share/${id}/${shareToken}/submit`,
-        method: 'POST',
-        headers: { ...publicHeaders, 'content-type': 'application/json' },
-        body: JSON.stringify({ formData: { email: 'shopper@example.com' }, selectedOptions: { colour: 'red' }, configurationSummary: 'Red chair', screenshots: [] }),
-      });
+      if (ONLY !== 'bff')
+        await run('submit acknowledgement', {
+          url: `${api}/share/${id}/${shareToken}/submit`,
+          method: 'POST',
+          headers: { ...publicHeaders, 'content-type': 'application/json' },
+          body: JSON.stringify({
+            formData: { email: 'shopper@example.com' },
+            selectedOptions: { colour: 'red' },
+            configurationSummary: 'Red chair',
+            screenshots: [],
+          }),
+        });
 
-      console.log(`\nconnections=${CONNECTIONS} duration=${DURATION}s per measurement; reads: median of ${ROUNDS} alternating rounds with their anchor\n`);
-      console.log('| scenario | req/s | p50 ms | p99 ms | non-2xx/3xx | errors | bare Fastify, same bytes: req/s (p99 ms) | server / bare |');
+      console.log(
+        `\nconnections=${CONNECTIONS} duration=${DURATION}s per measurement; reads: median of ${ROUNDS} alternating rounds with their anchor\n`,
+      );
+      console.log(
+        '| scenario | req/s | p50 ms | p99 ms | non-2xx/3xx | errors | bare Fastify, same bytes: req/s (p99 ms) | server / bare |',
+      );
       console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
       for (const { name, result, anchor } of rows) {
-        const anchorCells = anchor ? `${Math.round(anchor.requests.average)} (p99 ${anchor.latency.p99}) | ${(result.requests.average / Math.max(anchor.requests.average, 0.001)).toFixed(2)}x` : '– | –';
-        console.log(`| ${name} | ${Math.round(result.requests.average)} | ${result.latency.p50} | ${result.latency.p99} | ${unexpected(result)} | ${result.errors + result.timeouts} | ${anchorCells} |`);
+        const anchorCells = anchor
+          ? `${Math.round(anchor.requests.average)} (p99 ${anchor.latency.p99}) | ${(result.requests.average / Math.max(anchor.requests.average, 0.001)).toFixed(2)}x`
+          : '– | –';
+        console.log(
+          `| ${name} | ${Math.round(result.requests.average)} | ${result.latency.p50} | ${result.latency.p99} | ${unexpected(result)} | ${result.errors + result.timeouts} | ${anchorCells} |`,
+        );
       }
-      console.log('\nThe BFF rows\' anchor is bare Fastify giving the BFF\'s own answer (status, every header, body). Next to bare Fastify with the body and ETag only:');
-      for (const { name, anchor, ratio } of secondAnchors) console.log(`- ${name}: bare Fastify, body only ${Math.round(anchor.requests.average)} req/s (p99 ${anchor.latency.p99} ms): ${ratio.toFixed(2)}x`);
+      console.log(
+        "\nThe BFF rows' anchor is bare Fastify giving the BFF's own answer (status, every header, body). Next to bare Fastify with the body and ETag only:",
+      );
+      for (const { name, anchor, ratio } of secondAnchors)
+        console.log(
+          `- ${name}: bare Fastify, body only ${Math.round(anchor.requests.average)} req/s (p99 ${anchor.latency.p99} ms): ${ratio.toFixed(2)}x`,
+        );
       // A figure measured on refusals (503s, 400s) measures nothing: say so and fail. The anchors too.
-      const anchors = new Map(rows.flatMap(({ name, anchor }) => (anchor ? [[anchor, `bare Fastify for ${name}`] as const] : [])));
+      const anchors = new Map(
+        rows.flatMap(({ name, anchor }) => (anchor ? [[anchor, `bare Fastify for ${name}`] as const] : [])),
+      );
       const measured = [...rows, ...[...anchors].map(([result, name]) => ({ name, result }))];
       const failed = measured.filter(({ result }) => unexpected(result) > 0 || result.errors + result.timeouts > 0);
-      for (const { name, result } of failed) console.error(`\n${name}: answers other than 2xx/3xx or errors: ${JSON.stringify(result.statusCodeStats)}`);
+      for (const { name, result } of failed)
+        console.error(`\n${name}: answers other than 2xx/3xx or errors: ${JSON.stringify(result.statusCodeStats)}`);
       if (failed.length > 0) process.exitCode = 1;
       const p99 = (name: string) => rows.find((r) => r.name.startsWith(name))!.result.latency.p99;
       if (ONLY === 'bff') return;
-      console.log(`\n304 p99, 500 models / 1 model: ${(p99('read 304, 500') / Math.max(p99('read 304, 1'), 0.001)).toFixed(2)}x`);
-      console.log(`submit ack p99 / read 200 p99 (1 model): ${(p99('submit') / Math.max(p99('read 200, 1'), 0.001)).toFixed(2)}x`);
+      console.log(
+        `\n304 p99, 500 models / 1 model: ${(p99('read 304, 500') / Math.max(p99('read 304, 1'), 0.001)).toFixed(2)}x`,
+      );
+      console.log(
+        `submit ack p99 / read 200 p99 (1 model): ${(p99('submit') / Math.max(p99('read 200, 1'), 0.001)).toFixed(2)}x`,
+      );
     }
 
     if (!ELEMENT_ONLY) {
       await scaleOutRows(`/share/${projects['1 model'].id}/${projects['1 model'].token}`);
-      printWebhooks(await benchWebhooks({ env, db, workspaceId: person.defaultWorkspaceId!, api, ownerHeaders: owner, rounds: ROUNDS }));
+      printWebhooks(
+        await benchWebhooks({
+          env,
+          db,
+          workspaceId: person.defaultWorkspaceId!,
+          api,
+          ownerHeaders: owner,
+          rounds: ROUNDS,
+        }),
+      );
       printLibraries(await benchLibraries({ env, token }));
     }
 
@@ -308,8 +457,12 @@ async function main() {
     console.log('\n| element | figure | anchor | ratio |');
     console.log('|---|---:|---:|---:|');
     console.log(`| loader, gzip | ${(element.loaderGzipBytes / 1024).toFixed(1)} KB | goal 15 KB | – |`);
-    console.log(`| first frame of one GLB (median of ${element.rounds}, cold cache) | ${Math.round(element.elementFirstFrameMs)} ms | model-viewer alone: ${Math.round(element.modelViewerFirstFrameMs)} ms | ${(element.elementFirstFrameMs / element.modelViewerFirstFrameMs).toFixed(2)}x |`);
-    console.log(`\nfirst frames, ms: element ${element.elementSamples.map(Math.round).join(', ')}; model-viewer ${element.modelViewerSamples.map(Math.round).join(', ')}`);
+    console.log(
+      `| first frame of one GLB (median of ${element.rounds}, cold cache) | ${Math.round(element.elementFirstFrameMs)} ms | model-viewer alone: ${Math.round(element.modelViewerFirstFrameMs)} ms | ${(element.elementFirstFrameMs / element.modelViewerFirstFrameMs).toFixed(2)}x |`,
+    );
+    console.log(
+      `\nfirst frames, ms: element ${element.elementSamples.map(Math.round).join(', ')}; model-viewer ${element.modelViewerSamples.map(Math.round).join(', ')}`,
+    );
   } finally {
     for (const started of [child, bare, bff]) {
       if (!started || started.exitCode !== null) continue;

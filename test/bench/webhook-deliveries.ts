@@ -54,10 +54,13 @@ const PROCESSES = {
   sink: (cmd: string) => cmd.includes('test/bench/webhook-sink.ts'),
 };
 type CpuReading = Record<keyof typeof PROCESSES, number>;
-const readCpu = (): CpuReading => Object.fromEntries(Object.entries(PROCESSES).map(([name, matches]) => [name, cpuMsOf(matches)])) as CpuReading;
+const readCpu = (): CpuReading =>
+  Object.fromEntries(Object.entries(PROCESSES).map(([name, matches]) => [name, cpuMsOf(matches)])) as CpuReading;
 const cpuSince = (before: CpuReading): CpuReading => {
   const now = readCpu();
-  return Object.fromEntries(Object.keys(now).map((name) => [name, now[name as keyof CpuReading] - before[name as keyof CpuReading]])) as CpuReading;
+  return Object.fromEntries(
+    Object.keys(now).map((name) => [name, now[name as keyof CpuReading] - before[name as keyof CpuReading]]),
+  ) as CpuReading;
 };
 
 async function waitUntil<T>(probe: () => Promise<T | null>, what: string, timeoutMs = 120_000): Promise<T> {
@@ -70,28 +73,65 @@ async function waitUntil<T>(probe: () => Promise<T | null>, what: string, timeou
   }
 }
 
-export async function benchWebhooks(options: { env: Record<string, string>; db: Db; workspaceId: string; api: string; ownerHeaders: Record<string, string>; rounds: number }): Promise<WebhookBenchResult> {
+export async function benchWebhooks(options: {
+  env: Record<string, string>;
+  db: Db;
+  workspaceId: string;
+  api: string;
+  ownerHeaders: Record<string, string>;
+  rounds: number;
+}): Promise<WebhookBenchResult> {
   const { env, db, workspaceId, api, ownerHeaders, rounds } = options;
   const tsx = path.resolve('node_modules/.bin/tsx');
   const sinkPort = await freePort();
   const sinkUrl = `http://127.0.0.1:${sinkPort}`;
-  const sink = spawn(tsx, ['test/bench/webhook-sink.ts'], { env: { ...process.env, SINK_PORT: String(sinkPort) }, stdio: ['ignore', 'ignore', 'inherit'] });
-  const workerEnv = { ...process.env, ...env, WEBHOOK_ALLOW_INSECURE: '1', WEBHOOK_CONCURRENCY: String(CONCURRENCY), WEBHOOK_ENDPOINT_CONCURRENCY: String(CONCURRENCY) };
+  const sink = spawn(tsx, ['test/bench/webhook-sink.ts'], {
+    env: { ...process.env, SINK_PORT: String(sinkPort) },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const workerEnv = {
+    ...process.env,
+    ...env,
+    WEBHOOK_ALLOW_INSECURE: '1',
+    WEBHOOK_CONCURRENCY: String(CONCURRENCY),
+    WEBHOOK_ENDPOINT_CONCURRENCY: String(CONCURRENCY),
+  };
   let worker: ChildProcess | null = null;
   const redis = new Redis(env.REDIS_URL);
   const agent = new Agent({ keepAliveTimeout: 4000 });
   const stats = async (): Promise<SinkStats> => (await fetch(`${sinkUrl}/stats`)).json() as Promise<SinkStats>;
   const reset = () => fetch(`${sinkUrl}/reset`, { method: 'POST' });
   try {
-    await waitUntil(async () => (await fetch(`${sinkUrl}/stats`).then((r) => r.ok).catch(() => false)) || null, 'the sink');
+    await waitUntil(
+      async () =>
+        (await fetch(`${sinkUrl}/stats`)
+          .then((r) => r.ok)
+          .catch(() => false)) || null,
+      'the sink',
+    );
     // One project, WEBHOOKS webhooks to the sink: each event fans out to all of them.
-    const project = await (await fetch(`${api}/projects`, { method: 'POST', headers: ownerHeaders, body: JSON.stringify({ name: 'webhooks', type: 'configurator' }) })).json();
+    const project = await (
+      await fetch(`${api}/projects`, {
+        method: 'POST',
+        headers: ownerHeaders,
+        body: JSON.stringify({ name: 'webhooks', type: 'configurator' }),
+      })
+    ).json();
     const projectId: string = project.project.id;
     for (let i = 0; i < WEBHOOKS; i++) {
-      const res = await fetch(`${api}/projects/${projectId}/webhooks/sink-${i}`, { method: 'PUT', headers: ownerHeaders, body: JSON.stringify({ url: `${sinkUrl}/hook/${i}`, events: ['price.calculated'], secret: SECRET }) });
-      if (res.status !== 201) throw new Error(`bench: webhook not created (${res.status}); is WEBHOOK_ALLOW_INSECURE=1 set for the server?`);
+      const res = await fetch(`${api}/projects/${projectId}/webhooks/sink-${i}`, {
+        method: 'PUT',
+        headers: ownerHeaders,
+        body: JSON.stringify({ url: `${sinkUrl}/hook/${i}`, events: ['price.calculated'], secret: SECRET }),
+      });
+      if (res.status !== 201)
+        throw new Error(`bench: webhook not created (${res.status}); is WEBHOOK_ALLOW_INSECURE=1 set for the server?`);
     }
-    worker = spawn(tsx, [...(process.env.BENCH_WORKER_NODE_ARGS ? process.env.BENCH_WORKER_NODE_ARGS.split(' ') : []), 'worker/main.ts'], { env: workerEnv, stdio: ['ignore', 'ignore', 'inherit'] });
+    worker = spawn(
+      tsx,
+      [...(process.env.BENCH_WORKER_NODE_ARGS ? process.env.BENCH_WORKER_NODE_ARGS.split(' ') : []), 'worker/main.ts'],
+      { env: workerEnv, stdio: ['ignore', 'ignore', 'inherit'] },
+    );
     const wakeUp = () => redis.publish(outboxWakeUpChannel(env.QUEUE_PREFIX), '1');
     const data = { total: 129.5, currency: 'EUR', options: { wood: 'oak', legs: 4 } };
 
@@ -112,7 +152,8 @@ export async function benchWebhooks(options: { env: Record<string, string>; db: 
       // The pipeline: a backlog committed at once, drained by the worker.
       await reset();
       await db.transaction(async (tx) => {
-        for (let i = 0; i < EVENTS; i++) await emitEvent(tx, { workspaceId, projectId, type: 'price.calculated', data: { ...data, n: i } });
+        for (let i = 0; i < EVENTS; i++)
+          await emitEvent(tx, { workspaceId, projectId, type: 'price.calculated', data: { ...data, n: i } });
       });
       const cpuBefore = readCpu();
       await wakeUp();
@@ -125,7 +166,15 @@ export async function benchWebhooks(options: { env: Record<string, string>; db: 
 
       // The ceiling: the same bodies, signed the same way, posted by a bare loop.
       await reset();
-      const bodies = Array.from({ length: total }, (_, i) => JSON.stringify({ id: `e${i}`, event: 'price.calculated', createdAt: new Date().toISOString(), projectId, data: { ...data, n: i } }));
+      const bodies = Array.from({ length: total }, (_, i) =>
+        JSON.stringify({
+          id: `e${i}`,
+          event: 'price.calculated',
+          createdAt: new Date().toISOString(),
+          projectId,
+          data: { ...data, n: i },
+        }),
+      );
       let next = 0;
       const loopBefore = process.cpuUsage();
       const sinkBefore = cpuMsOf(PROCESSES.sink);
@@ -133,8 +182,20 @@ export async function benchWebhooks(options: { env: Record<string, string>; db: 
         Array.from({ length: CONCURRENCY }, async () => {
           while (next < bodies.length) {
             const i = next++;
-            const headers = signedHeaders({ secret: SECRET, deliveryId: `d${i}`, event: 'price.calculated', attempt: 2, timestamp: Math.floor(Date.now() / 1000), body: bodies[i] });
-            const res = await request(`${sinkUrl}/hook/${i % WEBHOOKS}`, { method: 'POST', headers, body: bodies[i], dispatcher: agent });
+            const headers = signedHeaders({
+              secret: SECRET,
+              deliveryId: `d${i}`,
+              event: 'price.calculated',
+              attempt: 2,
+              timestamp: Math.floor(Date.now() / 1000),
+              body: bodies[i],
+            });
+            const res = await request(`${sinkUrl}/hook/${i % WEBHOOKS}`, {
+              method: 'POST',
+              headers,
+              body: bodies[i],
+              dispatcher: agent,
+            });
             await res.body.dump();
           }
         }),
@@ -156,7 +217,9 @@ export async function benchWebhooks(options: { env: Record<string, string>; db: 
     for (let i = 0; i < paceEvents; i++) {
       const due = paceStart + i * 10;
       if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
-      await db.transaction((tx) => emitEvent(tx, { workspaceId, projectId, type: 'price.calculated', data: { ...data, n: i } }));
+      await db.transaction((tx) =>
+        emitEvent(tx, { workspaceId, projectId, type: 'price.calculated', data: { ...data, n: i } }),
+      );
       void wakeUp();
     }
     const paced = await waitUntil(async () => {
@@ -171,8 +234,13 @@ export async function benchWebhooks(options: { env: Record<string, string>; db: 
       p95Ms: paced.p95,
       paceDeliveriesPerSecond: (paceEvents * WEBHOOKS * 1000) / Math.max(1, paced.last - paceStart),
       rounds,
-      cpuPerDelivery: Object.fromEntries(Object.entries(drainCpu).map(([name, ms]) => [name, (ms * 1000) / (total * rounds)])) as WebhookBenchResult['cpuPerDelivery'],
-      ceilingCpuPerRequest: { loop: (ceilingLoopCpuMs * 1000) / (total * rounds), sink: (ceilingSinkCpuMs * 1000) / (total * rounds) },
+      cpuPerDelivery: Object.fromEntries(
+        Object.entries(drainCpu).map(([name, ms]) => [name, (ms * 1000) / (total * rounds)]),
+      ) as WebhookBenchResult['cpuPerDelivery'],
+      ceilingCpuPerRequest: {
+        loop: (ceilingLoopCpuMs * 1000) / (total * rounds),
+        sink: (ceilingSinkCpuMs * 1000) / (total * rounds),
+      },
     };
   } finally {
     await agent.close();

@@ -32,7 +32,7 @@ describe('BFF in front of the API', () => {
     expect(await res.json()).toEqual({ success: true, status: 'ok' });
   });
 
-  it('answers unknown routes and malformed URLs with the API\'s error body', async () => {
+  it("answers unknown routes and malformed URLs with the API's error body", async () => {
     const missing = await fetch(`${bffUrl}/nope?token=secret`);
     expect(missing.status).toBe(404);
     expect(missing.headers.get('x-api-version')).toBe('v3.16');
@@ -56,9 +56,12 @@ describe('BFF in front of the API', () => {
     expect(await proxied.json()).toMatchObject({ success: false, error: 'not_found' });
   });
 
-  it('passes the API\'s refusal of a large submit through (404 with CORS), not a 503 or a reset', async () => {
+  it("passes the API's refusal of a large submit through (404 with CORS), not a 503 or a reset", async () => {
     // One big screenshot to a share that does not exist: refused before the body is read.
-    const body = JSON.stringify({ formData: {}, screenshots: [`data:image/png;base64,${Buffer.alloc(3 * 1024 * 1024, 7).toString('base64')}`] });
+    const body = JSON.stringify({
+      formData: {},
+      screenshots: [`data:image/png;base64,${Buffer.alloc(3 * 1024 * 1024, 7).toString('base64')}`],
+    });
     for (let i = 0; i < 3; i++) {
       const res = await fetch(`${bffUrl}${unknownShare}/submit`, {
         method: 'POST',
@@ -71,7 +74,7 @@ describe('BFF in front of the API', () => {
     }
   });
 
-  it('answers a submit body past the API\'s limit with 413 itself, with CORS', async () => {
+  it("answers a submit body past the API's limit with 413 itself, with CORS", async () => {
     const res = await fetch(`${bffUrl}${unknownShare}/submit`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin: 'https://shop.example.com' },

@@ -25,7 +25,10 @@ const visitor = () => `198.51.100.${nextIp++}`;
 beforeAll(async () => {
   server = await startTestServer({ TRUST_PROXY: '127.0.0.1', RATE_LIMIT_SHARE_READ: '100000/5m' });
   shares = ownerShares(server.url, await server.person('owner@bff-fast-path.test'));
-  fast = await startTestBff({ ...server.env.env, BFF_UPSTREAM_URL: server.url }, { logger: { level: 'info', stream: logs.stream } });
+  fast = await startTestBff(
+    { ...server.env.env, BFF_UPSTREAM_URL: server.url },
+    { logger: { level: 'info', stream: logs.stream } },
+  );
   full = await startTestBff({ ...server.env.env, BFF_UPSTREAM_URL: server.url }, { cacheHitFastPath: false });
 });
 
@@ -59,7 +62,8 @@ function get(url: string, headers: Record<string, string>): Promise<Answer> {
         res.on('data', (chunk: string) => (body += chunk));
         res.on('end', () => {
           const pairs: Array<[string, string]> = [];
-          for (let i = 0; i < res.rawHeaders.length; i += 2) pairs.push(settled(res.rawHeaders[i].toLowerCase(), res.rawHeaders[i + 1]));
+          for (let i = 0; i < res.rawHeaders.length; i += 2)
+            pairs.push(settled(res.rawHeaders[i].toLowerCase(), res.rawHeaders[i + 1]));
           resolve({ status: res.statusCode!, body, headers: pairs.filter(([name]) => name !== 'date') });
         });
       })
@@ -80,7 +84,8 @@ async function bothHits(target: Shared, headers: Record<string, string>) {
   for (const on of [fast, full]) {
     const ip = visitor();
     const { 'if-none-match': _tag, ...firstHeaders } = headers;
-    for (let i = 0; i < 2; i++) expect((await get(`${on.url}${path}`, { ...firstHeaders, 'x-forwarded-for': ip })).status).toBe(200);
+    for (let i = 0; i < 2; i++)
+      expect((await get(`${on.url}${path}`, { ...firstHeaders, 'x-forwarded-for': ip })).status).toBe(200);
     const before = fastHits().length;
     answers.push(await get(`${on.url}${path}`, { ...headers, 'x-forwarded-for': ip }));
     // The fast BFF answered the second read below Fastify; the other never does.
@@ -98,14 +103,23 @@ describe('BFF cache hits below Fastify', () => {
     expect(new Map(quick.headers).get('access-control-allow-origin')).toBe('https://shop.example.com');
     // Its log line names the request as Fastify's would, with the token masked.
     const line = fastHits().at(-1)!;
-    expect(line).toMatchObject({ msg: 'request completed', res: { statusCode: 200 }, req: { method: 'GET', url: `/share/${target.id}/***` } });
+    expect(line).toMatchObject({
+      msg: 'request completed',
+      res: { statusCode: 200 },
+      req: { method: 'GET', url: `/share/${target.id}/***` },
+    });
     expect(JSON.stringify(logs.entries)).not.toContain(target.token);
   });
 
   it('answers a matching If-None-Match with the same 304, and a headless read with the same 200', async () => {
     const target = await share();
-    const etag = (await get(`${fast.url}/share/${target.id}/${target.token}`, { 'x-forwarded-for': visitor() })).headers.find(([name]) => name === 'etag')![1];
-    const [quick304, slow304] = await bothHits(target, { 'if-none-match': etag, referer: 'https://shop.example.com/product' });
+    const etag = (
+      await get(`${fast.url}/share/${target.id}/${target.token}`, { 'x-forwarded-for': visitor() })
+    ).headers.find(([name]) => name === 'etag')![1];
+    const [quick304, slow304] = await bothHits(target, {
+      'if-none-match': etag,
+      referer: 'https://shop.example.com/product',
+    });
     expect(quick304.status).toBe(304);
     expect(quick304).toEqual(slow304);
     const [quick, slow] = await bothHits(target, {});
@@ -143,7 +157,7 @@ describe('BFF cache hits below Fastify', () => {
     expect(answers[0]).toEqual(answers[1]);
   });
 
-  it('keeps embeds apart on the same URL: an allowed host is answered from memory, another gets the server\'s 403', async () => {
+  it("keeps embeds apart on the same URL: an allowed host is answered from memory, another gets the server's 403", async () => {
     const target = await share({ domainRestrictions: ['shop.example.com'] });
     const url = `${fast.url}/share/${target.id}/${target.token}`;
     /** A visitor whose budget this BFF holds (its reads could be answered below Fastify). */
@@ -152,16 +166,28 @@ describe('BFF cache hits below Fastify', () => {
       for (let i = 0; i < 2; i++) expect((await get(url, { 'x-forwarded-for': ip })).status).toBe(200);
       return ip;
     };
-    const allowedByOrigin: Record<string, string> = { origin: 'https://shop.example.com', 'x-forwarded-for': await warmVisitor() };
-    const allowedByReferer: Record<string, string> = { referer: 'https://shop.example.com/product', 'x-forwarded-for': await warmVisitor() };
+    const allowedByOrigin: Record<string, string> = {
+      origin: 'https://shop.example.com',
+      'x-forwarded-for': await warmVisitor(),
+    };
+    const allowedByReferer: Record<string, string> = {
+      referer: 'https://shop.example.com/product',
+      'x-forwarded-for': await warmVisitor(),
+    };
     for (const allowed of [allowedByOrigin, allowedByReferer]) expect((await get(url, allowed)).status).toBe(200);
     for (let round = 0; round < 2; round++) {
       // The same URL from a host the share does not allow, by Origin and by Referer alone, from
       // visitors whose budget is held, after the allowed host's reads were remembered.
-      const refused = await get(url, { origin: 'https://elsewhere.example.net', 'x-forwarded-for': await warmVisitor() });
+      const refused = await get(url, {
+        origin: 'https://elsewhere.example.net',
+        'x-forwarded-for': await warmVisitor(),
+      });
       expect(refused.status).toBe(403);
       expect(new Map(refused.headers).get('access-control-allow-origin')).toBe('https://elsewhere.example.net');
-      expect((await get(url, { referer: 'https://elsewhere.example.net/page', 'x-forwarded-for': await warmVisitor() })).status).toBe(403);
+      expect(
+        (await get(url, { referer: 'https://elsewhere.example.net/page', 'x-forwarded-for': await warmVisitor() }))
+          .status,
+      ).toBe(403);
       for (const allowed of [allowedByOrigin, allowedByReferer]) {
         const before = fastHits().length;
         const again = await get(url, allowed);
@@ -173,7 +199,7 @@ describe('BFF cache hits below Fastify', () => {
     }
   });
 
-  it('spends the read budget on every hit, and grows a busy client\'s slice', async () => {
+  it("spends the read budget on every hit, and grows a busy client's slice", async () => {
     const target = await share();
     const ip = visitor();
     const url = `${fast.url}/share/${target.id}/${target.token}`;

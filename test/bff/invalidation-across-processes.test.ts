@@ -18,7 +18,13 @@ let bffUrls: string[] = [];
 
 async function waitUntilHealthy(url: string, child: ChildProcessHandle) {
   for (let i = 0; ; i++) {
-    if ((await fetch(`${url}/health`).then((res) => res.status, () => 0)) === 200) return;
+    if (
+      (await fetch(`${url}/health`).then(
+        (res) => res.status,
+        () => 0,
+      )) === 200
+    )
+      return;
     if (i > 300) throw new Error(`${url} did not start:\n${child.output()}`);
     await new Promise((r) => setTimeout(r, 100));
   }

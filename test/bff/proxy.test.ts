@@ -60,7 +60,14 @@ describe('BFF proxy', () => {
   it('adds the public key headers and overwrites a client-supplied X-Forwarded-For', async () => {
     seen = [];
     const res = await fetch(`${bff.url}/share/p1/t1?x=1`, {
-      headers: { apikey: 'forged', authorization: 'Bearer forged', 'x-forwarded-for': '6.6.6.6', 'x-share-password': 'pw', 'if-none-match': '"abc"', origin: 'https://shop.example' },
+      headers: {
+        apikey: 'forged',
+        authorization: 'Bearer forged',
+        'x-forwarded-for': '6.6.6.6',
+        'x-share-password': 'pw',
+        'if-none-match': '"abc"',
+        origin: 'https://shop.example',
+      },
     });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-api-version')).toBe('v3.16');
@@ -79,7 +86,11 @@ describe('BFF proxy', () => {
   it('passes a submit body through unchanged', async () => {
     seen = [];
     const body = JSON.stringify({ formData: { email: 'a@example.com' }, configurationSummary: 'Blue chair' });
-    const res = await fetch(`${bff.url}/share/p1/t1/submit`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const res = await fetch(`${bff.url}/share/p1/t1/submit`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
     expect(res.status).toBe(200);
     expect(seen[0]).toMatchObject({ method: 'POST', url: '/share/p1/t1/submit' });
     expect(JSON.parse(seen[0].body)).toEqual(JSON.parse(body));
@@ -125,11 +136,17 @@ describe('BFF with its upstream down', () => {
   it('never writes a share token to its request log', async () => {
     const config = loadBffConfig({ ...TEST_SECRETS, BFF_UPSTREAM_URL: upstreamUrl, LOG_LEVEL: 'info' });
     const lines: string[] = [];
-    const app = await buildBffApp(config, { logger: { level: 'info', stream: { write: (line: string) => void lines.push(line) } } });
+    const app = await buildBffApp(config, {
+      logger: { level: 'info', stream: { write: (line: string) => void lines.push(line) } },
+    });
     await app.listen({ port: 0, host: '127.0.0.1' });
     try {
       const token = 'c2hhcmUtdG9rZW4tbm90LWZvci1sb2dzLTAxMjM0NTY3';
-      await fetch(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}/share/p1/${token}/submit`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      await fetch(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}/share/p1/${token}/submit`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
       const output = lines.join('');
       // Both the request line and the proxy's own 'fetching from remote server' line are masked.
       expect(output.match(/\/share\/p1\/\*\*\*\/submit/g)?.length).toBe(2);
@@ -139,4 +156,3 @@ describe('BFF with its upstream down', () => {
     }
   });
 });
-

@@ -24,11 +24,12 @@ afterAll(async () => {
   await server?.close();
 });
 
-const read = (target: Shared, ip: string, origin: string) => fetch(`${bff.url}/share/${target.id}/${target.token}`, { headers: { 'x-forwarded-for': ip, origin } });
+const read = (target: Shared, ip: string, origin: string) =>
+  fetch(`${bff.url}/share/${target.id}/${target.token}`, { headers: { 'x-forwarded-for': ip, origin } });
 const counter = (ip: string) => server.deps.redis.get(shareReadRateKey(server.config.queuePrefix, ip)).then(Number);
 
 describe('BFF read budget', () => {
-  it('counts on the very key the server\'s limiter writes', async () => {
+  it("counts on the very key the server's limiter writes", async () => {
     const target = await shares.share();
     await noticesHeard(bff, server.config.queuePrefix);
     const ip = '203.0.113.1';
@@ -41,7 +42,13 @@ describe('BFF read budget', () => {
     await noticesHeard(bff, server.config.queuePrefix);
     const ip = '203.0.113.2';
     // Miss (server), hit (BFF), miss (another embed host: server), hit, hit.
-    const origins = ['https://a.example.com', 'https://a.example.com', 'https://b.example.com', 'https://b.example.com', 'https://a.example.com'];
+    const origins = [
+      'https://a.example.com',
+      'https://a.example.com',
+      'https://b.example.com',
+      'https://b.example.com',
+      'https://a.example.com',
+    ];
     for (const origin of origins) expect((await read(target, ip, origin)).status, origin).toBe(200);
     expect(await counter(ip)).toBe(5);
 

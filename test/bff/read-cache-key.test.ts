@@ -17,7 +17,11 @@ describe('read cache key', () => {
     const origin = readCacheKey({ projectId, token, origin: 'https://shop.example.com' }, secret);
     expect(readCacheKey({ projectId, token, referer: 'https://shop.example.com/product/1' }, secret)).toBe(origin);
     expect(readCacheKey({ projectId, token, origin: 'https://shop.example.com:8443' }, secret)).not.toBe(origin);
-    const keys = new Set([origin, readCacheKey({ projectId, token }, secret), readCacheKey({ projectId, token, origin: 'null' }, secret)]);
+    const keys = new Set([
+      origin,
+      readCacheKey({ projectId, token }, secret),
+      readCacheKey({ projectId, token, origin: 'null' }, secret),
+    ]);
     expect(keys.size).toBe(3);
   });
 

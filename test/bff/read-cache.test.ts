@@ -50,10 +50,11 @@ async function share(settings: Record<string, unknown> = {}): Promise<Shared> {
   return target;
 }
 
-const read = (on: TestBff, target: Shared, headers: Record<string, string> = {}) => fetch(`${on.url}/share/${target.id}/${target.token}`, { headers });
+const read = (on: TestBff, target: Shared, headers: Record<string, string> = {}) =>
+  fetch(`${on.url}/share/${target.id}/${target.token}`, { headers });
 
 describe('BFF cache of public reads', () => {
-  it('serves a kept answer without asking the server, with the server\'s headers and CORS', async () => {
+  it("serves a kept answer without asking the server, with the server's headers and CORS", async () => {
     const target = await share();
     const who = { ...visitor(), origin: 'https://shop.example.com' };
     const first = await read(bff, target, who);
@@ -65,7 +66,8 @@ describe('BFF cache of public reads', () => {
     expect(again.status).toBe(200);
     expect(await again.text()).toBe(body);
     expect(upstream).toHaveLength(1);
-    for (const name of ['etag', 'content-type', 'cache-control', 'content-security-policy']) expect(again.headers.get(name), name).toBe(first.headers.get(name));
+    for (const name of ['etag', 'content-type', 'cache-control', 'content-security-policy'])
+      expect(again.headers.get(name), name).toBe(first.headers.get(name));
     expect(again.headers.get('access-control-allow-origin')).toBe('https://shop.example.com');
     expect(again.headers.get('access-control-expose-headers')).toBe('ETag, Retry-After');
     expect(again.headers.get('x-api-version')).toBe('v3.16');
@@ -101,7 +103,7 @@ describe('BFF cache of public reads', () => {
     expect(upstream).toHaveLength(2);
   });
 
-  it('revalidates an answer past its TTL with the kept ETag, and serves it on the server\'s 304', async () => {
+  it("revalidates an answer past its TTL with the kept ETag, and serves it on the server's 304", async () => {
     const target = await share();
     const who = visitor();
     const first = await read(shortBff, target, who);
@@ -139,10 +141,11 @@ describe('BFF cache of public reads', () => {
     expect(upstream.map((seen) => seen.status)).toEqual([200, 401, 401]);
   });
 
-  it('keeps answers apart per embed host: an allowed origin\'s answer never reaches a refused one', async () => {
+  it("keeps answers apart per embed host: an allowed origin's answer never reaches a refused one", async () => {
     const target = await share({ domainRestrictions: ['shop.example.com'] });
     const who = visitor();
-    for (let i = 0; i < 2; i++) expect((await read(bff, target, { ...who, origin: 'https://shop.example.com' })).status).toBe(200);
+    for (let i = 0; i < 2; i++)
+      expect((await read(bff, target, { ...who, origin: 'https://shop.example.com' })).status).toBe(200);
     for (let i = 0; i < 2; i++) {
       const refused = await read(bff, target, { ...who, origin: 'https://elsewhere.example.org' });
       expect(refused.status).toBe(403);
@@ -153,22 +156,25 @@ describe('BFF cache of public reads', () => {
     expect(upstream.map((seen) => seen.status)).toEqual([200, 403, 403, 403]);
   });
 
-  it('drops a project\'s answers as soon as its share changes', async () => {
+  it("drops a project's answers as soon as its share changes", async () => {
     const target = await share();
     const who = visitor();
     expect((await read(bff, target, who)).status).toBe(200);
     await shares.put(target.id, { isEnabled: false });
     const deadline = Date.now() + 1000;
     let status = 0;
-    while (Date.now() < deadline && (status = (await read(bff, target, who)).status) !== 404) await new Promise((r) => setTimeout(r, 20));
+    while (Date.now() < deadline && (status = (await read(bff, target, who)).status) !== 404)
+      await new Promise((r) => setTimeout(r, 20));
     expect(status).toBe(404);
   });
 
   it('passes a read with a query string or a malformed id through without keeping it', async () => {
     const target = await share();
     const who = visitor();
-    for (let i = 0; i < 2; i++) expect((await fetch(`${bff.url}/share/${target.id}/${target.token}?v=1`, { headers: who })).status).toBe(200);
-    for (let i = 0; i < 2; i++) expect((await fetch(`${bff.url}/share/not-a-uuid/${target.token}`, { headers: who })).status).toBe(404);
+    for (let i = 0; i < 2; i++)
+      expect((await fetch(`${bff.url}/share/${target.id}/${target.token}?v=1`, { headers: who })).status).toBe(200);
+    for (let i = 0; i < 2; i++)
+      expect((await fetch(`${bff.url}/share/not-a-uuid/${target.token}`, { headers: who })).status).toBe(404);
     expect(upstream).toHaveLength(4);
   });
 });

@@ -41,13 +41,19 @@ async function share(settings: Record<string, unknown> = {}, name?: string): Pro
 }
 
 const pagePath = (target: Shared) => `/share/${target.id}/${target.token}`;
-const open = (path: string, headers: Record<string, string> = {}) => fetch(`${bff.url}${path}`, { headers: { accept: NAVIGATION, ...visitor(), ...headers } });
+const open = (path: string, headers: Record<string, string> = {}) =>
+  fetch(`${bff.url}${path}`, { headers: { accept: NAVIGATION, ...visitor(), ...headers } });
 const oembed = (query: string) => fetch(`${bff.url}/oembed?${query}`, { headers: visitor() });
 
 /** The `content` of `<meta property|name="...">`, unescaped as a browser would. */
 function metaOf(html: string, key: string): string | undefined {
   const match = new RegExp(`<meta (?:property|name)="${key.replace(/[:.]/g, '\\$&')}" content="([^"]*)">`).exec(html);
-  return match?.[1].replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  return match?.[1]
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 }
 
 describe('the share link as a page', () => {
@@ -73,7 +79,9 @@ describe('the share link as a page', () => {
     expect(metaOf(html, 'og:image')).toBe(`${bff.url}/viewer/preview.png`);
     expect(metaOf(html, 'twitter:card')).toBe('summary_large_image');
     expect(html).not.toContain('noindex');
-    const discovery = /<link rel="alternate" type="application\/json\+oembed" href="([^"]+)"/.exec(html)![1].replace(/&amp;/g, '&');
+    const discovery = /<link rel="alternate" type="application\/json\+oembed" href="([^"]+)"/
+      .exec(html)![1]
+      .replace(/&amp;/g, '&');
     expect(discovery).toBe(`${bff.url}/oembed?url=${encodeURIComponent(`${bff.url}${pagePath(target)}`)}&format=json`);
 
     // What the tags point at is there.
@@ -85,7 +93,7 @@ describe('the share link as a page', () => {
     expect((await discovered.json()).title).toBe('Lounge chair');
   });
 
-  it('keeps JSON for fetch() and API clients, and the cache never hands one the other\'s answer', async () => {
+  it("keeps JSON for fetch() and API clients, and the cache never hands one the other's answer", async () => {
     const target = await share();
     for (const [first, second] of [
       [NAVIGATION, '*/*'],
@@ -115,7 +123,9 @@ describe('the share link as a page', () => {
     expect(html).not.toContain('<script>alert');
     expect(html).not.toContain('<img src=x');
     expect(html).not.toMatch(/content="[^"]*"><img/);
-    expect(html).toContain('<title>&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;&quot;&gt;&lt;img src=x onerror=alert(2)&gt; &amp; &#39;q&#39;</title>');
+    expect(html).toContain(
+      '<title>&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;&quot;&gt;&lt;img src=x onerror=alert(2)&gt; &amp; &#39;q&#39;</title>',
+    );
     expect(metaOf(html, 'og:title')).toBe(hostile);
     // The only script is the element's.
     expect(html.match(/<script/g)).toHaveLength(1);
@@ -126,15 +136,22 @@ describe('the share link as a page', () => {
     expect(body.html).toContain('title="&lt;/title&gt;&lt;script&gt;');
   });
 
-  it('carries the share\'s frame-ancestors, the same as the server\'s public read, on the page and the password prompt', async () => {
+  it("carries the share's frame-ancestors, the same as the server's public read, on the page and the password prompt", async () => {
     const restricted = await share({ domainRestrictions: ['shop.example.com', '*.brand.test', 'localhost:8080'] });
     const res = await open(pagePath(restricted));
     expect(res.status).toBe(200);
-    const serverPolicy = (await fetch(`${server.url}${pagePath(restricted)}`, { headers: { apikey: server.env.env.PUBLIC_ANON_KEY, authorization: `Bearer ${server.env.env.PUBLIC_ANON_KEY}` } })).headers.get('content-security-policy');
+    const serverPolicy = (
+      await fetch(`${server.url}${pagePath(restricted)}`, {
+        headers: { apikey: server.env.env.PUBLIC_ANON_KEY, authorization: `Bearer ${server.env.env.PUBLIC_ANON_KEY}` },
+      })
+    ).headers.get('content-security-policy');
     expect(serverPolicy).toBe('frame-ancestors shop.example.com:* *.brand.test:* localhost:8080');
     expect(res.headers.get('content-security-policy')!.endsWith(`; ${serverPolicy}`)).toBe(true);
 
-    const locked = await share({ requirePassword: true, password: 'open sesame', domainRestrictions: ['shop.example.com'] }, 'Secret sofa');
+    const locked = await share(
+      { requirePassword: true, password: 'open sesame', domainRestrictions: ['shop.example.com'] },
+      'Secret sofa',
+    );
     const prompt = await open(pagePath(locked));
     expect(prompt.status).toBe(200);
     expect(prompt.headers.get('content-security-policy')!.endsWith('; frame-ancestors shop.example.com:*')).toBe(true);
@@ -146,9 +163,11 @@ describe('the share link as a page', () => {
     expect(html).toContain('noindex');
   });
 
-  it('lets the page\'s own element read and submit a share restricted to other hosts (it is not an embed)', async () => {
+  it("lets the page's own element read and submit a share restricted to other hosts (it is not an embed)", async () => {
     const restricted = await share({ domainRestrictions: ['shop.example.com'] });
-    const own = await fetch(`${bff.url}${pagePath(restricted)}`, { headers: { ...visitor(), referer: `${bff.url}${pagePath(restricted)}` } });
+    const own = await fetch(`${bff.url}${pagePath(restricted)}`, {
+      headers: { ...visitor(), referer: `${bff.url}${pagePath(restricted)}` },
+    });
     expect(own.status).toBe(200);
     const submit = await fetch(`${bff.url}${pagePath(restricted)}/submit`, {
       method: 'POST',
@@ -157,7 +176,13 @@ describe('the share link as a page', () => {
     });
     expect(submit.status).toBe(200);
     // Another site is still refused.
-    expect((await fetch(`${bff.url}${pagePath(restricted)}`, { headers: { ...visitor(), origin: 'https://elsewhere.example.org' } })).status).toBe(403);
+    expect(
+      (
+        await fetch(`${bff.url}${pagePath(restricted)}`, {
+          headers: { ...visitor(), origin: 'https://elsewhere.example.org' },
+        })
+      ).status,
+    ).toBe(403);
   });
 
   it('shows the not-available page with 404 and noindex for a disabled, rotated, unknown or malformed link', async () => {
@@ -252,7 +277,13 @@ describe('oEmbed', () => {
     expect(xml.status).toBe(501);
     expect((await xml.json()).error).toBe('not_implemented');
 
-    for (const query of ['format=json', `url=${urlOf(live)}&maxwidth=0`, `url=${urlOf(live)}&maxwidth=wide`, `url=${urlOf(live)}&maxheight=100000`, `url=${'x'.repeat(3000)}`]) {
+    for (const query of [
+      'format=json',
+      `url=${urlOf(live)}&maxwidth=0`,
+      `url=${urlOf(live)}&maxwidth=wide`,
+      `url=${urlOf(live)}&maxheight=100000`,
+      `url=${'x'.repeat(3000)}`,
+    ]) {
       const res = await oembed(query);
       expect(res.status, query.slice(0, 60)).toBe(400);
       expect((await res.json()).error).toBe('invalid_request');

@@ -23,8 +23,15 @@ beforeAll(async () => {
   await writeFile(path.join(dir, 'console/assets/index-1a2b3c.js'), 'export {};\n');
   // No upstream is needed for static files.
   const env = { ...TEST_SECRETS, BFF_UPSTREAM_URL: `http://127.0.0.1:${await freePort()}`, LOG_LEVEL: 'silent' };
-  bff = await startTestBff({ ...env, CONSOLE_API_URL: 'https://api.example.com/' }, { elementDir: path.join(dir, 'element'), demoDir: path.join(dir, 'demo'), consoleDir: path.join(dir, 'console') });
-  unbuilt = await startTestBff(env, { elementDir: path.join(dir, 'no-build'), demoDir: path.join(dir, 'demo'), consoleDir: path.join(dir, 'no-build') });
+  bff = await startTestBff(
+    { ...env, CONSOLE_API_URL: 'https://api.example.com/' },
+    { elementDir: path.join(dir, 'element'), demoDir: path.join(dir, 'demo'), consoleDir: path.join(dir, 'console') },
+  );
+  unbuilt = await startTestBff(env, {
+    elementDir: path.join(dir, 'no-build'),
+    demoDir: path.join(dir, 'demo'),
+    consoleDir: path.join(dir, 'no-build'),
+  });
 });
 
 afterAll(async () => {
@@ -43,7 +50,9 @@ describe('BFF static files', () => {
     expect(page.headers.get('cache-control')).toBe('no-cache');
     const chunk = await fetch(`${bff.url}/demo/owner/assets/index-1a2b3c.js`);
     expect(chunk.headers.get('cache-control')).toContain('immutable');
-    expect(await (await fetch(`${bff.url}/demo/owner/config.json`)).json()).toEqual({ apiBase: 'https://api.example.com' });
+    expect(await (await fetch(`${bff.url}/demo/owner/config.json`)).json()).toEqual({
+      apiBase: 'https://api.example.com',
+    });
     // The other demo pages are still there; an unbuilt console is a 404.
     expect((await fetch(`${bff.url}/demo/index.html`)).status).toBe(200);
     expect((await fetch(`${unbuilt.url}/demo/owner/index.html`)).status).toBe(404);
@@ -60,7 +69,13 @@ describe('BFF static files', () => {
     expect(etag).toBeTruthy();
     expect(await res.text()).toContain('viewer-3f9a1c.js');
     // fetch adds `Cache-Control: no-cache` to a conditional request unless told otherwise, as a reload would.
-    expect((await fetch(`${bff.url}/element/config-share.js`, { headers: { 'if-none-match': etag!, 'cache-control': 'max-age=0' } })).status).toBe(304);
+    expect(
+      (
+        await fetch(`${bff.url}/element/config-share.js`, {
+          headers: { 'if-none-match': etag!, 'cache-control': 'max-age=0' },
+        })
+      ).status,
+    ).toBe(304);
   });
 
   it('serves hashed chunks as immutable', async () => {
@@ -70,7 +85,7 @@ describe('BFF static files', () => {
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
   });
 
-  it('answers a missing file with the API\'s 404 body, readable cross-origin', async () => {
+  it("answers a missing file with the API's 404 body, readable cross-origin", async () => {
     const res = await fetch(`${bff.url}/element/assets/missing-000000.js`);
     expect(res.status).toBe(404);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');

@@ -10,7 +10,8 @@ let db: Db;
 let workspaceId: string;
 const admin = (args: string[]) => runTs('server/cli/admin.ts', args, env.env);
 const row = async () =>
-  (await db.$client.query('select billing_status, model_limit from workspaces where id = $1', [workspaceId])).rows[0] as { billing_status: string; model_limit: number };
+  (await db.$client.query('select billing_status, model_limit from workspaces where id = $1', [workspaceId]))
+    .rows[0] as { billing_status: string; model_limit: number };
 
 beforeAll(async () => {
   env = await createTestEnv();

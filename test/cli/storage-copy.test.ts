@@ -29,7 +29,8 @@ beforeAll(async () => {
   s3 = await startS3Server();
   folder = await mkdtemp(path.join(tmpdir(), 'cs-copy-'));
   const local = createLocalDriver(folder);
-  for (const [key, bytes] of Object.entries(files)) await local.put(key, bytes, { contentType: 'application/octet-stream' });
+  for (const [key, bytes] of Object.entries(files))
+    await local.put(key, bytes, { contentType: 'application/octet-stream' });
   // A write that was interrupted: never copied.
   await mkdir(path.join(folder, 'workspaces/w1/assets'), { recursive: true });
   await writeFile(path.join(folder, 'workspaces/w1/assets/a2.glb.0b1c.tmp'), 'half a file');
@@ -52,10 +53,19 @@ describe('npm run storage:copy', () => {
   it('copies every file with its bytes and content type, and none of the temporary ones', async () => {
     const res = await copy();
     expect(res.code, res.stderr).toBe(0);
-    expect(JSON.parse(res.stdout)).toMatchObject({ bucket: s3.bucket, prefix: 'moved/', copied: 4, skipped: 0, failed: 0, bytes: 204_500 });
+    expect(JSON.parse(res.stdout)).toMatchObject({
+      bucket: s3.bucket,
+      prefix: 'moved/',
+      copied: 4,
+      skipped: 0,
+      failed: 0,
+      bytes: 204_500,
+    });
     for (const [key, bytes] of Object.entries(files)) expect((await bucket.read(key)).equals(bytes)).toBe(true);
     expect(await bucket.head('workspaces/w1/assets/a1.glb')).toMatchObject({ contentType: 'model/gltf-binary' });
-    expect(await bucket.head('workspaces/w1/requests/r1/request.pdf')).toMatchObject({ contentType: 'application/pdf' });
+    expect(await bucket.head('workspaces/w1/requests/r1/request.pdf')).toMatchObject({
+      contentType: 'application/pdf',
+    });
     const keys = [];
     for await (const object of bucket.list('')) keys.push(object.key);
     expect(keys.sort()).toEqual(Object.keys(files).sort());
@@ -71,9 +81,14 @@ describe('npm run storage:copy', () => {
 
   it('stops with one clear line when the bucket cannot be reached, and on bad arguments', async () => {
     const { STORAGE_DRIVER: _driver, ...bucketEnv } = s3.env;
-    const unreachable = await runTs('server/cli/storage-copy.ts', ['--from', folder], { ...bucketEnv, S3_ENDPOINT: 'http://127.0.0.1:9' });
+    const unreachable = await runTs('server/cli/storage-copy.ts', ['--from', folder], {
+      ...bucketEnv,
+      S3_ENDPOINT: 'http://127.0.0.1:9',
+    });
     expect(unreachable.code).toBe(1);
-    expect(unreachable.stderr).toMatch(/^error: file storage \(STORAGE_DRIVER=s3\): bucket "config-share-test" at http:\/\/127\.0\.0\.1:9 cannot be reached/m);
+    expect(unreachable.stderr).toMatch(
+      /^error: file storage \(STORAGE_DRIVER=s3\): bucket "config-share-test" at http:\/\/127\.0\.0\.1:9 cannot be reached/m,
+    );
     const noBucket = await runTs('server/cli/storage-copy.ts', ['--from', folder], {});
     expect(noBucket.code).toBe(1);
     expect(noBucket.stderr).toMatch(/S3_BUCKET/);

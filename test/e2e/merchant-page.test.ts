@@ -29,7 +29,10 @@ let shopUrl: string;
 let browser: Browser;
 let owner: TestPerson;
 
-const ownerCall = ownerCaller(() => server.url, () => owner.headers);
+const ownerCall = ownerCaller(
+  () => server.url,
+  () => owner.headers,
+);
 
 /** A shared project with the demo stool as its one model and a two-field form. */
 async function sharedStool() {
@@ -55,8 +58,21 @@ beforeAll(async () => {
 
   const bffPort = await freePort();
   bffUrl = `http://127.0.0.1:${bffPort}`;
-  bff = startTsProcess('bff/main.ts', { ...server.env.env, BFF_PORT: String(bffPort), BFF_UPSTREAM_URL: server.url, LOG_LEVEL: 'warn' });
-  await waitFor(() => fetch(`${bffUrl}/health`).then((res) => res.status === 200, () => false), 'the BFF', 30_000);
+  bff = startTsProcess('bff/main.ts', {
+    ...server.env.env,
+    BFF_PORT: String(bffPort),
+    BFF_UPSTREAM_URL: server.url,
+    LOG_LEVEL: 'warn',
+  });
+  await waitFor(
+    () =>
+      fetch(`${bffUrl}/health`).then(
+        (res) => res.status === 200,
+        () => false,
+      ),
+    'the BFF',
+    30_000,
+  );
 
   // The merchant's shop: another origin (localhost, not 127.0.0.1), its own page.
   const shopPort = await freePort();
@@ -72,7 +88,15 @@ beforeAll(async () => {
 
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-dev-shm-usage', '--enable-unsafe-swiftshader', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-dev-shm-usage',
+      '--enable-unsafe-swiftshader',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+    ],
   });
 }, 180_000);
 
@@ -111,16 +135,32 @@ describe('a merchant page on another origin', () => {
     // The visitor fills the form in the element's shadow root (Playwright's locators pierce it) and submits.
     await page.locator('config-share input[name="name"]').fill('Ada Lovelace');
     await page.locator('config-share input[name="email"]').fill('ada@example.com');
-    const submitted = element.evaluate((node: any) => new Promise<string>((resolve) => node.addEventListener('config-share-submit', (event: any) => resolve(event.detail.requestId), { once: true })));
+    const submitted = element.evaluate(
+      (node: any) =>
+        new Promise<string>((resolve) =>
+          node.addEventListener('config-share-submit', (event: any) => resolve(event.detail.requestId), { once: true }),
+        ),
+    );
     await page.locator('config-share [part~="submit-button"]').click();
     const requestId = await submitted;
     expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
 
-    const { rows } = await server.deps.db.$client.query('select project_id, form_data from submissions where id = $1', [requestId]);
-    expect(rows).toEqual([{ project_id: share.projectId, form_data: expect.objectContaining({ name: 'Ada Lovelace', email: 'ada@example.com' }) }]);
+    const { rows } = await server.deps.db.$client.query('select project_id, form_data from submissions where id = $1', [
+      requestId,
+    ]);
+    expect(rows).toEqual([
+      {
+        project_id: share.projectId,
+        form_data: expect.objectContaining({ name: 'Ada Lovelace', email: 'ada@example.com' }),
+      },
+    ]);
     const steps = await waitForSteps(server.deps.db, requestId, 60_000);
     expect(steps.email.state).toBe('done');
-    const mail = await waitFor(async () => smtp.messages.find((message) => message.messageId === `<request-${requestId}@config-share>`), 'the owner e-mail', 30_000);
+    const mail = await waitFor(
+      async () => smtp.messages.find((message) => message.messageId === `<request-${requestId}@config-share>`),
+      'the owner e-mail',
+      30_000,
+    );
     expect(mail.to).toEqual(['owner@e2e.test']);
     // The PDF holds the screenshot the element took of its canvas.
     expect(mail.attachments.map((part) => part.contentType)).toEqual(['application/pdf']);

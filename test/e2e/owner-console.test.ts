@@ -31,32 +31,70 @@ let browser: Browser;
 let owner: TestPerson;
 let share: { projectId: string; token: string };
 
-const ownerCall = ownerCaller(() => server.url, () => owner.headers);
+const ownerCall = ownerCaller(
+  () => server.url,
+  () => owner.headers,
+);
 
 async function sharedStool() {
   return sharedStoolProject(ownerCall, {
     name: 'Console stool',
-    sceneData: { projectSettings: { emailAdminAddress: 'owner@console.test' }, formFields: [{ id: 'name', label: 'Name', type: 'text', required: true }] },
+    sceneData: {
+      projectSettings: { emailAdminAddress: 'owner@console.test' },
+      formFields: [{ id: 'name', label: 'Name', type: 'text', required: true }],
+    },
   });
 }
 
 beforeAll(async () => {
   await Promise.all([ensureElementBuilt(() => {}), ensureConsoleBuilt(() => {})]);
-  [smtp, libs, receiver] = await Promise.all([startSmtpCatcher(), startFixtureLibraries(), startWebhookReceiver(WEBHOOK_SECRET)]);
+  [smtp, libs, receiver] = await Promise.all([
+    startSmtpCatcher(),
+    startFixtureLibraries(),
+    startWebhookReceiver(WEBHOOK_SECRET),
+  ]);
   const bffPort = await freePort();
   bffUrl = `http://127.0.0.1:${bffPort}`;
-  server = await startTestServer({ ...libs.env, SMTP_URL: smtp.url, TRUST_PROXY: '127.0.0.1,::1', WEBHOOK_ALLOW_INSECURE: '1', CONSOLE_ORIGINS: bffUrl, DASHBOARD_URL: `${bffUrl}/demo/owner/` });
+  server = await startTestServer({
+    ...libs.env,
+    SMTP_URL: smtp.url,
+    TRUST_PROXY: '127.0.0.1,::1',
+    WEBHOOK_ALLOW_INSECURE: '1',
+    CONSOLE_ORIGINS: bffUrl,
+    DASHBOARD_URL: `${bffUrl}/demo/owner/`,
+  });
   owner = await server.person('owner@console.test');
-  bff = startTsProcess('bff/main.ts', { ...server.env.env, BFF_PORT: String(bffPort), BFF_UPSTREAM_URL: server.url, LOG_LEVEL: 'warn' });
+  bff = startTsProcess('bff/main.ts', {
+    ...server.env.env,
+    BFF_PORT: String(bffPort),
+    BFF_UPSTREAM_URL: server.url,
+    LOG_LEVEL: 'warn',
+  });
   // What does not depend on each other starts at once (the BFF's tsx start-up is the long pole).
   [worker, share, browser] = await Promise.all([
     startTestWorker(server.env.env, { ...libs.env, SMTP_URL: smtp.url, WEBHOOK_ALLOW_INSECURE: '1' }),
     sharedStool(),
     chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-dev-shm-usage', '--enable-unsafe-swiftshader', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-dev-shm-usage',
+        '--enable-unsafe-swiftshader',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+        '--disable-sync',
+      ],
     }),
-    waitFor(() => fetch(`${bffUrl}/health`).then((res) => res.status === 200, () => false), 'the BFF', 60_000),
+    waitFor(
+      () =>
+        fetch(`${bffUrl}/health`).then(
+          (res) => res.status === 200,
+          () => false,
+        ),
+      'the BFF',
+      60_000,
+    ),
   ]);
 }, 180_000);
 
@@ -73,7 +111,9 @@ async function openConsole(projectName?: string): Promise<Page> {
   const page = await browser.newPage();
   page.on('pageerror', (error) => console.error('console page error:', error.message));
   await page.goto(`${bffUrl}/demo/owner/#token=${owner.token}`);
-  await expect.poll(() => page.locator('#status').textContent(), { timeout: 20_000 }).toContain('Signed in as owner@console.test');
+  await expect
+    .poll(() => page.locator('#status').textContent(), { timeout: 20_000 })
+    .toContain('Signed in as owner@console.test');
   // The token left the address bar (it stays in this tab's sessionStorage).
   expect(page.url()).toBe(`${bffUrl}/demo/owner/`);
   if (projectName) await page.getByRole('button', { name: projectName }).click();
@@ -84,13 +124,18 @@ describe('the owner console', () => {
   it('signs in from the fragment, switches workspaces and signs out', async () => {
     const other = await server.person('other-owner@console.test');
     await server.member(other.workspaceId, 'owner@console.test', 'viewer');
-    await ownerCaller(() => server.url, () => other.headers)('POST', '/projects', { name: 'Other workspace project', data: {} });
+    await ownerCaller(
+      () => server.url,
+      () => other.headers,
+    )('POST', '/projects', { name: 'Other workspace project', data: {} });
     const page = await openConsole();
     await expect.poll(() => page.getByRole('button', { name: 'Console stool' }).count()).toBe(1);
     const switcher = page.getByLabel('Workspace');
     expect(await switcher.locator('option').count()).toBe(2);
     await switcher.selectOption(other.workspaceId);
-    await expect.poll(() => page.getByRole('button', { name: 'Other workspace project' }).count(), { timeout: 10_000 }).toBe(1);
+    await expect
+      .poll(() => page.getByRole('button', { name: 'Other workspace project' }).count(), { timeout: 10_000 })
+      .toBe(1);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await expect.poll(() => page.getByLabel('Access token').count()).toBe(1);
     // A pasted token signs in again.
@@ -104,8 +149,12 @@ describe('the owner console', () => {
     const page = await openConsole('Console stool');
     await expect.poll(() => page.locator('#share-state').textContent(), { timeout: 10_000 }).toBe('on');
     expect(await page.locator('#share-link').textContent()).toBe(`${bffUrl}/share/${share.projectId}/${share.token}`);
-    expect(await page.getByLabel('Script tag').inputValue()).toContain(`<config-share project-id="${share.projectId}" token="${share.token}">`);
-    expect(await page.getByLabel('Iframe').inputValue()).toContain(`<iframe src="${bffUrl}/share/${share.projectId}/${share.token}"`);
+    expect(await page.getByLabel('Script tag').inputValue()).toContain(
+      `<config-share project-id="${share.projectId}" token="${share.token}">`,
+    );
+    expect(await page.getByLabel('Iframe').inputValue()).toContain(
+      `<iframe src="${bffUrl}/share/${share.projectId}/${share.token}"`,
+    );
     const preview = page.locator('config-share#preview');
     await expect.poll(() => preview.getAttribute('state'), { timeout: 60_000 }).toBe('ready');
 
@@ -126,16 +175,26 @@ describe('the owner console', () => {
     await page.getByLabel('Require a password').check();
     await page.locator('share-panel #password').fill('s3cret-pass');
     await page.getByRole('button', { name: 'Save share settings' }).click();
-    await expect.poll(async () => (await ownerCall('GET', `/projects/${share.projectId}/share`)).settings, { timeout: 10_000 }).toMatchObject({ requirePassword: true, domainRestrictions: ['shop.example.com', '*.example.org'] });
+    await expect
+      .poll(async () => (await ownerCall('GET', `/projects/${share.projectId}/share`)).settings, { timeout: 10_000 })
+      .toMatchObject({ requirePassword: true, domainRestrictions: ['shop.example.com', '*.example.org'] });
     await page.getByLabel('Require a password').uncheck();
     await page.getByLabel('Allowed embed hosts', { exact: false }).fill('');
     await page.getByRole('button', { name: 'Save share settings' }).click();
-    await expect.poll(async () => (await ownerCall('GET', `/projects/${share.projectId}/share`)).settings.requirePassword, { timeout: 10_000 }).toBe(false);
+    await expect
+      .poll(async () => (await ownerCall('GET', `/projects/${share.projectId}/share`)).settings.requirePassword, {
+        timeout: 10_000,
+      })
+      .toBe(false);
 
     await page.getByRole('button', { name: 'Turn sharing off' }).click();
     await expect.poll(() => page.locator('#share-state').textContent(), { timeout: 10_000 }).toBe('off');
-    await expect.poll(() => page.locator('section[aria-labelledby="projects-title"]').textContent()).toContain('not shared');
-    await expect.poll(() => page.locator('config-share#preview').getAttribute('state'), { timeout: 20_000 }).toBe('not-found');
+    await expect
+      .poll(() => page.locator('section[aria-labelledby="projects-title"]').textContent())
+      .toContain('not shared');
+    await expect
+      .poll(() => page.locator('config-share#preview').getAttribute('state'), { timeout: 20_000 })
+      .toBe('not-found');
     await page.getByRole('button', { name: 'Turn sharing on' }).click();
     await expect.poll(() => page.locator('#share-state').textContent(), { timeout: 10_000 }).toBe('on');
     await page.close();
@@ -150,17 +209,27 @@ describe('the owner console', () => {
     // Generated: shown once.
     await expect.poll(() => page.locator('#secret-once').textContent(), { timeout: 10_000 }).toMatch(/^whsec_/);
     // Set our receiver's secret so its signature check passes, through the edit (the secret stays write-only).
-    await ownerCall('PUT', `/projects/${share.projectId}/webhooks/crm`, { url: receiver.url, events: ['form.submitted'], secret: WEBHOOK_SECRET });
+    await ownerCall('PUT', `/projects/${share.projectId}/webhooks/crm`, {
+      url: receiver.url,
+      events: ['form.submitted'],
+      secret: WEBHOOK_SECRET,
+    });
     await page.getByRole('button', { name: 'I stored it, hide it' }).click();
 
     const card = page.locator('[data-webhook="crm"]');
     await card.getByRole('button', { name: 'Edit' }).click();
     await card.getByLabel('project.published').check();
     await card.getByRole('button', { name: 'Save webhook' }).click();
-    await expect.poll(async () => (await ownerCall('GET', `/projects/${share.projectId}/webhooks`)).webhooks[0].events, { timeout: 10_000 }).toEqual(['form.submitted', 'project.published']);
+    await expect
+      .poll(async () => (await ownerCall('GET', `/projects/${share.projectId}/webhooks`)).webhooks[0].events, {
+        timeout: 10_000,
+      })
+      .toEqual(['form.submitted', 'project.published']);
 
     await card.getByRole('button', { name: 'Send test' }).click();
-    await expect.poll(() => card.locator('.test-result').textContent(), { timeout: 15_000 }).toMatch(/delivered; receiver answered\s+200/);
+    await expect
+      .poll(() => card.locator('.test-result').textContent(), { timeout: 15_000 })
+      .toMatch(/delivered; receiver answered\s+200/);
     expect(receiver.received.some((d) => d.json.event === 'webhook.test')).toBe(true);
     const log = card.locator('table.delivery-log');
     await expect.poll(() => log.locator('tbody tr').count(), { timeout: 10_000 }).toBeGreaterThan(0);
@@ -168,14 +237,32 @@ describe('the owner console', () => {
     expect(await log.locator('pre').first().textContent()).toContain('"event":"webhook.test"');
 
     // A real event, delivered, then redelivered from the log under the same delivery id.
-    const { deliveries } = await ownerCall('POST', `/projects/${share.projectId}/webhooks/trigger`, { event: 'form.submitted', data: { from: 'console test' } });
+    const { deliveries } = await ownerCall('POST', `/projects/${share.projectId}/webhooks/trigger`, {
+      event: 'form.submitted',
+      data: { from: 'console test' },
+    });
     const deliveryId = deliveries[0].deliveryId as string;
-    await waitFor(async () => receiver.received.some((d) => d.headers['x-service-delivery'] === deliveryId), 'the triggered delivery');
-    await waitFor(async () => (await ownerCall('GET', `/projects/${share.projectId}/webhooks/crm/deliveries`)).deliveries.some((d: { deliveryId: string; deliveryState: string }) => d.deliveryId === deliveryId && d.deliveryState === 'delivered'), 'the delivery recorded');
+    await waitFor(
+      async () => receiver.received.some((d) => d.headers['x-service-delivery'] === deliveryId),
+      'the triggered delivery',
+    );
+    await waitFor(
+      async () =>
+        (await ownerCall('GET', `/projects/${share.projectId}/webhooks/crm/deliveries`)).deliveries.some(
+          (d: { deliveryId: string; deliveryState: string }) =>
+            d.deliveryId === deliveryId && d.deliveryState === 'delivered',
+        ),
+      'the delivery recorded',
+    );
     await card.getByRole('button', { name: 'Delivery log' }).click();
-    await expect.poll(() => log.locator('tbody tr').first().textContent(), { timeout: 10_000 }).toContain('form.submitted');
+    await expect
+      .poll(() => log.locator('tbody tr').first().textContent(), { timeout: 10_000 })
+      .toContain('form.submitted');
     await log.locator('tbody tr').first().getByRole('button', { name: 'Redeliver' }).click();
-    await waitFor(async () => receiver.received.filter((d) => d.headers['x-service-delivery'] === deliveryId).length === 2, 'the redelivery');
+    await waitFor(
+      async () => receiver.received.filter((d) => d.headers['x-service-delivery'] === deliveryId).length === 2,
+      'the redelivery',
+    );
 
     await card.getByRole('button', { name: 'Disable' }).click();
     await expect.poll(() => card.textContent(), { timeout: 10_000 }).toContain('disabled');
@@ -196,29 +283,48 @@ describe('the owner console', () => {
     const page = await openConsole('Console stool');
     await page.getByRole('button', { name: 'Requests', exact: true }).click();
     const row = page.locator(`tr[data-request="${requestId}"]`);
-    await waitFor(async () => {
-      await page.getByRole('button', { name: 'Refresh' }).click();
-      return (await row.locator('[data-step="pdf"]').textContent())?.includes('done') && (await row.locator('[data-step="email"]').textContent())?.includes('done');
-    }, 'the steps done', 60_000);
+    await waitFor(
+      async () => {
+        await page.getByRole('button', { name: 'Refresh' }).click();
+        return (
+          (await row.locator('[data-step="pdf"]').textContent())?.includes('done') &&
+          (await row.locator('[data-step="email"]').textContent())?.includes('done')
+        );
+      },
+      'the steps done',
+      60_000,
+    );
     await row.getByRole('button', { name: /Open request/ }).click();
     const pdf = page.locator('#pdf-link');
     await expect.poll(() => pdf.count(), { timeout: 10_000 }).toBe(1);
     const pdfRes = await fetch((await pdf.getAttribute('href'))!);
     expect(pdfRes.headers.get('content-type')).toContain('pdf');
-    await expect.poll(() => page.getByRole('img', { name: 'Screenshot 1' }).evaluate((img: any) => img.naturalWidth), { timeout: 10_000 }).toBe(32);
+    await expect
+      .poll(() => page.getByRole('img', { name: 'Screenshot 1' }).evaluate((img: any) => img.naturalWidth), {
+        timeout: 10_000,
+      })
+      .toBe(32);
     await page.getByLabel('Status').selectOption('quoted');
-    await expect.poll(async () => (await ownerCall('GET', `/projects/${share.projectId}/requests/${requestId}`)).request.status, { timeout: 10_000 }).toBe('quoted');
+    await expect
+      .poll(async () => (await ownerCall('GET', `/projects/${share.projectId}/requests/${requestId}`)).request.status, {
+        timeout: 10_000,
+      })
+      .toBe('quoted');
     await page.close();
   }, 90_000);
 
   it('library panel: search with each library status, details with licence and credit, an import followed to done', async () => {
     const page = await openConsole();
     await page.getByRole('button', { name: 'Library' }).click();
-    await expect.poll(() => page.locator('#library-b-connection').textContent(), { timeout: 10_000 }).toContain('not connected');
+    await expect
+      .poll(() => page.locator('#library-b-connection').textContent(), { timeout: 10_000 })
+      .toContain('not connected');
     await page.getByLabel('Search', { exact: true }).fill('wooden chair');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await expect.poll(() => page.locator('ul.library-status li').count(), { timeout: 15_000 }).toBe(3);
-    expect(await page.locator('ul.library-status li[data-provider="library_a"]').textContent()).toMatch(/library_a (ok|exhausted), 1/);
+    expect(await page.locator('ul.library-status li[data-provider="library_a"]').textContent()).toMatch(
+      /library_a (ok|exhausted), 1/,
+    );
     await page.getByRole('button', { name: 'Details of Wooden Chair 01' }).click();
     const detail = page.locator('section[aria-labelledby="item-title"]');
     await expect.poll(() => detail.textContent(), { timeout: 10_000 }).toContain('Licence');
@@ -227,11 +333,18 @@ describe('the owner console', () => {
     // Every state the bar showed, from the first poll to the end.
     await page.getByRole('button', { name: 'Import into the workspace library' }).click();
     const seen = new Set<string>();
-    await waitFor(async () => {
-      const status = await page.locator('#import-status').textContent().catch(() => null);
-      if (status) seen.add(`${status}:${await page.locator('#import-progress').evaluate((node: any) => node.value)}`);
-      return status === 'completed' || status === 'failed';
-    }, 'the import to finish', 90_000);
+    await waitFor(
+      async () => {
+        const status = await page
+          .locator('#import-status')
+          .textContent()
+          .catch(() => null);
+        if (status) seen.add(`${status}:${await page.locator('#import-progress').evaluate((node: any) => node.value)}`);
+        return status === 'completed' || status === 'failed';
+      },
+      'the import to finish',
+      90_000,
+    );
     expect(await page.locator('#import-status').textContent()).toBe('completed');
     expect(seen).toContain('completed:100');
     expect(await page.locator('#import-stage').textContent()).not.toBe('');
@@ -241,10 +354,16 @@ describe('the owner console', () => {
     await page.getByRole('button', { name: 'Connect account' }).click();
     await page.waitForURL((url) => url.searchParams.get('status') !== null, { timeout: 20_000 });
     expect(new URL(page.url()).searchParams.get('status')).toBe('connected');
-    await expect.poll(() => page.locator('#library-b-connection').textContent(), { timeout: 15_000 }).toContain('connected');
-    await expect.poll(() => page.locator('#status').textContent(), { timeout: 15_000 }).toContain('library_b account is connected');
+    await expect
+      .poll(() => page.locator('#library-b-connection').textContent(), { timeout: 15_000 })
+      .toContain('connected');
+    await expect
+      .poll(() => page.locator('#status').textContent(), { timeout: 15_000 })
+      .toContain('library_b account is connected');
     await page.getByRole('button', { name: 'Disconnect' }).click();
-    await expect.poll(() => page.locator('#library-b-connection').textContent(), { timeout: 10_000 }).toContain('not connected');
+    await expect
+      .poll(() => page.locator('#library-b-connection').textContent(), { timeout: 10_000 })
+      .toContain('not connected');
     await page.close();
   }, 150_000);
 });

@@ -6,7 +6,15 @@ import { startS3Server, type TestS3Server } from '../helpers/s3-server.js';
 import { startSmtpCatcher, type SmtpCatcher } from '../helpers/smtp-catcher.js';
 import { ensureTestPerson } from '../helpers/people.js';
 import { chairGlb, uploadForm } from '../helpers/model-fixtures.js';
-import { FORM_FIELDS, OPTION_BLOCKS, dataUrl, png, validBody, waitFor, workerEnv } from '../worker/submission-fixtures.js';
+import {
+  FORM_FIELDS,
+  OPTION_BLOCKS,
+  dataUrl,
+  png,
+  validBody,
+  waitFor,
+  workerEnv,
+} from '../worker/submission-fixtures.js';
 import { createDb, type Db } from '../../server/core/platform/db/client.js';
 import { createStorage, type StorageDriver } from '../../server/core/platform/storage/index.js';
 import { issueAccessToken } from '../../server/core/platform/tokens.js';
@@ -36,7 +44,15 @@ const workers: Array<{ health: string; handle: ChildProcessHandle }> = [];
 let share: { projectId: string; token: string };
 
 async function waitUntilReady(url: string, handle: ChildProcessHandle) {
-  await waitFor(() => fetch(`${url}/ready`).then((res) => res.status === 200, () => false), `${url}/ready`, 60_000).catch((error: Error) => {
+  await waitFor(
+    () =>
+      fetch(`${url}/ready`).then(
+        (res) => res.status === 200,
+        () => false,
+      ),
+    `${url}/ready`,
+    60_000,
+  ).catch((error: Error) => {
     throw new Error(`${error.message}\n${handle.output()}`);
   });
 }
@@ -81,13 +97,19 @@ async function owner(method: string, url: string, body?: unknown) {
 }
 
 const submitThrough = (base: string, body: unknown = validBody({ screenshots: [dataUrl('image/png', png())] })) =>
-  fetch(`${base}/share/${share.projectId}/${share.token}/submit`, { method: 'POST', headers: { ...PUBLIC, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  fetch(`${base}/share/${share.projectId}/${share.token}/submit`, {
+    method: 'POST',
+    headers: { ...PUBLIC, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 interface RequestRow {
   id: string;
   pdf_key: string | null;
 }
-const requestRows = async (): Promise<RequestRow[]> => (await db.$client.query<RequestRow>('select id, pdf_key from submissions where project_id = $1', [share.projectId])).rows;
+const requestRows = async (): Promise<RequestRow[]> =>
+  (await db.$client.query<RequestRow>('select id, pdf_key from submissions where project_id = $1', [share.projectId]))
+    .rows;
 
 /** Resolves once every step of each request is done; the rows. */
 async function allDone(count: number, timeoutMs = 90_000): Promise<RequestRow[]> {
@@ -106,7 +128,8 @@ async function allDone(count: number, timeoutMs = 90_000): Promise<RequestRow[]>
   );
 }
 
-const mailsFor = (requestId: string) => smtp.messages.filter((m) => m.headers.get('x-config-share-request') === requestId).length;
+const mailsFor = (requestId: string) =>
+  smtp.messages.filter((m) => m.headers.get('x-config-share-request') === requestId).length;
 
 beforeAll(async () => {
   [s3, smtp] = await Promise.all([startS3Server(), startSmtpCatcher()]);
@@ -123,7 +146,9 @@ beforeAll(async () => {
   db = createDb(env.databaseUrl, 2);
   bucket = createStorage(loadWorkerConfig(commonEnv));
   const person = await ensureTestPerson(db, `test|${OWNER_EMAIL}`, OWNER_EMAIL);
-  ownerHeaders = { authorization: `Bearer ${await issueAccessToken(loadServerConfig(commonEnv).auth, person.subject, OWNER_EMAIL)}` };
+  ownerHeaders = {
+    authorization: `Bearer ${await issueAccessToken(loadServerConfig(commonEnv).auth, person.subject, OWNER_EMAIL)}`,
+  };
 
   servers.push(...(await Promise.all([startServer(commonEnv), startServer(commonEnv)])));
   workers.push(...(await Promise.all([startWorkerProcess(commonEnv), startWorkerProcess(commonEnv)])));
@@ -132,7 +157,14 @@ beforeAll(async () => {
   const { project } = await owner('POST', `${servers[0]!.url}/projects`, {
     name: 'Scaled chair',
     type: 'configurator',
-    data: { models: [], sceneData: { formFields: FORM_FIELDS, optionBlocks: OPTION_BLOCKS, projectSettings: { emailAdminAddress: OWNER_EMAIL } } },
+    data: {
+      models: [],
+      sceneData: {
+        formFields: FORM_FIELDS,
+        optionBlocks: OPTION_BLOCKS,
+        projectSettings: { emailAdminAddress: OWNER_EMAIL },
+      },
+    },
   });
   const { settings } = await owner('PUT', `${servers[1]!.url}/projects/${project.id}/share`, { isEnabled: true });
   share = { projectId: project.id, token: settings.shareToken };
@@ -164,7 +196,9 @@ describe('two servers, two workers and two BFFs on one Postgres, Redis and bucke
   it('turns 50 submissions spread over both servers into exactly 50 requests, 50 PDFs and 50 e-mails', async () => {
     const answers = [];
     for (let batch = 0; batch < 5; batch++) {
-      answers.push(...(await Promise.all(Array.from({ length: 10 }, (_, i) => submitThrough(bffs[(batch * 10 + i) % 2]!)))));
+      answers.push(
+        ...(await Promise.all(Array.from({ length: 10 }, (_, i) => submitThrough(bffs[(batch * 10 + i) % 2]!)))),
+      );
     }
     const bodies = await Promise.all(answers.map(async (res) => ({ status: res.status, body: await res.json() })));
     expect(bodies.map((b) => b.status)).toEqual(Array(50).fill(200));
@@ -216,12 +250,19 @@ describe('two servers, two workers and two BFFs on one Postgres, Redis and bucke
     const url = new URL(`${target.url}/share/${share.projectId}/${share.token}/submit`);
     // A request whose body is still arriving when the signal comes.
     const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const request = http.request(url, { method: 'POST', headers: { ...PUBLIC, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode!, body: text }));
-      });
+      const request = http.request(
+        url,
+        {
+          method: 'POST',
+          headers: { ...PUBLIC, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk) => (text += chunk));
+          res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+        },
+      );
       request.on('error', reject);
       request.write(body.slice(0, 20));
       setTimeout(() => {

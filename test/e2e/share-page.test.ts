@@ -28,7 +28,10 @@ let owner: TestPerson;
 /** The shop's pages, by path, set by each test. */
 const shopPages = new Map<string, string>();
 
-const ownerCall = ownerCaller(() => server.url, () => owner.headers);
+const ownerCall = ownerCaller(
+  () => server.url,
+  () => owner.headers,
+);
 
 interface Shared {
   projectId: string;
@@ -45,19 +48,38 @@ async function sharedStool(name: string, settings: Record<string, unknown> = {})
     name,
     type: 'configurator',
     data: {
-      models: [{ id: 'stool', fileName: asset.fileName, assetId: asset.id, position: [0, 0, 0], rotation: [0, 0, 0], scale: [1, 1, 1] }],
+      models: [
+        {
+          id: 'stool',
+          fileName: asset.fileName,
+          assetId: asset.id,
+          position: [0, 0, 0],
+          rotation: [0, 0, 0],
+          scale: [1, 1, 1],
+        },
+      ],
       sceneData: { formFields: [{ id: 'email', label: 'E-mail', type: 'email', required: true }] },
       camera: { position: { x: 0.9, y: 0.8, z: 0.9 }, target: { x: 0, y: 0.25, z: 0 } },
     },
   });
-  const { settings: stored } = await ownerCall('PUT', `/projects/${project.id}/share`, { isEnabled: true, ...settings });
+  const { settings: stored } = await ownerCall('PUT', `/projects/${project.id}/share`, {
+    isEnabled: true,
+    ...settings,
+  });
   await noticesHeard(bff, server.config.queuePrefix);
-  return { projectId: project.id, token: stored.shareToken, link: `${bff.url}/share/${project.id}/${stored.shareToken}` };
+  return {
+    projectId: project.id,
+    token: stored.shareToken,
+    link: `${bff.url}/share/${project.id}/${stored.shareToken}`,
+  };
 }
 
 /** A shop page holding `body`, at `http://<host>:<shop port>/<name>`. */
 function shopPage(host: 'localhost' | '127.0.0.1', name: string, body: string): string {
-  shopPages.set(`/${name}`, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title></head><body><h1>A shop</h1>${body}</body></html>`);
+  shopPages.set(
+    `/${name}`,
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title></head><body><h1>A shop</h1>${body}</body></html>`,
+  );
   return `http://${host}:${shopPort}/${name}`;
 }
 
@@ -105,7 +127,16 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => shop.listen(shopPort, '127.0.0.1', resolve));
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--enable-unsafe-swiftshader', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--enable-unsafe-swiftshader',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 }, 180_000);
 
@@ -155,7 +186,16 @@ describe('the share link in a browser', () => {
     const allowed = await browser.newPage();
     await allowed.goto(shopPage('localhost', 'allowed', snippet));
     const frame = await iframeOf(allowed);
-    await expect.poll(() => frame.locator('config-share').getAttribute('state').catch(() => null), { timeout: 60_000 }).toBe('ready');
+    await expect
+      .poll(
+        () =>
+          frame
+            .locator('config-share')
+            .getAttribute('state')
+            .catch(() => null),
+        { timeout: 60_000 },
+      )
+      .toBe('ready');
     await renderedFrame(frame);
     await allowed.close();
 
@@ -166,7 +206,12 @@ describe('the share link in a browser', () => {
     // Chromium replaces a frame its ancestors may not hold with an error page, and says why.
     await expect.poll(() => csp.some((text) => text.includes('frame-ancestors')), { timeout: 15_000 }).toBe(true);
     await expect.poll(() => blocked.url(), { timeout: 15_000 }).not.toBe(share.link);
-    expect(await blocked.locator('config-share').count().catch(() => 0)).toBe(0);
+    expect(
+      await blocked
+        .locator('config-share')
+        .count()
+        .catch(() => 0),
+    ).toBe(0);
     await other.close();
   }, 180_000);
 
@@ -180,7 +225,16 @@ describe('the share link in a browser', () => {
     const page = await browser.newPage();
     await page.goto(shopPage('localhost', 'oembed', oembed.html));
     const frame = await iframeOf(page);
-    await expect.poll(() => frame.locator('config-share').getAttribute('state').catch(() => null), { timeout: 60_000 }).toBe('ready');
+    await expect
+      .poll(
+        () =>
+          frame
+            .locator('config-share')
+            .getAttribute('state')
+            .catch(() => null),
+        { timeout: 60_000 },
+      )
+      .toBe('ready');
     await renderedFrame(frame);
     const box = (await page.locator('iframe').boundingBox())!;
     expect([box.width, box.height]).toEqual([600, 450]);
@@ -205,9 +259,20 @@ describe('the share link in a browser', () => {
 
     // The embed on the once-allowed shop goes offline with the link: the not-available state, not the project.
     const embed = await browser.newPage();
-    await embed.goto(shopPage('localhost', 'withdrawn', `<iframe src="${share.link}" width="640" height="480"></iframe>`));
+    await embed.goto(
+      shopPage('localhost', 'withdrawn', `<iframe src="${share.link}" width="640" height="480"></iframe>`),
+    );
     const frame = await iframeOf(embed);
-    await expect.poll(() => frame.locator('config-share').getAttribute('state').catch(() => null), { timeout: 30_000 }).toBe('not-found');
+    await expect
+      .poll(
+        () =>
+          frame
+            .locator('config-share')
+            .getAttribute('state')
+            .catch(() => null),
+        { timeout: 30_000 },
+      )
+      .toBe('not-found');
     await embed.close();
   }, 120_000);
 });

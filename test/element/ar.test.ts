@@ -46,7 +46,10 @@ describe('<config-share> AR through model-viewer', () => {
     assert(fetched(MODEL_VIEWER).length > 0, 'model-viewer was fetched for the one-model scene');
     const viewer = modelViewerOf(element)!;
     assert(customElements.get('model-viewer'), 'model-viewer is defined');
-    assert(viewer.getAttribute('src')?.endsWith('/fake/model.glb'), `src is the model's url: ${viewer.getAttribute('src')}`);
+    assert(
+      viewer.getAttribute('src')?.endsWith('/fake/model.glb'),
+      `src is the model's url: ${viewer.getAttribute('src')}`,
+    );
     assert(viewer.hasAttribute('ar'), 'the ar attribute');
     equal(viewer.getAttribute('ar-modes'), 'webxr scene-viewer quick-look', 'ar-modes');
     equal(viewer.getAttribute('orientation'), '0rad 0rad 0rad', 'orientation from the rotation');
@@ -87,20 +90,39 @@ describe('<config-share> AR through model-viewer', () => {
     equal(part(element, '[part="ar"]')?.textContent?.trim(), 'In AR ansehen', 'a replaced string');
 
     // AR that fails to start is an event, never an exception into the page.
-    Object.defineProperty(viewer, 'activateAR', { configurable: true, value: () => Promise.reject(new Error('session refused')) });
+    Object.defineProperty(viewer, 'activateAR', {
+      configurable: true,
+      value: () => Promise.reject(new Error('session refused')),
+    });
     part<HTMLButtonElement>(element, '[part="ar"]')!.click();
     await until(() => errors.seen.some((event) => event.detail.type === 'ar'), 'the ar error event');
-    equal(errors.seen.find((event) => event.detail.type === 'ar')!.detail.message, 'session refused', 'the error message');
+    equal(
+      errors.seen.find((event) => event.detail.type === 'ar')!.detail.message,
+      'session refused',
+      'the error message',
+    );
     errors.stop();
   });
 
   it('maps the model rotation (XYZ radians) and scale, or its matrix, to orientation and scale', async () => {
     const { modelViewerTransform } = await import('../../element/features/ar.js');
     const base = { transform: {} as unknown, rotation: { x: 0, y: 0, z: 0 }, scale: { x: 1, y: 1, z: 1 } };
-    equal(modelViewerTransform({ ...base, rotation: { x: 0, y: Math.PI / 2, z: 0 }, scale: { x: 2, y: 3, z: 4 } }), { orientation: '0rad 0rad 1.570796rad', scale: '2 3 4' }, 'a yaw');
-    equal(modelViewerTransform({ ...base, rotation: { x: 0.5, y: 0, z: 0 } }).orientation, '0rad 0.5rad 0rad', 'a pitch');
+    equal(
+      modelViewerTransform({ ...base, rotation: { x: 0, y: Math.PI / 2, z: 0 }, scale: { x: 2, y: 3, z: 4 } }),
+      { orientation: '0rad 0rad 1.570796rad', scale: '2 3 4' },
+      'a yaw',
+    );
+    equal(
+      modelViewerTransform({ ...base, rotation: { x: 0.5, y: 0, z: 0 } }).orientation,
+      '0rad 0.5rad 0rad',
+      'a pitch',
+    );
     // Column-major: a 90° turn about Z, scaled by 2, moved by (5, 0, 0).
     const matrix = [0, 2, 0, 0, -2, 0, 0, 0, 0, 0, 2, 0, 5, 0, 0, 1];
-    equal(modelViewerTransform({ ...base, transform: { matrix } }), { orientation: '1.570796rad 0rad 0rad', scale: '2 2 2' }, 'from the matrix');
+    equal(
+      modelViewerTransform({ ...base, transform: { matrix } }),
+      { orientation: '1.570796rad 0rad 0rad', scale: '2 2 2' },
+      'from the matrix',
+    );
   });
 });

@@ -18,11 +18,15 @@ async function cubeGlb() {
   const buffer = doc.createBuffer();
   const p = 0.25;
   const corners = [-p, -p, -p, p, -p, -p, p, p, -p, -p, p, -p, -p, -p, p, p, -p, p, p, p, p, -p, p, p];
-  const faces = [0, 2, 1, 0, 3, 2, 4, 5, 6, 4, 6, 7, 0, 1, 5, 0, 5, 4, 3, 6, 2, 3, 7, 6, 0, 4, 7, 0, 7, 3, 1, 2, 6, 1, 6, 5];
+  const faces = [
+    0, 2, 1, 0, 3, 2, 4, 5, 6, 4, 6, 7, 0, 1, 5, 0, 5, 4, 3, 6, 2, 3, 7, 6, 0, 4, 7, 0, 7, 3, 1, 2, 6, 1, 6, 5,
+  ];
   const position = doc.createAccessor().setType('VEC3').setArray(new Float32Array(corners)).setBuffer(buffer);
   const indices = doc.createAccessor().setType('SCALAR').setArray(new Uint16Array(faces)).setBuffer(buffer);
   const material = doc.createMaterial('paint').setBaseColorFactor([0.8, 0.2, 0.1, 1]);
-  const mesh = doc.createMesh('cube').addPrimitive(doc.createPrimitive().setAttribute('POSITION', position).setIndices(indices).setMaterial(material));
+  const mesh = doc
+    .createMesh('cube')
+    .addPrimitive(doc.createPrimitive().setAttribute('POSITION', position).setIndices(indices).setMaterial(material));
   doc.createScene().addChild(doc.createNode('cube').setMesh(mesh));
   return Buffer.from(await new NodeIO().writeBinary(doc));
 }
@@ -44,7 +48,8 @@ const model = (id, url, x = 0) => ({
 
 const MODEL_URL = '/fake/model.glb';
 /** `many`: 25 models, the first 20 signed; model-urls knows m21-m23 and not m24, m25. */
-const manyModels = () => Array.from({ length: 25 }, (_, i) => model(`m${i + 1}`, i < 20 ? MODEL_URL : undefined, (i % 5) * 0.6));
+const manyModels = () =>
+  Array.from({ length: 25 }, (_, i) => model(`m${i + 1}`, i < 20 ? MODEL_URL : undefined, (i % 5) * 0.6));
 const KNOWN_UNSIGNED = new Set(['m21', 'm22', 'm23']);
 
 function project(id, scenario) {
@@ -63,7 +68,17 @@ function project(id, scenario) {
     data: {
       models,
       sceneData: {
-        optionBlocks: [{ id: 'seat', name: 'Seat', targetObjectId: 'cube', choices: [{ id: 'oak', label: 'Oak', price: 0 }, { id: 'walnut', label: 'Walnut', price: 40 }] }],
+        optionBlocks: [
+          {
+            id: 'seat',
+            name: 'Seat',
+            targetObjectId: 'cube',
+            choices: [
+              { id: 'oak', label: 'Oak', price: 0 },
+              { id: 'walnut', label: 'Walnut', price: 40 },
+            ],
+          },
+        ],
         projectSettings: { title: 'Test' },
         formFields: [
           { id: 'name', label: 'Name', type: 'text', required: true },
@@ -161,16 +176,22 @@ export async function fakeBff() {
       const ids = entry.body?.modelIds;
       if (!Array.isArray(ids) || ids.length < 1 || ids.length > 20) return error(ctx, 400, 'invalid_request');
       const known = new Set(payload.data.models.filter((m) => m.url || KNOWN_UNSIGNED.has(m.id)).map((m) => m.id));
-      ctx.body = { success: true, urls: Object.fromEntries(ids.filter((id) => known.has(id)).map((id) => [id, MODEL_URL])) };
+      ctx.body = {
+        success: true,
+        urls: Object.fromEntries(ids.filter((id) => known.has(id)).map((id) => [id, MODEL_URL])),
+      };
       return;
     }
     if (action === '/submit') {
       // Slow enough that a double click lands while the first request is still open.
       await new Promise((resolve) => setTimeout(resolve, 300));
       const formData = entry.body?.formData;
-      if (!formData || typeof formData !== 'object') return error(ctx, 400, 'invalid_request', { details: [{ field: 'body.formData', message: 'is required' }] });
+      if (!formData || typeof formData !== 'object')
+        return error(ctx, 400, 'invalid_request', { details: [{ field: 'body.formData', message: 'is required' }] });
       if (scenario === 'strict' && !String(formData.email ?? '').includes('@')) {
-        return error(ctx, 400, 'invalid_request', { details: [{ field: 'body.formData.email', message: 'must be an e-mail address' }] });
+        return error(ctx, 400, 'invalid_request', {
+          details: [{ field: 'body.formData.email', message: 'must be an e-mail address' }],
+        });
       }
       const key = `${projectId}:${entry.idempotencyKey}`;
       const requestId = (entry.idempotencyKey && requests.get(key)) || randomUUID();

@@ -4,21 +4,39 @@ import type { ConfigShareElement } from '../../element/config-share.js';
 afterEach(cleanUp);
 
 function fill(element: ConfigShareElement, values: Record<string, string>) {
-  for (const [name, value] of Object.entries(values)) part<HTMLInputElement>(element, `[part="form"] [name="${name}"]`)!.value = value;
+  for (const [name, value] of Object.entries(values))
+    part<HTMLInputElement>(element, `[part="form"] [name="${name}"]`)!.value = value;
 }
 
-const submits = async (element: ConfigShareElement) => (await requestsOf(element)).filter((request) => request.action === '/submit');
+const submits = async (element: ConfigShareElement) =>
+  (await requestsOf(element)).filter((request) => request.action === '/submit');
 
 describe('<config-share> form and submit', () => {
   it('renders the fields with labels and names, and the option blocks', async () => {
     const element = mountShare('plain');
     await untilState(element, 'ready');
-    for (const [name, label] of [['name', 'Name'], ['email', 'E-mail'], ['quantity', 'Quantity'], ['finish', 'Finish'], ['terms', 'I accept the terms']]) {
+    for (const [name, label] of [
+      ['name', 'Name'],
+      ['email', 'E-mail'],
+      ['quantity', 'Quantity'],
+      ['finish', 'Finish'],
+      ['terms', 'I accept the terms'],
+    ]) {
       const control = part(element, `[part="form"] [name="${name}"]`)!;
       assert(control, `field ${name}`);
       assert(part(element, `label[for="${control.id}"]`)?.textContent?.startsWith(label), `label of ${name}`);
     }
-    equal([...element.shadowRoot!.querySelectorAll<HTMLInputElement>('input[name="option:seat"]')].map((radio) => [radio.value, radio.checked]), [['oak', true], ['walnut', false]], 'option choices');
+    equal(
+      [...element.shadowRoot!.querySelectorAll<HTMLInputElement>('input[name="option:seat"]')].map((radio) => [
+        radio.value,
+        radio.checked,
+      ]),
+      [
+        ['oak', true],
+        ['walnut', false],
+      ],
+      'option choices',
+    );
     assert(part(element, '[part="form"] [part="submit-button"]'), 'the submit button');
   });
 
@@ -35,7 +53,11 @@ describe('<config-share> form and submit', () => {
     await until(() => element.shadowRoot!.activeElement === name, 'focus on the field');
     equal(part(element, '[name="email"]')!.getAttribute('aria-invalid'), 'false', 'the e-mail is fine');
     equal(await submits(element), [], 'nothing sent');
-    equal(errors.seen.map((event) => event.detail.type), ['invalid'], 'error event');
+    equal(
+      errors.seen.map((event) => event.detail.type),
+      ['invalid'],
+      'error event',
+    );
     errors.stop();
   });
 
@@ -71,7 +93,11 @@ describe('<config-share> form and submit', () => {
     const element = mountShare('plain');
     await untilState(element, 'ready');
     const first = await element.submit({ formData: { name: 'Ada', email: 'ada@example.com' }, screenshots: [] });
-    const second = await element.submit({ formData: { name: 'Ada', email: 'ada@example.com' }, configurationSummary: 'custom', screenshots: [] });
+    const second = await element.submit({
+      formData: { name: 'Ada', email: 'ada@example.com' },
+      configurationSummary: 'custom',
+      screenshots: [],
+    });
     assert(first && second && first !== second, `two requests: ${first}, ${second}`);
     const sent = await submits(element);
     assert(sent[0].idempotencyKey !== sent[1].idempotencyKey, 'new key per attempt');
@@ -86,6 +112,10 @@ describe('<config-share> form and submit', () => {
     equal(requestId, null, 'no request id');
     const email = part<HTMLInputElement>(element, '[name="email"]')!;
     await until(() => email.getAttribute('aria-invalid') === 'true', 'the e-mail marked invalid');
-    equal(part(element, `#${email.getAttribute('aria-describedby')}`)!.textContent, 'must be an e-mail address', 'server message');
+    equal(
+      part(element, `#${email.getAttribute('aria-describedby')}`)!.textContent,
+      'must be an e-mail address',
+      'server message',
+    );
   });
 });

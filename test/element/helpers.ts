@@ -50,7 +50,8 @@ export const mountShare = (scenario: string) => mount({ 'project-id': projectOf(
 export const untilState = (element: ConfigShareElement, state: ConfigShareState) =>
   until(() => element.getAttribute('state') === state, `state ${state} (is ${element.getAttribute('state')})`);
 
-export const part = <T extends Element = HTMLElement>(element: ConfigShareElement, selector: string) => element.shadowRoot!.querySelector<T>(selector);
+export const part = <T extends Element = HTMLElement>(element: ConfigShareElement, selector: string) =>
+  element.shadowRoot!.querySelector<T>(selector);
 
 export async function requestsOf(element: ConfigShareElement): Promise<LoggedRequest[]> {
   return (await fetch(`/fake/log?project=${encodeURIComponent(element.projectId)}`)).json();

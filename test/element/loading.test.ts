@@ -1,4 +1,16 @@
-import { assert, cleanUp, equal, mount, mountShare, part, projectOf, recordEvents, requestsOf, until, untilState } from './helpers.js';
+import {
+  assert,
+  cleanUp,
+  equal,
+  mount,
+  mountShare,
+  part,
+  projectOf,
+  recordEvents,
+  requestsOf,
+  until,
+  untilState,
+} from './helpers.js';
 
 afterEach(cleanUp);
 
@@ -12,7 +24,14 @@ describe('<config-share> loading and revalidation', () => {
     const form = part(element, '[part="form"]');
     await element.reload();
     const requests = await requestsOf(element);
-    equal(requests.map((request) => [request.status, request.ifNoneMatch]), [[200, null], [304, '"rev-1"']], 'read then revalidation');
+    equal(
+      requests.map((request) => [request.status, request.ifNoneMatch]),
+      [
+        [200, null],
+        [304, '"rev-1"'],
+      ],
+      'read then revalidation',
+    );
     equal(element.getAttribute('state'), 'ready', 'still ready');
     assert(part(element, 'canvas') === canvas && part(element, '[part="form"]') === form, 'the same scene and form');
     equal(events.seen.length, 1, 'no second load event');
@@ -25,7 +44,11 @@ describe('<config-share> loading and revalidation', () => {
     await untilState(first, 'ready');
     const second = mount({ 'project-id': projectId, token: 'tok' });
     await untilState(second, 'ready');
-    equal((await requestsOf(first)).map((request) => request.status), [200, 304], 'statuses');
+    equal(
+      (await requestsOf(first)).map((request) => request.status),
+      [200, 304],
+      'statuses',
+    );
     assert(part(second, '[part="form"] input[name="name"]'), 'the second element shows the form');
   });
 

@@ -1,5 +1,16 @@
 import { fetchModelUrls } from '../../element/features/api.js';
-import { assert, projectOf, cleanUp, equal, part, recordEvents, requestsOf, until, untilState, mountShare } from './helpers.js';
+import {
+  assert,
+  projectOf,
+  cleanUp,
+  equal,
+  part,
+  recordEvents,
+  requestsOf,
+  until,
+  untilState,
+  mountShare,
+} from './helpers.js';
 
 afterEach(cleanUp);
 
@@ -12,7 +23,11 @@ describe('<config-share> models and screenshots', () => {
     equal(events.seen[0].detail.modelIds, ['m24', 'm25'], 'missing ids');
     assert(events.seen[0].bubbles && events.seen[0].composed, 'bubbles and composed');
     const batches = (await requestsOf(element)).filter((request) => request.action === '/model-urls');
-    equal(batches.map((request) => request.body.modelIds), [['m21', 'm22', 'm23', 'm24', 'm25']], 'one batch for the five unsigned models');
+    equal(
+      batches.map((request) => request.body.modelIds),
+      [['m21', 'm22', 'm23', 'm24', 'm25']],
+      'one batch for the five unsigned models',
+    );
     assert(part(element, '.notice')?.textContent?.includes('could not be shown'), 'a quiet notice');
     equal(element.getAttribute('state'), 'ready', 'the scene is still ready');
     events.stop();
@@ -24,7 +39,11 @@ describe('<config-share> models and screenshots', () => {
     const urls = await fetchModelUrls({ apiBase: location.origin, projectId, token: 'tok' }, ids);
     equal(Object.keys(urls).length, 23, 'all but m24 and m25 answered');
     const log = await (await fetch(`/fake/log?project=${projectId}`)).json();
-    equal(log.map((request: { body: { modelIds: string[] } }) => request.body.modelIds.length), [20, 5], 'batch sizes');
+    equal(
+      log.map((request: { body: { modelIds: string[] } }) => request.body.modelIds.length),
+      [20, 5],
+      'batch sizes',
+    );
   });
 
   it('skips a model whose file fails to load, with the same event', async () => {
@@ -50,6 +69,9 @@ describe('<config-share> models and screenshots', () => {
     const context = canvas.getContext('2d')!;
     context.drawImage(image, 0, 0);
     const pixels = context.getImageData(0, 0, image.width, image.height).data;
-    assert(pixels.some((value, index) => index % 4 !== 3 && value < 200), 'the model is drawn');
+    assert(
+      pixels.some((value, index) => index % 4 !== 3 && value < 200),
+      'the model is drawn',
+    );
   });
 });

@@ -35,7 +35,16 @@ describe('<config-share> password', () => {
     await element.reload();
     equal(element.getAttribute('state'), 'ready', 'no new prompt');
     const requests = await requestsOf(element);
-    equal(requests.map((request) => [request.status, request.password]), [[401, null], [401, 'wrong'], [200, 'secret'], [304, 'secret']], 'reads');
+    equal(
+      requests.map((request) => [request.status, request.password]),
+      [
+        [401, null],
+        [401, 'wrong'],
+        [200, 'secret'],
+        [304, 'secret'],
+      ],
+      'reads',
+    );
     equal(events.seen.length, 1, 'asked once');
     events.stop();
   });

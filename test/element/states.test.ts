@@ -1,4 +1,16 @@
-import { assert, cleanUp, equal, mount, mountShare, part, projectOf, recordEvents, requestsOf, sleep, untilState } from './helpers.js';
+import {
+  assert,
+  cleanUp,
+  equal,
+  mount,
+  mountShare,
+  part,
+  projectOf,
+  recordEvents,
+  requestsOf,
+  sleep,
+  untilState,
+} from './helpers.js';
 
 afterEach(cleanUp);
 
@@ -46,7 +58,11 @@ describe('<config-share> states', () => {
     const started = Date.now();
     await untilState(element, 'ready');
     assert(Date.now() - started >= 900, 'waited about a second');
-    equal((await requestsOf(element)).map((request) => request.status), [429, 200], 'statuses');
+    equal(
+      (await requestsOf(element)).map((request) => request.status),
+      [429, 200],
+      'statuses',
+    );
   });
 
   it('a network failure: the error state with a retry button that reads again', async () => {
@@ -73,7 +89,8 @@ describe('<config-share> states', () => {
 
   it('bad attributes give the error state and an event, never an exception', async () => {
     const thrown: unknown[] = [];
-    const onError = (event: ErrorEvent | PromiseRejectionEvent) => thrown.push('reason' in event ? event.reason : event.error);
+    const onError = (event: ErrorEvent | PromiseRejectionEvent) =>
+      thrown.push('reason' in event ? event.reason : event.error);
     window.addEventListener('error', onError);
     window.addEventListener('unhandledrejection', onError);
     const events = recordEvents('config-share-error');
@@ -83,7 +100,10 @@ describe('<config-share> states', () => {
     const badBase = mount({ 'project-id': projectOf('plain'), token: 'tok', 'api-base': 'http://[bad' });
     for (const element of [missing, malformed, wrongPath, badBase]) await untilState(element, 'error');
     await missing.reload();
-    assert(events.seen.some((event) => event.detail.type === 'config'), 'a config error event');
+    assert(
+      events.seen.some((event) => event.detail.type === 'config'),
+      'a config error event',
+    );
     await sleep(100);
     equal(thrown, [], 'nothing thrown at the page');
     window.removeEventListener('error', onError);

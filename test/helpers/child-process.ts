@@ -55,7 +55,10 @@ export function startTsProcess(script: string, env: Record<string, string>): Chi
           if (pattern.test(output)) finish(null);
           else if (done) finish(new Error(`${script} exited before printing ${pattern}:\n${output}`));
         };
-        const timer = setTimeout(() => finish(new Error(`${script} did not print ${pattern} in ${timeoutMs} ms:\n${output}`)), timeoutMs);
+        const timer = setTimeout(
+          () => finish(new Error(`${script} did not print ${pattern} in ${timeoutMs} ms:\n${output}`)),
+          timeoutMs,
+        );
         const finish = (error: Error | null) => {
           clearTimeout(timer);
           listeners.delete(check);

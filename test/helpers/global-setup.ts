@@ -27,8 +27,11 @@ export default async function setup(project: TestProject) {
   project.provide('baseDatabaseUrl', base);
   return async () => {
     // Leftover per-file databases of this run (a crashed file) go with the template.
-    const { rows } = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE 'cs\\_t\\_${process.pid}\\_%'`);
-    for (const { datname } of rows) await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`).catch(() => {});
+    const { rows } = await admin.query<{ datname: string }>(
+      `SELECT datname FROM pg_database WHERE datname LIKE 'cs\\_t\\_${process.pid}\\_%'`,
+    );
+    for (const { datname } of rows)
+      await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`).catch(() => {});
     await admin.query(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`);
     await admin.end();
   };

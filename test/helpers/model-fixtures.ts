@@ -54,24 +54,43 @@ function boxArrays([sx, sy, sz]: [number, number, number]) {
   const uv: number[] = [];
   const index: number[] = [];
   faces.forEach(({ n, u, v }, f) => {
-    for (const [a, b] of [[-1, -1], [1, -1], [1, 1], [-1, 1]]) {
-      position.push(((n[0] + a * u[0] + b * v[0]) * sx) / 2, ((n[1] + a * u[1] + b * v[1]) * sy) / 2, ((n[2] + a * u[2] + b * v[2]) * sz) / 2);
+    for (const [a, b] of [
+      [-1, -1],
+      [1, -1],
+      [1, 1],
+      [-1, 1],
+    ]) {
+      position.push(
+        ((n[0] + a * u[0] + b * v[0]) * sx) / 2,
+        ((n[1] + a * u[1] + b * v[1]) * sy) / 2,
+        ((n[2] + a * u[2] + b * v[2]) * sz) / 2,
+      );
       normal.push(...n);
       uv.push((a + 1) / 2, (1 - b) / 2);
     }
     index.push(f * 4, f * 4 + 1, f * 4 + 2, f * 4, f * 4 + 2, f * 4 + 3);
   });
-  return { position: new Float32Array(position), normal: new Float32Array(normal), uv: new Float32Array(uv), index: new Uint16Array(index) };
+  return {
+    position: new Float32Array(position),
+    normal: new Float32Array(normal),
+    uv: new Float32Array(uv),
+    index: new Uint16Array(index),
+  };
 }
 
 /** The test chair: a textured seat and four instances of one metal leg mesh, 0.45 × 0.49 × 0.45 m. */
 export function chairDocument(): Document {
   const doc = new Document();
   const buffer = doc.createBuffer();
-  const accessor = (type: 'VEC3' | 'VEC2' | 'SCALAR', array: Float32Array | Uint16Array) => doc.createAccessor().setType(type).setArray(array).setBuffer(buffer);
+  const accessor = (type: 'VEC3' | 'VEC2' | 'SCALAR', array: Float32Array | Uint16Array) =>
+    doc.createAccessor().setType(type).setArray(array).setBuffer(buffer);
   const texture = doc.createTexture('wood').setImage(makePng()).setMimeType('image/png').setURI('textures/x.png');
   const wood = doc.createMaterial('Wood').setBaseColorTexture(texture).setRoughnessFactor(0.8).setMetallicFactor(0);
-  const metal = doc.createMaterial('Metal').setBaseColorFactor([0.6, 0.6, 0.65, 1]).setRoughnessFactor(0.3).setMetallicFactor(1);
+  const metal = doc
+    .createMaterial('Metal')
+    .setBaseColorFactor([0.6, 0.6, 0.65, 1])
+    .setRoughnessFactor(0.3)
+    .setMetallicFactor(1);
   const box = (material: typeof wood, size: [number, number, number], withUv: boolean) => {
     const a = boxArrays(size);
     const primitive = doc
@@ -84,9 +103,26 @@ export function chairDocument(): Document {
     return primitive;
   };
   const chair = doc.createNode('Chair');
-  chair.addChild(doc.createNode('Seat').setMesh(doc.createMesh('Seat').addPrimitive(box(wood, [0.45, 0.04, 0.45], true))).setTranslation([0, 0.47, 0]));
+  chair.addChild(
+    doc
+      .createNode('Seat')
+      .setMesh(doc.createMesh('Seat').addPrimitive(box(wood, [0.45, 0.04, 0.45], true)))
+      .setTranslation([0, 0.47, 0]),
+  );
   const leg = doc.createMesh('Leg').addPrimitive(box(metal, [0.03, 0.45, 0.03], false));
-  [[-0.2, -0.2], [0.2, -0.2], [-0.2, 0.2], [0.2, 0.2]].forEach(([x, z], i) => chair.addChild(doc.createNode(`Leg_${i + 1}`).setMesh(leg).setTranslation([x, 0.225, z])));
+  [
+    [-0.2, -0.2],
+    [0.2, -0.2],
+    [-0.2, 0.2],
+    [0.2, 0.2],
+  ].forEach(([x, z], i) =>
+    chair.addChild(
+      doc
+        .createNode(`Leg_${i + 1}`)
+        .setMesh(leg)
+        .setTranslation([x, 0.225, z]),
+    ),
+  );
   const scene = doc.createScene('Scene').addChild(chair);
   doc.getRoot().setDefaultScene(scene);
   return doc;
@@ -102,11 +138,15 @@ export function chairGltfFiles(): Promise<JSONDocument> {
   return io.writeJSON(chairDocument(), { format: Format.GLTF, basename: 'scene' });
 }
 
-const dataUri = (mimeType: string, bytes: Uint8Array) => `data:${mimeType};base64,${Buffer.from(bytes).toString('base64')}`;
+const dataUri = (mimeType: string, bytes: Uint8Array) =>
+  `data:${mimeType};base64,${Buffer.from(bytes).toString('base64')}`;
 
 /** Turns every external buffer and image URI into a `data:` URI. */
 export function embedResources({ json, resources }: JSONDocument): Record<string, unknown> {
-  const copy = structuredClone(json) as unknown as { buffers?: Array<{ uri?: string }>; images?: Array<{ uri?: string; mimeType?: string }> };
+  const copy = structuredClone(json) as unknown as {
+    buffers?: Array<{ uri?: string }>;
+    images?: Array<{ uri?: string; mimeType?: string }>;
+  };
   for (const b of copy.buffers ?? []) if (b.uri) b.uri = dataUri('application/octet-stream', resources[b.uri]);
   for (const i of copy.images ?? []) if (i.uri) i.uri = dataUri(i.mimeType ?? 'image/png', resources[i.uri]);
   return copy as Record<string, unknown>;
@@ -147,7 +187,10 @@ export async function nestedZip(): Promise<Uint8Array> {
 /** A zip bomb that declares its size honestly: one entry inflating to `megabytes` of zeros. */
 export async function zipBomb(megabytes = 60): Promise<Uint8Array> {
   const { json } = await chairGltfFiles();
-  return zipSync({ 'scene.gltf': jsonBytes(json), 'scene.bin': [new Uint8Array(megabytes * 1024 * 1024), { level: 9 }] });
+  return zipSync({
+    'scene.gltf': jsonBytes(json),
+    'scene.bin': [new Uint8Array(megabytes * 1024 * 1024), { level: 9 }],
+  });
 }
 
 /**

@@ -29,7 +29,10 @@ export interface StoolProjectOptions {
  * A shared project whose one model is the demo stool, uploaded through POST /assets, with the
  * given name, scene data and camera; its share enabled. The ids a share link needs.
  */
-export async function sharedStoolProject(ownerCall: ReturnType<typeof ownerCaller>, options: StoolProjectOptions): Promise<{ projectId: string; token: string }> {
+export async function sharedStoolProject(
+  ownerCall: ReturnType<typeof ownerCaller>,
+  options: StoolProjectOptions,
+): Promise<{ projectId: string; token: string }> {
   const form = new FormData();
   form.append('file', new Blob([Buffer.from(await demoStoolGlb())], { type: 'model/gltf-binary' }), 'stool.glb');
   const { asset } = await ownerCall('POST', '/assets', form);
@@ -37,7 +40,16 @@ export async function sharedStoolProject(ownerCall: ReturnType<typeof ownerCalle
     name: options.name,
     type: 'configurator',
     data: {
-      models: [{ id: 'stool', fileName: asset.fileName, assetId: asset.id, position: [0, 0, 0], rotation: [0, 0, 0], scale: [1, 1, 1] }],
+      models: [
+        {
+          id: 'stool',
+          fileName: asset.fileName,
+          assetId: asset.id,
+          position: [0, 0, 0],
+          rotation: [0, 0, 0],
+          scale: [1, 1, 1],
+        },
+      ],
       sceneData: options.sceneData,
       ...(options.camera ? { camera: options.camera } : {}),
     },

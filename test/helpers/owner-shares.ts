@@ -20,11 +20,17 @@ export function ownerShares(baseUrl: string, owner: TestPerson) {
   return {
     call,
     /** Share settings of a project (PUT /projects/:id/share). */
-    put: async (id: string, settings: Record<string, unknown>) => (await call('PUT', `/projects/${id}/share`, settings)).settings,
+    put: async (id: string, settings: Record<string, unknown>) =>
+      (await call('PUT', `/projects/${id}/share`, settings)).settings,
     /** A new project (named `name`) shared with `settings` (enabled unless told otherwise). */
     async share(settings: Record<string, unknown> = {}, name = 'Sofa'): Promise<Shared> {
-      const { project } = await call('POST', '/projects', { name, type: 'configurator', data: { models: [], sceneData: {} } });
-      const { shareToken } = (await call('PUT', `/projects/${project.id}/share`, { isEnabled: true, ...settings })).settings;
+      const { project } = await call('POST', '/projects', {
+        name,
+        type: 'configurator',
+        data: { models: [], sceneData: {} },
+      });
+      const { shareToken } = (await call('PUT', `/projects/${project.id}/share`, { isEnabled: true, ...settings }))
+        .settings;
       return { id: project.id, token: shareToken };
     },
   };

@@ -26,7 +26,11 @@ export async function startS3Server(options: { bucket?: string } = {}): Promise<
   const directory = await mkdtemp(path.join(tmpdir(), 'cs-s3rver-'));
   const bucket = options.bucket ?? 'config-share-test';
   const start = async (port: number) => {
-    const started = startTsProcess('test/helpers/s3-server-main.ts', { S3RVER_DIR: directory, S3RVER_BUCKET: bucket, S3RVER_PORT: String(port) });
+    const started = startTsProcess('test/helpers/s3-server-main.ts', {
+      S3RVER_DIR: directory,
+      S3RVER_BUCKET: bucket,
+      S3RVER_PORT: String(port),
+    });
     await started.waitForOutput(/s3rver listening on \d+/);
     return started;
   };

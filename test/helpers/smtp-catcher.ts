@@ -70,7 +70,12 @@ function decodeEncodedWords(value: string): string {
   return value.replace(/=\?([^?]+)\?([bq])\?([^?]*)\?=/gi, (_, _charset: string, encoding: string, text: string) =>
     encoding.toLowerCase() === 'b'
       ? Buffer.from(text, 'base64').toString('utf8')
-      : Buffer.from(text.replace(/_/g, ' ').replace(/=([0-9a-f]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8'),
+      : Buffer.from(
+          text
+            .replace(/_/g, ' ')
+            .replace(/=([0-9a-f]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+          'latin1',
+        ).toString('utf8'),
   );
 }
 
@@ -79,7 +84,9 @@ function decodeBody(body: string, encoding: string | undefined): Buffer {
     case 'base64':
       return Buffer.from(body.replace(/\s+/g, ''), 'base64');
     case 'quoted-printable': {
-      const bytes = body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+      const bytes = body
+        .replace(/=\r?\n/g, '')
+        .replace(/=([0-9A-F]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
       return Buffer.from(bytes, 'latin1');
     }
     default:
@@ -99,14 +106,29 @@ function leafParts(raw: string): CaughtPart[] {
   const contentType = headers.get('content-type') ?? 'text/plain';
   const boundary = param(contentType, 'boundary');
   if (/^multipart\//i.test(contentType) && boundary) {
-    const pieces = body.split(new RegExp(`\\r?\\n?--${boundary.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:--)?[ \\t]*\\r?\\n?`));
-    return pieces.slice(1).filter((p) => p.trim() !== '').flatMap(leafParts);
+    const pieces = body.split(
+      new RegExp(`\\r?\\n?--${boundary.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:--)?[ \\t]*\\r?\\n?`),
+    );
+    return pieces
+      .slice(1)
+      .filter((p) => p.trim() !== '')
+      .flatMap(leafParts);
   }
   const filename = param(headers.get('content-disposition'), 'filename') ?? param(contentType, 'name');
-  return [{ headers, contentType: contentType.split(';')[0].trim().toLowerCase(), filename, content: decodeBody(body, headers.get('content-transfer-encoding')) }];
+  return [
+    {
+      headers,
+      contentType: contentType.split(';')[0].trim().toLowerCase(),
+      filename,
+      content: decodeBody(body, headers.get('content-transfer-encoding')),
+    },
+  ];
 }
 
-export function parseMessage(raw: Buffer, envelope: { from: string; to: string[]; auth: CaughtMessage['auth'] }): CaughtMessage {
+export function parseMessage(
+  raw: Buffer,
+  envelope: { from: string; to: string[]; auth: CaughtMessage['auth'] },
+): CaughtMessage {
   // latin1 keeps every byte as one character, so base64 and 8bit bodies survive the round trip.
   const text = raw.toString('latin1');
   const { headers } = splitEntity(text);

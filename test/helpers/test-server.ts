@@ -48,7 +48,12 @@ export async function startTestServer(overrides: Record<string, string> = {}): P
     async person(email) {
       const person = await deps.services.workspaces.ensurePerson(`test|${email}`, email);
       const token = await issueAccessToken(config.auth, person.subject, email);
-      return { token, personId: person.id, workspaceId: person.defaultWorkspaceId!, headers: { authorization: `Bearer ${token}` } };
+      return {
+        token,
+        personId: person.id,
+        workspaceId: person.defaultWorkspaceId!,
+        headers: { authorization: `Bearer ${token}` },
+      };
     },
     async member(workspaceId, email, role) {
       const own = await server.person(email);

@@ -38,7 +38,10 @@ export interface WebhookReceiver {
   close(): Promise<void>;
 }
 
-export async function startWebhookReceiver(secret: string, options: { fallback?: Reply } = {}): Promise<WebhookReceiver> {
+export async function startWebhookReceiver(
+  secret: string,
+  options: { fallback?: Reply } = {},
+): Promise<WebhookReceiver> {
   const queue: Reply[] = [];
   const received: ReceivedDelivery[] = [];
   const sockets = new Set<Socket>();
@@ -71,7 +74,15 @@ export async function startWebhookReceiver(secret: string, options: { fallback?:
       } catch {
         json = {} as ReceivedDelivery['json'];
       }
-      received.push({ headers: req.headers, body, json, githubValid, standardValid, receivedAt: Date.now(), path: req.url ?? '/' });
+      received.push({
+        headers: req.headers,
+        body,
+        json,
+        githubValid,
+        standardValid,
+        receivedAt: Date.now(),
+        path: req.url ?? '/',
+      });
       answer(res, queue.shift() ?? receiver.fallback);
     });
   });
@@ -94,7 +105,8 @@ export async function startWebhookReceiver(secret: string, options: { fallback?:
       for (;;) {
         const matching = received.filter(filter);
         if (matching.length >= count) return matching;
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${count} deliveries (got ${matching.length})`);
+        if (Date.now() > deadline)
+          throw new Error(`timed out waiting for ${count} deliveries (got ${matching.length})`);
         await new Promise((r) => setTimeout(r, 50));
       }
     },

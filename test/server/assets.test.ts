@@ -24,12 +24,19 @@ async function storedKeys(): Promise<string[]> {
 }
 
 async function assetRows(workspaceId: string): Promise<number> {
-  const { rows } = await server.deps.db.$client.query<{ n: number }>('select count(*)::int as n from assets where workspace_id = $1', [workspaceId]);
+  const { rows } = await server.deps.db.$client.query<{ n: number }>(
+    'select count(*)::int as n from assets where workspace_id = $1',
+    [workspaceId],
+  );
   return rows[0].n;
 }
 
 function upload(person: TestPerson, bytes: Uint8Array, fileName: string, name?: string) {
-  return fetch(`${server.url}/assets`, { method: 'POST', headers: person.headers, body: fixtures.uploadForm(bytes, fileName, name) });
+  return fetch(`${server.url}/assets`, {
+    method: 'POST',
+    headers: person.headers,
+    body: fixtures.uploadForm(bytes, fileName, name),
+  });
 }
 
 async function uploadOk(person: TestPerson, bytes: Uint8Array, fileName: string, name?: string) {
@@ -64,7 +71,9 @@ describe('POST /assets', () => {
       readinessLevel: null,
     });
     expect(asset.modelInfo).toMatchObject({ numWarnings: 0, materialCount: 2, totalTriangleCount: 24 });
-    expect(asset.url).toMatch(new RegExp(`^${server.url}/files/workspaces/${owner.workspaceId}/assets/${asset.id}\\.glb\\?exp=\\d+&sig=`));
+    expect(asset.url).toMatch(
+      new RegExp(`^${server.url}/files/workspaces/${owner.workspaceId}/assets/${asset.id}\\.glb\\?exp=\\d+&sig=`),
+    );
     const exp = Number(new URL(asset.url).searchParams.get('exp'));
     expect(exp - Date.now() / 1000).toBeGreaterThan(3500);
     expect(exp - Date.now() / 1000).toBeLessThanOrEqual(3600);
@@ -85,25 +94,111 @@ describe('POST /assets', () => {
       const stored = await download(asset.url);
       expect(stored.byteLength).toBe(asset.sizeBytes);
       const doc = await new NodeIO().readBinary(stored);
-      expect(doc.getRoot().listNodes().map((n) => n.getName())).toContain('Seat');
+      expect(
+        doc
+          .getRoot()
+          .listNodes()
+          .map((n) => n.getName()),
+      ).toContain('Seat');
       expect(doc.getRoot().listTextures()).toHaveLength(1);
     }
     expect(await assetRows(owner.workspaceId)).toBe(3);
   });
 
   describe('refuses hostile and broken files, leaving nothing in storage or the database', () => {
-    const cases: Array<{ title: string; file: () => Promise<Uint8Array> | Uint8Array; fileName: string; status: number; code: string; issue?: string }> = [
-      { title: 'a non-glTF file renamed .glb', file: fixtures.notAModel, fileName: 'chair.glb', status: 422, code: 'invalid_file', issue: 'NOT_GLTF' },
-      { title: 'an unsupported extension', file: fixtures.chairGlb, fileName: 'chair.fbx', status: 422, code: 'invalid_file', issue: 'UNSUPPORTED_FILE_TYPE' },
-      { title: 'validator errors (accessor out of buffer bounds)', file: async () => fixtures.jsonBytes(await fixtures.outOfBoundsGltf()), fileName: 'broken.gltf', status: 422, code: 'invalid_file', issue: 'ACCESSOR_TOO_LONG' },
-      { title: 'a zip slip entry ../x.gltf', file: fixtures.zipSlip, fileName: 'slip.zip', status: 422, code: 'invalid_file', issue: 'ZIP_PATH_ESCAPE' },
-      { title: 'a nested archive', file: fixtures.nestedZip, fileName: 'nested.zip', status: 422, code: 'invalid_file', issue: 'ZIP_NESTED_ARCHIVE' },
-      { title: 'a zip bomb past the size limits', file: () => fixtures.zipBomb(60), fileName: 'bomb.zip', status: 413, code: 'too_large' },
-      { title: 'a zip bomb whose size fields lie', file: () => fixtures.lyingZipBomb(20, 1000), fileName: 'liar.zip', status: 422, code: 'invalid_file', issue: 'ZIP_CORRUPT' },
-      { title: 'a .gltf referencing ../../etc/hostname', file: async () => fixtures.jsonBytes(await fixtures.traversalGltf()), fileName: 'trav.gltf', status: 422, code: 'invalid_file', issue: 'EXTERNAL_RESOURCE' },
-      { title: 'a zipped .gltf referencing ../../etc/hostname', file: fixtures.traversalZip, fileName: 'trav.zip', status: 422, code: 'invalid_file', issue: 'RESOURCE_PATH_ESCAPE' },
-      { title: 'a model that cannot be converted', file: fixtures.unknownExtensionGltf, fileName: 'odd.gltf', status: 422, code: 'conversion_failed' },
-      { title: 'a 60 MB file', file: () => fixtures.hugeFile(60), fileName: 'huge.glb', status: 413, code: 'too_large' },
+    const cases: Array<{
+      title: string;
+      file: () => Promise<Uint8Array> | Uint8Array;
+      fileName: string;
+      status: number;
+      code: string;
+      issue?: string;
+    }> = [
+      {
+        title: 'a non-glTF file renamed .glb',
+        file: fixtures.notAModel,
+        fileName: 'chair.glb',
+        status: 422,
+        code: 'invalid_file',
+        issue: 'NOT_GLTF',
+      },
+      {
+        title: 'an unsupported extension',
+        file: fixtures.chairGlb,
+        fileName: 'chair.fbx',
+        status: 422,
+        code: 'invalid_file',
+        issue: 'UNSUPPORTED_FILE_TYPE',
+      },
+      {
+        title: 'validator errors (accessor out of buffer bounds)',
+        file: async () => fixtures.jsonBytes(await fixtures.outOfBoundsGltf()),
+        fileName: 'broken.gltf',
+        status: 422,
+        code: 'invalid_file',
+        issue: 'ACCESSOR_TOO_LONG',
+      },
+      {
+        title: 'a zip slip entry ../x.gltf',
+        file: fixtures.zipSlip,
+        fileName: 'slip.zip',
+        status: 422,
+        code: 'invalid_file',
+        issue: 'ZIP_PATH_ESCAPE',
+      },
+      {
+        title: 'a nested archive',
+        file: fixtures.nestedZip,
+        fileName: 'nested.zip',
+        status: 422,
+        code: 'invalid_file',
+        issue: 'ZIP_NESTED_ARCHIVE',
+      },
+      {
+        title: 'a zip bomb past the size limits',
+        file: () => fixtures.zipBomb(60),
+        fileName: 'bomb.zip',
+        status: 413,
+        code: 'too_large',
+      },
+      {
+        title: 'a zip bomb whose size fields lie',
+        file: () => fixtures.lyingZipBomb(20, 1000),
+        fileName: 'liar.zip',
+        status: 422,
+        code: 'invalid_file',
+        issue: 'ZIP_CORRUPT',
+      },
+      {
+        title: 'a .gltf referencing ../../etc/hostname',
+        file: async () => fixtures.jsonBytes(await fixtures.traversalGltf()),
+        fileName: 'trav.gltf',
+        status: 422,
+        code: 'invalid_file',
+        issue: 'EXTERNAL_RESOURCE',
+      },
+      {
+        title: 'a zipped .gltf referencing ../../etc/hostname',
+        file: fixtures.traversalZip,
+        fileName: 'trav.zip',
+        status: 422,
+        code: 'invalid_file',
+        issue: 'RESOURCE_PATH_ESCAPE',
+      },
+      {
+        title: 'a model that cannot be converted',
+        file: fixtures.unknownExtensionGltf,
+        fileName: 'odd.gltf',
+        status: 422,
+        code: 'conversion_failed',
+      },
+      {
+        title: 'a 60 MB file',
+        file: () => fixtures.hugeFile(60),
+        fileName: 'huge.glb',
+        status: 413,
+        code: 'too_large',
+      },
     ];
 
     let owner: TestPerson;
@@ -131,7 +226,11 @@ describe('POST /assets', () => {
       const noFile = await fetch(`${server.url}/assets`, { method: 'POST', headers: owner.headers, body: form });
       expect(noFile.status).toBe(400);
       expect(await noFile.json()).toMatchObject({ success: false, error: 'invalid_request' });
-      const json = await fetch(`${server.url}/assets`, { method: 'POST', headers: { ...owner.headers, 'content-type': 'application/json' }, body: '{"file":"x"}' });
+      const json = await fetch(`${server.url}/assets`, {
+        method: 'POST',
+        headers: { ...owner.headers, 'content-type': 'application/json' },
+        body: '{"file":"x"}',
+      });
       expect(json.status).toBe(415);
       expect(await assetRows(owner.workspaceId)).toBe(0);
     });
@@ -142,7 +241,11 @@ describe('POST /assets', () => {
       form.append('file', new Blob([Buffer.from(await fixtures.chairGlb())]), 'b.glb');
       const res = await fetch(`${server.url}/assets`, { method: 'POST', headers: owner.headers, body: form });
       expect(res.status).toBe(400);
-      expect(await res.json()).toMatchObject({ success: false, error: 'invalid_request', message: 'Send one file per upload.' });
+      expect(await res.json()).toMatchObject({
+        success: false,
+        error: 'invalid_request',
+        message: 'Send one file per upload.',
+      });
       expect(await assetRows(owner.workspaceId)).toBe(0);
     });
 
@@ -171,7 +274,10 @@ describe('POST /assets', () => {
     const owner = await server.person('race@example.com');
     await server.deps.db.$client.query('update workspaces set model_limit = 1 where id = $1', [owner.workspaceId]);
     const before = await storedKeys();
-    const answers = await Promise.all([upload(owner, chairGlb, 'a.glb'), upload(owner, await fixtures.chairGltfEmbedded(), 'b.gltf')]);
+    const answers = await Promise.all([
+      upload(owner, chairGlb, 'a.glb'),
+      upload(owner, await fixtures.chairGltfEmbedded(), 'b.gltf'),
+    ]);
     expect(answers.map((r) => r.status).sort()).toEqual([201, 403]);
     expect(await assetRows(owner.workspaceId)).toBe(1);
     expect((await storedKeys()).length).toBe(before.length + 1);
@@ -183,7 +289,15 @@ describe('saving an asset', () => {
     const owner = await server.person('insert-fails@example.com');
     const existing = await uploadOk(owner, chairGlb, 'existing.glb');
     const storageKey = `workspaces/${owner.workspaceId}/assets/retry.glb`;
-    const values = { id: existing.id, storageKey, name: 'dup', fileName: 'dup.glb', sizeBytes: 1, sourceFormat: 'glb' as const, modelInfo: {} };
+    const values = {
+      id: existing.id,
+      storageKey,
+      name: 'dup',
+      fileName: 'dup.glb',
+      sizeBytes: 1,
+      sourceFormat: 'glb' as const,
+      modelInfo: {},
+    };
     // The id is taken: the insert violates the primary key after the file was written.
     await expect(server.deps.services.assets.createWithFile(owner.workspaceId, values, chairGlb)).rejects.toThrow();
     expect(await storedKeys()).not.toContain(storageKey);
@@ -202,11 +316,20 @@ describe('GET /assets and DELETE /assets/:id', () => {
     const page1 = await first.json();
     expect(page1.success).toBe(true);
     expect(page1.assets.map((a: { name: string }) => a.name)).toEqual(['three', 'two']);
-    expect(page1.assets[0]).toMatchObject({ externalSource: null, readinessScore: null, readinessLevel: null, sourceFormat: 'glb' });
+    expect(page1.assets[0]).toMatchObject({
+      externalSource: null,
+      readinessScore: null,
+      readinessLevel: null,
+      sourceFormat: 'glb',
+    });
     expect(page1.assets[0].url).toContain('/files/');
     expect(page1.nextCursor).toEqual(expect.any(String));
 
-    const page2 = await (await fetch(`${server.url}/assets?limit=2&cursor=${encodeURIComponent(page1.nextCursor)}`, { headers: owner.headers })).json();
+    const page2 = await (
+      await fetch(`${server.url}/assets?limit=2&cursor=${encodeURIComponent(page1.nextCursor)}`, {
+        headers: owner.headers,
+      })
+    ).json();
     expect(page2.assets.map((a: { id: string }) => a.id)).toEqual([ids[0]]);
     expect(page2.nextCursor).toBeNull();
 
@@ -229,7 +352,9 @@ describe('GET /assets and DELETE /assets/:id', () => {
     expect(await storedKeys()).not.toContain(storageKey);
     expect(await assetRows(owner.workspaceId)).toBe(0);
     expect((await fetch(`${server.url}/assets/${asset.id}`, { headers: owner.headers })).status).toBe(404);
-    expect((await fetch(`${server.url}/assets/${asset.id}`, { method: 'DELETE', headers: owner.headers })).status).toBe(404);
+    expect((await fetch(`${server.url}/assets/${asset.id}`, { method: 'DELETE', headers: owner.headers })).status).toBe(
+      404,
+    );
     // The signed URL handed out earlier now finds nothing.
     expect((await fetch(asset.url)).status).toBe(404);
   });
@@ -265,7 +390,9 @@ describe('asset permissions', () => {
     const read = await fetch(`${server.url}/assets/${assetId}`, { headers: stranger.headers });
     expect(read.status).toBe(404);
     expect((await read.json()).error).toBe('not_found');
-    expect((await fetch(`${server.url}/assets/${assetId}`, { method: 'DELETE', headers: stranger.headers })).status).toBe(404);
+    expect(
+      (await fetch(`${server.url}/assets/${assetId}`, { method: 'DELETE', headers: stranger.headers })).status,
+    ).toBe(404);
     const list = await (await fetch(`${server.url}/assets`, { headers: stranger.headers })).json();
     expect(list.assets).toEqual([]);
     expect(await assetRows(owner.workspaceId)).toBe(1);
@@ -273,7 +400,10 @@ describe('asset permissions', () => {
 
   it('asks for credentials with 401', async () => {
     expect((await fetch(`${server.url}/assets`)).status).toBe(401);
-    const res = await fetch(`${server.url}/assets`, { method: 'POST', body: fixtures.uploadForm(chairGlb, 'anon.glb') });
+    const res = await fetch(`${server.url}/assets`, {
+      method: 'POST',
+      body: fixtures.uploadForm(chairGlb, 'anon.glb'),
+    });
     expect(res.status).toBe(401);
     expect((await res.json()).error).toBe('unauthorized');
   });
@@ -286,7 +416,12 @@ describe('upload rate limit', () => {
       const person = await limited.person('busy@example.com');
       const other = await limited.person('calm@example.com');
       const glb = await fixtures.chairGlb();
-      const upload = (who: TestPerson) => fetch(`${limited.url}/assets`, { method: 'POST', headers: who.headers, body: fixtures.uploadForm(glb, 'chair.glb') });
+      const upload = (who: TestPerson) =>
+        fetch(`${limited.url}/assets`, {
+          method: 'POST',
+          headers: who.headers,
+          body: fixtures.uploadForm(glb, 'chair.glb'),
+        });
       expect((await upload(person)).status).toBe(201);
       expect((await upload(person)).status).toBe(201);
       const refused = await upload(person);
@@ -313,17 +448,27 @@ describe('uploads in progress', () => {
         new Promise<void>((resolve) => {
           const req = http.request(`${server.url}/assets`, {
             method: 'POST',
-            headers: { ...owner.headers, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': '1000000' },
+            headers: {
+              ...owner.headers,
+              'content-type': `multipart/form-data; boundary=${boundary}`,
+              'content-length': '1000000',
+            },
           });
           req.on('error', () => resolve());
           req.on('close', () => resolve());
-          req.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.glb"\r\nContent-Type: model/gltf-binary\r\n\r\nglTF`);
+          req.write(
+            `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.glb"\r\nContent-Type: model/gltf-binary\r\n\r\nglTF`,
+          );
           stalledRequests.push(req);
         }),
     );
     await new Promise((r) => setTimeout(r, 300));
     const glb = await fixtures.chairGlb();
-    const busy = await fetch(`${server.url}/assets`, { method: 'POST', headers: owner.headers, body: fixtures.uploadForm(glb, 'chair.glb') });
+    const busy = await fetch(`${server.url}/assets`, {
+      method: 'POST',
+      headers: owner.headers,
+      body: fixtures.uploadForm(glb, 'chair.glb'),
+    });
     expect(busy.status).toBe(503);
     expect(busy.headers.get('retry-after')).toBe('5');
     expect((await busy.json()).error).toBe('unavailable');
@@ -331,7 +476,11 @@ describe('uploads in progress', () => {
     for (const req of stalledRequests) req.destroy();
     await Promise.all(stalled);
     await new Promise((r) => setTimeout(r, 200));
-    const again = await fetch(`${server.url}/assets`, { method: 'POST', headers: owner.headers, body: fixtures.uploadForm(glb, 'chair.glb') });
+    const again = await fetch(`${server.url}/assets`, {
+      method: 'POST',
+      headers: owner.headers,
+      body: fixtures.uploadForm(glb, 'chair.glb'),
+    });
     expect(again.status).toBe(201);
   });
 });

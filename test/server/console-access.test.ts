@@ -11,7 +11,11 @@ let consoled: TestServer;
 beforeAll(async () => {
   [plain, consoled] = await Promise.all([
     startTestServer(),
-    startTestServer({ CONSOLE_ORIGINS: `${CONSOLE},https://console.example.com`, QUEUE_DASHBOARD: '1', OPERATOR_SECRET: SECRET }),
+    startTestServer({
+      CONSOLE_ORIGINS: `${CONSOLE},https://console.example.com`,
+      QUEUE_DASHBOARD: '1',
+      OPERATOR_SECRET: SECRET,
+    }),
   ]);
 });
 afterAll(async () => {
@@ -19,14 +23,24 @@ afterAll(async () => {
 });
 
 const preflight = (url: string, origin: string, method = 'PUT') =>
-  fetch(url, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': 'authorization, content-type, x-workspace-id' } });
+  fetch(url, {
+    method: 'OPTIONS',
+    headers: {
+      origin,
+      'access-control-request-method': method,
+      'access-control-request-headers': 'authorization, content-type, x-workspace-id',
+    },
+  });
 
 describe('owner API CORS for console origins', () => {
   it('answers a preflight from a configured origin with the owner headers', async () => {
     const res = await preflight(`${consoled.url}/projects/00000000-0000-4000-8000-000000000000/share`, CONSOLE);
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe(CONSOLE);
-    const allowed = res.headers.get('access-control-allow-headers')!.split(',').map((h) => h.trim());
+    const allowed = res.headers
+      .get('access-control-allow-headers')!
+      .split(',')
+      .map((h) => h.trim());
     expect(allowed).toEqual(expect.arrayContaining(['authorization', 'content-type', 'x-workspace-id', 'x-api-key']));
     expect(res.headers.get('access-control-allow-methods')).toContain('DELETE');
   });
@@ -43,7 +57,10 @@ describe('owner API CORS for console origins', () => {
   });
 
   it('gives other origins, and every origin by default, no CORS headers', async () => {
-    for (const [server, origin] of [[consoled, 'https://evil.example.net'], [plain, CONSOLE]] as const) {
+    for (const [server, origin] of [
+      [consoled, 'https://evil.example.net'],
+      [plain, CONSOLE],
+    ] as const) {
       const res = await preflight(`${server.url}/projects`, origin);
       expect(res.headers.get('access-control-allow-origin')).toBeNull();
       expect(res.headers.get('access-control-allow-headers')).toBeNull();
@@ -55,7 +72,11 @@ describe('owner API CORS for console origins', () => {
   });
 
   it('leaves the public share routes their own CORS', async () => {
-    const res = await preflight(`${consoled.url}/share/00000000-0000-4000-8000-000000000000/tok`, 'https://shop.example.net', 'GET');
+    const res = await preflight(
+      `${consoled.url}/share/00000000-0000-4000-8000-000000000000/tok`,
+      'https://shop.example.net',
+      'GET',
+    );
     expect(res.headers.get('access-control-allow-origin')).toBe('https://shop.example.net');
     expect(res.headers.get('access-control-allow-headers')).toContain('x-share-password');
   });
@@ -74,10 +95,12 @@ describe('GET /me', () => {
     const body = await res.json();
     expect(body.person.email).toBe('me-member@example.com');
     expect(body.workspaces).toHaveLength(2);
-    expect(body.workspaces).toEqual(expect.arrayContaining([
-      expect.objectContaining({ id: owner.workspaceId, role: 'viewer', isDefault: false }),
-      expect.objectContaining({ role: 'owner', isDefault: true }),
-    ]));
+    expect(body.workspaces).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ id: owner.workspaceId, role: 'viewer', isDefault: false }),
+        expect.objectContaining({ role: 'owner', isDefault: true }),
+      ]),
+    );
     const selected = await (await fetch(`${consoled.url}/me`, { headers: member.headers })).json();
     expect(selected.workspace).toEqual({ id: owner.workspaceId, role: 'viewer' });
   });
@@ -92,8 +115,12 @@ describe('queue view', () => {
     const missing = await fetch(`${consoled.url}/admin/queues`);
     expect(missing.status).toBe(401);
     expect(missing.headers.get('www-authenticate')).toMatch(/^Basic /);
-    const basic = (password: string) => ({ authorization: `Basic ${Buffer.from(`operator:${password}`).toString('base64')}` });
-    expect((await fetch(`${consoled.url}/admin/queues`, { headers: basic('wrong-secret-0123456789') })).status).toBe(401);
+    const basic = (password: string) => ({
+      authorization: `Basic ${Buffer.from(`operator:${password}`).toString('base64')}`,
+    });
+    expect((await fetch(`${consoled.url}/admin/queues`, { headers: basic('wrong-secret-0123456789') })).status).toBe(
+      401,
+    );
     expect((await fetch(`${consoled.url}/admin/queues/api/queues`, { headers: basic('nope') })).status).toBe(401);
     const page = await fetch(`${consoled.url}/admin/queues`, { headers: basic(SECRET) });
     expect(page.status).toBe(200);
@@ -101,9 +128,15 @@ describe('queue view', () => {
     const api = await fetch(`${consoled.url}/admin/queues/api/queues`, { headers: basic(SECRET) });
     expect(api.status).toBe(200);
     const names = (await api.json()).queues.map((q: { name: string }) => q.name);
-    expect(names).toEqual(expect.arrayContaining(['submission-steps', 'webhook-deliveries', 'imports', 'maintenance', 'health']));
+    expect(names).toEqual(
+      expect.arrayContaining(['submission-steps', 'webhook-deliveries', 'imports', 'maintenance', 'health']),
+    );
     // Its actions go through the server's JSON body handling too (the UI sends JSON).
-    const retry = await fetch(`${consoled.url}/admin/queues/api/queues/maintenance/retry/failed`, { method: 'PUT', headers: { ...basic(SECRET), 'content-type': 'application/json' }, body: '{}' });
+    const retry = await fetch(`${consoled.url}/admin/queues/api/queues/maintenance/retry/failed`, {
+      method: 'PUT',
+      headers: { ...basic(SECRET), 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(retry.status).toBeLessThan(300);
     // Not part of the API's description.
     const spec = await (await fetch(`${consoled.url}/openapi.json`)).json();

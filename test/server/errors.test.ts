@@ -38,9 +38,13 @@ describe('errors raised before routing', () => {
     const projectId = '00000000-0000-4000-8000-000000000000';
     const long = 'a'.repeat(101);
     expect((await fetch(`${server.url}/share/${projectId}/${long}`)).status).toBe(401);
-    const keyed = await fetch(`${server.url}/share/${projectId}/${long}`, { headers: { apikey: TEST_SECRETS.PUBLIC_ANON_KEY, authorization: `Bearer ${TEST_SECRETS.PUBLIC_ANON_KEY}` } });
+    const keyed = await fetch(`${server.url}/share/${projectId}/${long}`, {
+      headers: { apikey: TEST_SECRETS.PUBLIC_ANON_KEY, authorization: `Bearer ${TEST_SECRETS.PUBLIC_ANON_KEY}` },
+    });
     expect(keyed.status).toBe(404);
-    const absurd = await fetch(`${server.url}/share/${projectId}/${'a'.repeat(2000)}`, { headers: { origin: 'https://shop.example.com' } });
+    const absurd = await fetch(`${server.url}/share/${projectId}/${'a'.repeat(2000)}`, {
+      headers: { origin: 'https://shop.example.com' },
+    });
     expect(absurd.status).toBe(400);
     expect(absurd.headers.get('access-control-allow-origin')).toBe('https://shop.example.com');
     const body = await absurd.json();
@@ -49,12 +53,21 @@ describe('errors raised before routing', () => {
   });
 
   it('answers a broken request line with a JSON error and the version header', async () => {
-    const open = () => new Promise<number>((resolve, reject) => server.app.server.getConnections((error, count) => (error ? reject(error) : resolve(count))));
+    const open = () =>
+      new Promise<number>((resolve, reject) =>
+        server.app.server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+      );
     const before = await open();
-    const { answer, close } = await rawRequest(Number(new URL(server.url).port), 'GET /health HTTP/1.1\r\nHost: x\r\nBroken header line\r\n\r\n');
+    const { answer, close } = await rawRequest(
+      Number(new URL(server.url).port),
+      'GET /health HTTP/1.1\r\nHost: x\r\nBroken header line\r\n\r\n',
+    );
     expect(answer).toMatch(/^HTTP\/1\.1 400 /);
     expect(answer.toLowerCase()).toContain('x-api-version: v3.16');
-    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({ success: false, error: 'invalid_request' });
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({
+      success: false,
+      error: 'invalid_request',
+    });
     // And the server lets go of the connection (other tests' keep-alive connections may remain).
     try {
       await vi.waitFor(async () => expect(await open()).toBeLessThanOrEqual(before), { timeout: 5000 });
@@ -72,7 +85,12 @@ describe('credentials', () => {
       body: JSON.stringify({ name: 'ci' }),
     });
     const { key } = await created.json();
-    for (const path of ['/external-assets/search?q=chair', '/external-assets/imports', '/external-providers/library_b/connection', '/%65xternal-assets/search']) {
+    for (const path of [
+      '/external-assets/search?q=chair',
+      '/external-assets/imports',
+      '/external-providers/library_b/connection',
+      '/%65xternal-assets/search',
+    ]) {
       for (const headers of [{ 'x-api-key': key }, { 'x-api-key': key, ...owner.headers }]) {
         const res = await fetch(`${server.url}${path}`, { headers });
         expect(res.status, path).toBe(401);
@@ -81,7 +99,7 @@ describe('credentials', () => {
     }
   });
 
-  it('answers 403 for an X-Workspace-Id that is not one of the person\'s workspaces, malformed or not', async () => {
+  it("answers 403 for an X-Workspace-Id that is not one of the person's workspaces, malformed or not", async () => {
     for (const id of ['nope', '00000000-0000-4000-8000-000000000000']) {
       const res = await fetch(`${server.url}/projects`, { headers: { ...owner.headers, 'x-workspace-id': id } });
       expect(res.status, id).toBe(403);
@@ -92,31 +110,53 @@ describe('credentials', () => {
 
 /** POST /projects as the owner, with any body. */
 const createProject = (body: unknown) =>
-  fetch(`${server.url}/projects`, { method: 'POST', headers: { ...owner.headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  fetch(`${server.url}/projects`, {
+    method: 'POST',
+    headers: { ...owner.headers, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 describe('validation messages', () => {
   it('names the allowed values of a field once', async () => {
     const res = await createProject({ name: 'x', data: { models: [], renderQuality: 'ultra' } });
     expect(res.status).toBe(400);
     const body = await res.json();
-    expect(body.details).toEqual([{ field: 'body.data.renderQuality', message: 'must be one of "optimised", "low", "high"' }]);
+    expect(body.details).toEqual([
+      { field: 'body.data.renderQuality', message: 'must be one of "optimised", "low", "high"' },
+    ]);
     expect(body.message).toBe('body.data.renderQuality must be one of "optimised", "low", "high"');
   });
 
   it('names every type a field may have', async () => {
     const res = await createProject({ name: 'x', data: { models: [{ id: 'a', fileName: 'a.glb', position: 'x' }] } });
     expect(res.status).toBe(400);
-    expect((await res.json()).details).toEqual([{ field: 'body.data.models.0.position', message: 'must be array or object' }]);
+    expect((await res.json()).details).toEqual([
+      { field: 'body.data.models.0.position', message: 'must be array or object' },
+    ]);
   });
 
   it('refuses two models with one id, naming the second', async () => {
-    const res = await createProject({ name: 'x', data: { models: [{ id: 'a', fileName: 'a.glb' }, { id: 'b', fileName: 'b.glb' }, { id: 'a', fileName: 'c.glb' }] } });
+    const res = await createProject({
+      name: 'x',
+      data: {
+        models: [
+          { id: 'a', fileName: 'a.glb' },
+          { id: 'b', fileName: 'b.glb' },
+          { id: 'a', fileName: 'c.glb' },
+        ],
+      },
+    });
     expect(res.status).toBe(400);
-    expect((await res.json()).details).toEqual([{ field: 'body.data.models.2.id', message: 'repeats the id "a" of an earlier model' }]);
+    expect((await res.json()).details).toEqual([
+      { field: 'body.data.models.2.id', message: 'repeats the id "a" of an earlier model' },
+    ]);
   });
 
-  it('ignores unknown keys of a project\'s data instead of storing them', async () => {
-    const res = await createProject({ name: 'x', data: { models: [], junk: { a: 1 }, camera: { position: [1, 2, 3], target: [0, 0, 0] } } });
+  it("ignores unknown keys of a project's data instead of storing them", async () => {
+    const res = await createProject({
+      name: 'x',
+      data: { models: [], junk: { a: 1 }, camera: { position: [1, 2, 3], target: [0, 0, 0] } },
+    });
     expect(res.status).toBe(201);
     const { project } = await res.json();
     const read = await (await fetch(`${server.url}/projects/${project.id}`, { headers: owner.headers })).json();

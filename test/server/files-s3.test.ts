@@ -29,7 +29,10 @@ const upload = (bytes: Uint8Array, fileName: string) =>
   fetch(`${server.url}/assets`, { method: 'POST', headers: owner.headers, body: fixtures.uploadForm(bytes, fileName) });
 
 async function assetCount(): Promise<number> {
-  const { rows } = await server.deps.db.$client.query<{ n: number }>('select count(*)::int as n from assets where workspace_id = $1', [owner.workspaceId]);
+  const { rows } = await server.deps.db.$client.query<{ n: number }>(
+    'select count(*)::int as n from assets where workspace_id = $1',
+    [owner.workspaceId],
+  );
   return rows[0]!.n;
 }
 
@@ -45,7 +48,10 @@ describe('files on S3', () => {
     assetKey = `workspaces/${owner.workspaceId}/assets/${body.asset.id}.glb`;
     // The same signed URL shape as on local disk: the server's /files/ route, not the bucket.
     expect(assetUrl).toMatch(new RegExp(`^${server.url}/files/${assetKey}\\?exp=\\d+&sig=`));
-    expect(await server.deps.storage.head(assetKey)).toMatchObject({ size: chairGlb.byteLength, contentType: 'model/gltf-binary' });
+    expect(await server.deps.storage.head(assetKey)).toMatchObject({
+      size: chairGlb.byteLength,
+      contentType: 'model/gltf-binary',
+    });
   });
 
   it('answers a signed URL with 302 to a short-lived presigned GET that returns the same bytes', async () => {
@@ -80,7 +86,7 @@ describe('files on S3', () => {
     }
   });
 
-  it('removes an asset\'s object when the asset is deleted', async () => {
+  it("removes an asset's object when the asset is deleted", async () => {
     const id = assetKey.split('/').at(-1)!.replace('.glb', '');
     const res = await fetch(`${server.url}/assets/${id}`, { method: 'DELETE', headers: owner.headers });
     expect(res.status).toBe(200);
@@ -93,7 +99,8 @@ describe('files on S3', () => {
     const orphan = `workspaces/${owner.workspaceId}/assets/00000000-0000-4000-8000-00000000dead.glb`;
     const orphanPdf = `workspaces/${owner.workspaceId}/requests/00000000-0000-4000-8000-00000000beef/request.pdf`;
     const projectFile = `workspaces/${owner.workspaceId}/projects/00000000-0000-4000-8000-000000000001/models/chair.glb`;
-    for (const key of [orphan, orphanPdf, projectFile]) await server.deps.storage.put(key, Buffer.from('x'), { contentType: 'application/octet-stream' });
+    for (const key of [orphan, orphanPdf, projectFile])
+      await server.deps.storage.put(key, Buffer.from('x'), { contentType: 'application/octet-stream' });
 
     // Inside the grace period nothing goes, claimed or not.
     expect((await sweepUnclaimedFiles(server.deps, { graceMs: 60_000 })).removed).toEqual([]);
@@ -128,8 +135,12 @@ describe('files on S3', () => {
     // Back: nothing half-written in the bucket, every object belongs to a row, and uploads work again.
     await s3.restart();
     const keys: string[] = [];
-    for await (const object of server.deps.storage.list(`workspaces/${owner.workspaceId}/assets/`)) keys.push(object.key);
-    const { rows } = await server.deps.db.$client.query<{ storage_key: string }>('select storage_key from assets where workspace_id = $1', [owner.workspaceId]);
+    for await (const object of server.deps.storage.list(`workspaces/${owner.workspaceId}/assets/`))
+      keys.push(object.key);
+    const { rows } = await server.deps.db.$client.query<{ storage_key: string }>(
+      'select storage_key from assets where workspace_id = $1',
+      [owner.workspaceId],
+    );
     expect(keys.sort()).toEqual(rows.map((r) => r.storage_key).sort());
     expect((await upload(chairGlb, 'after.glb')).status).toBe(201);
     expect((await fetch(`${server.url}/ready`)).status).toBe(200);

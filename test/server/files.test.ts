@@ -75,7 +75,12 @@ describe('GET /files/*', () => {
   });
 
   it('serves images and PDFs with their own content types', async () => {
-    for (const [name, type] of [['shot.png', 'image/png'], ['shot.jpg', 'image/jpeg'], ['shot.webp', 'image/webp'], ['request.pdf', 'application/pdf']]) {
+    for (const [name, type] of [
+      ['shot.png', 'image/png'],
+      ['shot.jpg', 'image/jpeg'],
+      ['shot.webp', 'image/webp'],
+      ['request.pdf', 'application/pdf'],
+    ]) {
       const fileKey = `workspaces/w/requests/r/${name}`;
       await server.deps.storage.put(fileKey, new Uint8Array([1, 2, 3]), { contentType: type });
       const res = await fetch(server.deps.signer.signFor(fileKey, 60));
@@ -115,7 +120,9 @@ describe('GET /files/*', () => {
     expect(raw.status).toBe(404);
     expect(JSON.parse(raw.body)).toMatchObject({ success: false, error: 'not_found' });
     const sig = new URL(server.deps.signer.sign(key, now() + 60)).searchParams;
-    const encoded = await fetch(`${server.url}/files/workspaces/..%2F..%2F..%2F..%2Fetc%2Fhostname?exp=${sig.get('exp')}&sig=${sig.get('sig')}`);
+    const encoded = await fetch(
+      `${server.url}/files/workspaces/..%2F..%2F..%2F..%2Fetc%2Fhostname?exp=${sig.get('exp')}&sig=${sig.get('sig')}`,
+    );
     expect(encoded.status).toBe(404);
     expect((await encoded.json()).error).toBe('not_found');
   });
@@ -129,7 +136,11 @@ describe('GET /files/*', () => {
   it('answers a CORS preflight for range requests from any origin', async () => {
     const res = await fetch(server.deps.signer.signFor(key, 60), {
       method: 'OPTIONS',
-      headers: { origin: 'https://shop.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'range' },
+      headers: {
+        origin: 'https://shop.example',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'range',
+      },
     });
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');

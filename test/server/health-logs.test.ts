@@ -12,7 +12,9 @@ import { waitForRedis } from '../../server/core/platform/redis.js';
 /** Load balancers probe /health every few seconds: healthy answers leave no request log lines. */
 
 const requestLines = (entries: Array<Record<string, unknown>>, url: string) =>
-  entries.filter((entry) => (entry.req as { url?: string } | undefined)?.url === url || entry.msg === 'request completed');
+  entries.filter(
+    (entry) => (entry.req as { url?: string } | undefined)?.url === url || entry.msg === 'request completed',
+  );
 
 describe('health probes in the logs', () => {
   let env: TestEnv;
@@ -42,14 +44,20 @@ describe('health probes in the logs', () => {
   });
 
   it('the BFF: a healthy probe leaves no line, an unhealthy one a warning', async () => {
-    const unhealthy = await buildBffApp(loadBffConfig({ ...TEST_SECRETS, BFF_UPSTREAM_URL: 'http://127.0.0.1:1', LOG_LEVEL: 'info' }), {
-      logger: { level: 'info', stream: logs.stream },
-      healthTimeoutMs: 500,
-    });
+    const unhealthy = await buildBffApp(
+      loadBffConfig({ ...TEST_SECRETS, BFF_UPSTREAM_URL: 'http://127.0.0.1:1', LOG_LEVEL: 'info' }),
+      {
+        logger: { level: 'info', stream: logs.stream },
+        healthTimeoutMs: 500,
+      },
+    );
     await app.listen({ port: 0, host: '127.0.0.1' });
-    const healthy = await buildBffApp(loadBffConfig({ ...TEST_SECRETS, BFF_UPSTREAM_URL: app.listeningOrigin, LOG_LEVEL: 'info' }), {
-      logger: { level: 'info', stream: logs.stream },
-    });
+    const healthy = await buildBffApp(
+      loadBffConfig({ ...TEST_SECRETS, BFF_UPSTREAM_URL: app.listeningOrigin, LOG_LEVEL: 'info' }),
+      {
+        logger: { level: 'info', stream: logs.stream },
+      },
+    );
     try {
       logs.entries.length = 0;
       expect((await healthy.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);

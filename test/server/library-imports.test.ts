@@ -26,7 +26,11 @@ const CC0_B = 'c0a1b2c3d4e5f60718293a4b5c6d7e8f';
 
 beforeAll(async () => {
   libs = await startFixtureLibraries({ accessTokenTtlSeconds: 30 });
-  server = await startTestServer({ ...libs.env, DASHBOARD_URL: 'http://dashboard.test/app/', RATE_LIMIT_IMPORT: '1000/10m' });
+  server = await startTestServer({
+    ...libs.env,
+    DASHBOARD_URL: 'http://dashboard.test/app/',
+    RATE_LIMIT_IMPORT: '1000/10m',
+  });
   worker = await startTestWorker(server.env.env, { ...libs.env, OUTBOX_RELAY_INTERVAL_MS: '200' });
   owner = await server.person('importer@example.com');
 });
@@ -37,19 +41,31 @@ afterAll(async () => {
 });
 
 const post = async (body: unknown, person = owner, target = server) => {
-  const response = await fetch(`${target.url}/external-assets/imports`, { method: 'POST', headers: { ...person.headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${target.url}/external-assets/imports`, {
+    method: 'POST',
+    headers: { ...person.headers, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, headers: response.headers, body: (await response.json()) as any };
 };
-const job = async (id: string, person = owner) => (await (await fetch(`${server.url}/external-assets/imports/${id}`, { headers: person.headers })).json()).job;
+const job = async (id: string, person = owner) =>
+  (await (await fetch(`${server.url}/external-assets/imports/${id}`, { headers: person.headers })).json()).job;
 const finished = (id: string, person = owner) =>
-  waitFor(async () => {
-    const j = await job(id, person);
-    return j.status === 'completed' || j.status === 'failed' ? j : null;
-  }, `import ${id}`, 60_000);
+  waitFor(
+    async () => {
+      const j = await job(id, person);
+      return j.status === 'completed' || j.status === 'failed' ? j : null;
+    },
+    `import ${id}`,
+    60_000,
+  );
 
 /** Connects `person`'s library_b account through the OAuth flow, as a browser would. */
 async function connect(person: TestPerson): Promise<string> {
-  const started = await fetch(`${server.url}/external-providers/library_b/connect`, { method: 'POST', headers: person.headers });
+  const started = await fetch(`${server.url}/external-providers/library_b/connect`, {
+    method: 'POST',
+    headers: person.headers,
+  });
   expect(started.status).toBe(200);
   const { url } = await started.json();
   const authorize = await fetch(url, { redirect: 'manual' });
@@ -68,10 +84,15 @@ async function glbOfAsset(assetId: string, person = owner): Promise<Uint8Array> 
 describe('the library_b connection', () => {
   it('connects through the OAuth flow, never shows a token, refuses a reused state, and disconnects', async () => {
     const person = await server.person('oauth@example.com');
-    const before = await (await fetch(`${server.url}/external-providers/library_b/connection`, { headers: person.headers })).json();
+    const before = await (
+      await fetch(`${server.url}/external-providers/library_b/connection`, { headers: person.headers })
+    ).json();
     expect(before).toMatchObject({ success: true, available: true, connected: false });
 
-    const started = await fetch(`${server.url}/external-providers/library_b/connect`, { method: 'POST', headers: person.headers });
+    const started = await fetch(`${server.url}/external-providers/library_b/connect`, {
+      method: 'POST',
+      headers: person.headers,
+    });
     const { url } = await started.json();
     expect(new URL(url).searchParams.get('state')).toMatch(/^[\w-]{40,}$/);
     expect(new URL(url).searchParams.get('client_id')).toBe('fixture-client-id');
@@ -82,7 +103,11 @@ describe('the library_b connection', () => {
 
     const status = await fetch(`${server.url}/external-providers/library_b/connection`, { headers: person.headers });
     const text = await status.text();
-    expect(JSON.parse(text)).toMatchObject({ connected: true, username: 'fixture-person', displayName: 'Fixture Person' });
+    expect(JSON.parse(text)).toMatchObject({
+      connected: true,
+      username: 'fixture-person',
+      displayName: 'Fixture Person',
+    });
     expect(text).not.toMatch(/token/i);
     // Sealed at rest: the stored value is not the token the library issued.
     const { rows } = await server.deps.db.$client.query('select access_token_enc from library_connections');
@@ -96,17 +121,27 @@ describe('the library_b connection', () => {
     forged.searchParams.set('state', 'x'.repeat(43));
     expect((await fetch(forged, { redirect: 'manual' })).headers.get('location')).toMatch(/status=error/);
 
-    const providers = await (await fetch(`${server.url}/external-assets/providers`, { headers: person.headers })).json();
+    const providers = await (
+      await fetch(`${server.url}/external-assets/providers`, { headers: person.headers })
+    ).json();
     expect(providers.providers[1].connection).toMatchObject({ connected: true, username: 'fixture-person' });
 
-    const removed = await fetch(`${server.url}/external-providers/library_b/connection`, { method: 'DELETE', headers: person.headers });
+    const removed = await fetch(`${server.url}/external-providers/library_b/connection`, {
+      method: 'DELETE',
+      headers: person.headers,
+    });
     expect(await removed.json()).toEqual({ success: true, connected: false });
-    expect((await (await fetch(`${server.url}/external-providers/library_b/connection`, { headers: person.headers })).json()).connected).toBe(false);
+    expect(
+      (await (await fetch(`${server.url}/external-providers/library_b/connection`, { headers: person.headers })).json())
+        .connected,
+    ).toBe(false);
   });
 
   it('expires the state after 10 minutes', async () => {
     const person = await server.person('expired@example.com');
-    const { url } = await (await fetch(`${server.url}/external-providers/library_b/connect`, { method: 'POST', headers: person.headers })).json();
+    const { url } = await (
+      await fetch(`${server.url}/external-providers/library_b/connect`, { method: 'POST', headers: person.headers })
+    ).json();
     const state = new URL(url).searchParams.get('state')!;
     const ttl = await server.deps.redis.ttl(`${server.config.queuePrefix}:oauth:library_b:${state}`);
     expect(ttl).toBeGreaterThan(590);
@@ -122,13 +157,32 @@ describe('importing', () => {
     await connect(owner);
     const accepted = await post({ provider: 'library_b', providerAssetId: CHAIR_B, acknowledgeLicense: true });
     expect(accepted.status).toBe(202);
-    expect(accepted.body.job).toMatchObject({ status: 'queued', progress: 0, provider: 'library_b', providerAssetId: CHAIR_B });
+    expect(accepted.body.job).toMatchObject({
+      status: 'queued',
+      progress: 0,
+      provider: 'library_b',
+      providerAssetId: CHAIR_B,
+    });
     const done = await finished(accepted.body.job.id);
     expect(done).toMatchObject({ status: 'completed', progress: 100, error: null });
     expect(done.bytesReceived).toBeGreaterThan(0);
     expect(done.bytesTotal).toBe(done.bytesReceived);
-    expect(done.readiness).toMatchObject({ score: expect.any(Number), level: expect.stringMatching(/ready|needs-work|not-ready/) });
-    expect(done.readiness.checks.map((c: any) => c.id)).toEqual(['validity', 'triangles', 'size', 'textures', 'materials', 'draw-calls', 'scale', 'pivot', 'naming', 'hygiene']);
+    expect(done.readiness).toMatchObject({
+      score: expect.any(Number),
+      level: expect.stringMatching(/ready|needs-work|not-ready/),
+    });
+    expect(done.readiness.checks.map((c: any) => c.id)).toEqual([
+      'validity',
+      'triangles',
+      'size',
+      'textures',
+      'materials',
+      'draw-calls',
+      'scale',
+      'pivot',
+      'naming',
+      'hygiene',
+    ]);
     expect(done.readiness.score).toBeGreaterThanOrEqual(80);
     expect(Array.isArray(done.notices)).toBe(true);
 
@@ -143,14 +197,29 @@ describe('importing', () => {
 
     const list = await (await fetch(`${server.url}/assets`, { headers: owner.headers })).json();
     const asset = list.assets.find((a: any) => a.id === done.assetId);
-    expect(asset).toMatchObject({ readinessScore: done.readiness.score, readinessLevel: done.readiness.level, sourceFormat: 'zip' });
-    expect(asset.externalSource).toMatchObject({ library: 'library_b', modelId: CHAIR_B, name: 'Vintage Armchair', author: 'Atelier3d', licenseId: 'by', attributionRequired: true, commercialUseAllowed: true, providerCredit: expect.stringContaining('Sketchfab') });
+    expect(asset).toMatchObject({
+      readinessScore: done.readiness.score,
+      readinessLevel: done.readiness.level,
+      sourceFormat: 'zip',
+    });
+    expect(asset.externalSource).toMatchObject({
+      library: 'library_b',
+      modelId: CHAIR_B,
+      name: 'Vintage Armchair',
+      author: 'Atelier3d',
+      licenseId: 'by',
+      attributionRequired: true,
+      commercialUseAllowed: true,
+      providerCredit: expect.stringContaining('Sketchfab'),
+    });
     expect(asset.externalSource.attribution).toBe(copyright);
 
     const again = await post({ provider: 'library_b', providerAssetId: CHAIR_B, acknowledgeLicense: true });
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ success: true, reused: true, assetId: done.assetId });
-    const item = await (await fetch(`${server.url}/external-assets/items/library_b/${CHAIR_B}`, { headers: owner.headers })).json();
+    const item = await (
+      await fetch(`${server.url}/external-assets/items/library_b/${CHAIR_B}`, { headers: owner.headers })
+    ).json();
     expect(item.alreadyImported).toEqual({ assetId: done.assetId });
 
     const recent = await (await fetch(`${server.url}/external-assets/imports`, { headers: owner.headers })).json();
@@ -213,13 +282,41 @@ describe('refusals', () => {
     await expectError({ provider: 'library_a' }, 400, 'invalid_request');
     await expectError({ provider: 'library_q', providerAssetId: 'x' }, 400, 'invalid_request');
     await expectError({ provider: 'library_a', providerAssetId: 'no_such_model' }, 404, 'not_found');
-    await expectError({ provider: 'library_b', providerAssetId: 'e1a2b3c4d5e6f708192a3b4c5d6e7f81' }, 403, 'license_blocked'); // BY-NC
-    await expectError({ provider: 'library_b', providerAssetId: 'f1a2b3c4d5e6f708192a3b4c5d6e7f82' }, 403, 'license_blocked'); // Standard
-    await expectError({ provider: 'library_b', providerAssetId: 'a9a2b3c4d5e6f708192a3b4c5d6e7f83' }, 403, 'license_blocked'); // Editorial
-    await expectError({ provider: 'library_c', providerAssetId: 'edanmdm:nmnhanthropology_8361340' }, 403, 'license_blocked'); // usage conditions
-    await expectError({ provider: 'library_b', providerAssetId: 'b2a3b4c5d6e7f8091a2b3c4d5e6f7081' }, 409, 'license_ack_required'); // BY-SA
-    await expectError({ provider: 'library_b', providerAssetId: '4737a3b84e00415b9d8bb42ae44285b2', acknowledgeLicense: true }, 413, 'too_large');
-    await expectError({ provider: 'library_b', providerAssetId: 'd5a2b3c4d5e6f708192a3b4c5d6e7f88' }, 422, 'not_importable');
+    await expectError(
+      { provider: 'library_b', providerAssetId: 'e1a2b3c4d5e6f708192a3b4c5d6e7f81' },
+      403,
+      'license_blocked',
+    ); // BY-NC
+    await expectError(
+      { provider: 'library_b', providerAssetId: 'f1a2b3c4d5e6f708192a3b4c5d6e7f82' },
+      403,
+      'license_blocked',
+    ); // Standard
+    await expectError(
+      { provider: 'library_b', providerAssetId: 'a9a2b3c4d5e6f708192a3b4c5d6e7f83' },
+      403,
+      'license_blocked',
+    ); // Editorial
+    await expectError(
+      { provider: 'library_c', providerAssetId: 'edanmdm:nmnhanthropology_8361340' },
+      403,
+      'license_blocked',
+    ); // usage conditions
+    await expectError(
+      { provider: 'library_b', providerAssetId: 'b2a3b4c5d6e7f8091a2b3c4d5e6f7081' },
+      409,
+      'license_ack_required',
+    ); // BY-SA
+    await expectError(
+      { provider: 'library_b', providerAssetId: '4737a3b84e00415b9d8bb42ae44285b2', acknowledgeLicense: true },
+      413,
+      'too_large',
+    );
+    await expectError(
+      { provider: 'library_b', providerAssetId: 'd5a2b3c4d5e6f708192a3b4c5d6e7f88' },
+      422,
+      'not_importable',
+    );
     await expectError({ provider: 'library_c', providerAssetId: 'edanmdm:nmah_1000001' }, 404, 'not_found'); // no 3D media
 
     const stranger = await server.person('not-connected@example.com');
@@ -227,7 +324,10 @@ describe('refusals', () => {
 
     const viewer = await server.member(owner.workspaceId, 'viewer@example.com', 'viewer');
     await expectError({ provider: 'library_a', providerAssetId: 'side_table_01' }, 403, 'forbidden', viewer);
-    expect((await fetch(`${server.url}/external-assets/search?q=table&providers=library_a`, { headers: viewer.headers })).status).toBe(200);
+    expect(
+      (await fetch(`${server.url}/external-assets/search?q=table&providers=library_a`, { headers: viewer.headers }))
+        .status,
+    ).toBe(200);
 
     const full = await server.person('full@example.com');
     await server.deps.db.$client.query('update workspaces set model_limit = 0 where id = $1', [full.workspaceId]);
@@ -263,9 +363,15 @@ describe('refusals', () => {
       const answer = await post({ provider: 'library_b', providerAssetId: CC0_B }, person, bare);
       expect(answer.status).toBe(503);
       expect(answer.body.error).toBe('provider_not_configured');
-      const connect = await fetch(`${bare.url}/external-providers/library_b/connect`, { method: 'POST', headers: person.headers });
+      const connect = await fetch(`${bare.url}/external-providers/library_b/connect`, {
+        method: 'POST',
+        headers: person.headers,
+      });
       expect(connect.status).toBe(503);
-      expect((await (await fetch(`${bare.url}/external-providers/library_b/connection`, { headers: person.headers })).json()).available).toBe(false);
+      expect(
+        (await (await fetch(`${bare.url}/external-providers/library_b/connection`, { headers: person.headers })).json())
+          .available,
+      ).toBe(false);
     } finally {
       await bare.close();
     }
@@ -277,7 +383,14 @@ describe('refusals', () => {
     const idle = await startTestServer({ ...libs.env, QUEUE_PREFIX: `idle-${Date.now()}` });
     try {
       const p = await idle.person('busy@example.com');
-      const ids = ['wooden_chair_01', 'side_table_01', 'horse_statue_01', 'wooden_crate_01', 'rock_moss_set_01', 'vintage_radio_01'];
+      const ids = [
+        'wooden_chair_01',
+        'side_table_01',
+        'horse_statue_01',
+        'wooden_crate_01',
+        'rock_moss_set_01',
+        'vintage_radio_01',
+      ];
       const answers = await Promise.all(ids.map((id) => post({ provider: 'library_a', providerAssetId: id }, p, idle)));
       expect(answers.filter((a) => a.status === 202)).toHaveLength(3);
       const refused = answers.filter((a) => a.status === 429);

@@ -22,7 +22,9 @@ afterAll(async () => {
 });
 
 const search = async (query: Record<string, string>, person = owner) => {
-  const response = await fetch(`${server.url}/external-assets/search?${new URLSearchParams(query)}`, { headers: person.headers });
+  const response = await fetch(`${server.url}/external-assets/search?${new URLSearchParams(query)}`, {
+    headers: person.headers,
+  });
   return { status: response.status, headers: response.headers, body: (await response.json()) as any };
 };
 const statusOf = (body: any, provider: string) => body.providers.find((p: any) => p.provider === provider);
@@ -37,10 +39,27 @@ describe('search', () => {
     const order = body.items.map((i: any) => i.provider);
     expect(order.slice(0, 3)).toEqual(['library_a', 'library_b', 'library_c']);
     const chair = body.items.find((i: any) => i.providerAssetId === 'wooden_chair_01');
-    expect(chair).toMatchObject({ provider: 'library_a', name: 'Wooden Chair 01', licenseId: 'cc0', licenseTier: 'allowed', commercialUseAllowed: true, attributionRequired: false, importable: true, availableFormats: ['gltf'], categories: ['furniture'] });
+    expect(chair).toMatchObject({
+      provider: 'library_a',
+      name: 'Wooden Chair 01',
+      licenseId: 'cc0',
+      licenseTier: 'allowed',
+      commercialUseAllowed: true,
+      attributionRequired: false,
+      importable: true,
+      availableFormats: ['gltf'],
+      categories: ['furniture'],
+    });
     expect(chair.polygonCount).toBeUndefined();
     const armchair = body.items.find((i: any) => i.name === 'Vintage Armchair');
-    expect(armchair).toMatchObject({ provider: 'library_b', licenseId: 'by', licenseTier: 'conditions', attributionRequired: true, polygonCount: 12800, author: 'Atelier3d' });
+    expect(armchair).toMatchObject({
+      provider: 'library_b',
+      licenseId: 'by',
+      licenseTier: 'conditions',
+      attributionRequired: true,
+      polygonCount: 12800,
+      author: 'Atelier3d',
+    });
     // No answer ever carries a download URL.
     expect(JSON.stringify(body)).not.toMatch(/\/dl\//);
   });
@@ -51,10 +70,23 @@ describe('search', () => {
     expect(statusOf(hidden.body, 'library_b').notices.join(' ')).toMatch(/commercial/);
     const shown = await search({ q: '', providers: 'library_b', commercial: '0', pageSize: '48' });
     const byName = Object.fromEntries(shown.body.items.map((i: any) => [i.name, i]));
-    expect(byName['Sports Car GT']).toMatchObject({ licenseId: 'by-nc', licenseTier: 'blocked', commercialUseAllowed: false, importable: false });
+    expect(byName['Sports Car GT']).toMatchObject({
+      licenseId: 'by-nc',
+      licenseTier: 'blocked',
+      commercialUseAllowed: false,
+      importable: false,
+    });
     expect(byName['Sports Car GT'].notImportableReason).toMatch(/commercial/i);
-    expect(byName['Executive Office Desk']).toMatchObject({ licenseId: 'st', licenseTier: 'blocked', importable: false });
-    expect(byName['Famous Landmark Statue']).toMatchObject({ licenseId: 'ed', licenseTier: 'blocked', importable: false });
+    expect(byName['Executive Office Desk']).toMatchObject({
+      licenseId: 'st',
+      licenseTier: 'blocked',
+      importable: false,
+    });
+    expect(byName['Famous Landmark Statue']).toMatchObject({
+      licenseId: 'ed',
+      licenseTier: 'blocked',
+      importable: false,
+    });
     expect(byName['Oak Bookshelf']).toMatchObject({ licenseId: 'by-sa', licenseTier: 'conditions' });
   });
 
@@ -68,7 +100,9 @@ describe('search', () => {
 
     const history = await search({ category: 'history' });
     expect(statusOf(history.body, 'library_a')).toMatchObject({ status: 'skipped' });
-    expect(history.body.items.filter((i: any) => i.provider === 'library_c').map((i: any) => i.name)).toEqual(['Windsor Chair']);
+    expect(history.body.items.filter((i: any) => i.provider === 'library_c').map((i: any) => i.name)).toEqual([
+      'Windsor Chair',
+    ]);
 
     const by = await search({ license: 'by', providers: 'library_a,library_b' });
     expect(by.body.items.length).toBeGreaterThan(0);
@@ -87,18 +121,32 @@ describe('search', () => {
     const mask = body.items.find((i: any) => i.name === 'Carved Mask');
     expect(mask).toMatchObject({ licenseId: 'unknown', licenseTier: 'blocked', importable: false });
     const flyer = body.items.find((i: any) => i.name === '1903 Wright Flyer');
-    expect(flyer).toMatchObject({ providerAssetId: 'edanmdm:nasm_A19610048000', author: 'Wilbur Wright', availableFormats: ['glb'] });
+    expect(flyer).toMatchObject({
+      providerAssetId: 'edanmdm:nasm_A19610048000',
+      author: 'Wilbur Wright',
+      availableFormats: ['glb'],
+    });
   });
 
   it('pages with an opaque cursor bound to the filters', async () => {
     const first = await search({ q: '', providers: 'library_a,library_b', pageSize: '3' });
     expect(first.body.items).toHaveLength(6);
     expect(first.body.nextCursor).toEqual(expect.any(String));
-    const second = await search({ q: '', providers: 'library_a,library_b', pageSize: '3', cursor: first.body.nextCursor });
+    const second = await search({
+      q: '',
+      providers: 'library_a,library_b',
+      pageSize: '3',
+      cursor: first.body.nextCursor,
+    });
     expect(second.status).toBe(200);
     const ids = (b: any) => b.items.map((i: any) => i.providerAssetId);
     expect(ids(second.body).some((id: string) => ids(first.body).includes(id))).toBe(false);
-    const other = await search({ q: 'chair', providers: 'library_a,library_b', pageSize: '3', cursor: first.body.nextCursor });
+    const other = await search({
+      q: 'chair',
+      providers: 'library_a,library_b',
+      pageSize: '3',
+      cursor: first.body.nextCursor,
+    });
     expect(other.status).toBe(400);
     expect(other.body.error).toBe('invalid_request');
     const forged = await search({ q: '', cursor: 'bm90LWEtY3Vyc29y' });
@@ -115,7 +163,15 @@ describe('search', () => {
   });
 
   it('refuses bad parameters with 400 naming the field', async () => {
-    for (const query of <Array<Record<string, string>>>[{ category: 'spaceships' }, { license: 'gpl' }, { pageSize: '49' }, { providers: 'library_z' }, { commercial: 'yes' }, { format: 'obj' }, { maxPolygons: '-1' }]) {
+    for (const query of <Array<Record<string, string>>>[
+      { category: 'spaceships' },
+      { license: 'gpl' },
+      { pageSize: '49' },
+      { providers: 'library_z' },
+      { commercial: 'yes' },
+      { format: 'obj' },
+      { maxPolygons: '-1' },
+    ]) {
       const { status, body } = await search(query);
       expect(status, JSON.stringify(query)).toBe(400);
       expect(body.error).toBe('invalid_request');
@@ -150,7 +206,9 @@ describe('search', () => {
   });
 
   it('takes session tokens only', async () => {
-    const response = await fetch(`${server.url}/external-assets/search?q=chair`, { headers: { ...owner.headers, 'x-api-key': 'csk_whatever' } });
+    const response = await fetch(`${server.url}/external-assets/search?q=chair`, {
+      headers: { ...owner.headers, 'x-api-key': 'csk_whatever' },
+    });
     expect(response.status).toBe(401);
     expect((await response.json()).error).toBe('session_required');
   });
@@ -158,15 +216,24 @@ describe('search', () => {
 
 describe('items and providers', () => {
   it('answers a model with details, the provider credit and whether the workspace has it', async () => {
-    const response = await fetch(`${server.url}/external-assets/items/library_c/${encodeURIComponent('edanmdm:nasm_A19610048000')}`, { headers: owner.headers });
+    const response = await fetch(
+      `${server.url}/external-assets/items/library_c/${encodeURIComponent('edanmdm:nasm_A19610048000')}`,
+      { headers: owner.headers },
+    );
     expect(response.status).toBe(200);
     const body = await response.json();
-    expect(body.asset).toMatchObject({ provider: 'library_c', providerAssetId: 'edanmdm:nasm_A19610048000', licenseTier: 'allowed' });
+    expect(body.asset).toMatchObject({
+      provider: 'library_c',
+      providerAssetId: 'edanmdm:nasm_A19610048000',
+      licenseTier: 'allowed',
+    });
     expect(body.alreadyImported).toBeNull();
     expect(body.provider.name).toBe('Smithsonian Open Access');
     expect(body.provider.credit).toMatch(/Smithsonian/);
     expect(JSON.stringify(body)).not.toMatch(/\/dl\//);
-    const missing = await fetch(`${server.url}/external-assets/items/library_a/no_such_model`, { headers: owner.headers });
+    const missing = await fetch(`${server.url}/external-assets/items/library_a/no_such_model`, {
+      headers: owner.headers,
+    });
     expect(missing.status).toBe(404);
     const unknownLibrary = await fetch(`${server.url}/external-assets/items/library_x/abc`, { headers: owner.headers });
     expect(unknownLibrary.status).toBe(404);
@@ -177,7 +244,11 @@ describe('items and providers', () => {
     const body = await response.json();
     expect(body.providers.map((p: any) => p.id)).toEqual(['library_a', 'library_b', 'library_c']);
     const b = body.providers[1];
-    expect(b).toMatchObject({ requiresAccountForImport: true, importAvailable: true, supports: { category: true, license: true, maxPolygons: true, format: true } });
+    expect(b).toMatchObject({
+      requiresAccountForImport: true,
+      importAvailable: true,
+      supports: { category: true, license: true, maxPolygons: true, format: true },
+    });
     expect(b.connection).toMatchObject({ connected: false });
     expect(body.providers[0].connection).toBeUndefined();
     expect(body.categories.map((c: any) => c.id)).toContain('furniture');
@@ -190,7 +261,8 @@ describe('rate limit', () => {
     try {
       const a = await limited.person('a@example.com');
       const b = await limited.person('b@example.com');
-      const go = (p: TestPerson) => fetch(`${limited.url}/external-assets/search?q=chair&providers=library_a`, { headers: p.headers });
+      const go = (p: TestPerson) =>
+        fetch(`${limited.url}/external-assets/search?q=chair&providers=library_a`, { headers: p.headers });
       for (let i = 0; i < 3; i++) expect((await go(a)).status).toBe(200);
       const refused = await go(a);
       expect(refused.status).toBe(429);

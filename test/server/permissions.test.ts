@@ -39,46 +39,174 @@ async function asOwner(method: string, path: string, body?: unknown) {
 const newProject = async () => (await asOwner('POST', '/projects', projectBody)).project.id as string;
 let glb: Uint8Array;
 async function newAsset(): Promise<string> {
-  const res = await fetch(`${server.url}/assets`, { method: 'POST', headers: who.owner.headers, body: uploadForm(glb, 'chair.glb') });
+  const res = await fetch(`${server.url}/assets`, {
+    method: 'POST',
+    headers: who.owner.headers,
+    body: uploadForm(glb, 'chair.glb'),
+  });
   return (await res.json()).asset.id;
 }
 const shareBody = { isEnabled: true, requirePassword: false, domainRestrictions: [] };
-const publicHeaders = { apikey: TEST_SECRETS.PUBLIC_ANON_KEY, authorization: `Bearer ${TEST_SECRETS.PUBLIC_ANON_KEY}`, 'content-type': 'application/json' };
+const publicHeaders = {
+  apikey: TEST_SECRETS.PUBLIC_ANON_KEY,
+  authorization: `Bearer ${TEST_SECRETS.PUBLIC_ANON_KEY}`,
+  'content-type': 'application/json',
+};
 /** A project with a live share and one visitor request; its requests path. */
 async function newRequest(): Promise<string> {
   const projectId = await newProject();
   const { settings } = await asOwner('POST', `/projects/${projectId}/share/enable`);
-  const res = await fetch(`${server.url}/share/${projectId}/${settings.shareToken}/submit`, { method: 'POST', headers: publicHeaders, body: JSON.stringify({ formData: { name: 'Ada' } }) });
+  const res = await fetch(`${server.url}/share/${projectId}/${settings.shareToken}/submit`, {
+    method: 'POST',
+    headers: publicHeaders,
+    body: JSON.stringify({ formData: { name: 'Ada' } }),
+  });
   return `/projects/${projectId}/requests/${(await res.json()).requestId}`;
 }
 
 const routes: RouteCase[] = [
-  { name: 'list projects', method: 'GET', level: 'read', ok: 200, collection: true, prepare: async () => ({ path: '/projects' }) },
-  { name: 'create project', method: 'POST', level: 'write', ok: 201, collection: true, prepare: async () => ({ path: '/projects', body: projectBody }) },
-  { name: 'read project', method: 'GET', level: 'read', ok: 200, prepare: async () => ({ path: `/projects/${await newProject()}` }) },
-  { name: 'replace project', method: 'PUT', level: 'write', ok: 200, prepare: async () => ({ path: `/projects/${await newProject()}`, body: projectBody }) },
-  { name: 'delete project', method: 'DELETE', level: 'write', ok: 200, prepare: async () => ({ path: `/projects/${await newProject()}` }) },
-  { name: 'list API keys', method: 'GET', level: 'manage', ok: 200, collection: true, prepare: async () => ({ path: '/workspace/api-keys' }) },
-  { name: 'create API key', method: 'POST', level: 'manage', ok: 201, collection: true, prepare: async () => ({ path: '/workspace/api-keys', body: { name: 'ci' } }) },
+  {
+    name: 'list projects',
+    method: 'GET',
+    level: 'read',
+    ok: 200,
+    collection: true,
+    prepare: async () => ({ path: '/projects' }),
+  },
+  {
+    name: 'create project',
+    method: 'POST',
+    level: 'write',
+    ok: 201,
+    collection: true,
+    prepare: async () => ({ path: '/projects', body: projectBody }),
+  },
+  {
+    name: 'read project',
+    method: 'GET',
+    level: 'read',
+    ok: 200,
+    prepare: async () => ({ path: `/projects/${await newProject()}` }),
+  },
+  {
+    name: 'replace project',
+    method: 'PUT',
+    level: 'write',
+    ok: 200,
+    prepare: async () => ({ path: `/projects/${await newProject()}`, body: projectBody }),
+  },
+  {
+    name: 'delete project',
+    method: 'DELETE',
+    level: 'write',
+    ok: 200,
+    prepare: async () => ({ path: `/projects/${await newProject()}` }),
+  },
+  {
+    name: 'list API keys',
+    method: 'GET',
+    level: 'manage',
+    ok: 200,
+    collection: true,
+    prepare: async () => ({ path: '/workspace/api-keys' }),
+  },
+  {
+    name: 'create API key',
+    method: 'POST',
+    level: 'manage',
+    ok: 201,
+    collection: true,
+    prepare: async () => ({ path: '/workspace/api-keys', body: { name: 'ci' } }),
+  },
   {
     name: 'delete API key',
     method: 'DELETE',
     level: 'manage',
     ok: 200,
-    prepare: async () => ({ path: `/workspace/api-keys/${(await asOwner('POST', '/workspace/api-keys', { name: 'x' })).apiKey.id}` }),
+    prepare: async () => ({
+      path: `/workspace/api-keys/${(await asOwner('POST', '/workspace/api-keys', { name: 'x' })).apiKey.id}`,
+    }),
   },
-  { name: 'read share settings', method: 'GET', level: 'read', ok: 200, prepare: async () => ({ path: `/projects/${await newProject()}/share` }) },
-  { name: 'enable share', method: 'POST', level: 'write', ok: 200, prepare: async () => ({ path: `/projects/${await newProject()}/share/enable` }) },
-  { name: 'replace share settings', method: 'PUT', level: 'write', ok: 200, prepare: async () => ({ path: `/projects/${await newProject()}/share`, body: shareBody }) },
-  { name: 'regenerate share token', method: 'POST', level: 'write', ok: 200, prepare: async () => ({ path: `/projects/${await newProject()}/share/regenerate` }) },
-  { name: 'list assets', method: 'GET', level: 'read', ok: 200, collection: true, prepare: async () => ({ path: '/assets' }) },
-  { name: 'upload asset', method: 'POST', level: 'write', ok: 201, collection: true, prepare: async () => ({ path: '/assets', multipart: uploadForm(glb, 'chair.glb') }) },
-  { name: 'read asset', method: 'GET', level: 'read', ok: 200, prepare: async () => ({ path: `/assets/${await newAsset()}` }) },
-  { name: 'delete asset', method: 'DELETE', level: 'write', ok: 200, prepare: async () => ({ path: `/assets/${await newAsset()}` }) },
-  { name: 'list requests', method: 'GET', level: 'read', ok: 200, prepare: async () => ({ path: `/projects/${await newProject()}/requests` }) },
+  {
+    name: 'read share settings',
+    method: 'GET',
+    level: 'read',
+    ok: 200,
+    prepare: async () => ({ path: `/projects/${await newProject()}/share` }),
+  },
+  {
+    name: 'enable share',
+    method: 'POST',
+    level: 'write',
+    ok: 200,
+    prepare: async () => ({ path: `/projects/${await newProject()}/share/enable` }),
+  },
+  {
+    name: 'replace share settings',
+    method: 'PUT',
+    level: 'write',
+    ok: 200,
+    prepare: async () => ({ path: `/projects/${await newProject()}/share`, body: shareBody }),
+  },
+  {
+    name: 'regenerate share token',
+    method: 'POST',
+    level: 'write',
+    ok: 200,
+    prepare: async () => ({ path: `/projects/${await newProject()}/share/regenerate` }),
+  },
+  {
+    name: 'list assets',
+    method: 'GET',
+    level: 'read',
+    ok: 200,
+    collection: true,
+    prepare: async () => ({ path: '/assets' }),
+  },
+  {
+    name: 'upload asset',
+    method: 'POST',
+    level: 'write',
+    ok: 201,
+    collection: true,
+    prepare: async () => ({ path: '/assets', multipart: uploadForm(glb, 'chair.glb') }),
+  },
+  {
+    name: 'read asset',
+    method: 'GET',
+    level: 'read',
+    ok: 200,
+    prepare: async () => ({ path: `/assets/${await newAsset()}` }),
+  },
+  {
+    name: 'delete asset',
+    method: 'DELETE',
+    level: 'write',
+    ok: 200,
+    prepare: async () => ({ path: `/assets/${await newAsset()}` }),
+  },
+  {
+    name: 'list requests',
+    method: 'GET',
+    level: 'read',
+    ok: 200,
+    prepare: async () => ({ path: `/projects/${await newProject()}/requests` }),
+  },
   { name: 'read request', method: 'GET', level: 'read', ok: 200, prepare: async () => ({ path: await newRequest() }) },
-  { name: 'set request status', method: 'PATCH', level: 'write', ok: 200, prepare: async () => ({ path: await newRequest(), body: { status: 'quoted' } }) },
-  { name: 'delete request', method: 'DELETE', level: 'write', ok: 200, prepare: async () => ({ path: await newRequest() }) },
+  {
+    name: 'set request status',
+    method: 'PATCH',
+    level: 'write',
+    ok: 200,
+    prepare: async () => ({ path: await newRequest(), body: { status: 'quoted' } }),
+  },
+  {
+    name: 'delete request',
+    method: 'DELETE',
+    level: 'write',
+    ok: 200,
+    prepare: async () => ({ path: await newRequest() }),
+  },
 ];
 
 /** What each principal must get on a route of a level. */
@@ -127,21 +255,29 @@ describe('permission matrix', () => {
         if (status >= 400) {
           const error = await res.json();
           expect(error.success).toBe(false);
-          expect(error.error).toBe({ 401: principal === 'apiKey' ? 'session_required' : 'unauthorized', 403: 'forbidden', 404: 'not_found' }[status as 401 | 403 | 404]);
+          expect(error.error).toBe(
+            { 401: principal === 'apiKey' ? 'session_required' : 'unauthorized', 403: 'forbidden', 404: 'not_found' }[
+              status as 401 | 403 | 404
+            ],
+          );
         }
       });
     }
   }
 
   it('refuses a workspace the person is not a member of', async () => {
-    const res = await fetch(`${server.url}/projects`, { headers: { ...who.stranger.headers, 'x-workspace-id': who.owner.workspaceId } });
+    const res = await fetch(`${server.url}/projects`, {
+      headers: { ...who.stranger.headers, 'x-workspace-id': who.owner.workspaceId },
+    });
     expect(res.status).toBe(403);
     expect((await res.json()).error).toBe('forbidden');
   });
 
   it('refuses a forged or expired token and an unknown API key', async () => {
     const forged = who.owner.token.slice(0, -4) + 'AAAA';
-    expect((await fetch(`${server.url}/projects`, { headers: { authorization: `Bearer ${forged}` } })).status).toBe(401);
+    expect((await fetch(`${server.url}/projects`, { headers: { authorization: `Bearer ${forged}` } })).status).toBe(
+      401,
+    );
     expect((await fetch(`${server.url}/projects`, { headers: { 'x-api-key': 'csk_nope' } })).status).toBe(401);
   });
 });

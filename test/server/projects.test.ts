@@ -25,14 +25,20 @@ const sample = {
 
 describe('projects', () => {
   it('creates, reads, replaces and deletes a project, storing the scene compressed', async () => {
-    const created = await fetch(`${server.url}/projects`, { method: 'POST', headers: json(owner.headers), body: JSON.stringify(sample) });
+    const created = await fetch(`${server.url}/projects`, {
+      method: 'POST',
+      headers: json(owner.headers),
+      body: JSON.stringify(sample),
+    });
     expect(created.status).toBe(201);
     expect(created.headers.get('x-api-version')).toBe('v3.16');
     const { project } = await created.json();
     expect(project).toMatchObject({ name: 'Chair', type: 'configurator', revision: 1 });
     expect(project.data.sceneData.projectSettings.smtpPassword).toBe('secret');
 
-    const { rows } = await server.deps.db.$client.query('select scene, scene_bytes from projects where id = $1', [project.id]);
+    const { rows } = await server.deps.db.$client.query('select scene, scene_bytes from projects where id = $1', [
+      project.id,
+    ]);
     expect(JSON.parse(gunzipSync(rows[0].scene).toString()).models[0].id).toBe('m1');
 
     const replaced = await fetch(`${server.url}/projects/${project.id}`, {
@@ -42,18 +48,26 @@ describe('projects', () => {
     });
     expect(replaced.status).toBe(200);
     expect((await replaced.json()).project).toMatchObject({ name: 'Chair v2', revision: 2 });
-    const events = await server.deps.db.$client.query('select type from project_events where project_id = $1', [project.id]);
+    const events = await server.deps.db.$client.query('select type from project_events where project_id = $1', [
+      project.id,
+    ]);
     expect(events.rows.map((r) => r.type)).toEqual(['project.updated']);
 
     const list = await (await fetch(`${server.url}/projects`, { headers: owner.headers })).json();
     expect(list.projects.map((p: { id: string }) => p.id)).toContain(project.id);
 
-    expect((await fetch(`${server.url}/projects/${project.id}`, { method: 'DELETE', headers: owner.headers })).status).toBe(200);
+    expect(
+      (await fetch(`${server.url}/projects/${project.id}`, { method: 'DELETE', headers: owner.headers })).status,
+    ).toBe(200);
     expect((await fetch(`${server.url}/projects/${project.id}`, { headers: owner.headers })).status).toBe(404);
   });
 
   it('names the field of a schema failure', async () => {
-    const res = await fetch(`${server.url}/projects`, { method: 'POST', headers: json(owner.headers), body: JSON.stringify({ name: 42 }) });
+    const res = await fetch(`${server.url}/projects`, {
+      method: 'POST',
+      headers: json(owner.headers),
+      body: JSON.stringify({ name: 42 }),
+    });
     expect(res.status).toBe(400);
     const body = await res.json();
     expect(body).toMatchObject({ success: false, error: 'invalid_request' });

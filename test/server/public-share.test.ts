@@ -5,13 +5,22 @@ import { TEST_SECRETS, createTestEnv, freePort } from '../helpers/test-env.js';
 import { assets } from '../../server/core/platform/db/schema/index.js';
 import { storageKeys } from '../../server/core/platform/storage/index.js';
 import { MODEL_URL_LIFETIME_SECONDS } from '../../server/core/platform/storage/signed-urls.js';
-import { MAX_CONCURRENT_SCRYPT, hashPassword, passwordHashingBacklog, verifyPassword } from '../../server/core/domain/passwords.js';
+import {
+  MAX_CONCURRENT_SCRYPT,
+  hashPassword,
+  passwordHashingBacklog,
+  verifyPassword,
+} from '../../server/core/domain/passwords.js';
 import { loadServerConfig } from '../../server/config.js';
 import { closeDeps, createDeps } from '../../server/deps.js';
 import { buildApp } from '../../server/app.js';
 import { redactUrl } from '../../server/core/http/request-log.js';
 import { clientKey } from '../../server/core/domain/client-key.js';
-import { MAX_PASSWORD_BACKLOG, MAX_PASSWORD_CHECKS_PER_PROJECT, PASSWORD_ATTEMPTS } from '../../server/core/services/public-share/password-check.js';
+import {
+  MAX_PASSWORD_BACKLOG,
+  MAX_PASSWORD_CHECKS_PER_PROJECT,
+  PASSWORD_ATTEMPTS,
+} from '../../server/core/services/public-share/password-check.js';
 
 // The server runs in this process: count the scrypt verifications it performs.
 vi.mock('../../server/core/domain/passwords.js', async (importOriginal) => {
@@ -43,20 +52,38 @@ interface Shared {
   token: string;
 }
 
-async function createProject(on: TestServer, who: TestPerson, data: Record<string, unknown>, name = 'Sofa'): Promise<string> {
-  const res = await fetch(`${on.url}/projects`, { method: 'POST', headers: json(who.headers), body: JSON.stringify({ name, type: 'configurator', data }) });
+async function createProject(
+  on: TestServer,
+  who: TestPerson,
+  data: Record<string, unknown>,
+  name = 'Sofa',
+): Promise<string> {
+  const res = await fetch(`${on.url}/projects`, {
+    method: 'POST',
+    headers: json(who.headers),
+    body: JSON.stringify({ name, type: 'configurator', data }),
+  });
   expect(res.status).toBe(201);
   return (await res.json()).project.id;
 }
 
 async function putShare(on: TestServer, who: TestPerson, id: string, settings: Record<string, unknown>) {
-  const res = await fetch(`${on.url}/projects/${id}/share`, { method: 'PUT', headers: json(who.headers), body: JSON.stringify(settings) });
+  const res = await fetch(`${on.url}/projects/${id}/share`, {
+    method: 'PUT',
+    headers: json(who.headers),
+    body: JSON.stringify(settings),
+  });
   expect(res.status).toBe(200);
   return (await res.json()).settings;
 }
 
 /** A project shared with the given settings (enabled unless told otherwise). */
-async function share(data: Record<string, unknown> = { models: [], sceneData: {} }, settings: Record<string, unknown> = {}, on = server, who = owner): Promise<Shared> {
+async function share(
+  data: Record<string, unknown> = { models: [], sceneData: {} },
+  settings: Record<string, unknown> = {},
+  on = server,
+  who = owner,
+): Promise<Shared> {
   const id = await createProject(on, who, data);
   const { shareToken } = await putShare(on, who, id, { isEnabled: true, ...settings });
   return { id, token: shareToken };
@@ -67,13 +94,20 @@ function read(target: Shared, headers: Record<string, string> = {}, on = server)
 }
 
 /** A client at another address (the main server trusts the test client as a proxy) sending a password. */
-const from = (ip: string, password: string, extra: Record<string, string> = {}) => ({ 'x-forwarded-for': ip, 'x-share-password': password, ...extra });
+const from = (ip: string, password: string, extra: Record<string, string> = {}) => ({
+  'x-forwarded-for': ip,
+  'x-share-password': password,
+  ...extra,
+});
 
 /** A password-protected share whose hash is cheap (scrypt N=2^10), so a test can afford a hundred wrong tries. */
 async function cheapPasswordShare(password: string): Promise<Shared> {
   const target = await share({ models: [], sceneData: {} }, { requirePassword: true, password });
   const hash = await hashPassword(password, { ln: 10, r: 8, p: 1 });
-  await server.deps.db.$client.query('update share_settings set password_hash = $1 where project_id = $2', [hash, target.id]);
+  await server.deps.db.$client.query('update share_settings set password_hash = $1 where project_id = $2', [
+    hash,
+    target.id,
+  ]);
   return target;
 }
 
@@ -99,7 +133,18 @@ async function addAsset(on: TestServer, workspaceId: string, bytes = randomBytes
   const id = randomUUID();
   const storageKey = storageKeys.asset(workspaceId, id);
   await on.deps.storage.put(storageKey, bytes, { contentType: 'model/gltf-binary' });
-  await on.deps.db.insert(assets).values({ id, workspaceId, name: `asset ${id}`, fileName: 'model.glb', storageKey, sizeBytes: bytes.length, sourceFormat: 'glb', modelInfo: {} });
+  await on.deps.db
+    .insert(assets)
+    .values({
+      id,
+      workspaceId,
+      name: `asset ${id}`,
+      fileName: 'model.glb',
+      storageKey,
+      sizeBytes: bytes.length,
+      sourceFormat: 'glb',
+      modelInfo: {},
+    });
   return id;
 }
 
@@ -118,7 +163,16 @@ describe('public read', () => {
   it('serves the payload: listed fields only, redacted settings, vectors as objects', async () => {
     const target = await share({
       models: [
-        { id: 'seat', fileName: 'seat.glb', position: [1, 2, 3], rotation: [0, 90, 0], partTransforms: { leg: { y: 1 } }, deletedParts: ['arm'], pivotData: { x: 1 }, ownerNote: 'hidden' },
+        {
+          id: 'seat',
+          fileName: 'seat.glb',
+          position: [1, 2, 3],
+          rotation: [0, 90, 0],
+          partTransforms: { leg: { y: 1 } },
+          deletedParts: ['arm'],
+          pivotData: { x: 1 },
+          ownerNote: 'hidden',
+        },
         { id: 'legs', fileName: 'legs.glb', transform: { position: { x: 4, y: 5, z: 6 }, scale: [2, 2, 2] } },
       ],
       sceneData: {
@@ -214,7 +268,9 @@ describe('public read', () => {
       { apikey: 'wrong-key-0123456789', authorization: `Bearer ${KEY}` },
       { apikey: KEY, authorization: 'Bearer wrong-key-0123456789' },
     ]) {
-      const res = await fetch(`${server.url}/share/${target.id}/${target.token}`, { headers: { ...headers, origin: 'https://shop.example.com' } });
+      const res = await fetch(`${server.url}/share/${target.id}/${target.token}`, {
+        headers: { ...headers, origin: 'https://shop.example.com' },
+      });
       expect(res.status).toBe(401);
       expect((await res.json()).error).toBe('invalid_api_key');
       expectCors(res);
@@ -253,7 +309,10 @@ describe('public read', () => {
   it('stops the old token at once after regenerate', async () => {
     const target = await share();
     expect((await read(target)).status).toBe(200);
-    const res = await fetch(`${server.url}/projects/${target.id}/share/regenerate`, { method: 'POST', headers: owner.headers });
+    const res = await fetch(`${server.url}/projects/${target.id}/share/regenerate`, {
+      method: 'POST',
+      headers: owner.headers,
+    });
     const { shareToken } = (await res.json()).settings;
     expect((await read(target)).status).toBe(404);
     expect((await read({ id: target.id, token: shareToken })).status).toBe(200);
@@ -276,7 +335,11 @@ describe('public read', () => {
     expect((await read(target, { 'if-none-match': `"stale", W/${etag}` })).status).toBe(304);
 
     // The owner renames the project: new revision, new ETag, the old one no longer matches.
-    const put = await fetch(`${server.url}/projects/${target.id}`, { method: 'PUT', headers: json(owner.headers), body: JSON.stringify({ name: 'Sofa v2', type: 'configurator', data }) });
+    const put = await fetch(`${server.url}/projects/${target.id}`, {
+      method: 'PUT',
+      headers: json(owner.headers),
+      body: JSON.stringify({ name: 'Sofa v2', type: 'configurator', data }),
+    });
     expect(put.status).toBe(200);
     const changed = await read(target, { 'if-none-match': etag });
     expect(changed.status).toBe(200);
@@ -293,7 +356,9 @@ describe('public read', () => {
   });
 
   it('enforces the embed hosts from Origin, else Referer, and allows headless requests', async () => {
-    const target = await share(undefined, { domainRestrictions: ['shop.example.com', '*.brand.test', 'localhost:8080'] });
+    const target = await share(undefined, {
+      domainRestrictions: ['shop.example.com', '*.brand.test', 'localhost:8080'],
+    });
     const allowed: Array<Record<string, string>> = [
       { origin: 'https://shop.example.com' },
       { origin: 'http://shop.example.com:3000' },
@@ -316,7 +381,9 @@ describe('public read', () => {
     for (const headers of allowed) {
       const res = await read(target, headers);
       expect(res.status, JSON.stringify(headers)).toBe(200);
-      expect(res.headers.get('content-security-policy')).toBe('frame-ancestors shop.example.com:* *.brand.test:* localhost:8080');
+      expect(res.headers.get('content-security-policy')).toBe(
+        'frame-ancestors shop.example.com:* *.brand.test:* localhost:8080',
+      );
     }
     for (const headers of refused) {
       const res = await read(target, headers);
@@ -326,8 +393,11 @@ describe('public read', () => {
     }
   });
 
-  it('frames the password prompt under the share\'s embed hosts too, and a disabled share not at all', async () => {
-    const target = await share({ models: [], sceneData: {} }, { requirePassword: true, password: 'pw-for-frames', domainRestrictions: ['shop.example.com', '*.brand.test'] });
+  it("frames the password prompt under the share's embed hosts too, and a disabled share not at all", async () => {
+    const target = await share(
+      { models: [], sceneData: {} },
+      { requirePassword: true, password: 'pw-for-frames', domainRestrictions: ['shop.example.com', '*.brand.test'] },
+    );
     for (const headers of [{}, { 'x-share-password': 'wrong' }] as Array<Record<string, string>>) {
       const res = await read(target, headers);
       expect(res.status).toBe(401);
@@ -392,7 +462,8 @@ describe('public read', () => {
 
   it('counts wrong passwords per IPv6 /64 and per IPv4 address, IPv4-mapped included', async () => {
     const target = await cheapPasswordShare('right one');
-    for (let i = 1; i <= PASSWORD_ATTEMPTS; i++) expect((await read(target, from(`2001:db8:1:2::${i}`, `guess ${i}`))).status).toBe(401);
+    for (let i = 1; i <= PASSWORD_ATTEMPTS; i++)
+      expect((await read(target, from(`2001:db8:1:2::${i}`, `guess ${i}`))).status).toBe(401);
     // Any other address of the same /64 is the same client.
     const blocked = await read(target, from('2001:db8:1:2:ffff:ffff:ffff:ffff', 'right one'));
     expect(blocked.status).toBe(429);
@@ -436,7 +507,13 @@ describe('public read', () => {
       await vi.waitFor(() => expect(verifications() - before).toBe(1), { timeout: 10_000 });
       // All four counted (one attempt counter each in Redis) and so joined the waiting check, which
       // follows the count at once; only then does the slow check finish.
-      await vi.waitFor(async () => expect(await server.deps.redis.keys(`${server.config.queuePrefix}:share-pw*${target.id}:client:*`)).toHaveLength(4), { timeout: 10_000 });
+      await vi.waitFor(
+        async () =>
+          expect(
+            await server.deps.redis.keys(`${server.config.queuePrefix}:share-pw*${target.id}:client:*`),
+          ).toHaveLength(4),
+        { timeout: 10_000 },
+      );
       await new Promise((r) => setTimeout(r, 50));
       open();
       expect((await Promise.all(visitors)).map((res) => res.status)).toEqual([200, 200, 200, 200]);
@@ -459,8 +536,12 @@ describe('public read', () => {
     });
     try {
       const before = verifications();
-      const guesses = Array.from({ length: MAX_PASSWORD_CHECKS_PER_PROJECT }, (_, i) => read(attacked, from(`2001:db8:77:${i}::1`, `guess ${i}`)));
-      await vi.waitFor(() => expect(verifications() - before).toBe(MAX_PASSWORD_CHECKS_PER_PROJECT), { timeout: 10_000 });
+      const guesses = Array.from({ length: MAX_PASSWORD_CHECKS_PER_PROJECT }, (_, i) =>
+        read(attacked, from(`2001:db8:77:${i}::1`, `guess ${i}`)),
+      );
+      await vi.waitFor(() => expect(verifications() - before).toBe(MAX_PASSWORD_CHECKS_PER_PROJECT), {
+        timeout: 10_000,
+      });
       // The next guess at that share is refused without hashing...
       const refused = await read(attacked, from('2001:db8:77:99::1', 'guess more'));
       expect(refused.status).toBe(503);
@@ -491,18 +572,29 @@ describe('public read', () => {
     expect((await read(target, from('192.0.2.31', 'right one'))).status).toBe(200);
     await Promise.all(burst);
     // The refused try was not counted against the client: it still has all its tries.
-    for (let i = 0; i < PASSWORD_ATTEMPTS; i++) expect((await read(target, from('192.0.2.30', `guess ${i}`))).status).toBe(401);
+    for (let i = 0; i < PASSWORD_ATTEMPTS; i++)
+      expect((await read(target, from('192.0.2.30', `guess ${i}`))).status).toBe(401);
     expect((await read(target, from('192.0.2.30', 'right one'))).status).toBe(429);
   }, 60_000);
 
   it('checks billing before embed host and password, and embed host before password', async () => {
     const lockedOwner = await server.person('locked@public-share.test');
-    const target = await share({ models: [], sceneData: {} }, { requirePassword: true, password: 'pw', domainRestrictions: ['shop.example.com'] }, server, lockedOwner);
+    const target = await share(
+      { models: [], sceneData: {} },
+      { requirePassword: true, password: 'pw', domainRestrictions: ['shop.example.com'] },
+      server,
+      lockedOwner,
+    );
     expect((await read(target, { origin: 'https://evil.test', 'x-share-password': 'wrong' })).status).toBe(403);
     expect((await read(target, { origin: 'https://shop.example.com' })).status).toBe(401);
 
     await setBilling(lockedOwner.workspaceId, 'locked');
-    const attempts: Array<Record<string, string>> = [{ 'x-share-password': 'wrong', origin: 'https://evil.test' }, { origin: 'https://evil.test' }, { 'x-share-password': 'pw' }, {}];
+    const attempts: Array<Record<string, string>> = [
+      { 'x-share-password': 'wrong', origin: 'https://evil.test' },
+      { origin: 'https://evil.test' },
+      { 'x-share-password': 'pw' },
+      {},
+    ];
     for (const headers of attempts) {
       const res = await read(target, headers);
       expect(res.status, JSON.stringify(headers)).toBe(402);
@@ -522,15 +614,25 @@ describe('public read', () => {
 
   it('answers CORS preflights for the public routes', async () => {
     const target = await share();
-    for (const path of [`/share/${target.id}/${target.token}`, `/share/${target.id}/${target.token}/model-urls`, `/share/${target.id}/${target.token}/submit`]) {
+    for (const path of [
+      `/share/${target.id}/${target.token}`,
+      `/share/${target.id}/${target.token}/model-urls`,
+      `/share/${target.id}/${target.token}/submit`,
+    ]) {
       const res = await fetch(`${server.url}${path}`, {
         method: 'OPTIONS',
-        headers: { origin: 'https://shop.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'apikey, authorization, content-type, x-share-password' },
+        headers: {
+          origin: 'https://shop.example.com',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'apikey, authorization, content-type, x-share-password',
+        },
       });
       expect(res.status, path).toBe(204);
       expect(res.headers.get('access-control-allow-origin')).toBe('https://shop.example.com');
       expect(res.headers.get('access-control-allow-methods')).toBe('GET, POST, OPTIONS');
-      expect(res.headers.get('access-control-allow-headers')).toBe('apikey, authorization, content-type, if-none-match, x-share-password, idempotency-key');
+      expect(res.headers.get('access-control-allow-headers')).toBe(
+        'apikey, authorization, content-type, if-none-match, x-share-password, idempotency-key',
+      );
     }
   });
 });
@@ -571,14 +673,22 @@ describe('model URLs', () => {
     expect(Buffer.from(await download.arrayBuffer()).equals(await server.deps.storage.read(key))).toBe(true);
 
     // The fallback: any model of the project, unknown ids and file-less models left out.
-    const fallback = await modelUrls(target, ['m24', 'm19', 'm0', 'no-file', 'unknown'], { origin: 'https://shop.example.com' });
+    const fallback = await modelUrls(target, ['m24', 'm19', 'm0', 'no-file', 'unknown'], {
+      origin: 'https://shop.example.com',
+    });
     expect(fallback.status).toBe(200);
     expectCors(fallback);
     const body = await fallback.json();
     expect(Object.keys(body.urls).sort()).toEqual(['m0', 'm19', 'm24']);
     expect(body.urls.m0).toBe(urls[1]);
     const last = new URL(body.urls.m24);
-    expect(server.deps.signer.verify(storageKeys.asset(owner.workspaceId, assetIds[24]), Number(last.searchParams.get('exp')), last.searchParams.get('sig')!)).toBe(true);
+    expect(
+      server.deps.signer.verify(
+        storageKeys.asset(owner.workspaceId, assetIds[24]),
+        Number(last.searchParams.get('exp')),
+        last.searchParams.get('sig')!,
+      ),
+    ).toBe(true);
   });
 
   it('drops the URL of a deleted asset at once: the ETag changes, no 304 keeps it alive', async () => {
@@ -589,7 +699,9 @@ describe('model URLs', () => {
     expect((await first.json()).project.data.models[0].url).toContain('/files/');
     expect((await read(target, { 'if-none-match': etag })).status).toBe(304);
 
-    expect((await fetch(`${server.url}/assets/${assetId}`, { method: 'DELETE', headers: owner.headers })).status).toBe(200);
+    expect((await fetch(`${server.url}/assets/${assetId}`, { method: 'DELETE', headers: owner.headers })).status).toBe(
+      200,
+    );
     const after = await read(target, { 'if-none-match': etag });
     expect(after.status).toBe(200);
     expect(after.headers.get('etag')).not.toBe(etag);
@@ -597,14 +709,19 @@ describe('model URLs', () => {
   });
 
   it('limits model-urls to 1..20 ids and applies the share checks', async () => {
-    const target = await share({ models: [{ id: 'a', fileName: 'a.glb', uploadedModelPath: 'models/a.glb' }], sceneData: {} });
+    const target = await share({
+      models: [{ id: 'a', fileName: 'a.glb', uploadedModelPath: 'models/a.glb' }],
+      sceneData: {},
+    });
     for (const ids of [[], Array.from({ length: 21 }, (_, i) => `m${i}`), 'a', [1]]) {
       const res = await modelUrls(target, ids);
       expect(res.status, JSON.stringify(ids)).toBe(400);
       expect((await res.json()).error).toBe('invalid_request');
     }
     const ok = await modelUrls(target, ['a']);
-    expect((await ok.json()).urls.a).toContain(`/files/workspaces/${owner.workspaceId}/projects/${target.id}/models/a.glb?`);
+    expect((await ok.json()).urls.a).toContain(
+      `/files/workspaces/${owner.workspaceId}/projects/${target.id}/models/a.glb?`,
+    );
     expect((await modelUrls({ id: target.id, token: randomBytes(32).toString('base64url') }, ['a'])).status).toBe(404);
     expect((await modelUrls(target, ['a'], { apikey: 'nope' })).status).toBe(401);
     // The share checks come before the body, in the read's order: a wrong token is 404 and a
@@ -612,7 +729,10 @@ describe('model URLs', () => {
     expect((await modelUrls({ id: target.id, token: randomBytes(32).toString('base64url') }, [])).status).toBe(404);
     await setBilling(owner.workspaceId, 'locked');
     try {
-      const locked = await modelUrls(target, Array.from({ length: 21 }, (_, i) => `m${i}`));
+      const locked = await modelUrls(
+        target,
+        Array.from({ length: 21 }, (_, i) => `m${i}`),
+      );
       expect(locked.status).toBe(402);
       expect(await locked.json()).toEqual(UNAVAILABLE);
     } finally {
@@ -650,10 +770,16 @@ describe('model URLs', () => {
     try {
       const person = await limited.person('limit@public-share.test');
       const models = [];
-      for (let i = 0; i < 4; i++) models.push({ id: `m${i}`, fileName: 'x.glb', assetId: await addAsset(limited, person.workspaceId) });
+      for (let i = 0; i < 4; i++)
+        models.push({ id: `m${i}`, fileName: 'x.glb', assetId: await addAsset(limited, person.workspaceId) });
       const target = await share({ models, sceneData: {} }, {}, limited, person);
       const { project } = await (await read(target, {}, limited)).json();
-      expect(project.data.models.map((m: { url?: string }) => typeof m.url)).toEqual(['string', 'string', 'undefined', 'undefined']);
+      expect(project.data.models.map((m: { url?: string }) => typeof m.url)).toEqual([
+        'string',
+        'string',
+        'undefined',
+        'undefined',
+      ]);
       const fallback = await (await modelUrls(target, ['m2', 'm3'], {}, limited)).json();
       expect(Object.keys(fallback.urls)).toEqual(['m2', 'm3']);
     } finally {
@@ -667,7 +793,12 @@ describe('rate limit', () => {
     const limited = await startTestServer({ RATE_LIMIT_SHARE_READ: '3/1m' });
     try {
       const person = await limited.person('shared-budget@public-share.test');
-      const target = await share({ models: [{ id: 'a', fileName: 'a.glb', uploadedModelPath: 'models/a.glb' }], sceneData: {} }, {}, limited, person);
+      const target = await share(
+        { models: [{ id: 'a', fileName: 'a.glb', uploadedModelPath: 'models/a.glb' }], sceneData: {} },
+        {},
+        limited,
+        person,
+      );
       expect((await read(target, {}, limited)).status).toBe(200);
       expect((await read(target, {}, limited)).status).toBe(200);
       expect((await modelUrls(target, ['a'], {}, limited)).status).toBe(200);
@@ -733,7 +864,9 @@ describe('request logs', () => {
     const env = await createTestEnv({ PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}` });
     const deps = createDeps(loadServerConfig(env.env));
     const lines: string[] = [];
-    const app = await buildApp(deps, { logger: { level: 'info', stream: { write: (line: string) => void lines.push(line) } } });
+    const app = await buildApp(deps, {
+      logger: { level: 'info', stream: { write: (line: string) => void lines.push(line) } },
+    });
     try {
       await app.listen({ port, host: '127.0.0.1' });
       const url = `http://127.0.0.1:${port}`;
@@ -741,14 +874,25 @@ describe('request logs', () => {
       const token = randomBytes(32).toString('base64url');
       const sig = 'c2lnbmF0dXJlLW5vdC1mb3ItbG9ncw';
       await fetch(`${url}/share/${id}/${token}`, { headers: PUBLIC });
-      await fetch(`${url}/share/${id}/${token}/model-urls`, { method: 'POST', headers: { ...PUBLIC, 'content-type': 'application/json' }, body: '{"modelIds":["a"]}' });
+      await fetch(`${url}/share/${id}/${token}/model-urls`, {
+        method: 'POST',
+        headers: { ...PUBLIC, 'content-type': 'application/json' },
+        body: '{"modelIds":["a"]}',
+      });
       await fetch(`${url}/files/workspaces/${id}/assets/${id}.glb?exp=1&sig=${sig}`);
 
       const output = lines.join('');
       expect(output).not.toContain(token);
       expect(output).not.toContain(sig);
-      const requests = lines.map((line) => JSON.parse(line)).filter((entry) => entry.req).map((entry) => entry.req);
-      expect(requests.map((req) => req.url)).toEqual([`/share/${id}/***`, `/share/${id}/***/model-urls`, `/files/workspaces/${id}/assets/${id}.glb?exp=1&sig=***`]);
+      const requests = lines
+        .map((line) => JSON.parse(line))
+        .filter((entry) => entry.req)
+        .map((entry) => entry.req);
+      expect(requests.map((req) => req.url)).toEqual([
+        `/share/${id}/***`,
+        `/share/${id}/***/model-urls`,
+        `/files/workspaces/${id}/assets/${id}.glb?exp=1&sig=***`,
+      ]);
       expect(requests[0]).toMatchObject({ method: 'GET', hostname: '127.0.0.1', remoteAddress: '127.0.0.1' });
     } finally {
       await app.close();

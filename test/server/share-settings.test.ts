@@ -35,12 +35,17 @@ function call(method: string, path: string, who: TestPerson = owner, body?: unkn
 }
 
 async function shareRow(projectId: string) {
-  const { rows } = await server.deps.db.$client.query('select * from share_settings where project_id = $1', [projectId]);
+  const { rows } = await server.deps.db.$client.query('select * from share_settings where project_id = $1', [
+    projectId,
+  ]);
   return rows[0];
 }
 
 async function events(projectId: string) {
-  const { rows } = await server.deps.db.$client.query("select type, data from project_events where project_id = $1 and type = 'project.published'", [projectId]);
+  const { rows } = await server.deps.db.$client.query(
+    "select type, data from project_events where project_id = $1 and type = 'project.published'",
+    [projectId],
+  );
   return rows;
 }
 
@@ -53,12 +58,19 @@ describe('share settings', () => {
     const body = await res.json();
     expect(body).toEqual({
       success: true,
-      settings: { isEnabled: false, shareToken: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), domainRestrictions: [], requirePassword: false },
+      settings: {
+        isEnabled: false,
+        shareToken: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+        domainRestrictions: [],
+        requirePassword: false,
+      },
     });
     const row = await shareRow(id);
     expect(row).toMatchObject({ share_token: body.settings.shareToken, is_enabled: false, password_hash: null });
     // The same settings on the next read.
-    expect((await (await call('GET', `/projects/${id}/share`)).json()).settings.shareToken).toBe(body.settings.shareToken);
+    expect((await (await call('GET', `/projects/${id}/share`)).json()).settings.shareToken).toBe(
+      body.settings.shareToken,
+    );
   });
 
   it('enables once, emitting project.published only when the share goes live', async () => {
@@ -88,7 +100,12 @@ describe('share settings', () => {
     const body = await put.json();
     expect(body).toEqual({
       success: true,
-      settings: { isEnabled: true, shareToken: token, domainRestrictions: ['shop.example.com', '*.brand.test:8443'], requirePassword: true },
+      settings: {
+        isEnabled: true,
+        shareToken: token,
+        domainRestrictions: ['shop.example.com', '*.brand.test:8443'],
+        requirePassword: true,
+      },
     });
     expect(JSON.stringify(body)).not.toContain('open sesame');
     const row = await shareRow(id);
@@ -98,7 +115,12 @@ describe('share settings', () => {
 
     // Omitted fields go back to the defaults: disabled, no password, any host.
     const bare = await call('PUT', `/projects/${id}/share`, owner, {});
-    expect((await bare.json()).settings).toEqual({ isEnabled: false, shareToken: token, domainRestrictions: [], requirePassword: false });
+    expect((await bare.json()).settings).toEqual({
+      isEnabled: false,
+      shareToken: token,
+      domainRestrictions: [],
+      requirePassword: false,
+    });
     const after = await shareRow(id);
     expect(after.password_hash).toBeNull();
     expect(after.revision).toBe(row.revision + 1);
@@ -139,11 +161,16 @@ describe('share settings', () => {
       expect(res.status, JSON.stringify(body)).toBe(400);
       const error = await res.json();
       expect(error).toMatchObject({ success: false, error: 'invalid_request' });
-      expect(error.details.map((d: { field: string }) => d.field), JSON.stringify(body)).toContain(field);
+      expect(
+        error.details.map((d: { field: string }) => d.field),
+        JSON.stringify(body),
+      ).toContain(field);
     }
     // 50 hosts are fine; nothing above changed the settings.
     expect((await shareRow(id))?.revision ?? 1).toBe(1);
-    const fifty = await call('PUT', `/projects/${id}/share`, owner, { domainRestrictions: Array.from({ length: 50 }, (_, i) => `h${i}.test`) });
+    const fifty = await call('PUT', `/projects/${id}/share`, owner, {
+      domainRestrictions: Array.from({ length: 50 }, (_, i) => `h${i}.test`),
+    });
     expect(fifty.status).toBe(200);
   });
 
@@ -170,7 +197,10 @@ describe('share settings', () => {
   it('accepts a workspace API key', async () => {
     const id = await newProject();
     const created = await (await call('POST', '/workspace/api-keys', owner, { name: 'ci' })).json();
-    const res = await fetch(`${server.url}/projects/${id}/share/enable`, { method: 'POST', headers: { 'x-api-key': created.key } });
+    const res = await fetch(`${server.url}/projects/${id}/share/enable`, {
+      method: 'POST',
+      headers: { 'x-api-key': created.key },
+    });
     expect(res.status).toBe(200);
     expect((await res.json()).settings.isEnabled).toBe(true);
   });

@@ -30,7 +30,11 @@ const read = (base: string, projectId: string, token: string, headers: Record<st
   fetch(`${base}/share/${projectId}/${token}`, { headers: { ...PUBLIC, ...headers } });
 
 async function sharedProject(name: string) {
-  const { project } = await owned('POST', '/projects', { name, type: 'configurator', data: { models: [], sceneData: {} } });
+  const { project } = await owned('POST', '/projects', {
+    name,
+    type: 'configurator',
+    data: { models: [], sceneData: {} },
+  });
   const { settings } = await owned('PUT', `/projects/${project.id}/share`, { isEnabled: true });
   return { projectId: project.id as string, token: settings.shareToken as string };
 }
@@ -49,7 +53,10 @@ beforeAll(async () => {
   bUrl = `http://127.0.0.1:${port}`;
   b = startTsProcess('server/main.ts', { ...a.env.env, PORT: String(port), PUBLIC_BASE_URL: bUrl, LOG_LEVEL: 'warn' });
   for (let i = 0; ; i++) {
-    const ok = await fetch(`${bUrl}/health`).then((res) => res.status === 200, () => false);
+    const ok = await fetch(`${bUrl}/health`).then(
+      (res) => res.status === 200,
+      () => false,
+    );
     if (ok) break;
     if (i > 300) throw new Error(`server B did not start:\n${b.output()}`);
     await new Promise((r) => setTimeout(r, 100));
@@ -83,7 +90,11 @@ describe('share state kept in memory by several server processes', () => {
   it('asks for the password on every server once one is set', async () => {
     const { projectId, token } = await sharedProject('Protected');
     await warm(projectId, token);
-    await owned('PUT', `/projects/${projectId}/share`, { isEnabled: true, requirePassword: true, password: 'open sesame' });
+    await owned('PUT', `/projects/${projectId}/share`, {
+      isEnabled: true,
+      requirePassword: true,
+      password: 'open sesame',
+    });
     const res = await read(bUrl, projectId, token);
     expect(res.status).toBe(401);
     expect(await res.json()).toMatchObject({ error: 'password_required' });
@@ -103,7 +114,11 @@ describe('share state kept in memory by several server processes', () => {
     await warm(projectId, token);
     const etag = (await read(bUrl, projectId, token)).headers.get('etag')!;
     expect((await read(bUrl, projectId, token, { 'if-none-match': etag })).status).toBe(304);
-    await owned('PUT', `/projects/${projectId}`, { name: 'After', type: 'configurator', data: { models: [], sceneData: {} } });
+    await owned('PUT', `/projects/${projectId}`, {
+      name: 'After',
+      type: 'configurator',
+      data: { models: [], sceneData: {} },
+    });
     const res = await read(bUrl, projectId, token, { 'if-none-match': etag });
     expect(res.status).toBe(200);
     expect((await res.json()).project.name).toBe('After');

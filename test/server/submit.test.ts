@@ -69,11 +69,20 @@ function blankPng(width: number, height: number): Buffer {
   header[8] = 1; // bit depth
   header[9] = 0; // greyscale
   const rows = Buffer.alloc((1 + Math.ceil(width / 8)) * height); // filter byte 0, all pixels black
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(rows)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** POST .../submit whose body sends its first bytes and then never ends, as a slow or hostile upload would. */
-function submitEndless(share: { projectId: string; token: string }, signal: AbortSignal, headers: Record<string, string> = {}) {
+function submitEndless(
+  share: { projectId: string; token: string },
+  signal: AbortSignal,
+  headers: Record<string, string> = {},
+) {
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       controller.enqueue(new TextEncoder().encode('{"formData":{"name":"'));
@@ -89,7 +98,8 @@ function submitEndless(share: { projectId: string; token: string }, signal: Abor
   } as RequestInit);
 }
 
-const query = async <T = Record<string, unknown>>(sql: string, params: unknown[] = []) => (await server.deps.db.$client.query(sql, params)).rows as T[];
+const query = async <T = Record<string, unknown>>(sql: string, params: unknown[] = []) =>
+  (await server.deps.db.$client.query(sql, params)).rows as T[];
 
 describe('submit: the happy path, through every background step', () => {
   it('answers with the request id, then stores screenshots, renders and mails the PDF, and emits the events', async () => {
@@ -99,14 +109,25 @@ describe('submit: the happy path, through every background step', () => {
       projectSettings: { emailAdminAddress: 'sales@shop.example', brandColor: '#e11d48' },
     });
     const shots = [png(), webp(), jpeg()];
-    const res = await submit(server.url, share, validBody({ screenshots: [dataUrl('image/png', shots[0]), dataUrl('image/webp', shots[1]), dataUrl('image/jpeg', shots[2])] }));
+    const res = await submit(
+      server.url,
+      share,
+      validBody({
+        screenshots: [dataUrl('image/png', shots[0]), dataUrl('image/webp', shots[1]), dataUrl('image/jpeg', shots[2])],
+      }),
+    );
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body).toEqual({ success: true, requestId: expect.any(String) });
     const id = body.requestId as string;
 
     const steps = await waitForSteps(server.deps.db, id);
-    expect(Object.fromEntries(Object.entries(steps).map(([k, v]) => [k, v.state]))).toEqual({ screenshots: 'done', pdf: 'done', email: 'done', events: 'done' });
+    expect(Object.fromEntries(Object.entries(steps).map(([k, v]) => [k, v.state]))).toEqual({
+      screenshots: 'done',
+      pdf: 'done',
+      email: 'done',
+      events: 'done',
+    });
 
     // Screenshots moved from the database to storage, byte for byte.
     const rows = await query<{ position: number; storage_key: string; data: Buffer | null }>(
@@ -115,14 +136,29 @@ describe('submit: the happy path, through every background step', () => {
     );
     expect(rows.map((r) => r.data)).toEqual([null, null, null]);
     expect(rows.map((r) => path.extname(r.storage_key))).toEqual(['.png', '.webp', '.jpg']);
-    for (const row of rows) expect(await readFile(path.join(server.env.storageDir, row.storage_key))).toEqual(shots[row.position]);
+    for (const row of rows)
+      expect(await readFile(path.join(server.env.storageDir, row.storage_key))).toEqual(shots[row.position]);
 
     // The PDF a person would send on: project, request id, answers under their labels, options by name, summary.
-    const [{ pdf_key: pdfKey }] = await query<{ pdf_key: string }>('select pdf_key from submissions where id = $1', [id]);
+    const [{ pdf_key: pdfKey }] = await query<{ pdf_key: string }>('select pdf_key from submissions where id = $1', [
+      id,
+    ]);
     const pdf = await readFile(path.join(server.env.storageDir, pdfKey));
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
     const text = await pdfText(pdf);
-    for (const expected of ['Oak Chair Deluxe', id, 'Full name', 'Ada Lovelace', 'ada@example.com', 'Wood finish', 'Natural oak (120)', 'Oak chair with a natural finish', 'Screenshot 1', 'Screenshot 2', 'Screenshot 3']) {
+    for (const expected of [
+      'Oak Chair Deluxe',
+      id,
+      'Full name',
+      'Ada Lovelace',
+      'ada@example.com',
+      'Wood finish',
+      'Natural oak (120)',
+      'Oak chair with a natural finish',
+      'Screenshot 1',
+      'Screenshot 2',
+      'Screenshot 3',
+    ]) {
       expect(text).toContain(expected);
     }
     // Every screenshot is in the PDF, the WebP too: none is listed instead.
@@ -143,9 +179,18 @@ describe('submit: the happy path, through every background step', () => {
     expect(mail.attachments).toHaveLength(1);
 
     // form.submitted, and quote.submitted because the project has pricing blocks; once each.
-    const events = await query<{ type: string; data: Record<string, unknown> }>('select type, data from project_events where project_id = $1 and type like $2 order by type', [share.projectId, '%.submitted']);
+    const events = await query<{ type: string; data: Record<string, unknown> }>(
+      'select type, data from project_events where project_id = $1 and type like $2 order by type',
+      [share.projectId, '%.submitted'],
+    );
     expect(events.map((e) => e.type)).toEqual(['form.submitted', 'quote.submitted']);
-    expect(events[0].data).toMatchObject({ requestId: id, projectId: share.projectId, formData: validBody().formData, selectedOptions: { wood: 'oak' }, configurationSummary: 'Oak chair with a natural finish' });
+    expect(events[0].data).toMatchObject({
+      requestId: id,
+      projectId: share.projectId,
+      formData: validBody().formData,
+      selectedOptions: { wood: 'oak' },
+      configurationSummary: 'Oak chair with a natural finish',
+    });
 
     // Nothing left for the relay.
     expect(await query('select job_id from outbox where job_id like $1', [`%${id}%`])).toEqual([]);
@@ -154,8 +199,14 @@ describe('submit: the happy path, through every background step', () => {
     const read = await fetch(`${server.url}/projects/${share.projectId}/requests/${id}`, { headers: owner.headers });
     expect(read.status).toBe(200);
     const { request } = await read.json();
-    expect(request).toMatchObject({ id, status: 'new', formData: validBody().formData, configurationSummary: 'Oak chair with a natural finish' });
-    for (const step of ['screenshots', 'pdf', 'email', 'events']) expect(request.steps[step]).toMatchObject({ state: 'done', attempts: 1 });
+    expect(request).toMatchObject({
+      id,
+      status: 'new',
+      formData: validBody().formData,
+      configurationSummary: 'Oak chair with a natural finish',
+    });
+    for (const step of ['screenshots', 'pdf', 'email', 'events'])
+      expect(request.steps[step]).toMatchObject({ state: 'done', attempts: 1 });
     expect(request.screenshots).toHaveLength(3);
     const shot = await fetch(request.screenshots[0]);
     expect(shot.status).toBe(200);
@@ -173,28 +224,43 @@ describe('submit: the happy path, through every background step', () => {
     const { requestId } = await res.json();
     const steps = await waitForSteps(server.deps.db, requestId);
     expect(steps.email).toMatchObject({ state: 'done', last_error: expect.stringContaining("workspace's owners") });
-    const events = await query<{ type: string }>('select type from project_events where project_id = $1 and type like $2', [share.projectId, '%.submitted']);
+    const events = await query<{ type: string }>(
+      'select type from project_events where project_id = $1 and type like $2',
+      [share.projectId, '%.submitted'],
+    );
     expect(events.map((e) => e.type)).toEqual(['form.submitted']);
     const mails = smtp.messages.filter((m) => m.messageId === `<request-${requestId}@config-share>`);
     expect(mails).toHaveLength(1);
     expect(mails[0].to).toEqual(['owner@submit.test']);
-    const { request } = await (await fetch(`${server.url}/projects/${share.projectId}/requests/${requestId}`, { headers: owner.headers })).json();
+    const { request } = await (
+      await fetch(`${server.url}/projects/${share.projectId}/requests/${requestId}`, { headers: owner.headers })
+    ).json();
     expect(request.steps.email).toMatchObject({ state: 'done', note: expect.stringContaining('emailAdminAddress') });
     expect(request.screenshots).toEqual([]);
   });
 
-  it('says why the owners got the mail when the project\'s address is not valid', async () => {
+  it("says why the owners got the mail when the project's address is not valid", async () => {
     const share = await createSharedProject(server, owner, { projectSettings: { emailAdminAddress: 'sales at shop' } });
     const { requestId } = await (await submit(server.url, share, validBody())).json();
     await waitForSteps(server.deps.db, requestId);
-    const { request } = await (await fetch(`${server.url}/projects/${share.projectId}/requests/${requestId}`, { headers: owner.headers })).json();
-    expect(request.steps.email).toMatchObject({ state: 'done', note: "Sent to the workspace's owners: the project's emailAdminAddress is not a valid e-mail address." });
-    expect(smtp.messages.filter((m) => m.messageId === `<request-${requestId}@config-share>`).map((m) => m.to)).toEqual([['owner@submit.test']]);
+    const { request } = await (
+      await fetch(`${server.url}/projects/${share.projectId}/requests/${requestId}`, { headers: owner.headers })
+    ).json();
+    expect(request.steps.email).toMatchObject({
+      state: 'done',
+      note: "Sent to the workspace's owners: the project's emailAdminAddress is not a valid e-mail address.",
+    });
+    expect(smtp.messages.filter((m) => m.messageId === `<request-${requestId}@config-share>`).map((m) => m.to)).toEqual(
+      [['owner@submit.test']],
+    );
   });
 
   it('notes, rather than fails, when nobody has an e-mail address', async () => {
     const share = await createSharedProject(server, owner, { projectSettings: {} });
-    await query('update people set email = null where id in (select person_id from memberships where workspace_id = $1 and role = $2)', [owner.workspaceId, 'owner']);
+    await query(
+      'update people set email = null where id in (select person_id from memberships where workspace_id = $1 and role = $2)',
+      [owner.workspaceId, 'owner'],
+    );
     try {
       const { requestId } = await (await submit(server.url, share, validBody())).json();
       const steps = await waitForSteps(server.deps.db, requestId);
@@ -236,14 +302,30 @@ describe('submit: checks and validation', () => {
   it('refuses more than five screenshots, other types, bytes that are not what they claim, and oversized ones', async () => {
     const six = Array.from({ length: 6 }, () => dataUrl('image/png', png()));
     await expectInvalid(await submit(server.url, share, validBody({ screenshots: six })), 'body.screenshots');
-    const gif = await expectInvalid(await submit(server.url, share, validBody({ screenshots: [dataUrl('image/gif', Buffer.from('GIF89a...'))] })), 'body.screenshots.0');
+    const gif = await expectInvalid(
+      await submit(server.url, share, validBody({ screenshots: [dataUrl('image/gif', Buffer.from('GIF89a...'))] })),
+      'body.screenshots.0',
+    );
     expect(gif.message).toContain('image/gif');
-    await expectInvalid(await submit(server.url, share, validBody({ screenshots: [dataUrl('image/png', png()), dataUrl('image/png', jpeg())] })), 'body.screenshots.1');
-    await expectInvalid(await submit(server.url, share, validBody({ screenshots: ['https://example.com/shot.png'] })), 'body.screenshots.0');
+    await expectInvalid(
+      await submit(
+        server.url,
+        share,
+        validBody({ screenshots: [dataUrl('image/png', png()), dataUrl('image/png', jpeg())] }),
+      ),
+      'body.screenshots.1',
+    );
+    await expectInvalid(
+      await submit(server.url, share, validBody({ screenshots: ['https://example.com/shot.png'] })),
+      'body.screenshots.0',
+    );
     // 5 MB as the contract writes it: 5,000,000 bytes.
     const big = Buffer.alloc(5_000_000 + 1);
     png().copy(big);
-    const oversized = await expectInvalid(await submit(server.url, share, validBody({ screenshots: [dataUrl('image/png', big)] })), 'body.screenshots.0');
+    const oversized = await expectInvalid(
+      await submit(server.url, share, validBody({ screenshots: [dataUrl('image/png', big)] })),
+      'body.screenshots.0',
+    );
     expect(oversized.message).toContain('5 MB');
   });
 
@@ -251,23 +333,44 @@ describe('submit: checks and validation', () => {
     // 8000 × 8000: a few KB here, 256 MB of pixels for a decoder.
     const huge = blankPng(8000, 8000);
     expect(huge.length).toBeLessThan(64 * 1024);
-    const body = await expectInvalid(await submit(server.url, share, validBody({ screenshots: [dataUrl('image/png', png()), dataUrl('image/png', huge)] })), 'body.screenshots.1');
+    const body = await expectInvalid(
+      await submit(
+        server.url,
+        share,
+        validBody({ screenshots: [dataUrl('image/png', png()), dataUrl('image/png', huge)] }),
+      ),
+      'body.screenshots.1',
+    );
     expect(body.message).toContain('8000 × 8000');
     // One side too long, within the total.
-    await expectInvalid(await submit(server.url, share, validBody({ screenshots: [dataUrl('image/png', blankPng(8193, 1))] })), 'body.screenshots.0');
+    await expectInvalid(
+      await submit(server.url, share, validBody({ screenshots: [dataUrl('image/png', blankPng(8193, 1))] })),
+      'body.screenshots.0',
+    );
     // The signature alone, without the IHDR chunk that gives the size.
-    await expectInvalid(await submit(server.url, share, validBody({ screenshots: [dataUrl('image/png', png().subarray(0, 12))] })), 'body.screenshots.0');
+    await expectInvalid(
+      await submit(server.url, share, validBody({ screenshots: [dataUrl('image/png', png().subarray(0, 12))] })),
+      'body.screenshots.0',
+    );
     // A JPEG header cut before its frame header.
-    await expectInvalid(await submit(server.url, share, validBody({ screenshots: [dataUrl('image/jpeg', jpeg().subarray(0, 3))] })), 'body.screenshots.0');
+    await expectInvalid(
+      await submit(server.url, share, validBody({ screenshots: [dataUrl('image/jpeg', jpeg().subarray(0, 3))] })),
+      'body.screenshots.0',
+    );
     // Nothing was stored.
     expect(await query('select id from submissions where project_id = $1', [share.projectId])).toEqual([]);
 
-    const longest = await submit(server.url, share, validBody({ screenshots: [dataUrl('image/png', blankPng(8192, 1))] }));
+    const longest = await submit(
+      server.url,
+      share,
+      validBody({ screenshots: [dataUrl('image/png', blankPng(8192, 1))] }),
+    );
     expect(longest.status).toBe(200);
   });
 
   it('draws the pixel cap at 8192 per side and 4096 × 4096 in all', () => {
-    const decode = (width: number, height: number) => () => decodeScreenshot(dataUrl('image/png', blankPng(width, height)), 2);
+    const decode = (width: number, height: number) => () =>
+      decodeScreenshot(dataUrl('image/png', blankPng(width, height)), 2);
     expect(decode(4096, 4096)().data.length).toBeGreaterThan(0);
     expect(decode(8192, 2048)().mimeType).toBe('image/png');
     expect(decode(4096, 4097)).toThrow(/body\.screenshots\.2 is 4096 × 4097 pixels/);
@@ -283,11 +386,17 @@ describe('submit: checks and validation', () => {
   });
 
   it('refuses a summary over 20,000 characters and keeps one at the limit', async () => {
-    await expectInvalid(await submit(server.url, share, validBody({ configurationSummary: 'x'.repeat(20_001) })), 'body.configurationSummary');
+    await expectInvalid(
+      await submit(server.url, share, validBody({ configurationSummary: 'x'.repeat(20_001) })),
+      'body.configurationSummary',
+    );
     const ok = await submit(server.url, share, validBody({ configurationSummary: 'x'.repeat(20_000) }));
     expect(ok.status).toBe(200);
     const { requestId } = await ok.json();
-    const [row] = await query<{ configuration_summary: string }>('select configuration_summary from submissions where id = $1', [requestId]);
+    const [row] = await query<{ configuration_summary: string }>(
+      'select configuration_summary from submissions where id = $1',
+      [requestId],
+    );
     expect(row.configuration_summary).toHaveLength(20_000);
   });
 
@@ -298,14 +407,22 @@ describe('submit: checks and validation', () => {
   });
 
   it('runs the share checks before the body: public key 401, unknown share 404, disabled share 404', async () => {
-    const noKey = await fetch(`${server.url}/share/${share.projectId}/${share.token}/submit`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const noKey = await fetch(`${server.url}/share/${share.projectId}/${share.token}/submit`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(noKey.status).toBe(401);
     expect(await noKey.json()).toMatchObject({ error: 'invalid_api_key' });
     // An invalid body to a wrong token is the 404, not the 400.
     const wrongToken = await submit(server.url, { ...share, token: 'A'.repeat(43) }, { nothing: true });
     expect(wrongToken.status).toBe(404);
     const other = await createSharedProject(server, owner);
-    await fetch(`${server.url}/projects/${other.projectId}/share`, { method: 'PUT', headers: json(owner.headers), body: JSON.stringify({ isEnabled: false }) });
+    await fetch(`${server.url}/projects/${other.projectId}/share`, {
+      method: 'PUT',
+      headers: json(owner.headers),
+      body: JSON.stringify({ isEnabled: false }),
+    });
     expect((await submit(server.url, other, validBody())).status).toBe(404);
   });
 
@@ -336,7 +453,12 @@ describe('submit: checks and validation', () => {
     const held: Array<Promise<unknown>> = [];
     // An endless upload that lost its slot to a probe is replaced, until all of them hold one.
     const hold = () => {
-      held.push(submitEndless(busy, uploads.signal).then((res) => (res.status === 503 ? hold() : undefined), () => undefined));
+      held.push(
+        submitEndless(busy, uploads.signal).then(
+          (res) => (res.status === 503 ? hold() : undefined),
+          () => undefined,
+        ),
+      );
     };
     for (let i = 0; i < MAX_SUBMITS_IN_PROGRESS; i++) hold();
     // A large body that fails validation: a 400 shows there was room for it, and stores nothing.
@@ -351,7 +473,9 @@ describe('submit: checks and validation', () => {
       // The share checks still come first: a wrong token is the 404.
       expect((await submit(server.url, { ...busy, token: 'A'.repeat(43) }, validBody())).status).toBe(404);
       // Ordinary form submits are not counted: the stalled uploads do not keep them out.
-      const crowd = await Promise.all(Array.from({ length: 3 * MAX_SUBMITS_IN_PROGRESS }, () => submit(server.url, busy, validBody())));
+      const crowd = await Promise.all(
+        Array.from({ length: 3 * MAX_SUBMITS_IN_PROGRESS }, () => submit(server.url, busy, validBody())),
+      );
       expect(crowd.map((res) => res.status)).toEqual(crowd.map(() => 200));
     } finally {
       uploads.abort();
@@ -378,9 +502,22 @@ describe('submit: checks and validation', () => {
   it('commits the request with its screenshots, pending steps and outbox rows before answering', async () => {
     const res = await submit(server.url, share, validBody({ screenshots: [dataUrl('image/png', png())] }));
     const { requestId } = await res.json();
-    const [row] = await query<{ form_data: unknown; selected_options: unknown; workspace_id: string; status: string }>('select * from submissions where id = $1', [requestId]);
-    expect(row).toMatchObject({ form_data: validBody().formData, selected_options: { wood: 'oak' }, workspace_id: owner.workspaceId, status: 'new' });
-    expect(Object.keys(await stepRows(server.deps.db, requestId)).sort()).toEqual(['email', 'events', 'pdf', 'screenshots']);
+    const [row] = await query<{ form_data: unknown; selected_options: unknown; workspace_id: string; status: string }>(
+      'select * from submissions where id = $1',
+      [requestId],
+    );
+    expect(row).toMatchObject({
+      form_data: validBody().formData,
+      selected_options: { wood: 'oak' },
+      workspace_id: owner.workspaceId,
+      status: 'new',
+    });
+    expect(Object.keys(await stepRows(server.deps.db, requestId)).sort()).toEqual([
+      'email',
+      'events',
+      'pdf',
+      'screenshots',
+    ]);
     await waitForSteps(server.deps.db, requestId);
   });
 });
@@ -391,7 +528,9 @@ describe('submit: Idempotency-Key', () => {
     const key = `order-${Date.now()}`;
     const first = await (await submit(server.url, share, validBody(), { 'idempotency-key': key })).json();
     // Parallel retries of the same key, as a flaky network would send them.
-    const again = await Promise.all([1, 2, 3].map(() => submit(server.url, share, validBody(), { 'idempotency-key': key }).then((r) => r.json())));
+    const again = await Promise.all(
+      [1, 2, 3].map(() => submit(server.url, share, validBody(), { 'idempotency-key': key }).then((r) => r.json())),
+    );
     for (const body of again) expect(body).toEqual({ success: true, requestId: first.requestId });
     expect(await query('select id from submissions where project_id = $1', [share.projectId])).toHaveLength(1);
 
@@ -444,34 +583,69 @@ describe('owner requests', () => {
   beforeAll(async () => {
     share = await createSharedProject(server, owner, { projectSettings: {} });
     for (let i = 0; i < 3; i++) {
-      const body = await (await submit(server.url, share, validBody({ formData: { name: `Visitor ${i}`, email: `v${i}@example.com` }, screenshots: [dataUrl('image/png', png())] }))).json();
+      const body = await (
+        await submit(
+          server.url,
+          share,
+          validBody({
+            formData: { name: `Visitor ${i}`, email: `v${i}@example.com` },
+            screenshots: [dataUrl('image/png', png())],
+          }),
+        )
+      ).json();
       ids.push(body.requestId);
     }
     for (const id of ids) await waitForSteps(server.deps.db, id);
   });
 
   it('lists newest first with cursor pagination', async () => {
-    const first = await (await fetch(`${server.url}/projects/${share.projectId}/requests?limit=2`, { headers: owner.headers })).json();
+    const first = await (
+      await fetch(`${server.url}/projects/${share.projectId}/requests?limit=2`, { headers: owner.headers })
+    ).json();
     expect(first.requests.map((r: { id: string }) => r.id)).toEqual([ids[2], ids[1]]);
-    expect(first.requests[0]).toMatchObject({ formData: { name: 'Visitor 2' }, screenshotCount: 1, steps: { email: { state: 'done' } } });
+    expect(first.requests[0]).toMatchObject({
+      formData: { name: 'Visitor 2' },
+      screenshotCount: 1,
+      steps: { email: { state: 'done' } },
+    });
     expect(first.nextCursor).toEqual(expect.any(String));
-    const second = await (await fetch(`${server.url}/projects/${share.projectId}/requests?limit=2&cursor=${first.nextCursor}`, { headers: owner.headers })).json();
+    const second = await (
+      await fetch(`${server.url}/projects/${share.projectId}/requests?limit=2&cursor=${first.nextCursor}`, {
+        headers: owner.headers,
+      })
+    ).json();
     expect(second.requests.map((r: { id: string }) => r.id)).toEqual([ids[0]]);
     expect(second.nextCursor).toBeNull();
   });
 
   it('lets a viewer read but not change, and hides the requests from another workspace', async () => {
     const route = `/projects/${share.projectId}/requests/${ids[0]}`;
-    expect((await fetch(`${server.url}/projects/${share.projectId}/requests`, { headers: viewer.headers })).status).toBe(200);
+    expect(
+      (await fetch(`${server.url}/projects/${share.projectId}/requests`, { headers: viewer.headers })).status,
+    ).toBe(200);
     expect((await fetch(`${server.url}${route}`, { headers: viewer.headers })).status).toBe(200);
-    const patch = await fetch(`${server.url}${route}`, { method: 'PATCH', headers: json(viewer.headers), body: JSON.stringify({ status: 'won' }) });
+    const patch = await fetch(`${server.url}${route}`, {
+      method: 'PATCH',
+      headers: json(viewer.headers),
+      body: JSON.stringify({ status: 'won' }),
+    });
     expect(patch.status).toBe(403);
     expect(await patch.json()).toMatchObject({ error: 'forbidden' });
     expect((await fetch(`${server.url}${route}`, { method: 'DELETE', headers: viewer.headers })).status).toBe(403);
 
-    expect((await fetch(`${server.url}/projects/${share.projectId}/requests`, { headers: stranger.headers })).status).toBe(404);
+    expect(
+      (await fetch(`${server.url}/projects/${share.projectId}/requests`, { headers: stranger.headers })).status,
+    ).toBe(404);
     expect((await fetch(`${server.url}${route}`, { headers: stranger.headers })).status).toBe(404);
-    expect((await fetch(`${server.url}${route}`, { method: 'PATCH', headers: json(stranger.headers), body: JSON.stringify({ status: 'won' }) })).status).toBe(404);
+    expect(
+      (
+        await fetch(`${server.url}${route}`, {
+          method: 'PATCH',
+          headers: json(stranger.headers),
+          body: JSON.stringify({ status: 'won' }),
+        })
+      ).status,
+    ).toBe(404);
     expect((await fetch(`${server.url}${route}`, { method: 'DELETE', headers: stranger.headers })).status).toBe(404);
     expect((await fetch(`${server.url}/projects/${share.projectId}/requests`)).status).toBe(401);
     // Nothing changed.
@@ -481,17 +655,36 @@ describe('owner requests', () => {
 
   it('sets the status and emits quote.updated', async () => {
     const route = `/projects/${share.projectId}/requests/${ids[1]}`;
-    const res = await fetch(`${server.url}${route}`, { method: 'PATCH', headers: json(owner.headers), body: JSON.stringify({ status: 'quoted' }) });
+    const res = await fetch(`${server.url}${route}`, {
+      method: 'PATCH',
+      headers: json(owner.headers),
+      body: JSON.stringify({ status: 'quoted' }),
+    });
     expect(res.status).toBe(200);
     expect((await res.json()).request).toMatchObject({ id: ids[1], status: 'quoted' });
-    expect((await (await fetch(`${server.url}${route}`, { headers: owner.headers })).json()).request.status).toBe('quoted');
+    expect((await (await fetch(`${server.url}${route}`, { headers: owner.headers })).json()).request.status).toBe(
+      'quoted',
+    );
     // The same status again changes nothing and emits nothing.
-    const again = await fetch(`${server.url}${route}`, { method: 'PATCH', headers: json(owner.headers), body: JSON.stringify({ status: 'quoted' }) });
+    const again = await fetch(`${server.url}${route}`, {
+      method: 'PATCH',
+      headers: json(owner.headers),
+      body: JSON.stringify({ status: 'quoted' }),
+    });
     expect(again.status).toBe(200);
-    const events = await query<{ data: Record<string, unknown> }>(`select data from project_events where project_id = $1 and type = 'quote.updated'`, [share.projectId]);
-    expect(events.map((e) => e.data)).toEqual([expect.objectContaining({ requestId: ids[1], status: 'quoted', previousStatus: 'new' })]);
+    const events = await query<{ data: Record<string, unknown> }>(
+      `select data from project_events where project_id = $1 and type = 'quote.updated'`,
+      [share.projectId],
+    );
+    expect(events.map((e) => e.data)).toEqual([
+      expect.objectContaining({ requestId: ids[1], status: 'quoted', previousStatus: 'new' }),
+    ]);
 
-    const bad = await fetch(`${server.url}${route}`, { method: 'PATCH', headers: json(owner.headers), body: JSON.stringify({ status: 'teleported' }) });
+    const bad = await fetch(`${server.url}${route}`, {
+      method: 'PATCH',
+      headers: json(owner.headers),
+      body: JSON.stringify({ status: 'teleported' }),
+    });
     expect(bad.status).toBe(400);
     expect((await bad.json()).details[0].field).toContain('body.status');
   });
@@ -499,8 +692,13 @@ describe('owner requests', () => {
   it('deletes a request and its files, emitting quote.deleted', async () => {
     const route = `/projects/${share.projectId}/requests/${ids[0]}`;
     const { request } = await (await fetch(`${server.url}${route}`, { headers: owner.headers })).json();
-    const keys = await query<{ storage_key: string }>('select storage_key from submission_screenshots where submission_id = $1', [ids[0]]);
-    const [{ pdf_key: pdfKey }] = await query<{ pdf_key: string }>('select pdf_key from submissions where id = $1', [ids[0]]);
+    const keys = await query<{ storage_key: string }>(
+      'select storage_key from submission_screenshots where submission_id = $1',
+      [ids[0]],
+    );
+    const [{ pdf_key: pdfKey }] = await query<{ pdf_key: string }>('select pdf_key from submissions where id = $1', [
+      ids[0],
+    ]);
     const files = [...keys.map((k) => k.storage_key), pdfKey].map((k) => path.join(server.env.storageDir, k));
     for (const file of files) await expect(readFile(file)).resolves.toBeInstanceOf(Buffer);
 
@@ -511,13 +709,24 @@ describe('owner requests', () => {
     expect((await fetch(`${server.url}${route}`, { method: 'DELETE', headers: owner.headers })).status).toBe(404);
     for (const file of files) await expect(readFile(file)).rejects.toThrow();
     expect((await fetch(request.pdfUrl)).status).toBe(404);
-    const events = await query<{ data: Record<string, unknown> }>(`select data from project_events where project_id = $1 and type = 'quote.deleted'`, [share.projectId]);
+    const events = await query<{ data: Record<string, unknown> }>(
+      `select data from project_events where project_id = $1 and type = 'quote.deleted'`,
+      [share.projectId],
+    );
     expect(events.map((e) => e.data)).toEqual([expect.objectContaining({ requestId: ids[0] })]);
   });
 
   it('answers 404 for an unknown request and 400 for a malformed id', async () => {
-    expect((await fetch(`${server.url}/projects/${share.projectId}/requests/00000000-0000-4000-8000-000000000000`, { headers: owner.headers })).status).toBe(404);
-    expect((await fetch(`${server.url}/projects/${share.projectId}/requests/nope`, { headers: owner.headers })).status).toBe(400);
+    expect(
+      (
+        await fetch(`${server.url}/projects/${share.projectId}/requests/00000000-0000-4000-8000-000000000000`, {
+          headers: owner.headers,
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (await fetch(`${server.url}/projects/${share.projectId}/requests/nope`, { headers: owner.headers })).status,
+    ).toBe(400);
   });
 });
 
@@ -527,13 +736,20 @@ describe('deleting a project', () => {
     const res = await submit(server.url, share, validBody({ screenshots: [dataUrl('image/png', png())] }));
     const { requestId } = await res.json();
     await waitForSteps(server.deps.db, requestId);
-    const [{ pdf_key: pdfKey }] = await query<{ pdf_key: string }>('select pdf_key from submissions where id = $1', [requestId]);
-    const [{ storage_key: shotKey }] = await query<{ storage_key: string }>('select storage_key from submission_screenshots where submission_id = $1', [requestId]);
+    const [{ pdf_key: pdfKey }] = await query<{ pdf_key: string }>('select pdf_key from submissions where id = $1', [
+      requestId,
+    ]);
+    const [{ storage_key: shotKey }] = await query<{ storage_key: string }>(
+      'select storage_key from submission_screenshots where submission_id = $1',
+      [requestId],
+    );
     const exists = async (key: string) => (await server.deps.storage.head(key)) !== null;
     expect(await exists(pdfKey)).toBe(true);
     expect(await exists(shotKey)).toBe(true);
 
-    expect((await fetch(`${server.url}/projects/${share.projectId}`, { method: 'DELETE', headers: owner.headers })).status).toBe(200);
+    expect(
+      (await fetch(`${server.url}/projects/${share.projectId}`, { method: 'DELETE', headers: owner.headers })).status,
+    ).toBe(200);
     expect(await query('select id from submissions where id = $1', [requestId])).toEqual([]);
     expect(await exists(pdfKey)).toBe(false);
     expect(await exists(shotKey)).toBe(false);
@@ -547,13 +763,22 @@ describe('a screenshot with corrupt image data', () => {
       '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201ff5ea1ab0000000049454e44ae426082',
       'hex',
     );
-    const share = await createSharedProject(server, owner, { projectSettings: { emailAdminAddress: 'corrupt@shop.example' } });
+    const share = await createSharedProject(server, owner, {
+      projectSettings: { emailAdminAddress: 'corrupt@shop.example' },
+    });
     const res = await submit(server.url, share, validBody({ screenshots: [dataUrl('image/png', corrupt)] }));
     expect(res.status).toBe(200);
     const { requestId } = await res.json();
     const steps = await waitForSteps(server.deps.db, requestId);
-    expect(Object.fromEntries(Object.entries(steps).map(([k, v]) => [k, v.state]))).toEqual({ screenshots: 'done', pdf: 'done', email: 'done', events: 'done' });
-    const [{ pdf_key: pdfKey }] = await query<{ pdf_key: string }>('select pdf_key from submissions where id = $1', [requestId]);
+    expect(Object.fromEntries(Object.entries(steps).map(([k, v]) => [k, v.state]))).toEqual({
+      screenshots: 'done',
+      pdf: 'done',
+      email: 'done',
+      events: 'done',
+    });
+    const [{ pdf_key: pdfKey }] = await query<{ pdf_key: string }>('select pdf_key from submissions where id = $1', [
+      requestId,
+    ]);
     const text = await pdfText(await readFile(path.join(server.env.storageDir, pdfKey)));
     expect(text).toContain(requestId);
     // The worker is still alive: a later request goes through too.

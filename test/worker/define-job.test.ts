@@ -31,7 +31,12 @@ describe('job types', () => {
     const quick = defineJob({ queue: QUEUES.health, name: 'quick', timeoutMs: 1000, process: async () => 'done' });
     expect(await runJob(quick, job, deps)).toBe('done');
     const cancel = new AbortController();
-    const hanging = defineJob({ queue: QUEUES.health, name: 'hanging', timeoutMs: 60_000, process: () => new Promise(() => {}) });
+    const hanging = defineJob({
+      queue: QUEUES.health,
+      name: 'hanging',
+      timeoutMs: 60_000,
+      process: () => new Promise(() => {}),
+    });
     const running = runJob(hanging, job, deps, cancel.signal);
     cancel.abort(new Error('cancelled'));
     await expect(running).rejects.toThrow('cancelled');

@@ -34,7 +34,13 @@ const withGiveUp = defineJob({
     givenUp.push(locked[0].job_id);
   },
 });
-const later = defineJob({ queue: QUEUES.submissionSteps, name: 'later', delayMs: 10 * HOUR, timeoutMs: 1000, process: async () => ({}) });
+const later = defineJob({
+  queue: QUEUES.submissionSteps,
+  name: 'later',
+  delayMs: 10 * HOUR,
+  timeoutMs: 1000,
+  process: async () => ({}),
+});
 const JOBS = createJobRegistry([plain, withGiveUp, later], {});
 
 let env: TestEnv;
@@ -78,14 +84,17 @@ async function outboxState(jobIds: string[]): Promise<OutboxState[]> {
 
 /** Makes rows look enqueued long ago (`count` times), so the next dispatch re-sends them. */
 async function makeStale(jobIds: string[], count: number) {
-  await deps.db.$client.query(`update outbox set enqueue_count = $2, last_enqueued_at = now() - interval '1 hour', next_attempt_at = now() where job_id = any($1)`, [
-    jobIds,
-    count,
-  ]);
+  await deps.db.$client.query(
+    `update outbox set enqueue_count = $2, last_enqueued_at = now() - interval '1 hour', next_attempt_at = now() where job_id = any($1)`,
+    [jobIds, count],
+  );
 }
 
 /** Worker deps whose `submission-steps` producer is replaced by `stub`. */
-const withSubmissions = (stub: Partial<Queue>): WorkerDeps => ({ ...deps, queues: { ...deps.queues, [QUEUES.submissionSteps]: stub as Queue } as Queues });
+const withSubmissions = (stub: Partial<Queue>): WorkerDeps => ({
+  ...deps,
+  queues: { ...deps.queues, [QUEUES.submissionSteps]: stub as Queue } as Queues,
+});
 
 function deferred<T = void>() {
   let resolve!: (value: T) => void;
@@ -141,25 +150,45 @@ describe('dispatchOutbox', () => {
 
   it('leaves rows Redis refused or did not take in time for a later attempt, unsent', async () => {
     const refused = await rows(2);
-    const refusing = withSubmissions({ addBulk: (() => Promise.reject(new Error('Connection is closed.'))) as Queue['addBulk'] });
-    expect(await dispatchOutbox(refusing, { ids: refused.ids, resendAfterMs: 60_000 })).toMatchObject({ claimed: 2, sent: 0, failed: 2 });
-    expect(await outboxState(refused.jobIds)).toEqual(refused.jobIds.map((job_id) => ({ job_id, enqueue_count: 0, sent: false, due: false })));
+    const refusing = withSubmissions({
+      addBulk: (() => Promise.reject(new Error('Connection is closed.'))) as Queue['addBulk'],
+    });
+    expect(await dispatchOutbox(refusing, { ids: refused.ids, resendAfterMs: 60_000 })).toMatchObject({
+      claimed: 2,
+      sent: 0,
+      failed: 2,
+    });
+    expect(await outboxState(refused.jobIds)).toEqual(
+      refused.jobIds.map((job_id) => ({ job_id, enqueue_count: 0, sent: false, due: false })),
+    );
 
     const hung = await rows(1);
     const hanging = withSubmissions({ addBulk: (() => new Promise(() => {})) as Queue['addBulk'] });
-    expect(await dispatchOutbox(hanging, { ids: hung.ids, resendAfterMs: 60_000, deadlineMs: 50 })).toMatchObject({ claimed: 1, failed: 1 });
-    expect(await outboxState(hung.jobIds)).toEqual([{ job_id: hung.jobIds[0], enqueue_count: 0, sent: false, due: false }]);
+    expect(await dispatchOutbox(hanging, { ids: hung.ids, resendAfterMs: 60_000, deadlineMs: 50 })).toMatchObject({
+      claimed: 1,
+      failed: 1,
+    });
+    expect(await outboxState(hung.jobIds)).toEqual([
+      { job_id: hung.jobIds[0], enqueue_count: 0, sent: false, due: false },
+    ]);
   });
 
   it("re-adds a lost job, leaves a job BullMQ still holds alone, and gives up one lost too often with its type's giveUp", async () => {
-    const [alive, lost, poisoned] = [await rows(1, withGiveUp.name), await rows(1, withGiveUp.name), await rows(1, withGiveUp.name)];
+    const [alive, lost, poisoned] = [
+      await rows(1, withGiveUp.name),
+      await rows(1, withGiveUp.name),
+      await rows(1, withGiveUp.name),
+    ];
     // BullMQ still holds this one (waiting: no worker runs here).
     await deps.queues[QUEUES.submissionSteps].add(withGiveUp.name, {}, { jobId: alive.jobIds[0] });
     await makeStale(alive.jobIds, 5);
     await makeStale(lost.jobIds, 4);
     await makeStale(poisoned.jobIds, 5);
     givenUp.length = 0;
-    const result = await dispatchOutbox(deps, { ids: [...alive.ids, ...lost.ids, ...poisoned.ids], resendAfterMs: 60_000 });
+    const result = await dispatchOutbox(deps, {
+      ids: [...alive.ids, ...lost.ids, ...poisoned.ids],
+      resendAfterMs: 60_000,
+    });
     expect(result).toMatchObject({ claimed: 3, sent: 1, alive: 1, gaveUp: 1, failed: 0 });
     expect(givenUp).toEqual(poisoned.jobIds);
     const state = await outboxState([...alive.jobIds, ...lost.jobIds, ...poisoned.jobIds]);
@@ -176,9 +205,13 @@ describe('dispatchOutbox', () => {
     const [declared, undeclared] = [await rows(1, withGiveUp.name), await rows(1, plain.name)];
     await makeStale([...declared.jobIds, ...undeclared.jobIds], 9);
     givenUp.length = 0;
-    expect(await dispatchOutbox(deps, { ids: [...declared.ids, ...undeclared.ids], resendAfterMs: 60_000 })).toMatchObject({ sent: 1, gaveUp: 1 });
+    expect(
+      await dispatchOutbox(deps, { ids: [...declared.ids, ...undeclared.ids], resendAfterMs: 60_000 }),
+    ).toMatchObject({ sent: 1, gaveUp: 1 });
     expect(givenUp).toEqual(declared.jobIds);
-    expect(await outboxState([...declared.jobIds, ...undeclared.jobIds])).toMatchObject([{ job_id: undeclared.jobIds[0], enqueue_count: 10 }]);
+    expect(await outboxState([...declared.jobIds, ...undeclared.jobIds])).toMatchObject([
+      { job_id: undeclared.jobIds[0], enqueue_count: 10 },
+    ]);
   });
 
   it('keeps the row when giveUp fails', async () => {
@@ -191,10 +224,15 @@ describe('dispatchOutbox', () => {
         throw new Error('could not record the failure');
       },
     };
-    const failing = dispatchOutbox({ ...deps, jobs: createJobRegistry([plain, failingType, later], {}) }, { ids: broken.ids, resendAfterMs: 60_000 });
+    const failing = dispatchOutbox(
+      { ...deps, jobs: createJobRegistry([plain, failingType, later], {}) },
+      { ids: broken.ids, resendAfterMs: 60_000 },
+    );
     await expect(failing).rejects.toThrow('giving up a row failed');
     // Rolled back: the row is still there, due again shortly.
-    expect(await outboxState(broken.jobIds)).toEqual([{ job_id: broken.jobIds[0], enqueue_count: 5, sent: true, due: false }]);
+    expect(await outboxState(broken.jobIds)).toEqual([
+      { job_id: broken.jobIds[0], enqueue_count: 5, sent: true, due: false },
+    ]);
   });
 
   it('does not look at a row whose job is delayed into the future: no sweep claims it, BullMQ is never asked', async () => {
@@ -224,12 +262,22 @@ describe('dispatchOutbox', () => {
       timeoutMs: 1000,
       process: async () => Promise.reject(new Error('try again in ten hours')),
     });
-    const worker = await startWorker(workerConfig(env.env), { log: createLogger('silent'), jobs: createJobRegistry([failing], {}) });
+    const worker = await startWorker(workerConfig(env.env), {
+      log: createLogger('silent'),
+      jobs: createJobRegistry([failing], {}),
+    });
     try {
-      const [id] = await addToOutbox(deps.db, [{ queue: QUEUES.submissionSteps, name: failing.name, jobId: `t_${process.pid}_retried`, data: {} }]);
-      await waitFor(async () => (await hoursUntilDue(`t_${process.pid}_retried`)) > 10, 'the next check to move past the backoff');
+      const [id] = await addToOutbox(deps.db, [
+        { queue: QUEUES.submissionSteps, name: failing.name, jobId: `t_${process.pid}_retried`, data: {} },
+      ]);
+      await waitFor(
+        async () => (await hoursUntilDue(`t_${process.pid}_retried`)) > 10,
+        'the next check to move past the backoff',
+      );
       expect(await worker.deps.queues[QUEUES.submissionSteps].getJobState(`t_${process.pid}_retried`)).toBe('delayed');
-      const { rows: [row] } = await deps.db.$client.query<{ id: string }>('select id from outbox where id = $1', [id]);
+      const {
+        rows: [row],
+      } = await deps.db.$client.query<{ id: string }>('select id from outbox where id = $1', [id]);
       expect(row).toBeDefined();
       expect(await dispatchOutbox(worker.deps)).toMatchObject({ claimed: 0 });
     } finally {

@@ -15,7 +15,17 @@ import { createSubmissionRepository } from '../../server/core/repositories/submi
 import { closeWorkerDeps, createWorkerDeps } from '../../worker/deps.js';
 import { dispatchOutbox } from '../../worker/dispatch-outbox.js';
 import { createLogger } from '../../server/core/platform/log.js';
-import { createSharedProject, dataUrl, png, startTestWorker, submit, validBody, waitFor, waitForSteps, workerConfig } from './submission-fixtures.js';
+import {
+  createSharedProject,
+  dataUrl,
+  png,
+  startTestWorker,
+  submit,
+  validBody,
+  waitFor,
+  waitForSteps,
+  workerConfig,
+} from './submission-fixtures.js';
 
 /**
  * Store first, enqueue after: a submit is acknowledged once it is in Postgres, whatever Redis
@@ -41,7 +51,9 @@ async function handOverToBullMQ(server: TestServer, requestId: string) {
     const jobIds = [submissionJobId(requestId, 'screenshots'), submissionJobId(requestId, 'events')];
     await waitFor(async () => {
       await dispatchOutbox(deps);
-      return (await Promise.all(jobIds.map((jobId) => deps.queues[QUEUES.submissionSteps].getJobState(jobId)))).every((state) => state !== 'unknown');
+      return (await Promise.all(jobIds.map((jobId) => deps.queues[QUEUES.submissionSteps].getJobState(jobId)))).every(
+        (state) => state !== 'unknown',
+      );
     }, 'the relay to enqueue the first steps');
   } finally {
     await closeWorkerDeps(deps);
@@ -55,7 +67,9 @@ async function expectEverythingOnce(server: TestServer, smtp: SmtpCatcher, proje
     expect(await outboxRows(server, id)).toEqual([]);
   }
   await smtp.waitForMessages(requestIds.length);
-  expect(smtp.messages.map((m) => m.messageId).sort()).toEqual(requestIds.map((id) => `<request-${id}@config-share>`).sort());
+  expect(smtp.messages.map((m) => m.messageId).sort()).toEqual(
+    requestIds.map((id) => `<request-${id}@config-share>`).sort(),
+  );
   const { rows } = await server.deps.db.$client.query<{ request_id: string }>(
     `select data->>'requestId' as request_id from project_events where project_id = $1 and type = 'form.submitted'`,
     [projectId],
@@ -65,7 +79,11 @@ async function expectEverythingOnce(server: TestServer, smtp: SmtpCatcher, proje
 
 /** A Redis of this test's own, so stopping it disturbs no one else. No persistence: a restart starts empty. */
 async function startRedis(port: number, dir: string): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let output = '';
   await new Promise<void>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -91,7 +109,9 @@ describe('outbox', () => {
     const server = await startTestServer({ SMTP_URL: smtp.url });
     cleanups.push(() => server.close());
     const owner = await server.person('owner@outbox.test');
-    const share = await createSharedProject(server, owner, { projectSettings: { emailAdminAddress: 'owner@shop.example' } });
+    const share = await createSharedProject(server, owner, {
+      projectSettings: { emailAdminAddress: 'owner@shop.example' },
+    });
 
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
@@ -101,8 +121,14 @@ describe('outbox', () => {
     }
     // Committed with their first steps' outbox rows; nothing has run.
     for (const id of ids) {
-      expect((await outboxRows(server, id)).map((r) => r.job_id)).toEqual([`sub_${id}_events`, `sub_${id}_screenshots`]);
-      const { rows } = await server.deps.db.$client.query('select state from submission_steps where submission_id = $1', [id]);
+      expect((await outboxRows(server, id)).map((r) => r.job_id)).toEqual([
+        `sub_${id}_events`,
+        `sub_${id}_screenshots`,
+      ]);
+      const { rows } = await server.deps.db.$client.query(
+        'select state from submission_steps where submission_id = $1',
+        [id],
+      );
       expect(rows.map((r) => r.state)).toEqual(['pending', 'pending', 'pending', 'pending']);
     }
 
@@ -131,13 +157,27 @@ describe('outbox', () => {
     const server = await startTestServer({ SMTP_URL: smtp.url });
     cleanups.push(() => server.close());
     const owner = await server.person('owner@died.test');
-    const share = await createSharedProject(server, owner, { projectSettings: { emailAdminAddress: 'owner@shop.example' } });
+    const share = await createSharedProject(server, owner, {
+      projectSettings: { emailAdminAddress: 'owner@shop.example' },
+    });
     // What the submit route commits, without the hand-over that follows it.
     const stored = await createSubmissionRepository(server.deps.db).create(
-      { projectId: share.projectId, workspaceId: owner.workspaceId, formData: validBody().formData, selectedOptions: {}, configurationSummary: '', idempotencyKey: null, clientIp: '192.0.2.1', screenshots: [] },
+      {
+        projectId: share.projectId,
+        workspaceId: owner.workspaceId,
+        formData: validBody().formData,
+        selectedOptions: {},
+        configurationSummary: '',
+        idempotencyKey: null,
+        clientIp: '192.0.2.1',
+        screenshots: [],
+      },
       60_000,
     );
-    expect(stored.outbox.map((job) => job.jobId).sort()).toEqual([submissionJobId(stored.id, 'events'), submissionJobId(stored.id, 'screenshots')]);
+    expect(stored.outbox.map((job) => job.jobId).sort()).toEqual([
+      submissionJobId(stored.id, 'events'),
+      submissionJobId(stored.id, 'screenshots'),
+    ]);
 
     const worker = await startTestWorker(server.env.env, { SMTP_URL: smtp.url });
     cleanups.push(() => worker.close(5000));
@@ -150,7 +190,9 @@ describe('outbox', () => {
     const server = await startTestServer({ SMTP_URL: smtp.url });
     cleanups.push(() => server.close());
     const owner = await server.person('owner@gave-up.test');
-    const share = await createSharedProject(server, owner, { projectSettings: { emailAdminAddress: 'owner@shop.example' } });
+    const share = await createSharedProject(server, owner, {
+      projectSettings: { emailAdminAddress: 'owner@shop.example' },
+    });
     const id = (await (await submit(server.url, share, validBody())).json()).requestId as string;
     await handOverToBullMQ(server, id);
 
@@ -158,12 +200,19 @@ describe('outbox', () => {
     // stalled more than maxStalledCount times: Redis says "failed", the outbox rows stay.
     const connection = createRedis(server.config.redisUrl, 'worker');
     const queue = new Queue(QUEUES.submissionSteps, { connection, prefix: server.config.queuePrefix });
-    const saboteur = new Worker(QUEUES.submissionSteps, async () => Promise.reject(new UnrecoverableError('job stalled more than allowable limit')), {
-      connection,
-      prefix: server.config.queuePrefix,
-    });
+    const saboteur = new Worker(
+      QUEUES.submissionSteps,
+      async () => Promise.reject(new UnrecoverableError('job stalled more than allowable limit')),
+      {
+        connection,
+        prefix: server.config.queuePrefix,
+      },
+    );
     const jobIds = [submissionJobId(id, 'screenshots'), submissionJobId(id, 'events')];
-    await waitFor(async () => (await Promise.all(jobIds.map((j) => queue.getJobState(j)))).every((state) => state === 'failed'), 'the jobs to fail');
+    await waitFor(
+      async () => (await Promise.all(jobIds.map((j) => queue.getJobState(j)))).every((state) => state === 'failed'),
+      'the jobs to fail',
+    );
     await saboteur.close();
     await queue.close();
     connection.disconnect();
@@ -179,7 +228,9 @@ describe('outbox', () => {
     cleanups.push(() => server.close());
     const owner = await server.person('owner@poison.test');
     const share = await createSharedProject(server, owner);
-    const id = (await (await submit(server.url, share, validBody({ screenshots: [dataUrl('image/png', png())] }))).json()).requestId as string;
+    const id = (
+      await (await submit(server.url, share, validBody({ screenshots: [dataUrl('image/png', png())] }))).json()
+    ).requestId as string;
     await handOverToBullMQ(server, id);
 
     // The screenshots job was handed to BullMQ five times and lost every time (it stalls or
@@ -190,7 +241,10 @@ describe('outbox', () => {
     await queue.remove(jobId);
     await queue.close();
     connection.disconnect();
-    await server.deps.db.$client.query(`update outbox set enqueue_count = 5, last_enqueued_at = now() - interval '1 hour', next_attempt_at = now() where job_id = $1`, [jobId]);
+    await server.deps.db.$client.query(
+      `update outbox set enqueue_count = 5, last_enqueued_at = now() - interval '1 hour', next_attempt_at = now() where job_id = $1`,
+      [jobId],
+    );
 
     // The e-mail goes to the workspace's owner (the project names no address).
     const smtp = await startSmtpCatcher();
@@ -198,48 +252,63 @@ describe('outbox', () => {
     const worker = await startTestWorker(server.env.env, { SMTP_URL: smtp.url });
     cleanups.push(() => worker.close(5000));
     const steps = await waitForSteps(server.deps.db, id);
-    expect(steps.screenshots).toMatchObject({ state: 'failed', attempts: 0, last_error: 'gave up after repeated interruptions' });
+    expect(steps.screenshots).toMatchObject({
+      state: 'failed',
+      attempts: 0,
+      last_error: 'gave up after repeated interruptions',
+    });
     for (const step of ['pdf', 'email', 'events']) expect(steps[step]).toMatchObject({ state: 'done', attempts: 1 });
-    const { request } = await (await fetch(`${server.url}/projects/${share.projectId}/requests/${id}`, { headers: owner.headers })).json();
+    const { request } = await (
+      await fetch(`${server.url}/projects/${share.projectId}/requests/${id}`, { headers: owner.headers })
+    ).json();
     expect(request.steps.screenshots).toMatchObject({ state: 'failed', error: 'gave up after repeated interruptions' });
     expect(request.pdfUrl).toEqual(expect.any(String));
     expect(await outboxRows(server, id)).toEqual([]);
   });
 
-  it('acknowledges while Redis is down; after Redis restarts empty the relay re-enqueues and every step runs once', { timeout: 120_000 }, async () => {
-    const redisPort = await freePort();
-    const redisDir = await mkdtemp(path.join(tmpdir(), 'cs-redis-'));
-    cleanups.push(() => rm(redisDir, { recursive: true, force: true }));
-    let redis = await startRedis(redisPort, redisDir);
-    cleanups.push(() => stopRedis(redis));
-    const redisUrl = `redis://127.0.0.1:${redisPort}`;
+  it(
+    'acknowledges while Redis is down; after Redis restarts empty the relay re-enqueues and every step runs once',
+    { timeout: 120_000 },
+    async () => {
+      const redisPort = await freePort();
+      const redisDir = await mkdtemp(path.join(tmpdir(), 'cs-redis-'));
+      cleanups.push(() => rm(redisDir, { recursive: true, force: true }));
+      let redis = await startRedis(redisPort, redisDir);
+      cleanups.push(() => stopRedis(redis));
+      const redisUrl = `redis://127.0.0.1:${redisPort}`;
 
-    const smtp = await startSmtpCatcher();
-    cleanups.push(() => smtp.close());
-    const server = await startTestServer({ REDIS_URL: redisUrl, SMTP_URL: smtp.url });
-    cleanups.push(() => server.close());
-    const owner = await server.person('owner@redis-down.test');
-    const share = await createSharedProject(server, owner, { projectSettings: { emailAdminAddress: 'owner@shop.example' } });
+      const smtp = await startSmtpCatcher();
+      cleanups.push(() => smtp.close());
+      const server = await startTestServer({ REDIS_URL: redisUrl, SMTP_URL: smtp.url });
+      cleanups.push(() => server.close());
+      const owner = await server.person('owner@redis-down.test');
+      const share = await createSharedProject(server, owner, {
+        projectSettings: { emailAdminAddress: 'owner@shop.example' },
+      });
 
-    // A: enqueued in Redis, but no worker runs; the restart below loses those jobs.
-    const a = (await (await submit(server.url, share, validBody())).json()).requestId as string;
-    await handOverToBullMQ(server, a);
+      // A: enqueued in Redis, but no worker runs; the restart below loses those jobs.
+      const a = (await (await submit(server.url, share, validBody())).json()).requestId as string;
+      await handOverToBullMQ(server, a);
 
-    await stopRedis(redis);
-    // B: Redis is down. The answer does not wait for it.
-    const res = await submit(server.url, share, validBody({ screenshots: [dataUrl('image/png', png())] }));
-    expect(res.status).toBe(200);
-    const b = (await res.json()).requestId as string;
-    // B's rows wait for the relay, never enqueued.
-    await waitFor(async () => (await outboxRows(server, b)).every((r) => r.last_enqueued_at === null), "B's rows to wait for the relay");
+      await stopRedis(redis);
+      // B: Redis is down. The answer does not wait for it.
+      const res = await submit(server.url, share, validBody({ screenshots: [dataUrl('image/png', png())] }));
+      expect(res.status).toBe(200);
+      const b = (await res.json()).requestId as string;
+      // B's rows wait for the relay, never enqueued.
+      await waitFor(
+        async () => (await outboxRows(server, b)).every((r) => r.last_enqueued_at === null),
+        "B's rows to wait for the relay",
+      );
 
-    // A worker starting meanwhile waits for Redis; Redis comes back empty.
-    const starting = startTestWorker(server.env.env, { REDIS_URL: redisUrl, SMTP_URL: smtp.url });
-    let worker: WorkerApp | undefined;
-    cleanups.push(async () => (worker ?? (await starting)).close(5000));
-    redis = await startRedis(redisPort, redisDir);
-    worker = await starting;
+      // A worker starting meanwhile waits for Redis; Redis comes back empty.
+      const starting = startTestWorker(server.env.env, { REDIS_URL: redisUrl, SMTP_URL: smtp.url });
+      let worker: WorkerApp | undefined;
+      cleanups.push(async () => (worker ?? (await starting)).close(5000));
+      redis = await startRedis(redisPort, redisDir);
+      worker = await starting;
 
-    await expectEverythingOnce(server, smtp, share.projectId, [a, b]);
-  });
+      await expectEverythingOnce(server, smtp, share.projectId, [a, b]);
+    },
+  );
 });

@@ -6,7 +6,18 @@ import { startTestServer, type TestPerson, type TestServer } from '../helpers/te
 import { startSmtpCatcher, type SmtpCatcher } from '../helpers/smtp-catcher.js';
 import { pdfText } from '../helpers/pdf-text.js';
 import type { WorkerApp } from '../../worker/app.js';
-import { createSharedProject, dataUrl, jpeg, png, startTestWorker, submit, validBody, waitFor, waitForSteps, webp } from './submission-fixtures.js';
+import {
+  createSharedProject,
+  dataUrl,
+  jpeg,
+  png,
+  startTestWorker,
+  submit,
+  validBody,
+  waitFor,
+  waitForSteps,
+  webp,
+} from './submission-fixtures.js';
 
 /**
  * Screenshots as the owner gets them, through submit and every background step: each one in the
@@ -34,14 +45,26 @@ const imageCount = (pdf: Buffer) => pdf.toString('latin1').match(/\/Subtype \/Im
 
 /** Submits the screenshots, waits for every step, and returns the stored PDF and the e-mail. */
 async function sendRequest(screenshots: Array<[mime: string, bytes: Buffer]>) {
-  const share = await createSharedProject(server, owner, { projectSettings: { emailAdminAddress: 'sales@shop.example' } });
-  const res = await submit(server.url, share, validBody({ screenshots: screenshots.map(([mime, bytes]) => dataUrl(mime, bytes)) }));
+  const share = await createSharedProject(server, owner, {
+    projectSettings: { emailAdminAddress: 'sales@shop.example' },
+  });
+  const res = await submit(
+    server.url,
+    share,
+    validBody({ screenshots: screenshots.map(([mime, bytes]) => dataUrl(mime, bytes)) }),
+  );
   expect(res.status).toBe(200);
   const id = (await res.json()).requestId as string;
   const steps = await waitForSteps(server.deps.db, id, 50_000);
-  const { rows } = await server.deps.db.$client.query<{ pdf_key: string }>('select pdf_key from submissions where id = $1', [id]);
+  const { rows } = await server.deps.db.$client.query<{ pdf_key: string }>(
+    'select pdf_key from submissions where id = $1',
+    [id],
+  );
   const pdf = await readFile(path.join(server.env.storageDir, rows[0].pdf_key));
-  const mail = await waitFor(async () => smtp.messages.find((m) => m.messageId === `<request-${id}@config-share>`), 'the e-mail');
+  const mail = await waitFor(
+    async () => smtp.messages.find((m) => m.messageId === `<request-${id}@config-share>`),
+    'the e-mail',
+  );
   return { id, steps, pdf, mail };
 }
 
@@ -65,7 +88,9 @@ function largeNoisyPng(seed: number): Promise<Buffer> {
       pixels[i + 2] = (128 + noise) & 255;
     }
   }
-  return sharp(pixels, { raw: { width, height, channels: 3 } }).png().toBuffer();
+  return sharp(pixels, { raw: { width, height, channels: 3 } })
+    .png()
+    .toBuffer();
 }
 
 describe('screenshots in the request PDF', () => {

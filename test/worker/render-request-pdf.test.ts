@@ -1,12 +1,21 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_BRAND_COLOR, MAX_VALUE_CHARS, brandColorOf, formRows, optionRows, printable, renderRequestPdf } from '../../worker/pdf/render-request-pdf.js';
+import {
+  DEFAULT_BRAND_COLOR,
+  MAX_VALUE_CHARS,
+  brandColorOf,
+  formRows,
+  optionRows,
+  printable,
+  renderRequestPdf,
+} from '../../worker/pdf/render-request-pdf.js';
 import { renderRequestPdfInPool } from '../../worker/pdf/render-in-pool.js';
 import { createCpuPool } from '../../server/core/platform/cpu-pool.js';
 import { jpeg, png } from './submission-fixtures.js';
 import { pdfText } from '../helpers/pdf-text.js';
 
 /** The fonts a PDF names (`/BaseFont`), e.g. `ABCDEF+DejaVuSans` for an embedded subset. */
-const baseFonts = (pdf: Buffer) => [...new Set([...pdf.toString('latin1').matchAll(/\/BaseFont \/(\S+)/g)].map((m) => m[1]))].sort();
+const baseFonts = (pdf: Buffer) =>
+  [...new Set([...pdf.toString('latin1').matchAll(/\/BaseFont \/(\S+)/g)].map((m) => m[1]))].sort();
 
 const baseInput = {
   requestId: 'req-9',
@@ -45,12 +54,17 @@ describe('request PDF', () => {
   it('takes the brand colour from #rgb or #rrggbb and falls back otherwise', () => {
     expect(brandColorOf('#E11D48')).toBe('#e11d48');
     expect(brandColorOf('#0f8')).toBe('#00ff88');
-    for (const bad of ['red', 'rgb(1,2,3)', 42, undefined, '#12345']) expect(brandColorOf(bad)).toBe(DEFAULT_BRAND_COLOR);
+    for (const bad of ['red', 'rgb(1,2,3)', 42, undefined, '#12345'])
+      expect(brandColorOf(bad)).toBe(DEFAULT_BRAND_COLOR);
   });
 
   it('lists answers under their form labels in form order, then the rest', () => {
     const rows = formRows(
-      [{ id: 'email', label: 'E-mail' }, { id: 'name', label: 'Name' }, { id: 'phone', label: 'Phone' }],
+      [
+        { id: 'email', label: 'E-mail' },
+        { id: 'name', label: 'Name' },
+        { id: 'phone', label: 'Phone' },
+      ],
       { name: 'Ada', extra: ['a', 'b'], email: 'ada@example.com', consent: true },
     );
     expect(rows).toEqual([
@@ -62,7 +76,16 @@ describe('request PDF', () => {
   });
 
   it('names options by their block and choice, with prices', () => {
-    const blocks = [{ id: 'wood', name: 'Wood', choices: [{ id: 'oak', label: 'Oak', price: 120 }, { id: 'ash', label: 'Ash' }] }];
+    const blocks = [
+      {
+        id: 'wood',
+        name: 'Wood',
+        choices: [
+          { id: 'oak', label: 'Oak', price: 120 },
+          { id: 'ash', label: 'Ash' },
+        ],
+      },
+    ];
     expect(optionRows(blocks, { wood: 'oak', legs: 'steel', extras: ['ash'] })).toEqual([
       ['Wood', 'Oak (120)'],
       ['legs', 'steel'],
@@ -76,7 +99,9 @@ describe('request PDF', () => {
   });
 
   it('keeps every printable character and drops only control characters', () => {
-    expect(printable('Jürgen “Jo” — café € Łódź Ωμέγα Привет 日本 👍 مرحبا')).toBe('Jürgen “Jo” — café € Łódź Ωμέγα Привет 日本 👍 مرحبا');
+    expect(printable('Jürgen “Jo” — café € Łódź Ωμέγα Привет 日本 👍 مرحبا')).toBe(
+      'Jürgen “Jo” — café € Łódź Ωμέγα Привет 日本 👍 مرحبا',
+    );
     // C0 and C1 controls and DEL go; line ends become \n and a tab spaces (DejaVu has no tab glyph).
     expect(printable('a\u0000b\u0007c\u001bd\u007fe\u0085f\u009fg')).toBe('abcdefg');
     expect(printable('one\r\ntwo\rthree\nfour\tfive')).toBe('one\ntwo\nthree\nfour    five');
@@ -93,7 +118,12 @@ describe('request PDF', () => {
 
   it('renders, in the CPU pool and within its time limit, a request whose answer and summary are one huge word', async () => {
     const huge = 'Z'.repeat(200_000);
-    const pdf = await renderRequestPdfInPool(pool, { ...baseInput, formData: { name: huge }, configurationSummary: huge.slice(0, 20_000), screenshots: [] });
+    const pdf = await renderRequestPdfInPool(pool, {
+      ...baseInput,
+      formData: { name: huge },
+      configurationSummary: huge.slice(0, 20_000),
+      screenshots: [],
+    });
     const text = (await pdfText(pdf)).replace(/\u200b/g, '');
     expect(text).toContain(`(shortened: ${200_000 - MAX_VALUE_CHARS} more characters)`);
     expect(text.split('Z').length - 1).toBe(MAX_VALUE_CHARS + 20_000);
@@ -103,7 +133,10 @@ describe('request PDF', () => {
     const pdf = await renderRequestPdf({
       ...baseInput,
       projectName: 'Chaise Ωμέγα',
-      formFields: [{ id: 'name', label: 'Name' }, { id: 'city', label: 'Город' }],
+      formFields: [
+        { id: 'name', label: 'Name' },
+        { id: 'city', label: 'Город' },
+      ],
       formData: { name: 'Łukasz Dvořák', city: 'Київ' },
       selectedOptions: { wood: 'oak' },
       optionBlocks: [{ id: 'wood', name: 'Holz – Wood', choices: [{ id: 'oak', label: 'Eiche „natur“', price: 120 }] }],
@@ -111,17 +144,30 @@ describe('request PDF', () => {
       screenshots: [],
     });
     const text = await pdfText(pdf);
-    for (const expected of ['Chaise Ωμέγα', 'Łukasz Dvořák', 'Город', 'Київ', 'Holz – Wood', 'Eiche „natur“ (120)', 'Total: €1,234.00', 'Ωμέγα Привет', 'Configuration summary']) {
+    for (const expected of [
+      'Chaise Ωμέγα',
+      'Łukasz Dvořák',
+      'Город',
+      'Київ',
+      'Holz – Wood',
+      'Eiche „natur“ (120)',
+      'Total: €1,234.00',
+      'Ωμέγα Привет',
+      'Configuration summary',
+    ]) {
       expect(text).toContain(expected);
     }
     expect(text).not.toContain('?');
     // Regular and bold, each a subset of the glyphs used; no standard font is left.
-    expect(baseFonts(pdf)).toEqual([expect.stringMatching(/^[A-Z]{6}\+DejaVuSans$/), expect.stringMatching(/^[A-Z]{6}\+DejaVuSans-Bold$/)].sort());
+    expect(baseFonts(pdf)).toEqual(
+      [expect.stringMatching(/^[A-Z]{6}\+DejaVuSans$/), expect.stringMatching(/^[A-Z]{6}\+DejaVuSans-Bold$/)].sort(),
+    );
     expect(pdf.length).toBeLessThan(60_000);
   });
 
   it('renders emoji, CJK, right-to-left Arabic and combining marks without throwing, missing glyphs as boxes of their measured width', async () => {
-    const mixed = 'Emoji 👍🏽 👨‍👩‍👧 🇵🇱 ❤️, CJK 日本語 中文 한국어, Arabic مرحبا بالعالم, Hebrew שלום, combining e\u0301 n\u0303 Z̷̢͓a̸l̴g̵o̷, lone \ud800 surrogate';
+    const mixed =
+      'Emoji 👍🏽 👨‍👩‍👧 🇵🇱 ❤️, CJK 日本語 中文 한국어, Arabic مرحبا بالعالم, Hebrew שלום, combining e\u0301 n\u0303 Z̷̢͓a̸l̴g̵o̷, lone \ud800 surrogate';
     const pdf = await renderRequestPdf({
       ...baseInput,
       projectName: `日本 ${mixed}`,
@@ -131,7 +177,8 @@ describe('request PDF', () => {
     });
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
     const text = await pdfText(pdf);
-    for (const expected of ['Emoji', '❤', 'CJK', 'Arabic', 'Hebrew', 'combining', 'Z', 'surrogate', 'page 1 of 1']) expect(text).toContain(expected);
+    for (const expected of ['Emoji', '❤', 'CJK', 'Arabic', 'Hebrew', 'combining', 'Z', 'surrogate', 'page 1 of 1'])
+      expect(text).toContain(expected);
     // Glyph 0 (the box for a missing glyph) is declared 600/1000 em wide, as pdfkit measured it,
     // not DejaVu's 1229 font units, which would push lines with CJK or emoji past the margin.
     const widths = [...pdf.toString('latin1').matchAll(/\/W \[0 \[([\d.]+)/g)].map((m) => Number(m[1]));
@@ -160,7 +207,21 @@ describe('request PDF', () => {
     });
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
     const text = await pdfText(pdf);
-    for (const expected of ['Lamp', 'req-123', '2026-11-22 10:30 UTC', 'Full name', 'Grace Hopper', 'No options were selected.', 'A tall lamp', 'Screenshot 1', 'Screenshot 2', 'Screenshot 3: WEBP image, not embedded.', 'Screenshot 4: the image could not be read.', 'Screenshot 5: the image could not be read.', 'page 1 of 1']) {
+    for (const expected of [
+      'Lamp',
+      'req-123',
+      '2026-11-22 10:30 UTC',
+      'Full name',
+      'Grace Hopper',
+      'No options were selected.',
+      'A tall lamp',
+      'Screenshot 1',
+      'Screenshot 2',
+      'Screenshot 3: WEBP image, not embedded.',
+      'Screenshot 4: the image could not be read.',
+      'Screenshot 5: the image could not be read.',
+      'page 1 of 1',
+    ]) {
       expect(text).toContain(expected);
     }
     // The JPEG as it came (DCT), the RGBA PNG as an image with its alpha mask.
@@ -190,13 +251,22 @@ describe('request PDF', () => {
   });
 
   it('renders in the CPU pool the same document, and stops a render that takes too long', async () => {
-    const input = { ...baseInput, screenshots: [{ mimeType: 'image/png', data: png() }, { mimeType: 'image/png', data: pngClaiming(8000, 8000) }] };
+    const input = {
+      ...baseInput,
+      screenshots: [
+        { mimeType: 'image/png', data: png() },
+        { mimeType: 'image/png', data: pngClaiming(8000, 8000) },
+      ],
+    };
     const pdf = await renderRequestPdfInPool(pool, input);
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
     const text = await pdfText(pdf);
-    for (const expected of ['Lamp', 'req-9', 'Grace Hopper', 'Screenshot 1', 'Screenshot 2: not embedded (too large).']) expect(text).toContain(expected);
+    for (const expected of ['Lamp', 'req-9', 'Grace Hopper', 'Screenshot 1', 'Screenshot 2: not embedded (too large).'])
+      expect(text).toContain(expected);
     // The thread finds the font files too.
-    const euro = await pdfText(await renderRequestPdfInPool(pool, { ...input, configurationSummary: 'Total: €1,234.00 – Łukasz' }));
+    const euro = await pdfText(
+      await renderRequestPdfInPool(pool, { ...input, configurationSummary: 'Total: €1,234.00 – Łukasz' }),
+    );
     expect(euro).toContain('Total: €1,234.00 – Łukasz');
     expect(imageCount(pdf)).toBe(2);
     // Rendering takes longer than a millisecond.

@@ -44,7 +44,9 @@ describe('screenshotForPdf', () => {
   });
 
   it('puts transparency on white', async () => {
-    const clear = await sharp({ create: { width: 16, height: 16, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
+    const clear = await sharp({
+      create: { width: 16, height: 16, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } },
+    })
       .webp({ lossless: true })
       .toBuffer();
     const { out } = await converted(clear);
@@ -58,8 +60,17 @@ describe('screenshotForPdf', () => {
     corruptPng.fill(0x55, 37, corruptPng.length - 12); // the image data, past IHDR
     const corruptWebp = Buffer.concat([webp().subarray(0, 25), Buffer.alloc(40, 0xaa)]);
     corruptWebp.writeUInt32LE(corruptWebp.length - 8, 4);
-    const tooManyPixels = await sharp({ create: { width: 4097, height: 4096, channels: 3, background: '#000' } }).png().toBuffer();
-    for (const input of [Buffer.from('not an image'), Buffer.alloc(0), corruptPng, corruptWebp, jpeg().subarray(0, 200), tooManyPixels]) {
+    const tooManyPixels = await sharp({ create: { width: 4097, height: 4096, channels: 3, background: '#000' } })
+      .png()
+      .toBuffer();
+    for (const input of [
+      Buffer.from('not an image'),
+      Buffer.alloc(0),
+      corruptPng,
+      corruptWebp,
+      jpeg().subarray(0, 200),
+      tooManyPixels,
+    ]) {
       expect(await screenshotForPdf(input)).toBeNull();
     }
     // The pixel limit is an option: the same file within a higher one converts.

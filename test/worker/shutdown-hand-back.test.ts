@@ -25,7 +25,10 @@ const longJob = defineJob({
   async process(_job, { signal }) {
     runs++;
     started.shift()?.();
-    if (runs === 1) await new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
+    if (runs === 1)
+      await new Promise((_resolve, reject) =>
+        signal.addEventListener('abort', () => reject(signal.reason), { once: true }),
+      );
     return { run: runs, pid: process.pid };
   },
 });
@@ -39,7 +42,11 @@ afterAll(() => env.cleanup());
 describe('a worker shutting down', () => {
   it('hands a job still running at the deadline back to the queue, where the next worker finishes it', async () => {
     const log = createLogger('silent');
-    let first: WorkerApp | null = await startWorker(workerConfig(env.env, { WORKER_LOCK_DURATION_MS: '60000' }), { log, jobs, relay: false });
+    let first: WorkerApp | null = await startWorker(workerConfig(env.env, { WORKER_LOCK_DURATION_MS: '60000' }), {
+      log,
+      jobs,
+      relay: false,
+    });
     const running = new Promise<void>((resolve) => started.push(resolve));
     const queue = first.deps.queues[QUEUES.health];
     await queue.add('long', {}, { jobId: 'long-1', attempts: 1 });
@@ -50,12 +57,20 @@ describe('a worker shutting down', () => {
     expect(graceful).toBe(false);
 
     // Back in the queue, not failed, no attempt spent (a lock expiry would take 60 s here).
-    const second = await startWorker(workerConfig(env.env, { WORKER_LOCK_DURATION_MS: '60000' }), { log, jobs, relay: false });
+    const second = await startWorker(workerConfig(env.env, { WORKER_LOCK_DURATION_MS: '60000' }), {
+      log,
+      jobs,
+      relay: false,
+    });
     try {
-      const job = await waitFor(async () => {
-        const found = await second.deps.queues[QUEUES.health].getJob('long-1');
-        return found?.finishedOn ? found : null;
-      }, 'the handed-back job to complete', 15_000);
+      const job = await waitFor(
+        async () => {
+          const found = await second.deps.queues[QUEUES.health].getJob('long-1');
+          return found?.finishedOn ? found : null;
+        },
+        'the handed-back job to complete',
+        15_000,
+      );
       expect(job.returnvalue).toEqual({ run: 2, pid: process.pid });
       expect(await job.getState()).toBe('completed');
       expect(job.attemptsMade).toBe(1);

@@ -9,7 +9,10 @@ import type { TestPerson, TestServer } from '../helpers/test-server.js';
 
 /** What the submit and worker tests share: shared projects, submit calls, images, waiting. */
 
-export const PUBLIC_HEADERS = { apikey: TEST_SECRETS.PUBLIC_ANON_KEY, authorization: `Bearer ${TEST_SECRETS.PUBLIC_ANON_KEY}` };
+export const PUBLIC_HEADERS = {
+  apikey: TEST_SECRETS.PUBLIC_ANON_KEY,
+  authorization: `Bearer ${TEST_SECRETS.PUBLIC_ANON_KEY}`,
+};
 
 export const png = (width = 8, height = 6) => Buffer.from(makePng(width, height));
 /** A real 8x6 baseline JPEG (made with sharp). */
@@ -19,7 +22,8 @@ export const jpeg = () =>
     'base64',
   );
 /** A real 8x6 lossless WebP (VP8L, made with sharp), half of it transparent. */
-export const webp = () => Buffer.from('UklGRjYAAABXRUJQVlA4TCkAAAAvB0ABELkyRPQ/dhHR/zAoatsGan+DMv4YbwbRIA/PBExAzgBRgAD1HwA=', 'base64');
+export const webp = () =>
+  Buffer.from('UklGRjYAAABXRUJQVlA4TCkAAAAvB0ABELkyRPQ/dhHR/zAoatsGan+DMv4YbwbRIA/PBExAzgBRgAD1HwA=', 'base64');
 export const dataUrl = (mime: string, bytes: Buffer) => `data:${mime};base64,${bytes.toString('base64')}`;
 
 export const FORM_FIELDS = [
@@ -27,7 +31,16 @@ export const FORM_FIELDS = [
   { id: 'email', label: 'E-mail address', type: 'email', required: true },
   { id: 'notes', label: 'Notes', type: 'textarea' },
 ];
-export const OPTION_BLOCKS = [{ id: 'wood', name: 'Wood finish', choices: [{ id: 'oak', label: 'Natural oak', price: 120 }, { id: 'ash', label: 'Ash' }] }];
+export const OPTION_BLOCKS = [
+  {
+    id: 'wood',
+    name: 'Wood finish',
+    choices: [
+      { id: 'oak', label: 'Natural oak', price: 120 },
+      { id: 'ash', label: 'Ash' },
+    ],
+  },
+];
 
 export interface SharedProjectOptions {
   name?: string;
@@ -62,7 +75,9 @@ export async function createSharedProject(server: TestServer, owner: TestPerson,
     method: 'PUT',
     headers: { ...owner.headers, 'content-type': 'application/json' },
     body: JSON.stringify(
-      options.password ? { isEnabled: true, requirePassword: true, password: options.password, domainRestrictions: [] } : { isEnabled: true, requirePassword: false, domainRestrictions: [] },
+      options.password
+        ? { isEnabled: true, requirePassword: true, password: options.password, domainRestrictions: [] }
+        : { isEnabled: true, requirePassword: false, domainRestrictions: [] },
     ),
   });
   expect(shared.status).toBe(200);
@@ -78,7 +93,12 @@ export const validBody = (extra: Record<string, unknown> = {}) => ({
 });
 
 /** POST .../submit with the public key; `body` may be a string to send as is. */
-export function submit(baseUrl: string, share: { projectId: string; token: string }, body: unknown, headers: Record<string, string> = {}) {
+export function submit(
+  baseUrl: string,
+  share: { projectId: string; token: string },
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
   return fetch(`${baseUrl}/share/${share.projectId}/${share.token}/submit`, {
     method: 'POST',
     headers: { ...PUBLIC_HEADERS, 'content-type': 'application/json', ...headers },
@@ -87,7 +107,11 @@ export function submit(baseUrl: string, share: { projectId: string; token: strin
 }
 
 /** Polls `probe` until it returns something truthy (the test's own timeout bounds the wait). */
-export async function waitFor<T>(probe: () => Promise<T | null | undefined | false>, what: string, timeoutMs = 25_000): Promise<T> {
+export async function waitFor<T>(
+  probe: () => Promise<T | null | undefined | false>,
+  what: string,
+  timeoutMs = 25_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -105,7 +129,10 @@ export interface StepRow {
 }
 
 export async function stepRows(db: Db, submissionId: string): Promise<Record<string, StepRow>> {
-  const { rows } = await db.$client.query<StepRow>('select step, state, attempts, last_error from submission_steps where submission_id = $1', [submissionId]);
+  const { rows } = await db.$client.query<StepRow>(
+    'select step, state, attempts, last_error from submission_steps where submission_id = $1',
+    [submissionId],
+  );
   return Object.fromEntries(rows.map((r) => [r.step, r]));
 }
 
@@ -123,7 +150,13 @@ export function waitForSteps(db: Db, submissionId: string, timeoutMs?: number) {
 
 /** Worker settings for tests: short locks and a quick relay, so recoveries happen in seconds. */
 export function workerEnv(env: Record<string, string>, overrides: Record<string, string> = {}): Record<string, string> {
-  return { ...env, WORKER_LOCK_DURATION_MS: '3000', OUTBOX_RELAY_INTERVAL_MS: '200', OUTBOX_RESEND_AFTER_MS: '3000', ...overrides };
+  return {
+    ...env,
+    WORKER_LOCK_DURATION_MS: '3000',
+    OUTBOX_RELAY_INTERVAL_MS: '200',
+    OUTBOX_RESEND_AFTER_MS: '3000',
+    ...overrides,
+  };
 }
 
 export function workerConfig(env: Record<string, string>, overrides: Record<string, string> = {}): WorkerConfig {
@@ -131,6 +164,9 @@ export function workerConfig(env: Record<string, string>, overrides: Record<stri
 }
 
 /** The worker in this process, silent. */
-export function startTestWorker(env: Record<string, string>, overrides: Record<string, string> = {}): Promise<WorkerApp> {
+export function startTestWorker(
+  env: Record<string, string>,
+  overrides: Record<string, string> = {},
+): Promise<WorkerApp> {
   return startWorker(workerConfig(env, overrides), { log: createLogger('silent') });
 }

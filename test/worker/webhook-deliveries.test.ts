@@ -2,7 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { startTestServer, type TestPerson, type TestServer } from '../helpers/test-server.js';
 import { startWebhookReceiver, type ReceivedDelivery, type WebhookReceiver } from '../helpers/webhook-receiver.js';
-import { createSharedProject, startTestWorker, submit, validBody, waitFor, workerConfig } from './submission-fixtures.js';
+import {
+  createSharedProject,
+  startTestWorker,
+  submit,
+  validBody,
+  waitFor,
+  workerConfig,
+} from './submission-fixtures.js';
 import { startWorker } from '../../worker/app.js';
 import { createLogger } from '../../server/core/platform/log.js';
 import { emitEvent } from '../../server/core/repositories/events.js';
@@ -30,7 +37,11 @@ let owner: TestPerson;
 let worker: WorkerApp;
 let receiver: WebhookReceiver;
 
-const workerOverrides = (extra: Record<string, string> = {}) => ({ WEBHOOK_ALLOW_INSECURE: '1', WEBHOOK_RETRY_SCHEDULE: SCHEDULE, ...extra });
+const workerOverrides = (extra: Record<string, string> = {}) => ({
+  WEBHOOK_ALLOW_INSECURE: '1',
+  WEBHOOK_RETRY_SCHEDULE: SCHEDULE,
+  ...extra,
+});
 
 beforeAll(async () => {
   server = await startTestServer({ WEBHOOK_ALLOW_INSECURE: '1' });
@@ -54,13 +65,25 @@ async function call(method: string, path: string, body?: unknown) {
 }
 
 async function newProject(): Promise<string> {
-  return (await call('POST', '/projects', { name: 'Hooked', type: 'configurator', data: { models: [] } })).body.project.id;
+  return (await call('POST', '/projects', { name: 'Hooked', type: 'configurator', data: { models: [] } })).body.project
+    .id;
 }
 
 /** A webhook to `receiver` at its own path, so each test counts only its own deliveries. */
-async function addWebhook(projectId: string, id: string, events: string[], target: WebhookReceiver = receiver, extra: Record<string, unknown> = {}) {
+async function addWebhook(
+  projectId: string,
+  id: string,
+  events: string[],
+  target: WebhookReceiver = receiver,
+  extra: Record<string, unknown> = {},
+) {
   const url = `${target.url}/${projectId}/${id}`;
-  const res = await call('PUT', `/projects/${projectId}/webhooks/${id}`, { url, events, secret: target.secret, ...extra });
+  const res = await call('PUT', `/projects/${projectId}/webhooks/${id}`, {
+    url,
+    events,
+    secret: target.secret,
+    ...extra,
+  });
   expect(res.status).toBe(201);
   return (d: ReceivedDelivery) => d.path === `/hook/${projectId}/${id}`;
 }
@@ -69,13 +92,27 @@ async function addWebhook(projectId: string, id: string, events: string[], targe
  * A worker with few slots (the hanging endpoint may hold only two of the four) and a project
  * whose `quote.updated` goes to a hanging receiver, a refused address and the healthy receiver.
  */
-async function withDeadAndHangingEndpoints(test: (setup: { small: WorkerApp; hanging: WebhookReceiver; projectId: string; healthy: (d: ReceivedDelivery) => boolean }) => Promise<void>) {
-  const small = await startTestWorker(server.env.env, workerOverrides({ WEBHOOK_CONCURRENCY: '4', WEBHOOK_ENDPOINT_CONCURRENCY: '2' }));
+async function withDeadAndHangingEndpoints(
+  test: (setup: {
+    small: WorkerApp;
+    hanging: WebhookReceiver;
+    projectId: string;
+    healthy: (d: ReceivedDelivery) => boolean;
+  }) => Promise<void>,
+) {
+  const small = await startTestWorker(
+    server.env.env,
+    workerOverrides({ WEBHOOK_CONCURRENCY: '4', WEBHOOK_ENDPOINT_CONCURRENCY: '2' }),
+  );
   const hanging = await startWebhookReceiver(SECRET, { fallback: 'hang' });
   try {
     const projectId = await newProject();
     await addWebhook(projectId, 'hanging', ['quote.updated'], hanging);
-    await call('PUT', `/projects/${projectId}/webhooks/refused`, { url: 'http://127.0.0.1:9/hook', events: ['quote.updated'], secret: SECRET });
+    await call('PUT', `/projects/${projectId}/webhooks/refused`, {
+      url: 'http://127.0.0.1:9/hook',
+      events: ['quote.updated'],
+      secret: SECRET,
+    });
     const healthy = await addWebhook(projectId, 'healthy', ['quote.updated']);
     await test({ small, hanging, projectId, healthy });
   } finally {
@@ -89,7 +126,10 @@ const trigger = async (projectId: string, event: string, data: Record<string, un
   expect(res.status).toBe(202);
   return res.body as { eventId: string; deliveries: Array<{ webhookId: string; deliveryId: string }> };
 };
-const log = async (projectId: string, id: string) => (await call('GET', `/projects/${projectId}/webhooks/${id}/deliveries`)).body.deliveries as Array<Record<string, unknown>>;
+const log = async (projectId: string, id: string) =>
+  (await call('GET', `/projects/${projectId}/webhooks/${id}/deliveries`)).body.deliveries as Array<
+    Record<string, unknown>
+  >;
 const settle = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('fan-out', () => {
@@ -103,7 +143,12 @@ describe('fan-out', () => {
     const { requestId } = await (await submit(server.url, share, validBody())).json();
     const [formDelivery] = await receiver.waitFor(1, forms);
     expect(formDelivery).toMatchObject({ githubValid: true, standardValid: true });
-    expect(formDelivery.json).toMatchObject({ event: 'form.submitted', projectId, createdAt: expect.any(String), data: { requestId, formData: validBody().formData } });
+    expect(formDelivery.json).toMatchObject({
+      event: 'form.submitted',
+      projectId,
+      createdAt: expect.any(String),
+      data: { requestId, formData: validBody().formData },
+    });
     expect(formDelivery.headers).toMatchObject({
       'content-type': 'application/json',
       'x-service-event': 'form.submitted',
@@ -125,7 +170,14 @@ describe('fan-out', () => {
     expect(receiver.received.filter(quotes)).toHaveLength(2);
     expect(receiver.received.filter(off)).toHaveLength(0);
     expect(await log(projectId, 'forms')).toEqual([
-      expect.objectContaining({ webhookId: 'forms', event: 'form.submitted', statusCode: 200, delivered: true, attempt: 1, deliveryId: formDelivery.headers['x-service-delivery'] }),
+      expect.objectContaining({
+        webhookId: 'forms',
+        event: 'form.submitted',
+        statusCode: 200,
+        delivered: true,
+        attempt: 1,
+        deliveryId: formDelivery.headers['x-service-delivery'],
+      }),
     ]);
   });
 });
@@ -141,7 +193,9 @@ describe('what receivers answer', () => {
       const rows = await log(projectId, 'nul');
       return rows.length > 0 ? rows : null;
     }, 'the NUL reply recorded');
-    expect(records).toEqual([expect.objectContaining({ delivered: true, statusCode: 200, responseBody: 'ok\uFFFDdone' })]);
+    expect(records).toEqual([
+      expect.objectContaining({ delivered: true, statusCode: 200, responseBody: 'ok\uFFFDdone' }),
+    ]);
     await settle(500);
     expect(receiver.received.filter(mine)).toHaveLength(1);
   });
@@ -151,7 +205,13 @@ describe('what receivers answer', () => {
     await addWebhook(projectId, 'claimed', ['option.changed']);
     // A test delivery: pending with no outbox row, so no worker takes it meanwhile.
     const repo = createWebhookDeliveryRepository(server.deps.db);
-    const delivery = await repo.createTest(server.deps.db, { workspaceId: owner.workspaceId, projectId, webhookId: 'claimed', body: '{}', event: 'webhook.test' });
+    const delivery = await repo.createTest(server.deps.db, {
+      workspaceId: owner.workspaceId,
+      projectId,
+      webhookId: 'claimed',
+      body: '{}',
+      event: 'webhook.test',
+    });
     const claims = await repo.claimAttempts([
       { deliveryId: delivery.id, attempt: 1, leaseMs: 60_000 },
       { deliveryId: delivery.id, attempt: 1, leaseMs: 60_000 },
@@ -198,7 +258,12 @@ describe('retries', () => {
       const rows = await log(projectId, 'busy');
       return rows.length === 1 ? rows : null;
     }, 'the first record');
-    expect(waiting).toMatchObject({ statusCode: 503, deliveryState: 'pending', deliveryAttempts: 1, nextAttemptAt: expect.any(String) });
+    expect(waiting).toMatchObject({
+      statusCode: 503,
+      deliveryState: 'pending',
+      deliveryAttempts: 1,
+      nextAttemptAt: expect.any(String),
+    });
     expect(Date.parse(waiting.nextAttemptAt as string)).toBeGreaterThan(Date.parse(waiting.timestamp as string) + 1500);
     const [first, second] = await receiver.waitFor(2, mine);
     // The schedule alone would wait 100 ms.
@@ -207,7 +272,10 @@ describe('retries', () => {
       const rows = await log(projectId, 'busy');
       return rows.length === 2 ? rows : null;
     }, 'both records');
-    expect(done.map((r) => [r.deliveryState, r.deliveryAttempts, r.nextAttemptAt])).toEqual([['delivered', 2, null], ['delivered', 2, null]]);
+    expect(done.map((r) => [r.deliveryState, r.deliveryAttempts, r.nextAttemptAt])).toEqual([
+      ['delivered', 2, null],
+      ['delivered', 2, null],
+    ]);
     // The request excerpt: the start of the very bytes the receiver got.
     expect(done[0].requestExcerpt).toBe(first.body.slice(0, 1024));
   });
@@ -220,7 +288,9 @@ describe('retries', () => {
     await receiver.waitFor(8, mine, 25_000);
     await settle(4000);
     expect(receiver.received.filter(mine)).toHaveLength(8);
-    const [{ state }] = (await server.deps.db.$client.query(`select state from webhook_deliveries where project_id = $1`, [projectId])).rows;
+    const [{ state }] = (
+      await server.deps.db.$client.query(`select state from webhook_deliveries where project_id = $1`, [projectId])
+    ).rows;
     expect(state).toBe('failed');
   }, 40_000);
 
@@ -239,14 +309,20 @@ describe('retries', () => {
     await settle(500);
     expect(receiver.received.filter(mine)).toHaveLength(1);
     // Re-enabling clears the reason.
-    const { body } = await call('PUT', `/projects/${projectId}/webhooks/gone`, { url: `${receiver.url}/${projectId}/gone`, events: ['quote.deleted'] });
+    const { body } = await call('PUT', `/projects/${projectId}/webhooks/gone`, {
+      url: `${receiver.url}/${projectId}/gone`,
+      events: ['quote.deleted'],
+    });
     expect(body.webhook).toMatchObject({ enabled: true, disabledReason: null });
   });
 
   it('disables a webhook whose deliveries have all failed for five days', async () => {
     const projectId = await newProject();
     const mine = await addWebhook(projectId, 'stale', ['price.calculated']);
-    await server.deps.db.$client.query(`update webhooks set failing_since = now() - interval '5 days 1 minute' where project_id = $1`, [projectId]);
+    await server.deps.db.$client.query(
+      `update webhooks set failing_since = now() - interval '5 days 1 minute' where project_id = $1`,
+      [projectId],
+    );
     receiver.replyNext({ status: 500 });
     await trigger(projectId, 'price.calculated');
     await receiver.waitFor(1, mine);
@@ -267,13 +343,19 @@ describe('delivery log and redelivery', () => {
     for (let i = 0; i < 55; i++) await trigger(projectId, 'project.updated', { n: i });
     await receiver.waitFor(55, mine);
     const records = await waitFor(async () => {
-      const { rows } = await server.deps.db.$client.query(`select count(*)::int as n from webhook_deliveries where project_id = $1 and state = 'pending'`, [projectId]);
+      const { rows } = await server.deps.db.$client.query(
+        `select count(*)::int as n from webhook_deliveries where project_id = $1 and state = 'pending'`,
+        [projectId],
+      );
       return rows[0].n === 0 ? log(projectId, 'many') : null;
     }, 'every delivery to finish');
     expect(records).toHaveLength(50);
     const timestamps = records.map((r) => Date.parse(r.timestamp as string));
     expect([...timestamps].sort((a, b) => b - a)).toEqual(timestamps);
-    const stored = await server.deps.db.$client.query(`select count(*)::int as n from webhook_attempts where project_id = $1`, [projectId]);
+    const stored = await server.deps.db.$client.query(
+      `select count(*)::int as n from webhook_attempts where project_id = $1`,
+      [projectId],
+    );
     expect(stored.rows[0].n).toBeLessThanOrEqual(52);
   });
 
@@ -283,7 +365,10 @@ describe('delivery log and redelivery', () => {
     const { deliveries } = await trigger(projectId, 'form.submitted', { replay: true });
     const [first] = await receiver.waitFor(1, mine);
     await waitFor(async () => (await log(projectId, 'again')).length === 1, 'the first record');
-    const res = await call('POST', `/projects/${projectId}/webhooks/again/deliveries/${deliveries[0].deliveryId}/redeliver`);
+    const res = await call(
+      'POST',
+      `/projects/${projectId}/webhooks/again/deliveries/${deliveries[0].deliveryId}/redeliver`,
+    );
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({ success: true, deliveryId: deliveries[0].deliveryId, webhookId: 'again' });
     const [, second] = await receiver.waitFor(2, mine);
@@ -296,22 +381,36 @@ describe('delivery log and redelivery', () => {
     receiver.replyNext({ status: 500, headers: { 'retry-after': '3' } });
     const pending = await trigger(projectId, 'form.submitted');
     await receiver.waitFor(3, mine);
-    const busy = await call('POST', `/projects/${projectId}/webhooks/again/deliveries/${pending.deliveries[0].deliveryId}/redeliver`);
+    const busy = await call(
+      'POST',
+      `/projects/${projectId}/webhooks/again/deliveries/${pending.deliveries[0].deliveryId}/redeliver`,
+    );
     expect(busy.status).toBe(409);
-    expect((await call('POST', `/projects/${projectId}/webhooks/again/deliveries/00000000-0000-4000-8000-000000000000/redeliver`)).status).toBe(404);
+    expect(
+      (
+        await call(
+          'POST',
+          `/projects/${projectId}/webhooks/again/deliveries/00000000-0000-4000-8000-000000000000/redeliver`,
+        )
+      ).status,
+    ).toBe(404);
   });
 });
 
 describe('isolation and recovery', () => {
-  it('a dead or hanging endpoint does not delay deliveries to a healthy one', () =>
-    withDeadAndHangingEndpoints(async ({ hanging, projectId, healthy }) => {
-      const started = Date.now();
-      for (let i = 0; i < 10; i++) await trigger(projectId, 'quote.updated', { n: i });
-      await receiver.waitFor(10, healthy, 10_000);
-      // The hanging endpoint's attempts wait 15 s each; the healthy ones did not wait for them.
-      expect(Date.now() - started).toBeLessThan(8000);
-      expect(hanging.received.length).toBeGreaterThan(0);
-    }), 40_000);
+  it(
+    'a dead or hanging endpoint does not delay deliveries to a healthy one',
+    () =>
+      withDeadAndHangingEndpoints(async ({ hanging, projectId, healthy }) => {
+        const started = Date.now();
+        for (let i = 0; i < 10; i++) await trigger(projectId, 'quote.updated', { n: i });
+        await receiver.waitFor(10, healthy, 10_000);
+        // The hanging endpoint's attempts wait 15 s each; the healthy ones did not wait for them.
+        expect(Date.now() - started).toBeLessThan(8000);
+        expect(hanging.received.length).toBeGreaterThan(0);
+      }),
+    40_000,
+  );
 
   it('recovers a retry whose job Redis lost (keys flushed between attempts)', async () => {
     const projectId = await newProject();
@@ -350,7 +449,10 @@ describe('isolation and recovery', () => {
       const projectId = await newProject();
       const mine = await addWebhook(projectId, 'private', ['form.submitted']);
       // Registered in insecure mode, delivered by a worker that is not: the address is checked on connect.
-      await server.deps.db.$client.query(`update webhooks set url = replace(url, 'http://127.0.0.1', 'https://localhost') where project_id = $1`, [projectId]);
+      await server.deps.db.$client.query(
+        `update webhooks set url = replace(url, 'http://127.0.0.1', 'https://localhost') where project_id = $1`,
+        [projectId],
+      );
       await trigger(projectId, 'form.submitted');
       const [record] = await waitFor(async () => {
         const rows = await log(projectId, 'private');
@@ -369,49 +471,81 @@ describe('batches of first attempts', () => {
   /** Events committed together, as a burst: the relay hands their first attempts over in batch jobs. */
   async function burst(projectId: string, type: Parameters<typeof emitEvent>[1]['type'], count: number) {
     await server.deps.db.transaction(async (tx) => {
-      for (let i = 0; i < count; i++) await emitEvent(tx, { workspaceId: owner.workspaceId, projectId, type, data: { n: i } });
+      for (let i = 0; i < count; i++)
+        await emitEvent(tx, { workspaceId: owner.workspaceId, projectId, type, data: { n: i } });
     });
     const redis = new Redis(server.env.env.REDIS_URL);
     await redis.publish(outboxWakeUpChannel(server.env.env.QUEUE_PREFIX), '1');
     await redis.quit();
   }
 
-  it('a batch whose endpoints include a dead and a hanging one delivers to the healthy one at once, each delivery once', () =>
-    withDeadAndHangingEndpoints(async ({ small, hanging, projectId, healthy }) => {
-      const started = Date.now();
-      await burst(projectId, 'quote.updated', 20);
-      const got = await receiver.waitFor(20, healthy, 10_000);
-      // The hanging endpoint's attempts wait 15 s each, the refused ones are retried: the healthy ones waited for neither.
-      expect(Date.now() - started).toBeLessThan(8000);
-      await settle(300);
-      expect(receiver.received.filter(healthy)).toHaveLength(20);
-      expect(new Set(got.map((d) => d.headers['x-service-delivery'])).size).toBe(20);
-      expect(hanging.received.length).toBeGreaterThan(0);
-      // They travelled in batches (not one job per delivery).
-      const queue = small.deps.queues[QUEUES.webhookDeliveries];
-      const jobs = [...(await queue.getJobs(['completed', 'active'])), ...(await worker.deps.queues[QUEUES.webhookDeliveries].getJobs(['completed', 'active']))];
-      expect(jobs.some((job) => job.name === WEBHOOK_DELIVERY_BATCH_JOB && (job.data as { items: unknown[] }).items.length > 1)).toBe(true);
-    }), 40_000);
+  it(
+    'a batch whose endpoints include a dead and a hanging one delivers to the healthy one at once, each delivery once',
+    () =>
+      withDeadAndHangingEndpoints(async ({ small, hanging, projectId, healthy }) => {
+        const started = Date.now();
+        await burst(projectId, 'quote.updated', 20);
+        const got = await receiver.waitFor(20, healthy, 10_000);
+        // The hanging endpoint's attempts wait 15 s each, the refused ones are retried: the healthy ones waited for neither.
+        expect(Date.now() - started).toBeLessThan(8000);
+        await settle(300);
+        expect(receiver.received.filter(healthy)).toHaveLength(20);
+        expect(new Set(got.map((d) => d.headers['x-service-delivery'])).size).toBe(20);
+        expect(hanging.received.length).toBeGreaterThan(0);
+        // They travelled in batches (not one job per delivery).
+        const queue = small.deps.queues[QUEUES.webhookDeliveries];
+        const jobs = [
+          ...(await queue.getJobs(['completed', 'active'])),
+          ...(await worker.deps.queues[QUEUES.webhookDeliveries].getJobs(['completed', 'active'])),
+        ];
+        expect(
+          jobs.some(
+            (job) => job.name === WEBHOOK_DELIVERY_BATCH_JOB && (job.data as { items: unknown[] }).items.length > 1,
+          ),
+        ).toBe(true);
+      }),
+    40_000,
+  );
 
-  it('a batch run again after a run died part-way sends only what was not delivered, and keeps each delivery\'s state', async () => {
+  it("a batch run again after a run died part-way sends only what was not delivered, and keeps each delivery's state", async () => {
     await worker.close(5000);
     // No relay: the test hands the batch to the processor itself, as BullMQ would after a crash.
-    const direct = await startWorker(workerConfig(server.env.env, workerOverrides()), { log: createLogger('silent'), relay: false });
+    const direct = await startWorker(workerConfig(server.env.env, workerOverrides()), {
+      log: createLogger('silent'),
+      relay: false,
+    });
     try {
       const projectId = await newProject();
       const paths = ['a', 'b', 'c'];
       for (const id of paths) await addWebhook(projectId, id, ['project.updated']);
-      const emitted = await emitEvent(server.deps.db, { workspaceId: owner.workspaceId, projectId, type: 'project.updated', data: {} });
+      const emitted = await emitEvent(server.deps.db, {
+        workspaceId: owner.workspaceId,
+        projectId,
+        type: 'project.updated',
+        data: {},
+      });
       const byHook = new Map(emitted!.deliveries.map((d) => [d.webhookId, d]));
-      const item = (id: string) => byHook.get(id)!.outbox.data as { deliveryId: string; attempt: number; endpoint: string };
+      const item = (id: string) =>
+        byHook.get(id)!.outbox.data as { deliveryId: string; attempt: number; endpoint: string };
       const items = paths.map(item);
       const runBatch = (batch: typeof items, signal = new AbortController().signal) =>
-        webhookDeliveryBatch.process({ data: { items: batch } } as unknown as Job<{ items: typeof items }>, { deps: direct.deps, signal });
+        webhookDeliveryBatch.process({ data: { items: batch } } as unknown as Job<{ items: typeof items }>, {
+          deps: direct.deps,
+          signal,
+        });
       const sentTo = (id: string) => receiver.received.filter((d) => d.path === `/hook/${projectId}/${id}`);
       const state = async (id: string) =>
-        (await server.deps.db.$client.query(`select state, attempts from webhook_deliveries where id = $1`, [item(id).deliveryId])).rows[0] as { state: string; attempts: number };
+        (
+          await server.deps.db.$client.query(`select state, attempts from webhook_deliveries where id = $1`, [
+            item(id).deliveryId,
+          ])
+        ).rows[0] as { state: string; attempts: number };
       const outboxRows = async () =>
-        (await server.deps.db.$client.query(`select job_id from outbox where job_id = any($1)`, [paths.map((id) => `whd_${item(id).deliveryId}_1`)])).rows.length;
+        (
+          await server.deps.db.$client.query(`select job_id from outbox where job_id = any($1)`, [
+            paths.map((id) => `whd_${item(id).deliveryId}_1`),
+          ])
+        ).rows.length;
 
       // A run whose job is out of time before its attempts got a place starts none of them: they stay for the relay.
       const outOfTime = new AbortController();
@@ -423,7 +557,10 @@ describe('batches of first attempts', () => {
 
       // The first run delivered to a, and died while sending to b (its lease still runs).
       await runBatch([item('a')]);
-      await server.deps.db.$client.query(`update webhook_deliveries set attempts = 1, lease_until = now() + interval '1 hour' where id = $1`, [item('b').deliveryId]);
+      await server.deps.db.$client.query(
+        `update webhook_deliveries set attempts = 1, lease_until = now() + interval '1 hour' where id = $1`,
+        [item('b').deliveryId],
+      );
 
       // Run again: a is not sent twice, b is left to the run holding it, c goes out.
       await runBatch(items);
@@ -436,7 +573,10 @@ describe('batches of first attempts', () => {
       expect(await outboxRows()).toBe(1);
 
       // b's lease runs out (its run is dead): the next run makes b's attempt, under the same delivery id, once.
-      await server.deps.db.$client.query(`update webhook_deliveries set lease_until = now() - interval '1 second' where id = $1`, [item('b').deliveryId]);
+      await server.deps.db.$client.query(
+        `update webhook_deliveries set lease_until = now() - interval '1 second' where id = $1`,
+        [item('b').deliveryId],
+      );
       await runBatch(items);
       await runBatch(items);
       expect(sentTo('a')).toHaveLength(1);
@@ -454,18 +594,32 @@ describe('batches of first attempts', () => {
 
   it('a batch job Redis lost: the relay hands each of its deliveries over again alone, and each is delivered once', async () => {
     await worker.close(5000);
-    const direct = await startWorker(workerConfig(server.env.env, workerOverrides()), { log: createLogger('silent'), relay: false, jobs: { ...JOBS, queues: new Map() } });
+    const direct = await startWorker(workerConfig(server.env.env, workerOverrides()), {
+      log: createLogger('silent'),
+      relay: false,
+      jobs: { ...JOBS, queues: new Map() },
+    });
     try {
       const projectId = await newProject();
       await addWebhook(projectId, 'carried', ['project.updated']);
       await server.deps.db.transaction(async (tx) => {
-        for (let i = 0; i < 5; i++) await emitEvent(tx, { workspaceId: owner.workspaceId, projectId, type: 'project.updated', data: { n: i } });
+        for (let i = 0; i < 5; i++)
+          await emitEvent(tx, { workspaceId: owner.workspaceId, projectId, type: 'project.updated', data: { n: i } });
       });
-      const jobIds = (await server.deps.db.$client.query(`select o.job_id from outbox o join webhook_deliveries d on o.job_id = 'whd_' || d.id || '_1' where d.project_id = $1`, [projectId])).rows.map((r) => r.job_id as string);
+      const jobIds = (
+        await server.deps.db.$client.query(
+          `select o.job_id from outbox o join webhook_deliveries d on o.job_id = 'whd_' || d.id || '_1' where d.project_id = $1`,
+          [projectId],
+        )
+      ).rows.map((r) => r.job_id as string);
       expect(jobIds).toHaveLength(5);
       // Handed over together (no worker takes them: this one runs no queue)...
       await dispatchOutbox(direct.deps, {});
-      const carriers = (await server.deps.db.$client.query(`select distinct carrier_job_id from outbox where job_id = any($1)`, [jobIds])).rows;
+      const carriers = (
+        await server.deps.db.$client.query(`select distinct carrier_job_id from outbox where job_id = any($1)`, [
+          jobIds,
+        ])
+      ).rows;
       expect(carriers).toHaveLength(1);
       expect(carriers[0].carrier_job_id).toMatch(/^deliver-batch_/);
       // ...then Redis loses the carrier, and the rows come due.
@@ -473,9 +627,12 @@ describe('batches of first attempts', () => {
       await server.deps.db.$client.query(`update outbox set next_attempt_at = now() where job_id = any($1)`, [jobIds]);
       const again = await dispatchOutbox(direct.deps, {});
       expect(again.sent).toBeGreaterThanOrEqual(5);
-      const left = (await server.deps.db.$client.query(`select carrier_job_id from outbox where job_id = any($1)`, [jobIds])).rows;
+      const left = (
+        await server.deps.db.$client.query(`select carrier_job_id from outbox where job_id = any($1)`, [jobIds])
+      ).rows;
       expect(left.every((r) => r.carrier_job_id === null)).toBe(true);
-      for (const id of jobIds) expect(await direct.deps.queues[QUEUES.webhookDeliveries].getJobState(id)).toBe('waiting');
+      for (const id of jobIds)
+        expect(await direct.deps.queues[QUEUES.webhookDeliveries].getJobState(id)).toBe('waiting');
     } finally {
       await direct.close(5000);
       worker = await startTestWorker(server.env.env, workerOverrides());

@@ -2,7 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestPerson, type TestServer } from '../helpers/test-server.js';
 import { startSmtpCatcher, type SmtpCatcher } from '../helpers/smtp-catcher.js';
 import { startTsProcess, type ChildProcessHandle } from '../helpers/child-process.js';
-import { createSharedProject, dataUrl, png, stepRows, submit, validBody, waitForSteps, workerEnv } from './submission-fixtures.js';
+import {
+  createSharedProject,
+  dataUrl,
+  png,
+  stepRows,
+  submit,
+  validBody,
+  waitForSteps,
+  workerEnv,
+} from './submission-fixtures.js';
 
 /**
  * A worker process killed with SIGKILL in the middle of a step (the SMTP server holds its DATA
@@ -33,35 +42,46 @@ async function startWorkerProcess() {
 }
 
 describe('a worker killed mid-step', () => {
-  it('loses nothing and repeats nothing: the e-mail arrives once, every step is done once', { timeout: 90_000 }, async () => {
-    const share = await createSharedProject(server, owner, {
-      pricingBlocks: [{ id: 'base' }],
-      projectSettings: { emailAdminAddress: 'owner@shop.example' },
-    });
-    const held = smtp.holdNext();
-    const first = await startWorkerProcess();
-    const { requestId } = await (await submit(server.url, share, validBody({ screenshots: [dataUrl('image/png', png())] }))).json();
+  it(
+    'loses nothing and repeats nothing: the e-mail arrives once, every step is done once',
+    { timeout: 90_000 },
+    async () => {
+      const share = await createSharedProject(server, owner, {
+        pricingBlocks: [{ id: 'base' }],
+        projectSettings: { emailAdminAddress: 'owner@shop.example' },
+      });
+      const held = smtp.holdNext();
+      const first = await startWorkerProcess();
+      const { requestId } = await (
+        await submit(server.url, share, validBody({ screenshots: [dataUrl('image/png', png())] }))
+      ).json();
 
-    await held.received;
-    first.child.kill('SIGKILL');
-    expect((await first.exited).signal).toBe('SIGKILL');
-    // The connection died before the 250: that message was never delivered.
-    await held.dropped;
-    expect(smtp.messages).toHaveLength(0);
-    expect((await stepRows(server.deps.db, requestId)).email).toMatchObject({ state: 'pending', attempts: 1 });
+      await held.received;
+      first.child.kill('SIGKILL');
+      expect((await first.exited).signal).toBe('SIGKILL');
+      // The connection died before the 250: that message was never delivered.
+      await held.dropped;
+      expect(smtp.messages).toHaveLength(0);
+      expect((await stepRows(server.deps.db, requestId)).email).toMatchObject({ state: 'pending', attempts: 1 });
 
-    await startWorkerProcess();
-    const steps = await waitForSteps(server.deps.db, requestId, 60_000);
-    expect(Object.values(steps).map((s) => s.state)).toEqual(['done', 'done', 'done', 'done']);
-    expect(steps.email.attempts).toBe(2);
-    for (const step of ['screenshots', 'pdf', 'events']) expect(steps[step].attempts).toBe(1);
+      await startWorkerProcess();
+      const steps = await waitForSteps(server.deps.db, requestId, 60_000);
+      expect(Object.values(steps).map((s) => s.state)).toEqual(['done', 'done', 'done', 'done']);
+      expect(steps.email.attempts).toBe(2);
+      for (const step of ['screenshots', 'pdf', 'events']) expect(steps[step].attempts).toBe(1);
 
-    await smtp.waitForMessages(1);
-    expect(smtp.messages.map((m) => m.messageId)).toEqual([`<request-${requestId}@config-share>`]);
-    expect(smtp.messages[0].attachments.map((a) => a.contentType)).toContain('application/pdf');
-    const { rows: events } = await server.deps.db.$client.query('select type from project_events where project_id = $1 and type like $2 order by type', [share.projectId, '%.submitted']);
-    expect(events.map((e) => e.type)).toEqual(['form.submitted', 'quote.submitted']);
-    const { rows: outbox } = await server.deps.db.$client.query('select job_id from outbox where job_id like $1', [`%${requestId}%`]);
-    expect(outbox).toEqual([]);
-  });
+      await smtp.waitForMessages(1);
+      expect(smtp.messages.map((m) => m.messageId)).toEqual([`<request-${requestId}@config-share>`]);
+      expect(smtp.messages[0].attachments.map((a) => a.contentType)).toContain('application/pdf');
+      const { rows: events } = await server.deps.db.$client.query(
+        'select type from project_events where project_id = $1 and type like $2 order by type',
+        [share.projectId, '%.submitted'],
+      );
+      expect(events.map((e) => e.type)).toEqual(['form.submitted', 'quote.submitted']);
+      const { rows: outbox } = await server.deps.db.$client.query('select job_id from outbox where job_id like $1', [
+        `%${requestId}%`,
+      ]);
+      expect(outbox).toEqual([]);
+    },
+  );
 });

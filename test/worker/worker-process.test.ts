@@ -72,7 +72,9 @@ describe('worker', () => {
   });
 
   it('on SIGTERM lets the step in progress finish before exiting', async () => {
-    const share = await createSharedProject(server, owner, { projectSettings: { emailAdminAddress: 'owner@shop.example' } });
+    const share = await createSharedProject(server, owner, {
+      projectSettings: { emailAdminAddress: 'owner@shop.example' },
+    });
     const held = smtp.holdNext();
     const child = startWorkerProcess();
     await child.waitForOutput(/"msg":"worker ready"/);

@@ -74,9 +74,20 @@ export function jobOptions(type: JobType, jobId: string): JobsOptions {
 }
 
 /** Runs a job of this type under its timeout; `signal` is BullMQ's own cancellation of the job. */
-export function runJob(type: JobType, job: Job, deps: WorkerDeps, signal?: AbortSignal, token?: string): Promise<unknown> {
+export function runJob(
+  type: JobType,
+  job: Job,
+  deps: WorkerDeps,
+  signal?: AbortSignal,
+  token?: string,
+): Promise<unknown> {
   const message = `${type.queue}/${type.name}: the run took longer than ${type.timeoutMs} ms`;
-  return withTimeout((runSignal) => type.process(job, { deps, signal: runSignal, token }), type.timeoutMs, message, signal);
+  return withTimeout(
+    (runSignal) => type.process(job, { deps, signal: runSignal, token }),
+    type.timeoutMs,
+    message,
+    signal,
+  );
 }
 
 /** Thrown for a job name no job type declares (another version's): retrying will not help. */

@@ -28,9 +28,19 @@ export interface QueueFamily {
 export type FamilySettings = WorkerSettings & WebhookSettings;
 
 /** A family's options, with the settings filling in what it leaves unset. */
-export function familyOptions(family: QueueFamily, settings: FamilySettings): Required<Omit<QueueFamily, 'concurrency'>> & { concurrency: number } {
-  const concurrency = typeof family.concurrency === 'function' ? family.concurrency(settings) : (family.concurrency ?? settings.worker.concurrency);
-  return { concurrency, lockDurationMs: family.lockDurationMs ?? settings.worker.lockDurationMs, connectionsPerJob: family.connectionsPerJob ?? 2 };
+export function familyOptions(
+  family: QueueFamily,
+  settings: FamilySettings,
+): Required<Omit<QueueFamily, 'concurrency'>> & { concurrency: number } {
+  const concurrency =
+    typeof family.concurrency === 'function'
+      ? family.concurrency(settings)
+      : (family.concurrency ?? settings.worker.concurrency);
+  return {
+    concurrency,
+    lockDurationMs: family.lockDurationMs ?? settings.worker.lockDurationMs,
+    connectionsPerJob: family.connectionsPerJob ?? 2,
+  };
 }
 
 /** The job types, by queue and name, and the queues they run on. */
@@ -43,7 +53,10 @@ export interface JobRegistry {
 }
 
 /** Builds a registry; a job type declared twice is a programming error. */
-export function createJobRegistry(types: readonly JobType[], families: Partial<Record<QueueName, QueueFamily>>): JobRegistry {
+export function createJobRegistry(
+  types: readonly JobType[],
+  families: Partial<Record<QueueName, QueueFamily>>,
+): JobRegistry {
   const byKey = new Map<string, JobType>();
   const queues = new Map<QueueName, QueueFamily>();
   for (const type of types) {
@@ -56,16 +69,29 @@ export function createJobRegistry(types: readonly JobType[], families: Partial<R
 }
 
 /** Every job type of the product, registered here and nowhere else. */
-export const JOBS = createJobRegistry([health, submissionScreenshots, submissionPdf, submissionEmail, submissionEvents, storageSweep, webhookDelivery, webhookDeliveryBatch, libraryImport], {
-  // A probe: one at a time is plenty, and it never waits behind real work.
-  [QUEUES.health]: { concurrency: 1 },
-  // A long scan: one at a time, with a lock that outlives a slow page of the store's listing.
-  [QUEUES.maintenance]: { concurrency: 1, lockDurationMs: 120_000 },
-  [QUEUES.submissionSteps]: {},
-  // Attempts wait on receivers, not on the CPU or Postgres: many at once (WEBHOOK_CONCURRENCY),
-  // on a pool of their own (worker/deps.ts), holding a connection only around the request.
-  [QUEUES.webhookDeliveries]: { concurrency: (settings) => settings.webhooks.concurrency, connectionsPerJob: 0 },
-  // Downloads wait on the network, checks on the CPU pool: a few at once per worker process
-  // (the API lets 3 run per workspace). Each holds at most 80 MB on disk and the model in the pool.
-  [QUEUES.imports]: { concurrency: 3 },
-});
+export const JOBS = createJobRegistry(
+  [
+    health,
+    submissionScreenshots,
+    submissionPdf,
+    submissionEmail,
+    submissionEvents,
+    storageSweep,
+    webhookDelivery,
+    webhookDeliveryBatch,
+    libraryImport,
+  ],
+  {
+    // A probe: one at a time is plenty, and it never waits behind real work.
+    [QUEUES.health]: { concurrency: 1 },
+    // A long scan: one at a time, with a lock that outlives a slow page of the store's listing.
+    [QUEUES.maintenance]: { concurrency: 1, lockDurationMs: 120_000 },
+    [QUEUES.submissionSteps]: {},
+    // Attempts wait on receivers, not on the CPU or Postgres: many at once (WEBHOOK_CONCURRENCY),
+    // on a pool of their own (worker/deps.ts), holding a connection only around the request.
+    [QUEUES.webhookDeliveries]: { concurrency: (settings) => settings.webhooks.concurrency, connectionsPerJob: 0 },
+    // Downloads wait on the network, checks on the CPU pool: a few at once per worker process
+    // (the API lets 3 run per workspace). Each holds at most 80 MB on disk and the model in the pool.
+    [QUEUES.imports]: { concurrency: 3 },
+  },
+);

@@ -26,7 +26,10 @@ export const libraryImport = defineJob({
     const importId = (row.payload as Partial<ImportJobData>).importId;
     if (typeof importId !== 'string') return;
     const repo = createImportRepository(deps.db);
-    await repo.fail(tx, importId, { code: 'interrupted', message: 'The import was interrupted again and again; start it again.' });
+    await repo.fail(tx, importId, {
+      code: 'interrupted',
+      message: 'The import was interrupted again and again; start it again.',
+    });
     const job = await repo.byId(importId, tx);
     // After the commit would be exact; the files are the job's own, and removing them early is harmless.
     if (job) await deps.imports.cleanUp(job);

@@ -15,7 +15,11 @@ export const storageSweep = defineJob({
   removeOnFail: 10,
   async process(_job, { deps }) {
     const result = await sweepUnclaimedFiles(deps, { graceMs: deps.config.storage.sweepGraceMs });
-    if (result.removed.length > 0) deps.log.info({ removed: result.removed.length, examined: result.examined }, 'storage sweep removed unclaimed objects');
+    if (result.removed.length > 0)
+      deps.log.info(
+        { removed: result.removed.length, examined: result.examined },
+        'storage sweep removed unclaimed objects',
+      );
     return { examined: result.examined, removed: result.removed.length };
   },
 });

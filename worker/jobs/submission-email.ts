@@ -12,7 +12,11 @@ const ADDRESS = /^[^\s@<>,;]+@[^\s@<>,;]+$/;
 /** The visitor's address, from the form's e-mail field (or an `email` answer), for Reply-To. */
 function visitorAddress(formFields: unknown, formData: Record<string, unknown>): string | undefined {
   const emailField = (Array.isArray(formFields) ? formFields : []).find(
-    (f) => f && typeof f === 'object' && (f as { type?: unknown }).type === 'email' && typeof formData[String((f as { id?: unknown }).id)] === 'string',
+    (f) =>
+      f &&
+      typeof f === 'object' &&
+      (f as { type?: unknown }).type === 'email' &&
+      typeof formData[String((f as { id?: unknown }).id)] === 'string',
   ) as { id: unknown } | undefined;
   const value = emailField ? formData[String(emailField.id)] : formData.email;
   return typeof value === 'string' && ADDRESS.test(value.trim()) ? value.trim() : undefined;
@@ -48,17 +52,27 @@ export const submissionEmail = defineSubmissionStep(
       let note: string | undefined;
       if (to.length === 0) {
         const configured = typeof settings.emailAdminAddress === 'string' && settings.emailAdminAddress.trim() !== '';
-        const why = configured ? "the project's emailAdminAddress is not a valid e-mail address" : 'the project has no emailAdminAddress';
+        const why = configured
+          ? "the project's emailAdminAddress is not a valid e-mail address"
+          : 'the project has no emailAdminAddress';
         to = adminRecipients((await workspaceOwnerEmails(deps.db, submission.workspaceId)).join(','));
-        if (to.length === 0) return { note: `No e-mail address: ${why} and no workspace owner has an e-mail address; nothing was sent.` };
+        if (to.length === 0)
+          return { note: `No e-mail address: ${why} and no workspace owner has an e-mail address; nothing was sent.` };
         note = `Sent to the workspace's owners: ${why}.`;
       }
       const route = mailRouteFor(settings, deps.config);
-      if (!route) throw new UnrecoverableError("No SMTP server is configured: set the project's smtpHost settings or the platform's SMTP_URL.");
+      if (!route)
+        throw new UnrecoverableError(
+          "No SMTP server is configured: set the project's smtpHost settings or the platform's SMTP_URL.",
+        );
 
       const attachments: Array<{ filename: string; content: Buffer; contentType: string }> = [];
       if (submission.pdfKey) {
-        attachments.push({ filename: `request-${submission.id}.pdf`, content: await deps.storage.read(submission.pdfKey), contentType: 'application/pdf' });
+        attachments.push({
+          filename: `request-${submission.id}.pdf`,
+          content: await deps.storage.read(submission.pdfKey),
+          contentType: 'application/pdf',
+        });
       }
 
       const lines = [
@@ -70,9 +84,16 @@ export const submissionEmail = defineSubmissionStep(
         ...formRows(sceneData.formFields, submission.formData).map(([label, value]) => `${label}: ${value}`),
       ];
       const options = optionRows(sceneData.optionBlocks, submission.selectedOptions);
-      if (options.length > 0) lines.push('', 'Selected options:', ...options.map(([name, value]) => `  ${name}: ${value}`));
-      if (submission.configurationSummary.trim()) lines.push('', 'Configuration summary:', submission.configurationSummary.trim());
-      lines.push('', submission.pdfKey ? 'The request is attached as a PDF.' : 'The PDF could not be rendered; the details are above.');
+      if (options.length > 0)
+        lines.push('', 'Selected options:', ...options.map(([name, value]) => `  ${name}: ${value}`));
+      if (submission.configurationSummary.trim())
+        lines.push('', 'Configuration summary:', submission.configurationSummary.trim());
+      lines.push(
+        '',
+        submission.pdfKey
+          ? 'The request is attached as a PDF.'
+          : 'The PDF could not be rendered; the details are above.',
+      );
 
       const message = {
         to,
@@ -87,11 +108,15 @@ export const submissionEmail = defineSubmissionStep(
         await sendMail(route, message, { allowPrivate: deps.config.smtpAllowPrivate });
       } catch (error) {
         // A project's server: its fixed message (see mail.ts); the platform's: the server's own words.
-        if (error instanceof ProjectMailError) throw error.permanent ? Object.assign(new UnrecoverableError(error.message), { cause: error.cause }) : error;
-        if (isPermanentSmtpError(error)) throw new UnrecoverableError(`The SMTP server refused the message: ${(error as Error).message}`);
+        if (error instanceof ProjectMailError)
+          throw error.permanent ? Object.assign(new UnrecoverableError(error.message), { cause: error.cause }) : error;
+        if (isPermanentSmtpError(error))
+          throw new UnrecoverableError(`The SMTP server refused the message: ${(error as Error).message}`);
         throw error;
       }
-      const notes = [note, submission.pdfKey ? undefined : 'Sent without the PDF, which could not be rendered.'].filter(Boolean);
+      const notes = [note, submission.pdfKey ? undefined : 'Sent without the PDF, which could not be rendered.'].filter(
+        Boolean,
+      );
       return notes.length > 0 ? { note: notes.join(' ') } : {};
     },
   },

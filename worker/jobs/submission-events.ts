@@ -24,9 +24,19 @@ export const submissionEvents = defineSubmissionStep(
       const base = { workspaceId: submission.workspaceId, projectId: submission.projectId };
       return {
         async commit(tx) {
-          await emitEvent(tx, { ...base, type: 'form.submitted', data, dedupeKey: `submission:${submission.id}:form.submitted` });
+          await emitEvent(tx, {
+            ...base,
+            type: 'form.submitted',
+            data,
+            dedupeKey: `submission:${submission.id}:form.submitted`,
+          });
           if (work.hasPricing) {
-            await emitEvent(tx, { ...base, type: 'quote.submitted', data: { ...data, status: submission.status }, dedupeKey: `submission:${submission.id}:quote.submitted` });
+            await emitEvent(tx, {
+              ...base,
+              type: 'quote.submitted',
+              data: { ...data, status: submission.status },
+              dedupeKey: `submission:${submission.id}:quote.submitted`,
+            });
           }
         },
       };

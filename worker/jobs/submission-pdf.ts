@@ -51,7 +51,11 @@ export const submissionPdf = defineSubmissionStep(
         // Should the renderer still fail on a screenshot (sharp made it, pdfkit could not read
         // it): the owner still gets the request, with the screenshots listed but not embedded.
         if (input.screenshots.length === 0) throw error;
-        const listedOnly = input.screenshots.map((shot) => ({ mimeType: shot.mimeType, data: null, unreadable: shot.unreadable }));
+        const listedOnly = input.screenshots.map((shot) => ({
+          mimeType: shot.mimeType,
+          data: null,
+          unreadable: shot.unreadable,
+        }));
         pdf = await renderRequestPdfInPool(deps.cpuPool, { ...input, screenshots: listedOnly }, { signal });
       }
       const key = storageKeys.requestPdf(submission.workspaceId, submission.id);

@@ -15,7 +15,12 @@ export const submissionScreenshots = defineSubmissionStep(
       const stored: Array<{ position: number; key: string }> = [];
       for (const shot of await deps.submissions.screenshotsForWork(submissionId)) {
         if (shot.storageKey || !shot.data) continue;
-        const key = storageKeys.screenshot(submission.workspaceId, submissionId, shot.position, SCREENSHOT_EXTENSIONS[shot.mimeType] ?? 'bin');
+        const key = storageKeys.screenshot(
+          submission.workspaceId,
+          submissionId,
+          shot.position,
+          SCREENSHOT_EXTENSIONS[shot.mimeType] ?? 'bin',
+        );
         await deps.storage.put(key, shot.data, { contentType: shot.mimeType });
         stored.push({ position: shot.position, key });
       }

@@ -1,7 +1,12 @@
 import { DelayedError, type Job } from 'bullmq';
 import pLimit, { type LimitFunction } from 'p-limit';
 import { QUEUES } from '../../server/core/jobs/queues.js';
-import { WEBHOOK_DELIVERY_BATCH_JOB, WEBHOOK_DELIVERY_JOB, webhookAttemptJobId, type WebhookDeliveryJobData } from '../../server/core/jobs/webhook-jobs.js';
+import {
+  WEBHOOK_DELIVERY_BATCH_JOB,
+  WEBHOOK_DELIVERY_JOB,
+  webhookAttemptJobId,
+  type WebhookDeliveryJobData,
+} from '../../server/core/jobs/webhook-jobs.js';
 import { ATTEMPT_BUDGET_MS } from '../../server/core/services/webhooks/delivery-attempts.js';
 import { createWebhookDeliveryRepository } from '../../server/core/repositories/webhook-deliveries.js';
 import { defineJob, jobOptions, type BatchJobData } from './define-job.js';
@@ -47,7 +52,12 @@ type Outcome = { result: string; statusCode: number; error: string | null } | { 
  * in this process (then `null`: the caller steps aside). The check and the count happen
  * together, once the attempt has one of the process's WEBHOOK_CONCURRENCY places.
  */
-function attempt(deps: WorkerDeps, item: WebhookDeliveryJobData, signal: AbortSignal, capped = true): Promise<Outcome | null> {
+function attempt(
+  deps: WorkerDeps,
+  item: WebhookDeliveryJobData,
+  signal: AbortSignal,
+  capped = true,
+): Promise<Outcome | null> {
   return limitOf(deps)(async () => {
     // Its job ran out of time while this attempt waited for a place: it stays for the relay to hand over again.
     if (signal.aborted) return { skipped: 'aborted' };
@@ -57,7 +67,9 @@ function attempt(deps: WorkerDeps, item: WebhookDeliveryJobData, signal: AbortSi
     inFlight.set(endpoint, running + 1);
     try {
       const run = await deps.webhookAttempts.run(deliveryId, attempt);
-      return run.kind === 'attempted' ? { result: run.result, statusCode: run.outcome.statusCode, error: run.outcome.error } : { skipped: run.reason };
+      return run.kind === 'attempted'
+        ? { result: run.result, statusCode: run.outcome.statusCode, error: run.outcome.error }
+        : { skipped: run.reason };
     } finally {
       const left = (inFlight.get(endpoint) ?? 1) - 1;
       if (left > 0) inFlight.set(endpoint, left);
@@ -84,16 +96,26 @@ export const webhookDeliveryBatch = defineJob({
         try {
           const outcome = await attempt(deps, item, signal);
           if (outcome) return outcome;
-          await deps.queues[QUEUES.webhookDeliveries].add(WEBHOOK_DELIVERY_JOB, item, { ...jobOptions(webhookDelivery, webhookAttemptJobId(item.deliveryId, item.attempt)), delay: deferMs() });
+          await deps.queues[QUEUES.webhookDeliveries].add(WEBHOOK_DELIVERY_JOB, item, {
+            ...jobOptions(webhookDelivery, webhookAttemptJobId(item.deliveryId, item.attempt)),
+            delay: deferMs(),
+          });
           return { deferred: true };
         } catch (error) {
           // Its outbox row stays: the relay hands it over again as its own job.
-          deps.log.warn({ err: error, deliveryId: item.deliveryId, attempt: item.attempt }, 'webhook attempt in a batch failed; the relay will hand it over again');
+          deps.log.warn(
+            { err: error, deliveryId: item.deliveryId, attempt: item.attempt },
+            'webhook attempt in a batch failed; the relay will hand it over again',
+          );
           return { failed: true };
         }
       }),
     );
-    return { attempts: outcomes.length, failed: outcomes.filter((o) => 'failed' in o).length, deferred: outcomes.filter((o) => 'deferred' in o).length };
+    return {
+      attempts: outcomes.length,
+      failed: outcomes.filter((o) => 'failed' in o).length,
+      deferred: outcomes.filter((o) => 'deferred' in o).length,
+    };
   },
 });
 

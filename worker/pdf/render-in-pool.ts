@@ -19,7 +19,11 @@ export const RENDER_IN_POOL_DEFAULTS = { timeoutMs: 60_000 } as const;
 const renderPdfTask = cpuTask<RequestPdfInput, Uint8Array>(import.meta.url, './render-pdf-task');
 
 /** Renders the request PDF off the event loop; rejects when the render fails or takes too long. */
-export async function renderRequestPdfInPool(pool: CpuPool, input: RequestPdfInput, options: RenderInPoolOptions = {}): Promise<Buffer> {
+export async function renderRequestPdfInPool(
+  pool: CpuPool,
+  input: RequestPdfInput,
+  options: RenderInPoolOptions = {},
+): Promise<Buffer> {
   const { timeoutMs, signal } = { ...RENDER_IN_POOL_DEFAULTS, ...options };
   const pdf = await pool.run(renderPdfTask, input, { timeoutMs, signal });
   return Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);

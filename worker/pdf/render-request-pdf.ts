@@ -62,7 +62,9 @@ export function brandColorOf(value: unknown): string {
 
 /** White or near-black, whichever reads better on the brand colour. */
 function textOn(hex: string): string {
-  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+  const [r, g, b] = [1, 3, 5]
+    .map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
+    .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
   return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.4 ? TEXT : '#ffffff';
 }
 
@@ -88,7 +90,11 @@ function requestPdfFonts(): Record<FontName, Buffer> {
 
 /** What pdfkit's embedded font keeps of the widths it writes into the PDF (not in its type definitions). */
 interface EmbeddedFontState {
-  _font?: { widths?: Array<number | undefined>; scale?: unknown; font?: { getGlyph?(id: number): { advanceWidth: number } } };
+  _font?: {
+    widths?: Array<number | undefined>;
+    scale?: unknown;
+    font?: { getGlyph?(id: number): { advanceWidth: number } };
+  };
 }
 
 /**
@@ -124,8 +130,14 @@ export function printable(value: string, maxChars = MAX_VALUE_CHARS): string {
     .replace(/\t/g, '    ')
     .replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, '');
   const chars = Array.from(clean);
-  const kept = chars.length > maxChars ? `${chars.slice(0, maxChars).join('')} … (shortened: ${chars.length - maxChars} more characters)` : clean;
-  return kept.replace(new RegExp(`[^\\s${ZERO_WIDTH_SPACE}]{${MAX_UNBROKEN_RUN}}(?=[^\\s])`, 'gu'), (run) => run + ZERO_WIDTH_SPACE);
+  const kept =
+    chars.length > maxChars
+      ? `${chars.slice(0, maxChars).join('')} … (shortened: ${chars.length - maxChars} more characters)`
+      : clean;
+  return kept.replace(
+    new RegExp(`[^\\s${ZERO_WIDTH_SPACE}]{${MAX_UNBROKEN_RUN}}(?=[^\\s])`, 'gu'),
+    (run) => run + ZERO_WIDTH_SPACE,
+  );
 }
 
 function asRecord(value: unknown): Record<string, unknown> | null {
@@ -175,13 +187,23 @@ export function formatPrice(price: number, currency: unknown): string {
 }
 
 /** The chosen options as block name / choice label rows, with a choice's price when the project gives one. */
-export function optionRows(optionBlocks: unknown, selected: Record<string, unknown>, currency?: unknown): Array<[string, string]> {
-  const blocks = (Array.isArray(optionBlocks) ? optionBlocks : []).map(asRecord).filter((b): b is Record<string, unknown> => Boolean(b));
+export function optionRows(
+  optionBlocks: unknown,
+  selected: Record<string, unknown>,
+  currency?: unknown,
+): Array<[string, string]> {
+  const blocks = (Array.isArray(optionBlocks) ? optionBlocks : [])
+    .map(asRecord)
+    .filter((b): b is Record<string, unknown> => Boolean(b));
   return Object.entries(selected).map(([key, value]) => {
     const block = blocks.find((b) => String(b.id) === key);
-    const choices = Array.isArray(block?.choices) ? block.choices.map(asRecord).filter((c): c is Record<string, unknown> => Boolean(c)) : [];
+    const choices = Array.isArray(block?.choices)
+      ? block.choices.map(asRecord).filter((c): c is Record<string, unknown> => Boolean(c))
+      : [];
     const label = (v: unknown): string => {
-      const choice = choices.find((c) => (typeof v === 'string' || typeof v === 'number') && String(c.id) === String(v));
+      const choice = choices.find(
+        (c) => (typeof v === 'string' || typeof v === 'number') && String(c.id) === String(v),
+      );
       if (!choice) return formatValue(v);
       const name = typeof choice.label === 'string' ? choice.label : String(choice.id);
       return typeof choice.price === 'number' ? `${name} (${formatPrice(choice.price, currency)})` : name;
@@ -235,7 +257,11 @@ export async function renderRequestPdf(input: RequestPdfInput): Promise<Buffer> 
 
   // Header band in the brand colour.
   doc.rect(0, 0, doc.page.width, 96).fill(brand);
-  doc.fillColor(textOn(brand)).font('bold').fontSize(22).text(projectName, MARGIN, 30, { width, height: 28, ellipsis: true, lineBreak: false });
+  doc
+    .fillColor(textOn(brand))
+    .font('bold')
+    .fontSize(22)
+    .text(projectName, MARGIN, 30, { width, height: 28, ellipsis: true, lineBreak: false });
   doc.font('body').fontSize(11).text('Configuration request', MARGIN, 62, { width });
 
   // Request id and date.
@@ -247,7 +273,11 @@ export async function renderRequestPdf(input: RequestPdfInput): Promise<Buffer> 
   for (const [label, value] of meta) {
     const y = doc.y;
     doc.fillColor(MUTED).font('body').fontSize(9).text(label.toUpperCase(), MARGIN, y, { width: 80 });
-    doc.fillColor(TEXT).font('bold').fontSize(10).text(value, MARGIN + 80, y, { width: width - 80 });
+    doc
+      .fillColor(TEXT)
+      .font('bold')
+      .fontSize(10)
+      .text(value, MARGIN + 80, y, { width: width - 80 });
     doc.moveDown(0.3);
   }
 
@@ -256,7 +286,12 @@ export async function renderRequestPdf(input: RequestPdfInput): Promise<Buffer> 
     doc.moveDown(1.2);
     const y = doc.y;
     doc.fillColor(brand).font('bold').fontSize(13).text(title, MARGIN, y, { width });
-    doc.moveTo(MARGIN, doc.y + 3).lineTo(MARGIN + width, doc.y + 3).lineWidth(1).strokeColor(brand).stroke();
+    doc
+      .moveTo(MARGIN, doc.y + 3)
+      .lineTo(MARGIN + width, doc.y + 3)
+      .lineWidth(1)
+      .strokeColor(brand)
+      .stroke();
     doc.moveDown(0.8);
   };
 
@@ -269,15 +304,31 @@ export async function renderRequestPdf(input: RequestPdfInput): Promise<Buffer> 
       const label = printable(rawLabel);
       const value = printable(rawValue);
       doc.font('body').fontSize(10);
-      const height = Math.max(doc.heightOfString(value, { width: width - LABEL_WIDTH }), doc.heightOfString(label, { width: LABEL_WIDTH - 12 }));
+      const height = Math.max(
+        doc.heightOfString(value, { width: width - LABEL_WIDTH }),
+        doc.heightOfString(label, { width: LABEL_WIDTH - 12 }),
+      );
       // A row taller than a page flows over; shorter ones move whole to the next page.
       if (height < bottom() - MARGIN) ensureSpace(height + 6);
       const y = doc.y;
-      doc.fillColor(MUTED).font('bold').fontSize(10).text(label, MARGIN, y, { width: LABEL_WIDTH - 12 });
+      doc
+        .fillColor(MUTED)
+        .font('bold')
+        .fontSize(10)
+        .text(label, MARGIN, y, { width: LABEL_WIDTH - 12 });
       const afterLabel = doc.y;
-      doc.fillColor(TEXT).font('body').fontSize(10).text(value, MARGIN + LABEL_WIDTH, y, { width: width - LABEL_WIDTH });
+      doc
+        .fillColor(TEXT)
+        .font('body')
+        .fontSize(10)
+        .text(value, MARGIN + LABEL_WIDTH, y, { width: width - LABEL_WIDTH });
       doc.y = Math.max(doc.y, afterLabel) + 4;
-      doc.moveTo(MARGIN, doc.y - 2).lineTo(MARGIN + width, doc.y - 2).lineWidth(0.5).strokeColor(RULE).stroke();
+      doc
+        .moveTo(MARGIN, doc.y - 2)
+        .lineTo(MARGIN + width, doc.y - 2)
+        .lineWidth(0.5)
+        .strokeColor(RULE)
+        .stroke();
       doc.y += 2;
     }
   };
@@ -290,7 +341,11 @@ export async function renderRequestPdf(input: RequestPdfInput): Promise<Buffer> 
 
   section('Configuration summary');
   const summary = input.configurationSummary.trim();
-  doc.fillColor(summary ? TEXT : MUTED).font(summary ? 'body' : 'italic').fontSize(10).text(summary ? printable(summary, MAX_SUMMARY_CHARS) : 'No summary was sent.', MARGIN, doc.y, { width });
+  doc
+    .fillColor(summary ? TEXT : MUTED)
+    .font(summary ? 'body' : 'italic')
+    .fontSize(10)
+    .text(summary ? printable(summary, MAX_SUMMARY_CHARS) : 'No summary was sent.', MARGIN, doc.y, { width });
 
   if (input.screenshots.length > 0) {
     section('Screenshots');
@@ -321,7 +376,11 @@ export async function renderRequestPdf(input: RequestPdfInput): Promise<Buffer> 
         ensureSpace(h + 24);
         const y = doc.y;
         doc.image(image as unknown as Buffer, MARGIN + (width - w) / 2, y, { width: w, height: h });
-        doc.rect(MARGIN + (width - w) / 2, y, w, h).lineWidth(0.5).strokeColor(RULE).stroke();
+        doc
+          .rect(MARGIN + (width - w) / 2, y, w, h)
+          .lineWidth(0.5)
+          .strokeColor(RULE)
+          .stroke();
         doc.y = y + h + 4;
         doc.fillColor(MUTED).font('body').fontSize(9).text(caption, MARGIN, doc.y, { width, align: 'center' });
         doc.moveDown(0.8);
@@ -341,11 +400,16 @@ export async function renderRequestPdf(input: RequestPdfInput): Promise<Buffer> 
       .fillColor(MUTED)
       .font('body')
       .fontSize(8)
-      .text(`${projectName} - request ${input.requestId} - ${formatDate(input.createdAt)} - page ${i - range.start + 1} of ${range.count}`, MARGIN, doc.page.height - 34, {
-        width,
-        align: 'center',
-        lineBreak: false,
-      });
+      .text(
+        `${projectName} - request ${input.requestId} - ${formatDate(input.createdAt)} - page ${i - range.start + 1} of ${range.count}`,
+        MARGIN,
+        doc.page.height - 34,
+        {
+          width,
+          align: 'center',
+          lineBreak: false,
+        },
+      );
     doc.page.margins.bottom = savedBottom;
   }
   doc.end();

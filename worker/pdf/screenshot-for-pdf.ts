@@ -13,7 +13,12 @@ export interface ScreenshotForPdfOptions {
   timeoutSeconds?: number;
 }
 
-export const SCREENSHOT_FOR_PDF_DEFAULTS = { maxSide: 1600, quality: 85, maxInputPixels: MAX_SCREENSHOT_PIXELS, timeoutSeconds: 30 } as const;
+export const SCREENSHOT_FOR_PDF_DEFAULTS = {
+  maxSide: 1600,
+  quality: 85,
+  maxInputPixels: MAX_SCREENSHOT_PIXELS,
+  timeoutSeconds: 30,
+} as const;
 
 /** Conversions running at once in this process: each holds a libuv thread, and file reads and DNS need the others (4 by default). */
 export const MAX_CONCURRENT_CONVERSIONS = 2;

@@ -18,7 +18,10 @@ export interface ConsoleRouteOptions {
 export default async function consoleRoutes(app: FastifyInstance, { root, apiBase }: ConsoleRouteOptions) {
   await app.register(async (scope) => {
     scope.addHook('onSend', async (_request, reply) => {
-      reply.header('x-frame-options', 'DENY').header('referrer-policy', 'no-referrer').header('x-content-type-options', 'nosniff');
+      reply
+        .header('x-frame-options', 'DENY')
+        .header('referrer-policy', 'no-referrer')
+        .header('x-content-type-options', 'nosniff');
     });
     scope.get('/demo/owner/config.json', { schema: { hide: true } }, async (_request, reply) => {
       reply.header('cache-control', 'no-cache');
@@ -31,7 +34,10 @@ export default async function consoleRoutes(app: FastifyInstance, { root, apiBas
       decorateReply: false,
       cacheControl: false,
       setHeaders(reply, filePath) {
-        reply.header('cache-control', filePath.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+        reply.header(
+          'cache-control',
+          filePath.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
       },
     });
   });

@@ -48,7 +48,9 @@ export default async function healthRoutes(app: FastifyInstance, { upstream, tim
     const failing = [...new Set([...server, ...redis])];
     if (failing.length === 0) return { success: true, status: 'ok' };
     request.log.warn({ failing }, 'health check: a dependency is not healthy');
-    return reply.code(503).send({ ...errorBody('unavailable', `Unavailable: ${failing.join(', ')}`), status: 'degraded', failing });
+    return reply
+      .code(503)
+      .send({ ...errorBody('unavailable', `Unavailable: ${failing.join(', ')}`), status: 'degraded', failing });
   };
   // Probed every few seconds: a healthy answer is not worth a log line each time (warn and above only).
   app.get('/health', { logLevel: 'warn' }, check('/health'));

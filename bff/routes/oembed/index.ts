@@ -11,7 +11,11 @@ const MAX_BOUND = 10_000;
 
 const OembedQuery = Type.Object(
   {
-    url: Type.String({ minLength: 1, maxLength: 2048, description: 'A share link: `https://<app_domain>/share/<projectId>/<token>`.' }),
+    url: Type.String({
+      minLength: 1,
+      maxLength: 2048,
+      description: 'A share link: `https://<app_domain>/share/<projectId>/<token>`.',
+    }),
     format: Type.Optional(Type.String({ maxLength: 16, description: '`json` (default); anything else answers 501.' })),
     maxwidth: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_BOUND })),
     maxheight: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_BOUND })),
@@ -28,34 +32,49 @@ const OembedQuery = Type.Object(
  * but json; 400 for a missing url or bad bounds.
  */
 export default async function oembedRoutes(app: FastifyInstance) {
-  app.get<{ Querystring: Static<typeof OembedQuery> }>('/oembed', { schema: { querystring: OembedQuery } }, async (request, reply) => {
-    // oEmbed consumers include browsers on any site; nothing here is private.
-    reply.header('access-control-allow-origin', '*').header('cache-control', 'no-cache');
-    const { url, format = 'json', maxwidth, maxheight } = request.query;
-    if (format !== 'json') return reply.code(501).send(errorBody('not_implemented', 'Only format=json is supported.'));
-    const origin = ownOrigin(request.protocol, request.host);
-    if (!origin) return reply.code(400).send(errorBody('invalid_request', 'The Host header is malformed.'));
-    const ids = shareIdsOfUrl(url);
-    if (!ids) return reply.code(404).send(errorBody('not_found', 'The url is not a share link.'));
-    const read = await headlessRead(app, request, ids);
-    if (read.status === 401) return reply.code(401).send(errorBody('password_required', 'This share is protected by a password and cannot be embedded with oEmbed.'));
-    if (read.status === 429) {
-      if (read.retryAfter) reply.header('retry-after', read.retryAfter);
-      return reply.code(429).send(errorBody('rate_limited', 'Too many requests, try again later.'));
-    }
-    if (read.status !== 200 || !read.project) {
-      if (read.status >= 500) return reply.code(503).send(errorBody('unavailable', 'The API is not reachable right now.'));
-      return reply.code(404).send(errorBody('not_found', 'Share not found.'));
-    }
-    return reply.type('application/json; charset=utf-8').send(
-      oembedResponse({
-        pageUrl: sharePageUrl(origin, ids),
-        origin,
-        title: displayName(read.project.name),
-        maxwidth,
-        maxheight,
-        thumbnail: { url: `${origin}${PREVIEW_IMAGE.path}`, width: PREVIEW_IMAGE.width, height: PREVIEW_IMAGE.height },
-      }),
-    );
-  });
+  app.get<{ Querystring: Static<typeof OembedQuery> }>(
+    '/oembed',
+    { schema: { querystring: OembedQuery } },
+    async (request, reply) => {
+      // oEmbed consumers include browsers on any site; nothing here is private.
+      reply.header('access-control-allow-origin', '*').header('cache-control', 'no-cache');
+      const { url, format = 'json', maxwidth, maxheight } = request.query;
+      if (format !== 'json')
+        return reply.code(501).send(errorBody('not_implemented', 'Only format=json is supported.'));
+      const origin = ownOrigin(request.protocol, request.host);
+      if (!origin) return reply.code(400).send(errorBody('invalid_request', 'The Host header is malformed.'));
+      const ids = shareIdsOfUrl(url);
+      if (!ids) return reply.code(404).send(errorBody('not_found', 'The url is not a share link.'));
+      const read = await headlessRead(app, request, ids);
+      if (read.status === 401)
+        return reply
+          .code(401)
+          .send(
+            errorBody('password_required', 'This share is protected by a password and cannot be embedded with oEmbed.'),
+          );
+      if (read.status === 429) {
+        if (read.retryAfter) reply.header('retry-after', read.retryAfter);
+        return reply.code(429).send(errorBody('rate_limited', 'Too many requests, try again later.'));
+      }
+      if (read.status !== 200 || !read.project) {
+        if (read.status >= 500)
+          return reply.code(503).send(errorBody('unavailable', 'The API is not reachable right now.'));
+        return reply.code(404).send(errorBody('not_found', 'Share not found.'));
+      }
+      return reply.type('application/json; charset=utf-8').send(
+        oembedResponse({
+          pageUrl: sharePageUrl(origin, ids),
+          origin,
+          title: displayName(read.project.name),
+          maxwidth,
+          maxheight,
+          thumbnail: {
+            url: `${origin}${PREVIEW_IMAGE.path}`,
+            width: PREVIEW_IMAGE.width,
+            height: PREVIEW_IMAGE.height,
+          },
+        }),
+      );
+    },
+  );
 }

@@ -66,7 +66,13 @@ export function cachedRead(app: FastifyInstance) {
     if (!budget.allowed) {
       const seconds = budget.retryAfterSeconds;
       // The same answer as the server's limiter (server/plugins/rate-limits.ts, draft RateLimit headers).
-      return reply.send(tooManyRequests(seconds, `Too many requests, retry in ${seconds} s.`, { 'ratelimit-limit': String(budget.limit), 'ratelimit-remaining': '0', 'ratelimit-reset': String(seconds) }));
+      return reply.send(
+        tooManyRequests(seconds, `Too many requests, retry in ${seconds} s.`, {
+          'ratelimit-limit': String(budget.limit),
+          'ratelimit-remaining': '0',
+          'ratelimit-reset': String(seconds),
+        }),
+      );
     }
     if (budget.remaining !== undefined) reply.headers(rateLimitHeaderValues(budget));
     return sendKept(reply, kept, ifNoneMatch);
@@ -75,13 +81,27 @@ export function cachedRead(app: FastifyInstance) {
   // Callback style, and no promise unless Redis must be asked: a cache hit is the hot path.
   function preHandler(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {
     const target = cacheableReadTarget(request.method, request.url);
-    const key = target && readCacheKey({ ...target, origin: header(request, 'origin'), referer: header(request, 'referer'), password: header(request, 'x-share-password') }, readCacheSecret);
+    const key =
+      target &&
+      readCacheKey(
+        {
+          ...target,
+          origin: header(request, 'origin'),
+          referer: header(request, 'referer'),
+          password: header(request, 'x-share-password'),
+        },
+        readCacheSecret,
+      );
     if (!key) return done();
     const ifNoneMatch = header(request, 'if-none-match');
     const found = readCache.lookup(key);
     if (found?.current) {
       const budget = readBudget.spend(request.ip);
-      if (budget instanceof Promise) budget.then((decision) => answerKept(reply, found.kept, ifNoneMatch, decision), (error: Error) => reply.send(error));
+      if (budget instanceof Promise)
+        budget.then(
+          (decision) => answerKept(reply, found.kept, ifNoneMatch, decision),
+          (error: Error) => reply.send(error),
+        );
       else answerKept(reply, found.kept, ifNoneMatch, budget);
       return;
     }

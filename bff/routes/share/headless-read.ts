@@ -16,7 +16,11 @@ export interface HeadlessRead {
  * BFF's own route: the read cache answers it when it can, and it spends the visitor's read
  * budget like any read (the page view is one read; the element in the page makes its own).
  */
-export async function headlessRead(app: FastifyInstance, request: FastifyRequest, { projectId, token }: ShareIds): Promise<HeadlessRead> {
+export async function headlessRead(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  { projectId, token }: ShareIds,
+): Promise<HeadlessRead> {
   const res = await app.inject({
     method: 'GET',
     url: `/share/${encodeURIComponent(projectId)}/${encodeURIComponent(token)}`,
@@ -27,10 +31,17 @@ export async function headlessRead(app: FastifyInstance, request: FastifyRequest
   const csp = res.headers['content-security-policy'];
   const frameAncestors = typeof csp === 'string' && /^frame-ancestors [^;,]+$/.test(csp) ? csp : undefined;
   const retryAfter = res.headers['retry-after'];
-  const read: HeadlessRead = { status: res.statusCode, frameAncestors, retryAfter: typeof retryAfter === 'string' ? retryAfter : undefined };
+  const read: HeadlessRead = {
+    status: res.statusCode,
+    frameAncestors,
+    retryAfter: typeof retryAfter === 'string' ? retryAfter : undefined,
+  };
   if (res.statusCode === 200) {
     const project = (res.json() as { project?: { name?: unknown; type?: unknown } }).project;
-    read.project = { name: typeof project?.name === 'string' ? project.name : '', type: typeof project?.type === 'string' ? project.type : undefined };
+    read.project = {
+      name: typeof project?.name === 'string' ? project.name : '',
+      type: typeof project?.type === 'string' ? project.type : undefined,
+    };
   }
   return read;
 }

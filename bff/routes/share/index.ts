@@ -40,7 +40,10 @@ function dropOwnOrigin(request: FastifyRequest, addressing: RequestAddressing) {
  * passes through. Reads go through the cache (cached-read.ts); a browser navigation gets the share
  * page instead (page.ts). Needs the read cache and read budget plugins.
  */
-export default async function shareRoutes(app: FastifyInstance, { upstream, publicKey, addressing }: ShareRouteOptions) {
+export default async function shareRoutes(
+  app: FastifyInstance,
+  { upstream, publicKey, addressing }: ShareRouteOptions,
+) {
   const cache = cachedRead(app);
   const answerPage = sharePage(app);
 
@@ -62,7 +65,10 @@ export default async function shareRoutes(app: FastifyInstance, { upstream, publ
   app.addHook('onSend', (request, reply, payload, done) => {
     if (request.method === 'GET' || request.method === 'HEAD') {
       const vary = reply.getHeader('vary');
-      reply.header('vary', varyWithAccept(Array.isArray(vary) ? vary.join(', ') : vary === undefined ? undefined : String(vary)));
+      reply.header(
+        'vary',
+        varyWithAccept(Array.isArray(vary) ? vary.join(', ') : vary === undefined ? undefined : String(vary)),
+      );
     }
     done(null, payload);
   });
@@ -89,10 +95,12 @@ export default async function shareRoutes(app: FastifyInstance, { upstream, publ
           'x-forwarded-for': request.ip,
         }),
       onResponse: (request, reply, res) => {
-        cache.onResponse(request as FastifyRequest, reply as FastifyReply, res as unknown as UpstreamResponse).catch((error: unknown) => {
-          request.log.warn({ err: error }, 'upstream answer failed midway');
-          if (!reply.sent) reply.code(503).send(errorBody('unavailable', 'The API is not reachable right now.'));
-        });
+        cache
+          .onResponse(request as FastifyRequest, reply as FastifyReply, res as unknown as UpstreamResponse)
+          .catch((error: unknown) => {
+            request.log.warn({ err: error }, 'upstream answer failed midway');
+            if (!reply.sent) reply.code(503).send(errorBody('unavailable', 'The API is not reachable right now.'));
+          });
       },
       // The client retries on its own terms (Retry-After); the BFF must not multiply load.
       retryDelay: () => null,

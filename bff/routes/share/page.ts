@@ -6,7 +6,9 @@ import { headlessRead } from './headless-read.js';
 
 /** Whether a request to the share routes is a browser asking for the share page (GET, HTML preferred). */
 export const isPageRequest = (request: FastifyRequest) =>
-  (request.method === 'GET' || request.method === 'HEAD') && prefersHtml(request.headers.accept) && request.url.split('/').length === 4;
+  (request.method === 'GET' || request.method === 'HEAD') &&
+  prefersHtml(request.headers.accept) &&
+  request.url.split('/').length === 4;
 
 /** The page's state and HTTP status for each answer of the public read. */
 function pageStateOf(status: number): { state: SharePageState; status: number } {
@@ -42,7 +44,8 @@ export function sharePage(app: FastifyInstance) {
     const ids = shareIdsOfPath(request.url);
     const read = ids ? await headlessRead(app, request, ids) : { status: 404 };
     const { state, status } = pageStateOf(read.status);
-    const frameAncestors = (state === 'ready' || state === 'password' ? read.frameAncestors : undefined) ?? 'frame-ancestors *';
+    const frameAncestors =
+      (state === 'ready' || state === 'password' ? read.frameAncestors : undefined) ?? 'frame-ancestors *';
     // This is a page, not the API: no CORS, and its own caching and referrer rules.
     reply.removeHeader('access-control-allow-origin').removeHeader('access-control-expose-headers');
     reply

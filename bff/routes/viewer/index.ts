@@ -16,5 +16,11 @@ export default async function viewerRoutes(app: FastifyInstance, { root }: Viewe
   app.addHook('onRequest', async (_request, reply) => {
     reply.header('cross-origin-resource-policy', 'cross-origin');
   });
-  await app.register(fastifyStatic, { root, prefix: '/viewer/', decorateReply: false, cacheControl: false, setHeaders: (reply) => reply.header('cache-control', 'public, max-age=3600') });
+  await app.register(fastifyStatic, {
+    root,
+    prefix: '/viewer/',
+    decorateReply: false,
+    cacheControl: false,
+    setHeaders: (reply) => reply.header('cache-control', 'public, max-age=3600'),
+  });
 }

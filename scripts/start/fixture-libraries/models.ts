@@ -18,7 +18,11 @@ export async function noisePng(size: number, seed = 1): Promise<Uint8Array> {
     x = (Math.imul(x, 1103515245) + 12345) >>> 0;
     pixels[i] = (x >>> 16) & 255;
   }
-  return new Uint8Array(await sharp(pixels, { raw: { width: size, height: size, channels: 3 } }).png().toBuffer());
+  return new Uint8Array(
+    await sharp(pixels, { raw: { width: size, height: size, channels: 3 } })
+      .png()
+      .toBuffer(),
+  );
 }
 
 function box(doc: Document, material: Material, [sx, sy, sz]: number[], subdivisions = 1) {
@@ -28,12 +32,36 @@ function box(doc: Document, material: Material, [sx, sy, sz]: number[], subdivis
   const uv: number[] = [];
   const index: number[] = [];
   const faces: number[][][] = [
-    [[1, 0, 0], [0, 0, -1], [0, 1, 0]],
-    [[-1, 0, 0], [0, 0, 1], [0, 1, 0]],
-    [[0, 1, 0], [1, 0, 0], [0, 0, -1]],
-    [[0, -1, 0], [1, 0, 0], [0, 0, 1]],
-    [[0, 0, 1], [1, 0, 0], [0, 1, 0]],
-    [[0, 0, -1], [-1, 0, 0], [0, 1, 0]],
+    [
+      [1, 0, 0],
+      [0, 0, -1],
+      [0, 1, 0],
+    ],
+    [
+      [-1, 0, 0],
+      [0, 0, 1],
+      [0, 1, 0],
+    ],
+    [
+      [0, 1, 0],
+      [1, 0, 0],
+      [0, 0, -1],
+    ],
+    [
+      [0, -1, 0],
+      [1, 0, 0],
+      [0, 0, 1],
+    ],
+    [
+      [0, 0, 1],
+      [1, 0, 0],
+      [0, 1, 0],
+    ],
+    [
+      [0, 0, -1],
+      [-1, 0, 0],
+      [0, 1, 0],
+    ],
   ];
   const n = subdivisions;
   for (const [nn, u, v] of faces) {
@@ -42,7 +70,11 @@ function box(doc: Document, material: Material, [sx, sy, sz]: number[], subdivis
       for (let i = 0; i <= n; i++) {
         const a = (2 * i) / n - 1;
         const b = (2 * j) / n - 1;
-        position.push(((nn[0] + a * u[0] + b * v[0]) * sx) / 2, ((nn[1] + a * u[1] + b * v[1]) * sy) / 2, ((nn[2] + a * u[2] + b * v[2]) * sz) / 2);
+        position.push(
+          ((nn[0] + a * u[0] + b * v[0]) * sx) / 2,
+          ((nn[1] + a * u[1] + b * v[1]) * sy) / 2,
+          ((nn[2] + a * u[2] + b * v[2]) * sz) / 2,
+        );
         normal.push(...nn);
         uv.push(i / n, j / n);
       }
@@ -54,7 +86,8 @@ function box(doc: Document, material: Material, [sx, sy, sz]: number[], subdivis
       }
     }
   }
-  const acc = (type: 'VEC2' | 'VEC3' | 'SCALAR', array: Float32Array | Uint32Array | Uint16Array) => doc.createAccessor().setType(type).setArray(array).setBuffer(buffer);
+  const acc = (type: 'VEC2' | 'VEC3' | 'SCALAR', array: Float32Array | Uint32Array | Uint16Array) =>
+    doc.createAccessor().setType(type).setArray(array).setBuffer(buffer);
   return doc
     .createPrimitive()
     .setAttribute('POSITION', acc('VEC3', new Float32Array(position)))
@@ -83,19 +116,52 @@ export async function chairDocument(options: ChairOptions = {}): Promise<Documen
   const woods = textures.map((png, i) =>
     doc
       .createMaterial(`Wood_${i + 1}`)
-      .setBaseColorTexture(doc.createTexture(`wood_${i + 1}`).setImage(png).setMimeType('image/png').setURI(`textures/wood_${i + 1}.png`))
+      .setBaseColorTexture(
+        doc
+          .createTexture(`wood_${i + 1}`)
+          .setImage(png)
+          .setMimeType('image/png')
+          .setURI(`textures/wood_${i + 1}.png`),
+      )
       .setRoughnessFactor(0.8)
       .setMetallicFactor(0),
   );
-  const metal = doc.createMaterial('Metal').setBaseColorFactor([0.3, 0.3, 0.32, 1]).setMetallicFactor(1).setRoughnessFactor(0.4);
+  const metal = doc
+    .createMaterial('Metal')
+    .setBaseColorFactor([0.3, 0.3, 0.32, 1])
+    .setMetallicFactor(1)
+    .setRoughnessFactor(0.4);
   const chair = doc.createNode(options.name ?? 'Chair');
   const seat = doc.createMesh('Seat');
   seat.addPrimitive(box(doc, woods[0], [0.45, 0.04, 0.45], options.seatSubdivisions ?? 1));
   chair.addChild(doc.createNode('Seat').setMesh(seat).setTranslation([0, 0.47, 0]));
-  for (let i = 1; i < woods.length; i++) chair.addChild(doc.createNode(`Slat_${i}`).setMesh(doc.createMesh(`Slat_${i}`).addPrimitive(box(doc, woods[i], [0.4, 0.03, 0.02]))).setTranslation([0, 0.6 + i * 0.001, -0.21]));
-  chair.addChild(doc.createNode('Back').setMesh(doc.createMesh('Back').addPrimitive(box(doc, woods[0], [0.45, 0.45, 0.03]))).setTranslation([0, 0.715, -0.21]));
+  for (let i = 1; i < woods.length; i++)
+    chair.addChild(
+      doc
+        .createNode(`Slat_${i}`)
+        .setMesh(doc.createMesh(`Slat_${i}`).addPrimitive(box(doc, woods[i], [0.4, 0.03, 0.02])))
+        .setTranslation([0, 0.6 + i * 0.001, -0.21]),
+    );
+  chair.addChild(
+    doc
+      .createNode('Back')
+      .setMesh(doc.createMesh('Back').addPrimitive(box(doc, woods[0], [0.45, 0.45, 0.03])))
+      .setTranslation([0, 0.715, -0.21]),
+  );
   const leg = doc.createMesh('Leg').addPrimitive(box(doc, metal, [0.03, 0.45, 0.03]));
-  [[-0.2, -0.2], [0.2, -0.2], [-0.2, 0.2], [0.2, 0.2]].forEach(([x, z], i) => chair.addChild(doc.createNode(`Leg_${i + 1}`).setMesh(leg).setTranslation([x, 0.225, z])));
+  [
+    [-0.2, -0.2],
+    [0.2, -0.2],
+    [-0.2, 0.2],
+    [0.2, 0.2],
+  ].forEach(([x, z], i) =>
+    chair.addChild(
+      doc
+        .createNode(`Leg_${i + 1}`)
+        .setMesh(leg)
+        .setTranslation([x, 0.225, z]),
+    ),
+  );
   const scene = doc.createScene('Scene').addChild(chair);
   doc.getRoot().setDefaultScene(scene);
   return doc;
@@ -171,17 +237,31 @@ export async function chairZip(options: ChairOptions = {}): Promise<Uint8Array> 
 /** An archive whose entry climbs out of the folder it is unpacked in. */
 export async function zipSlipArchive(): Promise<Uint8Array> {
   const files = await gltfFiles(await chairDocument());
-  return zip([...[...files].map(([name, data]) => ({ name, data })), { name: '../../evil.txt', data: new TextEncoder().encode('gotcha') }]);
+  return zip([
+    ...[...files].map(([name, data]) => ({ name, data })),
+    { name: '../../evil.txt', data: new TextEncoder().encode('gotcha') },
+  ]);
 }
 
 /** A small archive that expands to `megabytes` MB of zeros (a ratio far past 100). */
 export function zipBombArchive(megabytes = 30): Uint8Array {
-  return zip([{ name: 'scene.gltf', data: new TextEncoder().encode('{"asset":{"version":"2.0"}}') }, { name: 'scene.bin', data: new Uint8Array(megabytes * 1_000_000) }]);
+  return zip([
+    { name: 'scene.gltf', data: new TextEncoder().encode('{"asset":{"version":"2.0"}}') },
+    { name: 'scene.bin', data: new Uint8Array(megabytes * 1_000_000) },
+  ]);
 }
 
 /** A gltf archive whose .gltf is not glTF. */
 export function brokenArchive(): Uint8Array {
-  return zip([{ name: 'scene.gltf', data: new TextEncoder().encode('{"asset":{"version":"2.0"},"buffers":[{"byteLength":64,"uri":"scene.bin"}],"bufferViews":[{"buffer":0,"byteLength":4096}]}') }, { name: 'scene.bin', data: new Uint8Array(64) }]);
+  return zip([
+    {
+      name: 'scene.gltf',
+      data: new TextEncoder().encode(
+        '{"asset":{"version":"2.0"},"buffers":[{"byteLength":64,"uri":"scene.bin"}],"bufferViews":[{"buffer":0,"byteLength":4096}]}',
+      ),
+    },
+    { name: 'scene.bin', data: new Uint8Array(64) },
+  ]);
 }
 
 /**
@@ -197,7 +277,10 @@ export function streamedArchive(bytes: number, options: { chunkBytes?: number; d
       if (sent >= bytes) return this.push(null);
       if (options.delayMs) await new Promise((r) => setTimeout(r, options.delayMs));
       const size = Math.min(chunkBytes, bytes - sent);
-      const chunk = sent === 0 ? Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), filler.subarray(4, size)]) : filler.subarray(0, size);
+      const chunk =
+        sent === 0
+          ? Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), filler.subarray(4, size)])
+          : filler.subarray(0, size);
       sent += size;
       this.push(chunk);
     },

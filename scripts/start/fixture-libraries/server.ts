@@ -1,8 +1,25 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { POLY_HAVEN, SKETCHFAB, SKETCHFAB_LICENSES, SMITHSONIAN, type FileKind, type SketchfabEntry, type SmithsonianEntry } from './catalogue.js';
-import { brokenArchive, chairDocument, chairZip, glbOf, gltfFiles, streamedArchive, zipBombArchive, zipSlipArchive } from './models.js';
+import {
+  POLY_HAVEN,
+  SKETCHFAB,
+  SKETCHFAB_LICENSES,
+  SMITHSONIAN,
+  type FileKind,
+  type SketchfabEntry,
+  type SmithsonianEntry,
+} from './catalogue.js';
+import {
+  brokenArchive,
+  chairDocument,
+  chairZip,
+  glbOf,
+  gltfFiles,
+  streamedArchive,
+  zipBombArchive,
+  zipSlipArchive,
+} from './models.js';
 
 /**
  * Local stand-ins for the three online libraries, answering in their real APIs' shapes
@@ -59,7 +76,18 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-const slug = (text: string) => text.toLowerCase().split('/').map((p) => p.replace(/&/g, ' ').trim().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')).join('/');
+const slug = (text: string) =>
+  text
+    .toLowerCase()
+    .split('/')
+    .map((p) =>
+      p
+        .replace(/&/g, ' ')
+        .trim()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-|-$/g, ''),
+    )
+    .join('/');
 
 export async function startFixtureLibraries(options: FixtureLibrariesOptions = {}): Promise<FixtureLibraries> {
   const files = new Map<string, Promise<Map<string, Uint8Array>>>();
@@ -96,7 +124,10 @@ export async function startFixtureLibraries(options: FixtureLibrariesOptions = {
   };
 
   const state = {
-    behaviour: { library_a: {}, library_b: {}, library_c: {}, ...options.behaviour } as Record<FixtureProvider, LibraryBehaviour>,
+    behaviour: { library_a: {}, library_b: {}, library_c: {}, ...options.behaviour } as Record<
+      FixtureProvider,
+      LibraryBehaviour
+    >,
     hits: { library_a: 0, library_b: 0, library_c: 0 } as Record<FixtureProvider, number>,
     downloads: [] as string[],
     refreshes: 0,
@@ -136,7 +167,9 @@ export async function startFixtureLibraries(options: FixtureLibrariesOptions = {
       const type = query.get('t') ?? query.get('type') ?? 'all';
       if (!['models', 'all', 'hdris', 'textures'].includes(type)) return json(res, 400, { error: 'Invalid type' });
       const category = query.get('category');
-      const found = POLY_HAVEN.filter((e) => type === 'models' || type === 'all').filter((e) => !category || slug(e.category) === category || slug(e.category).startsWith(`${category}/`));
+      const found = POLY_HAVEN.filter((e) => type === 'models' || type === 'all').filter(
+        (e) => !category || slug(e.category) === category || slug(e.category).startsWith(`${category}/`),
+      );
       return json(res, 200, Object.fromEntries(found.map((e) => [e.id, info(e)])));
     }
     const m = /^\/(info|files)\/([^/]+)$/.exec(path);
@@ -145,12 +178,27 @@ export async function startFixtureLibraries(options: FixtureLibrariesOptions = {
     if (!/^[a-zA-Z0-9_-]{1,50}$/.test(m[2])) return json(res, 400, { error: 'Invalid asset ID' });
     if (!entry) return json(res, 404, { error: 'Asset not found' });
     if (m[1] === 'info') return json(res, 200, info(entry));
-    const model = entry.file === 'broken' ? new Map([['scene.gltf', brokenGltf()], ['scene.bin', new Uint8Array(64)]]) : await modelFiles(entry.file);
-    const file = (path: string, bytes: Uint8Array) => ({ url: `${origin}/dl/library_a/${entry.id}/${path}`, size: bytes.length, md5: createHash('md5').update(bytes).digest('hex') });
+    const model =
+      entry.file === 'broken'
+        ? new Map([
+            ['scene.gltf', brokenGltf()],
+            ['scene.bin', new Uint8Array(64)],
+          ])
+        : await modelFiles(entry.file);
+    const file = (path: string, bytes: Uint8Array) => ({
+      url: `${origin}/dl/library_a/${entry.id}/${path}`,
+      size: bytes.length,
+      md5: createHash('md5').update(bytes).digest('hex'),
+    });
     const main = model.get('scene.gltf')!;
-    const include = Object.fromEntries([...model].filter(([p]) => p !== 'scene.gltf').map(([p, bytes]) => [p, file(p, bytes)]));
+    const include = Object.fromEntries(
+      [...model].filter(([p]) => p !== 'scene.gltf').map(([p, bytes]) => [p, file(p, bytes)]),
+    );
     const res1k = { gltf: { ...file('scene.gltf', main), include } };
-    return json(res, 200, { gltf: { '1k': res1k, '2k': res1k }, blend: { '1k': { blend: { url: `${origin}/dl/none.blend`, size: 1000, md5: 'x' } } } });
+    return json(res, 200, {
+      gltf: { '1k': res1k, '2k': res1k },
+      blend: { '1k': { blend: { url: `${origin}/dl/none.blend`, size: 1000, md5: 'x' } } },
+    });
   }
 
   // ---------- Sketchfab ----------
@@ -167,13 +215,59 @@ export async function startFixtureLibraries(options: FixtureLibrariesOptions = {
       faceCount: e.faceCount,
       vertexCount: Math.round(e.faceCount / 2),
       publishedAt: '2024-03-01T10:00:00',
-      user: { uid: 'u' + e.user, username: e.user, displayName: e.user.replace(/^./, (c) => c.toUpperCase()), profileUrl: `https://sketchfab.com/${e.user}` },
+      user: {
+        uid: 'u' + e.user,
+        username: e.user,
+        displayName: e.user.replace(/^./, (c) => c.toUpperCase()),
+        profileUrl: `https://sketchfab.com/${e.user}`,
+      },
       tags: e.tags.map((t) => ({ name: t, slug: t, uri: `${origin}/sketchfab/v3/tags/${t}` })),
       categories: [{ uid: 'cat-' + e.category, name: e.category, slug: e.category, uri: '' }],
-      thumbnails: { images: [{ uid: 't1', url: `https://media.sketchfab.com/models/${e.uid}/thumbnails/t/1024.jpeg`, width: 1024, height: 576 }, { uid: 't2', url: `https://media.sketchfab.com/models/${e.uid}/thumbnails/t/256.jpeg`, width: 256, height: 144 }] },
-      license: detail ? { ...licence, fullName: licence.label, requirements: 'Author must be credited.', url: 'https://creativecommons.org/licenses/', uri: '' } : { uid: licence.uid, label: licence.label },
-      archives: { gltf: { type: 'gltf', size: e.archiveSize, faceCount: e.faceCount, textureCount: 1, textureMaxResolution: 1024 } },
-      ...(detail ? { description: `${e.name}, modelled for real-time use.`, downloadCount: 42, textureCount: 1, materialCount: 2, pbrType: 'metalness', price: null, isProtected: false } : {}),
+      thumbnails: {
+        images: [
+          {
+            uid: 't1',
+            url: `https://media.sketchfab.com/models/${e.uid}/thumbnails/t/1024.jpeg`,
+            width: 1024,
+            height: 576,
+          },
+          {
+            uid: 't2',
+            url: `https://media.sketchfab.com/models/${e.uid}/thumbnails/t/256.jpeg`,
+            width: 256,
+            height: 144,
+          },
+        ],
+      },
+      license: detail
+        ? {
+            ...licence,
+            fullName: licence.label,
+            requirements: 'Author must be credited.',
+            url: 'https://creativecommons.org/licenses/',
+            uri: '',
+          }
+        : { uid: licence.uid, label: licence.label },
+      archives: {
+        gltf: {
+          type: 'gltf',
+          size: e.archiveSize,
+          faceCount: e.faceCount,
+          textureCount: 1,
+          textureMaxResolution: 1024,
+        },
+      },
+      ...(detail
+        ? {
+            description: `${e.name}, modelled for real-time use.`,
+            downloadCount: 42,
+            textureCount: 1,
+            materialCount: 2,
+            pbrType: 'metalness',
+            price: null,
+            isProtected: false,
+          }
+        : {}),
     };
   };
 
@@ -192,29 +286,51 @@ export async function startFixtureLibraries(options: FixtureLibrariesOptions = {
       const cursor = Number(query.get('cursor') ?? 0) || 0;
       const page = found.slice(cursor, cursor + count);
       const next = cursor + count < found.length ? String(cursor + count) : null;
-      return json(res, 200, { results: page.map((e) => skfbModel(e)), cursors: { next, previous: cursor > 0 ? String(Math.max(0, cursor - count)) : null }, next: next ? `${origin}/sketchfab/v3/search?cursor=${next}` : null, previous: null });
+      return json(res, 200, {
+        results: page.map((e) => skfbModel(e)),
+        cursors: { next, previous: cursor > 0 ? String(Math.max(0, cursor - count)) : null },
+        next: next ? `${origin}/sketchfab/v3/search?cursor=${next}` : null,
+        previous: null,
+      });
     }
     if (path === '/me') {
       const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
-      if (!token || !(accessTokens.get(token)! > Date.now())) return json(res, 401, { detail: 'Authentication credentials were not provided.' });
-      return json(res, 200, { uid: 'me1', username: 'fixture-person', displayName: 'Fixture Person', profileUrl: 'https://sketchfab.com/fixture-person' });
+      if (!token || !(accessTokens.get(token)! > Date.now()))
+        return json(res, 401, { detail: 'Authentication credentials were not provided.' });
+      return json(res, 200, {
+        uid: 'me1',
+        username: 'fixture-person',
+        displayName: 'Fixture Person',
+        profileUrl: 'https://sketchfab.com/fixture-person',
+      });
     }
     const m = /^\/models\/([^/]+)(\/download)?$/.exec(path);
     const entry = m && SKETCHFAB.find((e) => e.uid === m[1]);
     if (!m || !entry) return json(res, 404, { detail: 'Not found.' });
     if (!m[2]) return json(res, 200, skfbModel(entry, true));
     const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
-    if (!token || !(accessTokens.get(token)! > Date.now())) return json(res, 401, { detail: 'User token is not valid or missing' });
+    if (!token || !(accessTokens.get(token)! > Date.now()))
+      return json(res, 401, { detail: 'User token is not valid or missing' });
     if (!entry.downloadable) return json(res, 400, { detail: 'Model is not downloadable' });
-    const size = entry.file === 'huge-streamed' || entry.file === 'slow-streamed' ? entry.archiveSize : (await zipOf(entry)).length;
+    const size =
+      entry.file === 'huge-streamed' || entry.file === 'slow-streamed'
+        ? entry.archiveSize
+        : (await zipOf(entry)).length;
     const expires = Math.floor(Date.now() / 1000) + 300;
-    return json(res, 200, { gltf: { url: `${origin}/dl/library_b/${entry.uid}/scene.zip?Expires=${expires}&Signature=fixture`, size, expires: 300 } });
+    return json(res, 200, {
+      gltf: {
+        url: `${origin}/dl/library_b/${entry.uid}/scene.zip?Expires=${expires}&Signature=fixture`,
+        size,
+        expires: 300,
+      },
+    });
   }
 
   async function oauth(req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams) {
     if (path === '/authorize/' || path === '/authorize') {
       // The person approves at once: the browser goes back to redirect_uri with a code.
-      if (query.get('client_id') !== FIXTURE_CLIENT.id || query.get('response_type') !== 'code') return json(res, 400, { error: 'invalid_request' });
+      if (query.get('client_id') !== FIXTURE_CLIENT.id || query.get('response_type') !== 'code')
+        return json(res, 400, { error: 'invalid_request' });
       const redirectUri = query.get('redirect_uri') ?? '';
       const code = randomBytes(12).toString('hex');
       codes.set(code, { redirectUri });
@@ -227,7 +343,8 @@ export async function startFixtureLibraries(options: FixtureLibrariesOptions = {
     if (path === '/token/' || path === '/token') {
       if (req.method !== 'POST') return json(res, 405, { error: 'method_not_allowed' });
       const form = new URLSearchParams(await readBody(req));
-      if (form.get('client_id') !== FIXTURE_CLIENT.id || form.get('client_secret') !== FIXTURE_CLIENT.secret) return json(res, 401, { error: 'invalid_client' });
+      if (form.get('client_id') !== FIXTURE_CLIENT.id || form.get('client_secret') !== FIXTURE_CLIENT.secret)
+        return json(res, 401, { error: 'invalid_client' });
       if (form.get('grant_type') === 'authorization_code') {
         const code = codes.get(form.get('code') ?? '');
         codes.delete(form.get('code') ?? '');
@@ -247,7 +364,10 @@ export async function startFixtureLibraries(options: FixtureLibrariesOptions = {
 
   // ---------- Smithsonian ----------
   const siRow = (e: SmithsonianEntry) => {
-    const pkg = `3d_package:${createHash('md5').update(e.id).digest('hex').replace(/^(.{8})(.{4})(.{4})(.{4})(.{12}).*/, '$1-$2-$3-$4-$5')}`;
+    const pkg = `3d_package:${createHash('md5')
+      .update(e.id)
+      .digest('hex')
+      .replace(/^(.{8})(.{4})(.{4})(.{4})(.{12}).*/, '$1-$2-$3-$4-$5')}`;
     const media = e.file
       ? [
           {
@@ -258,9 +378,42 @@ export async function startFixtureLibraries(options: FixtureLibrariesOptions = {
             voyagerId: pkg,
             usage: { access: e.access },
             resources: [
-              { filename: 'model-full.zip', category: 'Full resolution', type: '3D mesh', url: `${origin}/dl/library_c/none.zip`, title: 'Full resolution OBJ', attributes: [{ UNITS: 'mm' }, { MODEL_FILE_TYPE: 'obj' }, { FILE_TYPE: 'zip' }] },
-              { filename: `${e.title.replace(/\W+/g, '')}-100k-2048_std_draco.glb`, category: 'Low resolution', type: '3D mesh', url: `${origin}/dl/library_c/${encodeURIComponent(e.id)}/draco.glb`, title: 'Low (draco)', attributes: [{ UNITS: 'm' }, { MODEL_FILE_TYPE: 'glb' }, { FILE_TYPE: 'glb' }, { GLTF_STANDARDIZED: true }, { DRACO_COMPRESSED: true }] },
-              { filename: `${e.title.replace(/\W+/g, '')}-150k-2048.glb`, category: 'Medium resolution', type: '3D mesh', url: `${origin}/dl/library_c/${encodeURIComponent(e.id)}/model.glb`, title: 'Medium', attributes: [{ UNITS: 'm' }, { MODEL_FILE_TYPE: 'GLB' }, { FILE_TYPE: 'glb' }, { GLTF_STANDARDIZED: true }, { DRACO_COMPRESSED: false }] },
+              {
+                filename: 'model-full.zip',
+                category: 'Full resolution',
+                type: '3D mesh',
+                url: `${origin}/dl/library_c/none.zip`,
+                title: 'Full resolution OBJ',
+                attributes: [{ UNITS: 'mm' }, { MODEL_FILE_TYPE: 'obj' }, { FILE_TYPE: 'zip' }],
+              },
+              {
+                filename: `${e.title.replace(/\W+/g, '')}-100k-2048_std_draco.glb`,
+                category: 'Low resolution',
+                type: '3D mesh',
+                url: `${origin}/dl/library_c/${encodeURIComponent(e.id)}/draco.glb`,
+                title: 'Low (draco)',
+                attributes: [
+                  { UNITS: 'm' },
+                  { MODEL_FILE_TYPE: 'glb' },
+                  { FILE_TYPE: 'glb' },
+                  { GLTF_STANDARDIZED: true },
+                  { DRACO_COMPRESSED: true },
+                ],
+              },
+              {
+                filename: `${e.title.replace(/\W+/g, '')}-150k-2048.glb`,
+                category: 'Medium resolution',
+                type: '3D mesh',
+                url: `${origin}/dl/library_c/${encodeURIComponent(e.id)}/model.glb`,
+                title: 'Medium',
+                attributes: [
+                  { UNITS: 'm' },
+                  { MODEL_FILE_TYPE: 'GLB' },
+                  { FILE_TYPE: 'glb' },
+                  { GLTF_STANDARDIZED: true },
+                  { DRACO_COMPRESSED: false },
+                ],
+              },
             ],
           },
         ]
@@ -273,29 +426,54 @@ export async function startFixtureLibraries(options: FixtureLibrariesOptions = {
       type: 'edanmdm',
       timestamp: 1700000000,
       content: {
-        descriptiveNonRepeating: { record_ID: e.id.split(':')[1], unit_code: e.unit, data_source: e.unit, title: { label: 'Title', content: e.title }, metadata_usage: { access: 'CC0' }, record_link: `https://collections.si.edu/search/detail/${e.id}`, online_media: { mediaCount: media.length, media } },
-        freetext: { ...(e.maker ? { name: [{ label: 'Maker', content: e.maker }] } : {}), notes: [{ label: 'Summary', content: `${e.title} from the ${e.unit} collection.` }] },
+        descriptiveNonRepeating: {
+          record_ID: e.id.split(':')[1],
+          unit_code: e.unit,
+          data_source: e.unit,
+          title: { label: 'Title', content: e.title },
+          metadata_usage: { access: 'CC0' },
+          record_link: `https://collections.si.edu/search/detail/${e.id}`,
+          online_media: { mediaCount: media.length, media },
+        },
+        freetext: {
+          ...(e.maker ? { name: [{ label: 'Maker', content: e.maker }] } : {}),
+          notes: [{ label: 'Summary', content: `${e.title} from the ${e.unit} collection.` }],
+        },
         indexedStructured: { online_media_type: e.file ? ['3D Models', 'Images'] : ['Images'], topic: e.topics },
       },
     };
   };
 
   function smithsonian(res: ServerResponse, path: string, query: URLSearchParams) {
-    if (!query.get('api_key')) return json(res, 403, { error: { code: 'API_KEY_MISSING', message: 'No api_key was supplied.' } });
-    if (query.get('api_key') !== FIXTURE_SMITHSONIAN_KEY && query.get('api_key') !== 'DEMO_KEY') return json(res, 403, { error: { code: 'API_KEY_INVALID', message: 'An invalid api_key was supplied.' } });
+    if (!query.get('api_key'))
+      return json(res, 403, { error: { code: 'API_KEY_MISSING', message: 'No api_key was supplied.' } });
+    if (query.get('api_key') !== FIXTURE_SMITHSONIAN_KEY && query.get('api_key') !== 'DEMO_KEY')
+      return json(res, 403, { error: { code: 'API_KEY_INVALID', message: 'An invalid api_key was supplied.' } });
     const search = /^(?:\/category\/(art_design|history_culture|science_technology))?\/search$/.exec(path);
     if (search) {
       const q = query.get('q') ?? '';
       if (!q) return json(res, 400, { status: 400, responseCode: 0, response: { error: 'q is required' } });
       const wants3d = /online_media_type:"3D Models"/.test(q);
-      const words = q.replace(/online_media_type:"3D Models"/g, '').split(/\s+AND\s+|\s+/).map((w) => w.trim().toLowerCase()).filter((w) => w && w !== '*' && w !== 'and');
+      const words = q
+        .replace(/online_media_type:"3D Models"/g, '')
+        .split(/\s+AND\s+|\s+/)
+        .map((w) => w.trim().toLowerCase())
+        .filter((w) => w && w !== '*' && w !== 'and');
       const found = SMITHSONIAN.filter((e) => !search[1] || e.route === search[1])
         .filter((e) => !wants3d || e.file !== null)
         .filter((e) => words.every((w) => `${e.title} ${e.topics.join(' ')}`.toLowerCase().includes(w)));
       const start = Number(query.get('start') ?? 0) || 0;
       let rows = Number(query.get('rows') ?? 10);
       if (!(rows >= 0 && rows <= 1000)) rows = 10;
-      return json(res, 200, { status: 200, responseCode: 1, response: { rows: found.slice(start, start + rows).map(siRow), rowCount: found.length, message: 'content found' } });
+      return json(res, 200, {
+        status: 200,
+        responseCode: 1,
+        response: {
+          rows: found.slice(start, start + rows).map(siRow),
+          rowCount: found.length,
+          message: 'content found',
+        },
+      });
     }
     const content = /^\/content\/(.+)$/.exec(path);
     if (content) {
@@ -319,9 +497,17 @@ export async function startFixtureLibraries(options: FixtureLibrariesOptions = {
     if (provider === 'library_a') {
       const entry = POLY_HAVEN.find((e) => e.id === id);
       if (!entry) return json(res, 404, { error: 'not found' });
-      const model = entry.file === 'broken' ? new Map([['scene.gltf', brokenGltf()], ['scene.bin', new Uint8Array(64)]]) : await modelFiles(entry.file);
+      const model =
+        entry.file === 'broken'
+          ? new Map([
+              ['scene.gltf', brokenGltf()],
+              ['scene.bin', new Uint8Array(64)],
+            ])
+          : await modelFiles(entry.file);
       const bytes = model.get(file);
-      return bytes ? send(bytes, file.endsWith('.png') ? 'image/png' : 'application/octet-stream') : json(res, 404, { error: 'not found' });
+      return bytes
+        ? send(bytes, file.endsWith('.png') ? 'image/png' : 'application/octet-stream')
+        : json(res, 404, { error: 'not found' });
     }
     if (provider === 'library_b') {
       const entry = SKETCHFAB.find((e) => e.uid === id);
@@ -346,7 +532,13 @@ export async function startFixtureLibraries(options: FixtureLibrariesOptions = {
     return json(res, 404, { error: 'not found' });
   }
 
-  const routes: Array<[string, FixtureProvider | null, (req: IncomingMessage, res: ServerResponse, path: string, q: URLSearchParams) => unknown]> = [
+  const routes: Array<
+    [
+      string,
+      FixtureProvider | null,
+      (req: IncomingMessage, res: ServerResponse, path: string, q: URLSearchParams) => unknown,
+    ]
+  > = [
     ['/polyhaven', 'library_a', (_req, res, p, q) => polyHaven(res, p, q)],
     ['/sketchfab/v3', 'library_b', sketchfab],
     ['/sketchfab/oauth2', null, oauth],
@@ -363,8 +555,14 @@ export async function startFixtureLibraries(options: FixtureLibrariesOptions = {
     const behaviour = provider ? state.behaviour[provider] : {};
     if (provider) state.hits[provider] += 1;
     const run = () => {
-      if (behaviour.failStatus) return json(res, behaviour.failStatus, { detail: 'fixture failure', error: { code: behaviour.failStatus === 429 ? 'OVER_RATE_LIMIT' : 'FAILED' } });
-      return Promise.resolve(handler(req, res, path, url.searchParams)).catch((error: Error) => json(res, 500, { error: error.message }));
+      if (behaviour.failStatus)
+        return json(res, behaviour.failStatus, {
+          detail: 'fixture failure',
+          error: { code: behaviour.failStatus === 429 ? 'OVER_RATE_LIMIT' : 'FAILED' },
+        });
+      return Promise.resolve(handler(req, res, path, url.searchParams)).catch((error: Error) =>
+        json(res, 500, { error: error.message }),
+      );
     };
     if (behaviour.delayMs) setTimeout(run, behaviour.delayMs);
     else void run();
@@ -401,5 +599,11 @@ export async function startFixtureLibraries(options: FixtureLibrariesOptions = {
 
 /** A .gltf whose buffer view runs past its buffer: the validator refuses it. */
 function brokenGltf(): Uint8Array {
-  return new TextEncoder().encode(JSON.stringify({ asset: { version: '2.0' }, buffers: [{ byteLength: 64, uri: 'scene.bin' }], bufferViews: [{ buffer: 0, byteLength: 4096 }] }));
+  return new TextEncoder().encode(
+    JSON.stringify({
+      asset: { version: '2.0' },
+      buffers: [{ byteLength: 64, uri: 'scene.bin' }],
+      bufferViews: [{ buffer: 0, byteLength: 4096 }],
+    }),
+  );
 }

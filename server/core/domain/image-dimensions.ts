@@ -26,7 +26,8 @@ const u16le = (b: Uint8Array, i: number) => b[i] | (b[i + 1] << 8);
 const u24le = (b: Uint8Array, i: number) => b[i] | (b[i + 1] << 8) | (b[i + 2] << 16);
 const u32be = (b: Uint8Array, i: number) => ((b[i] << 24) >>> 0) + ((b[i + 1] << 16) | (b[i + 2] << 8) | b[i + 3]);
 
-const valid = (width: number, height: number): ImageDimensions | null => (width > 0 && height > 0 ? { width, height } : null);
+const valid = (width: number, height: number): ImageDimensions | null =>
+  width > 0 && height > 0 ? { width, height } : null;
 
 /** PNG: the IHDR chunk always comes first; width and height are bytes 16..24, big-endian. */
 function pngDimensions(b: Uint8Array): ImageDimensions | null {
@@ -35,7 +36,8 @@ function pngDimensions(b: Uint8Array): ImageDimensions | null {
 }
 
 /** JPEG start-of-frame markers (C0..CF except DHT C4, JPG C8 and DAC CC) carry the frame size. */
-const isStartOfFrame = (marker: number) => marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
+const isStartOfFrame = (marker: number) =>
+  marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
 
 /** JPEG: walks the marker segments up to the first SOFn (height, then width, big-endian). */
 function jpegDimensions(b: Uint8Array): ImageDimensions | null {

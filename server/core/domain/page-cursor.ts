@@ -18,7 +18,9 @@ export function decodeCursor(cursor: string | undefined): PageCursor | null {
   if (!cursor) return null;
   const [time, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
   const createdAt = new Date(time ?? '');
-  if (!id || !UUID.test(id) || Number.isNaN(createdAt.getTime())) throw invalidRequest('cursor is not a cursor this API returned.', [{ field: 'querystring.cursor', message: 'is invalid' }]);
+  if (!id || !UUID.test(id) || Number.isNaN(createdAt.getTime()))
+    throw invalidRequest('cursor is not a cursor this API returned.', [
+      { field: 'querystring.cursor', message: 'is invalid' },
+    ]);
   return { createdAt, id };
 }
-

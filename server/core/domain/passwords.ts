@@ -30,15 +30,25 @@ function scrypt(password: string, salt: Buffer, length: number, options: ScryptO
   return slots(
     () =>
       new Promise<Buffer>((resolve, reject) => {
-        scryptCallback(password.normalize('NFC'), salt, length, options, (error, key) => (error ? reject(error) : resolve(key)));
+        scryptCallback(password.normalize('NFC'), salt, length, options, (error, key) =>
+          error ? reject(error) : resolve(key),
+        );
       }),
   );
 }
 
 /** A self-describing scrypt hash of the password. */
-export async function hashPassword(password: string, params: { ln: number; r: number; p: number } = SCRYPT_DEFAULTS): Promise<string> {
+export async function hashPassword(
+  password: string,
+  params: { ln: number; r: number; p: number } = SCRYPT_DEFAULTS,
+): Promise<string> {
   const salt = randomBytes(SALT_LENGTH);
-  const key = await scrypt(password, salt, KEY_LENGTH, { N: 2 ** params.ln, r: params.r, p: params.p, maxmem: MAX_MEM });
+  const key = await scrypt(password, salt, KEY_LENGTH, {
+    N: 2 ** params.ln,
+    r: params.r,
+    p: params.p,
+    maxmem: MAX_MEM,
+  });
   return `$scrypt$ln=${params.ln},r=${params.r},p=${params.p}$${salt.toString('base64url')}$${key.toString('base64url')}`;
 }
 

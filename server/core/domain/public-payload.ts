@@ -25,8 +25,10 @@ export interface ModelFileContext {
 
 const RENDER_QUALITIES = new Set(['optimised', 'low', 'high']);
 
-const isRecord = (value: unknown): value is Record<string, unknown> => Boolean(value) && typeof value === 'object' && !Array.isArray(value);
-const text = (value: unknown) => (typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value));
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  Boolean(value) && typeof value === 'object' && !Array.isArray(value);
+const text = (value: unknown) =>
+  typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value);
 const list = (value: unknown) => (Array.isArray(value) ? value : []);
 
 /** The asset ids the models reference (well-formed ones only), to look their files up in one query. */
@@ -84,7 +86,11 @@ export interface BuildPublicProjectOptions {
 }
 
 /** The `project` object of the public payload. */
-export function buildPublicProject(project: { id: string; name: string; type: string }, data: ProjectData, options: BuildPublicProjectOptions): PublicProject {
+export function buildPublicProject(
+  project: { id: string; name: string; type: string },
+  data: ProjectData,
+  options: BuildPublicProjectOptions,
+): PublicProject {
   const models = list(data.models).filter(isRecord);
   const publicModels = models.map((model, index) => {
     const out = toPublicModel(model);
@@ -125,7 +131,12 @@ export function buildPublicProject(project: { id: string; name: string; type: st
  * Signed URLs for the requested models (the missing-URL fallback), any model of the project,
  * not only the first ones. Unknown ids and models without a servable file are left out.
  */
-export function modelUrls(data: ProjectData, modelIds: readonly string[], files: ModelFileContext, sign: (key: string) => string): Record<string, string> {
+export function modelUrls(
+  data: ProjectData,
+  modelIds: readonly string[],
+  files: ModelFileContext,
+  sign: (key: string) => string,
+): Record<string, string> {
   const wanted = new Set(modelIds);
   const urls: Record<string, string> = {};
   for (const model of list(data.models).filter(isRecord)) {
@@ -154,7 +165,9 @@ export interface EtagInput {
  */
 export function publicEtag(input: EtagInput): string {
   const digest = createHash('sha256')
-    .update(`${PAYLOAD_VERSION}|${input.projectId}|${input.projectRevision}|${input.shareRevision}|${input.assetsRevision}|${input.signingWindow}|${input.signedModelLimit}`)
+    .update(
+      `${PAYLOAD_VERSION}|${input.projectId}|${input.projectRevision}|${input.shareRevision}|${input.assetsRevision}|${input.signingWindow}|${input.signedModelLimit}`,
+    )
     .digest('base64url')
     .slice(0, 27);
   return `"${digest}"`;

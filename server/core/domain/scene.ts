@@ -26,7 +26,12 @@ export function decompressScene(scene: Buffer): ProjectData {
 
 /** Accepts `[x,y,z]`, `{x,y,z}` or nothing; always answers `{x,y,z}` of finite numbers. */
 export function toVec3(value: unknown, fallback: number): Vec3 {
-  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : fallback);
+  const num = (v: unknown) =>
+    typeof v === 'number' && Number.isFinite(v)
+      ? v
+      : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))
+        ? Number(v)
+        : fallback;
   if (Array.isArray(value)) return { x: num(value[0]), y: num(value[1]), z: num(value[2]) };
   if (value && typeof value === 'object') {
     const v = value as Record<string, unknown>;

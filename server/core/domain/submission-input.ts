@@ -1,14 +1,25 @@
 import { invalidRequest } from './errors.js';
 
 export { missingRequiredFields } from '../wire/required-fields.js';
-import { MAX_SCREENSHOT_PIXELS, MAX_SCREENSHOT_SIDE, imageDimensions, isScreenshotSizeAllowed } from './image-dimensions.js';
-import { MAX_OBJECT_JSON_BYTES, MAX_SCREENSHOT_BYTES, SCREENSHOT_TYPES, type ScreenshotType } from '../wire/submit-limits.js';
+import {
+  MAX_SCREENSHOT_PIXELS,
+  MAX_SCREENSHOT_SIDE,
+  imageDimensions,
+  isScreenshotSizeAllowed,
+} from './image-dimensions.js';
+import {
+  MAX_OBJECT_JSON_BYTES,
+  MAX_SCREENSHOT_BYTES,
+  SCREENSHOT_TYPES,
+  type ScreenshotType,
+} from '../wire/submit-limits.js';
 
 /**
  * The rules a public submit's body must pass beyond its schema (contract section 6): screenshots
  * that are what they claim and small enough to decode, answers to required fields, bounded JSON.
  */
-const isScreenshotType = (type: string): type is ScreenshotType => (SCREENSHOT_TYPES as readonly string[]).includes(type);
+const isScreenshotType = (type: string): type is ScreenshotType =>
+  (SCREENSHOT_TYPES as readonly string[]).includes(type);
 
 const DATA_URL = /^data:([a-z0-9.+-]+\/[a-z0-9.+-]+)((?:;[a-z0-9-]+=[^;,]*)*);base64,/i;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -25,11 +36,13 @@ export function decodeScreenshot(value: string, index: number): { mimeType: Scre
   const match = DATA_URL.exec(value);
   if (!match) throw fieldError(field, 'must be a base64 data URL (data:image/png;base64,...).');
   const mimeType = match[1].toLowerCase();
-  if (!isScreenshotType(mimeType)) throw fieldError(field, `has type ${mimeType}; allowed are image/png, image/jpeg and image/webp.`);
+  if (!isScreenshotType(mimeType))
+    throw fieldError(field, `has type ${mimeType}; allowed are image/png, image/jpeg and image/webp.`);
   const payload = value.slice(match[0].length);
   // Checked before decoding, so an oversized image costs no allocation.
   const padding = payload.endsWith('==') ? 2 : payload.endsWith('=') ? 1 : 0;
-  if ((payload.length / 4) * 3 - padding > MAX_SCREENSHOT_BYTES) throw fieldError(field, 'is larger than 5 MB (5,000,000 bytes).');
+  if ((payload.length / 4) * 3 - padding > MAX_SCREENSHOT_BYTES)
+    throw fieldError(field, 'is larger than 5 MB (5,000,000 bytes).');
   if (payload.length % 4 !== 0 || !BASE64.test(payload)) throw fieldError(field, 'is not valid base64.');
   const data = Buffer.from(payload, 'base64');
   if (data.length === 0) throw fieldError(field, 'is empty.');
@@ -37,12 +50,15 @@ export function decodeScreenshot(value: string, index: number): { mimeType: Scre
   const size = imageDimensions(data, mimeType);
   if (!size) throw fieldError(field, `does not contain ${mimeType} data with a readable header.`);
   if (!isScreenshotSizeAllowed(size)) {
-    throw fieldError(field, `is ${size.width} × ${size.height} pixels; at most ${MAX_SCREENSHOT_SIDE} per side and ${MAX_SCREENSHOT_PIXELS} in all.`);
+    throw fieldError(
+      field,
+      `is ${size.width} × ${size.height} pixels; at most ${MAX_SCREENSHOT_SIDE} per side and ${MAX_SCREENSHOT_PIXELS} in all.`,
+    );
   }
   return { mimeType, data };
 }
 
 export function checkJsonSize(field: string, value: unknown) {
-  if (Buffer.byteLength(JSON.stringify(value)) > MAX_OBJECT_JSON_BYTES) throw fieldError(field, `is larger than ${MAX_OBJECT_JSON_BYTES / 1024} KB as JSON.`);
+  if (Buffer.byteLength(JSON.stringify(value)) > MAX_OBJECT_JSON_BYTES)
+    throw fieldError(field, `is larger than ${MAX_OBJECT_JSON_BYTES / 1024} KB as JSON.`);
 }
-

@@ -18,8 +18,16 @@ const FASTIFY_CODES: Record<string, { status: number; code: string; message: str
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: 'unsupported_media_type', message: 'Unsupported Content-Type.' },
   FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'invalid_request', message: 'The JSON body is empty.' },
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'invalid_request', message: 'The body is not valid JSON.' },
-  FST_INVALID_MULTIPART_CONTENT_TYPE: { status: 415, code: 'unsupported_media_type', message: 'Send the file as multipart/form-data.' },
-  FST_PARTS_LIMIT: { status: 400, code: 'invalid_request', message: 'Too many parts in the upload: send the field file and, optionally, name.' },
+  FST_INVALID_MULTIPART_CONTENT_TYPE: {
+    status: 415,
+    code: 'unsupported_media_type',
+    message: 'Send the file as multipart/form-data.',
+  },
+  FST_PARTS_LIMIT: {
+    status: 400,
+    code: 'invalid_request',
+    message: 'Too many parts in the upload: send the field file and, optionally, name.',
+  },
   FST_FILES_LIMIT: { status: 400, code: 'invalid_request', message: 'Send one file per upload.' },
 };
 
@@ -53,12 +61,17 @@ function validationDetails(where: string, issues: ValidationIssue[]): Array<{ fi
     byField.set(field, [...(byField.get(field) ?? []), issue]);
   }
   return [...byField].map(([field, group]) => {
-    const allowed = group.filter((issue) => issue.keyword === 'const').map((issue) => JSON.stringify((issue.params as { allowedValue?: unknown }).allowedValue));
+    const allowed = group
+      .filter((issue) => issue.keyword === 'const')
+      .map((issue) => JSON.stringify((issue.params as { allowedValue?: unknown }).allowedValue));
     if (allowed.length > 0) return { field, message: `must be one of ${allowed.join(', ')}` };
     // A union of types (a vector as [x,y,z] or {x,y,z}): name them all, not just the first.
     const members = group.filter((issue) => issue.keyword !== 'anyOf');
     if (members.length > 1 && members.every((issue) => issue.keyword === 'type')) {
-      return { field, message: `must be ${members.map((issue) => (issue.params as { type?: string }).type).join(' or ')}` };
+      return {
+        field,
+        message: `must be ${members.map((issue) => (issue.params as { type?: string }).type).join(' or ')}`,
+      };
     }
     const specific = members[0] ?? group[0];
     return { field, message: specific.message ?? 'is invalid' };
@@ -67,7 +80,11 @@ function validationDetails(where: string, issues: ValidationIssue[]): Array<{ fi
 
 function toBody(error: FastifyError): { status: number; body: ErrorBody; headers: Record<string, string> } {
   if (error instanceof AppError) {
-    return { status: error.statusCode, body: { success: false, error: error.code, message: error.message, ...error.extra }, headers: error.headers };
+    return {
+      status: error.statusCode,
+      body: { success: false, error: error.code, message: error.message, ...error.extra },
+      headers: error.headers,
+    };
   }
   if (error instanceof ModelFileError) {
     const body: ErrorBody = { success: false, error: error.code, message: error.message };
@@ -77,12 +94,18 @@ function toBody(error: FastifyError): { status: number; body: ErrorBody; headers
   if (error.validation) {
     const details = validationDetails(error.validationContext ?? 'body', error.validation);
     const first = details[0];
-    return { status: 400, body: { success: false, error: 'invalid_request', message: `${first.field} ${first.message}`, details }, headers: {} };
+    return {
+      status: 400,
+      body: { success: false, error: 'invalid_request', message: `${first.field} ${first.message}`, details },
+      headers: {},
+    };
   }
   const dataError = CLIENT_DATA_ERRORS[postgresCode(error) ?? ''];
-  if (dataError) return { status: 400, body: { success: false, error: 'invalid_request', message: dataError }, headers: {} };
+  if (dataError)
+    return { status: 400, body: { success: false, error: 'invalid_request', message: dataError }, headers: {} };
   const known = error.code ? FASTIFY_CODES[error.code] : undefined;
-  if (known) return { status: known.status, body: { success: false, error: known.code, message: known.message }, headers: {} };
+  if (known)
+    return { status: known.status, body: { success: false, error: known.code, message: known.message }, headers: {} };
   if (error.statusCode === 429) {
     return { status: 429, body: { success: false, error: 'rate_limited', message: error.message }, headers: {} };
   }
@@ -90,12 +113,29 @@ function toBody(error: FastifyError): { status: number; body: ErrorBody; headers
     // A 416 from the file server says how long the file is (RFC 9110), so a client can retry.
     const contentRange = (error as { headers?: Record<string, unknown> }).headers?.['Content-Range'];
     const headers: Record<string, string> = typeof contentRange === 'string' ? { 'content-range': contentRange } : {};
-    return { status: error.statusCode, body: { success: false, error: 'invalid_request', message: error.message }, headers };
+    return {
+      status: error.statusCode,
+      body: { success: false, error: 'invalid_request', message: error.message },
+      headers,
+    };
   }
   if (isDependencyDown(error)) {
-    return { status: 503, body: { success: false, error: 'unavailable', message: 'A service this API depends on is unavailable; retry shortly.', retryAfter: 5 }, headers: { 'retry-after': '5' } };
+    return {
+      status: 503,
+      body: {
+        success: false,
+        error: 'unavailable',
+        message: 'A service this API depends on is unavailable; retry shortly.',
+        retryAfter: 5,
+      },
+      headers: { 'retry-after': '5' },
+    };
   }
-  return { status: 500, body: { success: false, error: 'internal', message: 'Something went wrong on our side.' }, headers: {} };
+  return {
+    status: 500,
+    body: { success: false, error: 'internal', message: 'Something went wrong on our side.' },
+    headers: {},
+  };
 }
 
 /** The one error handler: every failure leaves as the contract's error body; a 500 never leaks internals. */
@@ -107,6 +147,12 @@ export default fp(async function errorHandler(app: FastifyInstance) {
     return reply.code(status).headers(headers).send(body);
   });
   app.setNotFoundHandler((request, reply) =>
-    reply.code(404).send({ success: false, error: 'not_found', message: `Route ${request.method} ${request.url.split('?')[0]} not found.` }),
+    reply
+      .code(404)
+      .send({
+        success: false,
+        error: 'not_found',
+        message: `Route ${request.method} ${request.url.split('?')[0]} not found.`,
+      }),
   );
 });

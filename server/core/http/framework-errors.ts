@@ -24,14 +24,22 @@ export function frameworkErrorOptions(): FrameworkErrorOptions {
       // A page embedding a share must be able to read this answer too.
       if (request.url.startsWith('/share/')) publicCorsHeaders(request, reply);
       // Not Fastify's message: it quotes the whole URL, share token included.
-      reply.code(400).header('x-api-version', API_VERSION).send({ success: false, error: 'invalid_request', message: 'The URL is malformed.' });
+      reply
+        .code(400)
+        .header('x-api-version', API_VERSION)
+        .send({ success: false, error: 'invalid_request', message: 'The URL is malformed.' });
     },
     clientErrorHandler: (error, socket) => {
       // Nobody is left to read an answer, or an answer is already on its way on this connection
       // (as Node's own handler checks): the connection just ends.
       const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-      if ((error as NodeJS.ErrnoException).code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) return socket.destroy();
-      const known = CLIENT_ERRORS[(error as NodeJS.ErrnoException).code ?? ''] ?? { status: 400, error: 'invalid_request', message: 'The request is malformed.' };
+      if ((error as NodeJS.ErrnoException).code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent)
+        return socket.destroy();
+      const known = CLIENT_ERRORS[(error as NodeJS.ErrnoException).code ?? ''] ?? {
+        status: 400,
+        error: 'invalid_request',
+        message: 'The request is malformed.',
+      };
       const body = JSON.stringify({ success: false, error: known.error, message: known.message });
       socket.end(
         `HTTP/1.1 ${known.status} ${STATUS_CODES[known.status]}\r\n` +

@@ -87,7 +87,8 @@ export function createOutboxNudger(redis: Redis, channel: string, options: { del
       .publish(channel, '1')
       .then(
         () => {},
-        (error: unknown) => log?.debug({ err: error }, 'outbox wake-up not published; the relay sweep will find the work'),
+        (error: unknown) =>
+          log?.debug({ err: error }, 'outbox wake-up not published; the relay sweep will find the work'),
       )
       .finally(() => {
         publishing = null;

@@ -21,7 +21,19 @@ export const webhookEndpointKey = (projectId: string, webhookId: string) => `${p
 /** BullMQ job ids must not contain ':'; unique per delivery and attempt. */
 export const webhookAttemptJobId = (deliveryId: string, attempt: number) => `whd_${deliveryId}_${attempt}`;
 
-export function webhookAttemptJob(delivery: { id: string; projectId: string; webhookId: string }, attempt: number): OutboxJob {
-  const data: WebhookDeliveryJobData = { deliveryId: delivery.id, attempt, endpoint: webhookEndpointKey(delivery.projectId, delivery.webhookId) };
-  return { queue: QUEUES.webhookDeliveries, name: WEBHOOK_DELIVERY_JOB, jobId: webhookAttemptJobId(delivery.id, attempt), data: { ...data } };
+export function webhookAttemptJob(
+  delivery: { id: string; projectId: string; webhookId: string },
+  attempt: number,
+): OutboxJob {
+  const data: WebhookDeliveryJobData = {
+    deliveryId: delivery.id,
+    attempt,
+    endpoint: webhookEndpointKey(delivery.projectId, delivery.webhookId),
+  };
+  return {
+    queue: QUEUES.webhookDeliveries,
+    name: WEBHOOK_DELIVERY_JOB,
+    jobId: webhookAttemptJobId(delivery.id, attempt),
+    data: { ...data },
+  };
 }

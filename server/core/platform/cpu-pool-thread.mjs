@@ -23,7 +23,16 @@ await Promise.allSettled(modules.values());
 function ownedBuffers(result) {
   if (result === null || typeof result !== 'object') return [];
   const values = ArrayBuffer.isView(result) ? [result] : Object.values(result);
-  return values.filter((v) => ArrayBuffer.isView(v) && v.buffer instanceof ArrayBuffer && v.byteOffset === 0 && v.byteLength === v.buffer.byteLength && v.byteLength > 0).map((v) => v.buffer);
+  return values
+    .filter(
+      (v) =>
+        ArrayBuffer.isView(v) &&
+        v.buffer instanceof ArrayBuffer &&
+        v.byteOffset === 0 &&
+        v.byteLength === v.buffer.byteLength &&
+        v.byteLength > 0,
+    )
+    .map((v) => v.buffer);
 }
 
 export default async function runTask({ task, input }) {

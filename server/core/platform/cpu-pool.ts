@@ -52,7 +52,10 @@ export interface RunOptions {
 }
 
 /** The buffers that can be moved: only those a view owns whole (a Node pool slab is shared with other Buffers). */
-const movable = (views: Uint8Array[]) => views.filter((v) => v.byteOffset === 0 && v.byteLength === v.buffer.byteLength && v.buffer instanceof ArrayBuffer).map((v) => v.buffer as ArrayBuffer);
+const movable = (views: Uint8Array[]) =>
+  views
+    .filter((v) => v.byteOffset === 0 && v.byteLength === v.buffer.byteLength && v.buffer instanceof ArrayBuffer)
+    .map((v) => v.buffer as ArrayBuffer);
 
 export function createCpuPool(options: CpuPoolOptions = {}) {
   const { threads, maxHeapMb } = { ...CPU_POOL_DEFAULTS, ...options };
@@ -72,7 +75,8 @@ export function createCpuPool(options: CpuPoolOptions = {}) {
     run<In, Out>(task: CpuTask<In, Out>, input: In, runOptions: RunOptions): Promise<Out> {
       const { timeoutMs, transfer = [], signal } = runOptions;
       return withTimeout(
-        (deadline) => pool.run({ task: task.url, input }, { signal: deadline, transferList: movable(transfer) }) as Promise<Out>,
+        (deadline) =>
+          pool.run({ task: task.url, input }, { signal: deadline, transferList: movable(transfer) }) as Promise<Out>,
         timeoutMs,
         `${task.name}: took longer than ${timeoutMs} ms`,
         signal,

@@ -13,7 +13,12 @@ export class TimeoutError extends Error {
  * what an abort means (several calls may each give up on their own); `withTimeout` gives up on
  * all of it.
  */
-export async function withDeadline<T>(work: (signal: AbortSignal) => Promise<T>, ms: number, message: string, signal?: AbortSignal): Promise<T> {
+export async function withDeadline<T>(
+  work: (signal: AbortSignal) => Promise<T>,
+  ms: number,
+  message: string,
+  signal?: AbortSignal,
+): Promise<T> {
   const controller = new AbortController();
   const abort = () => controller.abort(signal?.reason);
   signal?.addEventListener('abort', abort, { once: true });
@@ -27,7 +32,12 @@ export async function withDeadline<T>(work: (signal: AbortSignal) => Promise<T>,
 }
 
 /** `work` under `withDeadline`, rejected with the abort's reason as soon as the signal aborts. */
-export function withTimeout<T>(work: (signal: AbortSignal) => Promise<T>, ms: number, message: string, signal?: AbortSignal): Promise<T> {
+export function withTimeout<T>(
+  work: (signal: AbortSignal) => Promise<T>,
+  ms: number,
+  message: string,
+  signal?: AbortSignal,
+): Promise<T> {
   return withDeadline((deadline) => untilAborted(work(deadline), deadline), ms, message, signal);
 }
 

@@ -1,6 +1,16 @@
 /** Socket-level failures: the dependency (Postgres, Redis, storage) is unreachable, not the request wrong. */
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
-const DOWN_MESSAGES = /^(Connection is closed\.|Stream isn't writeable|Command timed out|Connection terminated|timeout exceeded when trying to connect)/;
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+const DOWN_MESSAGES =
+  /^(Connection is closed\.|Stream isn't writeable|Command timed out|Connection terminated|timeout exceeded when trying to connect)/;
 /** Postgres refusing work: shutting down, starting up, too many connections. Class 08 is connection exceptions. */
 const POSTGRES_UNAVAILABLE = new Set(['57P01', '57P02', '57P03', '53300']);
 
@@ -10,9 +20,17 @@ const POSTGRES_UNAVAILABLE = new Set(['57P01', '57P02', '57P03', '53300']);
  * timeout, or ioredis giving up on a command while disconnected.
  */
 export function isDependencyDown(error: unknown): boolean {
-  for (let current = error, depth = 0; current && depth < 4; current = (current as { cause?: unknown }).cause, depth++) {
+  for (
+    let current = error, depth = 0;
+    current && depth < 4;
+    current = (current as { cause?: unknown }).cause, depth++
+  ) {
     const { code, name, message } = current as { code?: unknown; name?: unknown; message?: unknown };
-    if (typeof code === 'string' && (CONNECTION_CODES.has(code) || POSTGRES_UNAVAILABLE.has(code) || code.startsWith('08'))) return true;
+    if (
+      typeof code === 'string' &&
+      (CONNECTION_CODES.has(code) || POSTGRES_UNAVAILABLE.has(code) || code.startsWith('08'))
+    )
+      return true;
     if (name === 'MaxRetriesPerRequestError' || name === 'StorageUnavailableError') return true;
     // ioredis without an offline queue (the request path), ioredis timeouts, pg-pool.
     if (typeof message === 'string' && DOWN_MESSAGES.test(message)) return true;

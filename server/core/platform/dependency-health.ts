@@ -18,13 +18,18 @@ export interface DependencyHealthOptions {
  * `PING`, and with `storage` the store's own check: the bucket answers, the folder is
  * writable), all asked at once; empty when all answer. For health checks and load balancers.
  */
-export async function failingDependencies(deps: { db: Db; redis: Redis; storage?: StorageDriver }, options: DependencyHealthOptions = {}): Promise<Dependency[]> {
+export async function failingDependencies(
+  deps: { db: Db; redis: Redis; storage?: StorageDriver },
+  options: DependencyHealthOptions = {},
+): Promise<Dependency[]> {
   const timeoutMs = options.timeoutMs ?? 2000;
   const checks: Array<[Dependency, () => Promise<unknown>]> = [
     ['postgres', () => deps.db.execute(sql`select 1`)],
     ['redis', () => deps.redis.ping()],
   ];
   if (deps.storage) checks.push(['storage', () => deps.storage!.check()]);
-  const results = await Promise.allSettled(checks.map(([name, check]) => withTimeout(check, timeoutMs, `${name} timed out`)));
+  const results = await Promise.allSettled(
+    checks.map(([name, check]) => withTimeout(check, timeoutMs, `${name} timed out`)),
+  );
   return checks.filter((_, i) => results[i]!.status === 'rejected').map(([name]) => name);
 }

@@ -11,7 +11,13 @@ export function createRedis(url: string, purpose: 'worker' | 'request'): Redis {
       ? { maxRetriesPerRequest: null, enableReadyCheck: true }
       : // Commands issued in the same tick (a rate limit and the share-change check of concurrent
         // reads) go to Redis in one write: fewer syscalls on the hot path.
-        { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 1000, commandTimeout: 1000, enableAutoPipelining: true };
+        {
+          maxRetriesPerRequest: 1,
+          enableOfflineQueue: false,
+          connectTimeout: 1000,
+          commandTimeout: 1000,
+          enableAutoPipelining: true,
+        };
   const redis = new Redis(url, { ...options, lazyConnect: false, retryStrategy: (n) => Math.min(n * 200, 2000) });
   // Errors surface on the commands that fail; an unhandled 'error' event would crash the process.
   redis.on('error', () => {});

@@ -38,7 +38,15 @@ const PUBLISH_SCRIPT = `local seq = redis.call('INCR', KEYS[1]) redis.call('PUBL
 export function createShareChangePublisher(redis: Redis, prefix: string) {
   return {
     async publish(change: ShareChange): Promise<number> {
-      return Number(await redis.eval(PUBLISH_SCRIPT, 1, shareChangeSequenceKey(prefix), shareChangeChannel(prefix), JSON.stringify(change)));
+      return Number(
+        await redis.eval(
+          PUBLISH_SCRIPT,
+          1,
+          shareChangeSequenceKey(prefix),
+          shareChangeChannel(prefix),
+          JSON.stringify(change),
+        ),
+      );
     },
   };
 }
@@ -74,7 +82,13 @@ export interface ShareChangeFeedHandlers {
  * number: true only when every notice up to it has been heard. When Redis is unreachable it
  * answers false, so callers fall back to Postgres rather than trust memory.
  */
-export function createShareChangeFeed(options: { subscriber: Redis; redis: Redis; prefix: string; handlers: ShareChangeFeedHandlers; lostAfterMs?: number }) {
+export function createShareChangeFeed(options: {
+  subscriber: Redis;
+  redis: Redis;
+  prefix: string;
+  handlers: ShareChangeFeedHandlers;
+  lostAfterMs?: number;
+}) {
   const { subscriber, redis, prefix, handlers, lostAfterMs = 2000 } = options;
   const channel = shareChangeChannel(prefix);
   /** Last number heard; -1 while not subscribed (nothing may be trusted). */

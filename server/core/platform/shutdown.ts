@@ -7,7 +7,10 @@ export interface ShutdownLog {
   error(object: object, message: string): void;
 }
 
-export function exitGracefullyOnSignals(close: () => Promise<boolean | void>, options: { name: string; timeoutMs: number; log: ShutdownLog }): void {
+export function exitGracefullyOnSignals(
+  close: () => Promise<boolean | void>,
+  options: { name: string; timeoutMs: number; log: ShutdownLog },
+): void {
   let closing = false;
   async function shutdown(signal: NodeJS.Signals) {
     if (closing) return;
@@ -29,7 +32,13 @@ export function exitGracefullyOnSignals(close: () => Promise<boolean | void>, op
 }
 
 /** Exits with a clear message when the listen address is taken. */
-export function exitOnListenError(error: unknown, what: string, address: string, setting: string, log: { fatal(obj: unknown, msg?: string): void }): never {
+export function exitOnListenError(
+  error: unknown,
+  what: string,
+  address: string,
+  setting: string,
+  log: { fatal(obj: unknown, msg?: string): void },
+): never {
   if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
     log.fatal({}, `${what}: ${address} is already in use: stop what runs there or set ${setting}.`);
   } else {

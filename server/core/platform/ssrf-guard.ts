@@ -91,7 +91,13 @@ export function assertPublicAddress(host: string, address: string, allowPrivate 
   if (allowPrivate) return;
   const range = addressRange(address);
   if (range !== 'unicast') {
-    throw new SsrfError('ssrf_blocked', host, `${host} is not allowed: it resolves to a private or reserved address.`, address, range ?? 'invalid');
+    throw new SsrfError(
+      'ssrf_blocked',
+      host,
+      `${host} is not allowed: it resolves to a private or reserved address.`,
+      address,
+      range ?? 'invalid',
+    );
   }
 }
 
@@ -101,7 +107,10 @@ export function assertPublicAddress(host: string, address: string, allowPrivate 
  * `SsrfError`: `ssrf_blocked` when any address is not public (unless `allowPrivate`), `dns` when
  * the name does not resolve in time.
  */
-export async function resolvePublicAddress(host: string, options: ResolvePublicAddressOptions = {}): Promise<ResolvedAddress> {
+export async function resolvePublicAddress(
+  host: string,
+  options: ResolvePublicAddressOptions = {},
+): Promise<ResolvedAddress> {
   const { allowPrivate, timeoutMs, lookup = systemLookup } = { ...RESOLVE_PUBLIC_ADDRESS_DEFAULTS, ...options };
   const name = host.trim().replace(/^\[(.*)\]$/, '$1');
   if (name === '') throw new SsrfError('dns', host, 'No host name is set.');
@@ -114,7 +123,11 @@ export async function resolvePublicAddress(host: string, options: ResolvePublicA
     addresses = [{ address: ip.toString(), family: ip.kind() === 'ipv6' ? 6 : 4 }];
   } else {
     try {
-      addresses = await withTimeout(() => lookup(name), timeoutMs, `resolving ${host} took longer than ${timeoutMs} ms`);
+      addresses = await withTimeout(
+        () => lookup(name),
+        timeoutMs,
+        `resolving ${host} took longer than ${timeoutMs} ms`,
+      );
     } catch {
       throw new SsrfError('dns', host, `${host} could not be resolved.`);
     }
@@ -143,4 +156,3 @@ export function guardedLookup(hostname: string, options: { all?: boolean; family
     return callback(null, first.address, first.family);
   });
 }
-

@@ -16,7 +16,11 @@ export function createTokenVerifier(auth: AuthSettings['auth']): TokenVerifier {
     const jwks = createRemoteJWKSet(new URL(auth.jwksUrl));
     return {
       async verify(token) {
-        const { payload } = await jwtVerify(token, jwks, { ...options, algorithms: ['RS256', 'ES256', 'EdDSA'], requiredClaims: ['sub', 'exp'] });
+        const { payload } = await jwtVerify(token, jwks, {
+          ...options,
+          algorithms: ['RS256', 'ES256', 'EdDSA'],
+          requiredClaims: ['sub', 'exp'],
+        });
         if (!payload.sub) throw new Error('token has no sub');
         return payload as JWTPayload & { sub: string };
       },
@@ -26,7 +30,11 @@ export function createTokenVerifier(auth: AuthSettings['auth']): TokenVerifier {
   const key = new TextEncoder().encode(auth.jwtSecret);
   return {
     async verify(token) {
-      const { payload } = await jwtVerify(token, key, { ...options, algorithms: ['HS256'], requiredClaims: ['sub', 'exp'] });
+      const { payload } = await jwtVerify(token, key, {
+        ...options,
+        algorithms: ['HS256'],
+        requiredClaims: ['sub', 'exp'],
+      });
       if (!payload.sub) throw new Error('token has no sub');
       return payload as JWTPayload & { sub: string };
     },
@@ -34,9 +42,18 @@ export function createTokenVerifier(auth: AuthSettings['auth']): TokenVerifier {
 }
 
 /** Issues a development access token (the `npm run token` command and tests). */
-export async function issueAccessToken(auth: AuthSettings['auth'], subject: string, email: string | null, ttl = '24h'): Promise<string> {
+export async function issueAccessToken(
+  auth: AuthSettings['auth'],
+  subject: string,
+  email: string | null,
+  ttl = '24h',
+): Promise<string> {
   if (!auth.jwtSecret) throw new ConfigError('AUTH_JWT_SECRET must be set to issue tokens');
-  let jwt = new SignJWT({ email: email ?? undefined, role: 'authenticated' }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setSubject(subject).setIssuedAt().setExpirationTime(ttl);
+  let jwt = new SignJWT({ email: email ?? undefined, role: 'authenticated' })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(subject)
+    .setIssuedAt()
+    .setExpirationTime(ttl);
   if (auth.issuer) jwt = jwt.setIssuer(auth.issuer);
   if (auth.audience) jwt = jwt.setAudience(auth.audience);
   return jwt.sign(new TextEncoder().encode(auth.jwtSecret));

@@ -51,7 +51,15 @@ export function classifyError(error: unknown): AttemptError {
   for (let e: any = error; e; e = e.cause) {
     if (e instanceof SsrfError) return e.code === 'dns' ? 'dns' : 'ssrf_blocked';
     const code = String(e.code ?? '');
-    if (e.name === 'TimeoutError' || e.name === 'AbortError' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'ETIMEDOUT') return 'timeout';
+    if (
+      e.name === 'TimeoutError' ||
+      e.name === 'AbortError' ||
+      code === 'UND_ERR_CONNECT_TIMEOUT' ||
+      code === 'UND_ERR_HEADERS_TIMEOUT' ||
+      code === 'UND_ERR_BODY_TIMEOUT' ||
+      code === 'ETIMEDOUT'
+    )
+      return 'timeout';
     if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NODATA' || code === 'EAI_FAIL') return 'dns';
     if (TLS_CODE.test(code) || /certificate|SSL routines/i.test(String(e.message ?? ''))) return 'tls';
   }
@@ -86,8 +94,12 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
   return {
     async post(url, headers, body, timeoutMs) {
       const started = performance.now();
-      const done = (partial: Omit<SendOutcome, 'durationMs'>): SendOutcome => ({ ...partial, durationMs: Math.round(performance.now() - started) });
-      const failed = (error: AttemptError) => done({ statusCode: 0, statusText: '', delivered: false, error, responseBody: null, retryAfter: null });
+      const done = (partial: Omit<SendOutcome, 'durationMs'>): SendOutcome => ({
+        ...partial,
+        durationMs: Math.round(performance.now() - started),
+      });
+      const failed = (error: AttemptError) =>
+        done({ statusCode: 0, statusText: '', delivered: false, error, responseBody: null, retryAfter: null });
       try {
         const target = new URL(url);
         if (!allowInsecure) {
@@ -99,7 +111,15 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
         // One deadline over the whole exchange (connection, headers, body), cleared when it ends.
         const { response, responseBody } = await withDeadline(
           async (deadline) => {
-            const response = await request(target, { method: 'POST', headers, body, dispatcher: agent, signal: deadline, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+            const response = await request(target, {
+              method: 'POST',
+              headers,
+              body,
+              dispatcher: agent,
+              signal: deadline,
+              headersTimeout: timeoutMs,
+              bodyTimeout: timeoutMs,
+            });
             try {
               return { response, responseBody: await readLimited(response.body) };
             } catch {

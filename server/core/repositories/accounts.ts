@@ -1,6 +1,14 @@
 import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../platform/db/client.js';
-import { memberships, people, workspaces, type BillingStatus, type Person, type Role, type Workspace } from '../platform/db/schema/index.js';
+import {
+  memberships,
+  people,
+  workspaces,
+  type BillingStatus,
+  type Person,
+  type Role,
+  type Workspace,
+} from '../platform/db/schema/index.js';
 
 /**
  * People, workspaces and memberships: who someone is and where they work. Rows in, rows out;
@@ -13,7 +21,11 @@ export async function findPersonBySubject(db: Executor, subject: string): Promis
 
 /** The subject of the person who first signed in with this (lower-cased) e-mail, if any. */
 export async function findSubjectByEmail(db: Executor, email: string): Promise<string | null> {
-  const row = await db.query.people.findFirst({ where: sql`lower(${people.email}) = ${email}`, orderBy: asc(people.createdAt), columns: { subject: true } });
+  const row = await db.query.people.findFirst({
+    where: sql`lower(${people.email}) = ${email}`,
+    orderBy: asc(people.createdAt),
+    columns: { subject: true },
+  });
   return row?.subject ?? null;
 }
 
@@ -21,15 +33,26 @@ export async function findSubjectByEmail(db: Executor, email: string): Promise<s
  * Inserts a person with a personal workspace they own; null when another request inserted the
  * same subject a moment ago. Call inside a transaction.
  */
-export async function insertPersonWithWorkspace(tx: Executor, input: { subject: string; email: string | null; modelLimit: number }): Promise<Person | null> {
-  const [inserted] = await tx.insert(people).values({ subject: input.subject, email: input.email }).onConflictDoNothing({ target: people.subject }).returning();
+export async function insertPersonWithWorkspace(
+  tx: Executor,
+  input: { subject: string; email: string | null; modelLimit: number },
+): Promise<Person | null> {
+  const [inserted] = await tx
+    .insert(people)
+    .values({ subject: input.subject, email: input.email })
+    .onConflictDoNothing({ target: people.subject })
+    .returning();
   if (!inserted) return null;
   const [workspace] = await tx
     .insert(workspaces)
     .values({ name: input.email ? `${input.email}'s workspace` : 'Personal workspace', modelLimit: input.modelLimit })
     .returning();
   await tx.insert(memberships).values({ workspaceId: workspace.id, personId: inserted.id, role: 'owner' });
-  const [person] = await tx.update(people).set({ defaultWorkspaceId: workspace.id }).where(eq(people.id, inserted.id)).returning();
+  const [person] = await tx
+    .update(people)
+    .set({ defaultWorkspaceId: workspace.id })
+    .where(eq(people.id, inserted.id))
+    .returning();
   return person;
 }
 
@@ -46,12 +69,18 @@ export async function setMembership(db: Executor, workspaceId: string, personId:
   await db
     .insert(memberships)
     .values({ workspaceId, personId, role })
-    .onConflictDoUpdate({ target: [memberships.workspaceId, memberships.personId], set: { role, updatedAt: new Date() } });
+    .onConflictDoUpdate({
+      target: [memberships.workspaceId, memberships.personId],
+      set: { role, updatedAt: new Date() },
+    });
 }
 
 /** Owners of the workspace other than this person. */
 export async function countOtherOwners(db: Executor, workspaceId: string, personId: string): Promise<number> {
-  return db.$count(memberships, and(eq(memberships.workspaceId, workspaceId), eq(memberships.role, 'owner'), ne(memberships.personId, personId)));
+  return db.$count(
+    memberships,
+    and(eq(memberships.workspaceId, workspaceId), eq(memberships.role, 'owner'), ne(memberships.personId, personId)),
+  );
 }
 
 export async function findWorkspace(db: Executor, workspaceId: string): Promise<Workspace | null> {
@@ -59,7 +88,11 @@ export async function findWorkspace(db: Executor, workspaceId: string): Promise<
 }
 
 /** Operator changes to a workspace; null when it does not exist. */
-export async function updateWorkspace(db: Executor, workspaceId: string, changes: { billingStatus?: BillingStatus; modelLimit?: number }): Promise<Workspace | null> {
+export async function updateWorkspace(
+  db: Executor,
+  workspaceId: string,
+  changes: { billingStatus?: BillingStatus; modelLimit?: number },
+): Promise<Workspace | null> {
   const [row] = await db
     .update(workspaces)
     .set({ ...changes, updatedAt: new Date() })
@@ -79,9 +112,17 @@ export async function workspaceOwnerEmails(db: Executor, workspaceId: string): P
 }
 
 /** The workspaces a person belongs to, with their role in each, by name. */
-export async function listMemberships(db: Executor, personId: string): Promise<Array<{ workspaceId: string; name: string; role: Role; billingStatus: BillingStatus }>> {
+export async function listMemberships(
+  db: Executor,
+  personId: string,
+): Promise<Array<{ workspaceId: string; name: string; role: Role; billingStatus: BillingStatus }>> {
   return db
-    .select({ workspaceId: workspaces.id, name: workspaces.name, role: memberships.role, billingStatus: workspaces.billingStatus })
+    .select({
+      workspaceId: workspaces.id,
+      name: workspaces.name,
+      role: memberships.role,
+      billingStatus: workspaces.billingStatus,
+    })
     .from(memberships)
     .innerJoin(workspaces, eq(workspaces.id, memberships.workspaceId))
     .where(eq(memberships.personId, personId))

@@ -18,7 +18,12 @@ export function createApiKeyRepository(db: Db) {
     async count(workspaceId: string): Promise<number> {
       return db.$count(apiKeys, eq(apiKeys.workspaceId, workspaceId));
     },
-    async create(values: { workspaceId: string; name: string; keyHash: string; createdBy: string | null }): Promise<ApiKey> {
+    async create(values: {
+      workspaceId: string;
+      name: string;
+      keyHash: string;
+      createdBy: string | null;
+    }): Promise<ApiKey> {
       const [row] = await db.insert(apiKeys).values(values).returning();
       return row;
     },
@@ -26,7 +31,10 @@ export function createApiKeyRepository(db: Db) {
       return db.select().from(apiKeys).where(eq(apiKeys.workspaceId, workspaceId)).orderBy(desc(apiKeys.createdAt));
     },
     async delete(workspaceId: string, id: string): Promise<boolean> {
-      const rows = await db.delete(apiKeys).where(and(eq(apiKeys.workspaceId, workspaceId), eq(apiKeys.id, id))).returning({ id: apiKeys.id });
+      const rows = await db
+        .delete(apiKeys)
+        .where(and(eq(apiKeys.workspaceId, workspaceId), eq(apiKeys.id, id)))
+        .returning({ id: apiKeys.id });
       return rows.length > 0;
     },
   };

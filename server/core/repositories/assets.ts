@@ -4,7 +4,10 @@ import { assets, workspaces, type Asset } from '../platform/db/schema/index.js';
 import { afterCursor, toPage, type PageCursor } from './pagination.js';
 
 /** The values of a new asset row; id and storage key are chosen by the caller (the file is written under them). */
-export type NewAsset = Omit<typeof assets.$inferInsert, 'workspaceId' | 'createdAt' | 'updatedAt'> & { id: string; storageKey: string };
+export type NewAsset = Omit<typeof assets.$inferInsert, 'workspaceId' | 'createdAt' | 'updatedAt'> & {
+  id: string;
+  storageKey: string;
+};
 
 /** Assets, always scoped by workspace: an asset of another workspace simply does not exist. */
 export function createAssetRepository(db: Db) {
@@ -21,7 +24,10 @@ export function createAssetRepository(db: Db) {
     },
 
     async get(workspaceId: string, id: string, executor: Executor = db): Promise<Asset | null> {
-      const [row] = await executor.select().from(assets).where(and(eq(assets.workspaceId, workspaceId), eq(assets.id, id)));
+      const [row] = await executor
+        .select()
+        .from(assets)
+        .where(and(eq(assets.workspaceId, workspaceId), eq(assets.id, id)));
       return row ?? null;
     },
 
@@ -30,16 +36,29 @@ export function createAssetRepository(db: Db) {
      * takes the workspace row FOR UPDATE (inside a transaction), so concurrent uploads and imports
      * cannot pass the limit together.
      */
-    async quota(executor: Executor, workspaceId: string, lock: boolean): Promise<{ limit: number; used: number } | null> {
-      const query = executor.select({ modelLimit: workspaces.modelLimit }).from(workspaces).where(eq(workspaces.id, workspaceId));
+    async quota(
+      executor: Executor,
+      workspaceId: string,
+      lock: boolean,
+    ): Promise<{ limit: number; used: number } | null> {
+      const query = executor
+        .select({ modelLimit: workspaces.modelLimit })
+        .from(workspaces)
+        .where(eq(workspaces.id, workspaceId));
       const [workspace] = lock ? await query.for('update') : await query;
       if (!workspace) return null;
-      const [{ used }] = await executor.select({ used: count() }).from(assets).where(eq(assets.workspaceId, workspaceId));
+      const [{ used }] = await executor
+        .select({ used: count() })
+        .from(assets)
+        .where(eq(assets.workspaceId, workspaceId));
       return { limit: workspace.modelLimit, used };
     },
 
     async insert(tx: Executor, workspaceId: string, values: NewAsset): Promise<Asset> {
-      const [row] = await tx.insert(assets).values({ ...values, workspaceId }).returning();
+      const [row] = await tx
+        .insert(assets)
+        .values({ ...values, workspaceId })
+        .returning();
       return row;
     },
 
@@ -48,9 +67,15 @@ export function createAssetRepository(db: Db) {
      * ETag, so no share keeps serving a signed URL of a deleted model.
      */
     async delete(tx: Executor, workspaceId: string, id: string): Promise<Asset | null> {
-      const [row] = await tx.delete(assets).where(and(eq(assets.workspaceId, workspaceId), eq(assets.id, id))).returning();
+      const [row] = await tx
+        .delete(assets)
+        .where(and(eq(assets.workspaceId, workspaceId), eq(assets.id, id)))
+        .returning();
       if (!row) return null;
-      await tx.update(workspaces).set({ assetsRevision: sql`${workspaces.assetsRevision} + 1` }).where(eq(workspaces.id, workspaceId));
+      await tx
+        .update(workspaces)
+        .set({ assetsRevision: sql`${workspaces.assetsRevision} + 1` })
+        .where(eq(workspaces.id, workspaceId));
       return row;
     },
   };

@@ -34,7 +34,22 @@ export interface EmittedEvent {
 export async function emitEvent(db: Executor, input: EmitEventInput): Promise<EmittedEvent | null> {
   const eventId = randomUUID();
   const createdAt = new Date();
-  const body = serializeDeliveryBody({ id: eventId, event: input.type, createdAt, projectId: input.projectId, data: input.data });
-  const deliveries = await insertEventWithDeliveries(db, { id: eventId, workspaceId: input.workspaceId, projectId: input.projectId, type: input.type, data: input.data, dedupeKey: input.dedupeKey ?? null, createdAt, body });
+  const body = serializeDeliveryBody({
+    id: eventId,
+    event: input.type,
+    createdAt,
+    projectId: input.projectId,
+    data: input.data,
+  });
+  const deliveries = await insertEventWithDeliveries(db, {
+    id: eventId,
+    workspaceId: input.workspaceId,
+    projectId: input.projectId,
+    type: input.type,
+    data: input.data,
+    dedupeKey: input.dedupeKey ?? null,
+    createdAt,
+    body,
+  });
   return deliveries ? { eventId, createdAt, deliveries } : null;
 }

@@ -1,8 +1,18 @@
 import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../platform/db/client.js';
-import { ACTIVE_IMPORT_STATUSES, assets, importJobs, type Asset, type ImportJob, type ImportStatus } from '../platform/db/schema/index.js';
+import {
+  ACTIVE_IMPORT_STATUSES,
+  assets,
+  importJobs,
+  type Asset,
+  type ImportJob,
+  type ImportStatus,
+} from '../platform/db/schema/index.js';
 
-export type NewImportJob = Pick<typeof importJobs.$inferInsert, 'workspaceId' | 'personId' | 'provider' | 'providerAssetId' | 'category' | 'licenseAcknowledged'>;
+export type NewImportJob = Pick<
+  typeof importJobs.$inferInsert,
+  'workspaceId' | 'personId' | 'provider' | 'providerAssetId' | 'category' | 'licenseAcknowledged'
+>;
 export type ImportProgress = Partial<Pick<ImportJob, 'status' | 'progress' | 'stage' | 'bytesReceived' | 'bytesTotal'>>;
 
 /** Import jobs (and the imported assets they lead to), scoped by workspace on every read a client makes. */
@@ -25,11 +35,23 @@ export function createImportRepository(db: Db) {
     },
 
     /** A running import of the same model in the workspace, if any (a second click joins it). */
-    async findActive(tx: Executor, workspaceId: string, provider: ImportJob['provider'], providerAssetId: string): Promise<ImportJob | null> {
+    async findActive(
+      tx: Executor,
+      workspaceId: string,
+      provider: ImportJob['provider'],
+      providerAssetId: string,
+    ): Promise<ImportJob | null> {
       const [row] = await tx
         .select()
         .from(importJobs)
-        .where(and(eq(importJobs.workspaceId, workspaceId), eq(importJobs.provider, provider), eq(importJobs.providerAssetId, providerAssetId), inArray(importJobs.status, [...ACTIVE_IMPORT_STATUSES])))
+        .where(
+          and(
+            eq(importJobs.workspaceId, workspaceId),
+            eq(importJobs.provider, provider),
+            eq(importJobs.providerAssetId, providerAssetId),
+            inArray(importJobs.status, [...ACTIVE_IMPORT_STATUSES]),
+          ),
+        )
         .limit(1);
       return row ?? null;
     },
@@ -40,7 +62,10 @@ export function createImportRepository(db: Db) {
     },
 
     async get(workspaceId: string, id: string): Promise<ImportJob | null> {
-      const [row] = await db.select().from(importJobs).where(and(eq(importJobs.workspaceId, workspaceId), eq(importJobs.id, id)));
+      const [row] = await db
+        .select()
+        .from(importJobs)
+        .where(and(eq(importJobs.workspaceId, workspaceId), eq(importJobs.id, id)));
       return row ?? null;
     },
 
@@ -56,7 +81,12 @@ export function createImportRepository(db: Db) {
     },
 
     async recent(workspaceId: string, limit: number): Promise<ImportJob[]> {
-      return db.select().from(importJobs).where(eq(importJobs.workspaceId, workspaceId)).orderBy(desc(importJobs.createdAt), desc(importJobs.id)).limit(limit);
+      return db
+        .select()
+        .from(importJobs)
+        .where(eq(importJobs.workspaceId, workspaceId))
+        .orderBy(desc(importJobs.createdAt), desc(importJobs.id))
+        .limit(limit);
     },
 
     /** Counts a run that starts; returns the row as it was before (its `runs` and status tell whether an earlier run died). */
@@ -77,10 +107,21 @@ export function createImportRepository(db: Db) {
         .where(and(eq(importJobs.id, id), inArray(importJobs.status, [...ACTIVE_IMPORT_STATUSES])));
     },
 
-    async complete(tx: Executor, id: string, values: { assetId: string; readiness: Record<string, unknown>; notices: string[] }): Promise<void> {
+    async complete(
+      tx: Executor,
+      id: string,
+      values: { assetId: string; readiness: Record<string, unknown>; notices: string[] },
+    ): Promise<void> {
       await tx
         .update(importJobs)
-        .set({ ...values, status: 'completed' satisfies ImportStatus, progress: 100, stage: 'Imported', finishedAt: sql`now()`, updatedAt: sql`now()` })
+        .set({
+          ...values,
+          status: 'completed' satisfies ImportStatus,
+          progress: 100,
+          stage: 'Imported',
+          finishedAt: sql`now()`,
+          updatedAt: sql`now()`,
+        })
         .where(eq(importJobs.id, id));
     },
 
@@ -88,7 +129,13 @@ export function createImportRepository(db: Db) {
     async fail(executor: Executor, id: string, error: { code: string; message: string }): Promise<boolean> {
       const rows = await executor
         .update(importJobs)
-        .set({ status: 'failed' satisfies ImportStatus, error, stage: 'Failed', finishedAt: sql`now()`, updatedAt: sql`now()` })
+        .set({
+          status: 'failed' satisfies ImportStatus,
+          error,
+          stage: 'Failed',
+          finishedAt: sql`now()`,
+          updatedAt: sql`now()`,
+        })
         .where(and(eq(importJobs.id, id), inArray(importJobs.status, [...ACTIVE_IMPORT_STATUSES])))
         .returning({ id: importJobs.id });
       return rows.length > 0;
@@ -99,7 +146,13 @@ export function createImportRepository(db: Db) {
       const [row] = await db
         .select()
         .from(assets)
-        .where(and(eq(assets.workspaceId, workspaceId), sql`${assets.externalSource}->>'library' = ${provider}`, sql`${assets.externalSource}->>'modelId' = ${providerAssetId}`))
+        .where(
+          and(
+            eq(assets.workspaceId, workspaceId),
+            sql`${assets.externalSource}->>'library' = ${provider}`,
+            sql`${assets.externalSource}->>'modelId' = ${providerAssetId}`,
+          ),
+        )
         .orderBy(desc(assets.createdAt))
         .limit(1);
       return row ?? null;

@@ -23,7 +23,11 @@ export function createLeaseRepository(db: Executor) {
       const [row] = await db
         .insert(jobLeases)
         .values({ key, holder, expiresAt: fromNow(ms) })
-        .onConflictDoUpdate({ target: jobLeases.key, set: { holder, expiresAt: fromNow(ms) }, setWhere: lte(jobLeases.expiresAt, sql`now()`) })
+        .onConflictDoUpdate({
+          target: jobLeases.key,
+          set: { holder, expiresAt: fromNow(ms) },
+          setWhere: lte(jobLeases.expiresAt, sql`now()`),
+        })
         .returning({ holder: jobLeases.holder });
       return row ? { key, holder } : null;
     },
@@ -33,7 +37,9 @@ export function createLeaseRepository(db: Executor) {
       const rows = await db
         .update(jobLeases)
         .set({ expiresAt: fromNow(ms) })
-        .where(and(eq(jobLeases.key, lease.key), eq(jobLeases.holder, lease.holder), gt(jobLeases.expiresAt, sql`now()`)))
+        .where(
+          and(eq(jobLeases.key, lease.key), eq(jobLeases.holder, lease.holder), gt(jobLeases.expiresAt, sql`now()`)),
+        )
         .returning({ key: jobLeases.key });
       return rows.length > 0;
     },

@@ -21,7 +21,15 @@ export function createProjectRepository(db: Db) {
     async list(workspaceId: string, limit: number, cursor: PageCursor | null) {
       const page = afterCursor(projects.createdAt, projects.id, cursor);
       const rows = await db
-        .select({ id: projects.id, name: projects.name, type: projects.type, revision: projects.revision, modelCount: projects.modelCount, createdAt: projects.createdAt, updatedAt: projects.updatedAt })
+        .select({
+          id: projects.id,
+          name: projects.name,
+          type: projects.type,
+          revision: projects.revision,
+          modelCount: projects.modelCount,
+          createdAt: projects.createdAt,
+          updatedAt: projects.updatedAt,
+        })
         .from(projects)
         .where(and(eq(projects.workspaceId, workspaceId), page.where))
         .orderBy(...page.orderBy)
@@ -29,22 +37,37 @@ export function createProjectRepository(db: Db) {
       return toPage(rows, limit);
     },
     async get(workspaceId: string, id: string, executor: Executor = db) {
-      const [row] = await executor.select().from(projects).where(and(eq(projects.workspaceId, workspaceId), eq(projects.id, id)));
+      const [row] = await executor
+        .select()
+        .from(projects)
+        .where(and(eq(projects.workspaceId, workspaceId), eq(projects.id, id)));
       return row ?? null;
     },
     /** Whether the project exists in the workspace, without reading its scene. */
     async exists(workspaceId: string, id: string, executor: Executor = db) {
-      const [row] = await executor.select({ id: projects.id }).from(projects).where(and(eq(projects.workspaceId, workspaceId), eq(projects.id, id)));
+      const [row] = await executor
+        .select({ id: projects.id })
+        .from(projects)
+        .where(and(eq(projects.workspaceId, workspaceId), eq(projects.id, id)));
       return Boolean(row);
     },
     async create(workspaceId: string, input: ProjectInputData, executor: Executor = db) {
-      const [row] = await executor.insert(projects).values({ workspaceId, name: input.name, type: input.type, ...sceneColumns(input.data) }).returning();
+      const [row] = await executor
+        .insert(projects)
+        .values({ workspaceId, name: input.name, type: input.type, ...sceneColumns(input.data) })
+        .returning();
       return row;
     },
     async replace(tx: Executor, workspaceId: string, id: string, input: ProjectInputData) {
       const [row] = await tx
         .update(projects)
-        .set({ name: input.name, type: input.type, ...sceneColumns(input.data), revision: sql`${projects.revision} + 1`, updatedAt: new Date() })
+        .set({
+          name: input.name,
+          type: input.type,
+          ...sceneColumns(input.data),
+          revision: sql`${projects.revision} + 1`,
+          updatedAt: new Date(),
+        })
         .where(and(eq(projects.workspaceId, workspaceId), eq(projects.id, id)))
         .returning();
       return row ?? null;
@@ -54,13 +77,19 @@ export function createProjectRepository(db: Db) {
      * answers the storage keys of its requests' files, for the caller to remove after commit.
      */
     async delete(tx: Executor, workspaceId: string, id: string): Promise<{ storageKeys: string[] } | null> {
-      const pdfs = await tx.select({ key: submissions.pdfKey }).from(submissions).where(and(eq(submissions.workspaceId, workspaceId), eq(submissions.projectId, id)));
+      const pdfs = await tx
+        .select({ key: submissions.pdfKey })
+        .from(submissions)
+        .where(and(eq(submissions.workspaceId, workspaceId), eq(submissions.projectId, id)));
       const shots = await tx
         .select({ key: submissionScreenshots.storageKey })
         .from(submissionScreenshots)
         .innerJoin(submissions, eq(submissions.id, submissionScreenshots.submissionId))
         .where(and(eq(submissions.workspaceId, workspaceId), eq(submissions.projectId, id)));
-      const rows = await tx.delete(projects).where(and(eq(projects.workspaceId, workspaceId), eq(projects.id, id))).returning({ id: projects.id });
+      const rows = await tx
+        .delete(projects)
+        .where(and(eq(projects.workspaceId, workspaceId), eq(projects.id, id)))
+        .returning({ id: projects.id });
       if (rows.length === 0) return null;
       return { storageKeys: [...pdfs, ...shots].map((row) => row.key).filter((key): key is string => Boolean(key)) };
     },

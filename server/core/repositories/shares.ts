@@ -9,7 +9,9 @@ import { assets, projects, shareSettings, workspaces, type ShareSettingsRow } fr
  */
 
 /** The columns an owner change may set. */
-export type SharePatch = Partial<Pick<ShareSettingsRow, 'isEnabled' | 'shareToken' | 'domainRestrictions' | 'requirePassword' | 'passwordHash'>>;
+export type SharePatch = Partial<
+  Pick<ShareSettingsRow, 'isEnabled' | 'shareToken' | 'domainRestrictions' | 'requirePassword' | 'passwordHash'>
+>;
 
 /** What the public routes need to decide, without the scene. */
 export interface PublicShareRow {
@@ -87,7 +89,10 @@ export function createShareRepository(db: Db) {
     },
 
     /** The compressed scene with the name, type and revision it belongs to. */
-    async scene(workspaceId: string, projectId: string): Promise<{ name: string; type: string; scene: Buffer; revision: number } | null> {
+    async scene(
+      workspaceId: string,
+      projectId: string,
+    ): Promise<{ name: string; type: string; scene: Buffer; revision: number } | null> {
       const [row] = await db
         .select({ name: projects.name, type: projects.type, scene: projects.scene, revision: projects.revision })
         .from(projects)

@@ -15,7 +15,10 @@ export function createStoredFileRepository(db: Executor) {
       // Nullable columns first: union() types its rows after its first query.
       const rows = await union(
         db.select({ key: submissions.pdfKey }).from(submissions).where(inArray(submissions.pdfKey, list)),
-        db.select({ key: submissionScreenshots.storageKey }).from(submissionScreenshots).where(inArray(submissionScreenshots.storageKey, list)),
+        db
+          .select({ key: submissionScreenshots.storageKey })
+          .from(submissionScreenshots)
+          .where(inArray(submissionScreenshots.storageKey, list)),
         db.select({ key: assets.storageKey }).from(assets).where(inArray(assets.storageKey, list)),
       );
       return new Set(rows.flatMap((row) => (row.key ? [row.key] : [])));

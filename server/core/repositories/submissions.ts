@@ -25,7 +25,11 @@ import { decompressScene, type ProjectData } from '../domain/scene.js';
  */
 
 /** File extension of each screenshot type, for storage keys. */
-export const SCREENSHOT_EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp' };
+export const SCREENSHOT_EXTENSIONS: Record<string, string> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/webp': 'webp',
+};
 
 export interface NewSubmission {
   projectId: string;
@@ -38,9 +42,9 @@ export interface NewSubmission {
   screenshots: Array<{ mimeType: string; data: Buffer }>;
 }
 
-
 /** The outcome of starting a run of a step: run it; `finished`, done or failed already; `missing`, the request was deleted. */
-export type StepStart = { kind: 'run'; attempts: number } | { kind: 'finished'; state: StepState } | { kind: 'missing' };
+export type StepStart =
+  { kind: 'run'; attempts: number } | { kind: 'finished'; state: StepState } | { kind: 'missing' };
 
 /** What background steps need to know about a submission and its project. */
 export interface SubmissionForWork {
@@ -68,7 +72,13 @@ export function createSubmissionRepository(db: Db) {
       const [row] = await db
         .select({ id: submissions.id })
         .from(submissions)
-        .where(and(eq(submissions.projectId, projectId), eq(submissions.idempotencyKey, key), gte(submissions.createdAt, new Date(Date.now() - windowMs))));
+        .where(
+          and(
+            eq(submissions.projectId, projectId),
+            eq(submissions.idempotencyKey, key),
+            gte(submissions.createdAt, new Date(Date.now() - windowMs)),
+          ),
+        );
       return row?.id ?? null;
     },
 
@@ -79,7 +89,10 @@ export function createSubmissionRepository(db: Db) {
      * once: the caller wakes the workers' relays with them (`outbox`, see createOutboxNudger),
      * and the relay's periodic sweep covers a wake-up that never happened.
      */
-    async create(input: NewSubmission, idempotencyWindowMs: number): Promise<{ id: string; created: boolean; outbox: CommittedOutboxJob[] }> {
+    async create(
+      input: NewSubmission,
+      idempotencyWindowMs: number,
+    ): Promise<{ id: string; created: boolean; outbox: CommittedOutboxJob[] }> {
       if (input.idempotencyKey) {
         // An expired key is free again: forget it on the old request (the unique index would refuse it).
         await db
@@ -98,7 +111,10 @@ export function createSubmissionRepository(db: Db) {
       // from `inserted`); a parallel insert with the same key is waited for by ON CONFLICT.
       const id = randomUUID();
       const jobs = FIRST_SUBMISSION_STEPS.map((step) => submissionJob(id, step));
-      const { rows } = await db.$client.query<{ created: boolean; outbox_rows: Array<{ id: string; jobId: string }> | null }>(
+      const { rows } = await db.$client.query<{
+        created: boolean;
+        outbox_rows: Array<{ id: string; jobId: string }> | null;
+      }>(
         `WITH inserted AS (
            INSERT INTO submissions (id, project_id, workspace_id, form_data, selected_options, configuration_summary, idempotency_key, client_ip)
            VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7, $8)
@@ -139,7 +155,11 @@ export function createSubmissionRepository(db: Db) {
       );
       if (rows[0].created) {
         const ids = new Map((rows[0].outbox_rows ?? []).map((row) => [row.jobId, Number(row.id)]));
-        return { id, created: true, outbox: jobs.filter((job) => ids.has(job.jobId)).map((job) => ({ ...job, id: ids.get(job.jobId)! })) };
+        return {
+          id,
+          created: true,
+          outbox: jobs.filter((job) => ids.has(job.jobId)).map((job) => ({ ...job, id: ids.get(job.jobId)! })),
+        };
       }
       // The same key arrived a moment ago (possibly in parallel; the insert waited for it).
       const [existing] = await db
@@ -185,12 +205,18 @@ export function createSubmissionRepository(db: Db) {
       const [row] = await db
         .select()
         .from(submissions)
-        .where(and(eq(submissions.workspaceId, workspaceId), eq(submissions.projectId, projectId), eq(submissions.id, id)));
+        .where(
+          and(eq(submissions.workspaceId, workspaceId), eq(submissions.projectId, projectId), eq(submissions.id, id)),
+        );
       if (!row) return null;
       const [steps, screenshots] = await Promise.all([
         db.select().from(submissionSteps).where(eq(submissionSteps.submissionId, id)),
         db
-          .select({ position: submissionScreenshots.position, mimeType: submissionScreenshots.mimeType, storageKey: submissionScreenshots.storageKey })
+          .select({
+            position: submissionScreenshots.position,
+            mimeType: submissionScreenshots.mimeType,
+            storageKey: submissionScreenshots.storageKey,
+          })
           .from(submissionScreenshots)
           .where(eq(submissionScreenshots.submissionId, id))
           .orderBy(submissionScreenshots.position),
@@ -206,11 +232,17 @@ export function createSubmissionRepository(db: Db) {
       const [before] = await tx
         .select()
         .from(submissions)
-        .where(and(eq(submissions.workspaceId, workspaceId), eq(submissions.projectId, projectId), eq(submissions.id, id)))
+        .where(
+          and(eq(submissions.workspaceId, workspaceId), eq(submissions.projectId, projectId), eq(submissions.id, id)),
+        )
         .for('update');
       if (!before) return null;
       if (before.status === status) return { row: before, previousStatus: before.status, changed: false };
-      const [row] = await tx.update(submissions).set({ status, updatedAt: new Date() }).where(eq(submissions.id, id)).returning();
+      const [row] = await tx
+        .update(submissions)
+        .set({ status, updatedAt: new Date() })
+        .where(eq(submissions.id, id))
+        .returning();
       return { row, previousStatus: before.status, changed: true };
     },
 
@@ -218,14 +250,24 @@ export function createSubmissionRepository(db: Db) {
      * Deletes a request with its rows and its pending outbox work; returns the storage keys of
      * its files (removed by the caller after commit), or null when it is not there.
      */
-    async delete(tx: Executor, workspaceId: string, projectId: string, id: string): Promise<{ row: Submission; storageKeys: string[] } | null> {
+    async delete(
+      tx: Executor,
+      workspaceId: string,
+      projectId: string,
+      id: string,
+    ): Promise<{ row: Submission; storageKeys: string[] } | null> {
       const [row] = await tx
         .select()
         .from(submissions)
-        .where(and(eq(submissions.workspaceId, workspaceId), eq(submissions.projectId, projectId), eq(submissions.id, id)))
+        .where(
+          and(eq(submissions.workspaceId, workspaceId), eq(submissions.projectId, projectId), eq(submissions.id, id)),
+        )
         .for('update');
       if (!row) return null;
-      const shots = await tx.select({ storageKey: submissionScreenshots.storageKey }).from(submissionScreenshots).where(eq(submissionScreenshots.submissionId, id));
+      const shots = await tx
+        .select({ storageKey: submissionScreenshots.storageKey })
+        .from(submissionScreenshots)
+        .where(eq(submissionScreenshots.submissionId, id));
       await tx.delete(outbox).where(inArray(outbox.jobId, idsOfSteps(id)));
       await tx.delete(submissions).where(eq(submissions.id, id));
       const storageKeys = [...shots.map((s) => s.storageKey), row.pdfKey].filter((k): k is string => Boolean(k));
@@ -243,7 +285,13 @@ export function createSubmissionRepository(db: Db) {
       const [started] = await db
         .update(submissionSteps)
         .set({ attempts: sql`${submissionSteps.attempts} + 1` })
-        .where(and(eq(submissionSteps.submissionId, submissionId), eq(submissionSteps.step, step), eq(submissionSteps.state, 'pending')))
+        .where(
+          and(
+            eq(submissionSteps.submissionId, submissionId),
+            eq(submissionSteps.step, step),
+            eq(submissionSteps.state, 'pending'),
+          ),
+        )
         .returning({ attempts: submissionSteps.attempts });
       if (started) return { kind: 'run', attempts: started.attempts };
       const state = await stepState(submissionId, step);
@@ -262,7 +310,13 @@ export function createSubmissionRepository(db: Db) {
       return row ?? null;
     },
 
-    async finishStep(tx: Executor, submissionId: string, step: SubmissionStep, state: 'done' | 'failed', message: string | null) {
+    async finishStep(
+      tx: Executor,
+      submissionId: string,
+      step: SubmissionStep,
+      state: 'done' | 'failed',
+      message: string | null,
+    ) {
       await tx
         .update(submissionSteps)
         .set({ state, lastError: message, doneAt: state === 'done' ? new Date() : null })
@@ -274,7 +328,13 @@ export function createSubmissionRepository(db: Db) {
       await db
         .update(submissionSteps)
         .set({ lastError: message })
-        .where(and(eq(submissionSteps.submissionId, submissionId), eq(submissionSteps.step, step), eq(submissionSteps.state, 'pending')));
+        .where(
+          and(
+            eq(submissionSteps.submissionId, submissionId),
+            eq(submissionSteps.step, step),
+            eq(submissionSteps.state, 'pending'),
+          ),
+        );
     },
 
     /** The submission row alone; null when deleted. */
@@ -286,17 +346,31 @@ export function createSubmissionRepository(db: Db) {
     /** The submission with its project's name, scene and pricing flag; null when deleted. */
     async forWork(submissionId: string): Promise<SubmissionForWork | null> {
       const [row] = await db
-        .select({ submission: submissions, projectName: projects.name, scene: projects.scene, hasPricing: projects.hasPricing })
+        .select({
+          submission: submissions,
+          projectName: projects.name,
+          scene: projects.scene,
+          hasPricing: projects.hasPricing,
+        })
         .from(submissions)
         .innerJoin(projects, eq(projects.id, submissions.projectId))
         .where(eq(submissions.id, submissionId));
       if (!row) return null;
-      return { submission: row.submission, projectName: row.projectName, projectData: decompressScene(row.scene), hasPricing: row.hasPricing };
+      return {
+        submission: row.submission,
+        projectName: row.projectName,
+        projectData: decompressScene(row.scene),
+        hasPricing: row.hasPricing,
+      };
     },
 
     /** The screenshots, with their bytes while they are not in storage yet. */
     async screenshotsForWork(submissionId: string) {
-      return db.select().from(submissionScreenshots).where(eq(submissionScreenshots.submissionId, submissionId)).orderBy(submissionScreenshots.position);
+      return db
+        .select()
+        .from(submissionScreenshots)
+        .where(eq(submissionScreenshots.submissionId, submissionId))
+        .orderBy(submissionScreenshots.position);
     },
 
     /** Records where a screenshot now lives and drops its bytes from the database. */

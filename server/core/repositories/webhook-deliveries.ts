@@ -1,6 +1,15 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../platform/db/client.js';
-import { webhookAttempts, webhookDeliveries, webhooks, type AttemptError, type DeliveryState, type LoggedAttempt, type WebhookAttempt, type WebhookDelivery } from '../platform/db/schema/index.js';
+import {
+  webhookAttempts,
+  webhookDeliveries,
+  webhooks,
+  type AttemptError,
+  type DeliveryState,
+  type LoggedAttempt,
+  type WebhookAttempt,
+  type WebhookDelivery,
+} from '../platform/db/schema/index.js';
 import { QUEUES } from '../jobs/queues.js';
 import { WEBHOOK_DELIVERY_JOB, webhookAttemptJob } from '../jobs/webhook-jobs.js';
 import type { CommittedOutboxJob } from '../jobs/outbox.js';
@@ -68,7 +77,10 @@ const toQueued = (projectId: string, rows: QueuedRow[]): QueuedDelivery[] =>
   rows.map((row) => ({
     webhookId: row.webhook_id,
     deliveryId: row.delivery_id,
-    outbox: { id: Number(row.outbox_id), ...webhookAttemptJob({ id: row.delivery_id, projectId, webhookId: row.webhook_id }, 1) },
+    outbox: {
+      id: Number(row.outbox_id),
+      ...webhookAttemptJob({ id: row.delivery_id, projectId, webhookId: row.webhook_id }, 1),
+    },
   }));
 
 /**
@@ -106,23 +118,45 @@ export async function insertEventWithDeliveries(db: Executor, event: NewEvent): 
   `);
   const rows = result.rows;
   if (!rows[0]?.emitted) return null;
-  return toQueued(event.projectId, rows.filter((row) => row.delivery_id !== null && row.outbox_id !== null));
+  return toQueued(
+    event.projectId,
+    rows.filter((row) => row.delivery_id !== null && row.outbox_id !== null),
+  );
 }
 
 export function createWebhookDeliveryRepository(db: Db) {
   const repository = {
     /** A test delivery (webhook.test) for one webhook: one attempt, made by the caller at once. */
-    async createTest(tx: Executor, input: { workspaceId: string; projectId: string; webhookId: string; body: string; event: string }): Promise<WebhookDelivery> {
-      const [row] = await tx.insert(webhookDeliveries).values({ ...input, maxAttempts: 1, nextAttemptAt: sql`now()` }).returning();
+    async createTest(
+      tx: Executor,
+      input: { workspaceId: string; projectId: string; webhookId: string; body: string; event: string },
+    ): Promise<WebhookDelivery> {
+      const [row] = await tx
+        .insert(webhookDeliveries)
+        .values({ ...input, maxAttempts: 1, nextAttemptAt: sql`now()` })
+        .returning();
       return row;
     },
 
     /** Locks one delivery of a webhook (for a redelivery). */
-    async lock(tx: Executor, workspaceId: string, projectId: string, webhookId: string, deliveryId: string): Promise<WebhookDelivery | null> {
+    async lock(
+      tx: Executor,
+      workspaceId: string,
+      projectId: string,
+      webhookId: string,
+      deliveryId: string,
+    ): Promise<WebhookDelivery | null> {
       const [row] = await tx
         .select()
         .from(webhookDeliveries)
-        .where(and(eq(webhookDeliveries.workspaceId, workspaceId), eq(webhookDeliveries.projectId, projectId), eq(webhookDeliveries.webhookId, webhookId), eq(webhookDeliveries.id, deliveryId)))
+        .where(
+          and(
+            eq(webhookDeliveries.workspaceId, workspaceId),
+            eq(webhookDeliveries.projectId, projectId),
+            eq(webhookDeliveries.webhookId, webhookId),
+            eq(webhookDeliveries.id, deliveryId),
+          ),
+        )
         .for('update');
       return row ?? null;
     },
@@ -131,7 +165,12 @@ export function createWebhookDeliveryRepository(db: Db) {
     async reopen(tx: Executor, deliveryId: string): Promise<WebhookDelivery> {
       const [row] = await tx
         .update(webhookDeliveries)
-        .set({ state: 'pending', maxAttempts: sql`${webhookDeliveries.attempts} + 1`, nextAttemptAt: sql`now()`, updatedAt: sql`now()` })
+        .set({
+          state: 'pending',
+          maxAttempts: sql`${webhookDeliveries.attempts} + 1`,
+          nextAttemptAt: sql`now()`,
+          updatedAt: sql`now()`,
+        })
         .where(eq(webhookDeliveries.id, deliveryId))
         .returning();
       return row;
@@ -146,7 +185,9 @@ export function createWebhookDeliveryRepository(db: Db) {
      */
     async claimAttempts(requests: readonly ClaimRequest[]): Promise<Array<ClaimedDelivery | null>> {
       if (requests.length === 0) return [];
-      const input = JSON.stringify(requests.map((r) => ({ id: r.deliveryId, attempt: r.attempt, lease_ms: Math.round(r.leaseMs) })));
+      const input = JSON.stringify(
+        requests.map((r) => ({ id: r.deliveryId, attempt: r.attempt, lease_ms: Math.round(r.leaseMs) })),
+      );
       const result = await db.execute<WebhookDelivery & { url: string; secret: string; enabled: boolean }>(sql`
         with c as (
           select * from jsonb_to_recordset(${input}::jsonb) as c(id uuid, attempt int, lease_ms int) order by id
@@ -176,7 +217,10 @@ export function createWebhookDeliveryRepository(db: Db) {
 
     /** Where a delivery stands (for a job whose claim failed). */
     async state(deliveryId: string): Promise<Pick<WebhookDelivery, 'state' | 'attempts'> | null> {
-      const [row] = await db.select({ state: webhookDeliveries.state, attempts: webhookDeliveries.attempts }).from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId));
+      const [row] = await db
+        .select({ state: webhookDeliveries.state, attempts: webhookDeliveries.attempts })
+        .from(webhookDeliveries)
+        .where(eq(webhookDeliveries.id, deliveryId));
       return row ?? null;
     },
 
@@ -263,7 +307,10 @@ export function createWebhookDeliveryRepository(db: Db) {
 
     /** The delivery's new state after an attempt: finished, or pending until `nextAttemptAt`. */
     async settle(tx: Executor, deliveryId: string, state: DeliveryState, nextAttemptAt: Date | null): Promise<void> {
-      await tx.update(webhookDeliveries).set({ state, nextAttemptAt, leaseUntil: null, updatedAt: sql`now()` }).where(eq(webhookDeliveries.id, deliveryId));
+      await tx
+        .update(webhookDeliveries)
+        .set({ state, nextAttemptAt, leaseUntil: null, updatedAt: sql`now()` })
+        .where(eq(webhookDeliveries.id, deliveryId));
     },
 
     /** A delivery whose job was lost again and again ends failed (the relay gave it up). */
@@ -289,12 +336,29 @@ export function createWebhookDeliveryRepository(db: Db) {
           requestExcerpt: sql<string>`left(${webhookDeliveries.body}, ${REQUEST_EXCERPT_CHARS})`,
         })
         .from(webhookAttempts)
-        .innerJoin(webhooks, and(eq(webhooks.projectId, webhookAttempts.projectId), eq(webhooks.id, webhookAttempts.webhookId)))
+        .innerJoin(
+          webhooks,
+          and(eq(webhooks.projectId, webhookAttempts.projectId), eq(webhooks.id, webhookAttempts.webhookId)),
+        )
         .innerJoin(webhookDeliveries, eq(webhookDeliveries.id, webhookAttempts.deliveryId))
-        .where(and(eq(webhooks.workspaceId, workspaceId), eq(webhookAttempts.projectId, projectId), eq(webhookAttempts.webhookId, webhookId)))
+        .where(
+          and(
+            eq(webhooks.workspaceId, workspaceId),
+            eq(webhookAttempts.projectId, projectId),
+            eq(webhookAttempts.webhookId, webhookId),
+          ),
+        )
         .orderBy(desc(webhookAttempts.id))
         .limit(DELIVERY_LOG_SIZE)
-        .then((rows) => rows.map(({ attempt, ...delivery }) => ({ ...attempt, delivery: { ...delivery, nextAttemptAt: delivery.deliveryState === 'pending' ? delivery.nextAttemptAt : null } }))),
+        .then((rows) =>
+          rows.map(({ attempt, ...delivery }) => ({
+            ...attempt,
+            delivery: {
+              ...delivery,
+              nextAttemptAt: delivery.deliveryState === 'pending' ? delivery.nextAttemptAt : null,
+            },
+          })),
+        ),
   };
   return repository;
 }

@@ -13,20 +13,32 @@ export interface WebhookInput {
 
 /** Webhook configurations, always scoped by workspace and project. */
 export function createWebhookRepository(db: Db) {
-  const scope = (workspaceId: string, projectId: string) => and(eq(webhooks.workspaceId, workspaceId), eq(webhooks.projectId, projectId));
+  const scope = (workspaceId: string, projectId: string) =>
+    and(eq(webhooks.workspaceId, workspaceId), eq(webhooks.projectId, projectId));
 
   return {
     list: (workspaceId: string, projectId: string): Promise<Webhook[]> =>
-      db.select().from(webhooks).where(scope(workspaceId, projectId)).orderBy(asc(webhooks.createdAt), asc(webhooks.id)),
+      db
+        .select()
+        .from(webhooks)
+        .where(scope(workspaceId, projectId))
+        .orderBy(asc(webhooks.createdAt), asc(webhooks.id)),
 
     async get(workspaceId: string, projectId: string, id: string, executor: Executor = db): Promise<Webhook | null> {
-      const [row] = await executor.select().from(webhooks).where(and(scope(workspaceId, projectId), eq(webhooks.id, id)));
+      const [row] = await executor
+        .select()
+        .from(webhooks)
+        .where(and(scope(workspaceId, projectId), eq(webhooks.id, id)));
       return row ?? null;
     },
 
     /** Locks the project row (so concurrent creates count one after the other); false when it is not in the workspace. */
     async lockProject(tx: Executor, workspaceId: string, projectId: string): Promise<boolean> {
-      const [row] = await tx.select({ id: projects.id }).from(projects).where(and(eq(projects.workspaceId, workspaceId), eq(projects.id, projectId))).for('update');
+      const [row] = await tx
+        .select({ id: projects.id })
+        .from(projects)
+        .where(and(eq(projects.workspaceId, workspaceId), eq(projects.id, projectId)))
+        .for('update');
       return Boolean(row);
     },
 
@@ -35,13 +47,28 @@ export function createWebhookRepository(db: Db) {
       return row.n;
     },
 
-    async insert(tx: Executor, workspaceId: string, projectId: string, id: string, input: WebhookInput & { secret: string }): Promise<Webhook> {
-      const [row] = await tx.insert(webhooks).values({ workspaceId, projectId, id, ...input }).returning();
+    async insert(
+      tx: Executor,
+      workspaceId: string,
+      projectId: string,
+      id: string,
+      input: WebhookInput & { secret: string },
+    ): Promise<Webhook> {
+      const [row] = await tx
+        .insert(webhooks)
+        .values({ workspaceId, projectId, id, ...input })
+        .returning();
       return row;
     },
 
     /** Replaces the settings; turning it on clears a platform's disable and the failure streak. */
-    async update(tx: Executor, workspaceId: string, projectId: string, id: string, input: WebhookInput): Promise<Webhook | null> {
+    async update(
+      tx: Executor,
+      workspaceId: string,
+      projectId: string,
+      id: string,
+      input: WebhookInput,
+    ): Promise<Webhook | null> {
       const { secret, ...rest } = input;
       const [row] = await tx
         .update(webhooks)
@@ -59,7 +86,10 @@ export function createWebhookRepository(db: Db) {
     },
 
     async delete(workspaceId: string, projectId: string, id: string): Promise<boolean> {
-      const rows = await db.delete(webhooks).where(and(scope(workspaceId, projectId), eq(webhooks.id, id))).returning({ id: webhooks.id });
+      const rows = await db
+        .delete(webhooks)
+        .where(and(scope(workspaceId, projectId), eq(webhooks.id, id)))
+        .returning({ id: webhooks.id });
       return rows.length > 0;
     },
 
@@ -79,10 +109,17 @@ export function createWebhookRepository(db: Db) {
     async noteOutcome(tx: Executor, projectId: string, id: string, delivered: boolean): Promise<Date | null> {
       const target = and(eq(webhooks.projectId, projectId), eq(webhooks.id, id));
       if (delivered) {
-        await tx.update(webhooks).set({ failingSince: null }).where(and(target, sql`${webhooks.failingSince} is not null`));
+        await tx
+          .update(webhooks)
+          .set({ failingSince: null })
+          .where(and(target, sql`${webhooks.failingSince} is not null`));
         return null;
       }
-      const [started] = await tx.update(webhooks).set({ failingSince: sql`now()` }).where(and(target, sql`${webhooks.failingSince} is null`)).returning({ failingSince: webhooks.failingSince });
+      const [started] = await tx
+        .update(webhooks)
+        .set({ failingSince: sql`now()` })
+        .where(and(target, sql`${webhooks.failingSince} is null`))
+        .returning({ failingSince: webhooks.failingSince });
       if (started) return started.failingSince;
       const [row] = await tx.select({ failingSince: webhooks.failingSince }).from(webhooks).where(target);
       return row?.failingSince ?? null;

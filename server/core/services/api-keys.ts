@@ -23,7 +23,8 @@ export function createApiKeyService(deps: Pick<ServiceDeps, 'db'>) {
     },
     /** A new key; its value is returned this once and never stored. */
     async create(workspaceId: string, name: string, createdBy: string | null): Promise<{ row: ApiKey; key: string }> {
-      if ((await repo.count(workspaceId)) >= MAX_KEYS_PER_WORKSPACE) throw conflict(`A workspace holds at most ${MAX_KEYS_PER_WORKSPACE} API keys.`);
+      if ((await repo.count(workspaceId)) >= MAX_KEYS_PER_WORKSPACE)
+        throw conflict(`A workspace holds at most ${MAX_KEYS_PER_WORKSPACE} API keys.`);
       const key = `csk_${randomBytes(32).toString('base64url')}`;
       const row = await repo.create({ workspaceId, name, keyHash: hashApiKey(key), createdBy });
       return { row, key };

@@ -44,7 +44,12 @@ export function createAssetService(deps: ServiceDeps, options: { checkModel: Che
    * `values.storageKey` before the row commits, then the row. If anything fails the file is
    * removed again, so a refused or failed save leaves nothing behind.
    */
-  async function createWithFile(workspaceId: string, values: NewAsset, glb: Uint8Array, options: CreateWithFileOptions = {}): Promise<Asset> {
+  async function createWithFile(
+    workspaceId: string,
+    values: NewAsset,
+    glb: Uint8Array,
+    options: CreateWithFileOptions = {},
+  ): Promise<Asset> {
     try {
       return await deps.inTransaction(async ({ tx }) => {
         // First, so that a refusal (an import no longer running) costs no quota lock and no write.

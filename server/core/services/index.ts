@@ -47,7 +47,13 @@ export interface ServicesOptions {
 /** Every service of the API, built once per process from the same deps: what routes and CLIs call. */
 export function createServices(baseDeps: ServiceDeps, options: ServicesOptions) {
   const deps: ServiceDeps = { ...baseDeps, outbox: options.outbox };
-  const publicShare = createPublicShareService({ db: deps.db, redis: options.redis, prefix: options.prefix, signer: options.signer, signedModelLimit: options.signedModelLimit });
+  const publicShare = createPublicShareService({
+    db: deps.db,
+    redis: options.redis,
+    prefix: options.prefix,
+    signer: options.signer,
+    signedModelLimit: options.signedModelLimit,
+  });
   const assets = createAssetService(deps, { checkModel: options.checkModel });
   const libraryConnections = createLibraryConnectionService({
     db: deps.db,
@@ -76,14 +82,28 @@ export function createServices(baseDeps: ServiceDeps, options: ServicesOptions) 
       timeoutMs: options.libraryTimeoutMs,
       log: deps.log,
     }),
-    imports: createImportService(deps, { libraries: options.libraries, connections: libraryConnections, assets, timeoutMs: options.libraryTimeoutMs }),
+    imports: createImportService(deps, {
+      libraries: options.libraries,
+      connections: libraryConnections,
+      assets,
+      timeoutMs: options.libraryTimeoutMs,
+    }),
     publicShare,
-    submissions: createSubmissionService({ ...deps, outbox: options.outbox, formFields: (access) => publicShare.formFields(access) }),
+    submissions: createSubmissionService({
+      ...deps,
+      outbox: options.outbox,
+      formFields: (access) => publicShare.formFields(access),
+    }),
     webhooks: createWebhookService({
       ...deps,
       outbox: options.outbox,
       allowInsecure: options.webhooks.allowInsecure,
-      attempts: createDeliveryAttempts({ db: deps.db, sender: options.webhookSender, retryScheduleMs: options.webhooks.retryScheduleMs, log: deps.log }),
+      attempts: createDeliveryAttempts({
+        db: deps.db,
+        sender: options.webhookSender,
+        retryScheduleMs: options.webhooks.retryScheduleMs,
+        log: deps.log,
+      }),
     }),
   };
 }

@@ -41,7 +41,12 @@ export function createProjectService(deps: ServiceDeps) {
       const row = await deps.inTransaction(async ({ tx, afterCommit }) => {
         const updated = await repo.replace(tx, workspaceId, id, stored);
         if (!updated) return null;
-        const emitted = await emitEvent(tx, { workspaceId, projectId: updated.id, type: 'project.updated', data: { projectId: updated.id, name: updated.name, revision: updated.revision } });
+        const emitted = await emitEvent(tx, {
+          workspaceId,
+          projectId: updated.id,
+          type: 'project.updated',
+          data: { projectId: updated.id, name: updated.name, revision: updated.revision },
+        });
         afterCommit(nudgeDeliveries(deps, emitted));
         afterCommit(noticeShareChange(deps, { reason: 'project', projectId: id, workspaceId }));
         return updated;

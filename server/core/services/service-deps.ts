@@ -29,13 +29,22 @@ export interface ServiceDeps {
 }
 
 /** The after-commit effect that tells every server and BFF a share may answer differently now. */
-export const noticeShareChange = (deps: Pick<ServiceDeps, 'shareChanges'>, change: ShareChange) => () => deps.shareChanges.publish(change);
+export const noticeShareChange = (deps: Pick<ServiceDeps, 'shareChanges'>, change: ShareChange) => () =>
+  deps.shareChanges.publish(change);
 
 /** The after-commit effect that removes files a deleted row owned: a failed removal leaves an orphan file, never a dangling row. */
 export const deleteFiles = (deps: Pick<ServiceDeps, 'storage' | 'log'>, keys: readonly string[]) => () =>
-  Promise.all(keys.map((key) => deps.storage.delete(key).catch((error: unknown) => deps.log.warn({ err: error, key }, 'could not delete a file'))));
+  Promise.all(
+    keys.map((key) =>
+      deps.storage.delete(key).catch((error: unknown) => deps.log.warn({ err: error, key }, 'could not delete a file')),
+    ),
+  );
 
 /** The after-commit effect that wakes the workers' relay for the webhook deliveries an event queued. */
 export const nudgeDeliveries = (deps: Pick<ServiceDeps, 'outbox' | 'log'>, emitted: EmittedEvent | null) => () => {
-  if (emitted) deps.outbox?.nudge(emitted.deliveries.map((delivery) => delivery.outbox), deps.log);
+  if (emitted)
+    deps.outbox?.nudge(
+      emitted.deliveries.map((delivery) => delivery.outbox),
+      deps.log,
+    );
 };

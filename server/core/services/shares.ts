@@ -31,7 +31,11 @@ export function createShareService(deps: ServiceDeps) {
    * share on emits project.published in the same transaction, so the event exists exactly when
    * the share went live.
    */
-  async function change(workspaceId: string, projectId: string, patch: (current: ShareSettingsRow) => SharePatch | null): Promise<ShareSettingsRow> {
+  async function change(
+    workspaceId: string,
+    projectId: string,
+    patch: (current: ShareSettingsRow) => SharePatch | null,
+  ): Promise<ShareSettingsRow> {
     const row = await deps.inTransaction(async ({ tx, afterCommit }) => {
       const found = await repo.lockForChange(tx, workspaceId, projectId);
       if (!found) return null;
@@ -39,7 +43,12 @@ export function createShareService(deps: ServiceDeps) {
       if (!changes) return found.row;
       const updated = await repo.update(tx, projectId, changes);
       if (!found.row.isEnabled && updated.isEnabled) {
-        const emitted = await emitEvent(tx, { workspaceId, projectId, type: 'project.published', data: { projectId, name: found.project.name, publishedAt: updated.updatedAt.toISOString() } });
+        const emitted = await emitEvent(tx, {
+          workspaceId,
+          projectId,
+          type: 'project.published',
+          data: { projectId, name: found.project.name, publishedAt: updated.updatedAt.toISOString() },
+        });
         afterCommit(nudgeDeliveries(deps, emitted));
       }
       afterCommit(noticeShareChange(deps, { reason: 'share', projectId, workspaceId }));
@@ -57,18 +66,24 @@ export function createShareService(deps: ServiceDeps) {
     },
 
     /** Turns the link on (project.published when it was off). */
-    enable: (workspaceId: string, projectId: string) => change(workspaceId, projectId, (current) => (current.isEnabled ? null : { isEnabled: true })),
+    enable: (workspaceId: string, projectId: string) =>
+      change(workspaceId, projectId, (current) => (current.isEnabled ? null : { isEnabled: true })),
 
     /** Replaces the whole settings object; the token is kept. */
     async replace(workspaceId: string, projectId: string, input: ShareSettingsInput): Promise<ShareSettingsRow> {
       const { isEnabled = false, requirePassword = false, password, domainRestrictions = [] } = input;
       const hosts = parseHostRules(domainRestrictions);
       if (hosts.invalid.length > 0) {
-        const details = hosts.invalid.map((index) => ({ field: `body.domainRestrictions.${index}`, message: 'must be a host name, *.host or host:port' }));
+        const details = hosts.invalid.map((index) => ({
+          field: `body.domainRestrictions.${index}`,
+          message: 'must be a host name, *.host or host:port',
+        }));
         throw invalidRequest(`${details[0].field} ${details[0].message}`, details);
       }
       if (requirePassword && password === undefined) {
-        throw invalidRequest('body.password is required when requirePassword is true', [{ field: 'body.password', message: 'is required when requirePassword is true' }]);
+        throw invalidRequest('body.password is required when requirePassword is true', [
+          { field: 'body.password', message: 'is required when requirePassword is true' },
+        ]);
       }
       // Hashing costs about half a second: done before the row lock, and only for a project the
       // caller can see. A password sent without requirePassword is not stored.
@@ -77,11 +92,17 @@ export function createShareService(deps: ServiceDeps) {
         if (!(await projects.exists(workspaceId, projectId))) throw notFound('Project');
         passwordHash = await hashPassword(password);
       }
-      return change(workspaceId, projectId, () => ({ isEnabled, requirePassword, passwordHash, domainRestrictions: hosts.rules }));
+      return change(workspaceId, projectId, () => ({
+        isEnabled,
+        requirePassword,
+        passwordHash,
+        domainRestrictions: hosts.rules,
+      }));
     },
 
     /** Rotates the token; the old one stops working at once. */
-    regenerate: (workspaceId: string, projectId: string) => change(workspaceId, projectId, () => ({ shareToken: newShareToken() })),
+    regenerate: (workspaceId: string, projectId: string) =>
+      change(workspaceId, projectId, () => ({ shareToken: newShareToken() })),
   };
 }
 

@@ -23,7 +23,10 @@ const BATCH = 500;
  * records (assets, request screenshots and PDFs) are considered; the grace period is far longer
  * than any write takes to commit, so an object whose row is about to commit is never touched.
  */
-export async function sweepUnclaimedFiles(deps: SweepDeps, options: { graceMs: number; now?: number }): Promise<SweepResult> {
+export async function sweepUnclaimedFiles(
+  deps: SweepDeps,
+  options: { graceMs: number; now?: number },
+): Promise<SweepResult> {
   const files = createStoredFileRepository(deps.db);
   const cutoff = (options.now ?? Date.now()) - options.graceMs;
   const result: SweepResult = { examined: 0, removed: [] };

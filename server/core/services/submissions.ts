@@ -100,7 +100,13 @@ export function createSubmissionService(deps: SubmissionServiceDeps) {
           workspaceId,
           projectId,
           type: 'quote.updated',
-          data: { requestId: id, projectId, status: result.row.status, previousStatus: result.previousStatus, updatedAt: result.row.updatedAt.toISOString() },
+          data: {
+            requestId: id,
+            projectId,
+            status: result.row.status,
+            previousStatus: result.previousStatus,
+            updatedAt: result.row.updatedAt.toISOString(),
+          },
         });
         afterCommit(nudgeDeliveries(deps, emitted));
         return result;

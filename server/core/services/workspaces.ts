@@ -34,7 +34,11 @@ export function createWorkspaceService(deps: ServiceDeps, options: { defaultMode
     ensurePerson,
 
     /** The person behind a verified token and their role in the workspace asked for (default: their own); 403 when they are not a member. */
-    async resolveMember(subject: string, email: string | null, requestedWorkspaceId: string | null): Promise<{ person: Person; workspaceId: string; role: Role }> {
+    async resolveMember(
+      subject: string,
+      email: string | null,
+      requestedWorkspaceId: string | null,
+    ): Promise<{ person: Person; workspaceId: string; role: Role }> {
       const person = await ensurePerson(subject, email);
       const workspaceId = requestedWorkspaceId ?? person.defaultWorkspaceId;
       const role = workspaceId ? await findRole(db, workspaceId, person.id) : null;
@@ -50,8 +54,16 @@ export function createWorkspaceService(deps: ServiceDeps, options: { defaultMode
     /** Adds (or re-roles) a member of an existing workspace; refuses to leave it without an owner. */
     async setMember(workspaceId: string, personId: string, role: Role): Promise<void> {
       if (!(await findWorkspace(db, workspaceId))) throw notFound('Workspace');
-      if (role !== 'owner' && (await findRole(db, workspaceId, personId)) === 'owner' && (await countOtherOwners(db, workspaceId, personId)) === 0) {
-        throw new AppError(409, 'conflict', `the person is the only owner of workspace ${workspaceId}; refusing to make them ${role}`);
+      if (
+        role !== 'owner' &&
+        (await findRole(db, workspaceId, personId)) === 'owner' &&
+        (await countOtherOwners(db, workspaceId, personId)) === 0
+      ) {
+        throw new AppError(
+          409,
+          'conflict',
+          `the person is the only owner of workspace ${workspaceId}; refusing to make them ${role}`,
+        );
       }
       await setMembership(db, workspaceId, personId, role);
     },
@@ -71,7 +83,10 @@ export function createWorkspaceService(deps: ServiceDeps, options: { defaultMode
      * Operator changes with no public API. A billing change alters every public share of the
      * workspace (402 while locked), so it is announced once committed.
      */
-    async change(workspaceId: string, changes: { billingStatus?: BillingStatus; modelLimit?: number }): Promise<Workspace> {
+    async change(
+      workspaceId: string,
+      changes: { billingStatus?: BillingStatus; modelLimit?: number },
+    ): Promise<Workspace> {
       const row = await deps.inTransaction(async ({ tx, afterCommit }) => {
         const updated = await updateWorkspace(tx, workspaceId, changes);
         if (updated && changes.billingStatus) afterCommit(noticeShareChange(deps, { reason: 'billing', workspaceId }));

@@ -29,7 +29,10 @@ const tooLarge = () => new ModelFileError('too_large', `The file is larger than 
 /** A file name as a display name: no folders, no control characters, no extension. */
 function cleanFileName(raw: string): string {
   const base = raw.replace(/\\/g, '/').split('/').pop() ?? '';
-  return base.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(-255);
+  return base
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim()
+    .slice(-255);
 }
 
 /**
@@ -42,7 +45,8 @@ async function readUpload(request: FastifyRequest): Promise<Upload> {
   for await (const part of request.parts()) {
     if (part.type === 'field') {
       if (part.fieldname !== 'name') continue;
-      if (part.valueTruncated || typeof part.value !== 'string') throw invalidRequest('name is too long.', [{ field: 'body.name', message: 'is too long' }]);
+      if (part.valueTruncated || typeof part.value !== 'string')
+        throw invalidRequest('name is too long.', [{ field: 'body.name', message: 'is too long' }]);
       name = part.value;
       continue;
     }
@@ -57,14 +61,20 @@ async function readUpload(request: FastifyRequest): Promise<Upload> {
     if (part.file.truncated) throw tooLarge();
     if (part.fieldname === 'file') file = { bytes, fileName: cleanFileName(part.filename) };
   }
-  if (!file) throw invalidRequest('Send the model as a multipart/form-data file in the field "file".', [{ field: 'body.file', message: 'is required' }]);
+  if (!file)
+    throw invalidRequest('Send the model as a multipart/form-data file in the field "file".', [
+      { field: 'body.file', message: 'is required' },
+    ]);
   return { ...file, name };
 }
 
 function displayName(upload: Upload): string {
   const given = upload.name?.replace(/[\u0000-\u001f\u007f]/g, '').trim();
   if (given !== undefined && given !== '') {
-    if (given.length > UPLOAD_LIMITS.nameLength) throw invalidRequest(`name must be at most ${UPLOAD_LIMITS.nameLength} characters.`, [{ field: 'body.name', message: 'is too long' }]);
+    if (given.length > UPLOAD_LIMITS.nameLength)
+      throw invalidRequest(`name must be at most ${UPLOAD_LIMITS.nameLength} characters.`, [
+        { field: 'body.name', message: 'is too long' },
+      ]);
     return given;
   }
   const stem = path.parse(upload.fileName).name.trim();
@@ -81,7 +91,15 @@ export default async function assetRoutes(fastify: FastifyInstance) {
   // Registered here only: no other route accepts multipart bodies.
   await app.register(multipart, {
     throwFileSizeLimit: true,
-    limits: { fileSize: UPLOAD_LIMITS.fileSize, files: 1, fields: 5, fieldSize: 4096, fieldNameSize: 100, parts: 10, headerPairs: 50 },
+    limits: {
+      fileSize: UPLOAD_LIMITS.fileSize,
+      files: 1,
+      fields: 5,
+      fieldSize: 4096,
+      fieldNameSize: 100,
+      parts: 10,
+      headerPairs: 50,
+    },
   });
 
   const checks = createCapacityLimit(MAX_CONCURRENT_CHECKS);
@@ -90,7 +108,12 @@ export default async function assetRoutes(fastify: FastifyInstance) {
   async function saveUpload(request: FastifyRequest, reply: FastifyReply) {
     const { workspaceId, personId } = request.auth;
     const upload = await readUpload(request);
-    const row = await assets.upload(workspaceId, { bytes: upload.bytes, fileName: upload.fileName, name: displayName(upload), createdBy: personId });
+    const row = await assets.upload(workspaceId, {
+      bytes: upload.bytes,
+      fileName: upload.fileName,
+      name: displayName(upload),
+      createdBy: personId,
+    });
     return reply.code(201).send({ success: true, asset: toAssetBody(row, signer) });
   }
 
@@ -99,7 +122,12 @@ export default async function assetRoutes(fastify: FastifyInstance) {
     {
       onRequest: app.access('write'),
       // Model checks are CPU- and memory-heavy: bounded per workspace (RATE_LIMIT_UPLOAD).
-      config: { rateLimit: { ...app.deps.config.rateLimits.upload, keyGenerator: (request: FastifyRequest) => request.auth.workspaceId } },
+      config: {
+        rateLimit: {
+          ...app.deps.config.rateLimits.upload,
+          keyGenerator: (request: FastifyRequest) => request.auth.workspaceId,
+        },
+      },
       schema: {
         tags,
         summary: 'Upload a 3D model',
@@ -120,7 +148,8 @@ export default async function assetRoutes(fastify: FastifyInstance) {
       // Each check holds the file (up to 50 MB, 150 MB unzipped) and CPU: a few at once per
       // process, the rest are told to come back rather than queued in memory.
       const release = checks.tryAcquire(1);
-      if (!release) throw serviceUnavailable('Too many uploads are being checked right now; retry in a few seconds.', 5);
+      if (!release)
+        throw serviceUnavailable('Too many uploads are being checked right now; retry in a few seconds.', 5);
       try {
         return await saveUpload(request, reply);
       } finally {
@@ -131,18 +160,41 @@ export default async function assetRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/assets',
-    { onRequest: app.access('read'), schema: { tags, summary: 'List assets, newest first', querystring: PageQuery, response: { 200: AssetList, ...errors(400, 401, 403) } } },
+    {
+      onRequest: app.access('read'),
+      schema: {
+        tags,
+        summary: 'List assets, newest first',
+        querystring: PageQuery,
+        response: { 200: AssetList, ...errors(400, 401, 403) },
+      },
+    },
     async (request) => {
-      const page = await assets.list(request.auth.workspaceId, pageLimit(request.query.limit), decodeCursor(request.query.cursor));
+      const page = await assets.list(
+        request.auth.workspaceId,
+        pageLimit(request.query.limit),
+        decodeCursor(request.query.cursor),
+      );
       return { success: true, assets: page.items.map((row) => toAssetBody(row, signer)), nextCursor: page.nextCursor };
     },
   );
 
   app.get(
     '/assets/:id',
-    { onRequest: app.access('read'), schema: { tags, summary: 'Read an asset', params: IdParams, response: { 200: AssetReply, ...errors(400, 401, 403, 404) } } },
+    {
+      onRequest: app.access('read'),
+      schema: {
+        tags,
+        summary: 'Read an asset',
+        params: IdParams,
+        response: { 200: AssetReply, ...errors(400, 401, 403, 404) },
+      },
+    },
     async (request) => {
-      return { success: true, asset: toAssetBody(await assets.get(request.auth.workspaceId, request.params.id), signer) };
+      return {
+        success: true,
+        asset: toAssetBody(await assets.get(request.auth.workspaceId, request.params.id), signer),
+      };
     },
   );
 
@@ -150,7 +202,12 @@ export default async function assetRoutes(fastify: FastifyInstance) {
     '/assets/:id',
     {
       onRequest: app.access('write'),
-      schema: { tags, summary: 'Delete an asset and its file', params: IdParams, response: { 200: Type.Object({ success: Type.Boolean() }), ...errors(400, 401, 403, 404) } },
+      schema: {
+        tags,
+        summary: 'Delete an asset and its file',
+        params: IdParams,
+        response: { 200: Type.Object({ success: Type.Boolean() }), ...errors(400, 401, 403, 404) },
+      },
     },
     async (request) => {
       await assets.delete(request.auth.workspaceId, request.params.id);

@@ -3,7 +3,18 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errors } from '../../schemas/common.js';
 import { per } from '../../schemas/rate-text.js';
-import { ImportAccepted, ImportBody, ImportJobList, ImportJobReply, ImportReused, ItemParams, ItemReply, ProvidersReply, SearchQuery, SearchReply } from '../../schemas/libraries.js';
+import {
+  ImportAccepted,
+  ImportBody,
+  ImportJobList,
+  ImportJobReply,
+  ImportReused,
+  ItemParams,
+  ItemReply,
+  ProvidersReply,
+  SearchQuery,
+  SearchReply,
+} from '../../schemas/libraries.js';
 import { toImportJobBody } from '../presenters/import-job-body.js';
 import { toAssetBody } from '../presenters/asset-body.js';
 
@@ -41,7 +52,14 @@ export default async function externalAssetRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/external-assets/providers',
-    { onRequest: app.access('read', { sessionOnly: true }), schema: { tags, summary: 'The libraries, what they support, and the categories', response: { 200: ProvidersReply, ...errors(401, 403) } } },
+    {
+      onRequest: app.access('read', { sessionOnly: true }),
+      schema: {
+        tags,
+        summary: 'The libraries, what they support, and the categories',
+        response: { 200: ProvidersReply, ...errors(401, 403) },
+      },
+    },
     async (request) => ({ success: true, ...(await librarySearch.providers(request.auth.personId!)) }),
   );
 
@@ -49,9 +67,17 @@ export default async function externalAssetRoutes(fastify: FastifyInstance) {
     '/external-assets/items/:provider/:id',
     {
       onRequest: app.access('read', { sessionOnly: true }),
-      schema: { tags, summary: 'A library model with details (the id URL-encoded)', params: ItemParams, response: { 200: ItemReply, ...errors(400, 401, 403, 404, 503) } },
+      schema: {
+        tags,
+        summary: 'A library model with details (the id URL-encoded)',
+        params: ItemParams,
+        response: { 200: ItemReply, ...errors(400, 401, 403, 404, 503) },
+      },
     },
-    async (request) => ({ success: true, ...(await librarySearch.item(request.auth.workspaceId, request.params.provider, request.params.id)) }),
+    async (request) => ({
+      success: true,
+      ...(await librarySearch.item(request.auth.workspaceId, request.params.provider, request.params.id)),
+    }),
   );
 
   app.post(
@@ -74,14 +100,24 @@ export default async function externalAssetRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       const started = await imports.start(request.auth.workspaceId, request.auth.personId!, request.body);
-      if (started.kind === 'reused') return reply.code(200).send({ success: true, reused: true, assetId: started.asset.id, asset: toAssetBody(started.asset, signer) });
+      if (started.kind === 'reused')
+        return reply
+          .code(200)
+          .send({ success: true, reused: true, assetId: started.asset.id, asset: toAssetBody(started.asset, signer) });
       return reply.code(202).send({ success: true, job: toImportJobBody(started.job) });
     },
   );
 
   app.get(
     '/external-assets/imports',
-    { onRequest: app.access('read', { sessionOnly: true }), schema: { tags, summary: 'The 20 most recent import jobs of the workspace', response: { 200: ImportJobList, ...errors(401, 403) } } },
+    {
+      onRequest: app.access('read', { sessionOnly: true }),
+      schema: {
+        tags,
+        summary: 'The 20 most recent import jobs of the workspace',
+        response: { 200: ImportJobList, ...errors(401, 403) },
+      },
+    },
     async (request) => ({ success: true, jobs: (await imports.recent(request.auth.workspaceId)).map(toImportJobBody) }),
   );
 
@@ -89,8 +125,16 @@ export default async function externalAssetRoutes(fastify: FastifyInstance) {
     '/external-assets/imports/:jobId',
     {
       onRequest: app.access('read', { sessionOnly: true }),
-      schema: { tags, summary: 'An import job', params: Type.Object({ jobId: Type.String({ format: 'uuid' }) }), response: { 200: ImportJobReply, ...errors(400, 401, 403, 404) } },
+      schema: {
+        tags,
+        summary: 'An import job',
+        params: Type.Object({ jobId: Type.String({ format: 'uuid' }) }),
+        response: { 200: ImportJobReply, ...errors(400, 401, 403, 404) },
+      },
     },
-    async (request) => ({ success: true, job: toImportJobBody(await imports.get(request.auth.workspaceId, request.params.jobId)) }),
+    async (request) => ({
+      success: true,
+      job: toImportJobBody(await imports.get(request.auth.workspaceId, request.params.jobId)),
+    }),
   );
 }

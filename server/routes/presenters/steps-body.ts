@@ -1,4 +1,9 @@
-import { SUBMISSION_STEPS, type StepState, type SubmissionStep, type SubmissionStepRow } from '../../core/platform/db/schema/index.js';
+import {
+  SUBMISSION_STEPS,
+  type StepState,
+  type SubmissionStep,
+  type SubmissionStepRow,
+} from '../../core/platform/db/schema/index.js';
 
 /** Where a step stands, as owners read it. */
 export interface StepStateBody {
@@ -23,5 +28,7 @@ function toStepBody(row: SubmissionStepRow | undefined): StepStateBody {
 }
 
 export function toStepsBody(rows: SubmissionStepRow[]): StepsBody {
-  return Object.fromEntries(SUBMISSION_STEPS.map((step) => [step, toStepBody(rows.find((r) => r.step === step))])) as StepsBody;
+  return Object.fromEntries(
+    SUBMISSION_STEPS.map((step) => [step, toStepBody(rows.find((r) => r.step === step))]),
+  ) as StepsBody;
 }

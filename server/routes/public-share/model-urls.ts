@@ -27,7 +27,8 @@ export default async function modelUrlRoutes(fastify: FastifyInstance, { readRat
       schema: {
         tags: ['public share'],
         summary: 'Signed URLs for models the read left without one (public).',
-        description: 'Same headers, checks and limits as the read; its calls count against the read\'s rate limit (RATE_LIMIT_SHARE_READ, one budget for both). Unknown ids, and models without a file, are absent from urls.',
+        description:
+          "Same headers, checks and limits as the read; its calls count against the read's rate limit (RATE_LIMIT_SHARE_READ, one budget for both). Unknown ids, and models without a file, are absent from urls.",
         security: [{ publicKey: [] }],
         params: ShareParams,
         headers: ModelUrlsHeaders,
@@ -35,6 +36,9 @@ export default async function modelUrlRoutes(fastify: FastifyInstance, { readRat
         response: { 200: ModelUrlsReply, ...errors(400, 401, 403, 404, 429, 503), 402: UnavailableBody },
       },
     },
-    async (request) => ({ success: true, urls: await publicShare.modelUrls(request.shareAccess!, request.body.modelIds) }),
+    async (request) => ({
+      success: true,
+      urls: await publicShare.modelUrls(request.shareAccess!, request.body.modelIds),
+    }),
   );
 }

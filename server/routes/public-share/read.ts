@@ -3,7 +3,11 @@ import { Type, type Static } from 'typebox';
 import { shareRequestOf, type PublicShareRouteOptions } from './share-request.js';
 import { PublicProjectReply, PublicReadHeaders, ShareParams, UnavailableBody } from '../../schemas/shares.js';
 import { errors } from '../../schemas/common.js';
-import { MAX_PASSWORD_BACKLOG, PASSWORD_ATTEMPTS, PASSWORD_WINDOW_MS } from '../../core/services/public-share/password-check.js';
+import {
+  MAX_PASSWORD_BACKLOG,
+  PASSWORD_ATTEMPTS,
+  PASSWORD_WINDOW_MS,
+} from '../../core/services/public-share/password-check.js';
 import { per } from '../../schemas/rate-text.js';
 
 /**
@@ -48,7 +52,10 @@ export default async function readRoutes(app: FastifyInstance, { readRateLimit }
     async (request, reply) => {
       const access = await publicShare.authorize(shareRequestOf(request));
       const read = await publicShare.read(access, request.headers['if-none-match']);
-      reply.header('cache-control', read.cacheControl).header('content-security-policy', read.contentSecurityPolicy).header('etag', read.etag);
+      reply
+        .header('cache-control', read.cacheControl)
+        .header('content-security-policy', read.contentSecurityPolicy)
+        .header('etag', read.etag);
       if (!read.body) return reply.code(304).send();
       return reply.type('application/json; charset=utf-8').send(read.body);
     },

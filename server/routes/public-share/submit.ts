@@ -47,7 +47,8 @@ export default async function submitRoutes(fastify: FastifyInstance) {
           request.shareAccess = await services.publicShare.authorize(shareRequestOf(request));
           if (!(withinLimit && declared <= SMALL_SUBMIT_BYTES)) {
             const release = inProgress.tryAcquire(withinLimit ? declared : SUBMIT_BODY_LIMIT);
-            if (!release) throw serviceUnavailable('Too many submissions are being received right now; retry in a second.', 1);
+            if (!release)
+              throw serviceUnavailable('Too many submissions are being received right now; retry in a second.', 1);
             // 'close' follows the answer, and also a client that went away mid-upload.
             reply.raw.once('close', release);
           }

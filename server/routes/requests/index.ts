@@ -3,7 +3,13 @@ import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { toStepsBody } from '../presenters/steps-body.js';
 import { IdParams, PageQuery, errors, pageLimit } from '../../schemas/common.js';
-import { RequestListReply, RequestParams, RequestReply, RequestStatusBody, type RequestStatus } from '../../schemas/submissions.js';
+import {
+  RequestListReply,
+  RequestParams,
+  RequestReply,
+  RequestStatusBody,
+  type RequestStatus,
+} from '../../schemas/submissions.js';
 import { decodeCursor } from '../../core/domain/page-cursor.js';
 import type { Submission } from '../../core/platform/db/schema/index.js';
 
@@ -55,10 +61,19 @@ export default async function requestRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const page = await submissions.list(request.auth.workspaceId, request.params.id, pageLimit(request.query.limit), decodeCursor(request.query.cursor));
+      const page = await submissions.list(
+        request.auth.workspaceId,
+        request.params.id,
+        pageLimit(request.query.limit),
+        decodeCursor(request.query.cursor),
+      );
       return {
         success: true,
-        requests: page.items.map(({ row, steps, screenshotCount }) => ({ ...baseBody(row), steps: toStepsBody(steps), screenshotCount })),
+        requests: page.items.map(({ row, steps, screenshotCount }) => ({
+          ...baseBody(row),
+          steps: toStepsBody(steps),
+          screenshotCount,
+        })),
         nextCursor: page.nextCursor,
       };
     },
@@ -76,7 +91,12 @@ export default async function requestRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      return { success: true, request: detailBody(await submissions.get(request.auth.workspaceId, request.params.id, request.params.requestId)) };
+      return {
+        success: true,
+        request: detailBody(
+          await submissions.get(request.auth.workspaceId, request.params.id, request.params.requestId),
+        ),
+      };
     },
   );
 
@@ -93,7 +113,12 @@ export default async function requestRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const found = await submissions.setStatus(request.auth.workspaceId, request.params.id, request.params.requestId, request.body.status);
+      const found = await submissions.setStatus(
+        request.auth.workspaceId,
+        request.params.id,
+        request.params.requestId,
+        request.body.status,
+      );
       return { success: true, request: detailBody(found) };
     },
   );

@@ -17,7 +17,15 @@ export default async function shareSettingsRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/projects/:id/share',
-    { onRequest: app.access('read'), schema: { tags, summary: 'Read the share settings (created with the defaults on first use).', params: IdParams, response: reply } },
+    {
+      onRequest: app.access('read'),
+      schema: {
+        tags,
+        summary: 'Read the share settings (created with the defaults on first use).',
+        params: IdParams,
+        response: reply,
+      },
+    },
     async (request) => {
       return { success: true, settings: toSettingsBody(await shares.get(request.auth.workspaceId, request.params.id)) };
     },
@@ -25,9 +33,20 @@ export default async function shareSettingsRoutes(fastify: FastifyInstance) {
 
   app.post(
     '/projects/:id/share/enable',
-    { onRequest: app.access('write'), schema: { tags, summary: 'Turn the share link on (emits project.published when it was off).', params: IdParams, response: reply } },
+    {
+      onRequest: app.access('write'),
+      schema: {
+        tags,
+        summary: 'Turn the share link on (emits project.published when it was off).',
+        params: IdParams,
+        response: reply,
+      },
+    },
     async (request) => {
-      return { success: true, settings: toSettingsBody(await shares.enable(request.auth.workspaceId, request.params.id)) };
+      return {
+        success: true,
+        settings: toSettingsBody(await shares.enable(request.auth.workspaceId, request.params.id)),
+      };
     },
   );
 
@@ -51,9 +70,20 @@ export default async function shareSettingsRoutes(fastify: FastifyInstance) {
 
   app.post(
     '/projects/:id/share/regenerate',
-    { onRequest: app.access('write'), schema: { tags, summary: 'Rotate the share token; the old one stops working at once.', params: IdParams, response: reply } },
+    {
+      onRequest: app.access('write'),
+      schema: {
+        tags,
+        summary: 'Rotate the share token; the old one stops working at once.',
+        params: IdParams,
+        response: reply,
+      },
+    },
     async (request) => {
-      return { success: true, settings: toSettingsBody(await shares.regenerate(request.auth.workspaceId, request.params.id)) };
+      return {
+        success: true,
+        settings: toSettingsBody(await shares.regenerate(request.auth.workspaceId, request.params.id)),
+      };
     },
   );
 }

@@ -4,7 +4,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { ApiKey as ApiKeyRow } from '../../core/platform/db/schema/index.js';
 import { IdParams, errors } from '../../schemas/common.js';
 
-const ApiKey = Type.Object({ id: Type.String(), name: Type.String(), createdAt: Type.String(), lastUsedAt: Type.Union([Type.String(), Type.Null()]) });
+const ApiKey = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  createdAt: Type.String(),
+  lastUsedAt: Type.Union([Type.String(), Type.Null()]),
+});
 
 const toBody = (row: ApiKeyRow) => ({
   id: row.id,
@@ -30,7 +35,10 @@ export default async function apiKeyRoutes(fastify: FastifyInstance) {
         tags,
         security: sessionOnly,
         body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }) }),
-        response: { 201: Type.Object({ success: Type.Boolean(), apiKey: ApiKey, key: Type.String() }), ...errors(400, 401, 403, 409) },
+        response: {
+          201: Type.Object({ success: Type.Boolean(), apiKey: ApiKey, key: Type.String() }),
+          ...errors(400, 401, 403, 409),
+        },
       },
     },
     async (request, reply) => {
@@ -41,7 +49,14 @@ export default async function apiKeyRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/workspace/api-keys',
-    { onRequest: app.access('manage'), schema: { tags, security: sessionOnly, response: { 200: Type.Object({ success: Type.Boolean(), apiKeys: Type.Array(ApiKey) }), ...errors(401, 403) } } },
+    {
+      onRequest: app.access('manage'),
+      schema: {
+        tags,
+        security: sessionOnly,
+        response: { 200: Type.Object({ success: Type.Boolean(), apiKeys: Type.Array(ApiKey) }), ...errors(401, 403) },
+      },
+    },
     async (request) => {
       return { success: true, apiKeys: (await apiKeys.list(request.auth.workspaceId)).map(toBody) };
     },
@@ -49,7 +64,15 @@ export default async function apiKeyRoutes(fastify: FastifyInstance) {
 
   app.delete(
     '/workspace/api-keys/:id',
-    { onRequest: app.access('manage'), schema: { tags, security: sessionOnly, params: IdParams, response: { 200: Type.Object({ success: Type.Boolean() }), ...errors(401, 403, 404) } } },
+    {
+      onRequest: app.access('manage'),
+      schema: {
+        tags,
+        security: sessionOnly,
+        params: IdParams,
+        response: { 200: Type.Object({ success: Type.Boolean() }), ...errors(401, 403, 404) },
+      },
+    },
     async (request) => {
       await apiKeys.delete(request.auth.workspaceId, request.params.id);
       return { success: true };

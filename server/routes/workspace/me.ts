@@ -45,7 +45,13 @@ export default async function meRoutes(fastify: FastifyInstance) {
         success: true,
         person: { id: person.id, email: person.email },
         workspace: { id: request.auth.workspaceId, role: request.auth.role },
-        workspaces: rows.map((row) => ({ id: row.workspaceId, name: row.name, role: row.role, billingStatus: row.billingStatus, isDefault: row.workspaceId === person.defaultWorkspaceId })),
+        workspaces: rows.map((row) => ({
+          id: row.workspaceId,
+          name: row.name,
+          role: row.role,
+          billingStatus: row.billingStatus,
+          isDefault: row.workspaceId === person.defaultWorkspaceId,
+        })),
       };
     },
   );

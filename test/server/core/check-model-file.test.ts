@@ -6,7 +6,11 @@ import { ModelFileError } from '../../../server/core/domain/models/model-file-er
 import * as fixtures from '../../helpers/model-fixtures.js';
 
 /** The error checkModelFile throws, for assertions on code and details. */
-async function refusal(bytes: Uint8Array, fileName: string, options?: Parameters<typeof checkModelFile>[2]): Promise<ModelFileError> {
+async function refusal(
+  bytes: Uint8Array,
+  fileName: string,
+  options?: Parameters<typeof checkModelFile>[2],
+): Promise<ModelFileError> {
   try {
     await checkModelFile(bytes, fileName, options);
   } catch (error) {
@@ -16,12 +20,17 @@ async function refusal(bytes: Uint8Array, fileName: string, options?: Parameters
   throw new Error(`${fileName} was accepted`);
 }
 
-const issueCodes = (error: ModelFileError) => ((error.details as { messages?: Array<{ code: string }> })?.messages ?? []).map((m) => m.code);
+const issueCodes = (error: ModelFileError) =>
+  ((error.details as { messages?: Array<{ code: string }> })?.messages ?? []).map((m) => m.code);
 
 /** Node names of a GLB, read back with glTF-Transform: proof the output is a usable model. */
 async function nodeNames(glb: Uint8Array): Promise<string[]> {
   const doc = await new NodeIO().readBinary(glb);
-  return doc.getRoot().listNodes().map((n) => n.getName()).sort();
+  return doc
+    .getRoot()
+    .listNodes()
+    .map((n) => n.getName())
+    .sort();
 }
 
 const CHAIR_NODES = ['Chair', 'Leg_1', 'Leg_2', 'Leg_3', 'Leg_4', 'Seat'];
@@ -61,7 +70,11 @@ describe('checkModelFile accepts', () => {
   });
 
   it('a .zip holding a .glb, ignoring macOS junk next to it', async () => {
-    const zip = zipSync({ 'chair.glb': await fixtures.chairGlb(), '__MACOSX/._chair.glb': new Uint8Array([1, 2, 3]), '.DS_Store': new Uint8Array(4) });
+    const zip = zipSync({
+      'chair.glb': await fixtures.chairGlb(),
+      '__MACOSX/._chair.glb': new Uint8Array([1, 2, 3]),
+      '.DS_Store': new Uint8Array(4),
+    });
     const checked = await checkModelFile(zip, 'chair.zip');
     expect(checked.sourceFormat).toBe('zip');
     expect(await nodeNames(checked.glb)).toEqual(CHAIR_NODES);
@@ -89,7 +102,10 @@ describe('checkModelFile refuses', () => {
     ] as const) {
       const error = await refusal(bytes, name);
       expect(error.code).toBe('invalid_file');
-      const details = error.details as { numErrors: number; messages: Array<{ code: string; severity: number; pointer?: string }> };
+      const details = error.details as {
+        numErrors: number;
+        messages: Array<{ code: string; severity: number; pointer?: string }>;
+      };
       expect(details.numErrors).toBeGreaterThan(0);
       expect(details.messages.map((m) => m.code)).toContain('ACCESSOR_TOO_LONG');
       expect(details.messages.every((m) => m.severity === 0)).toBe(true);
@@ -118,20 +134,38 @@ describe('checkModelFile refuses', () => {
   });
 
   it('resource URIs that leave the upload: ../../etc/hostname in a .gltf and in a zip, URLs, missing files', async () => {
-    expect(issueCodes(await refusal(fixtures.jsonBytes(await fixtures.traversalGltf()), 'x.gltf'))).toEqual(['EXTERNAL_RESOURCE']);
+    expect(issueCodes(await refusal(fixtures.jsonBytes(await fixtures.traversalGltf()), 'x.gltf'))).toEqual([
+      'EXTERNAL_RESOURCE',
+    ]);
     expect(issueCodes(await refusal(await fixtures.traversalZip(), 'x.zip'))).toEqual(['RESOURCE_PATH_ESCAPE']);
 
     const { json, resources } = await fixtures.chairGltfFiles();
     const withUrl = structuredClone(json) as unknown as { buffers: Array<{ uri: string }> };
     withUrl.buffers[0].uri = 'https://example.com/scene.bin';
-    expect(issueCodes(await refusal(zipSync({ 'scene.gltf': fixtures.jsonBytes(withUrl), 'textures/x.png': resources['textures/x.png'] }), 'x.zip'))).toEqual(['EXTERNAL_RESOURCE']);
-    expect(issueCodes(await refusal(zipSync({ 'scene.gltf': fixtures.jsonBytes(json), 'textures/x.png': resources['textures/x.png'] }), 'x.zip'))).toEqual(['RESOURCE_MISSING']);
+    expect(
+      issueCodes(
+        await refusal(
+          zipSync({ 'scene.gltf': fixtures.jsonBytes(withUrl), 'textures/x.png': resources['textures/x.png'] }),
+          'x.zip',
+        ),
+      ),
+    ).toEqual(['EXTERNAL_RESOURCE']);
+    expect(
+      issueCodes(
+        await refusal(
+          zipSync({ 'scene.gltf': fixtures.jsonBytes(json), 'textures/x.png': resources['textures/x.png'] }),
+          'x.zip',
+        ),
+      ),
+    ).toEqual(['RESOURCE_MISSING']);
   });
 
   it('archives with no model or several', async () => {
     expect(issueCodes(await refusal(zipSync({ 'readme.txt': new Uint8Array(3) }), 'x.zip'))).toEqual(['ZIP_NO_MODEL']);
     const glb = await fixtures.chairGlb();
-    expect(issueCodes(await refusal(zipSync({ 'a.glb': glb, 'b.glb': glb }), 'x.zip'))).toEqual(['ZIP_MULTIPLE_MODELS']);
+    expect(issueCodes(await refusal(zipSync({ 'a.glb': glb, 'b.glb': glb }), 'x.zip'))).toEqual([
+      'ZIP_MULTIPLE_MODELS',
+    ]);
   });
 
   it('hostile archives: zip slip, nested archive, size fields that lie', async () => {

@@ -32,7 +32,11 @@ describe('cpu pool', () => {
 
     const refusal = await checkModelFileInPool(pool, notAModel(), 'chair.glb').catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(ModelFileError);
-    expect(refusal).toMatchObject({ code: 'invalid_file', statusCode: 422, details: { messages: [expect.objectContaining({ code: 'NOT_GLTF' })] } });
+    expect(refusal).toMatchObject({
+      code: 'invalid_file',
+      statusCode: 422,
+      details: { messages: [expect.objectContaining({ code: 'NOT_GLTF' })] },
+    });
   });
 
   it('renders a request PDF, and stops a task past its time limit; the pool keeps working', async () => {

@@ -10,7 +10,9 @@ describe('withTimeout', () => {
   it('answers what the work answers and clears its timer at once', async () => {
     const before = timers();
     await expect(withTimeout(async () => 'pong', 60_000, 'late')).resolves.toBe('pong');
-    await expect(withTimeout(async () => Promise.reject(new Error('refused')), 60_000, 'late')).rejects.toThrow('refused');
+    await expect(withTimeout(async () => Promise.reject(new Error('refused')), 60_000, 'late')).rejects.toThrow(
+      'refused',
+    );
     expect(timers()).toBe(before);
   });
 
@@ -36,7 +38,9 @@ describe('withTimeout', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as { port: number };
     try {
-      await expect(withTimeout((signal) => fetch(`http://127.0.0.1:${port}/`, { signal }), 100, 'late')).rejects.toBeInstanceOf(TimeoutError);
+      await expect(
+        withTimeout((signal) => fetch(`http://127.0.0.1:${port}/`, { signal }), 100, 'late'),
+      ).rejects.toBeInstanceOf(TimeoutError);
     } finally {
       server.closeAllConnections();
       server.close();

@@ -9,7 +9,10 @@ describe('isDependencyDown', () => {
   it('recognises a request-path Redis client with nobody listening', async () => {
     const redis = createRedis(`redis://127.0.0.1:${await freePort()}`, 'request');
     try {
-      const error = await redis.get('x').then(() => null, (e: unknown) => e);
+      const error = await redis.get('x').then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(Error);
       expect(isDependencyDown(error)).toBe(true);
     } finally {
@@ -18,10 +21,16 @@ describe('isDependencyDown', () => {
   });
 
   it('recognises a Postgres pool with nobody listening', async () => {
-    const pool = new pg.Pool({ connectionString: `postgres://postgres@127.0.0.1:${await freePort()}/none`, connectionTimeoutMillis: 500 });
+    const pool = new pg.Pool({
+      connectionString: `postgres://postgres@127.0.0.1:${await freePort()}/none`,
+      connectionTimeoutMillis: 500,
+    });
     pool.on('error', () => {});
     try {
-      const error = await pool.query('select 1').then(() => null, (e: unknown) => e);
+      const error = await pool.query('select 1').then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(isDependencyDown(error)).toBe(true);
     } finally {
       await pool.end();

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { embedOriginOf, frameAncestors, isEmbedAllowed, parseHostRule, parseHostRules } from '../../../server/core/domain/embed-hosts.js';
+import {
+  embedOriginOf,
+  frameAncestors,
+  isEmbedAllowed,
+  parseHostRule,
+  parseHostRules,
+} from '../../../server/core/domain/embed-hosts.js';
 
 describe('parseHostRule', () => {
   it('lower-cases host names and keeps wildcards and ports', () => {
@@ -15,27 +21,52 @@ describe('parseHostRule', () => {
   });
 
   it('refuses what is not a host rule', () => {
-    for (const bad of ['', 'https://example.com', 'example.com/path', '*.com', '*', 'exa mple.com', '-bad.com', 'a..b', 'example.com:0', 'example.com:70000', 'ex*ample.com', 'shop.*.com', 'user@example.com', 'a_b.com']) {
+    for (const bad of [
+      '',
+      'https://example.com',
+      'example.com/path',
+      '*.com',
+      '*',
+      'exa mple.com',
+      '-bad.com',
+      'a..b',
+      'example.com:0',
+      'example.com:70000',
+      'ex*ample.com',
+      'shop.*.com',
+      'user@example.com',
+      'a_b.com',
+    ]) {
       expect(parseHostRule(bad), bad).toBeNull();
     }
   });
 
   it('refuses wildcards over a public suffix, and keeps those over a registrable name', () => {
     for (const bad of ['*.co.uk', '*.github.io', '*.com.au']) expect(parseHostRule(bad), bad).toBeNull();
-    for (const good of ['*.example.co.uk', '*.me.github.io', '*.shop.internal']) expect(parseHostRule(good), good).toBe(good);
+    for (const good of ['*.example.co.uk', '*.me.github.io', '*.shop.internal'])
+      expect(parseHostRule(good), good).toBe(good);
     // A plain host on a public suffix is a host like any other.
     expect(parseHostRule('co.uk')).toBe('co.uk');
   });
 
   it('reports the positions of invalid entries and removes duplicates', () => {
-    expect(parseHostRules(['a.com', 'bad/one', 'A.com', '*.b.com', 'https://c.com'])).toEqual({ rules: ['a.com', '*.b.com'], invalid: [1, 4] });
+    expect(parseHostRules(['a.com', 'bad/one', 'A.com', '*.b.com', 'https://c.com'])).toEqual({
+      rules: ['a.com', '*.b.com'],
+      invalid: [1, 4],
+    });
   });
 });
 
 describe('embedOriginOf', () => {
   it('takes the Origin, else the Referer, with the effective port', () => {
-    expect(embedOriginOf('https://Shop.example.com', 'https://other.test/x')).toEqual({ host: 'shop.example.com', port: 443 });
-    expect(embedOriginOf(undefined, 'http://shop.example.com:8080/page?q=1')).toEqual({ host: 'shop.example.com', port: 8080 });
+    expect(embedOriginOf('https://Shop.example.com', 'https://other.test/x')).toEqual({
+      host: 'shop.example.com',
+      port: 443,
+    });
+    expect(embedOriginOf(undefined, 'http://shop.example.com:8080/page?q=1')).toEqual({
+      host: 'shop.example.com',
+      port: 8080,
+    });
     expect(embedOriginOf(undefined, 'http://shop.example.com/')).toEqual({ host: 'shop.example.com', port: 80 });
   });
 
@@ -81,6 +112,8 @@ describe('isEmbedAllowed', () => {
 describe('frameAncestors', () => {
   it('lists the allowed hosts, any port unless one is given, and * for an empty list', () => {
     expect(frameAncestors([])).toBe('frame-ancestors *');
-    expect(frameAncestors(['shop.example.com', '*.brand.test', 'localhost:8080'])).toBe('frame-ancestors shop.example.com:* *.brand.test:* localhost:8080');
+    expect(frameAncestors(['shop.example.com', '*.brand.test', 'localhost:8080'])).toBe(
+      'frame-ancestors shop.example.com:* *.brand.test:* localhost:8080',
+    );
   });
 });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_SCREENSHOT_PIXELS, MAX_SCREENSHOT_SIDE, imageDimensions, isScreenshotSizeAllowed } from '../../../server/core/domain/image-dimensions.js';
+import {
+  MAX_SCREENSHOT_PIXELS,
+  MAX_SCREENSHOT_SIDE,
+  imageDimensions,
+  isScreenshotSizeAllowed,
+} from '../../../server/core/domain/image-dimensions.js';
 import { makePng } from '../../helpers/model-fixtures.js';
 
 /** Header-only sizes of the three screenshot types, and the screenshot limits. */
@@ -17,18 +22,27 @@ function pngHeader(width: number, height: number) {
   return b;
 }
 
-const segment = (marker: number, body: number[]) => [0xff, marker, (body.length + 2) >> 8, (body.length + 2) & 0xff, ...body];
+const segment = (marker: number, body: number[]) => [
+  0xff,
+  marker,
+  (body.length + 2) >> 8,
+  (body.length + 2) & 0xff,
+  ...body,
+];
 
 /** SOI, a JFIF APP0, a quantisation table, then the frame header (`sof`), a scan and EOI. */
 function jpeg(width: number, height: number, sof = 0xc0, extra: number[] = []) {
   return Buffer.from([
-    0xff, 0xd8,
+    0xff,
+    0xd8,
     ...segment(0xe0, [0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00]),
     ...segment(0xdb, [0x00, ...new Array(64).fill(1)]),
     ...extra,
     ...segment(sof, [0x08, height >> 8, height & 0xff, width >> 8, width & 0xff, 0x01, 0x01, 0x11, 0x00]),
     ...segment(0xda, [0x01, 0x01, 0x00, 0x00, 0x3f, 0x00]),
-    0x00, 0xff, 0xd9,
+    0x00,
+    0xff,
+    0xd9,
   ]);
 }
 
@@ -67,7 +81,8 @@ const vp8x = (width: number, height: number) => {
 const REAL_WEBP = {
   lossy: 'UklGRiIAAABXRUJQVlA4IBYAAAAwAQCdASoBAAEADsD+JaQAA3AAAAAA',
   lossless: 'UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA==',
-  alpha: 'UklGRkoAAABXRUJQVlA4WAoAAAAQAAAAAAAAAAAAQUxQSAwAAAARBxAR/Q9ERP8DAABWUDggGAAAABQBAJ0BKgEAAQAAAP4AAA3AAP7mtQAAAA==',
+  alpha:
+    'UklGRkoAAABXRUJQVlA4WAoAAAAQAAAAAAAAAAAAQUxQSAwAAAARBxAR/Q9ERP8DAABWUDggGAAAABQBAJ0BKgEAAQAAAP4AAA3AAP7mtQAAAA==',
 };
 
 describe('imageDimensions', () => {
@@ -89,7 +104,8 @@ describe('imageDimensions', () => {
     expect(imageDimensions(vp8(1920, 1080), 'image/webp')).toEqual({ width: 1920, height: 1080 });
     expect(imageDimensions(vp8l(16384, 3), 'image/webp')).toEqual({ width: 16384, height: 3 });
     expect(imageDimensions(vp8x(20000, 12000), 'image/webp')).toEqual({ width: 20000, height: 12000 });
-    for (const file of Object.values(REAL_WEBP)) expect(imageDimensions(Buffer.from(file, 'base64'), 'image/webp')).toEqual({ width: 1, height: 1 });
+    for (const file of Object.values(REAL_WEBP))
+      expect(imageDimensions(Buffer.from(file, 'base64'), 'image/webp')).toEqual({ width: 1, height: 1 });
   });
 
   it('answers null for what it cannot size: other types, truncated or mislabelled bytes, zero sizes', () => {
@@ -99,7 +115,9 @@ describe('imageDimensions', () => {
     expect(imageDimensions(pngHeader(0, 10), 'image/png')).toBeNull();
     expect(imageDimensions(Buffer.from('not a png at all, but long enough'), 'image/png')).toBeNull();
     // Scan before any frame header; a frame of height 0 (defined later by DNL); cut short.
-    expect(imageDimensions(Buffer.from([0xff, 0xd8, ...segment(0xda, [1, 1, 0, 0, 0x3f, 0]), 0xff, 0xd9]), 'image/jpeg')).toBeNull();
+    expect(
+      imageDimensions(Buffer.from([0xff, 0xd8, ...segment(0xda, [1, 1, 0, 0, 0x3f, 0]), 0xff, 0xd9]), 'image/jpeg'),
+    ).toBeNull();
     expect(imageDimensions(jpeg(10, 0), 'image/jpeg')).toBeNull();
     expect(imageDimensions(jpeg(10, 10).subarray(0, 30), 'image/jpeg')).toBeNull();
     expect(imageDimensions(Buffer.from('RIFF....WEBP'), 'image/webp')).toBeNull();

@@ -4,7 +4,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as validator from 'gltf-validator';
 import { createCpuPool, type CpuPool } from '../../../server/core/platform/cpu-pool.js';
-import { importModelInPool, IMPORT_MODEL_TASK } from '../../../server/core/services/model-checks/import-model-in-pool.js';
+import {
+  importModelInPool,
+  IMPORT_MODEL_TASK,
+} from '../../../server/core/services/model-checks/import-model-in-pool.js';
 import { ModelFileError } from '../../../server/core/domain/models/model-file-error.js';
 import { chairGlb, chairZip, patchGlbJson } from '../../helpers/model-fixtures.js';
 
@@ -37,7 +40,11 @@ describe('importModelInPool', () => {
   it('checks a gltf zip in the pool and answers with a GLB the validator passes', async () => {
     const file = path.join(dir, 'download.zip');
     await writeFile(file, await chairZip());
-    const checked = await importModelInPool(pool, { source: { kind: 'archive', path: file }, copyright: 'Chair by Tester (CC0)', maxBytes: 50_000_000 });
+    const checked = await importModelInPool(pool, {
+      source: { kind: 'archive', path: file },
+      copyright: 'Chair by Tester (CC0)',
+      maxBytes: 50_000_000,
+    });
     const report = await validator.validateBytes(checked.glb, { format: 'glb', writeTimestamp: false });
     expect(report.issues.numErrors).toBe(0);
     expect(checked.info).toMatchObject({ numWarnings: 0 });
@@ -48,20 +55,30 @@ describe('importModelInPool', () => {
   it('refuses a model the validator refuses, though glTF-Transform converts it', async () => {
     const file = path.join(dir, 'download.glb');
     await writeFile(file, await wrongBoundsGlb());
-    const outcome = await importModelInPool(pool, { source: { kind: 'glb', path: file }, copyright: 'x', maxBytes: 50_000_000 }).catch((error: unknown) => error);
+    const outcome = await importModelInPool(pool, {
+      source: { kind: 'glb', path: file },
+      copyright: 'x',
+      maxBytes: 50_000_000,
+    }).catch((error: unknown) => error);
     expect(outcome).toBeInstanceOf(ModelFileError);
     expect(outcome).toMatchObject({ code: 'invalid_file' });
   });
 
   it('lets a validator refusal win whenever it comes, and stops a conversion still running', async () => {
-    const refusal = { ok: false, code: 'invalid_file', message: 'The glTF validator found 1 error(s)', details: { numErrors: 1 } };
+    const refusal = {
+      ok: false,
+      code: 'invalid_file',
+      message: 'The glTF validator found 1 error(s)',
+      details: { numErrors: 1 },
+    };
     const parts = { format: 'glb', sourceFormat: 'glb', entry: 'model.glb', glb: new Uint8Array(12) };
     /** A pool whose validator refuses after `validateAfterMs` and whose conversion ends after `convertAfterMs` unless cancelled. */
     const fakePool = (validateAfterMs: number, convertAfterMs: number, seen: string[]) =>
       ({
         async run(_task: unknown, input: { step: string }, { signal }: { signal: AbortSignal }) {
           if (input.step === 'unpack') return { ok: true, parts, ms: 1 };
-          if (input.step === 'validate') return new Promise((resolve) => setTimeout(() => resolve(refusal), validateAfterMs));
+          if (input.step === 'validate')
+            return new Promise((resolve) => setTimeout(() => resolve(refusal), validateAfterMs));
           return new Promise((resolve, reject) => {
             const stop = () => (clearTimeout(timer), seen.push('conversion stopped'), reject(signal.reason));
             const timer = setTimeout(() => {

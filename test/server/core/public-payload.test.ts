@@ -1,16 +1,33 @@
 import { describe, expect, it } from 'vitest';
-import { buildPublicProject, etagMatches, modelStorageKey, modelUrls, publicEtag, referencedAssetIds } from '../../../server/core/domain/public-payload.js';
+import {
+  buildPublicProject,
+  etagMatches,
+  modelStorageKey,
+  modelUrls,
+  publicEtag,
+  referencedAssetIds,
+} from '../../../server/core/domain/public-payload.js';
 import type { ProjectData } from '../../../server/core/domain/scene.js';
 
 const WS = '11111111-1111-4111-8111-111111111111';
 const PROJECT = '22222222-2222-4222-8222-222222222222';
 const ASSET = '33333333-3333-4333-8333-333333333333';
 const OTHER_ASSET = '44444444-4444-4444-8444-444444444444';
-const files = { workspaceId: WS, projectId: PROJECT, assetKeys: new Map([[ASSET, `workspaces/${WS}/assets/${ASSET}.glb`]]) };
+const files = {
+  workspaceId: WS,
+  projectId: PROJECT,
+  assetKeys: new Map([[ASSET, `workspaces/${WS}/assets/${ASSET}.glb`]]),
+};
 const sign = (key: string) => `signed:${key}`;
 const meta = { id: PROJECT, name: 'Chair', type: 'configurator' };
 
-const data = (extra: Partial<ProjectData> = {}): ProjectData => ({ models: [], sceneData: {}, renderQuality: 'high', saveConfigEnabled: true, ...extra });
+const data = (extra: Partial<ProjectData> = {}): ProjectData => ({
+  models: [],
+  sceneData: {},
+  renderQuality: 'high',
+  saveConfigEnabled: true,
+  ...extra,
+});
 
 describe('buildPublicProject', () => {
   it('removes owner credentials from projectSettings at any depth and keeps the rest', () => {
@@ -42,7 +59,11 @@ describe('buildPublicProject', () => {
   });
 
   it('defaults the sceneData arrays and omits an absent camera', () => {
-    const project = buildPublicProject(meta, data({ sceneData: { optionBlocks: [{ id: 'o1' }], formFields: 'junk' as unknown as unknown[] } }), { signedModelLimit: 20, files, sign });
+    const project = buildPublicProject(
+      meta,
+      data({ sceneData: { optionBlocks: [{ id: 'o1' }], formFields: 'junk' as unknown as unknown[] } }),
+      { signedModelLimit: 20, files, sign },
+    );
     expect(project.data.sceneData).toEqual({
       optionBlocks: [{ id: 'o1' }],
       projectSettings: {},
@@ -69,8 +90,17 @@ describe('buildPublicProject', () => {
       { signedModelLimit: 20, files, sign },
     );
     const [a, b, c] = project.data.models;
-    expect(a).toMatchObject({ position: { x: 1, y: 2, z: 3 }, rotation: { x: 0.5, y: 0, z: 0 }, scale: { x: 2, y: 2, z: 2 } });
-    expect(b).toMatchObject({ position: { x: 4, y: 5, z: 6 }, rotation: { x: 0, y: 1, z: 0 }, scale: { x: 1, y: 1, z: 1 }, transform: { position: [4, 5, 6], rotation: [0, 1, 0] } });
+    expect(a).toMatchObject({
+      position: { x: 1, y: 2, z: 3 },
+      rotation: { x: 0.5, y: 0, z: 0 },
+      scale: { x: 2, y: 2, z: 2 },
+    });
+    expect(b).toMatchObject({
+      position: { x: 4, y: 5, z: 6 },
+      rotation: { x: 0, y: 1, z: 0 },
+      scale: { x: 1, y: 1, z: 1 },
+      transform: { position: [4, 5, 6], rotation: [0, 1, 0] },
+    });
     // Every field the interface lists without a condition is there, empty when nothing is stored.
     expect(c).toEqual({
       id: 'c',
@@ -89,18 +119,46 @@ describe('buildPublicProject', () => {
   it('shows only the interface fields of a model', () => {
     const [model] = buildPublicProject(
       meta,
-      data({ models: [{ id: 'a', fileName: 'a.glb', assetId: ASSET, secretNote: 'owner only', partTransforms: { p: 1 }, deletedParts: ['x'], pivotData: { y: 1 } }] }),
+      data({
+        models: [
+          {
+            id: 'a',
+            fileName: 'a.glb',
+            assetId: ASSET,
+            secretNote: 'owner only',
+            partTransforms: { p: 1 },
+            deletedParts: ['x'],
+            pivotData: { y: 1 },
+          },
+        ],
+      }),
       { signedModelLimit: 20, files, sign },
     ).data.models;
     // In the order of the interface's model table.
-    expect(Object.keys(model)).toEqual(['id', 'fileName', 'url', 'assetId', 'transform', 'position', 'rotation', 'scale', 'partTransforms', 'deletedParts', 'pivotData']);
+    expect(Object.keys(model)).toEqual([
+      'id',
+      'fileName',
+      'url',
+      'assetId',
+      'transform',
+      'position',
+      'rotation',
+      'scale',
+      'partTransforms',
+      'deletedParts',
+      'pivotData',
+    ]);
     expect(model).toMatchObject({ partTransforms: { p: 1 }, deletedParts: ['x'], pivotData: { y: 1 }, transform: {} });
   });
 
   it('signs, of the first models up to the limit, those that have a file', () => {
     const models = [
       { id: 'none', fileName: 'n.glb' },
-      ...Array.from({ length: 4 }, (_, i) => ({ id: `u${i}`, fileName: 'x.glb', uploadedModelPath: `models/${i}.glb` })),
+      ...Array.from({ length: 4 }, (_, i) => ({
+        id: `u${i}`,
+        fileName: 'x.glb',
+        uploadedModelPath: `models/${i}.glb`,
+      })),
     ];
     const project = buildPublicProject(meta, data({ models }), { signedModelLimit: 3, files, sign });
     expect(project.data.models.map((m) => m.url)).toEqual([
@@ -119,25 +177,46 @@ describe('model files', () => {
     expect(modelStorageKey({ assetId: OTHER_ASSET }, files)).toBeNull();
     expect(modelStorageKey({ uploadedModelPath: '../../other/secret.glb' }, files)).toBeNull();
     expect(modelStorageKey({ uploadedModelPath: '/etc/passwd' }, files)).toBeNull();
-    expect(modelStorageKey({ uploadedModelPath: 'models/chair.glb' }, files)).toBe(`workspaces/${WS}/projects/${PROJECT}/models/chair.glb`);
+    expect(modelStorageKey({ uploadedModelPath: 'models/chair.glb' }, files)).toBe(
+      `workspaces/${WS}/projects/${PROJECT}/models/chair.glb`,
+    );
     expect(referencedAssetIds([{ assetId: ASSET }, { assetId: 'not-a-uuid' }, { assetId: ASSET }])).toEqual([ASSET]);
   });
 
   it('gives urls for the requested models that have a file, any position', () => {
-    const models = Array.from({ length: 30 }, (_, i) => ({ id: `m${i}`, fileName: 'x.glb', uploadedModelPath: `m${i}.glb` }));
+    const models = Array.from({ length: 30 }, (_, i) => ({
+      id: `m${i}`,
+      fileName: 'x.glb',
+      uploadedModelPath: `m${i}.glb`,
+    }));
     models.push({ id: 'nofile', fileName: 'x.glb', uploadedModelPath: '' });
-    expect(modelUrls(data({ models }), ['m29', 'nofile', 'unknown'], files, sign)).toEqual({ m29: `signed:workspaces/${WS}/projects/${PROJECT}/m29.glb` });
+    expect(modelUrls(data({ models }), ['m29', 'nofile', 'unknown'], files, sign)).toEqual({
+      m29: `signed:workspaces/${WS}/projects/${PROJECT}/m29.glb`,
+    });
   });
 });
 
 describe('ETag', () => {
-  const base = { projectId: PROJECT, projectRevision: 1, shareRevision: 1, assetsRevision: 1, signingWindow: 20000, signedModelLimit: 20 };
+  const base = {
+    projectId: PROJECT,
+    projectRevision: 1,
+    shareRevision: 1,
+    assetsRevision: 1,
+    signingWindow: 20000,
+    signedModelLimit: 20,
+  };
 
   it('is strong and changes with every input', () => {
     const etag = publicEtag(base);
     expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
     expect(publicEtag({ ...base })).toBe(etag);
-    for (const change of [{ projectRevision: 2 }, { shareRevision: 2 }, { assetsRevision: 2 }, { signingWindow: 20001 }, { signedModelLimit: 5 }]) {
+    for (const change of [
+      { projectRevision: 2 },
+      { shareRevision: 2 },
+      { assetsRevision: 2 },
+      { signingWindow: 20001 },
+      { signedModelLimit: 5 },
+    ]) {
       expect(publicEtag({ ...base, ...change })).not.toBe(etag);
     }
   });

@@ -35,7 +35,12 @@ function markEncrypted(buffer: Buffer): Buffer {
 describe('safeUnzip', () => {
   it('reads entries into memory by normalised path, skipping folders and macOS junk', async () => {
     const files = await safeUnzip(
-      zip({ 'a/scene.gltf': strToU8('{}'), 'a/textures/x.png': new Uint8Array([1, 2, 3]), '__MACOSX/a/._scene.gltf': new Uint8Array(1), 'a/.hidden': new Uint8Array(1) }),
+      zip({
+        'a/scene.gltf': strToU8('{}'),
+        'a/textures/x.png': new Uint8Array([1, 2, 3]),
+        '__MACOSX/a/._scene.gltf': new Uint8Array(1),
+        'a/.hidden': new Uint8Array(1),
+      }),
     );
     expect([...files.keys()].sort()).toEqual(['a/scene.gltf', 'a/textures/x.png']);
     const png = files.get('a/textures/x.png')!;

@@ -1,7 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { createRedis } from '../../../server/core/platform/redis.js';
-import { createShareChangeFeed, createShareChangePublisher, shareChangeChannel, type ShareChangeNotice } from '../../../server/core/platform/share-changes.js';
+import {
+  createShareChangeFeed,
+  createShareChangePublisher,
+  shareChangeChannel,
+  type ShareChangeNotice,
+} from '../../../server/core/platform/share-changes.js';
 
 /** The share-change channel on a real Redis, with a key prefix of its own per test. */
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -30,7 +35,15 @@ async function setup(lostAfterMs = 2000) {
     for (let i = 0; i < 100 && !condition(); i++) await new Promise((r) => setTimeout(r, 20));
     expect(condition()).toBe(true);
   };
-  return { prefix, redis, feed, heard, resets: () => resets, until, publisher: createShareChangePublisher(redis, prefix) };
+  return {
+    prefix,
+    redis,
+    feed,
+    heard,
+    resets: () => resets,
+    until,
+    publisher: createShareChangePublisher(redis, prefix),
+  };
 }
 
 describe('share-change notices', () => {
@@ -65,7 +78,10 @@ describe('share-change notices', () => {
     await publisher.publish({ reason: 'project', projectId: 'p1', workspaceId: 'w1' });
     await until(() => heard.length === 1);
     const before = resets();
-    await redis.publish(shareChangeChannel(prefix), `${heard[0].seq + 2} ${JSON.stringify({ reason: 'share', projectId: 'p2', workspaceId: 'w1' })}`);
+    await redis.publish(
+      shareChangeChannel(prefix),
+      `${heard[0].seq + 2} ${JSON.stringify({ reason: 'share', projectId: 'p2', workspaceId: 'w1' })}`,
+    );
     await until(() => resets() > before);
   });
 

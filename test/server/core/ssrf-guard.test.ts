@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { SsrfError, addressRange, isPublicAddress, resolvePublicAddress, type LookupAll } from '../../../server/core/platform/ssrf-guard.js';
+import {
+  SsrfError,
+  addressRange,
+  isPublicAddress,
+  resolvePublicAddress,
+  type LookupAll,
+} from '../../../server/core/platform/ssrf-guard.js';
 
 /** The SSRF guard: which addresses pass, that every resolved address counts, and its typed errors. */
 
@@ -19,7 +25,14 @@ async function refusal(host: string, options: Parameters<typeof resolvePublicAdd
 
 describe('isPublicAddress', () => {
   it('passes globally routable unicast addresses', () => {
-    for (const ip of ['8.8.8.8', '1.1.1.1', '93.184.216.34', '2606:4700:4700::1111', '2a00:1450:4001:80b::200e', '::ffff:8.8.8.8']) {
+    for (const ip of [
+      '8.8.8.8',
+      '1.1.1.1',
+      '93.184.216.34',
+      '2606:4700:4700::1111',
+      '2a00:1450:4001:80b::200e',
+      '::ffff:8.8.8.8',
+    ]) {
       expect(isPublicAddress(ip), ip).toBe(true);
     }
   });
@@ -64,16 +77,33 @@ describe('isPublicAddress', () => {
 
 describe('resolvePublicAddress', () => {
   it('returns the address to connect to when every address is public', async () => {
-    expect(await resolvePublicAddress('mail.example.com', { lookup: answers('93.184.216.34', '2606:2800:220:1::1') })).toEqual({ address: '93.184.216.34', family: 4 });
+    expect(
+      await resolvePublicAddress('mail.example.com', { lookup: answers('93.184.216.34', '2606:2800:220:1::1') }),
+    ).toEqual({ address: '93.184.216.34', family: 4 });
     expect(await resolvePublicAddress('8.8.4.4')).toEqual({ address: '8.8.4.4', family: 4 });
     expect(await resolvePublicAddress('[2606:4700::1111]')).toEqual({ address: '2606:4700::1111', family: 6 });
   });
 
   it('refuses a name when any of its addresses is private, and private literals in any spelling', async () => {
     const mixed = await refusal('rebind.example', { lookup: answers('93.184.216.34', '10.0.0.5') });
-    expect(mixed).toMatchObject({ code: 'ssrf_blocked', host: 'rebind.example', address: '10.0.0.5', range: 'private' });
+    expect(mixed).toMatchObject({
+      code: 'ssrf_blocked',
+      host: 'rebind.example',
+      address: '10.0.0.5',
+      range: 'private',
+    });
     expect(mixed.message).not.toContain('10.0.0.5');
-    for (const host of ['127.0.0.1', '169.254.169.254', '10.0.0.1', '[::1]', '::ffff:192.168.0.1', '127.1', '0x7f000001', '2130706433', '0.0.0.0']) {
+    for (const host of [
+      '127.0.0.1',
+      '169.254.169.254',
+      '10.0.0.1',
+      '[::1]',
+      '::ffff:192.168.0.1',
+      '127.1',
+      '0x7f000001',
+      '2130706433',
+      '0.0.0.0',
+    ]) {
       expect(await refusal(host), host).toMatchObject({ code: 'ssrf_blocked' });
     }
   });
@@ -83,13 +113,23 @@ describe('resolvePublicAddress', () => {
   });
 
   it('lets private addresses through with allowPrivate', async () => {
-    expect(await resolvePublicAddress('127.0.0.1', { allowPrivate: true })).toEqual({ address: '127.0.0.1', family: 4 });
-    expect(await resolvePublicAddress('db.internal', { allowPrivate: true, lookup: answers('10.0.0.7') })).toEqual({ address: '10.0.0.7', family: 4 });
+    expect(await resolvePublicAddress('127.0.0.1', { allowPrivate: true })).toEqual({
+      address: '127.0.0.1',
+      family: 4,
+    });
+    expect(await resolvePublicAddress('db.internal', { allowPrivate: true, lookup: answers('10.0.0.7') })).toEqual({
+      address: '10.0.0.7',
+      family: 4,
+    });
   });
 
   it('answers dns for a name that does not resolve, resolves to nothing, or takes too long', async () => {
-    const notFound: LookupAll = async () => Promise.reject(Object.assign(new Error('getaddrinfo ENOTFOUND nope.invalid'), { code: 'ENOTFOUND' }));
-    expect(await refusal('nope.invalid', { lookup: notFound })).toMatchObject({ code: 'dns', message: 'nope.invalid could not be resolved.' });
+    const notFound: LookupAll = async () =>
+      Promise.reject(Object.assign(new Error('getaddrinfo ENOTFOUND nope.invalid'), { code: 'ENOTFOUND' }));
+    expect(await refusal('nope.invalid', { lookup: notFound })).toMatchObject({
+      code: 'dns',
+      message: 'nope.invalid could not be resolved.',
+    });
     expect(await refusal('empty.example', { lookup: answers() })).toMatchObject({ code: 'dns' });
     const hangs: LookupAll = () => new Promise(() => {});
     expect(await refusal('slow.example', { lookup: hangs, timeoutMs: 20 })).toMatchObject({ code: 'dns' });

@@ -136,7 +136,9 @@ describe.each(['local', 's3'])('storage driver %s', (name) => {
   });
 
   it('refuses unsafe keys before touching the store', async () => {
-    await expect(storage().put('../escape.txt', Buffer.alloc(1), { contentType: 'text/plain' })).rejects.toThrow(/unsafe storage key/);
+    await expect(storage().put('../escape.txt', Buffer.alloc(1), { contentType: 'text/plain' })).rejects.toThrow(
+      /unsafe storage key/,
+    );
     await expect(storage().get('a/../../b')).rejects.toThrow(/unsafe storage key/);
     await expect(storage().delete('/etc/hostname')).rejects.toThrow(/unsafe storage key/);
   });
@@ -154,7 +156,9 @@ describe.each(['local', 's3'])('storage driver %s', (name) => {
     await expect(storage().put(key, failing, { contentType: 'model/gltf-binary' })).rejects.toThrow();
     expect(await storage().head(key)).toBeNull();
 
-    await expect(storage().put(key, Readable.from([Buffer.alloc(10)]), { contentType: 'model/gltf-binary', contentLength: 11 })).rejects.toThrow(/announced/);
+    await expect(
+      storage().put(key, Readable.from([Buffer.alloc(10)]), { contentType: 'model/gltf-binary', contentLength: 11 }),
+    ).rejects.toThrow(/announced/);
     expect(await storage().head(key)).toBeNull();
   });
 
@@ -162,7 +166,9 @@ describe.each(['local', 's3'])('storage driver %s', (name) => {
     const key = 'workspaces/w1/assets/large.glb';
     const size = 160 * MiB;
     const source = generatedStream(size);
-    const putGrowth = await peakMemoryGrowth(() => storage().put(key, source.stream, { contentType: 'model/gltf-binary', contentLength: size }));
+    const putGrowth = await peakMemoryGrowth(() =>
+      storage().put(key, source.stream, { contentType: 'model/gltf-binary', contentLength: size }),
+    );
     expect((await storage().head(key))!.size).toBe(size);
 
     let read = { hex: '', bytes: 0 };
@@ -181,14 +187,18 @@ describe.each(['local', 's3'])('storage driver %s', (name) => {
 describe('S3 bucket checks', () => {
   it('names the problem when the bucket does not exist', async () => {
     const missing = createStorage(loadWorkerConfig({ ...s3.env, S3_BUCKET: 'no-such-bucket' }));
-    await expect(missing.check()).rejects.toThrow(/bucket "no-such-bucket" at http:\/\/127\.0\.0\.1:\d+ does not exist: create it or fix S3_BUCKET/);
+    await expect(missing.check()).rejects.toThrow(
+      /bucket "no-such-bucket" at http:\/\/127\.0\.0\.1:\d+ does not exist: create it or fix S3_BUCKET/,
+    );
     await missing.close();
   });
 
   it('names the endpoint when nothing answers there, and every call is then a storage-unavailable error', async () => {
     const gone = createStorage(loadWorkerConfig({ ...s3.env, S3_ENDPOINT: 'http://127.0.0.1:9' }));
     await expect(gone.check()).rejects.toThrow(/cannot be reached .*check S3_ENDPOINT/);
-    await expect(gone.put('workspaces/w/assets/a.glb', Buffer.alloc(1), { contentType: 'model/gltf-binary' })).rejects.toMatchObject({ name: 'StorageUnavailableError' });
+    await expect(
+      gone.put('workspaces/w/assets/a.glb', Buffer.alloc(1), { contentType: 'model/gltf-binary' }),
+    ).rejects.toMatchObject({ name: 'StorageUnavailableError' });
     await gone.close();
   }, 30_000);
 

@@ -6,7 +6,12 @@ import { ConfigError } from '../../../server/core/platform/config/settings.js';
 import { loadWorkerConfig } from '../../../worker/config.js';
 import { assertSafeKey, createStorage, isSafeKey, storageKeys } from '../../../server/core/platform/storage/index.js';
 import { createLocalDriver } from '../../../server/core/platform/storage/local-driver.js';
-import { MODEL_URL_LIFETIME_SECONDS, SIGNING_WINDOW_SECONDS, createUrlSigner, signingWindow } from '../../../server/core/platform/storage/signed-urls.js';
+import {
+  MODEL_URL_LIFETIME_SECONDS,
+  SIGNING_WINDOW_SECONDS,
+  createUrlSigner,
+  signingWindow,
+} from '../../../server/core/platform/storage/signed-urls.js';
 
 let root: string;
 beforeAll(async () => {
@@ -24,7 +29,19 @@ describe('storage keys', () => {
     ]) {
       expect(isSafeKey(key)).toBe(true);
     }
-    for (const key of ['', '../x', 'a/../../x', '/etc/passwd', 'a//b', 'a/./b', 'a\\b', 'a/b/', 'a/%2e%2e/b', 'a/b\u0000c', 'C:/x']) {
+    for (const key of [
+      '',
+      '../x',
+      'a/../../x',
+      '/etc/passwd',
+      'a//b',
+      'a/./b',
+      'a\\b',
+      'a/b/',
+      'a/%2e%2e/b',
+      'a/b\u0000c',
+      'C:/x',
+    ]) {
       expect(isSafeKey(key)).toBe(false);
       expect(() => assertSafeKey(key)).toThrow(/unsafe storage key/);
     }
@@ -66,7 +83,9 @@ describe('local driver', () => {
 
   it('refuses unsafe keys on every call', async () => {
     const storage = createLocalDriver(root);
-    await expect(storage.put('../escape.txt', new Uint8Array(1), { contentType: 'text/plain' })).rejects.toThrow(/unsafe storage key/);
+    await expect(storage.put('../escape.txt', new Uint8Array(1), { contentType: 'text/plain' })).rejects.toThrow(
+      /unsafe storage key/,
+    );
     await expect(storage.read('../../etc/hostname')).rejects.toThrow(/unsafe storage key/);
     await expect(storage.delete('/etc/hostname')).rejects.toThrow(/unsafe storage key/);
     expect(await readdir(path.dirname(root))).not.toContain('escape.txt');
@@ -77,7 +96,9 @@ describe('local driver', () => {
     expect(createStorage(loadWorkerConfig({ STORAGE_DRIVER: 's3', S3_BUCKET: 'my-bucket' })).name).toBe('s3');
     expect(() => loadWorkerConfig({ STORAGE_DRIVER: 's3' })).toThrow(/S3_BUCKET \(STORAGE_DRIVER=s3\) is not set/);
     expect(() => loadWorkerConfig({ STORAGE_DRIVER: 's3', S3_BUCKET: 'Not_A_Bucket' })).toThrow(ConfigError);
-    expect(() => loadWorkerConfig({ STORAGE_DRIVER: 's3', S3_BUCKET: 'b-1', S3_ACCESS_KEY_ID: 'only-one' })).toThrow(/set both or neither/);
+    expect(() => loadWorkerConfig({ STORAGE_DRIVER: 's3', S3_BUCKET: 'b-1', S3_ACCESS_KEY_ID: 'only-one' })).toThrow(
+      /set both or neither/,
+    );
     expect(() => loadWorkerConfig({ STORAGE_DRIVER: 's3', S3_BUCKET: 'b-1', S3_PREFIX: '/abs' })).toThrow(/S3_PREFIX/);
   });
 });
@@ -86,7 +107,11 @@ describe('signed URLs', () => {
   const signer = createUrlSigner('a-file-signing-secret-of-32-chars-or-more', 'https://api.example.com');
   const parse = (url: string) => {
     const u = new URL(url);
-    return { key: decodeURIComponent(u.pathname.replace(/^\/files\//, '')), exp: Number(u.searchParams.get('exp')), sig: u.searchParams.get('sig')! };
+    return {
+      key: decodeURIComponent(u.pathname.replace(/^\/files\//, '')),
+      exp: Number(u.searchParams.get('exp')),
+      sig: u.searchParams.get('sig')!,
+    };
   };
 
   it('signs a key and expiry that verify, and nothing else does', () => {

@@ -6,15 +6,37 @@ import { AppError } from '../errors.js';
  */
 export const licenseBlocked = (message: string) => new AppError(403, 'license_blocked', message);
 export const licenseAckRequired = () =>
-  new AppError(409, 'license_ack_required', 'This licence has conditions (attribution): send acknowledgeLicense: true to import the model.');
-export const authRequired = (message = 'Connect your library_b account before importing from it.') => new AppError(409, 'auth_required', message);
-export const importTooLarge = (limitBytes: number) => new AppError(413, 'too_large', `The model's download is larger than ${limitBytes / 1_000_000} MB.`, { limit: limitBytes });
+  new AppError(
+    409,
+    'license_ack_required',
+    'This licence has conditions (attribution): send acknowledgeLicense: true to import the model.',
+  );
+export const authRequired = (message = 'Connect your library_b account before importing from it.') =>
+  new AppError(409, 'auth_required', message);
+export const importTooLarge = (limitBytes: number) =>
+  new AppError(413, 'too_large', `The model's download is larger than ${limitBytes / 1_000_000} MB.`, {
+    limit: limitBytes,
+  });
 export const notImportable = (message: string) => new AppError(422, 'not_importable', message);
 export const tooManyImports = (limit: number) =>
-  new AppError(429, 'too_many_imports', `${limit} imports already run in this workspace; wait for one to finish.`, { retryAfter: 10, limit }, { 'retry-after': '10' });
-export const providerNotConfigured = (provider: string) => new AppError(503, 'provider_not_configured', `Imports from ${provider} are not set up on this platform.`);
+  new AppError(
+    429,
+    'too_many_imports',
+    `${limit} imports already run in this workspace; wait for one to finish.`,
+    { retryAfter: 10, limit },
+    { 'retry-after': '10' },
+  );
+export const providerNotConfigured = (provider: string) =>
+  new AppError(503, 'provider_not_configured', `Imports from ${provider} are not set up on this platform.`);
 /** A library that did not answer usably (down, timed out, throttled us): 503 unavailable. */
-export const libraryUnavailable = (provider: string, detail: string) => new AppError(503, 'unavailable', `${provider} is not available right now (${detail}).`, { retryAfter: 30 }, { 'retry-after': '30' });
+export const libraryUnavailable = (provider: string, detail: string) =>
+  new AppError(
+    503,
+    'unavailable',
+    `${provider} is not available right now (${detail}).`,
+    { retryAfter: 30 },
+    { 'retry-after': '30' },
+  );
 
 /**
  * What an adapter throws when its library refused or failed a call; mapped to the errors above

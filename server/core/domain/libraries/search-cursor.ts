@@ -12,7 +12,11 @@ export interface SearchCursorState {
 }
 
 export function filtersDigest(filters: Record<string, unknown>): string {
-  const canonical = JSON.stringify(Object.keys(filters).sort().map((key) => [key, filters[key] ?? null]));
+  const canonical = JSON.stringify(
+    Object.keys(filters)
+      .sort()
+      .map((key) => [key, filters[key] ?? null]),
+  );
   return createHash('sha256').update(canonical).digest('base64url').slice(0, 16);
 }
 
@@ -29,10 +33,26 @@ export function decodeCursor(cursor: string, digest: string): SearchCursorState 
     throw bad('cursor is not a value this API returned');
   }
   const value = parsed as { v?: unknown; f?: unknown; p?: unknown };
-  if (!value || value.v !== 1 || typeof value.f !== 'string' || !value.p || typeof value.p !== 'object' || Array.isArray(value.p)) throw bad('cursor is not a value this API returned');
-  if (value.f !== digest) throw bad('cursor belongs to a search with other filters; send it with the same filters, or start again without it');
+  if (
+    !value ||
+    value.v !== 1 ||
+    typeof value.f !== 'string' ||
+    !value.p ||
+    typeof value.p !== 'object' ||
+    Array.isArray(value.p)
+  )
+    throw bad('cursor is not a value this API returned');
+  if (value.f !== digest)
+    throw bad(
+      'cursor belongs to a search with other filters; send it with the same filters, or start again without it',
+    );
   for (const page of Object.values(value.p as Record<string, unknown>)) {
-    if (page !== null && typeof page !== 'string' && !(typeof page === 'number' && Number.isInteger(page) && page >= 0 && page < 1_000_000)) throw bad('cursor is not a value this API returned');
+    if (
+      page !== null &&
+      typeof page !== 'string' &&
+      !(typeof page === 'number' && Number.isInteger(page) && page >= 0 && page < 1_000_000)
+    )
+      throw bad('cursor is not a value this API returned');
   }
   return { pages: value.p as Record<string, unknown> };
 }

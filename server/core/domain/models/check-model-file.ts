@@ -49,8 +49,12 @@ const FORMAT_LABEL: Record<SourceFormat, string> = { glb: 'a GLB model', gltf: '
 /** What the bytes are, from their first bytes only: GLB magic, zip signature or a JSON object. */
 export function detectFormat(bytes: Uint8Array): SourceFormat | null {
   if (bytes.length >= 12 && Buffer.from(bytes.buffer, bytes.byteOffset, 4).readUInt32LE(0) === GLB_MAGIC) return 'glb';
-  if (bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04) return 'zip';
-  const head = Buffer.from(bytes.subarray(0, 64)).toString('utf8').replace(/^\uFEFF/, '').trimStart();
+  if (bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04)
+    return 'zip';
+  const head = Buffer.from(bytes.subarray(0, 64))
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .trimStart();
   return head.startsWith('{') ? 'gltf' : null;
 }
 
@@ -62,7 +66,13 @@ export function detectFormat(bytes: Uint8Array): SourceFormat | null {
  */
 export type ModelParts =
   | { format: 'glb'; sourceFormat: SourceFormat; entry: string; glb: Uint8Array }
-  | { format: 'gltf'; sourceFormat: SourceFormat; entry: string; json: Record<string, unknown>; resources: Map<string, Uint8Array> };
+  | {
+      format: 'gltf';
+      sourceFormat: SourceFormat;
+      entry: string;
+      json: Record<string, unknown>;
+      resources: Map<string, Uint8Array>;
+    };
 
 /**
  * Checks an untrusted `.glb`, `.gltf` (embedded `data:` resources only) or `.zip` (a `.gltf` with
@@ -87,15 +97,27 @@ async function checkParts(parts: ModelParts, opts: CheckModelOptions): Promise<C
 }
 
 /** Step 1 for one uploaded file: its type, its size, and (a zip) its safe unpacking. */
-export async function unpackModelFile(bytes: Uint8Array, fileName: string, options: Partial<CheckModelOptions> = {}): Promise<ModelParts> {
+export async function unpackModelFile(
+  bytes: Uint8Array,
+  fileName: string,
+  options: Partial<CheckModelOptions> = {},
+): Promise<ModelParts> {
   const opts = { ...CHECK_MODEL_DEFAULTS, ...options };
-  if (bytes.length > opts.maxBytes) throw new ModelFileError('too_large', `The file is larger than ${opts.maxBytes} bytes.`);
+  if (bytes.length > opts.maxBytes)
+    throw new ModelFileError('too_large', `The file is larger than ${opts.maxBytes} bytes.`);
   const extension = path.extname(fileName).toLowerCase();
   const expected = EXTENSION_FORMAT[extension];
-  if (!expected) throw invalidModelFile('UNSUPPORTED_FILE_TYPE', `Unsupported file type "${extension || fileName}": upload a .glb, a .gltf or a .zip.`);
+  if (!expected)
+    throw invalidModelFile(
+      'UNSUPPORTED_FILE_TYPE',
+      `Unsupported file type "${extension || fileName}": upload a .glb, a .gltf or a .zip.`,
+    );
   const format = detectFormat(bytes);
   if (format !== expected) {
-    throw invalidModelFile('NOT_GLTF', `The file is named ${extension} but is not ${FORMAT_LABEL[expected]}${format ? ` (it looks like ${FORMAT_LABEL[format]})` : ''}.`);
+    throw invalidModelFile(
+      'NOT_GLTF',
+      `The file is named ${extension} but is not ${FORMAT_LABEL[expected]}${format ? ` (it looks like ${FORMAT_LABEL[format]})` : ''}.`,
+    );
   }
   if (format === 'glb') return { format: 'glb', sourceFormat: 'glb', entry: fileName, glb: bytes };
   if (format === 'gltf') {
@@ -112,12 +134,20 @@ export function unpackModelFiles(files: Map<string, Uint8Array>, options: Partia
   const entry = pickModelEntry(files);
   const content = files.get(entry)!;
   if (entry.toLowerCase().endsWith('.glb')) {
-    if (detectFormat(content) !== 'glb') throw invalidModelFile('NOT_GLTF', `The archive entry "${entry}" is not a GLB model.`);
-    if (content.length > opts.maxBytes) throw new ModelFileError('too_large', `The model "${entry}" is larger than ${opts.maxBytes} bytes.`);
+    if (detectFormat(content) !== 'glb')
+      throw invalidModelFile('NOT_GLTF', `The archive entry "${entry}" is not a GLB model.`);
+    if (content.length > opts.maxBytes)
+      throw new ModelFileError('too_large', `The model "${entry}" is larger than ${opts.maxBytes} bytes.`);
     return { format: 'glb', sourceFormat: 'zip', entry, glb: content };
   }
   const json = parseGltfJson(content);
-  return { format: 'gltf', sourceFormat: 'zip', entry, json, resources: resolveResources(json, { files, baseDir: path.posix.dirname(entry) }) };
+  return {
+    format: 'gltf',
+    sourceFormat: 'zip',
+    entry,
+    json,
+    resources: resolveResources(json, { files, baseDir: path.posix.dirname(entry) }),
+  };
 }
 
 /**
@@ -125,14 +155,22 @@ export function unpackModelFiles(files: Map<string, Uint8Array>, options: Partia
  * validator's messages); a GLB, kept as uploaded, must also need only extensions we know.
  * Returns the validator's summary.
  */
-export async function validateModel(parts: ModelParts, options: Partial<CheckModelOptions> = {}): Promise<Record<string, unknown>> {
+export async function validateModel(
+  parts: ModelParts,
+  options: Partial<CheckModelOptions> = {},
+): Promise<Record<string, unknown>> {
   const opts = { ...CHECK_MODEL_DEFAULTS, ...options };
   if (parts.format === 'glb') {
     const info = await validate(parts.glb, { format: 'glb', uri: parts.entry }, new Map(), opts);
     assertKnownRequiredExtensions(info);
     return info;
   }
-  return validate(new TextEncoder().encode(JSON.stringify(parts.json)), { format: 'gltf', uri: parts.entry }, parts.resources, opts);
+  return validate(
+    new TextEncoder().encode(JSON.stringify(parts.json)),
+    { format: 'gltf', uri: parts.entry },
+    parts.resources,
+    opts,
+  );
 }
 
 /**
@@ -140,13 +178,17 @@ export async function validateModel(parts: ModelParts, options: Partial<CheckMod
  * sees the document); a GLB is kept byte for byte. The credit goes into `asset.copyright`.
  * Independent of step 2, so both may run at once; only a model that passed both is kept.
  */
-export async function convertModel(parts: ModelParts, options: Partial<CheckModelOptions> = {}): Promise<{ glb: Uint8Array }> {
+export async function convertModel(
+  parts: ModelParts,
+  options: Partial<CheckModelOptions> = {},
+): Promise<{ glb: Uint8Array }> {
   const opts = { ...CHECK_MODEL_DEFAULTS, ...options };
   if (parts.format === 'glb') return { glb: withCopyright(ownBytes(parts.glb), opts) };
   return { glb: await gltfToGlb(parts.json, parts.resources, opts) };
 }
 
-const withCopyright = (glb: Uint8Array, opts: CheckModelOptions) => (opts.copyright === undefined ? glb : setGlbCopyright(glb, opts.copyright));
+const withCopyright = (glb: Uint8Array, opts: CheckModelOptions) =>
+  opts.copyright === undefined ? glb : setGlbCopyright(glb, opts.copyright);
 
 const KNOWN_EXTENSIONS = new Set(ALL_EXTENSIONS.map((extension) => extension.EXTENSION_NAME));
 
@@ -158,7 +200,11 @@ const KNOWN_EXTENSIONS = new Set(ALL_EXTENSIONS.map((extension) => extension.EXT
 function assertKnownRequiredExtensions(info: Record<string, unknown>) {
   const required = Array.isArray(info.extensionsRequired) ? (info.extensionsRequired as string[]) : [];
   const unknown = required.filter((name) => !KNOWN_EXTENSIONS.has(name));
-  if (unknown.length > 0) throw new ModelFileError('conversion_failed', `${NAME}: the model requires unsupported extensions (${unknown.join(', ')}).`);
+  if (unknown.length > 0)
+    throw new ModelFileError(
+      'conversion_failed',
+      `${NAME}: the model requires unsupported extensions (${unknown.join(', ')}).`,
+    );
 }
 
 /** Exactly one model per archive; the shallowest wins only when it is unambiguous. */
@@ -168,18 +214,27 @@ function pickModelEntry(files: Map<string, Uint8Array>): string {
   const depth = (name: string) => name.split('/').length;
   const shallowest = Math.min(...candidates.map(depth));
   const top = candidates.filter((name) => depth(name) === shallowest);
-  if (top.length > 1) throw invalidModelFile('ZIP_MULTIPLE_MODELS', `The archive holds several models (${top.join(', ')}); upload one per archive.`);
+  if (top.length > 1)
+    throw invalidModelFile(
+      'ZIP_MULTIPLE_MODELS',
+      `The archive holds several models (${top.join(', ')}); upload one per archive.`,
+    );
   return top[0];
 }
 
 function parseGltfJson(bytes: Uint8Array): Record<string, unknown> {
   let json: unknown;
   try {
-    json = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8').replace(/^\uFEFF/, ''));
+    json = JSON.parse(
+      Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+        .toString('utf8')
+        .replace(/^\uFEFF/, ''),
+    );
   } catch (error) {
     throw invalidModelFile('INVALID_JSON', `The .gltf file is not valid JSON (${(error as Error).message}).`);
   }
-  if (!json || typeof json !== 'object' || Array.isArray(json)) throw invalidModelFile('INVALID_JSON', 'The .gltf file is not a JSON object.');
+  if (!json || typeof json !== 'object' || Array.isArray(json))
+    throw invalidModelFile('INVALID_JSON', 'The .gltf file is not a JSON object.');
   return json as Record<string, unknown>;
 }
 
@@ -202,9 +257,16 @@ function resolveResources(json: Record<string, unknown>, archive: Archive | null
   for (const holder of [...asArray(json.buffers), ...asArray(json.images)]) {
     const uri = (holder as { uri?: unknown } | null)?.uri;
     if (typeof uri !== 'string' || uri.startsWith('data:')) continue; // a malformed uri is the validator's to report
-    if (!archive) throw invalidModelFile('EXTERNAL_RESOURCE', `The .gltf references the external file "${uri}": upload a .zip with its resources, or a .glb.`);
+    if (!archive)
+      throw invalidModelFile(
+        'EXTERNAL_RESOURCE',
+        `The .gltf references the external file "${uri}": upload a .zip with its resources, or a .glb.`,
+      );
     if (/^[a-z][a-z0-9+.-]*:/i.test(uri) || uri.startsWith('//')) {
-      throw invalidModelFile('EXTERNAL_RESOURCE', `The model references a URL ("${uri}"); only files inside the archive are allowed.`);
+      throw invalidModelFile(
+        'EXTERNAL_RESOURCE',
+        `The model references a URL ("${uri}"); only files inside the archive are allowed.`,
+      );
     }
     let decoded: string;
     try {
@@ -223,7 +285,11 @@ function resolveResources(json: Record<string, unknown>, archive: Archive | null
   return resources;
 }
 
-async function gltfToGlb(json: Record<string, unknown>, resources: Map<string, Uint8Array>, opts: CheckModelOptions): Promise<Uint8Array> {
+async function gltfToGlb(
+  json: Record<string, unknown>,
+  resources: Map<string, Uint8Array>,
+  opts: CheckModelOptions,
+): Promise<Uint8Array> {
   let glb: Uint8Array;
   try {
     const io = new NodeIO().registerExtensions(ALL_EXTENSIONS);
@@ -232,8 +298,12 @@ async function gltfToGlb(json: Record<string, unknown>, resources: Map<string, U
     opts.onDocument?.(document);
     glb = await io.writeBinary(document);
   } catch (error) {
-    throw new ModelFileError('conversion_failed', `${NAME}: the model could not be converted to GLB (${(error as Error).message}).`);
+    throw new ModelFileError(
+      'conversion_failed',
+      `${NAME}: the model could not be converted to GLB (${(error as Error).message}).`,
+    );
   }
-  if (glb.length > opts.maxBytes) throw new ModelFileError('too_large', `The converted model is larger than ${opts.maxBytes} bytes.`);
+  if (glb.length > opts.maxBytes)
+    throw new ModelFileError('too_large', `The converted model is larger than ${opts.maxBytes} bytes.`);
   return glb;
 }

@@ -9,7 +9,14 @@ declare module 'gltf-validator' {
     uri: string;
     mimeType: string;
     validatorVersion: string;
-    issues: { numErrors: number; numWarnings: number; numInfos: number; numHints: number; messages: ValidatorMessage[]; truncated: boolean };
+    issues: {
+      numErrors: number;
+      numWarnings: number;
+      numInfos: number;
+      numHints: number;
+      messages: ValidatorMessage[];
+      truncated: boolean;
+    };
     info?: Record<string, unknown>;
   }
   export interface ValidationOptions {

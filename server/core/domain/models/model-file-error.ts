@@ -30,7 +30,9 @@ export class ModelFileError extends Error {
 
 /** An `invalid_file` refusal whose details carry `messages: [{ code: issueCode, message, severity: 0 }]`. */
 export function invalidModelFile(issueCode: string, message: string): ModelFileError {
-  return new ModelFileError('invalid_file', message, { messages: [{ code: issueCode, message, severity: 0 }] satisfies ModelFileIssue[] });
+  return new ModelFileError('invalid_file', message, {
+    messages: [{ code: issueCode, message, severity: 0 }] satisfies ModelFileIssue[],
+  });
 }
 
 /** A ModelFileError as a value that crosses threads (an Error's class does not): what a pool task answers for a refusal. */
@@ -38,12 +40,15 @@ export type ModelRefusal = { ok: false; code: ModelFileErrorCode; message: strin
 
 /** A pool task's refusal from what its work threw: a ModelFileError becomes a value, anything else is thrown on. */
 export function refusalOf(error: unknown): ModelRefusal {
-  if (error instanceof ModelFileError) return { ok: false, code: error.code, message: error.message, details: error.details };
+  if (error instanceof ModelFileError)
+    return { ok: false, code: error.code, message: error.message, details: error.details };
   throw error;
 }
 
 /** A pool task's outcome back on this side: its refusal thrown again as the ModelFileError it was. */
-export function unlessRefused<Outcome extends { ok: boolean }>(outcome: Outcome | ModelRefusal): Exclude<Outcome, ModelRefusal> {
+export function unlessRefused<Outcome extends { ok: boolean }>(
+  outcome: Outcome | ModelRefusal,
+): Exclude<Outcome, ModelRefusal> {
   if (!outcome.ok) {
     const { code, message, details } = outcome as ModelRefusal;
     throw new ModelFileError(code, message, details);

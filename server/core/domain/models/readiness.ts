@@ -77,7 +77,11 @@ function sceneBounds(nodes: Node[]): { min: number[]; max: number[] } {
         const x = corner & 1 ? hi[0] : lo[0];
         const y = corner & 2 ? hi[1] : lo[1];
         const z = corner & 4 ? hi[2] : lo[2];
-        const world = [m[0] * x + m[4] * y + m[8] * z + m[12], m[1] * x + m[5] * y + m[9] * z + m[13], m[2] * x + m[6] * y + m[10] * z + m[14]];
+        const world = [
+          m[0] * x + m[4] * y + m[8] * z + m[12],
+          m[1] * x + m[5] * y + m[9] * z + m[13],
+          m[2] * x + m[6] * y + m[10] * z + m[14],
+        ];
         for (let k = 0; k < 3; k++) {
           min[k] = Math.min(min[k], world[k]);
           max[k] = Math.max(max[k], world[k]);
@@ -125,7 +129,10 @@ export function measureDocument(doc: Document): ModelMetrics {
       const height = size[1] || 1;
       const centreX = (max[0] + min[0]) / 2;
       const centreZ = (max[2] + min[2]) / 2;
-      pivotAtBase = Math.abs(min[1]) <= 0.01 * height && Math.abs(centreX) <= 0.05 * (extent || 1) && Math.abs(centreZ) <= 0.05 * (extent || 1);
+      pivotAtBase =
+        Math.abs(min[1]) <= 0.01 * height &&
+        Math.abs(centreX) <= 0.05 * (extent || 1) &&
+        Math.abs(centreZ) <= 0.05 * (extent || 1);
     }
   }
 
@@ -177,7 +184,15 @@ export function measureDocument(doc: Document): ModelMetrics {
 
 const MB = 1_000_000;
 
-function check(id: string, label: string, points: number, maxPoints: number, value: ReadinessCheck['value'], limit: ReadinessCheck['limit'], message: string): ReadinessCheck {
+function check(
+  id: string,
+  label: string,
+  points: number,
+  maxPoints: number,
+  value: ReadinessCheck['value'],
+  limit: ReadinessCheck['limit'],
+  message: string,
+): ReadinessCheck {
   const status: CheckStatus = points >= maxPoints ? 'pass' : points > 0 || maxPoints <= 5 ? 'warn' : 'fail';
   return { id, label, status, value, limit, message, points: Math.round(points * 10) / 10, maxPoints };
 }
@@ -186,53 +201,204 @@ function check(id: string, label: string, points: number, maxPoints: number, val
  * Scores a model. `info` is the validator's summary (numWarnings, totalTriangleCount...), used
  * for validity and as a fallback when `metrics` is null (a model glTF-Transform could not read).
  */
-export function readinessReport(metrics: ModelMetrics | null, info: Record<string, unknown>, glbBytes: number): ReadinessReport {
+export function readinessReport(
+  metrics: ModelMetrics | null,
+  info: Record<string, unknown>,
+  glbBytes: number,
+): ReadinessReport {
   const checks: ReadinessCheck[] = [];
   const blockers: string[] = [];
   const warnings = Number(info.numWarnings ?? 0);
-  checks.push(check('validity', 'Spec validity', warnings === 0 ? 15 : 10, 15, warnings, 0, warnings === 0 ? 'The Khronos validator found no errors and no warnings.' : `The Khronos validator found ${warnings} warning(s).`));
+  checks.push(
+    check(
+      'validity',
+      'Spec validity',
+      warnings === 0 ? 15 : 10,
+      15,
+      warnings,
+      0,
+      warnings === 0
+        ? 'The Khronos validator found no errors and no warnings.'
+        : `The Khronos validator found ${warnings} warning(s).`,
+    ),
+  );
 
   const triangles = metrics?.triangles ?? Number(info.totalTriangleCount ?? 0);
   const triPoints = triangles <= 100_000 ? 15 : triangles <= 150_000 ? 10 : triangles <= 250_000 ? 5 : 0;
   if (triangles > 500_000) blockers.push('triangles');
-  checks.push(check('triangles', 'Triangles', triPoints, 15, triangles, 100_000, triPoints === 15 ? `${triangles} triangles: light enough for mobile web.` : `${triangles} triangles: above the 100,000 guideline; simplify the mesh${triangles > 500_000 ? ' (over 500,000 is too heavy for a configurator)' : ''}.`));
+  checks.push(
+    check(
+      'triangles',
+      'Triangles',
+      triPoints,
+      15,
+      triangles,
+      100_000,
+      triPoints === 15
+        ? `${triangles} triangles: light enough for mobile web.`
+        : `${triangles} triangles: above the 100,000 guideline; simplify the mesh${triangles > 500_000 ? ' (over 500,000 is too heavy for a configurator)' : ''}.`,
+    ),
+  );
 
   const sizePoints = glbBytes <= 5 * MB ? 10 : glbBytes <= 15 * MB ? 6 : glbBytes <= 30 * MB ? 2 : 0;
-  checks.push(check('size', 'File size', sizePoints, 10, glbBytes, 5 * MB, sizePoints === 10 ? 'The GLB is under 5 MB.' : `The GLB is ${(glbBytes / MB).toFixed(1)} MB; under 5 MB loads fast on phones (compress textures).`));
+  checks.push(
+    check(
+      'size',
+      'File size',
+      sizePoints,
+      10,
+      glbBytes,
+      5 * MB,
+      sizePoints === 10
+        ? 'The GLB is under 5 MB.'
+        : `The GLB is ${(glbBytes / MB).toFixed(1)} MB; under 5 MB loads fast on phones (compress textures).`,
+    ),
+  );
 
   if (metrics) {
     const side = metrics.maxTextureSide;
     const sidePoints = side <= 2048 ? 8 : side <= 4096 ? 3 : 0;
-    const gpuPoints = metrics.textureGpuBytes <= 64 * 1024 * 1024 ? 3 : metrics.textureGpuBytes <= 128 * 1024 * 1024 ? 1 : 0;
+    const gpuPoints =
+      metrics.textureGpuBytes <= 64 * 1024 * 1024 ? 3 : metrics.textureGpuBytes <= 128 * 1024 * 1024 ? 1 : 0;
     const texPoints = sidePoints + 4 * metrics.potShare + gpuPoints;
-    checks.push(check('textures', 'Textures', texPoints, 15, metrics.textureCount ? `${metrics.textureCount} texture(s), largest ${side}px` : 'none', '2048px, power of two', texPoints >= 15 ? 'Texture sizes suit the web.' : `Largest texture ${side}px, ${Math.round(metrics.potShare * 100)}% power-of-two; aim for 2048px or less, powers of two.`));
+    checks.push(
+      check(
+        'textures',
+        'Textures',
+        texPoints,
+        15,
+        metrics.textureCount ? `${metrics.textureCount} texture(s), largest ${side}px` : 'none',
+        '2048px, power of two',
+        texPoints >= 15
+          ? 'Texture sizes suit the web.'
+          : `Largest texture ${side}px, ${Math.round(metrics.potShare * 100)}% power-of-two; aim for 2048px or less, powers of two.`,
+      ),
+    );
 
-    const matPoints = (metrics.specGloss ? 0 : 5) + (metrics.materialCount <= 10 ? 5 : metrics.materialCount <= 25 ? 2 : 0);
-    checks.push(check('materials', 'Materials', matPoints, 10, metrics.materialCount, 10, matPoints >= 10 ? `${metrics.materialCount} metal-rough PBR material(s).` : `${metrics.materialCount} material(s)${metrics.specGloss ? ', some specular-glossiness (not metal-rough PBR)' : ''}; fewer, reused materials render faster.`));
+    const matPoints =
+      (metrics.specGloss ? 0 : 5) + (metrics.materialCount <= 10 ? 5 : metrics.materialCount <= 25 ? 2 : 0);
+    checks.push(
+      check(
+        'materials',
+        'Materials',
+        matPoints,
+        10,
+        metrics.materialCount,
+        10,
+        matPoints >= 10
+          ? `${metrics.materialCount} metal-rough PBR material(s).`
+          : `${metrics.materialCount} material(s)${metrics.specGloss ? ', some specular-glossiness (not metal-rough PBR)' : ''}; fewer, reused materials render faster.`,
+      ),
+    );
 
     const dcPoints = metrics.drawCalls <= 100 ? 10 : metrics.drawCalls <= 500 ? 5 : 0;
-    checks.push(check('draw-calls', 'Draw calls', dcPoints, 10, metrics.drawCalls, 100, dcPoints === 10 ? `${metrics.drawCalls} draw call(s).` : `${metrics.drawCalls} draw calls; merge parts that never change to stay under 100.`));
+    checks.push(
+      check(
+        'draw-calls',
+        'Draw calls',
+        dcPoints,
+        10,
+        metrics.drawCalls,
+        100,
+        dcPoints === 10
+          ? `${metrics.drawCalls} draw call(s).`
+          : `${metrics.drawCalls} draw calls; merge parts that never change to stay under 100.`,
+      ),
+    );
 
     const extent = metrics.extent;
-    const scalePoints = extent === null ? 0 : extent >= 0.02 && extent <= 10 ? 10 : (extent >= 0.005 && extent < 0.02) || (extent > 10 && extent <= 50) ? 4 : 0;
-    checks.push(check('scale', 'Real-world scale', scalePoints, 10, extent === null ? null : Math.round(extent * 1000) / 1000, '0.02–10 m', scalePoints === 10 ? `Largest side ${extent!.toFixed(2)} m: plausible.` : `Largest side ${extent === null ? 'unknown' : `${extent.toFixed(2)} units`}: probably not in metres (1 unit = 1 m).`));
+    const scalePoints =
+      extent === null
+        ? 0
+        : extent >= 0.02 && extent <= 10
+          ? 10
+          : (extent >= 0.005 && extent < 0.02) || (extent > 10 && extent <= 50)
+            ? 4
+            : 0;
+    checks.push(
+      check(
+        'scale',
+        'Real-world scale',
+        scalePoints,
+        10,
+        extent === null ? null : Math.round(extent * 1000) / 1000,
+        '0.02–10 m',
+        scalePoints === 10
+          ? `Largest side ${extent!.toFixed(2)} m: plausible.`
+          : `Largest side ${extent === null ? 'unknown' : `${extent.toFixed(2)} units`}: probably not in metres (1 unit = 1 m).`,
+      ),
+    );
 
-    checks.push(check('pivot', 'Pivot at base', metrics.pivotAtBase ? 5 : 2, 5, metrics.pivotAtBase ? 'yes' : 'no', 'bottom centre at 0,0,0', metrics.pivotAtBase ? 'The model stands on the origin.' : 'The model does not stand on the origin (bottom centre at 0,0,0 places it on the floor).'));
+    checks.push(
+      check(
+        'pivot',
+        'Pivot at base',
+        metrics.pivotAtBase ? 5 : 2,
+        5,
+        metrics.pivotAtBase ? 'yes' : 'no',
+        'bottom centre at 0,0,0',
+        metrics.pivotAtBase
+          ? 'The model stands on the origin.'
+          : 'The model does not stand on the origin (bottom centre at 0,0,0 places it on the floor).',
+      ),
+    );
 
     const namePoints = metrics.wellNamedShare >= 0.8 ? 5 : 5 * metrics.wellNamedShare;
-    checks.push(check('naming', 'Part names', namePoints, 5, `${Math.round(metrics.wellNamedShare * 100)}%`, '80%', namePoints >= 5 ? 'Parts have unique, meaningful names.' : 'Many parts have generic or duplicate names (Object_12, mesh_0): option blocks address parts by name.'));
+    checks.push(
+      check(
+        'naming',
+        'Part names',
+        namePoints,
+        5,
+        `${Math.round(metrics.wellNamedShare * 100)}%`,
+        '80%',
+        namePoints >= 5
+          ? 'Parts have unique, meaningful names.'
+          : 'Many parts have generic or duplicate names (Object_12, mesh_0): option blocks address parts by name.',
+      ),
+    );
 
     const hygienePoints = Math.max(0, 5 - metrics.hygiene.length);
-    checks.push(check('hygiene', 'Scene hygiene', hygienePoints, 5, metrics.hygiene.length, 0, metrics.hygiene.length === 0 ? 'One default scene, no lights or cameras.' : `Clean up: ${metrics.hygiene.join('; ')}.`));
+    checks.push(
+      check(
+        'hygiene',
+        'Scene hygiene',
+        hygienePoints,
+        5,
+        metrics.hygiene.length,
+        0,
+        metrics.hygiene.length === 0
+          ? 'One default scene, no lights or cameras.'
+          : `Clean up: ${metrics.hygiene.join('; ')}.`,
+      ),
+    );
   } else {
-    for (const [id, label, max] of [['textures', 'Textures', 15], ['materials', 'Materials', 10], ['draw-calls', 'Draw calls', 10], ['scale', 'Real-world scale', 10], ['pivot', 'Pivot at base', 5], ['naming', 'Part names', 5], ['hygiene', 'Scene hygiene', 5]] as const) {
-      checks.push({ id, label, status: 'warn', value: null, limit: null, message: 'Not measured: the model uses a compression this server cannot decode.', points: 0, maxPoints: max });
+    for (const [id, label, max] of [
+      ['textures', 'Textures', 15],
+      ['materials', 'Materials', 10],
+      ['draw-calls', 'Draw calls', 10],
+      ['scale', 'Real-world scale', 10],
+      ['pivot', 'Pivot at base', 5],
+      ['naming', 'Part names', 5],
+      ['hygiene', 'Scene hygiene', 5],
+    ] as const) {
+      checks.push({
+        id,
+        label,
+        status: 'warn',
+        value: null,
+        limit: null,
+        message: 'Not measured: the model uses a compression this server cannot decode.',
+        points: 0,
+        maxPoints: max,
+      });
     }
   }
 
   const score = Math.round(checks.reduce((sum, c) => sum + c.points, 0));
   const validityPoints = checks[0].points;
-  const level: ReadinessReport['level'] = blockers.length > 0 || score < 50 ? 'not-ready' : score < 80 || validityPoints < 15 ? 'needs-work' : 'ready';
+  const level: ReadinessReport['level'] =
+    blockers.length > 0 || score < 50 ? 'not-ready' : score < 80 || validityPoints < 15 ? 'needs-work' : 'ready';
   const notices = checks.filter((c) => c.status !== 'pass').map((c) => `${c.label}: ${c.message}`);
   return { score, level, checks, notices };
 }

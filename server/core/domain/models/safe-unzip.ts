@@ -48,14 +48,19 @@ function isJunk(name: string): boolean {
  * Limits exceeded (entries, sizes, ratio) give `too_large`; a malformed or hostile archive
  * (unreadable, `..` or absolute names, encrypted or nested entries, lying sizes) `invalid_file`.
  */
-export async function safeUnzip(source: Buffer | { path: string }, options: Partial<SafeUnzipOptions> = {}): Promise<Map<string, Uint8Array>> {
+export async function safeUnzip(
+  source: Buffer | { path: string },
+  options: Partial<SafeUnzipOptions> = {},
+): Promise<Map<string, Uint8Array>> {
   const limits = { ...SAFE_UNZIP_DEFAULTS, ...options };
   let zip: yauzl.ZipFile;
   try {
     // strictFileNames off: backslashes become slashes *before* yauzl's own name validation.
     const zipOptions = { lazyEntries: true, strictFileNames: false, validateEntrySizes: true };
     // A path is read from the disk as entries are inflated: an 80 MB archive is never held whole.
-    zip = Buffer.isBuffer(source) ? await yauzl.fromBufferPromise(source, zipOptions) : await yauzl.openPromise(source.path, zipOptions);
+    zip = Buffer.isBuffer(source)
+      ? await yauzl.fromBufferPromise(source, zipOptions)
+      : await yauzl.openPromise(source.path, zipOptions);
   } catch (error) {
     throw invalid('ZIP_UNREADABLE', `not a readable zip archive (${(error as Error).message})`);
   }
@@ -71,14 +76,20 @@ export async function safeUnzip(source: Buffer | { path: string }, options: Part
       const name = entry.fileName;
       const normalized = path.posix.normalize(name);
       // yauzl already refuses these while iterating; checked again so the rule does not hang on a library default.
-      if (normalized.startsWith('../') || normalized === '..' || path.posix.isAbsolute(normalized) || /^[a-z]:/i.test(normalized)) {
+      if (
+        normalized.startsWith('../') ||
+        normalized === '..' ||
+        path.posix.isAbsolute(normalized) ||
+        /^[a-z]:/i.test(normalized)
+      ) {
         throw invalid('ZIP_PATH_ESCAPE', `entry "${name}" escapes the archive`);
       }
       if (name.endsWith('/') || isJunk(normalized)) continue;
       if (entry.isEncrypted()) throw invalid('ZIP_ENCRYPTED', `entry "${name}" is encrypted`);
       if (NESTED_ARCHIVE.test(name)) throw invalid('ZIP_NESTED_ARCHIVE', `entry "${name}" is a nested archive`);
       const size = entry.uncompressedSize;
-      if (size > limits.maxEntryBytes) throw tooLarge(`entry "${name}" expands to ${size} bytes (at most ${limits.maxEntryBytes})`);
+      if (size > limits.maxEntryBytes)
+        throw tooLarge(`entry "${name}" expands to ${size} bytes (at most ${limits.maxEntryBytes})`);
       total += size;
       if (total > limits.maxTotalBytes) throw tooLarge(`the archive expands past ${limits.maxTotalBytes} bytes`);
       if (size > limits.ratioThresholdBytes && size / Math.max(entry.compressedSize, 1) > limits.maxRatio) {
@@ -109,12 +120,16 @@ async function readEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, shared: boolean
     // validateEntrySizes does for streams.
     // Deflate grows what it cannot compress by a few bytes per 16 KB block: an entry declaring
     // more compressed bytes than that is a lie, refused before any is read.
-    if (entry.compressedSize > size + (size >>> 10) + 64) throw new Error(`entry "${entry.fileName}": too many bytes in the stream, ${entry.compressedSize} compressed for ${size} declared`);
+    if (entry.compressedSize > size + (size >>> 10) + 64)
+      throw new Error(
+        `entry "${entry.fileName}": too many bytes in the stream, ${entry.compressedSize} compressed for ${size} declared`,
+      );
     const compressed = Buffer.allocUnsafe(entry.compressedSize);
     let read = 0;
     for await (const chunk of await zip.openReadStreamPromise(entry, { decompress: false } as yauzl.ZipFileOptions)) {
       const bytes = chunk as Buffer;
-      if (read + bytes.length > compressed.length) throw new Error(`entry "${entry.fileName}" is larger than it declares`);
+      if (read + bytes.length > compressed.length)
+        throw new Error(`entry "${entry.fileName}" is larger than it declares`);
       compressed.set(bytes, read);
       read += bytes.length;
     }
@@ -122,7 +137,8 @@ async function readEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, shared: boolean
     try {
       inflated = inflateRawSync(compressed.subarray(0, read), { maxOutputLength: size });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw new Error(`entry "${entry.fileName}": too many bytes in the stream. expected ${size}`);
+      if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE')
+        throw new Error(`entry "${entry.fileName}": too many bytes in the stream. expected ${size}`);
       throw error;
     }
     if (inflated.length !== size) throw new Error(`entry "${entry.fileName}" is shorter than it declares`);

@@ -50,7 +50,9 @@ export async function validateGltf(
         externalResourceFunction: (uri) => {
           const resource = resources.get(uri);
           // A GLB's external URIs have no archive to come from: the validator reports IO_ERROR.
-          return resource ? Promise.resolve(ownBytes(resource)) : Promise.reject(new Error(`The resource "${uri}" is not available.`));
+          return resource
+            ? Promise.resolve(ownBytes(resource))
+            : Promise.reject(new Error(`The resource "${uri}" is not available.`));
         },
       });
     } catch (error) {
@@ -59,13 +61,27 @@ export async function validateGltf(
     }
   };
   const report = await run({});
-  const last = report.issues.truncated && report.issues.numErrors === 0 ? await run({ onlyIssues: validatorErrorCodes() }) : report;
-  const messages = (of: validator.ValidationReport): ModelFileIssue[] => of.issues.messages.map(({ code, message, severity, pointer }) => ({ code, message, severity, ...(pointer ? { pointer } : {}) }));
+  const last =
+    report.issues.truncated && report.issues.numErrors === 0
+      ? await run({ onlyIssues: validatorErrorCodes() })
+      : report;
+  const messages = (of: validator.ValidationReport): ModelFileIssue[] =>
+    of.issues.messages.map(({ code, message, severity, pointer }) => ({
+      code,
+      message,
+      severity,
+      ...(pointer ? { pointer } : {}),
+    }));
   if (last.issues.numErrors > 0) {
-    const errors = messages(last).filter((m) => m.severity === 0).slice(0, opts.maxReportedIssues);
+    const errors = messages(last)
+      .filter((m) => m.severity === 0)
+      .slice(0, opts.maxReportedIssues);
     throw new ModelFileError(
       'invalid_file',
-      `The glTF validator found ${last.issues.numErrors} error(s): ${errors.slice(0, 3).map((e) => e.message).join('; ')}`,
+      `The glTF validator found ${last.issues.numErrors} error(s): ${errors
+        .slice(0, 3)
+        .map((e) => e.message)
+        .join('; ')}`,
       { validatorVersion: last.validatorVersion, numErrors: last.issues.numErrors, messages: errors },
     );
   }
@@ -73,8 +89,23 @@ export async function validateGltf(
   return {
     validatorVersion: report.validatorVersion,
     numWarnings: report.issues.numWarnings,
-    warnings: messages(report).filter((m) => m.severity === 1).slice(0, opts.maxReportedIssues),
-    ...pick(info, ['version', 'generator', 'extensionsUsed', 'extensionsRequired', 'animationCount', 'materialCount', 'hasMorphTargets', 'hasSkins', 'hasTextures', 'drawCallCount', 'totalVertexCount', 'totalTriangleCount']),
+    warnings: messages(report)
+      .filter((m) => m.severity === 1)
+      .slice(0, opts.maxReportedIssues),
+    ...pick(info, [
+      'version',
+      'generator',
+      'extensionsUsed',
+      'extensionsRequired',
+      'animationCount',
+      'materialCount',
+      'hasMorphTargets',
+      'hasSkins',
+      'hasTextures',
+      'drawCallCount',
+      'totalVertexCount',
+      'totalTriangleCount',
+    ]),
   };
 }
 

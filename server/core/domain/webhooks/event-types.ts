@@ -18,7 +18,8 @@ export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 export const TEST_EVENT = 'webhook.test';
 
-export const isWebhookEventType = (value: string): value is WebhookEventType => (WEBHOOK_EVENT_TYPES as readonly string[]).includes(value);
+export const isWebhookEventType = (value: string): value is WebhookEventType =>
+  (WEBHOOK_EVENT_TYPES as readonly string[]).includes(value);
 
 /** At most this many webhooks per project (contract section 7). */
 export const MAX_WEBHOOKS_PER_PROJECT = 20;
@@ -30,6 +31,18 @@ export const WEBHOOK_ID_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
 export const DELIVERY_LOG_SIZE = 50;
 
 /** The body of every delivery (contract section 7), serialized once: the bytes signed and sent. */
-export function serializeDeliveryBody(event: { id: string; event: string; createdAt: Date; projectId: string; data: unknown }): string {
-  return JSON.stringify({ id: event.id, event: event.event, createdAt: event.createdAt.toISOString(), projectId: event.projectId, data: event.data });
+export function serializeDeliveryBody(event: {
+  id: string;
+  event: string;
+  createdAt: Date;
+  projectId: string;
+  data: unknown;
+}): string {
+  return JSON.stringify({
+    id: event.id,
+    event: event.event,
+    createdAt: event.createdAt.toISOString(),
+    projectId: event.projectId,
+    data: event.data,
+  });
 }

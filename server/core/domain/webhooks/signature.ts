@@ -57,7 +57,9 @@ export interface SignedHeadersInput {
 export function signedHeaders(input: SignedHeadersInput): Record<string, string> {
   const { secret, deliveryId, event, attempt, timestamp, body } = input;
   const hex = createHmac('sha256', secret).update(body).digest('hex');
-  const standard = createHmac('sha256', standardWebhooksKey(secret)).update(`${deliveryId}.${timestamp}.${body}`).digest('base64');
+  const standard = createHmac('sha256', standardWebhooksKey(secret))
+    .update(`${deliveryId}.${timestamp}.${body}`)
+    .digest('base64');
   return {
     'content-type': 'application/json',
     'user-agent': 'config-share-webhooks/3.16',

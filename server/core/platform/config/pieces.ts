@@ -1,12 +1,38 @@
 import { Type } from 'typebox';
-import { ConfigError, LOG_LEVELS, flag, loadSettings, parseDurationList, parseRate, requireSetting, setting, settingsPiece, withoutTrailingSlash } from './settings.js';
+import {
+  ConfigError,
+  LOG_LEVELS,
+  flag,
+  loadSettings,
+  parseDurationList,
+  parseRate,
+  requireSetting,
+  setting,
+  settingsPiece,
+  withoutTrailingSlash,
+} from './settings.js';
 
 /**
  * The settings, in groups that belong together. Each process's config module (server/config.ts,
  * worker/config.ts, bff/config.ts) lists the pieces it needs; shared code asks for the pieces'
  * result types (`StorageSettings`, ...), never for a whole process's config.
  */
-const { Int, Millis, OneOf, Bool, HttpUrl, Secret, Host, RateSpec, DurationList, TrustProxy, Checked, INT32_MAX, got, trustProxyEntries } = setting;
+const {
+  Int,
+  Millis,
+  OneOf,
+  Bool,
+  HttpUrl,
+  Secret,
+  Host,
+  RateSpec,
+  DurationList,
+  TrustProxy,
+  Checked,
+  INT32_MAX,
+  got,
+  trustProxyEntries,
+} = setting;
 
 export const logging = settingsPiece({ LOG_LEVEL: OneOf(LOG_LEVELS, 'info') }, (env) => ({
   logLevel: env.LOG_LEVEL as (typeof LOG_LEVELS)[number],
@@ -30,7 +56,11 @@ export const postgres = settingsPiece(
 export const redis = settingsPiece(
   {
     REDIS_URL: Type.String({ default: 'redis://127.0.0.1:6379' }),
-    QUEUE_PREFIX: Checked((v) => /^[A-Za-z0-9_-]+$/.test(v), (v) => `must be letters, digits, _ and - only ${got(v)}`, { default: 'cs' }),
+    QUEUE_PREFIX: Checked(
+      (v) => /^[A-Za-z0-9_-]+$/.test(v),
+      (v) => `must be letters, digits, _ and - only ${got(v)}`,
+      { default: 'cs' },
+    ),
   },
   (env) => ({
     redisUrl: env.REDIS_URL,
@@ -47,11 +77,20 @@ export const storage = settingsPiece(
     STORAGE_DIR: Type.String({ default: '.data/storage' }),
     S3_ENDPOINT: Type.Optional(HttpUrl()),
     S3_REGION: Type.String({ default: 'us-east-1' }),
-    S3_BUCKET: Type.Optional(Checked((v) => /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(v), (v) => `must be an S3 bucket name (3-63 lower-case letters, digits, dots and hyphens) ${got(v)}`)),
+    S3_BUCKET: Type.Optional(
+      Checked(
+        (v) => /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(v),
+        (v) => `must be an S3 bucket name (3-63 lower-case letters, digits, dots and hyphens) ${got(v)}`,
+      ),
+    ),
     S3_ACCESS_KEY_ID: Type.Optional(Type.String()),
     S3_SECRET_ACCESS_KEY: Type.Optional(Type.String()),
     S3_FORCE_PATH_STYLE: Bool,
-    S3_PREFIX: Checked((v) => v === '' || S3_PREFIX.test(v), (v) => `must be empty or folders ending in / (like "config-share/") ${got(v)}`, { default: '' }),
+    S3_PREFIX: Checked(
+      (v) => v === '' || S3_PREFIX.test(v),
+      (v) => `must be empty or folders ending in / (like "config-share/") ${got(v)}`,
+      { default: '' },
+    ),
     S3_PRESIGN_SECONDS: Int(1, 7 * 24 * 3600, '300'),
     STORAGE_SWEEP_GRACE_MS: Millis(String(6 * 3600_000)),
     STORAGE_SWEEP_INTERVAL_MS: Millis(String(3600_000)),
@@ -63,7 +102,10 @@ export const storage = settingsPiece(
       s3: {
         endpoint: env.S3_ENDPOINT,
         region: env.S3_REGION,
-        bucket: env.STORAGE_DRIVER === 's3' ? requireSetting(env.S3_BUCKET, 'S3_BUCKET (STORAGE_DRIVER=s3)') : (env.S3_BUCKET ?? ''),
+        bucket:
+          env.STORAGE_DRIVER === 's3'
+            ? requireSetting(env.S3_BUCKET, 'S3_BUCKET (STORAGE_DRIVER=s3)')
+            : (env.S3_BUCKET ?? ''),
         // Both or neither: without them the SDK's default chain (environment, profile, instance role) applies.
         credentials: s3Credentials(env.S3_ACCESS_KEY_ID, env.S3_SECRET_ACCESS_KEY),
         forcePathStyle: flag(env.S3_FORCE_PATH_STYLE),
@@ -81,7 +123,8 @@ export const storage = settingsPiece(
 
 function s3Credentials(accessKeyId: string | undefined, secretAccessKey: string | undefined) {
   if (!accessKeyId && !secretAccessKey) return undefined;
-  if (!accessKeyId || !secretAccessKey) throw new ConfigError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both or neither');
+  if (!accessKeyId || !secretAccessKey)
+    throw new ConfigError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both or neither');
   return { accessKeyId, secretAccessKey };
 }
 
@@ -90,7 +133,9 @@ export const shutdown = settingsPiece({ SHUTDOWN_TIMEOUT_MS: Millis('10000') }, 
   shutdownTimeoutMs: Number(env.SHUTDOWN_TIMEOUT_MS),
 }));
 
-export const proxy = settingsPiece({ TRUST_PROXY: TrustProxy }, (env) => ({ trustProxy: trustProxyEntries(env.TRUST_PROXY) }));
+export const proxy = settingsPiece({ TRUST_PROXY: TrustProxy }, (env) => ({
+  trustProxy: trustProxyEntries(env.TRUST_PROXY),
+}));
 
 export const serverListen = settingsPiece(
   { PORT: Int(1, 65535, '3000'), HOST: Host('127.0.0.1'), PUBLIC_BASE_URL: Type.Optional(HttpUrl()) },
@@ -104,7 +149,11 @@ export const serverListen = settingsPiece(
 
 export const bffListen = settingsPiece(
   { BFF_PORT: Int(1, 65535, '8080'), BFF_HOST: Host('127.0.0.1'), BFF_UPSTREAM_URL: HttpUrl('http://127.0.0.1:3000') },
-  (env) => ({ bffPort: Number(env.BFF_PORT), bffHost: env.BFF_HOST, bffUpstreamUrl: withoutTrailingSlash(env.BFF_UPSTREAM_URL) }),
+  (env) => ({
+    bffPort: Number(env.BFF_PORT),
+    bffHost: env.BFF_HOST,
+    bffUpstreamUrl: withoutTrailingSlash(env.BFF_UPSTREAM_URL),
+  }),
 );
 
 export const bffCache = settingsPiece(
@@ -125,7 +174,9 @@ export const bffCache = settingsPiece(
   }),
 );
 
-export const publicKey = settingsPiece({ PUBLIC_ANON_KEY: Type.Optional(Secret(16)) }, (env) => ({ publicAnonKey: env.PUBLIC_ANON_KEY }));
+export const publicKey = settingsPiece({ PUBLIC_ANON_KEY: Type.Optional(Secret(16)) }, (env) => ({
+  publicAnonKey: env.PUBLIC_ANON_KEY,
+}));
 
 export const auth = settingsPiece(
   {
@@ -134,15 +185,30 @@ export const auth = settingsPiece(
     AUTH_ISSUER: Type.Optional(Type.String()),
     AUTH_AUDIENCE: Type.Optional(Type.String()),
   },
-  (env) => ({ auth: { jwtSecret: env.AUTH_JWT_SECRET, jwksUrl: env.AUTH_JWKS_URL, issuer: env.AUTH_ISSUER, audience: env.AUTH_AUDIENCE } }),
+  (env) => ({
+    auth: {
+      jwtSecret: env.AUTH_JWT_SECRET,
+      jwksUrl: env.AUTH_JWKS_URL,
+      issuer: env.AUTH_ISSUER,
+      audience: env.AUTH_AUDIENCE,
+    },
+  }),
 );
 
-export const fileSigning = settingsPiece({ FILE_SIGNING_SECRET: Type.Optional(Secret(32)) }, (env) => ({ fileSigningSecret: env.FILE_SIGNING_SECRET }));
+export const fileSigning = settingsPiece({ FILE_SIGNING_SECRET: Type.Optional(Secret(32)) }, (env) => ({
+  fileSigningSecret: env.FILE_SIGNING_SECRET,
+}));
 
-export const tokenEncryption = settingsPiece({ TOKEN_ENCRYPTION_KEY: Type.Optional(Secret(32)) }, (env) => ({ tokenEncryptionKey: env.TOKEN_ENCRYPTION_KEY }));
+export const tokenEncryption = settingsPiece({ TOKEN_ENCRYPTION_KEY: Type.Optional(Secret(32)) }, (env) => ({
+  tokenEncryptionKey: env.TOKEN_ENCRYPTION_KEY,
+}));
 
 export const mail = settingsPiece(
-  { SMTP_URL: Type.Optional(Type.String()), MAIL_FROM: Type.String({ default: 'config-share <no-reply@config-share.local>' }), SMTP_ALLOW_PRIVATE: Bool },
+  {
+    SMTP_URL: Type.Optional(Type.String()),
+    MAIL_FROM: Type.String({ default: 'config-share <no-reply@config-share.local>' }),
+    SMTP_ALLOW_PRIVATE: Bool,
+  },
   (env) => ({
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,
@@ -214,7 +280,11 @@ function isOrigin(value: string): boolean {
     return false;
   }
 }
-const originList = (value: string) => value.split(',').map((s) => s.trim()).filter(Boolean);
+const originList = (value: string) =>
+  value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /**
  * The owner console and the operator's queue view (issue 15): which browser origins may call the
@@ -224,7 +294,12 @@ export const operatorConsole = settingsPiece(
   {
     CONSOLE_ORIGINS: Checked(
       (v) => originList(v).every(isOrigin),
-      (v) => `must be comma-separated origins like https://console.example.com or http://127.0.0.1:8080 (no path, no trailing slash) ${got(originList(v).filter((o) => !isOrigin(o)).join(','))}`,
+      (v) =>
+        `must be comma-separated origins like https://console.example.com or http://127.0.0.1:8080 (no path, no trailing slash) ${got(
+          originList(v)
+            .filter((o) => !isOrigin(o))
+            .join(','),
+        )}`,
       { default: '' },
     ),
     QUEUE_DASHBOARD: Bool,
@@ -232,7 +307,10 @@ export const operatorConsole = settingsPiece(
   },
   (env) => {
     const queueDashboard = flag(env.QUEUE_DASHBOARD);
-    if (queueDashboard && !env.OPERATOR_SECRET) throw new ConfigError('QUEUE_DASHBOARD=1 needs OPERATOR_SECRET (at least 16 characters): the queue view shows job data and can retry or remove jobs');
+    if (queueDashboard && !env.OPERATOR_SECRET)
+      throw new ConfigError(
+        'QUEUE_DASHBOARD=1 needs OPERATOR_SECRET (at least 16 characters): the queue view shows job data and can retry or remove jobs',
+      );
     return {
       /** Browser origins whose pages may call the owner API (default none: no CORS headers). */
       consoleOrigins: originList(env.CONSOLE_ORIGINS),
@@ -309,7 +387,30 @@ export const cpu = settingsPiece({ CPU_THREADS: Int(1, 64, '2') }, (env) => ({
 }));
 
 /** Every piece: what `npm start` checks before it starts anything, and the settings reference. */
-export const ALL_PIECES = [logging, postgres, redis, storage, shutdown, proxy, serverListen, bffListen, bffCache, publicKey, shareReadLimit, auth, fileSigning, tokenEncryption, mail, webhooks, libraries, limits, worker, cpu, operatorConsole, consoleApi] as const;
+export const ALL_PIECES = [
+  logging,
+  postgres,
+  redis,
+  storage,
+  shutdown,
+  proxy,
+  serverListen,
+  bffListen,
+  bffCache,
+  publicKey,
+  shareReadLimit,
+  auth,
+  fileSigning,
+  tokenEncryption,
+  mail,
+  webhooks,
+  libraries,
+  limits,
+  worker,
+  cpu,
+  operatorConsole,
+  consoleApi,
+] as const;
 
 type Result<P> = P extends { read(env: never): infer R } ? R : never;
 export type LoggingSettings = Result<typeof logging>;

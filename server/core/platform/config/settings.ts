@@ -14,7 +14,11 @@ import { Value } from 'typebox/value';
 const got = (value: string) => `(got ${JSON.stringify(value)})`;
 
 /** A string setting with a check whose message follows the variable's name. */
-function Checked(check: (value: string) => boolean, error: (value: string) => string, options: { default?: string } = {}) {
+function Checked(
+  check: (value: string) => boolean,
+  error: (value: string) => string,
+  options: { default?: string } = {},
+) {
   return Type.Refine(Type.String(options), check, error);
 }
 
@@ -32,8 +36,13 @@ function Int(min: number, max: number, fallback?: string) {
 const Millis = (fallback: string) => Int(1, INT32_MAX, fallback);
 
 function OneOf(values: readonly string[], fallback?: string) {
-  const listed = values.length > 2 ? `one of ${values.slice(0, -1).join(', ')} or ${values.at(-1)}` : values.join(' or ');
-  return Checked((v) => values.includes(v), (v) => `must be ${listed} ${got(v)}`, fallback === undefined ? {} : { default: fallback });
+  const listed =
+    values.length > 2 ? `one of ${values.slice(0, -1).join(', ')} or ${values.at(-1)}` : values.join(' or ');
+  return Checked(
+    (v) => values.includes(v),
+    (v) => `must be ${listed} ${got(v)}`,
+    fallback === undefined ? {} : { default: fallback },
+  );
 }
 
 const Bool = OneOf(['0', '1', 'true', 'false'], '0');
@@ -49,15 +58,27 @@ function isHttpUrl(value: string): boolean {
 }
 
 function HttpUrl(fallback?: string) {
-  return Checked(isHttpUrl, (v) => `must be an absolute http:// or https:// URL ${got(v)}`, fallback === undefined ? {} : { default: fallback });
+  return Checked(
+    isHttpUrl,
+    (v) => `must be an absolute http:// or https:// URL ${got(v)}`,
+    fallback === undefined ? {} : { default: fallback },
+  );
 }
 
 /** A secret: only its length is checked and reported. */
 function Secret(minLength: number) {
-  return Checked((v) => v.length >= minLength, (v) => `must be at least ${minLength} characters (got ${v.length})`);
+  return Checked(
+    (v) => v.length >= minLength,
+    (v) => `must be at least ${minLength} characters (got ${v.length})`,
+  );
 }
 
-const Host = (fallback: string) => Checked((v) => v.trim() !== '' && !/\s/.test(v), (v) => `must be a host name or IP address ${got(v)}`, { default: fallback });
+const Host = (fallback: string) =>
+  Checked(
+    (v) => v.trim() !== '' && !/\s/.test(v),
+    (v) => `must be a host name or IP address ${got(v)}`,
+    { default: fallback },
+  );
 
 const RATE_PATTERN = /^([0-9]+)\/([0-9]+)(ms|s|m|h)$/;
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
@@ -71,7 +92,12 @@ function isRateSpec(spec: string): boolean {
 }
 
 function RateSpec(fallback: string) {
-  return Checked(isRateSpec, (v) => `must be count/window with a count of at least 1 and a window above 0 in ms, s, m or h, like ${fallback} ${got(v)}`, { default: fallback });
+  return Checked(
+    isRateSpec,
+    (v) =>
+      `must be count/window with a count of at least 1 and a window above 0 in ms, s, m or h, like ${fallback} ${got(v)}`,
+    { default: fallback },
+  );
 }
 
 const DURATION_PATTERN = /^([0-9]+)(ms|s|m|h)$/;
@@ -86,26 +112,46 @@ export function parseDurationList(spec: string): number[] {
 
 const isDurationList = (spec: string) => {
   const parts = spec.split(',').map((part) => part.trim());
-  return parts.length >= 1 && parts.length <= 20 && parts.every((part) => DURATION_PATTERN.test(part)) && parseDurationList(spec).every((ms) => ms >= 1 && ms <= INT32_MAX);
+  return (
+    parts.length >= 1 &&
+    parts.length <= 20 &&
+    parts.every((part) => DURATION_PATTERN.test(part)) &&
+    parseDurationList(spec).every((ms) => ms >= 1 && ms <= INT32_MAX)
+  );
 };
 
 function DurationList(fallback: string) {
-  return Checked(isDurationList, (v) => `must be 1 to 20 comma-separated durations in ms, s, m or h, each from 1 ms to about 24 days, like ${fallback} ${got(v)}`, { default: fallback });
+  return Checked(
+    isDurationList,
+    (v) =>
+      `must be 1 to 20 comma-separated durations in ms, s, m or h, each from 1 ms to about 24 days, like ${fallback} ${got(v)}`,
+    { default: fallback },
+  );
 }
 
 /** TRUST_PROXY's entries, as today: split on commas, trimmed, empty ones dropped. */
-const trustProxyEntries = (value: string) => value.split(',').map((s) => s.trim()).filter(Boolean);
+const trustProxyEntries = (value: string) =>
+  value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 const isIp = (v: string) => ipaddr.IPv4.isValidFourPartDecimal(v) || ipaddr.IPv6.isValid(v);
 const isCidr = (v: string) => ipaddr.IPv4.isValidCIDRFourPartDecimal(v) || ipaddr.IPv6.isValidCIDR(v);
 /** `10.0.0.0/255.0.0.0`: the netmask form Fastify's proxy-addr takes too. */
 const isNetmask = (v: string) => {
   const [address, mask, extra] = v.split('/');
-  return extra === undefined && mask !== undefined && ipaddr.IPv4.isValidFourPartDecimal(address) && ipaddr.IPv4.isValidFourPartDecimal(mask);
+  return (
+    extra === undefined &&
+    mask !== undefined &&
+    ipaddr.IPv4.isValidFourPartDecimal(address) &&
+    ipaddr.IPv4.isValidFourPartDecimal(mask)
+  );
 };
 /** proxy-addr's named ranges, which Fastify accepts in trustProxy. */
 const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
-const isProxyEntry = (entry: string) => isIp(entry) || isCidr(entry) || isNetmask(entry) || PROXY_RANGE_NAMES.has(entry);
+const isProxyEntry = (entry: string) =>
+  isIp(entry) || isCidr(entry) || isNetmask(entry) || PROXY_RANGE_NAMES.has(entry);
 
 const TrustProxy = Checked(
   (v) => trustProxyEntries(v).every(isProxyEntry),
@@ -133,7 +179,22 @@ export const flag = (v: string | undefined) => v === '1' || v === 'true';
 export const withoutTrailingSlash = (url: string) => url.replace(/\/$/, '');
 
 /** The checked setting types the pieces are made of (each message follows the variable's name). */
-export const setting = { Int, Millis, OneOf, Bool, HttpUrl, Secret, Host, RateSpec, DurationList, TrustProxy, Checked, INT32_MAX, got, trustProxyEntries };
+export const setting = {
+  Int,
+  Millis,
+  OneOf,
+  Bool,
+  HttpUrl,
+  Secret,
+  Host,
+  RateSpec,
+  DurationList,
+  TrustProxy,
+  Checked,
+  INT32_MAX,
+  got,
+  trustProxyEntries,
+};
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -149,13 +210,18 @@ export interface SettingsPiece<P extends TProperties = TProperties, R = unknown>
   read(env: { [K in keyof P]: Static<P[K]> }): R;
 }
 
-export function settingsPiece<P extends TProperties, R>(properties: P, read: (env: { [K in keyof P]: Static<P[K]> }) => R): SettingsPiece<P, R> {
+export function settingsPiece<P extends TProperties, R>(
+  properties: P,
+  read: (env: { [K in keyof P]: Static<P[K]> }) => R,
+): SettingsPiece<P, R> {
   return { properties, read };
 }
 
 type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
 /** The config a list of pieces makes: every piece's result, merged. */
-export type SettingsOf<T extends readonly SettingsPiece<any, any>[]> = UnionToIntersection<ReturnType<T[number]['read']>>;
+export type SettingsOf<T extends readonly SettingsPiece<any, any>[]> = UnionToIntersection<
+  ReturnType<T[number]['read']>
+>;
 
 /** One message per variable, in the schema's order: `NAME what is expected (got ...)`. */
 function describeProblems(schema: TObject, env: unknown): string[] {
@@ -173,7 +239,10 @@ function describeProblems(schema: TObject, env: unknown): string[] {
  * `.env` file). Empty values count as unset. Every problem is reported at once, on one line,
  * as a ConfigError.
  */
-export function loadSettings<const T extends readonly SettingsPiece<any, any>[]>(pieces: T, source: Record<string, string | undefined> = process.env): SettingsOf<T> {
+export function loadSettings<const T extends readonly SettingsPiece<any, any>[]>(
+  pieces: T,
+  source: Record<string, string | undefined> = process.env,
+): SettingsOf<T> {
   const properties: TProperties = Object.assign({}, ...pieces.map((piece) => piece.properties));
   const schema = Type.Object(properties);
   const raw: Record<string, string> = {};
@@ -185,11 +254,12 @@ export function loadSettings<const T extends readonly SettingsPiece<any, any>[]>
   if (!Value.Check(schema, env)) {
     const problems = describeProblems(schema, env);
     // One line, so a process that stops on it prints one line.
-    throw new ConfigError(problems.length === 1 ? problems[0] : `${problems.length} invalid settings: ${problems.join('; ')}`);
+    throw new ConfigError(
+      problems.length === 1 ? problems[0] : `${problems.length} invalid settings: ${problems.join('; ')}`,
+    );
   }
   return Object.assign({}, ...pieces.map((piece) => piece.read(env as never))) as SettingsOf<T>;
 }
-
 
 /** Fails at boot with a clear message when a secret the process needs is missing. */
 export function requireSetting<T>(value: T | undefined, name: string): T {

@@ -6,7 +6,15 @@ import { createLibraryB, type LibraryB } from './library-b.js';
 import { createLibraryC } from './library-c.js';
 import type { LibraryAdapter } from './types.js';
 
-export type { LibraryAdapter, LibraryItem, LibrarySearchQuery, LibrarySearchPage, DownloadPlan, DownloadFile, CallContext } from './types.js';
+export type {
+  LibraryAdapter,
+  LibraryItem,
+  LibrarySearchQuery,
+  LibrarySearchPage,
+  DownloadPlan,
+  DownloadFile,
+  CallContext,
+} from './types.js';
 export { SearchSkipped, planSize } from './types.js';
 export { DownloadTooLargeError } from './library-http.js';
 export type { LibraryB, OAuthTokens, LibraryBProfile } from './library-b.js';
@@ -31,5 +39,11 @@ export function createLibraries(settings: LibrariesSettings): Libraries {
   const a = createLibraryA({ apiUrl: settings.libraries.library_a.apiUrl, http, maxDownloadBytes: MAX_DOWNLOAD_BYTES });
   const b = createLibraryB({ ...settings.libraries.library_b, http });
   const c = createLibraryC({ ...settings.libraries.library_c, http });
-  return { http, list: [a, b, c], byId: { library_a: a, library_b: b, library_c: c }, library_b: b, close: () => http.close() };
+  return {
+    http,
+    list: [a, b, c],
+    byId: { library_a: a, library_b: b, library_c: c },
+    library_b: b,
+    close: () => http.close(),
+  };
 }

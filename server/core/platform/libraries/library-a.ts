@@ -3,7 +3,15 @@ import { statusError } from './library-http.js';
 import { LibraryError } from '../../domain/libraries/library-errors.js';
 import { licenceFor } from '../../domain/libraries/licences.js';
 import type { CategoryId } from '../../domain/libraries/categories.js';
-import { SearchSkipped, planSize, type CallContext, type DownloadFile, type DownloadPlan, type LibraryAdapter, type LibraryItem } from './types.js';
+import {
+  SearchSkipped,
+  planSize,
+  type CallContext,
+  type DownloadFile,
+  type DownloadPlan,
+  type LibraryAdapter,
+  type LibraryItem,
+} from './types.js';
 
 /**
  * library_a: Poly Haven (https://api.polyhaven.com, no key, every asset CC0). Its API has no
@@ -59,7 +67,13 @@ const slug = (text: string) =>
   text
     .toLowerCase()
     .split('/')
-    .map((part) => part.replace(/&/g, ' ').trim().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, ''))
+    .map((part) =>
+      part
+        .replace(/&/g, ' ')
+        .trim()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-|-$/g, ''),
+    )
     .join('/');
 
 function ourCategories(asset: PhAsset): CategoryId[] {
@@ -90,7 +104,9 @@ function toItem(id: string, asset: PhAsset): LibraryItem {
 
 function matches(asset: PhAsset, words: string[]): boolean {
   if (words.length === 0) return true;
-  const haystack = [asset.name, asset.category, ...(asset.tags ?? []), ...(asset.categories ?? [])].join(' ').toLowerCase();
+  const haystack = [asset.name, asset.category, ...(asset.tags ?? []), ...(asset.categories ?? [])]
+    .join(' ')
+    .toLowerCase();
   return words.every((word) => haystack.includes(word));
 }
 
@@ -102,7 +118,8 @@ export function createLibraryA(options: LibraryAOptions): LibraryAdapter {
     url.searchParams.set('t', 'models');
     if (category) url.searchParams.set('category', category);
     const answer = await http.json<Record<string, PhAsset>>(url.href, { signal: ctx.signal });
-    if (answer.status !== 200 || !answer.body || typeof answer.body !== 'object') throw statusError(PROVIDER, answer.status === 200 ? 502 : answer.status, 'search');
+    if (answer.status !== 200 || !answer.body || typeof answer.body !== 'object')
+      throw statusError(PROVIDER, answer.status === 200 ? 502 : answer.status, 'search');
     return answer.body;
   }
 
@@ -118,7 +135,8 @@ export function createLibraryA(options: LibraryAOptions): LibraryAdapter {
 
     async search(query, ctx) {
       if (query.maxPolygons !== undefined) throw new SearchSkipped('Poly Haven does not report polygon counts.');
-      if (query.format === 'glb') throw new SearchSkipped('Poly Haven offers glTF files only (imports are converted to GLB).');
+      if (query.format === 'glb')
+        throw new SearchSkipped('Poly Haven offers glTF files only (imports are converted to GLB).');
       let slugs: Array<string | null> = [null];
       if (query.category) {
         const mapped = CATEGORY[query.category];
@@ -126,7 +144,8 @@ export function createLibraryA(options: LibraryAOptions): LibraryAdapter {
         slugs = mapped;
       }
       const offset = typeof query.page === 'number' ? query.page : 0;
-      if (query.license && query.license !== 'cc0') return { items: [], total: 0, next: null, notices: ['Poly Haven offers CC0 models only.'] };
+      if (query.license && query.license !== 'cc0')
+        return { items: [], total: 0, next: null, notices: ['Poly Haven offers CC0 models only.'] };
       const merged = new Map<string, PhAsset>();
       for (const answer of await Promise.all(slugs.map((s) => catalogue(s, ctx)))) {
         for (const [id, asset] of Object.entries(answer)) merged.set(id, asset);
@@ -163,21 +182,36 @@ export function createLibraryA(options: LibraryAOptions): LibraryAdapter {
 
     async downloadPlan(id, ctx): Promise<DownloadPlan> {
       if (!ID.test(id)) throw new LibraryError('not_found', PROVIDER, 'model not found');
-      const answer = await http.json<{ gltf?: Record<string, { gltf?: PhFile }> }>(`${apiUrl}/files/${encodeURIComponent(id)}`, { signal: ctx.signal });
+      const answer = await http.json<{ gltf?: Record<string, { gltf?: PhFile }> }>(
+        `${apiUrl}/files/${encodeURIComponent(id)}`,
+        { signal: ctx.signal },
+      );
       if (answer.status !== 200 || !answer.body) throw statusError(PROVIDER, answer.status, 'model files');
       const resolutions = answer.body.gltf ?? {};
       const options = Object.entries(resolutions)
         .map(([res, formats]) => ({ res, file: formats?.gltf }))
         .filter((o): o is { res: string; file: PhFile } => !!o.file?.url)
-        .map((o) => ({ ...o, total: (o.file.size ?? 0) + Object.values(o.file.include ?? {}).reduce((sum, f) => sum + (f.size ?? 0), 0) }));
+        .map((o) => ({
+          ...o,
+          total: (o.file.size ?? 0) + Object.values(o.file.include ?? {}).reduce((sum, f) => sum + (f.size ?? 0), 0),
+        }));
       if (options.length === 0) throw new LibraryError('not_found', PROVIDER, 'the model has no glTF files');
       // 2K textures are what a configurator wants (readiness rubric); then smaller, then larger.
       const rank = (res: string) => ({ '2k': 0, '1k': 1, '4k': 2 })[res] ?? 3 + parseInt(res, 10);
       options.sort((a, b) => rank(a.res) - rank(b.res));
       const chosen = options.find((o) => o.total <= maxDownloadBytes) ?? options.sort((a, b) => a.total - b.total)[0];
-      const includes: DownloadFile[] = Object.entries(chosen.file.include ?? {}).map(([path, f]) => ({ path, url: f.url ?? '', size: f.size, md5: f.md5 }));
+      const includes: DownloadFile[] = Object.entries(chosen.file.include ?? {}).map(([path, f]) => ({
+        path,
+        url: f.url ?? '',
+        size: f.size,
+        md5: f.md5,
+      }));
       const mainName = new URL(chosen.file.url!).pathname.split('/').pop() || `${id}.gltf`;
-      return { kind: 'files', main: { path: mainName, url: chosen.file.url!, size: chosen.file.size, md5: chosen.file.md5 }, includes };
+      return {
+        kind: 'files',
+        main: { path: mainName, url: chosen.file.url!, size: chosen.file.size, md5: chosen.file.md5 },
+        includes,
+      };
     },
   };
 }

@@ -65,7 +65,10 @@ const CATEGORY: Partial<Record<CategoryId, string>> = {
   art: 'art-abstract',
   history: 'cultural-heritage-history',
 };
-const FROM_SLUG = new Map<string, CategoryId>([...Object.entries(CATEGORY).map(([ours, theirs]) => [theirs, ours as CategoryId] as const), ['characters-creatures', 'people']]);
+const FROM_SLUG = new Map<string, CategoryId>([
+  ...Object.entries(CATEGORY).map(([ours, theirs]) => [theirs, ours as CategoryId] as const),
+  ['characters-creatures', 'people'],
+]);
 
 interface SkfbModel {
   uid?: string;
@@ -96,7 +99,9 @@ export function licenceOf(license: SkfbModel['license']): LicenceInfo {
 function thumbnail(model: SkfbModel): string {
   const images = (model.thumbnails?.images ?? []).filter((i) => i.url);
   // The smallest image at least 256 wide, else the largest.
-  const fit = images.filter((i) => (i.width ?? 0) >= 256).sort((a, b) => (a.width ?? 0) - (b.width ?? 0))[0] ?? images.sort((a, b) => (b.width ?? 0) - (a.width ?? 0))[0];
+  const fit =
+    images.filter((i) => (i.width ?? 0) >= 256).sort((a, b) => (a.width ?? 0) - (b.width ?? 0))[0] ??
+    images.sort((a, b) => (b.width ?? 0) - (a.width ?? 0))[0];
   return fit?.url ?? '';
 }
 
@@ -108,7 +113,9 @@ function toItem(model: SkfbModel): LibraryItem {
   let reason: string | undefined;
   if (model.isDownloadable === false) reason = 'The author does not allow downloads of this model.';
   else if (!archives.gltf && !archives.glb && model.archives) reason = 'The model has no glTF or GLB download.';
-  const categories = [...new Set((model.categories ?? []).map((c) => FROM_SLUG.get(c.slug ?? '')).filter((c): c is CategoryId => !!c))];
+  const categories = [
+    ...new Set((model.categories ?? []).map((c) => FROM_SLUG.get(c.slug ?? '')).filter((c): c is CategoryId => !!c)),
+  ];
   return {
     provider: PROVIDER,
     providerAssetId: uid,
@@ -123,7 +130,9 @@ function toItem(model: SkfbModel): LibraryItem {
     ...(typeof model.faceCount === 'number' ? { polygonCount: model.faceCount } : {}),
     importable: !reason,
     ...(reason ? { notImportableReason: reason } : {}),
-    ...(archives.gltf?.size || archives.glb?.size ? { downloadSize: (archives.gltf?.size ?? archives.glb?.size)! } : {}),
+    ...(archives.gltf?.size || archives.glb?.size
+      ? { downloadSize: (archives.gltf?.size ?? archives.glb?.size)! }
+      : {}),
   };
 }
 
@@ -144,7 +153,8 @@ export function createLibraryB(options: LibraryBOptions) {
   const { apiUrl, oauthUrl, clientId, clientSecret, http } = options;
 
   async function call<T>(path: string, ctx: CallContext, what: string, auth = false) {
-    const headers: Record<string, string> = auth && ctx.accessToken ? { authorization: `Bearer ${ctx.accessToken}` } : {};
+    const headers: Record<string, string> =
+      auth && ctx.accessToken ? { authorization: `Bearer ${ctx.accessToken}` } : {};
     const answer = await http.json<T>(`${apiUrl}${path}`, { signal: ctx.signal, headers });
     if (answer.status < 200 || answer.status >= 300 || !answer.body) {
       const detail = (answer.body as { detail?: string } | null)?.detail;
@@ -157,7 +167,13 @@ export function createLibraryB(options: LibraryBOptions) {
   }
 
   async function tokenRequest(form: Record<string, string>, signal: AbortSignal): Promise<OAuthTokens> {
-    const answer = await http.json<{ access_token?: string; refresh_token?: string; expires_in?: number; scope?: string; error?: string }>(`${oauthUrl}/token/`, {
+    const answer = await http.json<{
+      access_token?: string;
+      refresh_token?: string;
+      expires_in?: number;
+      scope?: string;
+      error?: string;
+    }>(`${oauthUrl}/token/`, {
       method: 'POST',
       signal,
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -165,10 +181,20 @@ export function createLibraryB(options: LibraryBOptions) {
     });
     if (answer.status !== 200 || !answer.body?.access_token) {
       // 400 invalid_grant (a used or expired code, a revoked refresh token) is the person's to fix: auth.
-      throw new LibraryError(answer.status >= 500 || answer.status === 0 ? 'unavailable' : 'auth', PROVIDER, `the token endpoint answered ${answer.status}${answer.body?.error ? ` (${answer.body.error})` : ''}`, answer.status);
+      throw new LibraryError(
+        answer.status >= 500 || answer.status === 0 ? 'unavailable' : 'auth',
+        PROVIDER,
+        `the token endpoint answered ${answer.status}${answer.body?.error ? ` (${answer.body.error})` : ''}`,
+        answer.status,
+      );
     }
     const body = answer.body;
-    return { accessToken: body.access_token!, refreshToken: body.refresh_token ?? null, expiresIn: typeof body.expires_in === 'number' ? body.expires_in : null, scope: body.scope ?? null };
+    return {
+      accessToken: body.access_token!,
+      refreshToken: body.refresh_token ?? null,
+      expiresIn: typeof body.expires_in === 'number' ? body.expires_in : null,
+      scope: body.scope ?? null,
+    };
   }
 
   const adapter: LibraryAdapter = {
@@ -178,7 +204,10 @@ export function createLibraryB(options: LibraryBOptions) {
     credit: 'Model hosted on Sketchfab (sketchfab.com)',
     requiresAccountForImport: true,
     supports: { category: true, license: true, maxPolygons: true, format: true },
-    notice: () => (clientId && clientSecret ? null : 'Imports need the platform to be registered with Sketchfab (LIBRARY_B_CLIENT_ID and LIBRARY_B_CLIENT_SECRET); search works without.'),
+    notice: () =>
+      clientId && clientSecret
+        ? null
+        : 'Imports need the platform to be registered with Sketchfab (LIBRARY_B_CLIENT_ID and LIBRARY_B_CLIENT_SECRET); search works without.',
     importAvailable: () => !!(clientId && clientSecret),
 
     async search(query, ctx) {
@@ -196,7 +225,12 @@ export function createLibraryB(options: LibraryBOptions) {
         const page = new URLSearchParams(params);
         page.set('count', String(Math.min(UPSTREAM_PAGE, query.pageSize - items.length)));
         if (cursor) page.set('cursor', cursor);
-        const body = await call<{ results?: SkfbModel[]; cursors?: { next?: string | null }; next?: string | null; totalCount?: number }>(`/search?${page}`, ctx, 'search');
+        const body = await call<{
+          results?: SkfbModel[];
+          cursors?: { next?: string | null };
+          next?: string | null;
+          totalCount?: number;
+        }>(`/search?${page}`, ctx, 'search');
         items.push(...(body.results ?? []).map(toItem));
         if (typeof body.totalCount === 'number') total = body.totalCount;
         next = body.cursors?.next ?? null;
@@ -219,7 +253,12 @@ export function createLibraryB(options: LibraryBOptions) {
     async downloadPlan(id, ctx): Promise<DownloadPlan> {
       if (!UID.test(id)) throw new LibraryError('not_found', PROVIDER, 'model not found');
       if (!ctx.accessToken) throw new LibraryError('auth', PROVIDER, 'downloads need a connected account');
-      const body = await call<Record<string, { url?: string; size?: number } | undefined>>(`/models/${id}/download`, ctx, 'download', true);
+      const body = await call<Record<string, { url?: string; size?: number } | undefined>>(
+        `/models/${id}/download`,
+        ctx,
+        'download',
+        true,
+      );
       if (body.gltf?.url) return { kind: 'archive', url: body.gltf.url, size: body.gltf.size, fileName: 'scene.zip' };
       if (body.glb?.url) return { kind: 'glb', url: body.glb.url, size: body.glb.size, fileName: 'scene.glb' };
       throw new LibraryError('not_found', PROVIDER, 'the model has no glTF download');
@@ -231,17 +270,48 @@ export function createLibraryB(options: LibraryBOptions) {
     oauth: {
       authorizeUrl(state: string, redirectUri: string): string {
         const url = new URL(`${oauthUrl}/authorize/`);
-        url.search = new URLSearchParams({ response_type: 'code', client_id: clientId ?? '', redirect_uri: redirectUri, state }).toString();
+        url.search = new URLSearchParams({
+          response_type: 'code',
+          client_id: clientId ?? '',
+          redirect_uri: redirectUri,
+          state,
+        }).toString();
         return url.href;
       },
       exchangeCode: (code: string, redirectUri: string, signal: AbortSignal) =>
-        tokenRequest({ grant_type: 'authorization_code', code, client_id: clientId ?? '', client_secret: clientSecret ?? '', redirect_uri: redirectUri }, signal),
+        tokenRequest(
+          {
+            grant_type: 'authorization_code',
+            code,
+            client_id: clientId ?? '',
+            client_secret: clientSecret ?? '',
+            redirect_uri: redirectUri,
+          },
+          signal,
+        ),
       refresh: (refreshToken: string, signal: AbortSignal) =>
-        tokenRequest({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: clientId ?? '', client_secret: clientSecret ?? '' }, signal),
+        tokenRequest(
+          {
+            grant_type: 'refresh_token',
+            refresh_token: refreshToken,
+            client_id: clientId ?? '',
+            client_secret: clientSecret ?? '',
+          },
+          signal,
+        ),
       /** GET /v3/me with the person's token: who is connected. */
       async profile(accessToken: string, signal: AbortSignal): Promise<LibraryBProfile> {
-        const me = await call<{ username?: string; displayName?: string; profileUrl?: string }>('/me', { signal, accessToken }, 'profile', true);
-        return { username: me.username ?? null, displayName: me.displayName ?? null, profileUrl: me.profileUrl ?? null };
+        const me = await call<{ username?: string; displayName?: string; profileUrl?: string }>(
+          '/me',
+          { signal, accessToken },
+          'profile',
+          true,
+        );
+        return {
+          username: me.username ?? null,
+          displayName: me.displayName ?? null,
+          profileUrl: me.profileUrl ?? null,
+        };
       },
     },
   });

@@ -62,9 +62,11 @@ export function createLibraryHttp(options: LibraryHttpOptions) {
   });
 
   async function checkTarget(url: URL) {
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new SsrfError('ssrf_blocked', url.hostname, `${url.protocol} URLs are not allowed.`);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+      throw new SsrfError('ssrf_blocked', url.hostname, `${url.protocol} URLs are not allowed.`);
     if (allowPrivate) return;
-    if (url.protocol !== 'https:') throw new SsrfError('ssrf_blocked', url.hostname, 'Only https:// library URLs are allowed.');
+    if (url.protocol !== 'https:')
+      throw new SsrfError('ssrf_blocked', url.hostname, 'Only https:// library URLs are allowed.');
     const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
     // IP literals never reach the agent's lookup: judged here.
     if (/^[\d.]+$/.test(host) || host.includes(':')) await resolvePublicAddress(host);
@@ -156,7 +158,9 @@ export function createLibraryHttp(options: LibraryHttpOptions) {
           if (!out.write(bytes)) await once(out, 'drain');
           onProgress?.(received, total);
         }
-        await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+        await new Promise<void>((resolve, reject) =>
+          out.end((error?: Error | null) => (error ? reject(error) : resolve())),
+        );
       } catch (error) {
         response.body.destroy();
         out.destroy();
@@ -174,9 +178,17 @@ export type LibraryHttp = ReturnType<typeof createLibraryHttp>;
 /** The LibraryError of a failed status: 401/403 `auth`, 404 `not_found`, 429 `rate_limited`, 400 `bad_request`, else `unavailable`. */
 export function statusError(provider: string, status: number, what: string, detail?: string): LibraryError {
   const suffix = detail ? `: ${detail}` : '';
-  if (status === 401 || status === 403) return new LibraryError('auth', provider, `${what} was refused (${status})${suffix}`, status);
+  if (status === 401 || status === 403)
+    return new LibraryError('auth', provider, `${what} was refused (${status})${suffix}`, status);
   if (status === 404) return new LibraryError('not_found', provider, `${what}: not found${suffix}`, status);
-  if (status === 429) return new LibraryError('rate_limited', provider, `${what}: too many requests, the library throttled us${suffix}`, status);
-  if (status === 400) return new LibraryError('bad_request', provider, `${what}: the library refused the request (400)${suffix}`, status);
+  if (status === 429)
+    return new LibraryError(
+      'rate_limited',
+      provider,
+      `${what}: too many requests, the library throttled us${suffix}`,
+      status,
+    );
+  if (status === 400)
+    return new LibraryError('bad_request', provider, `${what}: the library refused the request (400)${suffix}`, status);
   return new LibraryError('unavailable', provider, `${what} failed with HTTP ${status}${suffix}`, status);
 }

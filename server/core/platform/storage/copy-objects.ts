@@ -23,13 +23,18 @@ export interface CopyOptions {
  * source's is skipped, so a second run (or one after an interruption) copies only what is
  * missing or changed. One object's failure is recorded and the copy goes on.
  */
-export async function copyObjects(source: StorageDriver, target: StorageDriver, options: CopyOptions = {}): Promise<CopyProgress> {
+export async function copyObjects(
+  source: StorageDriver,
+  target: StorageDriver,
+  options: CopyOptions = {},
+): Promise<CopyProgress> {
   const progress: CopyProgress = { copied: 0, skipped: 0, failed: [], bytes: 0 };
   const listing = source.list('')[Symbol.asyncIterator]();
 
   async function copyOne(key: string, size: number, lastModified: Date) {
     const existing = await target.head(key);
-    if (existing && existing.size === size && existing.lastModified.getTime() >= lastModified.getTime()) return 'skipped' as const;
+    if (existing && existing.size === size && existing.lastModified.getTime() >= lastModified.getTime())
+      return 'skipped' as const;
     if (options.dryRun) return 'copied' as const;
     const object = await source.get(key);
     if (!object) return 'skipped' as const; // deleted since it was listed

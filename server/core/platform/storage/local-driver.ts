@@ -1,5 +1,17 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { access, constants, mkdir, open, opendir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import {
+  access,
+  constants,
+  mkdir,
+  open,
+  opendir,
+  readFile,
+  rename,
+  rm,
+  rmdir,
+  stat,
+  writeFile,
+} from 'node:fs/promises';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
@@ -24,7 +36,13 @@ export function createLocalDriver(rootDir: string): StorageDriver {
   async function pruneEmptyFolders(from: string) {
     for (let dir = from; dir.startsWith(root + path.sep); dir = path.dirname(dir)) {
       // Fails on a folder that still holds something (or is gone): stop there.
-      if (!(await rmdir(dir).then(() => true, () => false))) return;
+      if (
+        !(await rmdir(dir).then(
+          () => true,
+          () => false,
+        ))
+      )
+        return;
     }
   }
 
@@ -37,7 +55,8 @@ export function createLocalDriver(rootDir: string): StorageDriver {
       else await writeFile(temp, body);
       if (expectedLength !== undefined) {
         const { size } = await stat(temp);
-        if (size !== expectedLength) throw new Error(`storage put: ${size} bytes arrived, ${expectedLength} were announced`);
+        if (size !== expectedLength)
+          throw new Error(`storage put: ${size} bytes arrived, ${expectedLength} were announced`);
       }
       await rename(temp, target);
     } catch (error) {
@@ -49,7 +68,12 @@ export function createLocalDriver(rootDir: string): StorageDriver {
   async function info(key: string): Promise<StoredObjectInfo | null> {
     const stats = await stat(resolve(key)).catch(() => null);
     if (!stats?.isFile()) return null;
-    return { size: stats.size, contentType: contentTypeFor(key), lastModified: stats.mtime, etag: `"${stats.size.toString(16)}-${stats.mtimeMs.toString(16)}"` };
+    return {
+      size: stats.size,
+      contentType: contentTypeFor(key),
+      lastModified: stats.mtime,
+      etag: `"${stats.size.toString(16)}-${stats.mtimeMs.toString(16)}"`,
+    };
   }
 
   async function* walk(dir: string): AsyncGenerator<ListedObject> {
@@ -104,7 +128,8 @@ export function createLocalDriver(rootDir: string): StorageDriver {
     },
     async *list(prefix = '') {
       // The folder the prefix names (or its parent, for a prefix that ends mid-name), then filter.
-      const start = prefix === '' ? root : prefix.endsWith('/') ? resolve(prefix.slice(0, -1)) : path.dirname(resolve(prefix));
+      const start =
+        prefix === '' ? root : prefix.endsWith('/') ? resolve(prefix.slice(0, -1)) : path.dirname(resolve(prefix));
       for await (const object of walk(start)) {
         if (object.key.startsWith(prefix)) yield object;
       }

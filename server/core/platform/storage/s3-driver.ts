@@ -11,7 +11,14 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { StorageSettings } from '../config/pieces.js';
-import { assertSafeKey, StorageUnavailableError, type ByteRange, type StorageDriver, type StoredObjectInfo, type StoredObjectStream } from './driver.js';
+import {
+  assertSafeKey,
+  StorageUnavailableError,
+  type ByteRange,
+  type StorageDriver,
+  type StoredObjectInfo,
+  type StoredObjectStream,
+} from './driver.js';
 
 type S3Settings = StorageSettings['storage']['s3'];
 
@@ -35,7 +42,10 @@ const isMissingObject = (error: unknown) => {
 function unavailable(operation: string, key: string, error: unknown): StorageUnavailableError {
   const { name, message } = error as S3ErrorShape;
   const status = statusOf(error);
-  return new StorageUnavailableError(`storage: ${operation} ${key} failed (${name ?? 'error'}${status ? ` ${status}` : ''}: ${message ?? 'no message'})`, { cause: error });
+  return new StorageUnavailableError(
+    `storage: ${operation} ${key} failed (${name ?? 'error'}${status ? ` ${status}` : ''}: ${message ?? 'no message'})`,
+    { cause: error },
+  );
 }
 
 /** One clear line for a bucket that cannot be used, naming the setting to look at. */
@@ -44,7 +54,8 @@ function describeBucketProblem(settings: S3Settings, error: unknown): string {
   const where = `bucket "${settings.bucket}" at ${settings.endpoint ?? `AWS S3 (${settings.region})`}`;
   if (status === 404) return `${where} does not exist: create it or fix S3_BUCKET`;
   if (status === 301) return `${where} is in another region: fix S3_REGION`;
-  if (status === 403 || status === 400) return `${where} refuses these credentials: check S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY`;
+  if (status === 403 || status === 400)
+    return `${where} refuses these credentials: check S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY`;
   return `${where} cannot be reached (${(error as S3ErrorShape).message ?? String(error)}): check S3_ENDPOINT`;
 }
 
@@ -83,7 +94,12 @@ export function createS3Driver(settings: S3Settings): StorageDriver {
   const Bucket = settings.bucket;
   const objectKey = (key: string) => settings.prefix + assertSafeKey(key);
 
-  function toInfo(object: { ContentLength?: number; ContentType?: string; LastModified?: Date; ETag?: string }): StoredObjectInfo {
+  function toInfo(object: {
+    ContentLength?: number;
+    ContentType?: string;
+    LastModified?: Date;
+    ETag?: string;
+  }): StoredObjectInfo {
     return {
       size: object.ContentLength ?? 0,
       contentType: object.ContentType ?? 'application/octet-stream',
@@ -103,7 +119,13 @@ export function createS3Driver(settings: S3Settings): StorageDriver {
 
   async function get(key: string, range?: ByteRange): Promise<StoredObjectStream | null> {
     try {
-      const object = await client.send(new GetObjectCommand({ Bucket, Key: objectKey(key), Range: range ? `bytes=${range.start}-${range.end}` : undefined }));
+      const object = await client.send(
+        new GetObjectCommand({
+          Bucket,
+          Key: objectKey(key),
+          Range: range ? `bytes=${range.start}-${range.end}` : undefined,
+        }),
+      );
       return { ...toInfo(object), body: object.Body as Readable };
     } catch (error) {
       if (isMissingObject(error)) return null;
@@ -117,7 +139,15 @@ export function createS3Driver(settings: S3Settings): StorageDriver {
       const Key = objectKey(key);
       try {
         if (!(body instanceof Readable)) {
-          await client.send(new PutObjectCommand({ Bucket, Key, Body: body, ContentType: options.contentType, ContentLength: body.byteLength }));
+          await client.send(
+            new PutObjectCommand({
+              Bucket,
+              Key,
+              Body: body,
+              ContentType: options.contentType,
+              ContentLength: body.byteLength,
+            }),
+          );
           return;
         }
         const counted = countingStream(body);
@@ -155,10 +185,17 @@ export function createS3Driver(settings: S3Settings): StorageDriver {
     },
     async *list(prefix = '') {
       try {
-        for await (const page of paginateListObjectsV2({ client, pageSize: 1000 }, { Bucket, Prefix: settings.prefix + prefix })) {
+        for await (const page of paginateListObjectsV2(
+          { client, pageSize: 1000 },
+          { Bucket, Prefix: settings.prefix + prefix },
+        )) {
           for (const object of page.Contents ?? []) {
             if (!object.Key) continue;
-            yield { key: object.Key.slice(settings.prefix.length), size: object.Size ?? 0, lastModified: object.LastModified ?? new Date(0) };
+            yield {
+              key: object.Key.slice(settings.prefix.length),
+              size: object.Size ?? 0,
+              lastModified: object.LastModified ?? new Date(0),
+            };
           }
         }
       } catch (error) {
@@ -166,7 +203,9 @@ export function createS3Driver(settings: S3Settings): StorageDriver {
       }
     },
     presign(key, expiresInSeconds) {
-      return getSignedUrl(client, new GetObjectCommand({ Bucket, Key: objectKey(key) }), { expiresIn: expiresInSeconds });
+      return getSignedUrl(client, new GetObjectCommand({ Bucket, Key: objectKey(key) }), {
+        expiresIn: expiresInSeconds,
+      });
     },
     async check() {
       try {

@@ -2,10 +2,12 @@
 export const storageKeys = {
   asset: (workspaceId: string, assetId: string) => `workspaces/${workspaceId}/assets/${assetId}.glb`,
   /** Files a project carries from the editor (models by uploadedModelPath); written outside this product. */
-  projectUpload: (workspaceId: string, projectId: string, relativePath: string) => `workspaces/${workspaceId}/projects/${projectId}/${relativePath}`,
+  projectUpload: (workspaceId: string, projectId: string, relativePath: string) =>
+    `workspaces/${workspaceId}/projects/${projectId}/${relativePath}`,
   screenshot: (workspaceId: string, submissionId: string, position: number, ext: string) =>
     `workspaces/${workspaceId}/requests/${submissionId}/screenshot-${position + 1}.${ext}`,
-  requestPdf: (workspaceId: string, submissionId: string) => `workspaces/${workspaceId}/requests/${submissionId}/request.pdf`,
+  requestPdf: (workspaceId: string, submissionId: string) =>
+    `workspaces/${workspaceId}/requests/${submissionId}/request.pdf`,
 };
 
 /**

@@ -5,7 +5,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ImportJob } from '../../platform/db/schema/index.js';
 import { storageKeys } from '../../platform/storage/index.js';
-import { DownloadTooLargeError, MAX_DOWNLOAD_BYTES, MAX_MODEL_BYTES, planSize, type DownloadPlan, type Libraries, type LibraryItem } from '../../platform/libraries/index.js';
+import {
+  DownloadTooLargeError,
+  MAX_DOWNLOAD_BYTES,
+  MAX_MODEL_BYTES,
+  planSize,
+  type DownloadPlan,
+  type Libraries,
+  type LibraryItem,
+} from '../../platform/libraries/index.js';
 import type { CpuPool } from '../../platform/cpu-pool.js';
 import { SsrfError } from '../../platform/ssrf-guard.js';
 import { TimeoutError, withTimeout } from '../../platform/deadline.js';
@@ -78,7 +86,13 @@ export function importTempDir(tmpRoot: string, jobId: string): string {
 /** A relative path from a library, checked to stay in the model's folder. */
 function safeRelative(raw: string): string {
   const normalized = path.posix.normalize(raw.replace(/\\/g, '/'));
-  if (normalized === '..' || normalized.startsWith('../') || path.posix.isAbsolute(normalized) || normalized.includes('\0') || /^[a-z]:/i.test(normalized)) {
+  if (
+    normalized === '..' ||
+    normalized.startsWith('../') ||
+    path.posix.isAbsolute(normalized) ||
+    normalized.includes('\0') ||
+    /^[a-z]:/i.test(normalized)
+  ) {
     throw new ImportFailure('invalid_file', `The library listed a file outside the model's folder ("${raw}").`);
   }
   return normalized;
@@ -91,19 +105,35 @@ async function md5Of(file: string): Promise<string> {
 }
 
 /** The job error of anything a run throws. */
-export function failureOf(error: unknown, item: { name: string } | null, provider: string): { code: string; message: string } {
+export function failureOf(
+  error: unknown,
+  item: { name: string } | null,
+  provider: string,
+): { code: string; message: string } {
   if (error instanceof ImportFailure) return { code: error.code, message: error.message };
   if (error instanceof ModelFileError) return { code: error.code, message: error.message };
-  if (error instanceof DownloadTooLargeError) return { code: 'too_large', message: `The download is larger than ${MAX_DOWNLOAD_BYTES / MB} MB.` };
+  if (error instanceof DownloadTooLargeError)
+    return { code: 'too_large', message: `The download is larger than ${MAX_DOWNLOAD_BYTES / MB} MB.` };
   if (error instanceof LibraryError) {
-    if (error.kind === 'auth') return { code: 'auth_required', message: `${provider} refused the account's token; connect the account again.` };
-    if (error.kind === 'not_found') return { code: 'unavailable', message: `${provider} no longer offers ${item ? `"${item.name}"` : 'this model'} for download.` };
+    if (error.kind === 'auth')
+      return { code: 'auth_required', message: `${provider} refused the account's token; connect the account again.` };
+    if (error.kind === 'not_found')
+      return {
+        code: 'unavailable',
+        message: `${provider} no longer offers ${item ? `"${item.name}"` : 'this model'} for download.`,
+      };
     return { code: 'unavailable', message: `${provider} is not available: ${error.message}` };
   }
-  if (error instanceof SsrfError) return { code: 'unavailable', message: 'The library gave a download address that is not allowed.' };
-  if (error instanceof TimeoutError || (error as Error)?.name === 'TimeoutError') return { code: 'unavailable', message: 'The download took too long.' };
-  if (error instanceof AppError && error.code === 'quota_exceeded') return { code: 'quota_exceeded', message: error.message };
-  return { code: 'unavailable', message: `The model could not be downloaded (${(error as Error)?.message ?? 'unknown error'}).` };
+  if (error instanceof SsrfError)
+    return { code: 'unavailable', message: 'The library gave a download address that is not allowed.' };
+  if (error instanceof TimeoutError || (error as Error)?.name === 'TimeoutError')
+    return { code: 'unavailable', message: 'The download took too long.' };
+  if (error instanceof AppError && error.code === 'quota_exceeded')
+    return { code: 'quota_exceeded', message: error.message };
+  return {
+    code: 'unavailable',
+    message: `The model could not be downloaded (${(error as Error)?.message ?? 'unknown error'}).`,
+  };
 }
 
 export function createImportRunner(deps: ServiceDeps, options: ImportRunnerOptions) {
@@ -136,13 +166,22 @@ export function createImportRunner(deps: ServiceDeps, options: ImportRunnerOptio
         const now = Date.now();
         if (!force && now - last < PROGRESS_EVERY_MS) return;
         last = now;
-        pending = pending.then(() => repo.progress(jobId, values)).catch((error: unknown) => deps.log.warn({ err: error, jobId }, 'import progress not recorded'));
+        pending = pending
+          .then(() => repo.progress(jobId, values))
+          .catch((error: unknown) => deps.log.warn({ err: error, jobId }, 'import progress not recorded'));
       },
       flush: () => pending,
     };
   }
 
-  async function download(job: ImportJob, item: LibraryItem, plan: DownloadPlan, dir: string, signal: AbortSignal, progress: ReturnType<typeof progressReporter>): Promise<ImportSource> {
+  async function download(
+    job: ImportJob,
+    item: LibraryItem,
+    plan: DownloadPlan,
+    dir: string,
+    signal: AbortSignal,
+    progress: ReturnType<typeof progressReporter>,
+  ): Promise<ImportSource> {
     const planned = planSize(plan);
     if (planned !== undefined && planned > MAX_DOWNLOAD_BYTES) throw new DownloadTooLargeError(MAX_DOWNLOAD_BYTES);
     const stage = `Downloading "${item.name}" from ${libraries.byId[job.provider].name}`;
@@ -150,10 +189,25 @@ export function createImportRunner(deps: ServiceDeps, options: ImportRunnerOptio
     const onProgress = (received: number, total: number | null) => {
       const bytesTotal = planned ?? total;
       const bytesReceived = done + received;
-      progress.report({ bytesReceived, bytesTotal, progress: bytesTotal ? Math.min(60, 5 + Math.floor((55 * bytesReceived) / bytesTotal)) : 10, stage });
+      progress.report({
+        bytesReceived,
+        bytesTotal,
+        progress: bytesTotal ? Math.min(60, 5 + Math.floor((55 * bytesReceived) / bytesTotal)) : 10,
+        stage,
+      });
     };
     const fetchTo = (url: string, file: string, budget: number) =>
-      withTimeout((deadline) => libraries.http.download(job.provider, url, file, { signal: AbortSignal.any([deadline, signal]), maxBytes: budget, onProgress }), downloadTimeoutMs, 'the download took too long', signal);
+      withTimeout(
+        (deadline) =>
+          libraries.http.download(job.provider, url, file, {
+            signal: AbortSignal.any([deadline, signal]),
+            maxBytes: budget,
+            onProgress,
+          }),
+        downloadTimeoutMs,
+        'the download took too long',
+        signal,
+      );
     if (plan.kind === 'archive' || plan.kind === 'glb') {
       const file = path.join(dir, plan.kind === 'archive' ? 'download.zip' : 'download.glb');
       done += await fetchTo(plan.url, file, MAX_DOWNLOAD_BYTES);
@@ -166,7 +220,8 @@ export function createImportRunner(deps: ServiceDeps, options: ImportRunnerOptio
       const file = path.join(dir, 'files', relative);
       await mkdir(path.dirname(file), { recursive: true });
       done += await fetchTo(part.url, file, MAX_DOWNLOAD_BYTES - done);
-      if (part.md5 && (await md5Of(file)) !== part.md5.toLowerCase()) throw new ImportFailure('invalid_file', `The file "${relative}" does not match the checksum the library gave.`);
+      if (part.md5 && (await md5Of(file)) !== part.md5.toLowerCase())
+        throw new ImportFailure('invalid_file', `The file "${relative}" does not match the checksum the library gave.`);
       files.push(relative);
     }
     progress.report({ bytesReceived: done, bytesTotal: planned ?? done }, true);
@@ -185,7 +240,10 @@ export function createImportRunner(deps: ServiceDeps, options: ImportRunnerOptio
         return { status: job.status };
       }
       if (job.runs > 0) {
-        await fail(job, { code: 'interrupted', message: 'The import was interrupted (the worker stopped); start it again.' });
+        await fail(job, {
+          code: 'interrupted',
+          message: 'The import was interrupted (the worker stopped); start it again.',
+        });
         return { status: 'failed', code: 'interrupted' };
       }
       const adapter = libraries.byId[job.provider];
@@ -195,18 +253,33 @@ export function createImportRunner(deps: ServiceDeps, options: ImportRunnerOptio
       let item: LibraryItem | null = null;
       try {
         progress.report({ status: 'downloading', progress: 1, stage: `Checking the model at ${adapter.name}` }, true);
-        const call = <T>(work: (s: AbortSignal) => Promise<T>) => withTimeout((s) => work(AbortSignal.any([s, signal])), callTimeoutMs, `${adapter.name} did not answer within ${callTimeoutMs} ms`, signal);
+        const call = <T>(work: (s: AbortSignal) => Promise<T>) =>
+          withTimeout(
+            (s) => work(AbortSignal.any([s, signal])),
+            callTimeoutMs,
+            `${adapter.name} did not answer within ${callTimeoutMs} ms`,
+            signal,
+          );
         // The model (its licence now) and the download link, asked at once: the licence is judged
         // before a byte is downloaded, and a link is used only when it allows the import.
         const planned = (async () => {
-          const accessToken = job.provider === 'library_b' ? await connections.accessToken(job.personId ?? '', signal) : undefined;
+          const accessToken =
+            job.provider === 'library_b' ? await connections.accessToken(job.personId ?? '', signal) : undefined;
           return call((s) => adapter.downloadPlan(job.providerAssetId, { signal: s, accessToken }));
         })();
         const judged = (async () => {
           const found = await call((s) => adapter.get(job.providerAssetId, { signal: s }));
           if (!found) throw new ImportFailure('unavailable', `${adapter.name} no longer offers this model.`);
-          if (found.licenseTier === 'blocked') throw new ImportFailure('license_blocked', `The model's licence (${found.license}) does not allow an import any more.`);
-          if (found.licenseTier === 'conditions' && !job.licenseAcknowledged) throw new ImportFailure('license_ack_required', 'The licence changed to one with conditions; acknowledge it and import again.');
+          if (found.licenseTier === 'blocked')
+            throw new ImportFailure(
+              'license_blocked',
+              `The model's licence (${found.license}) does not allow an import any more.`,
+            );
+          if (found.licenseTier === 'conditions' && !job.licenseAcknowledged)
+            throw new ImportFailure(
+              'license_ack_required',
+              'The licence changed to one with conditions; acknowledge it and import again.',
+            );
           return found;
         })();
         // Both settle before the run goes on or ends: nothing of the link request runs on.
@@ -222,9 +295,16 @@ export function createImportRunner(deps: ServiceDeps, options: ImportRunnerOptio
         const source = await download(job, item, plan, dir, signal, progress);
         clock.lap('download');
 
-        progress.report({ status: 'processing', progress: 65, stage: 'Unpacking, converting to GLB and checking the model' }, true);
+        progress.report(
+          { status: 'processing', progress: 65, stage: 'Unpacking, converting to GLB and checking the model' },
+          true,
+        );
         const attribution = attributionLine(item, item, adapter.credit);
-        const checked = await importModelInPool(cpuPool, { source, copyright: attribution, maxBytes: MAX_MODEL_BYTES }, { signal });
+        const checked = await importModelInPool(
+          cpuPool,
+          { source, copyright: attribution, maxBytes: MAX_MODEL_BYTES },
+          { signal },
+        );
         await rm(dir, { recursive: true, force: true });
         clock.lap('checks');
 
@@ -248,7 +328,12 @@ export function createImportRunner(deps: ServiceDeps, options: ImportRunnerOptio
           category: job.category,
           importedAt: new Date().toISOString(),
         };
-        const fileStem = item.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 80) || 'model';
+        const fileStem =
+          item.name
+            .toLowerCase()
+            .replace(/[^a-z0-9]+/g, '-')
+            .replace(/^-|-$/g, '')
+            .slice(0, 80) || 'model';
         // The GLB is written only now, once every check passed, and in the same transaction as its row.
         await assets.createWithFile(
           job.workspaceId,
@@ -270,22 +355,37 @@ export function createImportRunner(deps: ServiceDeps, options: ImportRunnerOptio
           {
             async beforeWrite(tx) {
               const row = await repo.lock(tx, job.id);
-              if (!row || row.status === 'completed' || row.status === 'failed') throw new ImportFailure('interrupted', 'The import was ended while it was saving.');
+              if (!row || row.status === 'completed' || row.status === 'failed')
+                throw new ImportFailure('interrupted', 'The import was ended while it was saving.');
             },
             async inTransaction(tx, asset) {
-              await repo.complete(tx, job.id, { assetId: asset.id, readiness: { score: readiness.score, level: readiness.level, checks: readiness.checks }, notices: readiness.notices });
+              await repo.complete(tx, job.id, {
+                assetId: asset.id,
+                readiness: { score: readiness.score, level: readiness.level, checks: readiness.checks },
+                notices: readiness.notices,
+              });
               await completeOutbox(tx, importJobId(job.id));
             },
           },
         );
         clock.lap('save');
-        deps.log.info({ jobId: job.id, provider: job.provider, ms: clock.laps, poolMs: checked.timings }, 'import completed');
+        deps.log.info(
+          { jobId: job.id, provider: job.provider, ms: clock.laps, poolMs: checked.timings },
+          'import completed',
+        );
         return { status: 'completed' };
       } catch (error) {
         await progress.flush();
         // Stopped from outside (the worker shutting down, the run's own time limit): interrupted.
-        const failure = signal.aborted ? { code: 'interrupted', message: 'The import was interrupted (the worker stopped it); start it again.' } : failureOf(error, item, adapter.name);
-        if (failure.code === 'unavailable' && !(error instanceof ImportFailure) && !(error instanceof LibraryError) && !(error instanceof TimeoutError)) {
+        const failure = signal.aborted
+          ? { code: 'interrupted', message: 'The import was interrupted (the worker stopped it); start it again.' }
+          : failureOf(error, item, adapter.name);
+        if (
+          failure.code === 'unavailable' &&
+          !(error instanceof ImportFailure) &&
+          !(error instanceof LibraryError) &&
+          !(error instanceof TimeoutError)
+        ) {
           deps.log.warn({ jobId: job.id, provider: job.provider, err: error }, 'import failed');
         }
         await fail(job, failure);

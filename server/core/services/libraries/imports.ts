@@ -58,10 +58,15 @@ export function createImportService(deps: ServiceDeps, options: ImportServiceOpt
     const adapter = libraries.byId[provider];
     let item: LibraryItem | null;
     try {
-      item = await withTimeout((signal) => adapter.get(id, { signal }), timeoutMs, `${adapter.name} did not answer within ${timeoutMs} ms`);
+      item = await withTimeout(
+        (signal) => adapter.get(id, { signal }),
+        timeoutMs,
+        `${adapter.name} did not answer within ${timeoutMs} ms`,
+      );
     } catch (error) {
       if (error instanceof LibraryError && error.kind === 'not_found') throw notFound('Model');
-      if (error instanceof LibraryError && error.kind === 'auth' && provider === 'library_b') throw authRequired('library_b refused our credentials; connect your account again.');
+      if (error instanceof LibraryError && error.kind === 'auth' && provider === 'library_b')
+        throw authRequired('library_b refused our credentials; connect your account again.');
       throw libraryUnavailable(provider, error instanceof Error ? error.message : 'no answer');
     }
     if (!item) throw notFound('Model');
@@ -72,10 +77,15 @@ export function createImportService(deps: ServiceDeps, options: ImportServiceOpt
     async start(workspaceId: string, personId: string, request: ImportRequest): Promise<ImportStart> {
       const provider = request.provider as ProviderId;
       if (!(PROVIDER_IDS as readonly string[]).includes(provider)) {
-        throw invalidRequest(`provider must be one of ${PROVIDER_IDS.join(', ')}.`, [{ field: 'body.provider', message: 'is not a library' }]);
+        throw invalidRequest(`provider must be one of ${PROVIDER_IDS.join(', ')}.`, [
+          { field: 'body.provider', message: 'is not a library' },
+        ]);
       }
       const id = request.providerAssetId.trim();
-      if (id === '' || id.length > 200) throw invalidRequest('providerAssetId must be 1 to 200 characters.', [{ field: 'body.providerAssetId', message: 'is invalid' }]);
+      if (id === '' || id.length > 200)
+        throw invalidRequest('providerAssetId must be 1 to 200 characters.', [
+          { field: 'body.providerAssetId', message: 'is invalid' },
+        ]);
       if (provider === 'library_b') {
         if (!connections.available()) throw providerNotConfigured(provider);
         if (!(await connections.isConnected(personId))) throw authRequired();
@@ -85,9 +95,13 @@ export function createImportService(deps: ServiceDeps, options: ImportServiceOpt
 
       const item = await readModel(provider, id);
       if (item.licenseTier === 'blocked') throw licenseBlocked(`${blockedReason(item)} (${item.license})`);
-      if (!item.importable) throw notImportable(item.notImportableReason ?? 'The library offers no download of this model that can be imported.');
+      if (!item.importable)
+        throw notImportable(
+          item.notImportableReason ?? 'The library offers no download of this model that can be imported.',
+        );
       if (item.licenseTier === 'conditions' && request.acknowledgeLicense !== true) throw licenseAckRequired();
-      if (item.downloadSize !== undefined && item.downloadSize > MAX_DOWNLOAD_BYTES) throw importTooLarge(MAX_DOWNLOAD_BYTES);
+      if (item.downloadSize !== undefined && item.downloadSize > MAX_DOWNLOAD_BYTES)
+        throw importTooLarge(MAX_DOWNLOAD_BYTES);
       // Cheap refusal now; the saving transaction checks the plan again under its lock.
       await assets.assertBelowQuota(workspaceId);
 

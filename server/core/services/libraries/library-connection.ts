@@ -93,7 +93,9 @@ export function createLibraryConnectionService(options: LibraryConnectionOptions
       if (query.error || !query.code) return dashboard('error', 'denied');
       try {
         const tokens = await libraryB.oauth.exchangeCode(query.code, redirectUri!, signal());
-        const profile = await libraryB.oauth.profile(tokens.accessToken, signal()).catch(() => ({ username: null, displayName: null, profileUrl: null }));
+        const profile = await libraryB.oauth
+          .profile(tokens.accessToken, signal())
+          .catch(() => ({ username: null, displayName: null, profileUrl: null }));
         await repo.upsert(owner.personId, PROVIDER, {
           accessTokenEnc: cipher!.encrypt(tokens.accessToken),
           refreshTokenEnc: tokens.refreshToken ? cipher!.encrypt(tokens.refreshToken) : null,
@@ -104,7 +106,10 @@ export function createLibraryConnectionService(options: LibraryConnectionOptions
         return dashboard('connected');
       } catch (error) {
         // The message never holds a token: LibraryError messages carry statuses only.
-        log.warn({ provider: PROVIDER, reason: (error as Error).message }, 'library_b callback: the code exchange failed');
+        log.warn(
+          { provider: PROVIDER, reason: (error as Error).message },
+          'library_b callback: the code exchange failed',
+        );
         return dashboard('error', 'exchange_failed');
       }
     },
@@ -124,7 +129,8 @@ export function createLibraryConnectionService(options: LibraryConnectionOptions
       if (!row) throw new LibraryError('auth', PROVIDER, 'the account is not connected');
       const fresh = !row.expiresAt || row.expiresAt.getTime() - REFRESH_MARGIN_MS > Date.now();
       if (fresh) return cipher.decrypt(row.accessTokenEnc);
-      if (!row.refreshTokenEnc) throw new LibraryError('auth', PROVIDER, 'the access token expired and there is no refresh token');
+      if (!row.refreshTokenEnc)
+        throw new LibraryError('auth', PROVIDER, 'the access token expired and there is no refresh token');
       const tokens = await libraryB.oauth.refresh(cipher.decrypt(row.refreshTokenEnc), callSignal);
       await repo.updateTokens(personId, PROVIDER, {
         accessTokenEnc: cipher.encrypt(tokens.accessToken),

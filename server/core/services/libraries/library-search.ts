@@ -2,7 +2,14 @@ import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Db } from '../../platform/db/client.js';
 import { PROVIDER_IDS, type ProviderId } from '../../platform/db/schema/index.js';
-import { SearchSkipped, type Libraries, type LibraryAdapter, type LibraryItem, type LibrarySearchQuery, type LibrarySearchPage } from '../../platform/libraries/index.js';
+import {
+  SearchSkipped,
+  type Libraries,
+  type LibraryAdapter,
+  type LibraryItem,
+  type LibrarySearchQuery,
+  type LibrarySearchPage,
+} from '../../platform/libraries/index.js';
 import { withTimeout, TimeoutError } from '../../platform/deadline.js';
 import { CATEGORIES, isCategory } from '../../domain/libraries/categories.js';
 import { LICENSE_FILTERS, blockedReason, type LicenseFilter } from '../../domain/libraries/licences.js';
@@ -55,7 +62,8 @@ export interface LibrarySearchOptions {
 
 export const DEFAULT_PAGE_SIZE = 24;
 export const MAX_PAGE_SIZE = 48;
-const field = (name: string, message: string) => invalidRequest(`${name} ${message}.`, [{ field: `querystring.${name}`, message }]);
+const field = (name: string, message: string) =>
+  invalidRequest(`${name} ${message}.`, [{ field: `querystring.${name}`, message }]);
 
 /** The search parameters, checked (400 invalid_request naming the field). */
 function parseParams(params: SearchParams) {
@@ -63,24 +71,41 @@ function parseParams(params: SearchParams) {
   if (q.length > 200) throw field('q', 'must be at most 200 characters');
   let providers: ProviderId[] = [...PROVIDER_IDS];
   if (params.providers !== undefined && params.providers.trim() !== '') {
-    const asked = [...new Set(params.providers.split(',').map((p) => p.trim()).filter(Boolean))];
+    const asked = [
+      ...new Set(
+        params.providers
+          .split(',')
+          .map((p) => p.trim())
+          .filter(Boolean),
+      ),
+    ];
     const unknown = asked.filter((p) => !(PROVIDER_IDS as readonly string[]).includes(p));
-    if (unknown.length) throw field('providers', `has unknown libraries (${unknown.join(', ')}); use ${PROVIDER_IDS.join(', ')}`);
+    if (unknown.length)
+      throw field('providers', `has unknown libraries (${unknown.join(', ')}); use ${PROVIDER_IDS.join(', ')}`);
     providers = PROVIDER_IDS.filter((p) => asked.includes(p));
   }
-  if (params.category !== undefined && params.category !== '' && !isCategory(params.category)) throw field('category', `must be one of ${CATEGORIES.map((c) => c.id).join(', ')}`);
-  if (params.license !== undefined && params.license !== '' && !(LICENSE_FILTERS as readonly string[]).includes(params.license)) throw field('license', `must be one of ${LICENSE_FILTERS.join(', ')}`);
+  if (params.category !== undefined && params.category !== '' && !isCategory(params.category))
+    throw field('category', `must be one of ${CATEGORIES.map((c) => c.id).join(', ')}`);
+  if (
+    params.license !== undefined &&
+    params.license !== '' &&
+    !(LICENSE_FILTERS as readonly string[]).includes(params.license)
+  )
+    throw field('license', `must be one of ${LICENSE_FILTERS.join(', ')}`);
   const commercial = params.commercial ?? '1';
   if (commercial !== '0' && commercial !== '1') throw field('commercial', 'must be 0 or 1');
-  if (params.format !== undefined && params.format !== '' && params.format !== 'glb' && params.format !== 'gltf') throw field('format', 'must be glb or gltf');
+  if (params.format !== undefined && params.format !== '' && params.format !== 'glb' && params.format !== 'gltf')
+    throw field('format', 'must be glb or gltf');
   let maxPolygons: number | undefined;
   if (params.maxPolygons !== undefined && params.maxPolygons !== '') {
-    if (!/^\d{1,9}$/.test(params.maxPolygons) || Number(params.maxPolygons) < 1) throw field('maxPolygons', 'must be a positive integer');
+    if (!/^\d{1,9}$/.test(params.maxPolygons) || Number(params.maxPolygons) < 1)
+      throw field('maxPolygons', 'must be a positive integer');
     maxPolygons = Number(params.maxPolygons);
   }
   let pageSize = DEFAULT_PAGE_SIZE;
   if (params.pageSize !== undefined && params.pageSize !== '') {
-    if (!/^\d{1,3}$/.test(params.pageSize) || Number(params.pageSize) < 1 || Number(params.pageSize) > MAX_PAGE_SIZE) throw field('pageSize', `must be an integer from 1 to ${MAX_PAGE_SIZE}`);
+    if (!/^\d{1,3}$/.test(params.pageSize) || Number(params.pageSize) < 1 || Number(params.pageSize) > MAX_PAGE_SIZE)
+      throw field('pageSize', `must be an integer from 1 to ${MAX_PAGE_SIZE}`);
     pageSize = Number(params.pageSize);
   }
   return {
@@ -98,7 +123,8 @@ function parseParams(params: SearchParams) {
 /** Round-robin: the first of each library, then the second of each... */
 export function interleave<T>(lists: T[][]): T[] {
   const out: T[] = [];
-  for (let i = 0; lists.some((list) => i < list.length); i++) for (const list of lists) if (i < list.length) out.push(list[i]);
+  for (let i = 0; lists.some((list) => i < list.length); i++)
+    for (const list of lists) if (i < list.length) out.push(list[i]);
   return out;
 }
 
@@ -110,7 +136,12 @@ export function createLibrarySearchService(options: LibrarySearchOptions) {
   /** Marks what cannot be imported here: blocked licences, imports not set up on the platform. */
   function judged(item: LibraryItem, adapter: LibraryAdapter): LibraryItem {
     if (item.licenseTier === 'blocked') return { ...item, importable: false, notImportableReason: blockedReason(item) };
-    if (!adapter.importAvailable()) return { ...item, importable: false, notImportableReason: `Imports from ${adapter.id} are not set up on this platform.` };
+    if (!adapter.importAvailable())
+      return {
+        ...item,
+        importable: false,
+        notImportableReason: `Imports from ${adapter.id} are not set up on this platform.`,
+      };
     return item;
   }
 
@@ -119,7 +150,11 @@ export function createLibrarySearchService(options: LibrarySearchOptions) {
     const key = `${prefix}:lib:search:${adapter.id}:${createHash('sha256').update(JSON.stringify(query)).digest('base64url')}`;
     const cached = await redis.get(key).catch(() => null);
     if (cached) return JSON.parse(cached) as LibrarySearchPage;
-    const page = await withTimeout((signal) => adapter.search(query, { signal }), timeoutMs, `${adapter.name} did not answer within ${timeoutMs} ms`);
+    const page = await withTimeout(
+      (signal) => adapter.search(query, { signal }),
+      timeoutMs,
+      `${adapter.name} did not answer within ${timeoutMs} ms`,
+    );
     // Written once the answer is on its way (its JSON included): the answer never waits for the
     // cache; a lost write costs one more library call.
     setImmediate(() => void redis.set(key, JSON.stringify(page), 'EX', cacheSeconds).catch(() => {}));
@@ -140,7 +175,15 @@ export function createLibrarySearchService(options: LibrarySearchOptions) {
           supports: adapter.supports,
           importAvailable: adapter.id === 'library_b' ? connections.available() : adapter.importAvailable(),
           ...(adapter.id === 'library_b'
-            ? { connection: { connected: connection.connected, username: connection.username, displayName: connection.displayName, profileUrl: connection.profileUrl, connectedAt: connection.connectedAt } }
+            ? {
+                connection: {
+                  connected: connection.connected,
+                  username: connection.username,
+                  displayName: connection.displayName,
+                  profileUrl: connection.profileUrl,
+                  connectedAt: connection.connectedAt,
+                },
+              }
             : {}),
           ...(adapter.notice() ? { notice: adapter.notice()! } : {}),
         })),
@@ -152,51 +195,81 @@ export function createLibrarySearchService(options: LibrarySearchOptions) {
     async search(params: SearchParams) {
       const parsed = parseParams(params);
       const digest = filtersDigest({ ...parsed, providers: parsed.providers.join(',') });
-      const state = params.cursor ? decodeCursor(params.cursor, digest) : { pages: Object.fromEntries(parsed.providers.map((p) => [p, null])) };
+      const state = params.cursor
+        ? decodeCursor(params.cursor, digest)
+        : { pages: Object.fromEntries(parsed.providers.map((p) => [p, null])) };
       const results = await Promise.all(
-        parsed.providers.map(async (provider): Promise<{ status: LibraryStatus; items: LibraryItem[]; next: unknown }> => {
-          const adapter = libraries.byId[provider];
-          if (!(provider in state.pages)) return { status: { provider, status: 'exhausted', count: 0, message: 'No more results.' }, items: [], next: null };
-          const query: LibrarySearchQuery = {
-            q: parsed.q,
-            pageSize: parsed.pageSize,
-            page: state.pages[provider] ?? null,
-            ...(parsed.category ? { category: parsed.category as LibrarySearchQuery['category'] } : {}),
-            ...(parsed.license ? { license: parsed.license } : {}),
-            ...(parsed.format ? { format: parsed.format } : {}),
-            ...(parsed.maxPolygons !== undefined ? { maxPolygons: parsed.maxPolygons } : {}),
-          };
-          try {
-            const page = await ask(adapter, query);
-            let items = page.items.map((item) => judged(item, adapter));
-            const notices = [...(page.notices ?? []), ...(adapter.notice() ? [adapter.notice()!] : [])];
-            if (parsed.commercial) {
-              const before = items.length;
-              items = items.filter((item) => item.commercialUseAllowed);
-              if (items.length < before) notices.push(`${before - items.length} model(s) without a clear commercial right hidden (commercial=1).`);
-            }
-            // Without a polygon count a model cannot be shown to fit maxPolygons: left out.
-            if (parsed.maxPolygons !== undefined) items = items.filter((item) => item.polygonCount !== undefined && item.polygonCount <= parsed.maxPolygons!);
-            const status: LibraryStatus = {
-              provider,
-              status: page.next === null ? 'exhausted' : 'ok',
-              count: items.length,
-              ...(page.total !== undefined ? { total: page.total } : {}),
-              ...(notices.length ? { notices } : {}),
+        parsed.providers.map(
+          async (provider): Promise<{ status: LibraryStatus; items: LibraryItem[]; next: unknown }> => {
+            const adapter = libraries.byId[provider];
+            if (!(provider in state.pages))
+              return {
+                status: { provider, status: 'exhausted', count: 0, message: 'No more results.' },
+                items: [],
+                next: null,
+              };
+            const query: LibrarySearchQuery = {
+              q: parsed.q,
+              pageSize: parsed.pageSize,
+              page: state.pages[provider] ?? null,
+              ...(parsed.category ? { category: parsed.category as LibrarySearchQuery['category'] } : {}),
+              ...(parsed.license ? { license: parsed.license } : {}),
+              ...(parsed.format ? { format: parsed.format } : {}),
+              ...(parsed.maxPolygons !== undefined ? { maxPolygons: parsed.maxPolygons } : {}),
             };
-            return { status, items, next: page.next };
-          } catch (error) {
-            if (error instanceof SearchSkipped) return { status: { provider, status: 'skipped', count: 0, message: error.message }, items: [], next: null };
-            const message =
-              error instanceof TimeoutError ? error.message : error instanceof LibraryError ? `${adapter.name}: ${error.message}` : `${adapter.name} could not be searched right now.`;
-            if (!(error instanceof TimeoutError) && !(error instanceof LibraryError)) log.warn({ provider, err: error }, 'library search failed');
-            // A failing library keeps its place: the next page asks it again from where it was.
-            return { status: { provider, status: 'error', count: 0, message }, items: [], next: state.pages[provider] ?? null };
-          }
-        }),
+            try {
+              const page = await ask(adapter, query);
+              let items = page.items.map((item) => judged(item, adapter));
+              const notices = [...(page.notices ?? []), ...(adapter.notice() ? [adapter.notice()!] : [])];
+              if (parsed.commercial) {
+                const before = items.length;
+                items = items.filter((item) => item.commercialUseAllowed);
+                if (items.length < before)
+                  notices.push(
+                    `${before - items.length} model(s) without a clear commercial right hidden (commercial=1).`,
+                  );
+              }
+              // Without a polygon count a model cannot be shown to fit maxPolygons: left out.
+              if (parsed.maxPolygons !== undefined)
+                items = items.filter(
+                  (item) => item.polygonCount !== undefined && item.polygonCount <= parsed.maxPolygons!,
+                );
+              const status: LibraryStatus = {
+                provider,
+                status: page.next === null ? 'exhausted' : 'ok',
+                count: items.length,
+                ...(page.total !== undefined ? { total: page.total } : {}),
+                ...(notices.length ? { notices } : {}),
+              };
+              return { status, items, next: page.next };
+            } catch (error) {
+              if (error instanceof SearchSkipped)
+                return {
+                  status: { provider, status: 'skipped', count: 0, message: error.message },
+                  items: [],
+                  next: null,
+                };
+              const message =
+                error instanceof TimeoutError
+                  ? error.message
+                  : error instanceof LibraryError
+                    ? `${adapter.name}: ${error.message}`
+                    : `${adapter.name} could not be searched right now.`;
+              if (!(error instanceof TimeoutError) && !(error instanceof LibraryError))
+                log.warn({ provider, err: error }, 'library search failed');
+              // A failing library keeps its place: the next page asks it again from where it was.
+              return {
+                status: { provider, status: 'error', count: 0, message },
+                items: [],
+                next: state.pages[provider] ?? null,
+              };
+            }
+          },
+        ),
       );
       const pages: Record<string, unknown> = {};
-      for (const r of results) if (r.status.status === 'ok' || r.status.status === 'error') pages[r.status.provider] = r.next;
+      for (const r of results)
+        if (r.status.status === 'ok' || r.status.status === 'error') pages[r.status.provider] = r.next;
       const more = results.some((r) => r.status.status === 'ok');
       return {
         items: interleave(results.map((r) => r.items)),
@@ -211,7 +284,11 @@ export function createLibrarySearchService(options: LibrarySearchOptions) {
       const adapter = libraries.byId[provider as ProviderId];
       let item: LibraryItem | null;
       try {
-        item = await withTimeout((signal) => adapter.get(id, { signal }), timeoutMs, `${adapter.name} did not answer within ${timeoutMs} ms`);
+        item = await withTimeout(
+          (signal) => adapter.get(id, { signal }),
+          timeoutMs,
+          `${adapter.name} did not answer within ${timeoutMs} ms`,
+        );
       } catch (error) {
         if (error instanceof LibraryError && error.kind === 'not_found') throw notFound('Model');
         throw libraryUnavailable(provider, error instanceof Error ? error.message : 'no answer');

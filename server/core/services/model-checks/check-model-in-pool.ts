@@ -6,7 +6,10 @@ import { unlessRefused } from '../../domain/models/model-file-error.js';
 /** A check still running after this long fails (validating a 50 MB model takes seconds, not minutes). */
 export const CHECK_MODEL_TIMEOUT_MS = 120_000;
 
-const checkModelTask = cpuTask<{ bytes: Uint8Array; fileName: string }, CheckModelOutcome>(import.meta.url, './check-model-task');
+const checkModelTask = cpuTask<{ bytes: Uint8Array; fileName: string }, CheckModelOutcome>(
+  import.meta.url,
+  './check-model-task',
+);
 
 /**
  * `checkModelFile` in the process's CPU pool, off the event loop, with its ModelFileError
@@ -14,7 +17,11 @@ const checkModelTask = cpuTask<{ bytes: Uint8Array; fileName: string }, CheckMod
  * afterwards.
  */
 export async function checkModelFileInPool(pool: CpuPool, bytes: Uint8Array, fileName: string): Promise<CheckedModel> {
-  const outcome = await pool.run(checkModelTask, { bytes, fileName }, { timeoutMs: CHECK_MODEL_TIMEOUT_MS, transfer: [bytes] });
+  const outcome = await pool.run(
+    checkModelTask,
+    { bytes, fileName },
+    { timeoutMs: CHECK_MODEL_TIMEOUT_MS, transfer: [bytes] },
+  );
   const { ok: _ok, ...model } = unlessRefused(outcome);
   return model;
 }

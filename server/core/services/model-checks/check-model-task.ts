@@ -5,7 +5,13 @@ import { refusalOf, type ModelRefusal } from '../../domain/models/model-file-err
 export type CheckModelOutcome = ({ ok: true } & CheckedModel) | ModelRefusal;
 
 /** The cpu-pool task of check-model-in-pool.ts: `checkModelFile` in a pool thread. */
-export default async function checkModelTask({ bytes, fileName }: { bytes: Uint8Array; fileName: string }): Promise<CheckModelOutcome> {
+export default async function checkModelTask({
+  bytes,
+  fileName,
+}: {
+  bytes: Uint8Array;
+  fileName: string;
+}): Promise<CheckModelOutcome> {
   try {
     return { ok: true, ...(await checkModelFile(bytes, fileName)) };
   } catch (error) {

@@ -2,7 +2,14 @@ import { cpuTask, type CpuPool, type CpuTask } from '../../platform/cpu-pool.js'
 import { unlessRefused, type ModelRefusal } from '../../domain/models/model-file-error.js';
 import type { CheckedModel } from '../../domain/models/check-model-file.js';
 import { readinessReport, type ReadinessReport } from '../../domain/models/readiness.js';
-import type { ConvertOutcome, ImportModelInput, ImportStepInput, ImportTimings, UnpackOutcome, ValidateOutcome } from './import-model-task.js';
+import type {
+  ConvertOutcome,
+  ImportModelInput,
+  ImportStepInput,
+  ImportTimings,
+  UnpackOutcome,
+  ValidateOutcome,
+} from './import-model-task.js';
 
 /** Each step of an import (unpacking, validating, converting a 50 MB model) takes seconds; past this the import fails. */
 export const IMPORT_MODEL_TIMEOUT_MS = 180_000;
@@ -35,8 +42,10 @@ export async function importModelInPool(
   // A refusal by the validator ends the conversion too: its GLB would never be used.
   const refused = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, refused.signal]) : refused.signal;
-  const run = async <Out extends { ok: true } | ModelRefusal>(step: CpuTask<ImportStepInput, Out>, payload: ImportStepInput) =>
-    unlessRefused(await pool.run(step, payload, { timeoutMs: IMPORT_MODEL_TIMEOUT_MS, signal }));
+  const run = async <Out extends { ok: true } | ModelRefusal>(
+    step: CpuTask<ImportStepInput, Out>,
+    payload: ImportStepInput,
+  ) => unlessRefused(await pool.run(step, payload, { timeoutMs: IMPORT_MODEL_TIMEOUT_MS, signal }));
 
   const started = performance.now();
   const since = () => Math.round(performance.now() - started);
@@ -51,7 +60,12 @@ export async function importModelInPool(
       throw error;
     },
   );
-  const conversion = run(convertTask, { step: 'convert', parts, copyright: input.copyright, maxBytes: input.maxBytes }).then((outcome) => ((walls.converted = since()), outcome));
+  const conversion = run(convertTask, {
+    step: 'convert',
+    parts,
+    copyright: input.copyright,
+    maxBytes: input.maxBytes,
+  }).then((outcome) => ((walls.converted = since()), outcome));
   const [validated, converted] = await Promise.allSettled([validation, conversion]);
   if (validated.status === 'rejected') throw validated.reason;
   if (converted.status === 'rejected') throw converted.reason;

@@ -2,7 +2,13 @@ import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { NodeIO, type Document } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
-import { convertModel, unpackModelFile, unpackModelFiles, validateModel, type ModelParts } from '../../domain/models/check-model-file.js';
+import {
+  convertModel,
+  unpackModelFile,
+  unpackModelFiles,
+  validateModel,
+  type ModelParts,
+} from '../../domain/models/check-model-file.js';
 import { ModelFileError, refusalOf, type ModelRefusal } from '../../domain/models/model-file-error.js';
 import { safeUnzip } from '../../domain/models/safe-unzip.js';
 import { measureDocument, type ModelMetrics } from '../../domain/models/readiness.js';
@@ -49,7 +55,7 @@ async function readShared(file: string, maxBytes: number): Promise<Uint8Array> {
   const bytes = new Uint8Array(new SharedArrayBuffer(size));
   const handle = await open(file, 'r');
   try {
-    for (let offset = 0; offset < size; ) {
+    for (let offset = 0; offset < size;) {
       const { bytesRead } = await handle.read(bytes, offset, size - offset, offset);
       if (bytesRead === 0) throw new ModelFileError('invalid_file', `${NAME}: the download changed while it was read.`);
       offset += bytesRead;
@@ -62,13 +68,15 @@ async function readShared(file: string, maxBytes: number): Promise<Uint8Array> {
 
 async function unpack(source: ImportSource, maxBytes: number): Promise<ModelParts> {
   if (source.kind === 'glb') return unpackModelFile(await readShared(source.path, maxBytes), 'model.glb', { maxBytes });
-  if (source.kind === 'archive') return unpackModelFiles(await safeUnzip({ path: source.path }, { shared: true }), { maxBytes });
+  if (source.kind === 'archive')
+    return unpackModelFiles(await safeUnzip({ path: source.path }, { shared: true }), { maxBytes });
   const files = new Map<string, Uint8Array>();
   let total = 0;
   for (const relative of source.files) {
     const bytes = await readShared(path.join(source.dir, relative), maxBytes);
     total += bytes.length;
-    if (total > maxBytes * 3) throw new ModelFileError('too_large', `${NAME}: the model's files are larger than ${maxBytes * 3} bytes.`);
+    if (total > maxBytes * 3)
+      throw new ModelFileError('too_large', `${NAME}: the model's files are larger than ${maxBytes * 3} bytes.`);
     files.set(path.posix.normalize(relative), bytes);
   }
   return unpackModelFiles(files, { maxBytes });
@@ -84,9 +92,17 @@ async function measureGlb(glb: Uint8Array): Promise<ModelMetrics | null> {
   }
 }
 
-async function convert(parts: ModelParts, copyright: string, maxBytes: number): Promise<{ glb: Uint8Array; metrics: ModelMetrics | null }> {
+async function convert(
+  parts: ModelParts,
+  copyright: string,
+  maxBytes: number,
+): Promise<{ glb: Uint8Array; metrics: ModelMetrics | null }> {
   let metrics: ModelMetrics | null = null;
-  let { glb } = await convertModel(parts, { maxBytes, copyright, onDocument: (document: Document) => (metrics = measureDocument(document)) });
+  let { glb } = await convertModel(parts, {
+    maxBytes,
+    copyright,
+    onDocument: (document: Document) => (metrics = measureDocument(document)),
+  });
   // Given back in memory of its own, moved (not copied) to the caller and written as usual.
   if (!(glb.buffer instanceof ArrayBuffer)) glb = new Uint8Array(glb);
   // A GLB kept as it came was not read by glTF-Transform: measured now.
@@ -99,7 +115,9 @@ async function convert(parts: ModelParts, copyright: string, maxBytes: number): 
  * checks as POST /assets (safe unzip, one model, resources only from the archive, the Khronos
  * validator, glTF → GLB, 50 MB), the credit in `asset.copyright`, and the readiness metrics.
  */
-export default async function importModelTask(input: ImportStepInput): Promise<UnpackOutcome | ValidateOutcome | ConvertOutcome> {
+export default async function importModelTask(
+  input: ImportStepInput,
+): Promise<UnpackOutcome | ValidateOutcome | ConvertOutcome> {
   const started = performance.now();
   const ms = () => Math.round(performance.now() - started);
   try {

@@ -62,7 +62,12 @@ function lockedOut(ttlMs: number, limit: number, message: string) {
  */
 export function createPasswordCheck(redis: Redis, prefix: string) {
   // rate-limiter-flexible's atomic counter: INCR with the window set on the first try.
-  const attempts = new RateLimiterRedis({ storeClient: redis, keyPrefix: `${prefix}:share-pw`, points: PASSWORD_ATTEMPTS, duration: PASSWORD_WINDOW_MS / 1000 });
+  const attempts = new RateLimiterRedis({
+    storeClient: redis,
+    keyPrefix: `${prefix}:share-pw`,
+    points: PASSWORD_ATTEMPTS,
+    duration: PASSWORD_WINDOW_MS / 1000,
+  });
   /** HMAC(projectId, share revision, password) of recent successful checks; per process, as is the secret. */
   const verified = new LRUCache<string, true>({ max: 10_000, ttl: VERIFIED_TTL_MS, updateAgeOnGet: true });
   /** Checks in progress by the same key: a page with three embeds hashes once. */
@@ -79,7 +84,8 @@ export function createPasswordCheck(redis: Redis, prefix: string) {
     try {
       await attempts.consume(key, 1);
     } catch (error) {
-      if (error instanceof RateLimiterRes) throw lockedOut(error.msBeforeNext, PASSWORD_ATTEMPTS, 'Too many wrong passwords.');
+      if (error instanceof RateLimiterRes)
+        throw lockedOut(error.msBeforeNext, PASSWORD_ATTEMPTS, 'Too many wrong passwords.');
       throw unavailable();
     }
   }
@@ -89,7 +95,9 @@ export function createPasswordCheck(redis: Redis, prefix: string) {
     if (running) return running;
     const projectChecks = perProject.get(share.projectId) ?? 0;
     if (passwordHashingBacklog() >= MAX_PASSWORD_BACKLOG || projectChecks >= MAX_PASSWORD_CHECKS_PER_PROJECT) {
-      return Promise.reject(serviceUnavailable('Too many password checks are running right now; retry in a second.', 1));
+      return Promise.reject(
+        serviceUnavailable('Too many password checks are running right now; retry in a second.', 1),
+      );
     }
     perProject.set(share.projectId, projectChecks + 1);
     const check = (share.passwordHash === null ? Promise.resolve(false) : verifyPassword(password, share.passwordHash))
@@ -108,15 +116,23 @@ export function createPasswordCheck(redis: Redis, prefix: string) {
   }
 
   /** `raw`: the X-Share-Password header as received; `ip`: the client's address. */
-  return async function checkPassword(share: PasswordProtectedShare, raw: string | undefined, ip: string): Promise<void> {
-    if (raw === undefined || raw === '') throw unauthorized('password_required', 'This share needs a password: send it in X-Share-Password.');
+  return async function checkPassword(
+    share: PasswordProtectedShare,
+    raw: string | undefined,
+    ip: string,
+  ): Promise<void> {
+    if (raw === undefined || raw === '')
+      throw unauthorized('password_required', 'This share needs a password: send it in X-Share-Password.');
     const password = decodePassword(raw);
     const counter = `${share.projectId}:client:${clientKey(ip)}`;
-    const cacheKey = createHmac('sha256', cacheSecret).update(`${share.projectId}\n${share.shareRevision}\n${password}`).digest('base64url');
+    const cacheKey = createHmac('sha256', cacheSecret)
+      .update(`${share.projectId}\n${share.shareRevision}\n${password}`)
+      .digest('base64url');
 
     // A locked-out client is refused even with the right password, or the cache would tell it so.
     const state = await attempts.get(counter).catch(() => Promise.reject(unavailable()));
-    if (state && state.consumedPoints >= PASSWORD_ATTEMPTS) throw lockedOut(state.msBeforeNext, PASSWORD_ATTEMPTS, 'Too many wrong passwords.');
+    if (state && state.consumedPoints >= PASSWORD_ATTEMPTS)
+      throw lockedOut(state.msBeforeNext, PASSWORD_ATTEMPTS, 'Too many wrong passwords.');
     if (verified.get(cacheKey)) return;
 
     // Counted before hashing, so parallel guesses cannot overtake the limit; refunded on success.

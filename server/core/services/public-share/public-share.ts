@@ -6,10 +6,23 @@ import { createShareRepository } from '../../repositories/shares.js';
 import { AppError, notFound } from '../../domain/errors.js';
 import { frameAncestors } from '../../domain/embed-hosts.js';
 import { decompressScene, type ProjectData } from '../../domain/scene.js';
-import { buildPublicProject, etagMatches, modelUrls, publicEtag, referencedAssetIds } from '../../domain/public-payload.js';
+import {
+  buildPublicProject,
+  etagMatches,
+  modelUrls,
+  publicEtag,
+  referencedAssetIds,
+} from '../../domain/public-payload.js';
 import { createPasswordCheck } from './password-check.js';
 import { createShareStateCache } from './share-state-cache.js';
-import { checkShare, isWellFormedShareRequest, shareNotFound, toShareAccess, type ShareAccess, type ShareRequest } from './share-access.js';
+import {
+  checkShare,
+  isWellFormedShareRequest,
+  shareNotFound,
+  toShareAccess,
+  type ShareAccess,
+  type ShareRequest,
+} from './share-access.js';
 
 /** Serialised 200 bodies kept in memory, by total size; a body above the entry limit is not kept. */
 const BODY_CACHE_BYTES = 64 * 1024 * 1024;
@@ -49,7 +62,11 @@ export function createPublicShareService(deps: PublicShareServiceDeps) {
   const repo = createShareRepository(deps.db);
   const shareStates = createShareStateCache((projectId) => repo.findPublic(projectId));
   const checkPassword = createPasswordCheck(deps.redis, deps.prefix);
-  const bodies = new LRUCache<string, Buffer>({ maxSize: BODY_CACHE_BYTES, maxEntrySize: BODY_CACHE_ENTRY_BYTES, sizeCalculation: (body) => body.length });
+  const bodies = new LRUCache<string, Buffer>({
+    maxSize: BODY_CACHE_BYTES,
+    maxEntrySize: BODY_CACHE_ENTRY_BYTES,
+    sizeCalculation: (body) => body.length,
+  });
   // The project's form fields per revision, so a submit does not decompress the whole scene.
   const formFieldsByRevision = new LRUCache<string, { fields: unknown; size: number }>({
     maxSize: FORM_FIELDS_CACHE_BYTES,
@@ -66,7 +83,10 @@ export function createPublicShareService(deps: PublicShareServiceDeps) {
   /** Signed model URLs of the given models, as the read would give them inside the same signing window. */
   async function signModels(access: ShareAccess, data: ProjectData, window: number) {
     const assetKeys = await repo.assetKeys(access.workspaceId, referencedAssetIds(data.models ?? []));
-    return { files: { workspaceId: access.workspaceId, projectId: access.projectId, assetKeys }, sign: (key: string) => deps.signer.signModel(key, window) };
+    return {
+      files: { workspaceId: access.workspaceId, projectId: access.projectId, assetKeys },
+      sign: (key: string) => deps.signer.signModel(key, window),
+    };
   }
 
   return {
@@ -86,7 +106,11 @@ export function createPublicShareService(deps: PublicShareServiceDeps) {
           await checkPassword(share, request.password, request.ip);
         } catch (error) {
           // The password prompt is framed under the same rule as the payload (contract section 11).
-          if (error instanceof AppError) throw new AppError(error.statusCode, error.code, error.message, error.extra, { ...error.headers, 'content-security-policy': frameAncestors(share.domainRestrictions) });
+          if (error instanceof AppError)
+            throw new AppError(error.statusCode, error.code, error.message, error.extra, {
+              ...error.headers,
+              'content-security-policy': frameAncestors(share.domainRestrictions),
+            });
           throw error;
         }
       }
@@ -100,8 +124,18 @@ export function createPublicShareService(deps: PublicShareServiceDeps) {
     async read(access: ShareAccess, ifNoneMatch: string | undefined): Promise<PublicRead> {
       const window = signingWindow();
       const etagOf = (projectRevision: number) =>
-        publicEtag({ projectId: access.projectId, projectRevision, shareRevision: access.shareRevision, assetsRevision: access.assetsRevision, signingWindow: window, signedModelLimit: deps.signedModelLimit });
-      const headers = { cacheControl: access.requirePassword ? 'private, no-cache' : 'no-cache', contentSecurityPolicy: frameAncestors(access.domainRestrictions) };
+        publicEtag({
+          projectId: access.projectId,
+          projectRevision,
+          shareRevision: access.shareRevision,
+          assetsRevision: access.assetsRevision,
+          signingWindow: window,
+          signedModelLimit: deps.signedModelLimit,
+        });
+      const headers = {
+        cacheControl: access.requirePassword ? 'private, no-cache' : 'no-cache',
+        contentSecurityPolicy: frameAncestors(access.domainRestrictions),
+      };
 
       const etag = etagOf(access.projectRevision);
       if (etagMatches(ifNoneMatch, etag)) return { etag, body: null, ...headers };
@@ -124,7 +158,9 @@ export function createPublicShareService(deps: PublicShareServiceDeps) {
     /** Signed URLs for any of the project's models (the missing-URL fallback); unknown ids and models without a file are left out. */
     async modelUrls(access: ShareAccess, modelIds: readonly string[]): Promise<Record<string, string>> {
       const data = decompressScene((await sceneOf(access)).scene);
-      const models = (data.models ?? []).filter((model) => model && typeof model === 'object' && modelIds.includes(String(model.id)));
+      const models = (data.models ?? []).filter(
+        (model) => model && typeof model === 'object' && modelIds.includes(String(model.id)),
+      );
       const { files, sign } = await signModels(access, { ...data, models }, signingWindow());
       return modelUrls(data, modelIds, files, sign);
     },

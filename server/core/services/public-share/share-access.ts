@@ -59,10 +59,12 @@ export const shareNotFound = () => notFound('Share');
  * The 402 body is exactly `{ success: false, error: 'unavailable', reason: 'owner_billing' }`
  * (contract section 1): `message: undefined` drops the handler's message when serialised.
  */
-export const ownerBillingLocked = () => new AppError(402, 'unavailable', 'The project is unavailable.', { reason: 'owner_billing', message: undefined });
+export const ownerBillingLocked = () =>
+  new AppError(402, 'unavailable', 'The project is unavailable.', { reason: 'owner_billing', message: undefined });
 
 /** Whether the ids can name a share at all: malformed ones are the same 404, without a query. */
-export const isWellFormedShareRequest = (request: Pick<ShareRequest, 'projectId' | 'token'>) => isUuid(request.projectId) && TOKEN.test(request.token);
+export const isWellFormedShareRequest = (request: Pick<ShareRequest, 'projectId' | 'token'>) =>
+  isUuid(request.projectId) && TOKEN.test(request.token);
 
 /**
  * The checks of contract section 5 that need no secret work, in order: project, token and

@@ -49,7 +49,8 @@ export function createShareStateCache(load: (projectId: string) => Promise<Publi
         states.delete(change.projectId);
         return;
       }
-      for (const [projectId, row] of states.entries()) if (row.workspaceId === change.workspaceId) states.delete(projectId);
+      for (const [projectId, row] of states.entries())
+        if (row.workspaceId === change.workspaceId) states.delete(projectId);
     },
     onReset() {
       states.clear();

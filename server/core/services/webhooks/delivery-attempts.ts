@@ -6,7 +6,11 @@ import type { Db } from '../../platform/db/client.js';
 import type { SendOutcome, WebhookSender } from '../../platform/webhook-sender.js';
 import { addScheduledToOutbox, completeOutbox, type OutboxJob } from '../../jobs/outbox.js';
 import { webhookAttemptJob, webhookAttemptJobId } from '../../jobs/webhook-jobs.js';
-import { createWebhookDeliveryRepository, type ClaimRequest, type DeliveredAttempt } from '../../repositories/webhook-deliveries.js';
+import {
+  createWebhookDeliveryRepository,
+  type ClaimRequest,
+  type DeliveredAttempt,
+} from '../../repositories/webhook-deliveries.js';
 import { createBatcher } from '../../platform/batcher.js';
 import { createWebhookRepository } from '../../repositories/webhooks.js';
 import type { ServiceLog } from '../service-deps.js';
@@ -60,15 +64,19 @@ export function createDeliveryAttempts(deps: DeliveryAttemptDeps) {
   // Attempts running at once share their round trips: a claim or a record waits at most for the
   // statement in progress, then goes with the others that arrived meanwhile.
   const claims = createBatcher((requests: ClaimRequest[]) => deliveries.claimAttempts(requests));
-  const delivered = createBatcher(async (attempts: DeliveredAttempt[]) => {
-    await deliveries.recordDeliveredMany(attempts);
-    return attempts.map(() => undefined);
-  }, // One record statement at a time per process: two at once would each prune a webhook's log
-  // without seeing the other's rows (nor the rows the other locked), leaving it past 50. So
-  // its batches may grow larger, lest this one statement cap the throughput.
-  { maxBatch: 500, maxInFlight: 1 });
+  const delivered = createBatcher(
+    async (attempts: DeliveredAttempt[]) => {
+      await deliveries.recordDeliveredMany(attempts);
+      return attempts.map(() => undefined);
+    }, // One record statement at a time per process: two at once would each prune a webhook's log
+    // without seeing the other's rows (nor the rows the other locked), leaving it past 50. So
+    // its batches may grow larger, lest this one statement cap the throughput.
+    { maxBatch: 500, maxInFlight: 1 },
+  );
 
-  const sending: <T>(work: () => Promise<T>) => Promise<T> = deps.maxSending ? pLimit(deps.maxSending) : (work) => work();
+  const sending: <T>(work: () => Promise<T>) => Promise<T> = deps.maxSending
+    ? pLimit(deps.maxSending)
+    : (work) => work();
 
   async function run(deliveryId: string, attempt: number, options: { timeoutMs?: number } = {}): Promise<AttemptRun> {
     const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
@@ -77,7 +85,8 @@ export function createDeliveryAttempts(deps: DeliveryAttemptDeps) {
     const claim = await claims.add({ deliveryId, attempt, leaseMs: attemptBudgetMs(timeoutMs) + 30_000 });
     if (!claim) {
       const current = await deliveries.state(deliveryId);
-      if (current && current.state === 'pending' && current.attempts === attempt) return { kind: 'skipped', reason: 'busy' };
+      if (current && current.state === 'pending' && current.attempts === attempt)
+        return { kind: 'skipped', reason: 'busy' };
       // Gone (its webhook or project was deleted), finished, or a stale job of an earlier attempt.
       await completeOutbox(deps.db, jobId);
       return { kind: 'skipped', reason: current ? 'finished' : 'gone' };
@@ -94,21 +103,43 @@ export function createDeliveryAttempts(deps: DeliveryAttemptDeps) {
 
     // A place among the requests in flight (the claim and the bookkeeping need none).
     const outcome = await sending(() => {
-      const headers = signedHeaders({ secret: claim.secret, deliveryId, event: delivery.event, attempt, timestamp: Math.floor(Date.now() / 1000), body: delivery.body });
+      const headers = signedHeaders({
+        secret: claim.secret,
+        deliveryId,
+        event: delivery.event,
+        attempt,
+        timestamp: Math.floor(Date.now() / 1000),
+        body: delivery.body,
+      });
       return deps.sender.post(claim.url, headers, delivery.body, timeoutMs);
     });
     const isTest = delivery.event === TEST_EVENT;
     const maxAttempts = delivery.maxAttempts ?? deps.retryScheduleMs.length + 1;
 
     if (outcome.delivered && !isTest) {
-      await delivered.add({ deliveryId, projectId: delivery.projectId, webhookId: delivery.webhookId, event: delivery.event, attempt, ...outcome, jobId });
+      await delivered.add({
+        deliveryId,
+        projectId: delivery.projectId,
+        webhookId: delivery.webhookId,
+        event: delivery.event,
+        attempt,
+        ...outcome,
+        jobId,
+      });
       return { kind: 'attempted', outcome, result: 'delivered', nextAttemptAt: null };
     }
 
     let next: { job: OutboxJob; delayMs: number } | null = null;
     const settled = await deps.db.transaction(async (tx) => {
       const { projectId, webhookId } = delivery;
-      await deliveries.recordAttempt(tx, { deliveryId, projectId, webhookId, event: delivery.event, attempt, ...outcome });
+      await deliveries.recordAttempt(tx, {
+        deliveryId,
+        projectId,
+        webhookId,
+        event: delivery.event,
+        attempt,
+        ...outcome,
+      });
       await completeOutbox(tx, jobId);
       if (outcome.delivered) {
         if (!isTest) await hooks.noteOutcome(tx, projectId, webhookId, true);
@@ -150,7 +181,11 @@ export function createDeliveryAttempts(deps: DeliveryAttemptDeps) {
     });
     const scheduled = next as { job: OutboxJob; delayMs: number } | null;
     if (scheduled && deps.enqueue) {
-      await deps.enqueue(scheduled.job, scheduled.delayMs).catch((error: unknown) => deps.log.debug({ err: error, deliveryId }, 'next webhook attempt not handed to BullMQ; the relay will'));
+      await deps
+        .enqueue(scheduled.job, scheduled.delayMs)
+        .catch((error: unknown) =>
+          deps.log.debug({ err: error, deliveryId }, 'next webhook attempt not handed to BullMQ; the relay will'),
+        );
     }
     return { kind: 'attempted', outcome, ...settled };
   }

@@ -11,7 +11,8 @@ export interface TargetUrlOptions {
   lookup?: LookupAll;
 }
 
-const invalidUrl = (message: string) => new AppError(400, 'invalid_url', message, { details: [{ field: 'body.url', message }] });
+const invalidUrl = (message: string) =>
+  new AppError(400, 'invalid_url', message, { details: [{ field: 'body.url', message }] });
 
 /**
  * The registration check of a webhook URL (contract section 7): absolute `https://` (http too in

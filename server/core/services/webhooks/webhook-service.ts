@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, conflict, notFound } from '../../domain/errors.js';
-import { MAX_WEBHOOKS_PER_PROJECT, TEST_EVENT, isWebhookEventType, serializeDeliveryBody, type WebhookEventType } from '../../domain/webhooks/event-types.js';
+import {
+  MAX_WEBHOOKS_PER_PROJECT,
+  TEST_EVENT,
+  isWebhookEventType,
+  serializeDeliveryBody,
+  type WebhookEventType,
+} from '../../domain/webhooks/event-types.js';
 import { generateWebhookSecret, secretProblem } from '../../domain/webhooks/signature.js';
 import type { LoggedAttempt, Webhook, WebhookAttempt } from '../../platform/db/schema/index.js';
 import { addToOutbox, type OutboxNudger } from '../../jobs/outbox.js';
@@ -77,11 +83,19 @@ export function createWebhookService(deps: WebhookServiceDeps) {
      * Creates (`created`) or replaces a webhook. The secret is write-only: omitted on create, one
      * is generated and answered once (`secret`); omitted on update, the old one stays.
      */
-    async put(workspaceId: string, projectId: string, id: string, input: WebhookPut): Promise<{ webhook: Webhook; created: boolean; secret?: string }> {
+    async put(
+      workspaceId: string,
+      projectId: string,
+      id: string,
+      input: WebhookPut,
+    ): Promise<{ webhook: Webhook; created: boolean; secret?: string }> {
       const events = checkEvents(input.events);
       if (input.secret !== undefined) {
         const problem = secretProblem(input.secret);
-        if (problem) throw new AppError(400, 'invalid_request', `secret ${problem}.`, { details: [{ field: 'body.secret', message: problem }] });
+        if (problem)
+          throw new AppError(400, 'invalid_request', `secret ${problem}.`, {
+            details: [{ field: 'body.secret', message: problem }],
+          });
       }
       const url = await checkTargetUrl(input.url, { allowInsecure: deps.allowInsecure, lookup: deps.lookup });
       const fields = { name: input.name ?? id, url, events, enabled: input.enabled ?? true };
@@ -110,8 +124,16 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     async test(workspaceId: string, projectId: string, id: string) {
       await requireWebhook(workspaceId, projectId, id);
       const createdAt = new Date();
-      const body = serializeDeliveryBody({ id: randomUUID(), event: TEST_EVENT, createdAt, projectId, data: { webhookId: id, message: 'This is a test delivery.' } });
-      const delivery = await deps.db.transaction((tx) => deliveries.createTest(tx, { workspaceId, projectId, webhookId: id, body, event: TEST_EVENT }));
+      const body = serializeDeliveryBody({
+        id: randomUUID(),
+        event: TEST_EVENT,
+        createdAt,
+        projectId,
+        data: { webhookId: id, message: 'This is a test delivery.' },
+      });
+      const delivery = await deps.db.transaction((tx) =>
+        deliveries.createTest(tx, { workspaceId, projectId, webhookId: id, body, event: TEST_EVENT }),
+      );
       const run = await deps.attempts.run(delivery.id, 1, { timeoutMs: TEST_TIMEOUT_MS });
       // Deleted while it ran.
       if (run.kind !== 'attempted') throw notFound('Webhook');
@@ -128,15 +150,27 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     async trigger(workspaceId: string, projectId: string, event: string, data: Record<string, unknown>) {
       if (!isWebhookEventType(event)) throw invalidEvent([event]);
       if (Buffer.byteLength(JSON.stringify(data)) > MAX_TRIGGER_DATA_BYTES) {
-        throw new AppError(413, 'payload_too_large', `data must be at most ${MAX_TRIGGER_DATA_BYTES / 1024} KB as JSON.`);
+        throw new AppError(
+          413,
+          'payload_too_large',
+          `data must be at most ${MAX_TRIGGER_DATA_BYTES / 1024} KB as JSON.`,
+        );
       }
       const emitted = await deps.inTransaction(async ({ tx, afterCommit }) => {
         if (!(await projects.exists(workspaceId, projectId, tx))) throw notFound('Project');
         const result = await emitEvent(tx, { workspaceId, projectId, type: event, data });
-        afterCommit(() => deps.outbox.nudge(result!.deliveries.map((d) => d.outbox), deps.log));
+        afterCommit(() =>
+          deps.outbox.nudge(
+            result!.deliveries.map((d) => d.outbox),
+            deps.log,
+          ),
+        );
         return result!;
       });
-      return { eventId: emitted.eventId, deliveries: emitted.deliveries.map(({ webhookId, deliveryId }) => ({ webhookId, deliveryId })) };
+      return {
+        eventId: emitted.eventId,
+        deliveries: emitted.deliveries.map(({ webhookId, deliveryId }) => ({ webhookId, deliveryId })),
+      };
     },
 
     /**
@@ -150,11 +184,17 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       return deps.inTransaction(async ({ tx, afterCommit }) => {
         const delivery = await deliveries.lock(tx, workspaceId, projectId, webhookId, deliveryId);
         if (!delivery) throw notFound('Delivery');
-        if (delivery.state === 'pending') throw conflict('The delivery is still being attempted; its next attempt comes on its own.');
+        if (delivery.state === 'pending')
+          throw conflict('The delivery is still being attempted; its next attempt comes on its own.');
         const reopened = await deliveries.reopen(tx, deliveryId);
         const job = webhookAttemptJob(reopened, reopened.attempts + 1);
         const ids = await addToOutbox(tx, [job]);
-        afterCommit(() => deps.outbox.nudge(ids.map((id) => ({ id, ...job })), deps.log));
+        afterCommit(() =>
+          deps.outbox.nudge(
+            ids.map((id) => ({ id, ...job })),
+            deps.log,
+          ),
+        );
         return { deliveryId, webhookId, event: delivery.event };
       });
     },

@@ -18,7 +18,8 @@ afterAll(async () => {
   await env?.cleanup();
 });
 
-const expire = (key: string) => db.$client.query(`update job_leases set expires_at = now() - interval '1 millisecond' where key = $1`, [key]);
+const expire = (key: string) =>
+  db.$client.query(`update job_leases set expires_at = now() - interval '1 millisecond' where key = $1`, [key]);
 
 describe('leases', () => {
   it('refuses a second acquire while the lease is held, and grants it once the lease expired', async () => {
@@ -43,7 +44,9 @@ describe('leases', () => {
   it('renews a held lease past its old end, and frees the key on release', async () => {
     const lease = (await leases.acquire('renewed', 1000))!;
     expect(await leases.renew(lease, 60_000)).toBe(true);
-    const { rows } = await db.$client.query<{ seconds: number }>(`select extract(epoch from expires_at - now()) as seconds from job_leases where key = 'renewed'`);
+    const { rows } = await db.$client.query<{ seconds: number }>(
+      `select extract(epoch from expires_at - now()) as seconds from job_leases where key = 'renewed'`,
+    );
     expect(Number(rows[0].seconds)).toBeGreaterThan(30);
     await leases.release(lease);
     expect(await leases.acquire('renewed', 1000)).not.toBeNull();

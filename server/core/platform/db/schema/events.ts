@@ -10,14 +10,21 @@ export const projectEvents = pgTable(
   'project_events',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    workspaceId: uuid('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
-    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
     type: text('type').notNull(),
     data: jsonb('data').$type<Record<string, unknown>>().notNull(),
     dedupeKey: text('dedupe_key'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('project_events_dedupe_key').on(t.dedupeKey), index('project_events_project_idx').on(t.projectId, t.createdAt)],
+  (t) => [
+    uniqueIndex('project_events_dedupe_key').on(t.dedupeKey),
+    index('project_events_project_idx').on(t.projectId, t.createdAt),
+  ],
 );
 
 export type ProjectEvent = typeof projectEvents.$inferSelect;

@@ -1,4 +1,15 @@
-import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { timestamps } from './_columns.js';
 import { workspaces } from './workspaces.js';
 import { people } from './people.js';
@@ -12,7 +23,12 @@ export type ProviderId = (typeof PROVIDER_IDS)[number];
 export const IMPORT_STATUSES = ['queued', 'downloading', 'processing', 'saving', 'completed', 'failed'] as const;
 export type ImportStatus = (typeof IMPORT_STATUSES)[number];
 /** The states that count toward the 3 imports a workspace may run at once. */
-export const ACTIVE_IMPORT_STATUSES = ['queued', 'downloading', 'processing', 'saving'] as const satisfies readonly ImportStatus[];
+export const ACTIVE_IMPORT_STATUSES = [
+  'queued',
+  'downloading',
+  'processing',
+  'saving',
+] as const satisfies readonly ImportStatus[];
 
 export interface ImportError {
   code: string;
@@ -29,7 +45,9 @@ export const importJobs = pgTable(
   'import_jobs',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    workspaceId: uuid('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
     personId: uuid('person_id').references(() => people.id, { onDelete: 'set null' }),
     provider: text('provider', { enum: PROVIDER_IDS }).notNull(),
     providerAssetId: text('provider_asset_id').notNull(),
@@ -64,7 +82,9 @@ export type ImportJob = typeof importJobs.$inferSelect;
 export const libraryConnections = pgTable(
   'library_connections',
   {
-    personId: uuid('person_id').notNull().references(() => people.id, { onDelete: 'cascade' }),
+    personId: uuid('person_id')
+      .notNull()
+      .references(() => people.id, { onDelete: 'cascade' }),
     provider: text('provider', { enum: PROVIDER_IDS }).notNull(),
     accessTokenEnc: text('access_token_enc').notNull(),
     refreshTokenEnc: text('refresh_token_enc'),

@@ -12,7 +12,9 @@ export const projects = pgTable(
   'projects',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    workspaceId: uuid('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     type: text('type').notNull(),
     scene: bytea('scene').notNull(),
@@ -27,7 +29,9 @@ export const projects = pgTable(
 
 /** Share settings, one row per project. `revision` goes up on every change (ETag input). */
 export const shareSettings = pgTable('share_settings', {
-  projectId: uuid('project_id').primaryKey().references(() => projects.id, { onDelete: 'cascade' }),
+  projectId: uuid('project_id')
+    .primaryKey()
+    .references(() => projects.id, { onDelete: 'cascade' }),
   isEnabled: boolean('is_enabled').notNull().default(false),
   shareToken: text('share_token').notNull(),
   domainRestrictions: text('domain_restrictions').array().notNull().default([]),

@@ -13,8 +13,12 @@ export const submissions = pgTable(
   'submissions',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
-    workspaceId: uuid('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
     status: text('status').notNull().default('new'),
     formData: jsonb('form_data').$type<Record<string, unknown>>().notNull(),
     selectedOptions: jsonb('selected_options').$type<Record<string, unknown>>().notNull(),
@@ -38,7 +42,9 @@ export const submissions = pgTable(
 export const submissionScreenshots = pgTable(
   'submission_screenshots',
   {
-    submissionId: uuid('submission_id').notNull().references(() => submissions.id, { onDelete: 'cascade' }),
+    submissionId: uuid('submission_id')
+      .notNull()
+      .references(() => submissions.id, { onDelete: 'cascade' }),
     position: integer('position').notNull(),
     mimeType: text('mime_type').notNull(),
     data: bytea('data'),
@@ -51,7 +57,9 @@ export const submissionScreenshots = pgTable(
 export const submissionSteps = pgTable(
   'submission_steps',
   {
-    submissionId: uuid('submission_id').notNull().references(() => submissions.id, { onDelete: 'cascade' }),
+    submissionId: uuid('submission_id')
+      .notNull()
+      .references(() => submissions.id, { onDelete: 'cascade' }),
     step: text('step', { enum: SUBMISSION_STEPS }).notNull(),
     state: text('state', { enum: STEP_STATES }).notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),

@@ -1,4 +1,16 @@
-import { bigserial, boolean, foreignKey, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigserial,
+  boolean,
+  foreignKey,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { timestamps } from './_columns.js';
 import { projectEvents } from './events.js';
 import { projects } from './projects.js';
@@ -19,9 +31,13 @@ export type WebhookDisabledReason = (typeof WEBHOOK_DISABLED_REASONS)[number];
 export const webhooks = pgTable(
   'webhooks',
   {
-    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
     id: text('id').notNull(),
-    workspaceId: uuid('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     url: text('url').notNull(),
     events: text('events').array().notNull(),
@@ -52,7 +68,9 @@ export const webhookDeliveries = pgTable(
   'webhook_deliveries',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    workspaceId: uuid('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
     projectId: uuid('project_id').notNull(),
     webhookId: text('webhook_id').notNull(),
     /** The project event delivered; null for a test delivery (webhook.test). */
@@ -68,7 +86,9 @@ export const webhookDeliveries = pgTable(
     ...timestamps,
   },
   (t) => [
-    foreignKey({ columns: [t.projectId, t.webhookId], foreignColumns: [webhooks.projectId, webhooks.id] }).onDelete('cascade'),
+    foreignKey({ columns: [t.projectId, t.webhookId], foreignColumns: [webhooks.projectId, webhooks.id] }).onDelete(
+      'cascade',
+    ),
     uniqueIndex('webhook_deliveries_event_webhook_key').on(t.eventId, t.projectId, t.webhookId),
     index('webhook_deliveries_webhook_idx').on(t.projectId, t.webhookId),
   ],
@@ -86,7 +106,9 @@ export const webhookAttempts = pgTable(
   'webhook_attempts',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    deliveryId: uuid('delivery_id').notNull().references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
+    deliveryId: uuid('delivery_id')
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
     projectId: uuid('project_id').notNull(),
     webhookId: text('webhook_id').notNull(),
     event: text('event').notNull(),
@@ -101,7 +123,9 @@ export const webhookAttempts = pgTable(
     createdAt: ms('created_at').notNull().defaultNow(),
   },
   (t) => [
-    foreignKey({ columns: [t.projectId, t.webhookId], foreignColumns: [webhooks.projectId, webhooks.id] }).onDelete('cascade'),
+    foreignKey({ columns: [t.projectId, t.webhookId], foreignColumns: [webhooks.projectId, webhooks.id] }).onDelete(
+      'cascade',
+    ),
     index('webhook_attempts_webhook_idx').on(t.projectId, t.webhookId, t.id),
     // The prune removes deliveries left without attempts: their cascade and that check look attempts up by delivery.
     index('webhook_attempts_delivery_idx').on(t.deliveryId),
@@ -114,5 +138,10 @@ export type WebhookAttempt = typeof webhookAttempts.$inferSelect;
 
 /** An attempt as the delivery log shows it, with its delivery's current state. */
 export type LoggedAttempt = WebhookAttempt & {
-  delivery: { deliveryState: DeliveryState; deliveryAttempts: number; nextAttemptAt: Date | null; requestExcerpt: string };
+  delivery: {
+    deliveryState: DeliveryState;
+    deliveryAttempts: number;
+    nextAttemptAt: Date | null;
+    requestExcerpt: string;
+  };
 };

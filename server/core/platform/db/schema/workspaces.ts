@@ -21,8 +21,12 @@ export const workspaces = pgTable('workspaces', {
 export const memberships = pgTable(
   'memberships',
   {
-    workspaceId: uuid('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
-    personId: uuid('person_id').notNull().references(() => people.id, { onDelete: 'cascade' }),
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    personId: uuid('person_id')
+      .notNull()
+      .references(() => people.id, { onDelete: 'cascade' }),
     role: text('role', { enum: ROLES }).notNull(),
     ...timestamps,
   },
