@@ -70,110 +70,27 @@ const idempotencyKey = () =>
 @customElement('config-share')
 export class ConfigShareElement extends LitElement {
   static override styles = css`
-    :host {
-      display: block;
-      position: relative;
-      min-height: 240px;
-      overflow: auto;
-      font: inherit;
-      color: inherit;
-    }
-    [part='viewer'] {
-      position: relative;
-      height: var(--config-share-viewer-height, 360px);
-    }
-    .stage,
-    canvas {
-      display: block;
-      width: 100%;
-      height: 100%;
-    }
-    canvas:focus-visible {
-      outline: 2px solid currentColor;
-      outline-offset: -2px;
-    }
+    :host { display: block; position: relative; min-height: 240px; overflow: auto; font: inherit; color: inherit; }
+    [part='viewer'] { position: relative; height: var(--config-share-viewer-height, 360px); }
+    .stage, canvas { display: block; width: 100%; height: 100%; }
+    canvas:focus-visible { outline: 2px solid currentColor; outline-offset: -2px; }
     /* model-viewer only presents AR: out of sight until a WebXR session shows its overlay. */
-    model-viewer {
-      position: absolute;
-      top: 0;
-      left: 0;
-      width: 1px;
-      height: 1px;
-      opacity: 0;
-    }
-    model-viewer[ar-status='session-started'],
-    model-viewer[ar-status='object-placed'] {
-      width: 100%;
-      height: 100%;
-      opacity: 1;
-    }
-    [part='ar'] {
-      position: absolute;
-      top: 0.75rem;
-      right: 0.75rem;
-    }
-    progress {
-      position: absolute;
-      left: 1rem;
-      right: 1rem;
-      bottom: 1rem;
-      width: calc(100% - 2rem);
-    }
-    .notice {
-      font-size: 0.875em;
-      opacity: 0.8;
-    }
-    .visually-hidden {
-      position: absolute;
-      width: 1px;
-      height: 1px;
-      overflow: hidden;
-      clip-path: inset(50%);
-      white-space: nowrap;
-    }
-    form {
-      display: grid;
-      gap: 0.75rem;
-      padding: 1rem 0;
-    }
-    fieldset {
-      display: grid;
-      gap: 0.5rem;
-      border: 0;
-      padding: 0;
-      margin: 0;
-    }
-    legend {
-      font-weight: 600;
-      margin-bottom: 0.25rem;
-    }
-    .field {
-      display: grid;
-      gap: 0.25rem;
-    }
-    .field.checkbox {
-      grid-template-columns: auto 1fr;
-      align-items: center;
-    }
-    .field.checkbox input {
-      order: -1;
-    }
-    .field-error {
-      color: #b00020;
-      margin: 0;
-    }
-    .field-error:empty {
-      display: none;
-    }
-    input,
-    select,
-    textarea,
-    button {
-      font: inherit;
-    }
-    button {
-      justify-self: start;
-    }
+    model-viewer { position: absolute; top: 0; left: 0; width: 1px; height: 1px; opacity: 0; }
+    model-viewer[ar-status='session-started'], model-viewer[ar-status='object-placed'] { width: 100%; height: 100%; opacity: 1; }
+    [part='ar'] { position: absolute; top: 0.75rem; right: 0.75rem; }
+    progress { position: absolute; left: 1rem; right: 1rem; bottom: 1rem; width: calc(100% - 2rem); }
+    .notice { font-size: 0.875em; opacity: 0.8; }
+    .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+    form { display: grid; gap: 0.75rem; padding: 1rem 0; }
+    fieldset { display: grid; gap: 0.5rem; border: 0; padding: 0; margin: 0; }
+    legend { font-weight: 600; margin-bottom: 0.25rem; }
+    .field { display: grid; gap: 0.25rem; }
+    .field.checkbox { grid-template-columns: auto 1fr; align-items: center; }
+    .field.checkbox input { order: -1; }
+    .field-error { color: #b00020; margin: 0; }
+    .field-error:empty { display: none; }
+    input, select, textarea, button { font: inherit; }
+    button { justify-self: start; }
   `;
 
   /** The shared project's id (with `token`). */
@@ -583,13 +500,7 @@ export class ConfigShareElement extends LitElement {
     const fields = this.fields;
     const blocks = this.blocks;
     return html`
-      <p
-        part="status"
-        role="status"
-        class=${this.status === 'ready' || this.status === 'password' ? 'visually-hidden' : ''}
-      >
-        ${this.statusText(strings)}
-      </p>
+      <p part="status" role="status" class=${this.status === 'ready' || this.status === 'password' ? 'visually-hidden' : ''}>${this.statusText(strings)}</p>
       ${
         this.status === 'password'
           ? passwordTemplate({
@@ -604,24 +515,24 @@ export class ConfigShareElement extends LitElement {
       ${
         project
           ? html`<div part="viewer">
-                <div class="stage"></div>
-                ${this.progress < 1 ? html`<progress max="1" .value=${this.progress} aria-label=${strings.modelProgress}></progress>` : nothing}
-                ${this.arAvailable ? html`<button type="button" part="ar" @click=${() => this.activateAr()}>${strings.viewInAr}</button>` : nothing}
-              </div>
-              ${this.notice ? html`<p class="notice">${this.notice}</p>` : nothing}
-              ${
-                fields.length || blocks.length
-                  ? formTemplate({
-                      strings,
-                      fields,
-                      blocks,
-                      errors: this.fieldErrors,
-                      submitting: !!this.submitting,
-                      message: this.submitMessage,
-                      onSubmit: () => void this.submit(),
-                    })
-                  : nothing
-              }`
+              <div class="stage"></div>
+              ${this.progress < 1 ? html`<progress max="1" .value=${this.progress} aria-label=${strings.modelProgress}></progress>` : nothing}
+              ${this.arAvailable ? html`<button type="button" part="ar" @click=${() => this.activateAr()}>${strings.viewInAr}</button>` : nothing}
+            </div>
+            ${this.notice ? html`<p class="notice">${this.notice}</p>` : nothing}
+            ${
+              fields.length || blocks.length
+                ? formTemplate({
+                    strings,
+                    fields,
+                    blocks,
+                    errors: this.fieldErrors,
+                    submitting: !!this.submitting,
+                    message: this.submitMessage,
+                    onSubmit: () => void this.submit(),
+                  })
+                : nothing
+            }`
           : nothing
       }
     `;

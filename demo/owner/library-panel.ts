@@ -173,7 +173,9 @@ export class LibraryPanel extends LitElement {
   override render() {
     return html`
       <h2>Library</h2>
-      ${this.renderLibraries()} ${this.renderSearchForm()} ${this.result ? this.renderResults(this.result) : nothing}
+      ${this.renderLibraries()}
+      ${this.renderSearchForm()}
+      ${this.result ? this.renderResults(this.result) : nothing}
       ${this.detail ? this.renderDetail() : nothing}
     `;
   }
@@ -184,29 +186,25 @@ export class LibraryPanel extends LitElement {
       <h3 id="libs-title">Libraries</h3>
       <ul>
         ${this.libraries.map(
-          (l) =>
-            html`<li>
-              <a href=${l.homepage} target="_blank" rel="noopener">${l.name}</a>
-              <span class="badge">${l.id}</span>
-              ${l.importAvailable ? html`<span class="ok">import available</span>` : html`<span class="muted">import not available</span>`}
-              ${l.notice ? html`<span class="muted">— ${l.notice}</span>` : nothing}
-            </li>`,
+          (
+            l,
+          ) => html`<li><a href=${l.homepage} target="_blank" rel="noopener">${l.name}</a> <span class="badge">${l.id}</span>
+          ${l.importAvailable ? html`<span class="ok">import available</span>` : html`<span class="muted">import not available</span>`}
+          ${l.notice ? html`<span class="muted">— ${l.notice}</span>` : nothing}</li>`,
         )}
       </ul>
       ${
         b
           ? html`<div class="card" id="library-b-connection">
-              <strong>${b.name} account</strong>:
-              ${
-                this.connection?.connected
-                  ? html`connected${b.connection?.displayName || b.connection?.username ? ` as ${b.connection.displayName ?? b.connection.username}` : ''}.
-                      <button @click=${this.disconnect}>Disconnect</button>`
-                  : this.connection?.available === false
-                    ? html`<span class="muted">imports from this library are not set up on this platform.</span>`
-                    : html`not connected (needed to import its models).
-                        <button @click=${this.connect}>Connect account</button>`
-              }
-            </div>`
+            <strong>${b.name} account</strong>:
+            ${
+              this.connection?.connected
+                ? html`connected${b.connection?.displayName || b.connection?.username ? ` as ${b.connection.displayName ?? b.connection.username}` : ''}. <button @click=${this.disconnect}>Disconnect</button>`
+                : this.connection?.available === false
+                  ? html`<span class="muted">imports from this library are not set up on this platform.</span>`
+                  : html`not connected (needed to import its models). <button @click=${this.connect}>Connect account</button>`
+            }
+          </div>`
           : nothing
       }
     </section>`;
@@ -216,39 +214,16 @@ export class LibraryPanel extends LitElement {
     return html`<form @submit=${this.search} aria-label="Search the libraries" class="card">
       <div class="row">
         <div><label for="lib-q">Search</label><input id="lib-q" name="q" type="search" /></div>
-        <div>
-          <label for="lib-category">Category</label
-          ><select id="lib-category" name="category">
-            <option value="">Any</option>
-            ${this.categories.map((c) => html`<option value=${c.id}>${c.label}</option>`)}
-          </select>
-        </div>
-        <div>
-          <label for="lib-license">Licence</label
-          ><select id="lib-license" name="license">
-            <option value="">Any</option>
-            ${LICENSES.map((l) => html`<option value=${l}>${l.toUpperCase()}</option>`)}
-          </select>
-        </div>
-        <div>
-          <label for="lib-format">Format</label
-          ><select id="lib-format" name="format">
-            <option value="">Any</option>
-            <option value="glb">GLB</option>
-            <option value="gltf">glTF</option>
-          </select>
-        </div>
-        <div>
-          <label for="lib-poly">Max polygons</label
-          ><input id="lib-poly" name="maxPolygons" type="number" min="1" step="1" style="min-width:8rem" />
-        </div>
+        <div><label for="lib-category">Category</label><select id="lib-category" name="category"><option value="">Any</option>
+          ${this.categories.map((c) => html`<option value=${c.id}>${c.label}</option>`)}</select></div>
+        <div><label for="lib-license">Licence</label><select id="lib-license" name="license"><option value="">Any</option>
+          ${LICENSES.map((l) => html`<option value=${l}>${l.toUpperCase()}</option>`)}</select></div>
+        <div><label for="lib-format">Format</label><select id="lib-format" name="format"><option value="">Any</option><option value="glb">GLB</option><option value="gltf">glTF</option></select></div>
+        <div><label for="lib-poly">Max polygons</label><input id="lib-poly" name="maxPolygons" type="number" min="1" step="1" style="min-width:8rem" /></div>
       </div>
-      <fieldset>
-        <legend>Libraries to search</legend>
+      <fieldset><legend>Libraries to search</legend>
         ${this.libraries.map((l) => html`<label class="inline"><input type="checkbox" name=${`provider:${l.id}`} checked /> ${l.name}</label>`)}
-        <label class="inline"
-          ><input type="checkbox" name="commercial" checked /> Only models with a clear commercial right</label
-        >
+        <label class="inline"><input type="checkbox" name="commercial" checked /> Only models with a clear commercial right</label>
       </fieldset>
       <button class="primary" type="submit" ?disabled=${this.busy}>Search</button>
     </form>`;
@@ -262,17 +237,15 @@ export class LibraryPanel extends LitElement {
       </ul>
       <ul style="list-style:none;padding:0" class="results">
         ${result.items.map(
-          (item) =>
-            html`<li class="card" style="display:flex;gap:0.8rem">
-              ${item.thumbnailUrl ? html`<img src=${item.thumbnailUrl} alt="" width="96" height="96" style="object-fit:cover" loading="lazy" />` : nothing}
-              <div>
-                <strong>${item.name}</strong> <span class="muted">by ${item.author}</span><br />
-                <span class="badge">${item.provider}</span> <span class="badge">${item.licenseId}</span> licence tier
-                ${item.licenseTier}${item.polygonCount ? `, ${item.polygonCount.toLocaleString()} polygons` : ''}<br />
-                <button @click=${() => this.openItem(item)} aria-label=${`Details of ${item.name}`}>Details</button>
-                ${item.importable ? nothing : html`<span class="muted">${item.notImportableReason ?? 'not importable'}</span>`}
-              </div>
-            </li>`,
+          (item) => html`<li class="card" style="display:flex;gap:0.8rem">
+          ${item.thumbnailUrl ? html`<img src=${item.thumbnailUrl} alt="" width="96" height="96" style="object-fit:cover" loading="lazy" />` : nothing}
+          <div>
+            <strong>${item.name}</strong> <span class="muted">by ${item.author}</span><br />
+            <span class="badge">${item.provider}</span> <span class="badge">${item.licenseId}</span> licence tier ${item.licenseTier}${item.polygonCount ? `, ${item.polygonCount.toLocaleString()} polygons` : ''}<br />
+            <button @click=${() => this.openItem(item)} aria-label=${`Details of ${item.name}`}>Details</button>
+            ${item.importable ? nothing : html`<span class="muted">${item.notImportableReason ?? 'not importable'}</span>`}
+          </div>
+        </li>`,
         )}
       </ul>
       ${result.nextCursor ? html`<button @click=${() => this.search()} ?disabled=${this.busy}>More results</button>` : nothing}
@@ -284,55 +257,26 @@ export class LibraryPanel extends LitElement {
     const job = this.job;
     return html`<section class="card" aria-labelledby="item-title">
       <h3 id="item-title" tabindex="-1">${asset.name}</h3>
-      <p>
-        <span class="muted">by ${asset.author}, from</span>
-        <a href=${asset.sourceUrl} target="_blank" rel="noopener">${provider.name}</a>
-      </p>
+      <p><span class="muted">by ${asset.author}, from</span> <a href=${asset.sourceUrl} target="_blank" rel="noopener">${provider.name}</a></p>
       ${asset.description ? html`<p>${asset.description}</p>` : nothing}
       <dl>
-        <dt>Licence</dt>
-        <dd>
-          ${asset.license} (<code>${asset.licenseId}</code>, tier ${asset.licenseTier}; commercial use
-          ${asset.commercialUseAllowed ? 'allowed' : 'not allowed'}; attribution
-          ${asset.attributionRequired ? 'required' : 'not required'})
-        </dd>
-        <dt>Credit</dt>
-        <dd>${provider.credit}</dd>
-        <dt>Formats</dt>
-        <dd>${asset.availableFormats.join(', ') || '—'}</dd>
-        ${
-          asset.polygonCount
-            ? html`<dt>Polygons</dt>
-                <dd>${asset.polygonCount.toLocaleString()}</dd>`
-            : nothing
-        }
-        ${
-          asset.tags.length
-            ? html`<dt>Tags</dt>
-                <dd>${asset.tags.join(', ')}</dd>`
-            : nothing
-        }
+        <dt>Licence</dt><dd>${asset.license} (<code>${asset.licenseId}</code>, tier ${asset.licenseTier}; commercial use ${asset.commercialUseAllowed ? 'allowed' : 'not allowed'}; attribution ${asset.attributionRequired ? 'required' : 'not required'})</dd>
+        <dt>Credit</dt><dd>${provider.credit}</dd>
+        <dt>Formats</dt><dd>${asset.availableFormats.join(', ') || '—'}</dd>
+        ${asset.polygonCount ? html`<dt>Polygons</dt><dd>${asset.polygonCount.toLocaleString()}</dd>` : nothing}
+        ${asset.tags.length ? html`<dt>Tags</dt><dd>${asset.tags.join(', ')}</dd>` : nothing}
       </dl>
       ${alreadyImported ? html`<p class="ok">Already in the workspace library (asset <code>${alreadyImported.assetId}</code>).</p>` : nothing}
       ${
         asset.importable
           ? html`<form @submit=${this.startImport} aria-label="Import">
-              ${
-                asset.licenseTier === 'conditions'
-                  ? html`<label class="inline"
-                      ><input type="checkbox" name="acknowledge" required /> I will credit the author as the
-                      ${asset.licenseId.toUpperCase()} licence requires</label
-                    >`
-                  : nothing
-              }
-              <button
-                class="primary"
-                type="submit"
-                ?disabled=${this.busy || (job !== undefined && !['completed', 'failed'].includes(job.status))}
-              >
-                Import into the workspace library
-              </button>
-            </form>`
+            ${
+              asset.licenseTier === 'conditions'
+                ? html`<label class="inline"><input type="checkbox" name="acknowledge" required /> I will credit the author as the ${asset.licenseId.toUpperCase()} licence requires</label>`
+                : nothing
+            }
+            <button class="primary" type="submit" ?disabled=${this.busy || (job !== undefined && !['completed', 'failed'].includes(job.status))}>Import into the workspace library</button>
+          </form>`
           : html`<p class="bad">Not importable: ${asset.notImportableReason ?? 'see the licence'}.</p>`
       }
       ${this.reusedAssetId ? html`<p class="ok">Already imported: asset <code>${this.reusedAssetId}</code>.</p>` : nothing}
@@ -346,47 +290,17 @@ export class LibraryPanel extends LitElement {
       : '';
     return html`<div class="import-job" data-status=${job.status}>
       <label for="import-progress">Import: <span id="import-stage">${job.stage || job.status}</span>${bytes}</label>
-      <progress
-        id="import-progress"
-        max="100"
-        .value=${job.progress}
-        aria-valuetext=${`${job.progress}%, ${job.stage}`}
-      >
-        ${job.progress}%
-      </progress>
-      <span id="import-percent">${job.progress}%</span>
+      <progress id="import-progress" max="100" .value=${job.progress} aria-valuetext=${`${job.progress}%, ${job.stage}`}>${job.progress}%</progress> <span id="import-percent">${job.progress}%</span>
       <span class="badge" id="import-status">${job.status}</span>
       ${job.status === 'failed' ? html`<p class="bad">${job.error?.message} (${job.error?.code})</p>` : nothing}
       ${
         job.status === 'completed' && job.readiness
-          ? html`<div id="readiness">
-              <h4>Configurator readiness: ${job.readiness.score} / 100, ${job.readiness.level}</h4>
-              <p>Saved as asset <code>${job.assetId}</code>.</p>
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Check</th>
-                    <th scope="col">Result</th>
-                    <th scope="col">Value</th>
-                    <th scope="col">Limit</th>
-                    <th scope="col">Note</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${job.readiness.checks.map(
-                    (c) =>
-                      html`<tr>
-                        <td>${c.label}</td>
-                        <td class=${c.status === 'pass' ? 'ok' : c.status === 'fail' ? 'bad' : ''}>${c.status}</td>
-                        <td>${String(c.value ?? '')}</td>
-                        <td>${String(c.limit ?? '')}</td>
-                        <td>${c.message}</td>
-                      </tr>`,
-                  )}
-                </tbody>
-              </table>
-              ${job.notices?.length ? html`<p class="muted">${job.notices.map((n) => (typeof n === 'string' ? n : JSON.stringify(n))).join(' ')}</p>` : nothing}
-            </div>`
+          ? html`<div id="readiness"><h4>Configurator readiness: ${job.readiness.score} / 100, ${job.readiness.level}</h4>
+            <p>Saved as asset <code>${job.assetId}</code>.</p>
+            <table><thead><tr><th scope="col">Check</th><th scope="col">Result</th><th scope="col">Value</th><th scope="col">Limit</th><th scope="col">Note</th></tr></thead>
+            <tbody>${job.readiness.checks.map((c) => html`<tr><td>${c.label}</td><td class=${c.status === 'pass' ? 'ok' : c.status === 'fail' ? 'bad' : ''}>${c.status}</td><td>${String(c.value ?? '')}</td><td>${String(c.limit ?? '')}</td><td>${c.message}</td></tr>`)}</tbody></table>
+            ${job.notices?.length ? html`<p class="muted">${job.notices.map((n) => (typeof n === 'string' ? n : JSON.stringify(n))).join(' ')}</p>` : nothing}
+          </div>`
           : nothing
       }
     </div>`;

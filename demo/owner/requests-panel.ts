@@ -63,52 +63,31 @@ export class RequestsPanel extends LitElement {
 
   private step(state: StepState) {
     const cls = state.state === 'done' ? 'ok' : state.state === 'failed' ? 'bad' : 'muted';
-    return html`<span class=${cls}>${state.state}</span
-      >${state.attempts > 1 ? html` <span class="muted">(${state.attempts} attempts)</span>` : nothing}`;
+    return html`<span class=${cls}>${state.state}</span>${state.attempts > 1 ? html` <span class="muted">(${state.attempts} attempts)</span>` : nothing}`;
   }
 
   override render() {
     return html`
       <h3>Requests</h3>
-      <p class="muted">
-        Background steps retry by themselves (8 attempts with backoff); the API offers no manual retry or resend, so a
-        step that failed for good is shown with its error.
-      </p>
+      <p class="muted">Background steps retry by themselves (8 attempts with backoff); the API offers no manual retry or resend, so a step that failed for good is shown with its error.</p>
       <button @click=${this.load}>Refresh</button>
       ${this.loaded && this.requests.length === 0 ? html`<p class="muted">No requests yet: they arrive when visitors submit the form of a shared project.</p>` : nothing}
       ${
         this.requests.length
           ? html`<table class="requests">
-              <caption style="text-align:left">
-                Newest first
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Received</th>
-                  <th scope="col">Status</th>
-                  ${STEPS.map(([, label]) => html`<th scope="col">${label}</th>`)}
-                  <th scope="col"></th>
-                </tr>
-              </thead>
-              <tbody>
-                ${this.requests.map(
-                  (r) =>
-                    html`<tr data-request=${r.id}>
-                      <td>${new Date(r.createdAt).toLocaleString()}</td>
-                      <td>${r.status}</td>
-                      ${STEPS.map(([name]) => html`<td data-step=${name}>${this.step(r.steps[name])}</td>`)}
-                      <td>
-                        <button
-                          @click=${() => this.show(r.id)}
-                          aria-label=${`Open request of ${new Date(r.createdAt).toLocaleString()}`}
-                        >
-                          Open
-                        </button>
-                      </td>
-                    </tr>`,
-                )}
-              </tbody>
-            </table>`
+            <caption style="text-align:left">Newest first</caption>
+            <thead><tr><th scope="col">Received</th><th scope="col">Status</th>${STEPS.map(([, label]) => html`<th scope="col">${label}</th>`)}<th scope="col"></th></tr></thead>
+            <tbody>
+              ${this.requests.map(
+                (r) => html`<tr data-request=${r.id}>
+                <td>${new Date(r.createdAt).toLocaleString()}</td>
+                <td>${r.status}</td>
+                ${STEPS.map(([name]) => html`<td data-step=${name}>${this.step(r.steps[name])}</td>`)}
+                <td><button @click=${() => this.show(r.id)} aria-label=${`Open request of ${new Date(r.createdAt).toLocaleString()}`}>Open</button></td>
+              </tr>`,
+              )}
+            </tbody>
+          </table>`
           : nothing
       }
       ${this.open ? this.renderDetail(this.open) : nothing}
@@ -126,30 +105,14 @@ export class RequestsPanel extends LitElement {
       <ul>
         ${STEPS.map(([name, label]) => {
           const s = r.steps[name];
-          return html`<li>
-            ${label}:
-            ${this.step(s)}${s.error ? html` <span class="bad">${s.error}</span>` : nothing}${s.note ? html` <span class="muted">${s.note}</span>` : nothing}
-          </li>`;
+          return html`<li>${label}: ${this.step(s)}${s.error ? html` <span class="bad">${s.error}</span>` : nothing}${s.note ? html` <span class="muted">${s.note}</span>` : nothing}</li>`;
         })}
       </ul>
-      <p>
-        PDF:
-        ${r.pdfUrl ? html`<a id="pdf-link" href=${r.pdfUrl} target="_blank" rel="noopener">open the PDF</a> <span class="muted">(link valid 1 hour)</span>` : html`<span class="muted">not rendered yet</span>`}
-      </p>
+      <p>PDF: ${r.pdfUrl ? html`<a id="pdf-link" href=${r.pdfUrl} target="_blank" rel="noopener">open the PDF</a> <span class="muted">(link valid 1 hour)</span>` : html`<span class="muted">not rendered yet</span>`}</p>
       <h4>Form data</h4>
       <pre>${JSON.stringify(r.formData, null, 2)}</pre>
-      ${
-        Object.keys(r.selectedOptions ?? {}).length
-          ? html`<h4>Selected options</h4>
-              <pre>${JSON.stringify(r.selectedOptions, null, 2)}</pre>`
-          : nothing
-      }
-      ${
-        r.configurationSummary
-          ? html`<h4>Summary</h4>
-              <pre>${r.configurationSummary}</pre>`
-          : nothing
-      }
+      ${Object.keys(r.selectedOptions ?? {}).length ? html`<h4>Selected options</h4><pre>${JSON.stringify(r.selectedOptions, null, 2)}</pre>` : nothing}
+      ${r.configurationSummary ? html`<h4>Summary</h4><pre>${r.configurationSummary}</pre>` : nothing}
       <h4>Screenshots</h4>
       ${r.screenshots.length === 0 ? html`<p class="muted">None sent.</p>` : nothing}
       <div class="row">

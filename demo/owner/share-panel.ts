@@ -157,42 +157,23 @@ export class SharePanel extends LitElement {
         password ${s.requirePassword ? 'required' : 'not required'};
         ${s.domainRestrictions.length ? html`embeds allowed on ${s.domainRestrictions.join(', ')}` : 'embeds allowed on any host'}.
       </p>
-      <p>
-        ${
-          s.isEnabled
-            ? html`<button class="danger" ?disabled=${this.busy} @click=${this.disable}>Turn sharing off</button>`
-            : html`<button
-                class="primary"
-                ?disabled=${this.busy}
-                @click=${() => this.run('Sharing is on', () => this.api.enableShare(this.projectId))}
-              >
-                Turn sharing on
-              </button>`
-        }
-      </p>
+      <p>${
+        s.isEnabled
+          ? html`<button class="danger" ?disabled=${this.busy} @click=${this.disable}>Turn sharing off</button>`
+          : html`<button class="primary" ?disabled=${this.busy} @click=${() => this.run('Sharing is on', () => this.api.enableShare(this.projectId))}>Turn sharing on</button>`
+      }</p>
 
       <form @submit=${this.save} aria-label="Share settings">
         <fieldset>
           <legend>Share settings</legend>
-          <label class="inline"
-            ><input type="checkbox" name="isEnabled" .checked=${s.isEnabled} /> Sharing enabled</label
-          >
-          <label class="inline"
-            ><input type="checkbox" name="requirePassword" .checked=${s.requirePassword} /> Require a password</label
-          >
-          <label for="password"
-            >Password
-            ${s.requirePassword ? '(type it again to keep it, or a new one to change it)' : '(when required)'}</label
-          >
+          <label class="inline"><input type="checkbox" name="isEnabled" .checked=${s.isEnabled} /> Sharing enabled</label>
+          <label class="inline"><input type="checkbox" name="requirePassword" .checked=${s.requirePassword} /> Require a password</label>
+          <label for="password">Password ${s.requirePassword ? '(type it again to keep it, or a new one to change it)' : '(when required)'}</label>
           <input id="password" name="password" type="password" autocomplete="new-password" maxlength="200" />
-          <label for="hosts"
-            >Allowed embed hosts (one per line; empty: any host; <code>*.example.com</code> for sub-domains)</label
-          >
+          <label for="hosts">Allowed embed hosts (one per line; empty: any host; <code>*.example.com</code> for sub-domains)</label>
           <textarea id="hosts" name="hosts" .value=${s.domainRestrictions.join('\n')}></textarea>
-          <p>
-            <button class="primary" type="submit" ?disabled=${this.busy}>Save share settings</button>
-            <span class="muted">Uncheck "Require a password" and save to remove the password.</span>
-          </p>
+          <p><button class="primary" type="submit" ?disabled=${this.busy}>Save share settings</button>
+          <span class="muted">Uncheck "Require a password" and save to remove the password.</span></p>
         </fieldset>
       </form>
 
@@ -203,10 +184,7 @@ export class SharePanel extends LitElement {
 
       <dialog id="regenerate-dialog" aria-labelledby="regen-title" @close=${this.onDialogClose}>
         <h3 id="regen-title">Regenerate the share token?</h3>
-        <p>
-          The current link, every script-tag embed and every iframe stop working at once. Pages must be updated with the
-          new token.
-        </p>
+        <p>The current link, every script-tag embed and every iframe stop working at once. Pages must be updated with the new token.</p>
         <form method="dialog">
           <button class="danger" value="regenerate">Regenerate</button>
           <button value="cancel" autofocus>Cancel</button>
@@ -224,12 +202,7 @@ export class SharePanel extends LitElement {
       <h3>Live preview</h3>
       <p><button @click=${this.reloadPreview}>Reload preview</button></p>
       <div style="border:1px solid #ccc;height:420px;position:relative">
-        <config-share
-          id="preview"
-          project-id=${this.projectId}
-          token=${s.shareToken}
-          style="display:block;height:100%"
-        ></config-share>
+        <config-share id="preview" project-id=${this.projectId} token=${s.shareToken} style="display:block;height:100%"></config-share>
       </div>
       ${nothing}
     `;

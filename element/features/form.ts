@@ -104,21 +104,9 @@ function control(field: FormField, id: string, error: string) {
   const invalid = error ? 'true' : 'false';
   switch (field.type) {
     case 'textarea':
-      return html`<textarea
-        id=${id}
-        name=${field.id}
-        ?required=${field.required}
-        aria-invalid=${invalid}
-        aria-describedby=${described}
-      ></textarea>`;
+      return html`<textarea id=${id} name=${field.id} ?required=${field.required} aria-invalid=${invalid} aria-describedby=${described}></textarea>`;
     case 'select':
-      return html`<select
-        id=${id}
-        name=${field.id}
-        ?required=${field.required}
-        aria-invalid=${invalid}
-        aria-describedby=${described}
-      >
+      return html`<select id=${id} name=${field.id} ?required=${field.required} aria-invalid=${invalid} aria-describedby=${described}>
         <option value=""></option>
         ${field.options.map((option) => html`<option value=${option.value}>${option.label}</option>`)}
       </select>`;
@@ -147,45 +135,37 @@ export function formTemplate({ strings, fields, blocks, errors, submitting, mess
     ${
       blocks.length
         ? html`<fieldset class="options">
-            <legend>${strings.optionsLegend}</legend>
-            ${blocks.map(
-              (block) =>
-                html`<fieldset>
-                  <legend>${block.name}</legend>
-                  ${block.choices.map(
-                    (choice, i) =>
-                      html`<label
-                        ><input type="radio" name=${`option:${block.id}`} value=${choice.id} ?checked=${i === 0} />
-                        ${choice.label}</label
-                      >`,
-                  )}
-                </fieldset>`,
-            )}
-          </fieldset>`
+          <legend>${strings.optionsLegend}</legend>
+          ${blocks.map(
+            (block) => html`<fieldset>
+              <legend>${block.name}</legend>
+              ${block.choices.map(
+                (choice, i) =>
+                  html`<label><input type="radio" name=${`option:${block.id}`} value=${choice.id} ?checked=${i === 0} /> ${choice.label}</label>`,
+              )}
+            </fieldset>`,
+          )}
+        </fieldset>`
         : nothing
     }
     ${
       fields.length
         ? html`<fieldset class="fields">
-            <legend>${strings.formLegend}</legend>
-            ${fields.map((field, index) => {
-              // Ids by position: field ids come from the owner's JSON and need not be valid HTML ids.
-              const id = `field-${index}`;
-              const error = errors[field.id] ?? '';
-              return html`<div class="field ${field.type}">
-                <label for=${id}
-                  >${field.label}${field.required ? html`<span aria-hidden="true"> *</span>` : nothing}</label
-                >
-                ${control(field, id, error)}
-                ${error ? html`<p id=${`${id}-error`} class="field-error">${error}</p>` : nothing}
-              </div>`;
-            })}
-          </fieldset>`
+          <legend>${strings.formLegend}</legend>
+          ${fields.map((field, index) => {
+            // Ids by position: field ids come from the owner's JSON and need not be valid HTML ids.
+            const id = `field-${index}`;
+            const error = errors[field.id] ?? '';
+            return html`<div class="field ${field.type}">
+              <label for=${id}>${field.label}${field.required ? html`<span aria-hidden="true"> *</span>` : nothing}</label>
+              ${control(field, id, error)}
+              ${error ? html`<p id=${`${id}-error`} class="field-error">${error}</p>` : nothing}
+            </div>`;
+          })}
+        </fieldset>`
         : nothing
     }
-    <button part="submit-button" type="submit" ?disabled=${submitting}>
-      ${submitting ? strings.submitting : strings.submit}
-    </button>
+    <button part="submit-button" type="submit" ?disabled=${submitting}>${submitting ? strings.submitting : strings.submit}</button>
     <p class="submit-status" role="status">${message}</p>
   </form>`;
 }
