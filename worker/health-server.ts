@@ -20,15 +20,13 @@ export async function startHealthServer(
         storage: withStorage ? deps.storage : undefined,
       });
       if (failing.length === 0) return { success: true, status: 'ok' };
-      return reply
-        .code(503)
-        .send({
-          success: false,
-          error: 'unavailable',
-          message: `Unavailable: ${failing.join(', ')}`,
-          status: 'degraded',
-          failing,
-        });
+      return reply.code(503).send({
+        success: false,
+        error: 'unavailable',
+        message: `Unavailable: ${failing.join(', ')}`,
+        status: 'degraded',
+        failing,
+      });
     };
   app.get('/health', answer(false));
   app.get('/ready', answer(true));

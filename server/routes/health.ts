@@ -31,15 +31,13 @@ export default async function healthRoutes(app: FastifyInstance) {
     );
     if (failing.length === 0) return { success: true, status: 'ok' };
     request.log.warn({ failing }, 'health check: dependencies do not answer');
-    return reply
-      .code(503)
-      .send({
-        success: false,
-        error: 'unavailable',
-        message: `Unavailable: ${failing.join(', ')}`,
-        status: 'degraded',
-        failing,
-      });
+    return reply.code(503).send({
+      success: false,
+      error: 'unavailable',
+      message: `Unavailable: ${failing.join(', ')}`,
+      status: 'degraded',
+      failing,
+    });
   }
 
   // Load balancers ask every few seconds: a healthy answer is not worth a log line each time

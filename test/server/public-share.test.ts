@@ -133,18 +133,16 @@ async function addAsset(on: TestServer, workspaceId: string, bytes = randomBytes
   const id = randomUUID();
   const storageKey = storageKeys.asset(workspaceId, id);
   await on.deps.storage.put(storageKey, bytes, { contentType: 'model/gltf-binary' });
-  await on.deps.db
-    .insert(assets)
-    .values({
-      id,
-      workspaceId,
-      name: `asset ${id}`,
-      fileName: 'model.glb',
-      storageKey,
-      sizeBytes: bytes.length,
-      sourceFormat: 'glb',
-      modelInfo: {},
-    });
+  await on.deps.db.insert(assets).values({
+    id,
+    workspaceId,
+    name: `asset ${id}`,
+    fileName: 'model.glb',
+    storageKey,
+    sizeBytes: bytes.length,
+    sourceFormat: 'glb',
+    modelInfo: {},
+  });
   return id;
 }
 

@@ -147,12 +147,10 @@ export default fp(async function errorHandler(app: FastifyInstance) {
     return reply.code(status).headers(headers).send(body);
   });
   app.setNotFoundHandler((request, reply) =>
-    reply
-      .code(404)
-      .send({
-        success: false,
-        error: 'not_found',
-        message: `Route ${request.method} ${request.url.split('?')[0]} not found.`,
-      }),
+    reply.code(404).send({
+      success: false,
+      error: 'not_found',
+      message: `Route ${request.method} ${request.url.split('?')[0]} not found.`,
+    }),
   );
 });

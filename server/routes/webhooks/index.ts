@@ -60,13 +60,11 @@ export default async function webhookRoutes(fastify: FastifyInstance) {
     async (request, reply) => {
       const { projectId, webhookId } = request.params;
       const result = await webhooks.put(request.auth.workspaceId, projectId, webhookId, request.body);
-      return reply
-        .code(result.created ? 201 : 200)
-        .send({
-          success: true,
-          webhook: toWebhookBody(result.webhook),
-          ...(result.secret ? { secret: result.secret } : {}),
-        });
+      return reply.code(result.created ? 201 : 200).send({
+        success: true,
+        webhook: toWebhookBody(result.webhook),
+        ...(result.secret ? { secret: result.secret } : {}),
+      });
     },
   );
 
