@@ -462,7 +462,10 @@ describe('uploads in progress', () => {
           stalledRequests.push(req);
         }),
     );
-    await new Promise((r) => setTimeout(r, 300));
+    // A probe without a file answers 400 while a place is free, 503 once both stalled uploads hold theirs.
+    const probe = async () =>
+      (await fetch(`${server.url}/assets`, { method: 'POST', headers: owner.headers, body: new FormData() })).status;
+    await expect.poll(probe, { timeout: 10_000, interval: 20 }).toBe(503);
     const glb = await fixtures.chairGlb();
     const busy = await fetch(`${server.url}/assets`, {
       method: 'POST',
@@ -475,7 +478,7 @@ describe('uploads in progress', () => {
 
     for (const req of stalledRequests) req.destroy();
     await Promise.all(stalled);
-    await new Promise((r) => setTimeout(r, 200));
+    await expect.poll(probe, { timeout: 10_000, interval: 20 }).not.toBe(503);
     const again = await fetch(`${server.url}/assets`, {
       method: 'POST',
       headers: owner.headers,
