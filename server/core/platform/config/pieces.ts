@@ -1,8 +1,8 @@
-import { Type } from 'typebox';
 import {
   ConfigError,
   LOG_LEVELS,
   flag,
+  listEntries,
   loadSettings,
   parseDurationList,
   parseRate,
@@ -10,90 +10,123 @@ import {
   setting,
   settingsPiece,
   withoutTrailingSlash,
+  type ProcessName,
 } from './settings.js';
 
 /**
- * The settings, in groups that belong together. Each process's config module (server/config.ts,
- * worker/config.ts, bff/config.ts) lists the pieces it needs; shared code asks for the pieces'
- * result types (`StorageSettings`, ...), never for a whole process's config.
+ * Every setting, declared once: its check, default, the processes that read it and its line in
+ * the README's settings table (`npm run docs:settings`). Each process's config module takes the
+ * pieces it reads (`piecesFor`); shared code asks for the pieces' result types (`StorageSettings`,
+ * ...), never for a whole process's config.
  */
-const {
-  Int,
-  Millis,
-  OneOf,
-  Bool,
-  HttpUrl,
-  Secret,
-  Host,
-  RateSpec,
-  DurationList,
-  TrustProxy,
-  Checked,
-  INT32_MAX,
-  got,
-  trustProxyEntries,
-} = setting;
+const { text, checked, int, millis, oneOf, bool, httpUrl, secret, host, rate, durations, trustProxy, INT32_MAX, got } =
+  setting;
 
-export const logging = settingsPiece({ LOG_LEVEL: OneOf(LOG_LEVELS, 'info') }, (env) => ({
-  logLevel: env.LOG_LEVEL as (typeof LOG_LEVELS)[number],
-}));
+/** Tuning that nobody needed to turn: constants, in the config so the code reads them where it always did. */
+const STORAGE_SWEEP_GRACE_MS = 6 * 3600_000;
+const STORAGE_SWEEP_INTERVAL_MS = 3600_000;
+const BFF_CACHE_MAX_BYTES = 64 * 1024 * 1024;
+
+const ALL = ['server', 'worker', 'bff'] as const;
+
+export const logging = settingsPiece(
+  ALL,
+  {
+    LOG_LEVEL: oneOf(LOG_LEVELS, {
+      default: 'info',
+      doc: 'pino log level (`silent` in tests); the processes write JSON lines, which `npm start` pretty-prints.',
+    }),
+  },
+  (env) => ({ logLevel: env.LOG_LEVEL as (typeof LOG_LEVELS)[number] }),
+);
 
 export const postgres = settingsPiece(
+  ['server', 'worker'],
   {
-    DATABASE_URL: Type.String({ default: 'postgres://postgres@127.0.0.1:5432/test' }),
-    DATABASE_MIGRATION_URL: Type.Optional(Type.String()),
-    DATABASE_POOL_SIZE: Int(1, 1000, '10'),
+    DATABASE_URL: text('Postgres URL', {
+      default: 'postgres://postgres@127.0.0.1:5432/test',
+      shown: '`postgres://postgres@127.0.0.1:5432/test`; unset under `npm start`: embedded Postgres',
+      doc: 'Postgres.',
+    }),
+    DATABASE_MIGRATION_URL: text('Postgres URL', {
+      shown: '`DATABASE_URL`',
+      doc: 'Where migrations run at start: a direct connection when `DATABASE_URL` is a PgBouncer in transaction mode.',
+    }),
+    DATABASE_POOL_SIZE: int(1, 1000, {
+      default: '10',
+      doc: 'Postgres connections each server process keeps at most (a worker sizes its pool from its concurrency).',
+    }),
   },
   (env) => ({
     databaseUrl: env.DATABASE_URL,
-    /** Where migrations run at start: a direct connection when DATABASE_URL is a PgBouncer in transaction mode (they take a session lock). */
+    /** Migrations take a session lock, which a PgBouncer in transaction mode cannot hold. */
     migrationDatabaseUrl: env.DATABASE_MIGRATION_URL || env.DATABASE_URL,
-    /** Connections each server process keeps at most (the worker sizes its own from its concurrency). */
     databasePoolSize: Number(env.DATABASE_POOL_SIZE),
   }),
 );
 
 export const redis = settingsPiece(
+  ALL,
   {
-    REDIS_URL: Type.String({ default: 'redis://127.0.0.1:6379' }),
-    QUEUE_PREFIX: Checked(
+    REDIS_URL: text('Redis URL', {
+      default: 'redis://127.0.0.1:6379',
+      doc: 'Redis: queues, rate limits, caches, OAuth states.',
+    }),
+    QUEUE_PREFIX: checked(
+      'letters, digits, `_`, `-`',
       (v) => /^[A-Za-z0-9_-]+$/.test(v),
       (v) => `must be letters, digits, _ and - only ${got(v)}`,
-      { default: 'cs' },
+      {
+        default: 'cs',
+        doc: 'Prefix of every Redis key and channel, so several deployments or test runs can share one Redis.',
+      },
     ),
   },
-  (env) => ({
-    redisUrl: env.REDIS_URL,
-    /** Prefix of every Redis key and channel of this deployment (queues, rate limits, notices). */
-    queuePrefix: env.QUEUE_PREFIX,
-  }),
+  (env) => ({ redisUrl: env.REDIS_URL, queuePrefix: env.QUEUE_PREFIX }),
 );
 
 const S3_PREFIX = /^(?:[A-Za-z0-9._-]+\/)*$/;
 
 export const storage = settingsPiece(
+  ['server', 'worker'],
   {
-    STORAGE_DRIVER: OneOf(['local', 's3'], 'local'),
-    STORAGE_DIR: Type.String({ default: '.data/storage' }),
-    S3_ENDPOINT: Type.Optional(HttpUrl()),
-    S3_REGION: Type.String({ default: 'us-east-1' }),
-    S3_BUCKET: Type.Optional(
-      Checked(
-        (v) => /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(v),
-        (v) => `must be an S3 bucket name (3-63 lower-case letters, digits, dots and hyphens) ${got(v)}`,
-      ),
+    STORAGE_DRIVER: oneOf(['local', 's3'], {
+      default: 'local',
+      doc: '`local` (files under `STORAGE_DIR`) or `s3` (any S3-compatible bucket; see docs/storage.md).',
+    }),
+    STORAGE_DIR: text('folder', { default: '.data/storage', doc: 'Folder of the local storage driver.' }),
+    S3_ENDPOINT: httpUrl({
+      shown: 'unset (AWS S3)',
+      doc: "The store's URL for anything but AWS (MinIO, R2, B2); browsers follow `/files/` redirects to it.",
+    }),
+    S3_REGION: text('region', { default: 'us-east-1', doc: "The bucket's region (`auto` for R2)." }),
+    S3_BUCKET: checked(
+      'S3 bucket name',
+      (v) => /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(v),
+      (v) => `must be an S3 bucket name (3-63 lower-case letters, digits, dots and hyphens) ${got(v)}`,
+      {
+        shown: 'unset; required with `STORAGE_DRIVER=s3`',
+        doc: 'The bucket (it must exist; every process checks it at boot).',
+      },
     ),
-    S3_ACCESS_KEY_ID: Type.Optional(Type.String()),
-    S3_SECRET_ACCESS_KEY: Type.Optional(Type.String()),
-    S3_FORCE_PATH_STYLE: Bool,
-    S3_PREFIX: Checked(
+    S3_ACCESS_KEY_ID: text('text', {
+      doc: "Set with `S3_SECRET_ACCESS_KEY` or neither: then the AWS SDK's default chain (environment, role) applies.",
+    }),
+    S3_SECRET_ACCESS_KEY: text('text', { doc: 'The secret of `S3_ACCESS_KEY_ID`.' }),
+    S3_FORCE_PATH_STYLE: bool({ doc: '`1` for stores that want `endpoint/bucket/key` URLs (MinIO, s3rver).' }),
+    S3_PREFIX: checked(
+      'folders ending in `/`',
       (v) => v === '' || S3_PREFIX.test(v),
       (v) => `must be empty or folders ending in / (like "config-share/") ${got(v)}`,
-      { default: '' },
+      {
+        default: '',
+        doc: 'A folder in the bucket for every key (`config-share/`), so one bucket can hold several installations.',
+      },
     ),
-    S3_PRESIGN_SECONDS: Int(1, 7 * 24 * 3600, '300'),
-    STORAGE_SWEEP_GRACE_MS: Millis(String(6 * 3600_000)),
-    STORAGE_SWEEP_INTERVAL_MS: Millis(String(3600_000)),
+    S3_PRESIGN_SECONDS: int(1, 7 * 24 * 3600, {
+      default: '300',
+      doc: 'Lifetime in seconds of the presigned GET that `/files/...` redirects to on S3.',
+    }),
   },
   (env) => ({
     storage: {
@@ -106,17 +139,15 @@ export const storage = settingsPiece(
           env.STORAGE_DRIVER === 's3'
             ? requireSetting(env.S3_BUCKET, 'S3_BUCKET (STORAGE_DRIVER=s3)')
             : (env.S3_BUCKET ?? ''),
-        // Both or neither: without them the SDK's default chain (environment, profile, instance role) applies.
         credentials: s3Credentials(env.S3_ACCESS_KEY_ID, env.S3_SECRET_ACCESS_KEY),
         forcePathStyle: flag(env.S3_FORCE_PATH_STYLE),
         prefix: env.S3_PREFIX,
-        /** Lifetime of the presigned GET that `/files/...` redirects to (default 300 s). */
         presignSeconds: Number(env.S3_PRESIGN_SECONDS),
       },
-      /** Objects no row claims are removed once they are this old (default 6 h): longer than any write takes to commit. */
-      sweepGraceMs: Number(env.STORAGE_SWEEP_GRACE_MS),
-      /** How often a worker runs the sweeper (default hourly; one run at a time across all workers). */
-      sweepIntervalMs: Number(env.STORAGE_SWEEP_INTERVAL_MS),
+      /** Objects no row claims are removed once this old: longer than any write takes to commit. */
+      sweepGraceMs: STORAGE_SWEEP_GRACE_MS,
+      /** How often a worker runs the sweeper (one run at a time across all workers). */
+      sweepIntervalMs: STORAGE_SWEEP_INTERVAL_MS,
     },
   }),
 );
@@ -128,27 +159,56 @@ function s3Credentials(accessKeyId: string | undefined, secretAccessKey: string 
   return { accessKeyId, secretAccessKey };
 }
 
-export const shutdown = settingsPiece({ SHUTDOWN_TIMEOUT_MS: Millis('10000') }, (env) => ({
-  /** How long a process may take to stop on SIGTERM (finish requests, hand jobs back, close pools) before it exits anyway. */
-  shutdownTimeoutMs: Number(env.SHUTDOWN_TIMEOUT_MS),
-}));
+export const shutdown = settingsPiece(
+  ALL,
+  {
+    SHUTDOWN_TIMEOUT_MS: millis({
+      default: '10000',
+      doc: 'How long a process may take to stop on SIGTERM (finish requests, hand jobs back) before it exits anyway.',
+    }),
+  },
+  (env) => ({ shutdownTimeoutMs: Number(env.SHUTDOWN_TIMEOUT_MS) }),
+);
 
-export const proxy = settingsPiece({ TRUST_PROXY: TrustProxy }, (env) => ({
-  trustProxy: trustProxyEntries(env.TRUST_PROXY),
-}));
+export const proxy = settingsPiece(
+  ['server', 'bff'],
+  {
+    TRUST_PROXY: trustProxy({
+      default: '',
+      shown: 'empty (`npm start`: `127.0.0.1,::1`)',
+      doc: 'Comma-separated proxies whose `X-Forwarded-For` is believed; client IPs feed the rate limits.',
+    }),
+  },
+  (env) => ({ trustProxy: listEntries(env.TRUST_PROXY) }),
+);
 
 export const serverListen = settingsPiece(
-  { PORT: Int(1, 65535, '3000'), HOST: Host('127.0.0.1'), PUBLIC_BASE_URL: Type.Optional(HttpUrl()) },
+  ['server'],
+  {
+    PORT: int(1, 65535, { default: '3000', doc: 'Server listen port.' }),
+    HOST: host({ default: '127.0.0.1', doc: 'Server listen address.' }),
+    PUBLIC_BASE_URL: httpUrl({
+      shown: '`http://HOST:PORT`',
+      doc: "The server's public origin, used in signed file URLs.",
+    }),
+  },
   (env) => ({
     port: Number(env.PORT),
     host: env.HOST,
-    /** The server's public origin, used in signed file URLs. */
     publicBaseUrl: withoutTrailingSlash(env.PUBLIC_BASE_URL ?? `http://${env.HOST}:${env.PORT}`),
   }),
 );
 
 export const bffListen = settingsPiece(
-  { BFF_PORT: Int(1, 65535, '8080'), BFF_HOST: Host('127.0.0.1'), BFF_UPSTREAM_URL: HttpUrl('http://127.0.0.1:3000') },
+  ['bff'],
+  {
+    BFF_PORT: int(1, 65535, { default: '8080', doc: 'BFF listen port.' }),
+    BFF_HOST: host({ default: '127.0.0.1', doc: 'BFF listen address.' }),
+    BFF_UPSTREAM_URL: httpUrl({
+      default: 'http://127.0.0.1:3000',
+      doc: 'The server the BFF fronts (a load balancer over N servers at scale).',
+    }),
+  },
   (env) => ({
     bffPort: Number(env.BFF_PORT),
     bffHost: env.BFF_HOST,
@@ -157,33 +217,48 @@ export const bffListen = settingsPiece(
 );
 
 export const bffCache = settingsPiece(
+  ['bff'],
   {
-    BFF_CACHE_TTL_MS: Millis('5000'),
-    BFF_CACHE_MAX_BYTES: Int(1024, INT32_MAX, '67108864'),
-    BFF_RATE_SLICE: Int(1, 1000, '5'),
+    BFF_CACHE_TTL_MS: millis({
+      default: '5000',
+      doc: 'How long after the server last confirmed a public read the BFF answers it alone (share changes evict).',
+    }),
+    BFF_RATE_SLICE: int(1, 1000, {
+      default: '5',
+      doc: 'Read budget units a BFF takes from Redis at once per client and spends on cache hits.',
+    }),
   },
   (env) => ({
     bffCache: {
-      /** How long after the server last confirmed it a kept answer is served without asking again (default 5000). */
       ttlMs: Number(env.BFF_CACHE_TTL_MS),
-      /** Bound of the kept answers' bodies and headers, in bytes (default 64 MiB). */
-      maxBytes: Number(env.BFF_CACHE_MAX_BYTES),
-      /** Read budget units a BFF takes from Redis at once per client, spent on cache hits (default 5). */
+      /** Bound of the kept answers' bodies and headers, in bytes. */
+      maxBytes: BFF_CACHE_MAX_BYTES,
       rateSlice: Number(env.BFF_RATE_SLICE),
     },
   }),
 );
 
-export const publicKey = settingsPiece({ PUBLIC_ANON_KEY: Type.Optional(Secret(16)) }, (env) => ({
-  publicAnonKey: env.PUBLIC_ANON_KEY,
-}));
+export const publicKey = settingsPiece(
+  ['server', 'bff'],
+  {
+    PUBLIC_ANON_KEY: secret(16, {
+      shown: 'generated by `npm start`',
+      doc: 'The public key the share endpoints require in `apikey` and `Authorization: Bearer`; the BFF adds it.',
+    }),
+  },
+  (env) => ({ publicAnonKey: env.PUBLIC_ANON_KEY }),
+);
 
 export const auth = settingsPiece(
+  ['server'],
   {
-    AUTH_JWT_SECRET: Type.Optional(Secret(32)),
-    AUTH_JWKS_URL: Type.Optional(HttpUrl()),
-    AUTH_ISSUER: Type.Optional(Type.String()),
-    AUTH_AUDIENCE: Type.Optional(Type.String()),
+    AUTH_JWT_SECRET: secret(32, {
+      shown: 'generated by `npm start`',
+      doc: 'HS256 secret that access tokens are verified (and `npm run token` tokens signed) with.',
+    }),
+    AUTH_JWKS_URL: httpUrl({ doc: 'Verify access tokens against this JWKS (RS256/ES256/EdDSA) instead.' }),
+    AUTH_ISSUER: text('text', { doc: 'The issuer access tokens must name, when set.' }),
+    AUTH_AUDIENCE: text('text', { doc: 'The audience access tokens must name, when set.' }),
   },
   (env) => ({
     auth: {
@@ -195,62 +270,109 @@ export const auth = settingsPiece(
   }),
 );
 
-export const fileSigning = settingsPiece({ FILE_SIGNING_SECRET: Type.Optional(Secret(32)) }, (env) => ({
-  fileSigningSecret: env.FILE_SIGNING_SECRET,
-}));
+export const fileSigning = settingsPiece(
+  ['server'],
+  {
+    FILE_SIGNING_SECRET: secret(32, {
+      shown: 'generated by `npm start`',
+      doc: 'HMAC key of the signed `/files/...` URLs.',
+    }),
+  },
+  (env) => ({ fileSigningSecret: env.FILE_SIGNING_SECRET }),
+);
 
-export const tokenEncryption = settingsPiece({ TOKEN_ENCRYPTION_KEY: Type.Optional(Secret(32)) }, (env) => ({
-  tokenEncryptionKey: env.TOKEN_ENCRYPTION_KEY,
-}));
+export const tokenEncryption = settingsPiece(
+  ['server', 'worker'],
+  {
+    TOKEN_ENCRYPTION_KEY: secret(32, {
+      shown: 'generated by `npm start`',
+      doc: "Key of the library accounts' tokens at rest (AES-256-GCM).",
+    }),
+  },
+  (env) => ({ tokenEncryptionKey: env.TOKEN_ENCRYPTION_KEY }),
+);
 
 export const mail = settingsPiece(
+  ['worker'],
   {
-    SMTP_URL: Type.Optional(Type.String()),
-    MAIL_FROM: Type.String({ default: 'config-share <no-reply@config-share.local>' }),
-    SMTP_ALLOW_PRIVATE: Bool,
+    SMTP_URL: text('SMTP URL', {
+      shown: 'unset (`npm start`: its catcher)',
+      doc: 'Platform mail transport, used when a project has no SMTP settings of its own.',
+    }),
+    MAIL_FROM: text('address', { default: 'config-share <no-reply@config-share.local>', doc: 'Platform mail sender.' }),
+    SMTP_ALLOW_PRIVATE: bool({
+      doc: "`1` lets a project's own SMTP host be a private address, on any port (development and tests only).",
+    }),
   },
-  (env) => ({
-    smtpUrl: env.SMTP_URL,
-    mailFrom: env.MAIL_FROM,
-    /** Projects' own SMTP hosts may be private addresses on any port (development and tests only). */
-    smtpAllowPrivate: flag(env.SMTP_ALLOW_PRIVATE),
-  }),
+  (env) => ({ smtpUrl: env.SMTP_URL, mailFrom: env.MAIL_FROM, smtpAllowPrivate: flag(env.SMTP_ALLOW_PRIVATE) }),
 );
 
 export const webhooks = settingsPiece(
+  ['server', 'worker'],
   {
-    WEBHOOK_ALLOW_INSECURE: Bool,
-    WEBHOOK_RETRY_SCHEDULE: DurationList('5s,5m,30m,2h,5h,10h,10h'),
-    WEBHOOK_CONCURRENCY: Int(1, 1000, '64'),
-    WEBHOOK_ENDPOINT_CONCURRENCY: Int(1, 1000, '8'),
+    WEBHOOK_ALLOW_INSECURE: bool({
+      doc: '`1` allows `http://` and private addresses as webhook targets (development and tests only).',
+    }),
+    WEBHOOK_RETRY_SCHEDULE: durations({
+      default: '5s,5m,30m,2h,5h,10h,10h',
+      doc: 'The wait before each retry of a failed delivery (+/-20 % jitter): attempts = entries + 1.',
+    }),
+    WEBHOOK_CONCURRENCY: int(1, 1000, {
+      default: '64',
+      doc: 'Webhook requests a worker process has in flight at once.',
+    }),
+    WEBHOOK_ENDPOINT_CONCURRENCY: int(1, 1000, {
+      default: '8',
+      doc: 'Of the attempts in progress, at most this many to one webhook, so a slow receiver cannot take every place.',
+    }),
   },
   (env) => ({
     webhooks: {
-      /** http:// and private addresses allowed as webhook targets (development and tests only; default false). */
       allowInsecure: flag(env.WEBHOOK_ALLOW_INSECURE),
-      /** The wait before each retry of a failed delivery (default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h); tests shorten it. */
       retryScheduleMs: parseDurationList(env.WEBHOOK_RETRY_SCHEDULE),
-      /** Webhook requests a worker process has in flight at once (default 64); up to 4x as many attempts are in progress. */
+      /** Up to 4x as many attempts are in progress (claiming, recording). */
       concurrency: Number(env.WEBHOOK_CONCURRENCY),
-      /** Of the attempts in progress, at most this many to one webhook (default 8), so a slow receiver cannot take every place. */
       endpointConcurrency: Number(env.WEBHOOK_ENDPOINT_CONCURRENCY),
     },
   }),
 );
 
 export const libraries = settingsPiece(
+  ['server', 'worker'],
   {
-    LIBRARY_ALLOW_PRIVATE: Bool,
-    LIBRARY_TIMEOUT_MS: Millis('8000'),
-    LIBRARY_A_API_URL: HttpUrl('https://api.polyhaven.com'),
-    LIBRARY_B_API_URL: HttpUrl('https://api.sketchfab.com/v3'),
-    LIBRARY_B_OAUTH_URL: HttpUrl('https://sketchfab.com/oauth2'),
-    LIBRARY_B_CLIENT_ID: Type.Optional(Type.String()),
-    LIBRARY_B_CLIENT_SECRET: Type.Optional(Type.String()),
-    LIBRARY_B_REDIRECT_URL: Type.Optional(HttpUrl()),
-    LIBRARY_C_API_URL: HttpUrl('https://api.si.edu/openaccess/api/v1.0'),
-    LIBRARY_C_API_KEY: Type.Optional(Type.String()),
-    DASHBOARD_URL: HttpUrl('http://127.0.0.1:8080/demo/'),
+    LIBRARY_ALLOW_PRIVATE: bool({
+      doc: '`1` lets library calls and downloads reach private addresses (development and tests only).',
+    }),
+    LIBRARY_TIMEOUT_MS: millis({
+      default: '8000',
+      doc: 'Per-library timeout of each search, model read and token call.',
+    }),
+    LIBRARY_A_API_URL: httpUrl({
+      default: 'https://api.polyhaven.com',
+      doc: 'library_a, Poly Haven (no key); `npm start` offline: its fixture libraries.',
+    }),
+    LIBRARY_B_API_URL: httpUrl({ default: 'https://api.sketchfab.com/v3', doc: 'library_b, Sketchfab: its API.' }),
+    LIBRARY_B_OAUTH_URL: httpUrl({ default: 'https://sketchfab.com/oauth2', doc: 'library_b: its OAuth endpoints.' }),
+    LIBRARY_B_CLIENT_ID: text('text', {
+      doc: 'library_b OAuth client; without it and its secret, connect and library_b imports answer 503.',
+    }),
+    LIBRARY_B_CLIENT_SECRET: text('text', { doc: 'The secret of `LIBRARY_B_CLIENT_ID`.' }),
+    LIBRARY_B_REDIRECT_URL: httpUrl({
+      shown: '`PUBLIC_BASE_URL/external-providers/library_b/callback`',
+      doc: 'The OAuth callback registered with Sketchfab.',
+    }),
+    LIBRARY_C_API_URL: httpUrl({
+      default: 'https://api.si.edu/openaccess/api/v1.0',
+      doc: 'library_c, Smithsonian Open Access.',
+    }),
+    LIBRARY_C_API_KEY: text('text', {
+      shown: 'unset (`DEMO_KEY`)',
+      doc: "library_c's api.data.gov key (`DEMO_KEY` has a low rate).",
+    }),
+    DASHBOARD_URL: httpUrl({
+      default: 'http://127.0.0.1:8080/demo/',
+      doc: 'Where the library_b OAuth callback sends the browser back (`npm start`: the owner console).',
+    }),
   },
   (env) => ({
     libraryAllowPrivate: flag(env.LIBRARY_ALLOW_PRIVATE),
@@ -280,71 +402,87 @@ function isOrigin(value: string): boolean {
     return false;
   }
 }
-const originList = (value: string) =>
-  value
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
 
-/**
- * The owner console and the operator's queue view (issue 15): which browser origins may call the
- * owner API (CORS), and whether the BullMQ dashboard is mounted, behind which secret.
- */
+/** The owner console's CORS and the operator's queue view (Bull Board) with its secret. */
 export const operatorConsole = settingsPiece(
+  ['server'],
   {
-    CONSOLE_ORIGINS: Checked(
-      (v) => originList(v).every(isOrigin),
+    CONSOLE_ORIGINS: checked(
+      'origins',
+      (v) => listEntries(v).every(isOrigin),
       (v) =>
-        `must be comma-separated origins like https://console.example.com or http://127.0.0.1:8080 (no path, no trailing slash) ${got(
-          originList(v)
+        'must be comma-separated origins like https://console.example.com or http://127.0.0.1:8080 ' +
+        `(no path, no trailing slash) ${got(
+          listEntries(v)
             .filter((o) => !isOrigin(o))
             .join(','),
         )}`,
-      { default: '' },
+      {
+        default: '',
+        shown: "empty (`npm start`: the BFF's origin)",
+        doc: 'Comma-separated browser origins whose pages may call the owner API (CORS); others get no CORS headers.',
+      },
     ),
-    QUEUE_DASHBOARD: Bool,
-    OPERATOR_SECRET: Type.Optional(Secret(16)),
+    QUEUE_DASHBOARD: bool({
+      shown: '`0` (`npm start`: `1`)',
+      doc: '`1` mounts the queue view (Bull Board) at `/admin/queues`; it needs `OPERATOR_SECRET`.',
+    }),
+    OPERATOR_SECRET: secret(16, {
+      shown: 'unset (`npm start`: generated)',
+      doc: "The queue view's password (HTTP basic auth, any user name).",
+    }),
   },
   (env) => {
     const queueDashboard = flag(env.QUEUE_DASHBOARD);
     if (queueDashboard && !env.OPERATOR_SECRET)
       throw new ConfigError(
-        'QUEUE_DASHBOARD=1 needs OPERATOR_SECRET (at least 16 characters): the queue view shows job data and can retry or remove jobs',
+        'QUEUE_DASHBOARD=1 needs OPERATOR_SECRET (at least 16 characters): ' +
+          'the queue view shows job data and can retry or remove jobs',
       );
     return {
-      /** Browser origins whose pages may call the owner API (default none: no CORS headers). */
-      consoleOrigins: originList(env.CONSOLE_ORIGINS),
-      /** The BullMQ dashboard at /admin/queues (default off). */
+      consoleOrigins: listEntries(env.CONSOLE_ORIGINS),
       queueDashboard,
-      /** The operator's password for the queue view (HTTP basic auth, any user name). */
       operatorSecret: env.OPERATOR_SECRET,
     };
   },
 );
 
-/** Where the owner console (served by the BFF) sends its browser's owner API calls. */
-export const consoleApi = settingsPiece({ CONSOLE_API_URL: Type.Optional(HttpUrl()) }, (env) => ({
-  /** The API origin as browsers reach it (default: BFF_UPSTREAM_URL, right when the BFF and the browser see the server at the same address). */
-  consoleApiUrl: env.CONSOLE_API_URL ? withoutTrailingSlash(env.CONSOLE_API_URL) : undefined,
-}));
+export const consoleApi = settingsPiece(
+  ['bff'],
+  {
+    CONSOLE_API_URL: httpUrl({
+      shown: '`BFF_UPSTREAM_URL`',
+      doc: "The API origin the owner console's browser calls, when browsers reach the server elsewhere than the BFF.",
+    }),
+  },
+  (env) => ({ consoleApiUrl: env.CONSOLE_API_URL ? withoutTrailingSlash(env.CONSOLE_API_URL) : undefined }),
+);
 
-/**
- * The public read's budget per client, on its own: the server and the BFF both spend it (one
- * counter in Redis, see server/core/http/share-read-rate-key.ts).
- */
-export const shareReadLimit = settingsPiece({ RATE_LIMIT_SHARE_READ: RateSpec('120/5m') }, (env) => ({
-  shareReadRate: parseRate(env.RATE_LIMIT_SHARE_READ),
-}));
+/** The public read's budget per client: the server and the BFF both spend it (one counter in Redis). */
+export const shareReadLimit = settingsPiece(
+  ['bff'],
+  {
+    RATE_LIMIT_SHARE_READ: rate({
+      default: '120/5m',
+      doc: 'Public reads per client IP, one budget for the server and the BFF.',
+    }),
+  },
+  (env) => ({ shareReadRate: parseRate(env.RATE_LIMIT_SHARE_READ) }),
+);
 
 export const limits = settingsPiece(
+  ['server'],
   {
-    SIGNED_MODEL_LIMIT: Int(1, INT32_MAX, '20'),
-    ...shareReadLimit.properties,
-    RATE_LIMIT_SUBMIT: RateSpec('30/5m'),
-    RATE_LIMIT_SEARCH: RateSpec('60/1m'),
-    RATE_LIMIT_IMPORT: RateSpec('30/10m'),
-    RATE_LIMIT_UPLOAD: RateSpec('60/10m'),
-    DEFAULT_MODEL_LIMIT: Int(0, INT32_MAX, '100'),
+    SIGNED_MODEL_LIMIT: int(1, INT32_MAX, { default: '20', doc: 'Models that get a signed URL per public read.' }),
+    ...shareReadLimit.settings,
+    RATE_LIMIT_SUBMIT: rate({ default: '30/5m', doc: 'Public submits per client IP.' }),
+    RATE_LIMIT_SEARCH: rate({ default: '60/1m', doc: 'Library searches per person.' }),
+    RATE_LIMIT_IMPORT: rate({ default: '30/10m', doc: 'Library import starts per person.' }),
+    RATE_LIMIT_UPLOAD: rate({ default: '60/10m', doc: 'Asset uploads per workspace.' }),
+    DEFAULT_MODEL_LIMIT: int(0, INT32_MAX, {
+      default: '100',
+      doc: "The plan's 3D model limit of a new workspace (`npm run admin` changes it per workspace).",
+    }),
   },
   (env) => ({
     signedModelLimit: Number(env.SIGNED_MODEL_LIMIT),
@@ -360,13 +498,29 @@ export const limits = settingsPiece(
 );
 
 export const worker = settingsPiece(
+  ['worker'],
   {
-    WORKER_CONCURRENCY: Int(1, INT32_MAX, '4'),
-    WORKER_LOCK_DURATION_MS: Millis('30000'),
-    OUTBOX_RELAY_INTERVAL_MS: Millis('2000'),
-    OUTBOX_RESEND_AFTER_MS: Millis('60000'),
-    WORKER_HEALTH_PORT: Int(0, 65535, '3001'),
-    WORKER_HEALTH_HOST: Host('127.0.0.1'),
+    WORKER_CONCURRENCY: int(1, INT32_MAX, {
+      default: '4',
+      doc: 'Jobs a worker process runs at once per queue (each family of jobs has its own queue).',
+    }),
+    WORKER_LOCK_DURATION_MS: millis({
+      default: '30000',
+      doc: 'BullMQ lock duration: a job whose worker stops renewing it is retried elsewhere.',
+    }),
+    OUTBOX_RELAY_INTERVAL_MS: millis({
+      default: '2000',
+      doc: "How often the worker's relay looks for pending work (besides at once when a server publishes some).",
+    }),
+    OUTBOX_RESEND_AFTER_MS: millis({
+      default: '60000',
+      doc: 'How long after its hand-over to BullMQ an unfinished outbox entry is checked, and enqueued again if lost.',
+    }),
+    WORKER_HEALTH_PORT: int(0, 65535, {
+      default: '3001',
+      doc: 'Where a worker answers `GET /health` and `GET /ready` (`0`: any free port, logged at start).',
+    }),
+    WORKER_HEALTH_HOST: host({ default: '127.0.0.1', doc: "Address of the worker's health server." }),
   },
   (env) => ({
     worker: {
@@ -374,43 +528,61 @@ export const worker = settingsPiece(
       lockDurationMs: Number(env.WORKER_LOCK_DURATION_MS),
       relayIntervalMs: Number(env.OUTBOX_RELAY_INTERVAL_MS),
       resendAfterMs: Number(env.OUTBOX_RESEND_AFTER_MS),
-      /** Where the worker answers /health and /ready (0: any free port, printed at start). */
       healthPort: Number(env.WORKER_HEALTH_PORT),
       healthHost: env.WORKER_HEALTH_HOST,
     },
   }),
 );
 
-export const cpu = settingsPiece({ CPU_THREADS: Int(1, 64, '2') }, (env) => ({
-  /** Threads of the process's pool for CPU work (PDF rendering, model checks); more tasks wait their turn. */
-  cpuThreads: Number(env.CPU_THREADS),
-}));
+export const cpu = settingsPiece(
+  ['server', 'worker'],
+  {
+    CPU_THREADS: int(1, 64, {
+      default: '2',
+      doc: 'Threads of the pool for CPU work (model checks, request PDFs); further tasks wait their turn.',
+    }),
+  },
+  (env) => ({ cpuThreads: Number(env.CPU_THREADS) }),
+);
 
-/** Every piece: what `npm start` checks before it starts anything, and the settings reference. */
+/** Every piece, in the settings table's order: what `npm start` checks before it starts anything. */
 export const ALL_PIECES = [
-  logging,
-  postgres,
-  redis,
-  storage,
-  shutdown,
-  proxy,
   serverListen,
   bffListen,
-  bffCache,
+  postgres,
+  redis,
   publicKey,
-  shareReadLimit,
   auth,
   fileSigning,
   tokenEncryption,
+  storage,
   mail,
+  proxy,
   webhooks,
   libraries,
-  limits,
-  worker,
-  cpu,
   operatorConsole,
   consoleApi,
+  bffCache,
+  limits,
+  shareReadLimit,
+  worker,
+  shutdown,
+  cpu,
+  logging,
 ] as const;
+
+type AnyPiece = (typeof ALL_PIECES)[number];
+type PiecesFor<N extends ProcessName> = AnyPiece extends infer U
+  ? U extends { processes: readonly (infer Q)[] }
+    ? N extends Q
+      ? U
+      : never
+    : never
+  : never;
+
+/** The pieces a process reads, as their `processes` declare. */
+export const piecesFor = <N extends ProcessName>(name: N) =>
+  ALL_PIECES.filter((piece) => (piece.processes as readonly ProcessName[]).includes(name)) as PiecesFor<N>[];
 
 type Result<P> = P extends { read(env: never): infer R } ? R : never;
 export type LoggingSettings = Result<typeof logging>;

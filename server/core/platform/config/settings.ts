@@ -1,51 +1,89 @@
 import 'dotenv/config';
 import ipaddr from 'ipaddr.js';
-import { Type, type Static, type TObject, type TProperties } from 'typebox';
-import { Value } from 'typebox/value';
 
 /**
- * The one place that reads process.env: the checked setting types and `loadSettings`, from which
- * each process builds its own config module out of pieces (./pieces.ts), validated at boot, so a
- * typo in a variable fails loudly instead of at 3 a.m. Each check's message completes
- * "NAME ...": `PORT must be an integer from 1 to 65535 (got "99999")`.
+ * The one place that reads process.env: the setting types, the pieces made of them and
+ * `loadSettings`, which checks a process's settings at boot so a typo fails loudly instead of at
+ * 3 a.m. Each check's message completes "NAME ...": `PORT must be an integer from 1 to 65535 (got "99999")`.
  */
+
+export type ProcessName = 'server' | 'worker' | 'bff';
+
+/** What a setting's declaration says about it, for people: the settings table's row. */
+export interface About {
+  /** One line: what the setting does. */
+  doc: string;
+  /** The value when unset (an empty value counts as unset); none: the setting stays undefined. */
+  default?: string;
+  /** The default as the table shows it, where the value alone says too little (`http://HOST:PORT`). */
+  shown?: string;
+}
+
+/** One environment variable: its check, its default and its row in the settings table. */
+export interface Setting<Required extends boolean = boolean> extends About {
+  /** True when a default makes the value always a string. */
+  required: Required;
+  /** What a valid value looks like, in the table (`integer 1 to 65535`). */
+  accepts: string;
+  check?: (value: string) => boolean;
+  /** Why `value` is refused, completing "NAME ...". */
+  error?: (value: string) => string;
+}
+
+type Made<A extends About> = Setting<A extends { default: string } ? true : false>;
+
+function define<const A extends About>(
+  accepts: string,
+  about: A,
+  check?: (value: string) => boolean,
+  error?: (value: string) => string,
+): Made<A> {
+  const made: Setting = { ...about, accepts, required: about.default !== undefined, check, error };
+  // Whether it is required follows from `default`, which the type cannot see through a spread.
+  return made as unknown as Made<A>;
+}
 
 /** Quotes a value for a message (secrets are never echoed: their checks report lengths only). */
 const got = (value: string) => `(got ${JSON.stringify(value)})`;
 
-/** A string setting with a check whose message follows the variable's name. */
-function Checked(
-  check: (value: string) => boolean,
-  error: (value: string) => string,
-  options: { default?: string } = {},
-) {
-  return Type.Refine(Type.String(options), check, error);
-}
-
 const INT32_MAX = 2_147_483_647;
 
-function Int(min: number, max: number, fallback?: string) {
-  return Checked(
+/** A string setting with a check whose message follows the variable's name. */
+const checked = <const A extends About>(
+  accepts: string,
+  check: (value: string) => boolean,
+  error: (value: string) => string,
+  about: A,
+) => define(accepts, about, check, error);
+
+/** A string taken as it is. */
+const text = <const A extends About>(accepts: string, about: A) => define(accepts, about);
+
+const int = <const A extends About>(min: number, max: number, about: A) =>
+  checked(
+    max === INT32_MAX ? `integer, at least ${min}` : `integer ${min} to ${max}`,
     (v) => /^[0-9]+$/.test(v) && Number(v) >= min && Number(v) <= max,
     (v) => `must be an integer from ${min} to ${max} ${got(v)}`,
-    fallback === undefined ? {} : { default: fallback },
+    about,
   );
-}
 
 /** Milliseconds for a timer: at least 1, at most what setTimeout takes. */
-const Millis = (fallback: string) => Int(1, INT32_MAX, fallback);
+const millis = <const A extends About>(about: A) => ({ ...int(1, INT32_MAX, about), accepts: 'milliseconds' });
 
-function OneOf(values: readonly string[], fallback?: string) {
+const oneOf = <const A extends About>(values: readonly string[], about: A) => {
   const listed =
     values.length > 2 ? `one of ${values.slice(0, -1).join(', ')} or ${values.at(-1)}` : values.join(' or ');
-  return Checked(
+  return checked(
+    values.map((value) => `\`${value}\``).join(', '),
     (v) => values.includes(v),
     (v) => `must be ${listed} ${got(v)}`,
-    fallback === undefined ? {} : { default: fallback },
+    about,
   );
-}
+};
 
-const Bool = OneOf(['0', '1', 'true', 'false'], '0');
+/** `1` or `true` turns it on; off by default. */
+const bool = (about: Omit<About, 'default'>) =>
+  ({ ...oneOf(['0', '1', 'true', 'false'], { ...about, default: '0' }), accepts: '`0`, `1`' }) as Setting<true>;
 
 function isHttpUrl(value: string): boolean {
   if (!/^https?:\/\//i.test(value)) return false;
@@ -57,27 +95,24 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
-function HttpUrl(fallback?: string) {
-  return Checked(
-    isHttpUrl,
-    (v) => `must be an absolute http:// or https:// URL ${got(v)}`,
-    fallback === undefined ? {} : { default: fallback },
-  );
-}
+const httpUrl = <const A extends About>(about: A) =>
+  checked('http(s) URL', isHttpUrl, (v) => `must be an absolute http:// or https:// URL ${got(v)}`, about);
 
 /** A secret: only its length is checked and reported. */
-function Secret(minLength: number) {
-  return Checked(
+const secret = <const A extends About>(minLength: number, about: A) =>
+  checked(
+    `secret, ${minLength}+ characters`,
     (v) => v.length >= minLength,
     (v) => `must be at least ${minLength} characters (got ${v.length})`,
+    about,
   );
-}
 
-const Host = (fallback: string) =>
-  Checked(
+const host = <const A extends About>(about: A) =>
+  checked(
+    'host name or IP',
     (v) => v.trim() !== '' && !/\s/.test(v),
     (v) => `must be a host name or IP address ${got(v)}`,
-    { default: fallback },
+    about,
   );
 
 const RATE_PATTERN = /^([0-9]+)\/([0-9]+)(ms|s|m|h)$/;
@@ -91,18 +126,20 @@ function isRateSpec(spec: string): boolean {
   return Number.isSafeInteger(count) && count >= 1 && Number.isSafeInteger(windowMs) && windowMs > 0;
 }
 
-function RateSpec(fallback: string) {
-  return Checked(
+/** A rate limit as `count/window` (`120/5m`). */
+const rate = <const A extends About & { default: string }>(about: A) =>
+  checked(
+    '`count/window`',
     isRateSpec,
     (v) =>
-      `must be count/window with a count of at least 1 and a window above 0 in ms, s, m or h, like ${fallback} ${got(v)}`,
-    { default: fallback },
+      'must be count/window with a count of at least 1 and a window above 0 in ms, s, m or h, ' +
+      `like ${about.default} ${got(v)}`,
+    about,
   );
-}
 
 const DURATION_PATTERN = /^([0-9]+)(ms|s|m|h)$/;
 
-/** A comma-separated list of durations (`5s,5m,30m,2h`) in milliseconds; what `DurationList` accepts. */
+/** A comma-separated list of durations (`5s,5m,30m,2h`) in milliseconds; what `durations` accepts. */
 export function parseDurationList(spec: string): number[] {
   return spec.split(',').map((part) => {
     const [, amount, unit] = DURATION_PATTERN.exec(part.trim())!;
@@ -120,17 +157,18 @@ const isDurationList = (spec: string) => {
   );
 };
 
-function DurationList(fallback: string) {
-  return Checked(
+const durations = <const A extends About & { default: string }>(about: A) =>
+  checked(
+    '1 to 20 durations (`ms`, `s`, `m`, `h`)',
     isDurationList,
     (v) =>
-      `must be 1 to 20 comma-separated durations in ms, s, m or h, each from 1 ms to about 24 days, like ${fallback} ${got(v)}`,
-    { default: fallback },
+      'must be 1 to 20 comma-separated durations in ms, s, m or h, each from 1 ms to about 24 days, ' +
+      `like ${about.default} ${got(v)}`,
+    about,
   );
-}
 
-/** TRUST_PROXY's entries, as today: split on commas, trimmed, empty ones dropped. */
-const trustProxyEntries = (value: string) =>
+/** A comma-separated list: split, trimmed, empty entries dropped. */
+export const listEntries = (value: string) =>
   value
     .split(',')
     .map((s) => s.trim())
@@ -153,14 +191,19 @@ const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 const isProxyEntry = (entry: string) =>
   isIp(entry) || isCidr(entry) || isNetmask(entry) || PROXY_RANGE_NAMES.has(entry);
 
-const TrustProxy = Checked(
-  (v) => trustProxyEntries(v).every(isProxyEntry),
-  (v) => {
-    const bad = trustProxyEntries(v).filter((entry) => !isProxyEntry(entry));
-    return `must be comma-separated IP addresses, CIDRs or loopback/linklocal/uniquelocal (like 127.0.0.1,10.0.0.0/8) ${got(bad.join(','))}`;
-  },
-  { default: '' },
-);
+const trustProxy = <const A extends About>(about: A) =>
+  checked(
+    'IPs, CIDRs, `loopback`...',
+    (v) => listEntries(v).every(isProxyEntry),
+    (v) => {
+      const bad = listEntries(v).filter((entry) => !isProxyEntry(entry));
+      return (
+        'must be comma-separated IP addresses, CIDRs or loopback/linklocal/uniquelocal ' +
+        `(like 127.0.0.1,10.0.0.0/8) ${got(bad.join(','))}`
+      );
+    },
+    about,
+  );
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -178,86 +221,82 @@ export function parseRate(spec: string): RateLimit {
 export const flag = (v: string | undefined) => v === '1' || v === 'true';
 export const withoutTrailingSlash = (url: string) => url.replace(/\/$/, '');
 
-/** The checked setting types the pieces are made of (each message follows the variable's name). */
+/** The setting types the pieces are declared with (each error message follows the variable's name). */
 export const setting = {
-  Int,
-  Millis,
-  OneOf,
-  Bool,
-  HttpUrl,
-  Secret,
-  Host,
-  RateSpec,
-  DurationList,
-  TrustProxy,
-  Checked,
+  text,
+  checked,
+  int,
+  millis,
+  oneOf,
+  bool,
+  httpUrl,
+  secret,
+  host,
+  rate,
+  durations,
+  trustProxy,
   INT32_MAX,
   got,
-  trustProxyEntries,
 };
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
+type Settings = Record<string, Setting>;
+/** What a piece's `read` gets: each variable's checked value, undefined only where it has no default. */
+type EnvOf<S extends Settings> = { [K in keyof S]: S[K] extends Setting<true> ? string : string | undefined };
+
 /**
  * A group of settings that belong together (Postgres, storage, the public share...): the
- * variables it reads, checked, and what it makes of them. A process's config is the pieces it
- * needs, so the worker never asks for a listen port and the BFF never for a database.
+ * processes that read them, the variables and what it makes of them. A process's config is the
+ * pieces it reads, so the worker never asks for a listen port and the BFF never for a database.
  */
-export interface SettingsPiece<P extends TProperties = TProperties, R = unknown> {
-  properties: P;
-  read(env: { [K in keyof P]: Static<P[K]> }): R;
+export interface SettingsPiece<
+  S extends Settings = Settings,
+  R = unknown,
+  P extends readonly ProcessName[] = readonly ProcessName[],
+> {
+  processes: P;
+  settings: S;
+  read(env: EnvOf<S>): R;
 }
 
-export function settingsPiece<P extends TProperties, R>(
-  properties: P,
-  read: (env: { [K in keyof P]: Static<P[K]> }) => R,
-): SettingsPiece<P, R> {
-  return { properties, read };
+export function settingsPiece<const P extends readonly ProcessName[], S extends Settings, R>(
+  processes: P,
+  settings: S,
+  read: (env: EnvOf<S>) => R,
+): SettingsPiece<S, R, P> {
+  return { processes, settings, read };
 }
 
 type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
 /** The config a list of pieces makes: every piece's result, merged. */
-export type SettingsOf<T extends readonly SettingsPiece<any, any>[]> = UnionToIntersection<
+export type SettingsOf<T extends readonly SettingsPiece<any, any, any>[]> = UnionToIntersection<
   ReturnType<T[number]['read']>
 >;
 
-/** One message per variable, in the schema's order: `NAME what is expected (got ...)`. */
-function describeProblems(schema: TObject, env: unknown): string[] {
-  const byName = new Map<string, string>();
-  for (const error of Value.Errors(schema, env)) {
-    const name = error.instancePath.slice(1) || 'settings';
-    // A refinement's message is the one written for people; the others are TypeBox's.
-    if (!byName.has(name) || error.keyword === '~refine') byName.set(name, `${name} ${error.message}`);
-  }
-  return [...byName.values()];
-}
-
 /**
  * Reads and checks the variables of `pieces` from `source` (default: the environment, with a
- * `.env` file). Empty values count as unset. Every problem is reported at once, on one line,
- * as a ConfigError.
+ * `.env` file). Empty values count as unset. Every problem is reported at once, on one line
+ * (so a process that stops on it prints one line), as a ConfigError.
  */
-export function loadSettings<const T extends readonly SettingsPiece<any, any>[]>(
+export function loadSettings<const T extends readonly SettingsPiece<any, any, any>[]>(
   pieces: T,
   source: Record<string, string | undefined> = process.env,
 ): SettingsOf<T> {
-  const properties: TProperties = Object.assign({}, ...pieces.map((piece) => piece.properties));
-  const schema = Type.Object(properties);
-  const raw: Record<string, string> = {};
-  for (const key of Object.keys(properties)) {
-    const value = source[key];
-    if (value !== undefined && value !== '') raw[key] = value;
+  const settings: Settings = Object.assign({}, ...pieces.map((piece) => piece.settings));
+  const env: Record<string, string | undefined> = {};
+  const problems: string[] = [];
+  for (const [name, { default: fallback, check, error }] of Object.entries(settings)) {
+    const value = source[name] === undefined || source[name] === '' ? fallback : source[name];
+    if (value !== undefined && check && !check(value)) problems.push(`${name} ${error!(value)}`);
+    env[name] = value;
   }
-  const env = Value.Default(schema, raw) as Record<string, string>;
-  if (!Value.Check(schema, env)) {
-    const problems = describeProblems(schema, env);
-    // One line, so a process that stops on it prints one line.
+  if (problems.length > 0)
     throw new ConfigError(
       problems.length === 1 ? problems[0] : `${problems.length} invalid settings: ${problems.join('; ')}`,
     );
-  }
   return Object.assign({}, ...pieces.map((piece) => piece.read(env as never))) as SettingsOf<T>;
 }
 
