@@ -6,6 +6,7 @@ import { performance } from 'node:perf_hooks';
 import ts from 'typescript';
 import { BUILD_DIR, ROOT } from '../../scripts/start/paths.js';
 import { freePort } from '../helpers/test-env.js';
+import { cpuMsOfPid } from './process-cpu.js';
 
 /**
  * `npm run bench` (BENCH_ONLY=startup alone): each process's start-up, from spawn to the first
@@ -13,7 +14,8 @@ import { freePort } from '../helpers/test-env.js';
  * through tsx (`node --import tsx`) and on the build (`node dist/...`, `npm run build` first),
  * next to the anchor, a bare Fastify process (bare-fastify.ts, its `/ready`) spawned the same
  * way in the same run (goal: at most 4x it on the build). Rounds (BENCH_ROUNDS) go through every
- * row in turn, so that a busy moment on shared cores hits them all; each cell is the median.
+ * row in turn, so that a busy moment on shared cores hits them all; each cell is the median. The
+ * CPU time each process used until then is printed too: on busy shared cores it moves far less.
  */
 type Runner = 'tsx' | 'node';
 const RUNNERS: Runner[] = ['tsx', 'node'];
@@ -27,11 +29,18 @@ interface Target {
   env(port: number): Record<string, string>;
 }
 
+interface Start {
+  /** Spawn to the first 200, ms. */
+  wallMs: number;
+  /** CPU time (user + system) the process used until then, ms. */
+  cpuMs: number;
+}
+
 export interface StartupRow {
   name: string;
-  /** Milliseconds per round, by runner. */
-  samples: Record<Runner, number[]>;
-  median: Record<Runner, number>;
+  /** Per round, by runner. */
+  samples: Record<Runner, Start[]>;
+  median: Record<Runner, Start>;
 }
 
 export interface StartupResult {
@@ -70,8 +79,8 @@ async function answersOk(url: string): Promise<boolean> {
   }
 }
 
-/** Spawns `target` with `runner`, returns the ms until its health answers 200, and stops it. */
-async function timeStart(target: Target, runner: Runner, env: Record<string, string>): Promise<number> {
+/** Spawns `target` with `runner`, times it until its health answers 200, and stops it. */
+async function timeStart(target: Target, runner: Runner, env: Record<string, string>): Promise<Start> {
   const port = await freePort();
   const args = runner === 'tsx' ? ['--import', 'tsx', target.source] : [compiledEntry(target.source)];
   const started = performance.now();
@@ -91,7 +100,7 @@ async function timeStart(target: Target, runner: Runner, env: Record<string, str
       if (performance.now() > deadline) throw new Error(`${target.name} (${runner}): ${url} did not answer 200`);
       await new Promise((r) => setTimeout(r, 20));
     }
-    return performance.now() - started;
+    return { wallMs: performance.now() - started, cpuMs: cpuMsOfPid(child.pid!) };
   } finally {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');
@@ -147,7 +156,7 @@ export async function benchStartup(options: { env: Record<string, string>; round
     const rows: StartupRow[] = targets.map((t) => ({
       name: t.name,
       samples: { tsx: [], node: [] },
-      median: { tsx: 0, node: 0 },
+      median: { tsx: { wallMs: 0, cpuMs: 0 }, node: { wallMs: 0, cpuMs: 0 } },
     }));
     for (let round = 0; round < options.rounds; round++) {
       // Every other round the other runner goes first.
@@ -155,7 +164,14 @@ export async function benchStartup(options: { env: Record<string, string>; round
       for (const [index, target] of targets.entries())
         for (const runner of runners) rows[index].samples[runner].push(await timeStart(target, runner, env));
     }
-    for (const row of rows) for (const runner of RUNNERS) row.median[runner] = median(row.samples[runner]);
+    for (const row of rows)
+      for (const runner of RUNNERS) {
+        const samples = row.samples[runner];
+        row.median[runner] = {
+          wallMs: median(samples.map((s) => s.wallMs)),
+          cpuMs: median(samples.map((s) => s.cpuMs)),
+        };
+      }
     return { rounds: options.rounds, rows, load: loadavg()[0] };
   } finally {
     if (upstream.exitCode === null) {
@@ -168,19 +184,25 @@ export async function benchStartup(options: { env: Record<string, string>; round
 export function printStartup(result: StartupResult) {
   const ms = (value: number) => `${Math.round(value)} ms`;
   const [bare] = result.rows;
-  console.log(
-    `\nstart-up: spawn to the first 200 from /health, database migrated (median of ${result.rounds} rounds; ` +
-      `load average ${result.load.toFixed(2)} at the end)\n`,
-  );
-  console.log('| process | tsx: node --import tsx | / bare | build: node dist/ | / bare (goal 4x) | build / tsx |');
-  console.log('|---|---:|---:|---:|---:|---:|');
-  for (const { name, median: m } of result.rows) {
+  for (const measure of ['wallMs', 'cpuMs'] as const) {
     console.log(
-      `| ${name} | ${ms(m.tsx)} | ${(m.tsx / bare.median.tsx).toFixed(2)}x | ${ms(m.node)} | ` +
-        `${(m.node / bare.median.node).toFixed(2)}x | ${(m.node / m.tsx).toFixed(2)}x |`,
+      measure === 'wallMs'
+        ? `\nstart-up: spawn to the first 200 from /health, database migrated (median of ${result.rounds} rounds; ` +
+            `load average ${result.load.toFixed(2)} at the end)\n`
+        : '\nCPU time (user + system) each process used until then (steadier than wall time on shared cores)\n',
     );
+    console.log('| process | tsx: node --import tsx | / bare | build: node dist/ | / bare (goal 4x) | build / tsx |');
+    console.log('|---|---:|---:|---:|---:|---:|');
+    for (const { name, median } of result.rows) {
+      const [tsx, node] = [median.tsx[measure], median.node[measure]];
+      const [bareTsx, bareNode] = [bare.median.tsx[measure], bare.median.node[measure]];
+      console.log(
+        `| ${name} | ${ms(tsx)} | ${(tsx / bareTsx).toFixed(2)}x | ${ms(node)} | ${(node / bareNode).toFixed(2)}x | ` +
+          `${(node / tsx).toFixed(2)}x |`,
+      );
+    }
   }
-  console.log('\nsamples, ms (tsx; build):');
-  for (const { name, samples } of result.rows)
-    console.log(`- ${name}: ${samples.tsx.map(Math.round).join(', ')}; ${samples.node.map(Math.round).join(', ')}`);
+  const list = (samples: Start[]) => samples.map((s) => `${Math.round(s.wallMs)}/${Math.round(s.cpuMs)}`).join(', ');
+  console.log('\nsamples, wall/CPU ms (tsx; build):');
+  for (const { name, samples } of result.rows) console.log(`- ${name}: ${list(samples.tsx)}; ${list(samples.node)}`);
 }
