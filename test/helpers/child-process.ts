@@ -28,7 +28,7 @@ export function startTsProcess(script: string, env: Record<string, string>): Chi
   return startNodeProcess(script, ['--import', 'tsx', script], env);
 }
 
-/** Runs an entry point's build (`dist/<script>.js`, from `npm run build`) with plain node, as the start:* scripts do. */
+/** Runs an entry point's build (`dist/<script>.js`, from `npm run build`) with plain node, as start:* does. */
 export function startBuiltProcess(script: string, env: Record<string, string>): ChildProcessHandle {
   const built = `dist/${script.replace(/\.ts$/, '.js')}`;
   return startNodeProcess(built, [built], env);
