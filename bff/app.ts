@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { createServer, type ServerOptions } from 'node:http';
-import { fileURLToPath } from 'node:url';
+import { fromProjectRoot } from '../server/core/platform/project-root.js';
 import { requireSetting } from '../server/core/platform/config/settings.js';
 import type { BffConfig } from './config.js';
 import { API_VERSION } from '../server/core/http/api-version.js';
@@ -38,8 +38,6 @@ export interface BuildBffOptions {
   /** The built owner console served at `/demo/owner/` (default: the repository's `dist/console`). */
   consoleDir?: string;
 }
-
-const REPO_DIR = (relative: string) => fileURLToPath(new URL(`../${relative}`, import.meta.url));
 
 export async function buildBffApp(config: BffConfig, options: BuildBffOptions = {}): Promise<FastifyInstance> {
   const publicKey = requireSetting(config.publicAnonKey, 'PUBLIC_ANON_KEY');
@@ -88,14 +86,14 @@ export async function buildBffApp(config: BffConfig, options: BuildBffOptions = 
 
   await app.register(healthRoutes, { upstream, timeoutMs: options.healthTimeoutMs });
   await app.register(shareRoutes, { upstream, publicKey, addressing });
-  await app.register(elementRoutes, { root: options.elementDir ?? REPO_DIR('dist/element') });
+  await app.register(elementRoutes, { root: options.elementDir ?? fromProjectRoot('dist/element') });
   await app.register(consoleRoutes, {
-    root: options.consoleDir ?? REPO_DIR('dist/console'),
+    root: options.consoleDir ?? fromProjectRoot('dist/console'),
     apiBase: config.consoleApiUrl ?? upstream,
   });
-  await app.register(demoRoutes, { root: options.demoDir ?? REPO_DIR('demo') });
+  await app.register(demoRoutes, { root: options.demoDir ?? fromProjectRoot('demo') });
   await app.register(oembedRoutes);
-  await app.register(viewerRoutes, { root: REPO_DIR('bff/viewer') });
+  await app.register(viewerRoutes, { root: fromProjectRoot('bff/viewer') });
 
   if (options.cacheHitFastPath ?? true) {
     app.addHook('onReady', async () => {

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError } from '../server/core/platform/config/settings.js';
@@ -76,7 +75,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       void shutdown(`${signal}: stopping everything`, 0, signal);
       return;
     }
-    // A Ctrl-C reaches this process twice (from the terminal, and relayed by tsx): only a
+    // A Ctrl-C reaches this process twice (from the terminal, and relayed by npm): only a
     // signal that comes clearly later is someone insisting.
     if (Date.now() - firstSignalAt < 2000) return;
     complain(`${signal} again: exiting without waiting`);
@@ -256,10 +255,9 @@ async function main() {
         1,
       );
     });
-    supervisor.start('server', 'server/main.ts');
-    if (existsSync(path.join(ROOT, 'worker', 'main.ts'))) supervisor.start('worker', 'worker/main.ts');
-    else complain('worker/main.ts does not exist yet: running without a worker (background jobs wait in their queues)');
-    supervisor.start('bff', 'bff/main.ts');
+    supervisor.start('server', 'server/main.js');
+    supervisor.start('worker', 'worker/main.js');
+    supervisor.start('bff', 'bff/main.js');
 
     const urls = {
       api: `http://${reachable(config.host)}:${config.port}`,

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 
 /**
- * `npm start` runs npm → sh → tsx → this script. Killing npm alone (an IDE's stop button, a
- * plain `kill <npm pid>`) ends npm and sh but leaves tsx and this script running, holding the
- * ports and the database. So the script watches the process that launched tsx and stops
- * everything when it is gone. Linux only (/proc); elsewhere it watches nothing.
+ * `npm start` runs npm → sh → node (this script). Killing npm alone (an IDE's stop button, a
+ * plain `kill <npm pid>`) leaves this script running, holding the ports and the database. So
+ * the script watches the process that launched its parent and stops everything when it is gone.
+ * Linux only (/proc); elsewhere it watches nothing.
  */
 function parentOf(pid: number): number | null {
   try {
@@ -16,7 +16,7 @@ function parentOf(pid: number): number | null {
   }
 }
 
-/** Calls `onGone` once when the launcher of this process's parent (tsx) is no longer there. */
+/** Calls `onGone` once when the launcher of this process's parent is no longer there. */
 export function watchLauncher(onGone: () => void, intervalMs = 1000): void {
   const launcher = parentOf(process.ppid);
   if (launcher === null || launcher <= 1) return;

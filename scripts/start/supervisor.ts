@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import pinoPretty from 'pino-pretty';
-import { ROOT, TSX_BIN } from './paths.js';
+import path from 'node:path';
+import { BUILD_DIR, ROOT } from './paths.js';
 
 /**
  * Runs the product's processes (server, worker, BFF) as children of `npm start`: their output
@@ -52,9 +53,10 @@ export class Supervisor {
     private readonly onUnexpectedExit: (name: string, code: number | null, signal: NodeJS.Signals | null) => void,
   ) {}
 
-  /** Starts `tsx <script>` in the project root. */
+  /** Starts `node dist/<script>` (a compiled entry, relative to the build folder) in the project root. */
   start(name: string, script: string): ManagedChild {
-    const child = spawn(TSX_BIN, [script], { cwd: ROOT, env: this.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const entry = path.join(BUILD_DIR, script);
+    const child = spawn(process.execPath, [entry], { cwd: ROOT, env: this.env, stdio: ['ignore', 'pipe', 'pipe'] });
     const color = process.stdout.isTTY ? COLORS[this.children.length % COLORS.length] : '';
     const prefix = color ? `${color}${name.padEnd(6)}${RESET} | ` : `${name.padEnd(6)} | `;
     createInterface({ input: child.stdout! }).on('line', (line) => this.printOut(prefix, line));

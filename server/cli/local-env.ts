@@ -1,5 +1,5 @@
 import { config as loadDotenv } from 'dotenv';
-import { fileURLToPath } from 'node:url';
+import { fromProjectRoot } from '../core/platform/project-root.js';
 
 /**
  * The settings `npm start` chose for this checkout (the embedded Postgres URL, the generated
@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
  * `npm run token` mints tokens the running stack accepts, for the database it uses. Variables
  * already in the environment (or in `.env`) always win.
  */
-export const RUNTIME_ENV_FILE = fileURLToPath(new URL('../../.data/runtime.env', import.meta.url));
+export const RUNTIME_ENV_FILE = fromProjectRoot('.data', 'runtime.env');
 
 /** Fills unset variables from `.data/runtime.env` when that file exists; silent otherwise. */
 export function loadRuntimeEnv(): void {

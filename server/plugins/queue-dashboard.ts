@@ -2,9 +2,6 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Queue } from 'bullmq';
-import { createBullBoard } from '@bull-board/api';
-import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
-import { FastifyAdapter } from '@bull-board/fastify';
 import { QUEUES } from '../core/jobs/queues.js';
 import { requireSetting } from '../core/platform/config/settings.js';
 
@@ -37,6 +34,12 @@ export default fp(
     const { config } = app.deps;
     if (!config.queueDashboard) return;
     const expected = digest(requireSetting(config.operatorSecret, 'OPERATOR_SECRET'));
+    // Loaded only when mounted: Bull Board and its UI cost every server's start-up otherwise.
+    const [{ createBullBoard }, { BullMQAdapter }, { FastifyAdapter }] = await Promise.all([
+      import('@bull-board/api'),
+      import('@bull-board/api/bullMQAdapter'),
+      import('@bull-board/fastify'),
+    ]);
 
     // Read-mostly producers on the same Redis and prefix as the worker's queues.
     const connection = { url: config.redisUrl, maxRetriesPerRequest: null } as const;

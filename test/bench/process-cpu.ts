@@ -34,13 +34,26 @@ export function cpuMsOf(matches: (commandLine: string) => boolean): number {
     try {
       const commandLine = readFileSync(`/proc/${pid}/cmdline`, 'latin1').replaceAll('\0', ' ');
       if (!matches(commandLine)) continue;
-      const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-      // Fields after the command name in parentheses (which may hold spaces): utime and stime are the 12th and 13th.
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
+      ticks += ticksOf(pid);
     } catch {
       /* gone meanwhile */
     }
   }
   return (ticks * 1000) / clockTicks();
+}
+
+function ticksOf(pid: number | string): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+  // Fields after the command name in parentheses (which may hold spaces): utime and stime are the 12th and 13th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+/** CPU time (user + system, in ms) used so far by the process `pid`; 0 where /proc cannot tell. */
+export function cpuMsOfPid(pid: number): number {
+  try {
+    return (ticksOf(pid) * 1000) / clockTicks();
+  } catch {
+    return 0;
+  }
 }

@@ -1,8 +1,9 @@
 /**
  * `npm run bench`: public read (200 and 304) on a 1-model and a 500-model project, the BFF's
  * cache, the submit acknowledgement, scale-out (the read through one and two server processes, a
- * 20 MB upload on local disk and on S3) and the element's loader and first frame, measured with autocannon against a real server process on its own
- * database. Each public read is printed next to its anchor: a bare Fastify process
+ * 20 MB upload on local disk and on S3) and the element's loader and first frame, measured with
+ * autocannon against a real server process on its own database; then each process's start-up
+ * (startup.ts). Each public read is printed next to its anchor: a bare Fastify process
  * (bare-fastify.ts) answering the same bytes, measured the same way, and the ratio of the two.
  * Compare runs on the same machine, not absolutes (the load generator and the server share 2
  * cores here); the ratio is what travels between machines.
@@ -24,6 +25,7 @@ import { measureElement } from './element-first-frame.js';
 import { measureReadScaleOut, measureUploads } from './scale-out.js';
 import { benchWebhooks } from './webhook-deliveries.js';
 import { benchLibraries, printLibraries } from './libraries.js';
+import { benchStartup, printStartup } from './startup.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 8);
 // 50 connections: how the issue measured the public read and bare Fastify from outside.
@@ -33,7 +35,10 @@ const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 /** `BENCH_ONLY=element`: only the element's rows (loader size, first frame), no throughput runs. */
 const ELEMENT_ONLY = process.env.BENCH_ONLY === 'element';
 const base = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-/** `BENCH_ONLY=webhooks`, `libraries`, `scale-out` or `bff` (the BFF cache rows) runs that benchmark alone (element: above). */
+/**
+ * `BENCH_ONLY=webhooks`, `libraries`, `scale-out`, `bff` (the BFF cache rows) or `startup` (each process's start-up,
+ * startup.ts) runs that benchmark alone (element: above).
+ */
 const ONLY = process.env.BENCH_ONLY;
 
 function withDatabase(url: string, name: string) {
@@ -119,14 +124,19 @@ async function main() {
   );
 
   const tsx = path.resolve('node_modules/.bin/tsx');
-  const child = spawn(tsx, ['server/main.ts'], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  // The start-up benchmark spawns its own processes.
+  const child =
+    ONLY === 'startup'
+      ? null
+      : spawn(tsx, ['server/main.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
   const api = `http://127.0.0.1:${port}`;
   let bare: ChildProcess | null = null;
   let bff: ChildProcess | null = null;
   try {
+    if (!child) {
+      printStartup(await benchStartup({ env, rounds: ROUNDS }));
+      return;
+    }
     await waitFor(`${api}/health`, child);
     const owner = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     if (ONLY === 'libraries') {
@@ -463,6 +473,7 @@ async function main() {
     console.log(
       `\nfirst frames, ms: element ${element.elementSamples.map(Math.round).join(', ')}; model-viewer ${element.modelViewerSamples.map(Math.round).join(', ')}`,
     );
+    if (!ELEMENT_ONLY) printStartup(await benchStartup({ env, rounds: ROUNDS }));
   } finally {
     for (const started of [child, bare, bff]) {
       if (!started || started.exitCode !== null) continue;

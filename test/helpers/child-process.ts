@@ -20,12 +20,22 @@ export interface ChildProcessHandle {
 }
 
 /**
- * Runs one of the project's TypeScript entry points as its own process, as `npm run start:worker`
- * does. Node itself loads tsx (`node --import tsx`) rather than through the tsx or npx wrapper,
- * so a signal sent to the child reaches the program, not a wrapper that outlives it.
+ * Runs one of the project's TypeScript entry points (its sources) as its own process. Node itself
+ * loads tsx (`node --import tsx`) rather than through the tsx or npx wrapper, so a signal sent to
+ * the child reaches the program, not a wrapper that outlives it.
  */
 export function startTsProcess(script: string, env: Record<string, string>): ChildProcessHandle {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  return startNodeProcess(script, ['--import', 'tsx', script], env);
+}
+
+/** Runs an entry point's build (`dist/<script>.js`, from `npm run build`) with plain node, as start:* does. */
+export function startBuiltProcess(script: string, env: Record<string, string>): ChildProcessHandle {
+  const built = `dist/${script.replace(/\.ts$/, '.js')}`;
+  return startNodeProcess(built, [built], env);
+}
+
+function startNodeProcess(script: string, args: string[], env: Record<string, string>): ChildProcessHandle {
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     // Only what the program needs: the test runner's own variables stay out.
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },

@@ -1,7 +1,7 @@
 // The entry of every cpu-pool.ts thread, in plain JavaScript so that a thread can load it
 // without a TypeScript loader. It loads a task's module (through tsx's `tsImport` when it is
-// TypeScript, as every process of this product runs under tsx; threads do not inherit the
-// loader) and runs its default export. Large byte arrays of the result go back transferred.
+// TypeScript, in tests and development; threads do not inherit the loader) and runs its default
+// export. Large byte arrays of the result go back transferred.
 import { workerData } from 'node:worker_threads';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 

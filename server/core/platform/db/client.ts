@@ -1,7 +1,7 @@
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
-import { fileURLToPath } from 'node:url';
+import { fromProjectRoot } from '../project-root.js';
 import * as schema from './schema/index.js';
 
 export type Db = NodePgDatabase<typeof schema> & { $client: pg.Pool };
@@ -10,7 +10,7 @@ export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 /** Either the pool or a transaction, for repository methods that run in both. */
 export type Executor = Db | Tx;
 
-const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.url));
+const MIGRATIONS_DIR = fromProjectRoot('server/core/platform/db/migrations');
 
 export interface DbOptions {
   /**

@@ -1,0 +1,82 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startBuiltProcess, type ChildProcessHandle } from '../helpers/child-process.js';
+import { createTestEnv, freePort, type TestEnv } from '../helpers/test-env.js';
+import { chairGlb } from '../helpers/model-fixtures.js';
+import type * as CpuPoolModule from '../../server/core/platform/cpu-pool.js';
+import type * as CheckModelModule from '../../server/core/services/model-checks/check-model-in-pool.js';
+
+/**
+ * The build (`npm run build`, what `npm start`, the start:* scripts and the Dockerfile run with
+ * plain node): the server, the worker and the BFF start from dist/ and answer /health, and the CPU
+ * pool's threads load their compiled tasks. The other tests run the sources through tsx.
+ */
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+let env: TestEnv;
+const processes: ChildProcessHandle[] = [];
+
+async function build() {
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const child = spawn(npm, ['run', '-s', 'build'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`npm run build failed (exit code ${code}):\n${output}`);
+}
+
+/** Waits until `url` answers 200; fails with the process's output when it exits first or takes too long. */
+async function untilHealthy(url: string, handle: ChildProcessHandle, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const status = await fetch(url).then(
+      (res) => res.status,
+      () => 0,
+    );
+    if (status === 200) return;
+    if (handle.child.exitCode !== null || Date.now() > deadline)
+      throw new Error(`${url} did not answer 200 (last: ${status}):\n${handle.output()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+beforeAll(async () => {
+  env = await createTestEnv({ LOG_LEVEL: 'warn' });
+  await build();
+}, 240_000);
+
+afterAll(async () => {
+  await Promise.all(processes.map((p) => p.stop()));
+  await env?.cleanup();
+});
+
+it('starts the server, the worker and the BFF from the build, each answering /health', async () => {
+  const [port, workerPort, bffPort] = [await freePort(), await freePort(), await freePort()];
+  const api = `http://127.0.0.1:${port}`;
+  const server = startBuiltProcess('server/main.ts', { ...env.env, PORT: String(port), PUBLIC_BASE_URL: api });
+  const worker = startBuiltProcess('worker/main.ts', { ...env.env, WORKER_HEALTH_PORT: String(workerPort) });
+  processes.push(server, worker);
+  await untilHealthy(`${api}/health`, server);
+  const bff = startBuiltProcess('bff/main.ts', { ...env.env, BFF_PORT: String(bffPort), BFF_UPSTREAM_URL: api });
+  processes.push(bff);
+  await untilHealthy(`http://127.0.0.1:${workerPort}/health`, worker);
+  await untilHealthy(`http://127.0.0.1:${bffPort}/health`, bff);
+  expect([server, worker, bff].map((p) => p.child.exitCode)).toEqual([null, null, null]);
+}, 120_000);
+
+it("runs a CPU pool task from the build (the thread loads the task's compiled module)", async () => {
+  const built = (file: string) => import(pathToFileURL(`${ROOT}dist/${file}`).href);
+  const { createCpuPool } = (await built('server/core/platform/cpu-pool.js')) as typeof CpuPoolModule;
+  const { checkModelFileInPool } = (await built(
+    'server/core/services/model-checks/check-model-in-pool.js',
+  )) as typeof CheckModelModule;
+  const pool = createCpuPool({ threads: 1 });
+  try {
+    const model = await checkModelFileInPool(pool, await chairGlb(), 'chair.glb');
+    expect(model.sourceFormat).toBe('glb');
+    expect(model.glb.byteLength).toBeGreaterThan(0);
+  } finally {
+    await pool.close();
+  }
+}, 60_000);
