@@ -66,17 +66,26 @@ module.exports = {
     },
     {
       name: 'domain-pure',
-      comment: 'Product rules are pure: no database, repositories, services, jobs or HTTP.',
+      comment:
+        'Product rules are pure: no database, repositories, services, jobs or HTTP, and no files, network, processes, ' +
+        'threads or process-wide queues (their callers in services and platform hold those). Of platform, only the ' +
+        'pure storage key rules.',
       severity: 'error',
       from: { path: '^server/core/domain/' },
       to: {
         path: [
-          '^server/core/platform/db/',
+          '^server/core/platform/',
           '^server/core/repositories/',
           '^server/core/services/',
           '^server/core/jobs/',
           '^server/core/http/',
+          '^(node:)?(fs|fs/promises|child_process|net|http|https|http2|worker_threads|cluster|dgram|tls)$',
+          npm('piscina'),
+          npm('ioredis'),
+          npm('undici'),
+          npm('p-limit'),
         ],
+        pathNot: ['^server/core/platform/storage/(storage-keys|driver)\\.ts$'],
       },
     },
     {

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { redactSettings, toVec3, type ProjectData } from './scene.js';
 import type { PublicModel, PublicProject } from '../wire/public-project.js';
-import { isSafeKey, storageKeys } from '../platform/storage/index.js';
+import { isSafeKey } from '../platform/storage/driver.js';
+import { storageKeys } from '../platform/storage/storage-keys.js';
 import { isUuid } from './ids.js';
 
 /**
