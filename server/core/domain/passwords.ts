@@ -22,7 +22,8 @@ const FORMAT = /^\$scrypt\$ln=([0-9]{1,2}),r=([0-9]{1,2}),p=([0-9]{1,2})\$([A-Za
 
 /** The stored string of a hash: its parameters, salt and key. */
 export function formatPasswordHash(params: ScryptParams, salt: Buffer, key: Buffer): string {
-  return `$scrypt$ln=${params.ln},r=${params.r},p=${params.p}$${salt.toString('base64url')}$${key.toString('base64url')}`;
+  const cost = `ln=${params.ln},r=${params.r},p=${params.p}`;
+  return `$scrypt$${cost}$${salt.toString('base64url')}$${key.toString('base64url')}`;
 }
 
 /** A stored hash's parts; null for a string this format did not write or whose cost is out of bounds. */
