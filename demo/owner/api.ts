@@ -14,12 +14,11 @@ import type * as Webhooks from '../../server/core/wire/webhooks.js';
 
 // The shapes are the server's own schemas (server/core/wire), so the console cannot drift from the API.
 export type Me = Static<typeof MeShapes.MeReply>;
-export type Role = Me['workspace']['role'];
 export type ProjectSummary = Static<typeof Projects.ProjectSummary>;
 export type ShareSettings = Static<typeof Shares.ShareSettings>;
-export type ShareUpdate = Static<typeof Shares.ShareSettingsInput>;
+type ShareUpdate = Static<typeof Shares.ShareSettingsInput>;
 export type Webhook = Static<typeof Webhooks.Webhook>;
-export type WebhookInput = Static<typeof Webhooks.WebhookInput>;
+type WebhookInput = Static<typeof Webhooks.WebhookInput>;
 export type WebhookTest = Static<typeof Webhooks.TestReply>['test'];
 export type DeliveryRecord = Static<typeof Webhooks.DeliveryRecord>;
 export type RequestSummary = Static<typeof Requests.RequestSummary>;
@@ -29,14 +28,13 @@ export type StepState = Static<typeof Requests.StepStateSchema>;
 export type RequestStatus = Requests.RequestStatus;
 /** A library model as the search and details answer it (server/core/wire/library-item.ts). */
 export type { LibraryItem };
-export type LibraryStatus = Static<typeof Libraries.LibraryStatus>;
 export type SearchResult = Static<typeof Libraries.SearchReply>;
 export type LibraryDescription = Static<typeof Libraries.ProvidersReply>['providers'][number];
 /** An import job, its readiness (an open object in the schema) typed as the server writes it. */
 export type ImportJob = Omit<Static<typeof Libraries.ImportJob>, 'readiness'> & {
   readiness: Libraries.ImportReadiness | null;
 };
-export type ImportStart =
+type ImportStart =
   Static<typeof Libraries.ImportReused> | (Static<typeof Libraries.ImportAccepted> & { job: ImportJob });
 
 export class ApiError extends Error {

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { OpaqueObject } from './common.js';
 
-export { ProjectListReply, ProjectSummary } from '../core/wire/projects.js';
+export { ProjectListReply } from '../core/wire/projects.js';
 
 const Vector = Type.Union([
   Type.Array(Type.Number(), { minItems: 3, maxItems: 3 }),

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 
 /** Shapes of the public share routes (interface "Project sharing"); the owner settings' live in server/core/wire. */
-export { ShareSettings, ShareSettingsInput, ShareSettingsReply } from '../core/wire/share-settings.js';
+export { ShareSettingsInput, ShareSettingsReply } from '../core/wire/share-settings.js';
 
 /** Path parameters of the public routes. Not validated by the schema: malformed ones are the same 404 as a wrong token. */
 export const ShareParams = Type.Object({

@@ -11,18 +11,7 @@ import {
 } from '../core/wire/submit-limits.js';
 
 /** Shapes of the public submit route and the owner request routes (contract section 6). */
-export {
-  REQUEST_STATUSES,
-  RequestDetail,
-  RequestListReply,
-  RequestReply,
-  RequestStatusBody,
-  RequestStatusSchema,
-  RequestSteps,
-  RequestSummary,
-  StepStateSchema,
-  type RequestStatus,
-} from '../core/wire/requests.js';
+export { RequestListReply, RequestReply, RequestStatusBody, type RequestStatus } from '../core/wire/requests.js';
 
 // The limits live with the wire types (the BFF and the element need them too); the routes import them from here.
 export {

@@ -5,10 +5,8 @@ import { WEBHOOK_EVENT_TYPES, WEBHOOK_ID_PATTERN } from '../core/domain/webhooks
 /** Shapes of the webhook routes (contract section 7); those the owner console reads live in server/core/wire. */
 export {
   DeliveriesReply,
-  DeliveryRecord,
   RedeliverReply,
   TestReply,
-  Webhook,
   WebhookInput,
   WebhookListReply,
   WebhookReply,

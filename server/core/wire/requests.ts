@@ -9,7 +9,7 @@ import { Type } from 'typebox';
  * Where a request stands in the owner's pipeline. `new` on arrival; the rest are the owner's
  * to set: `in_progress` (being worked on), `quoted` (a quote was sent), `won`, `lost`, `archived`.
  */
-export const REQUEST_STATUSES = ['new', 'in_progress', 'quoted', 'won', 'lost', 'archived'] as const;
+const REQUEST_STATUSES = ['new', 'in_progress', 'quoted', 'won', 'lost', 'archived'] as const;
 export type RequestStatus = (typeof REQUEST_STATUSES)[number];
 export const RequestStatusSchema = Type.Union(
   [

@@ -6,7 +6,7 @@ import { Type } from 'typebox';
  */
 
 /** At most this many embed host rules per share. */
-export const MAX_HOST_RULES = 50;
+const MAX_HOST_RULES = 50;
 
 export const ShareSettings = Type.Object({
   isEnabled: Type.Boolean({ description: 'Whether the share link and embeds are live.' }),
