@@ -79,7 +79,10 @@ export function toPublicModel(model: Record<string, unknown>): PublicModel {
 }
 
 export interface BuildPublicProjectOptions {
-  /** How many models get a url: the first ones of the list, those that have a servable file (SIGNED_MODEL_LIMIT, default 20). */
+  /**
+   * How many models get a url: the first ones of the list, those that have a servable file
+   * (SIGNED_MODEL_LIMIT, default 20).
+   */
   signedModelLimit: number;
   files: ModelFileContext;
   /** Signs a storage key into a model URL (stable within the signing window). */

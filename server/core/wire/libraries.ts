@@ -156,7 +156,7 @@ export const ImportJob = Type.Object({
   updatedAt: Type.String(),
 });
 
-/** An import job's `readiness`, which the schema above leaves an open object (server/core/domain/models/readiness.ts). */
+/** An import job's `readiness`, which the schema above leaves open (scored in domain/models/readiness.ts). */
 export interface ImportReadiness {
   score: number;
   level: 'ready' | 'needs-work' | 'not-ready';

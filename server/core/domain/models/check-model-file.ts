@@ -21,7 +21,10 @@ export interface CheckModelOptions {
   validatorErrorCodes: readonly string[];
   /** Limits for `.zip` input; see SAFE_UNZIP_DEFAULTS. */
   unzip: Partial<SafeUnzipOptions>;
-  /** Written into the GLB's `asset.copyright` (library imports: the credit line). Default: none, the file's own is kept. */
+  /**
+   * Written into the GLB's `asset.copyright` (library imports: the credit line). Default: none,
+   * the file's own is kept.
+   */
   copyright?: string;
   /** Sees the glTF-Transform document of a converted glTF before it is written (readiness metrics). */
   onDocument?: (document: Document) => void;

@@ -111,7 +111,10 @@ export async function safeUnzip(
   return files;
 }
 
-/** The entry's bytes in an ArrayBuffer (or SharedArrayBuffer) of their own (Buffer.concat may hand out a slice of Node's shared pool). */
+/**
+ * The entry's bytes in an ArrayBuffer (or SharedArrayBuffer) of their own (Buffer.concat may
+ * hand out a slice of Node's shared pool).
+ */
 async function readEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, shared: boolean): Promise<Uint8Array> {
   const size = entry.uncompressedSize;
   const out = new Uint8Array(shared ? new SharedArrayBuffer(size) : new ArrayBuffer(size));
