@@ -16,8 +16,8 @@ const MAX_ISSUES = 200;
  * Runs the Khronos validator; any error refuses the file with the validator's own messages.
  * Returns its summary. The validator stops at `maxIssues` (`issues.truncated`), so an error after
  * 200 warnings would go unseen: a truncated run without an error is run once more considering
- * only the error codes (`onlyIssues`: `validatorErrorCodes`, the validator's own list, which the caller
- * reads), which reaches the end of the file or finds 200 errors.
+ * only the error codes (`onlyIssues`: the caller's `validatorErrorCodes`, the validator's own
+ * list), which reaches the end of the file or finds 200 errors.
  */
 export async function validateGltf(
   bytes: Uint8Array,
