@@ -59,24 +59,35 @@ module.exports = {
     ...browserCodeRules('console', '^demo/owner/', 'The owner console (demo/owner), browser code like the element,'),
     {
       name: 'wire-no-node',
-      comment: 'server/core/wire is what browser code imports: nothing but other wire files.',
+      comment:
+        'server/core/wire is what browser code imports: nothing but other wire files and typebox (its schemas are ' +
+        'plain objects; the owner console imports them as types only).',
       severity: 'error',
       from: { path: '^server/core/wire/' },
-      to: { pathNot: '^server/core/wire/' },
+      to: { pathNot: ['^server/core/wire/', npm('typebox')] },
     },
     {
       name: 'domain-pure',
-      comment: 'Product rules are pure: no database, repositories, services, jobs or HTTP.',
+      comment:
+        'Product rules are pure: no database, repositories, services, jobs or HTTP, and no files, network, processes, ' +
+        'threads or process-wide queues (their callers in services and platform hold those). Of platform, only the ' +
+        'pure storage key rules.',
       severity: 'error',
       from: { path: '^server/core/domain/' },
       to: {
         path: [
-          '^server/core/platform/db/',
+          '^server/core/platform/',
           '^server/core/repositories/',
           '^server/core/services/',
           '^server/core/jobs/',
           '^server/core/http/',
+          '^(node:)?(fs|fs/promises|child_process|net|http|https|http2|worker_threads|cluster|dgram|tls)$',
+          npm('piscina'),
+          npm('ioredis'),
+          npm('undici'),
+          npm('p-limit'),
         ],
+        pathNot: ['^server/core/platform/storage/(storage-keys|driver)\\.ts$'],
       },
     },
     {

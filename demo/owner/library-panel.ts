@@ -114,7 +114,7 @@ export class LibraryPanel extends LitElement {
     this.busy = true;
     try {
       const started = await this.api.startImport(asset.provider, asset.providerAssetId, acknowledge);
-      if ('job' in started && started.job) {
+      if ('job' in started) {
         this.job = started.job;
         announce(this, `Import started: ${started.job.stage || started.job.status}.`);
         this.poll(started.job.id);

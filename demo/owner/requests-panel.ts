@@ -1,6 +1,6 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import type { Api, RequestDetail, RequestSummary, StepName, StepState } from './api.js';
+import type { Api, RequestDetail, RequestStatus, RequestSummary, StepName, StepState } from './api.js';
 import { announce, errorText, panelStyles } from './styles.js';
 
 const STEPS: Array<[StepName, string]> = [
@@ -9,7 +9,7 @@ const STEPS: Array<[StepName, string]> = [
   ['email', 'E-mail sent'],
   ['events', 'Webhook events'],
 ];
-const STATUSES = ['new', 'in_progress', 'quoted', 'won', 'lost', 'archived'] as const;
+const STATUSES = ['new', 'in_progress', 'quoted', 'won', 'lost', 'archived'] as const satisfies RequestStatus[];
 
 /**
  * The requests panel: the project's form submissions with the state of each background step,
@@ -51,7 +51,7 @@ export class RequestsPanel extends LitElement {
   }
 
   private async setStatus(event: Event) {
-    const status = (event.target as HTMLSelectElement).value;
+    const status = (event.target as HTMLSelectElement).value as RequestStatus;
     try {
       this.open = (await this.api.setRequestStatus(this.projectId, this.open!.id, status)).request;
       announce(this, `Status set to ${status}.`);

@@ -1,6 +1,8 @@
 import { Type } from 'typebox';
 import { OpaqueObject } from './common.js';
 
+export { ProjectListReply } from '../core/wire/projects.js';
+
 const Vector = Type.Union([
   Type.Array(Type.Number(), { minItems: 3, maxItems: 3 }),
   Type.Object({ x: Type.Number(), y: Type.Number(), z: Type.Number() }),
@@ -58,16 +60,6 @@ export const Project = Type.Object({
   type: Type.String(),
   revision: Type.Integer(),
   data: Type.Object({}, { additionalProperties: true }),
-  createdAt: Type.String(),
-  updatedAt: Type.String(),
-});
-
-export const ProjectSummary = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  type: Type.String(),
-  revision: Type.Integer(),
-  modelCount: Type.Integer(),
   createdAt: Type.String(),
   updatedAt: Type.String(),
 });

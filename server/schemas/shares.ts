@@ -1,40 +1,7 @@
 import { Type } from 'typebox';
-import { MAX_HOST_RULES } from '../core/domain/embed-hosts.js';
 
-/** Shapes of the owner share settings routes and the public share routes (interface "Project sharing"). */
-
-export const ShareSettings = Type.Object({
-  isEnabled: Type.Boolean({ description: 'Whether the share link and embeds are live.' }),
-  shareToken: Type.String({ description: 'The link token: https://<app_domain>/share/<projectId>/<shareToken>.' }),
-  domainRestrictions: Type.Array(Type.String(), { description: 'Allowed embed hosts; empty means any host.' }),
-  requirePassword: Type.Boolean({ description: 'Public access needs X-Share-Password.' }),
-});
-
-export const ShareSettingsReply = Type.Object({ success: Type.Boolean(), settings: ShareSettings });
-
-export const ShareSettingsInput = Type.Object(
-  {
-    isEnabled: Type.Optional(Type.Boolean({ default: false })),
-    requirePassword: Type.Optional(Type.Boolean({ default: false })),
-    password: Type.Optional(
-      Type.String({
-        minLength: 1,
-        maxLength: 200,
-        description:
-          'Required with requirePassword: true (ignored otherwise). Write-only: stored as a scrypt hash, never returned.',
-      }),
-    ),
-    domainRestrictions: Type.Optional(
-      Type.Array(Type.String({ maxLength: 300 }), {
-        maxItems: MAX_HOST_RULES,
-        default: [],
-        description:
-          'Host names (lower-cased on save); `*.example.com` allows its sub-domains; an optional `:port` (without one, any port).',
-      }),
-    ),
-  },
-  { description: 'The whole settings object: omitted fields revert to their defaults. The token is kept.' },
-);
+/** Shapes of the public share routes (interface "Project sharing"); the owner settings' live in server/core/wire. */
+export { ShareSettingsInput, ShareSettingsReply } from '../core/wire/share-settings.js';
 
 /** Path parameters of the public routes. Not validated by the schema: malformed ones are the same 404 as a wrong token. */
 export const ShareParams = Type.Object({

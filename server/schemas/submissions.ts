@@ -11,6 +11,7 @@ import {
 } from '../core/wire/submit-limits.js';
 
 /** Shapes of the public submit route and the owner request routes (contract section 6). */
+export { RequestListReply, RequestReply, RequestStatusBody, type RequestStatus } from '../core/wire/requests.js';
 
 // The limits live with the wire types (the BFF and the element need them too); the routes import them from here.
 export {
@@ -86,71 +87,4 @@ export const SubmitReply = Type.Object({
   requestId: Type.String({ description: 'The id of the stored request.' }),
 });
 
-/**
- * Where a request stands in the owner's pipeline. `new` on arrival; the rest are the owner's
- * to set: `in_progress` (being worked on), `quoted` (a quote was sent), `won`, `lost`, `archived`.
- */
-export const REQUEST_STATUSES = ['new', 'in_progress', 'quoted', 'won', 'lost', 'archived'] as const;
-export type RequestStatus = (typeof REQUEST_STATUSES)[number];
-export const RequestStatusSchema = Type.Union(
-  [
-    Type.Literal('new'),
-    Type.Literal('in_progress'),
-    Type.Literal('quoted'),
-    Type.Literal('won'),
-    Type.Literal('lost'),
-    Type.Literal('archived'),
-  ],
-  { description: 'new (on arrival), in_progress, quoted, won, lost or archived.' },
-);
-
-export const StepStateSchema = Type.Object({
-  state: Type.Union([Type.Literal('pending'), Type.Literal('done'), Type.Literal('failed')]),
-  attempts: Type.Integer({ description: 'Runs started so far.' }),
-  error: Type.Optional(
-    Type.String({ description: 'Why the step failed (failed), or the last retried error (pending).' }),
-  ),
-  note: Type.Optional(
-    Type.String({ description: 'Something worth knowing about a done step, e.g. no e-mail address was set.' }),
-  ),
-  doneAt: Type.Union([Type.String(), Type.Null()]),
-});
-
-export const RequestSteps = Type.Object(
-  { screenshots: StepStateSchema, pdf: StepStateSchema, email: StepStateSchema, events: StepStateSchema },
-  { description: 'The background steps: screenshots to storage, PDF, e-mail to the owner, webhook events.' },
-);
-
-const requestFields = {
-  id: Type.String(),
-  projectId: Type.String(),
-  status: RequestStatusSchema,
-  formData: Type.Object({}, { additionalProperties: true }),
-  selectedOptions: Type.Object({}, { additionalProperties: true }),
-  configurationSummary: Type.String(),
-  steps: RequestSteps,
-  createdAt: Type.String(),
-  updatedAt: Type.String(),
-};
-
-export const RequestSummary = Type.Object({ ...requestFields, screenshotCount: Type.Integer() });
-
-export const RequestDetail = Type.Object({
-  ...requestFields,
-  screenshots: Type.Array(Type.Union([Type.String(), Type.Null()]), {
-    description: 'Signed URLs (valid one hour), in submit order; null while a screenshot is not stored yet.',
-  }),
-  pdfUrl: Type.Union([Type.String(), Type.Null()], {
-    description: 'Signed URL of the PDF (valid one hour); null until it is rendered.',
-  }),
-});
-
 export const RequestParams = Type.Object({ id: Uuid, requestId: Uuid });
-
-export const RequestListReply = Type.Object({
-  success: Type.Boolean(),
-  requests: Type.Array(RequestSummary),
-  nextCursor: Type.Union([Type.String(), Type.Null()]),
-});
-export const RequestReply = Type.Object({ success: Type.Boolean(), request: RequestDetail });
-export const RequestStatusBody = Type.Object({ status: RequestStatusSchema });

@@ -10,7 +10,7 @@ import {
   hashPassword,
   passwordHashingBacklog,
   verifyPassword,
-} from '../../server/core/domain/passwords.js';
+} from '../../server/core/platform/password-hashing.js';
 import { loadServerConfig } from '../../server/config.js';
 import { closeDeps, createDeps } from '../../server/deps.js';
 import { buildApp } from '../../server/app.js';
@@ -23,8 +23,8 @@ import {
 } from '../../server/core/services/public-share/password-check.js';
 
 // The server runs in this process: count the scrypt verifications it performs.
-vi.mock('../../server/core/domain/passwords.js', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../server/core/domain/passwords.js')>();
+vi.mock('../../server/core/platform/password-hashing.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../server/core/platform/password-hashing.js')>();
   return { ...actual, verifyPassword: vi.fn(actual.verifyPassword) };
 });
 const verifications = () => vi.mocked(verifyPassword).mock.calls.length;

@@ -8,9 +8,6 @@ import { getPublicSuffix } from 'tldts';
  * lower-cased, internationalised names in their ASCII (punycode) form, as browsers send them.
  */
 
-/** At most this many rules per share. */
-export const MAX_HOST_RULES = 50;
-
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 const RULE = /^(\*\.)?([^:*]+)(?::([0-9]{1,5}))?$/;
 

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { redactSettings, toVec3, type ProjectData } from './scene.js';
 import type { PublicModel, PublicProject } from '../wire/public-project.js';
-import { isSafeKey, storageKeys } from '../platform/storage/index.js';
+import { isSafeKey } from '../platform/storage/driver.js';
+import { storageKeys } from '../platform/storage/storage-keys.js';
 import { isUuid } from './ids.js';
 
 /**
@@ -78,7 +79,10 @@ export function toPublicModel(model: Record<string, unknown>): PublicModel {
 }
 
 export interface BuildPublicProjectOptions {
-  /** How many models get a url: the first ones of the list, those that have a servable file (SIGNED_MODEL_LIMIT, default 20). */
+  /**
+   * How many models get a url: the first ones of the list, those that have a servable file
+   * (SIGNED_MODEL_LIMIT, default 20).
+   */
   signedModelLimit: number;
   files: ModelFileContext;
   /** Signs a storage key into a model URL (stable within the signing window). */

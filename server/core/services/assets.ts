@@ -6,11 +6,11 @@ import { storageKeys } from '../platform/storage/index.js';
 import { createAssetRepository, type NewAsset } from '../repositories/assets.js';
 import type { PageCursor } from '../repositories/pagination.js';
 import { notFound, quotaExceeded } from '../domain/errors.js';
-import type { checkModelFile } from '../domain/models/check-model-file.js';
+import type { CheckedModel } from '../domain/models/check-model-file.js';
 import { deleteFiles, noticeShareChange, type ServiceDeps } from './service-deps.js';
 
 /** The model check an upload runs (safe unzip, Khronos validator, conversion to GLB). */
-export type CheckModel = (...args: Parameters<typeof checkModelFile>) => ReturnType<typeof checkModelFile>;
+export type CheckModel = (bytes: Uint8Array, fileName: string) => Promise<CheckedModel>;
 
 export interface AssetUpload {
   bytes: Buffer;

@@ -4,7 +4,7 @@ import { createProjectRepository } from '../repositories/projects.js';
 import { emitEvent } from '../repositories/events.js';
 import { invalidRequest, notFound } from '../domain/errors.js';
 import { parseHostRules } from '../domain/embed-hosts.js';
-import { hashPassword } from '../domain/passwords.js';
+import { hashPassword } from '../platform/password-hashing.js';
 import { newShareToken } from '../domain/share-token.js';
 import { noticeShareChange, nudgeDeliveries, type ServiceDeps } from './service-deps.js';
 

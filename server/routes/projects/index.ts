@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { toProjectBody } from '../presenters/project-body.js';
-import { Project, ProjectInput, ProjectSummary } from '../../schemas/projects.js';
+import { Project, ProjectInput, ProjectListReply } from '../../schemas/projects.js';
 import { IdParams, PageQuery, errors, pageLimit } from '../../schemas/common.js';
 import { decodeCursor } from '../../core/domain/page-cursor.js';
 import type { ProjectData } from '../../core/domain/scene.js';
@@ -41,11 +41,7 @@ export default async function projectRoutes(fastify: FastifyInstance) {
         tags,
         querystring: PageQuery,
         response: {
-          200: Type.Object({
-            success: Type.Boolean(),
-            projects: Type.Array(ProjectSummary),
-            nextCursor: Type.Union([Type.String(), Type.Null()]),
-          }),
+          200: ProjectListReply,
           ...errors(400, 401, 403),
         },
       },

@@ -1,15 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { errors } from '../../schemas/common.js';
-
-const Membership = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  name: Type.String(),
-  role: Type.Union([Type.Literal('owner'), Type.Literal('admin'), Type.Literal('editor'), Type.Literal('viewer')]),
-  billingStatus: Type.Union([Type.Literal('active'), Type.Literal('locked')]),
-  isDefault: Type.Boolean(),
-});
+import { MeReply } from '../../core/wire/me.js';
 
 /**
  * `GET /me`: the signed-in person and the workspaces they belong to, so a client (the owner
@@ -29,12 +21,7 @@ export default async function meRoutes(fastify: FastifyInstance) {
         summary: 'The signed-in person and their workspaces',
         security: [{ bearer: [] }],
         response: {
-          200: Type.Object({
-            success: Type.Boolean(),
-            person: Type.Object({ id: Type.String(), email: Type.Union([Type.String(), Type.Null()]) }),
-            workspace: Type.Object({ id: Type.String(), role: Membership.properties.role }),
-            workspaces: Type.Array(Membership),
-          }),
+          200: MeReply,
           ...errors(401, 403),
         },
       },

@@ -1,9 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { NodeIO } from '@gltf-transform/core';
 import { zipSync } from 'fflate';
-import { checkModelFile, detectFormat } from '../../../server/core/domain/models/check-model-file.js';
+import {
+  checkModelFile as checkWith,
+  detectFormat,
+  type CheckModelOptions,
+} from '../../../server/core/domain/models/check-model-file.js';
 import { ModelFileError } from '../../../server/core/domain/models/model-file-error.js';
+import { gltfValidatorErrorCodes } from '../../../server/core/platform/gltf-validator-error-codes.js';
 import * as fixtures from '../../helpers/model-fixtures.js';
+
+/** The checks as the pool task runs them, with the validator's error codes. */
+const checkModelFile = (bytes: Uint8Array, fileName: string, options: Partial<CheckModelOptions> = {}) =>
+  checkWith(bytes, fileName, { validatorErrorCodes: gltfValidatorErrorCodes(), ...options });
 
 /** The error checkModelFile throws, for assertions on code and details. */
 async function refusal(

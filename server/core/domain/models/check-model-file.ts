@@ -17,19 +17,27 @@ export interface CheckModelOptions {
   maxBytes: number;
   /** Validator messages reported back with a refusal or kept as warnings. Default 20. */
   maxReportedIssues: number;
+  /** The codes the validator reports as errors (server/core/platform/gltf-validator-error-codes.ts). Required. */
+  validatorErrorCodes: readonly string[];
   /** Limits for `.zip` input; see SAFE_UNZIP_DEFAULTS. */
   unzip: Partial<SafeUnzipOptions>;
-  /** Written into the GLB's `asset.copyright` (library imports: the credit line). Default: none, the file's own is kept. */
+  /**
+   * Written into the GLB's `asset.copyright` (library imports: the credit line). Default: none,
+   * the file's own is kept.
+   */
   copyright?: string;
   /** Sees the glTF-Transform document of a converted glTF before it is written (readiness metrics). */
   onDocument?: (document: Document) => void;
 }
 
-export const CHECK_MODEL_DEFAULTS: CheckModelOptions = {
+export const CHECK_MODEL_DEFAULTS: Omit<CheckModelOptions, 'validatorErrorCodes'> = {
   maxBytes: 50_000_000,
   maxReportedIssues: 20,
   unzip: {},
 };
+
+/** Options of the steps that run the validator: `validatorErrorCodes` has no default. */
+export type ValidateModelOptions = Partial<CheckModelOptions> & Pick<CheckModelOptions, 'validatorErrorCodes'>;
 
 export type SourceFormat = 'glb' | 'gltf' | 'zip';
 
@@ -83,7 +91,7 @@ export type ModelParts =
 export async function checkModelFile(
   bytes: Uint8Array,
   fileName: string,
-  options: Partial<CheckModelOptions> = {},
+  options: ValidateModelOptions,
 ): Promise<CheckedModel> {
   const opts = { ...CHECK_MODEL_DEFAULTS, ...options };
   return checkParts(await unpackModelFile(bytes, fileName, opts), opts);
@@ -157,7 +165,7 @@ export function unpackModelFiles(files: Map<string, Uint8Array>, options: Partia
  */
 export async function validateModel(
   parts: ModelParts,
-  options: Partial<CheckModelOptions> = {},
+  options: ValidateModelOptions,
 ): Promise<Record<string, unknown>> {
   const opts = { ...CHECK_MODEL_DEFAULTS, ...options };
   if (parts.format === 'glb') {
@@ -187,7 +195,7 @@ export async function convertModel(
   return { glb: await gltfToGlb(parts.json, parts.resources, opts) };
 }
 
-const withCopyright = (glb: Uint8Array, opts: CheckModelOptions) =>
+const withCopyright = (glb: Uint8Array, opts: Pick<CheckModelOptions, 'copyright'>) =>
   opts.copyright === undefined ? glb : setGlbCopyright(glb, opts.copyright);
 
 const KNOWN_EXTENSIONS = new Set(ALL_EXTENSIONS.map((extension) => extension.EXTENSION_NAME));
@@ -288,7 +296,7 @@ function resolveResources(json: Record<string, unknown>, archive: Archive | null
 async function gltfToGlb(
   json: Record<string, unknown>,
   resources: Map<string, Uint8Array>,
-  opts: CheckModelOptions,
+  opts: Omit<CheckModelOptions, 'validatorErrorCodes'>,
 ): Promise<Uint8Array> {
   let glb: Uint8Array;
   try {

@@ -24,6 +24,7 @@ declare module 'gltf-validator' {
     format?: 'gltf' | 'glb';
     maxIssues?: number;
     ignoredIssues?: string[];
+    onlyIssues?: readonly string[];
     writeTimestamp?: boolean;
     externalResourceFunction?: (uri: string) => Promise<Uint8Array>;
   }

@@ -1,4 +1,5 @@
 import type { Document, Node, Primitive } from '@gltf-transform/core';
+import type { ImportReadiness } from '../../wire/libraries.js';
 
 /**
  * Configurator Readiness (readiness.md section 3): ten checks on the final model, each worth
@@ -27,22 +28,16 @@ export interface ModelMetrics {
   hygiene: string[];
 }
 
-export type CheckStatus = 'pass' | 'warn' | 'fail';
+/** The checks and score as import jobs answer them (the wire shape), and what scoring adds. */
+type WireCheck = ImportReadiness['checks'][number];
+export type CheckStatus = WireCheck['status'];
 
-export interface ReadinessCheck {
-  id: string;
-  label: string;
-  status: CheckStatus;
-  value: number | string | null;
-  limit: number | string | null;
-  message: string;
+export interface ReadinessCheck extends WireCheck {
   points: number;
   maxPoints: number;
 }
 
-export interface ReadinessReport {
-  score: number;
-  level: 'ready' | 'needs-work' | 'not-ready';
+export interface ReadinessReport extends ImportReadiness {
   checks: ReadinessCheck[];
   notices: string[];
 }

@@ -39,9 +39,12 @@ function isJunk(name: string): boolean {
   return name.startsWith('__MACOSX/') || name.split('/').some((part) => part.startsWith('.'));
 }
 
+/** Opens an archive kept elsewhere (a file) with the options `safeUnzip` needs. */
+export type ZipOpener = (options: yauzl.Options) => Promise<yauzl.ZipFile>;
+
 /**
- * Reads a zip held in memory into a map of normalised entry path → bytes. Nothing touches the
- * disk, so symlink entries and odd paths never reach the file system. Sizes are budgeted from
+ * Reads a zip held in memory, or opened by `source`, into a map of normalised entry path → bytes.
+ * Nothing is written to disk, so symlink entries and odd paths never reach the file system. Sizes are budgeted from
  * the central directory and enforced again while inflating (yauzl's validateEntrySizes), so an
  * archive that lies about its sizes is stopped after the declared bytes.
  *
@@ -49,7 +52,7 @@ function isJunk(name: string): boolean {
  * (unreadable, `..` or absolute names, encrypted or nested entries, lying sizes) `invalid_file`.
  */
 export async function safeUnzip(
-  source: Buffer | { path: string },
+  source: Buffer | ZipOpener,
   options: Partial<SafeUnzipOptions> = {},
 ): Promise<Map<string, Uint8Array>> {
   const limits = { ...SAFE_UNZIP_DEFAULTS, ...options };
@@ -57,10 +60,8 @@ export async function safeUnzip(
   try {
     // strictFileNames off: backslashes become slashes *before* yauzl's own name validation.
     const zipOptions = { lazyEntries: true, strictFileNames: false, validateEntrySizes: true };
-    // A path is read from the disk as entries are inflated: an 80 MB archive is never held whole.
-    zip = Buffer.isBuffer(source)
-      ? await yauzl.fromBufferPromise(source, zipOptions)
-      : await yauzl.openPromise(source.path, zipOptions);
+    // An opened file is read as entries are inflated: an 80 MB archive is never held whole.
+    zip = Buffer.isBuffer(source) ? await yauzl.fromBufferPromise(source, zipOptions) : await source(zipOptions);
   } catch (error) {
     throw invalid('ZIP_UNREADABLE', `not a readable zip archive (${(error as Error).message})`);
   }
@@ -110,7 +111,10 @@ export async function safeUnzip(
   return files;
 }
 
-/** The entry's bytes in an ArrayBuffer (or SharedArrayBuffer) of their own (Buffer.concat may hand out a slice of Node's shared pool). */
+/**
+ * The entry's bytes in an ArrayBuffer (or SharedArrayBuffer) of their own (Buffer.concat may
+ * hand out a slice of Node's shared pool).
+ */
 async function readEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, shared: boolean): Promise<Uint8Array> {
   const size = entry.uncompressedSize;
   const out = new Uint8Array(shared ? new SharedArrayBuffer(size) : new ArrayBuffer(size));

@@ -1,6 +1,4 @@
 import * as validator from 'gltf-validator';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { ModelFileError, invalidModelFile, type ModelFileIssue } from './model-file-error.js';
 
 /**
@@ -15,31 +13,20 @@ export function ownBytes(bytes: Uint8Array): Uint8Array {
 const MAX_ISSUES = 200;
 
 /**
- * The codes the validator reports as errors, from its own issue table (ISSUES.md, shipped with
- * the package: one `|CODE|message|Severity|` row per code), read once.
- */
-let errorCodes: string[] | undefined;
-function validatorErrorCodes(): string[] {
-  errorCodes ??= readFileSync(createRequire(import.meta.url).resolve('gltf-validator/ISSUES.md'), 'utf8')
-    .split('\n')
-    .flatMap((line) => /^\|([A-Z0-9_]+)\|.*\|Error\|$/.exec(line)?.[1] ?? []);
-  return errorCodes;
-}
-
-/**
  * Runs the Khronos validator; any error refuses the file with the validator's own messages.
  * Returns its summary. The validator stops at `maxIssues` (`issues.truncated`), so an error after
  * 200 warnings would go unseen: a truncated run without an error is run once more considering
- * only the error codes (`onlyIssues`), which reaches the end of the file or finds 200 errors.
+ * only the error codes (`onlyIssues`: the caller's `validatorErrorCodes`, the validator's own
+ * list), which reaches the end of the file or finds 200 errors.
  */
 export async function validateGltf(
   bytes: Uint8Array,
   meta: { format: 'gltf' | 'glb'; uri: string },
   resources: Map<string, Uint8Array>,
-  opts: { maxReportedIssues: number },
+  opts: { maxReportedIssues: number; validatorErrorCodes: readonly string[] },
 ): Promise<Record<string, unknown>> {
   const data = ownBytes(bytes);
-  const run = async (only: { onlyIssues?: string[] }) => {
+  const run = async (only: { onlyIssues?: readonly string[] }) => {
     try {
       return await validator.validateBytes(data, {
         uri: meta.uri,
@@ -63,7 +50,7 @@ export async function validateGltf(
   const report = await run({});
   const last =
     report.issues.truncated && report.issues.numErrors === 0
-      ? await run({ onlyIssues: validatorErrorCodes() })
+      ? await run({ onlyIssues: opts.validatorErrorCodes })
       : report;
   const messages = (of: validator.ValidationReport): ModelFileIssue[] =>
     of.issues.messages.map(({ code, message, severity, pointer }) => ({

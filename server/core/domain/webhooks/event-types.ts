@@ -1,20 +1,7 @@
-/**
- * The event types a webhook may subscribe to: the interface's list. `webhook.test` is sent only
- * by the test endpoint and cannot be subscribed to.
- */
-export const WEBHOOK_EVENT_TYPES = [
-  'quote.submitted',
-  'quote.updated',
-  'quote.deleted',
-  'option.changed',
-  'price.calculated',
-  'form.submitted',
-  'project.updated',
-  'project.published',
-  'viewer.screenshot',
-  'animation.triggered',
-] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../wire/webhook-event-types.js';
+
+// The list is part of the API's wire shapes; the rules about it live here.
+export { WEBHOOK_EVENT_TYPES, type WebhookEventType };
 
 export const TEST_EVENT = 'webhook.test';
 

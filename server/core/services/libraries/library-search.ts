@@ -147,7 +147,8 @@ export function createLibrarySearchService(options: LibrarySearchOptions) {
 
   /** One library's page, from the cache or the library; only answers are cached, never failures. */
   async function ask(adapter: LibraryAdapter, query: LibrarySearchQuery): Promise<LibrarySearchPage> {
-    const key = `${prefix}:lib:search:${adapter.id}:${createHash('sha256').update(JSON.stringify(query)).digest('base64url')}`;
+    const digest = createHash('sha256').update(JSON.stringify(query)).digest('base64url');
+    const key = `${prefix}:lib:search:${adapter.id}:${digest}`;
     const cached = await redis.get(key).catch(() => null);
     if (cached) return JSON.parse(cached) as LibrarySearchPage;
     const page = await withTimeout(
@@ -278,7 +279,10 @@ export function createLibrarySearchService(options: LibrarySearchOptions) {
       };
     },
 
-    /** GET /external-assets/items/:provider/:id: the model with details, whether the workspace has it, and the library's credit. */
+    /**
+     * GET /external-assets/items/:provider/:id: the model with details, whether the workspace has
+     * it, and the library's credit.
+     */
     async item(workspaceId: string, provider: string, id: string) {
       if (!(PROVIDER_IDS as readonly string[]).includes(provider)) throw notFound('Library');
       const adapter = libraries.byId[provider as ProviderId];

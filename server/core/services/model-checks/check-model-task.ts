@@ -1,5 +1,6 @@
 import { checkModelFile, type CheckedModel } from '../../domain/models/check-model-file.js';
 import { refusalOf, type ModelRefusal } from '../../domain/models/model-file-error.js';
+import { gltfValidatorErrorCodes } from '../../platform/gltf-validator-error-codes.js';
 
 /** What a check in the pool answers: the model, or the refusal (an Error's class does not cross threads). */
 export type CheckModelOutcome = ({ ok: true } & CheckedModel) | ModelRefusal;
@@ -13,7 +14,7 @@ export default async function checkModelTask({
   fileName: string;
 }): Promise<CheckModelOutcome> {
   try {
-    return { ok: true, ...(await checkModelFile(bytes, fileName)) };
+    return { ok: true, ...(await checkModelFile(bytes, fileName, { validatorErrorCodes: gltfValidatorErrorCodes() })) };
   } catch (error) {
     return refusalOf(error);
   }

@@ -11,7 +11,7 @@ import type {
   ValidateOutcome,
 } from './import-model-task.js';
 
-/** Each step of an import (unpacking, validating, converting a 50 MB model) takes seconds; past this the import fails. */
+/** Each step of an import (unpacking, validating, converting a 50 MB model) takes seconds; past this it fails. */
 export const IMPORT_MODEL_TIMEOUT_MS = 180_000;
 
 const task = <Out>() => cpuTask<ImportStepInput, Out>(import.meta.url, './import-model-task');

@@ -2,6 +2,7 @@ import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { NodeIO, type Document } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
+import yauzl from 'yauzl';
 import {
   convertModel,
   unpackModelFile,
@@ -12,6 +13,7 @@ import {
 import { ModelFileError, refusalOf, type ModelRefusal } from '../../domain/models/model-file-error.js';
 import { safeUnzip } from '../../domain/models/safe-unzip.js';
 import { measureDocument, type ModelMetrics } from '../../domain/models/readiness.js';
+import { gltfValidatorErrorCodes } from '../../platform/gltf-validator-error-codes.js';
 
 /** Where a downloaded model lies on the worker's disk (the import job's own temporary folder). */
 export type ImportSource =
@@ -69,7 +71,9 @@ async function readShared(file: string, maxBytes: number): Promise<Uint8Array> {
 async function unpack(source: ImportSource, maxBytes: number): Promise<ModelParts> {
   if (source.kind === 'glb') return unpackModelFile(await readShared(source.path, maxBytes), 'model.glb', { maxBytes });
   if (source.kind === 'archive')
-    return unpackModelFiles(await safeUnzip({ path: source.path }, { shared: true }), { maxBytes });
+    return unpackModelFiles(await safeUnzip((options) => yauzl.openPromise(source.path, options), { shared: true }), {
+      maxBytes,
+    });
   const files = new Map<string, Uint8Array>();
   let total = 0;
   for (const relative of source.files) {
@@ -122,7 +126,12 @@ export default async function importModelTask(
   const ms = () => Math.round(performance.now() - started);
   try {
     if (input.step === 'unpack') return { ok: true, parts: await unpack(input.source, input.maxBytes), ms: ms() };
-    if (input.step === 'validate') return { ok: true, info: await validateModel(input.parts), ms: ms() };
+    if (input.step === 'validate')
+      return {
+        ok: true,
+        info: await validateModel(input.parts, { validatorErrorCodes: gltfValidatorErrorCodes() }),
+        ms: ms(),
+      };
     return { ok: true, ...(await convert(input.parts, input.copyright, input.maxBytes)), ms: ms() };
   } catch (error) {
     return refusalOf(error);

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { serviceUnavailable, tooManyRequests, unauthorized } from '../../domain/errors.js';
-import { passwordHashingBacklog, verifyPassword } from '../../domain/passwords.js';
+import { passwordHashingBacklog, verifyPassword } from '../../platform/password-hashing.js';
 import { clientKey } from '../../domain/client-key.js';
 
 /** Wrong passwords allowed per client (IPv4 address or IPv6 /64) and project in {@link PASSWORD_WINDOW_MS}; the next try is 429. */
