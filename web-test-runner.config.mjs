@@ -1,6 +1,24 @@
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
+import { mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fakeBff } from './test/element/fake-bff.mjs';
+
+/** Where `executeServerCommand('screenshot', { name })` saves the page (layout.test.ts), to be looked at. */
+const SCREENSHOTS = process.env.ELEMENT_SCREENSHOTS ?? join(tmpdir(), 'config-share-screenshots');
+
+/** The `screenshot` command: a PNG of the test's page as the browser shows it; answers the file's path. */
+const screenshotPlugin = {
+  name: 'screenshot',
+  async executeCommand({ command, payload, session }) {
+    if (command !== 'screenshot') return undefined;
+    const path = join(SCREENSHOTS, `${String(payload.name).replace(/[^\w.-]/g, '_')}.png`);
+    await mkdir(SCREENSHOTS, { recursive: true });
+    await session.browser.getPage(session.id).screenshot({ path });
+    return path;
+  },
+};
 
 /**
  * The `<config-share>` element's browser tests (`npm run test:element`), in the system Chromium
@@ -11,7 +29,7 @@ export default {
   files: 'test/element/**/*.test.ts',
   nodeResolve: true,
   // The element's tsconfig: Lit's decorators need experimentalDecorators and no define semantics.
-  plugins: [esbuildPlugin({ ts: true, target: 'auto', tsconfig: './element/tsconfig.json' })],
+  plugins: [esbuildPlugin({ ts: true, target: 'auto', tsconfig: './element/tsconfig.json' }), screenshotPlugin],
   middleware: [await fakeBff()],
   browsers: [
     playwrightLauncher({

@@ -1,4 +1,4 @@
-import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
+import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import type { PublicProject } from '../server/core/wire/public-project.js';
 import { MAX_SCREENSHOTS } from '../server/core/wire/submit-limits.js';
@@ -13,6 +13,8 @@ import {
   type FormValues,
 } from './features/form.js';
 import { loadShare, shareTarget } from './features/loading.js';
+import { styles } from './features/styles.js';
+import { refusedHostMessage, warnRefusedHost } from './features/refused-host.js';
 import { downloadModel, placeModels } from './features/models.js';
 import { pngWithinLimits } from './features/screenshot.js';
 import { passwordTemplate, rememberPassword, rememberedPassword } from './features/password.js';
@@ -58,7 +60,8 @@ const idempotencyKey = () =>
  * become states and events, never exceptions thrown at the page.
  *
  * @fires config-share-load - `{ project }` when a payload is shown (not again for an unchanged one).
- * @fires config-share-error - `{ type, message }`: unavailable, not-found, network, http, rate-limited, config, webgl, invalid, submit, ar.
+ * @fires config-share-error - `{ type, message }`: unavailable, not-found, domain_not_allowed, network, http,
+ *   rate-limited, config, webgl, invalid, submit, ar.
  * @fires config-share-password-required - the password prompt is shown.
  * @fires config-share-model-missing - `{ modelIds }` of models left out of the scene.
  * @fires config-share-submit - `{ requestId }` once the server stored the request.
@@ -66,32 +69,24 @@ const idempotencyKey = () =>
  * @csspart password-form - the password prompt. @csspart form - the visitor's form.
  * @csspart submit-button - the form's submit button.
  * @csspart ar - the "View in AR" button (one-model scenes, on devices that can show AR).
+ * @cssproperty --config-share-accent - buttons, checked choices, focus rings (default #2563eb).
+ * @cssproperty --config-share-accent-contrast - text on the accent (default #fff).
+ * @cssproperty --config-share-radius - corners of inputs, choices and buttons (default 0.5rem).
+ * @cssproperty --config-share-gap - spacing in the panel (default 1rem).
+ * @cssproperty --config-share-border-color - input and choice borders (default: the text colour at 22%).
+ * @cssproperty --config-share-input-background - inputs' background (default transparent).
+ * @cssproperty --config-share-error-color - field errors (default #c62828).
+ * @cssproperty --config-share-viewer-aspect - the viewer's width / height (default 4 / 3).
+ * @cssproperty --config-share-viewer-height - a fixed viewer height instead of the aspect (default auto).
+ * @cssproperty --config-share-viewer-max-height - the viewer's cap (default 60svh narrow, 100svh wide).
+ * @cssproperty --config-share-viewer-background, --config-share-viewer-radius - the viewer box (#fff, 0).
+ * @cssproperty --config-share-panel-width - the panel beside the viewer (default 22rem, at most 45%).
+ * @cssproperty --config-share-panel-padding - the panel's padding (default 1rem).
+ * @cssproperty --config-share-min-height - the least height side by side (default 28rem, capped by the window).
  */
 @customElement('config-share')
 export class ConfigShareElement extends LitElement {
-  static override styles = css`
-    :host { display: block; position: relative; min-height: 240px; overflow: auto; font: inherit; color: inherit; }
-    [part='viewer'] { position: relative; height: var(--config-share-viewer-height, 360px); }
-    .stage, canvas { display: block; width: 100%; height: 100%; }
-    canvas:focus-visible { outline: 2px solid currentColor; outline-offset: -2px; }
-    /* model-viewer only presents AR: out of sight until a WebXR session shows its overlay. */
-    model-viewer { position: absolute; top: 0; left: 0; width: 1px; height: 1px; opacity: 0; }
-    model-viewer[ar-status='session-started'], model-viewer[ar-status='object-placed'] { width: 100%; height: 100%; opacity: 1; }
-    [part='ar'] { position: absolute; top: 0.75rem; right: 0.75rem; }
-    progress { position: absolute; left: 1rem; right: 1rem; bottom: 1rem; width: calc(100% - 2rem); }
-    .notice { font-size: 0.875em; opacity: 0.8; }
-    .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
-    form { display: grid; gap: 0.75rem; padding: 1rem 0; }
-    fieldset { display: grid; gap: 0.5rem; border: 0; padding: 0; margin: 0; }
-    legend { font-weight: 600; margin-bottom: 0.25rem; }
-    .field { display: grid; gap: 0.25rem; }
-    .field.checkbox { grid-template-columns: auto 1fr; align-items: center; }
-    .field.checkbox input { order: -1; }
-    .field-error { color: #b00020; margin: 0; }
-    .field-error:empty { display: none; }
-    input, select, textarea, button { font: inherit; }
-    button { justify-self: start; }
-  `;
+  static override styles = styles;
 
   /** The shared project's id (with `token`). */
   @property({ attribute: 'project-id' }) projectId = '';
@@ -293,7 +288,10 @@ export class ConfigShareElement extends LitElement {
       case 'unavailable':
         return this.fail('unavailable', 'unavailable', strings.unavailable);
       case 'not-found':
-        return this.fail('not-found', 'not-found', strings.notFound);
+        if (!failure.hostRefused || !this.target) return this.fail('not-found', 'not-found', strings.notFound);
+        // Shoppers see "not found"; the page's developer learns why, once, in the console and the event.
+        warnRefusedHost(this.target);
+        return this.fail('not-found', 'domain_not_allowed', refusedHostMessage(this.target));
       case 'rate-limited':
         return this.fail('error', 'rate-limited', strings.rateLimited);
       default:
@@ -499,6 +497,7 @@ export class ConfigShareElement extends LitElement {
     const project = this.status === 'ready' ? this.project : undefined;
     const fields = this.fields;
     const blocks = this.blocks;
+    const withPanel = !!this.notice || fields.length > 0 || blocks.length > 0;
     return html`
       <p part="status" role="status" class=${this.status === 'ready' || this.status === 'password' ? 'visually-hidden' : ''}>${this.statusText(strings)}</p>
       ${
@@ -514,25 +513,33 @@ export class ConfigShareElement extends LitElement {
       ${this.status === 'error' ? html`<button type="button" @click=${() => this.reload()}>${strings.retry}</button>` : nothing}
       ${
         project
-          ? html`<div part="viewer">
-              <div class="stage"></div>
-              ${this.progress < 1 ? html`<progress max="1" .value=${this.progress} aria-label=${strings.modelProgress}></progress>` : nothing}
-              ${this.arAvailable ? html`<button type="button" part="ar" @click=${() => this.activateAr()}>${strings.viewInAr}</button>` : nothing}
-            </div>
-            ${this.notice ? html`<p class="notice">${this.notice}</p>` : nothing}
-            ${
-              fields.length || blocks.length
-                ? formTemplate({
-                    strings,
-                    fields,
-                    blocks,
-                    errors: this.fieldErrors,
-                    submitting: !!this.submitting,
-                    message: this.submitMessage,
-                    onSubmit: () => void this.submit(),
-                  })
-                : nothing
-            }`
+          ? html`<div class="layout ${withPanel ? 'with-panel' : ''}">
+              <div part="viewer">
+                <div class="stage"></div>
+                ${this.progress < 1 ? html`<progress max="1" .value=${this.progress} aria-label=${strings.modelProgress}></progress>` : nothing}
+                ${this.arAvailable ? html`<button type="button" part="ar" @click=${() => this.activateAr()}>${strings.viewInAr}</button>` : nothing}
+              </div>
+              ${
+                withPanel
+                  ? html`<div class="panel">
+                      ${this.notice ? html`<p class="notice">${this.notice}</p>` : nothing}
+                      ${
+                        fields.length || blocks.length
+                          ? formTemplate({
+                              strings,
+                              fields,
+                              blocks,
+                              errors: this.fieldErrors,
+                              submitting: !!this.submitting,
+                              message: this.submitMessage,
+                              onSubmit: () => void this.submit(),
+                            })
+                          : nothing
+                      }
+                    </div>`
+                  : nothing
+              }
+            </div>`
           : nothing
       }
     `;

@@ -17,7 +17,8 @@ export interface ShareTarget {
 export type Failure =
   | { kind: 'password'; invalid: boolean }
   | { kind: 'unavailable' }
-  | { kind: 'not-found' }
+  /** `hostRefused`: the share exists but its allowed hosts leave out this page (403 `domain_not_allowed`). */
+  | { kind: 'not-found'; hostRefused?: boolean }
   | { kind: 'rate-limited'; retryAfter: number }
   | { kind: 'invalid'; fields: Record<string, string> }
   | { kind: 'error'; message: string };
@@ -75,7 +76,8 @@ async function failureOf(res: Response | null): Promise<Failure> {
     case 402:
       // The body names the reason (owner_billing); visitors are never told it.
       return { kind: 'unavailable' };
-    case 403: // domain_not_allowed: the contract shows a refused host as not found
+    case 403: // the contract shows a refused host as not found; the code tells the page's developer why
+      return { kind: 'not-found', hostRefused: body?.error === 'domain_not_allowed' };
     case 404:
       return { kind: 'not-found' };
     case 429:

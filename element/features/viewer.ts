@@ -4,6 +4,7 @@ import {
   DirectionalLight,
   Group,
   LoaderUtils,
+  MathUtils,
   Mesh,
   PerspectiveCamera,
   PlaneGeometry,
@@ -80,6 +81,10 @@ function place(object: Object3D, model: PublicModel) {
   object.scale.set(model.scale.x, model.scale.y, model.scale.z);
 }
 
+/** The camera's vertical field of view in degrees (the horizontal one, on views narrower than square). */
+const FOV = 45;
+const HALF_FOV = MathUtils.degToRad(FOV / 2);
+
 /**
  * Creates the renderer inside `stage` (throws where WebGL is unavailable; the element catches
  * that and keeps the form). `preserveDrawingBuffer` lets screenshot() read the last frame.
@@ -113,7 +118,7 @@ export function createViewer(stage: HTMLElement, data: PublicProject['data'], la
   const content = new Group();
   scene.add(content);
 
-  const camera = new PerspectiveCamera(45, 1, 0.01, 1000);
+  const camera = new PerspectiveCamera(FOV, 1, 0.01, 1000);
   const controls = new OrbitControls(camera, canvas);
   controls.listenToKeyEvents(canvas);
   if (data.camera) {
@@ -138,6 +143,8 @@ export function createViewer(stage: HTMLElement, data: PublicProject['data'], la
     if (!width || !height) return;
     renderer.setSize(width, height);
     camera.aspect = width / height;
+    // Narrower than square: the vertical angle widens so the horizontal one stays FOV, and the model stays in view.
+    camera.fov = camera.aspect >= 1 ? FOV : 2 * MathUtils.radToDeg(Math.atan(Math.tan(HALF_FOV) / camera.aspect));
     camera.updateProjectionMatrix();
     // At once: a resized drawing buffer is blank until drawn, and a frame later would flash.
     render();

@@ -161,6 +161,7 @@ export async function fakeBff() {
       return;
     }
     if (token !== TOKEN || scenario === 'gone') return error(ctx, 404, 'not_found');
+    if (scenario === 'refused') return error(ctx, 403, 'domain_not_allowed');
     if (scenario === 'locked') return error(ctx, 402, 'unavailable', { reason: 'owner_billing' });
     if (scenario === 'busy' && entries.length === 1) {
       ctx.set('retry-after', '1');

@@ -50,6 +50,33 @@ describe('<config-share> states', () => {
     assert(part(element, '[part="status"]')!.textContent!.includes('could not be found'), 'not-found message');
   });
 
+  it('403 domain_not_allowed: not-found for shoppers, one console warning and a typed event for the developer', async () => {
+    const warnings: unknown[][] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => warnings.push(args);
+    const events = recordEvents('config-share-error');
+    try {
+      const element = mountShare('refused');
+      await untilState(element, 'not-found');
+      assert(part(element, '[part="status"]')!.textContent!.includes('could not be found'), 'not-found message');
+      await element.reload();
+      await untilState(element, 'not-found');
+      equal(warnings.length, 1, 'one warning, however often the share is read');
+      const warning = String(warnings[0][0]);
+      assert(warning.includes(`"${location.host}"`), `the warning names the page's host: ${warning}`);
+      assert(/allowed hosts/.test(warning) && warning.includes('domainRestrictions'), `names the setting: ${warning}`);
+      equal(
+        events.seen.map((event) => event.detail.type),
+        ['domain_not_allowed', 'domain_not_allowed'],
+        'error event types',
+      );
+      assert(events.seen[0].detail.message.includes(location.host), 'the event message names the host');
+    } finally {
+      console.warn = warn;
+      events.stop();
+    }
+  });
+
   it('a wrong token is not-found too', async () => {
     const element = mount({ 'project-id': projectOf('plain'), token: 'rotated' });
     await untilState(element, 'not-found');
