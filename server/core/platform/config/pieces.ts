@@ -330,7 +330,7 @@ export const consoleApi = settingsPiece({ CONSOLE_API_URL: Type.Optional(HttpUrl
 
 /**
  * The public read's budget per client, on its own: the server and the BFF both spend it (one
- * counter in Redis, see server/core/http/share-read-rate-key.ts).
+ * counter in Redis, see server/core/services/public-share/read-budget.ts).
  */
 export const shareReadLimit = settingsPiece({ RATE_LIMIT_SHARE_READ: RateSpec('120/5m') }, (env) => ({
   shareReadRate: parseRate(env.RATE_LIMIT_SHARE_READ),
