@@ -42,8 +42,10 @@ export function readBudgetExceeded(decision: { limit: number; resetSeconds: numb
 /**
  * The public read budget (contract section 5): `rate.max` reads per client and window, counted
  * once per request in Redis, whether the server or a BFF's cache answers, so both spend it here
- * under {@link readBudgetKey}. A refused read counts too. Redis trouble fails open: a broken
- * cache must not take the shop offline.
+ * under {@link readBudgetKey}. A refused read counts too. The reads of one client that arrive in
+ * the same turn of the event loop are counted with one INCRBY and decided in arrival order, as
+ * one by one: a busy client costs one Redis round trip per turn, not per read. Redis trouble
+ * fails open: a broken cache must not take the shop offline.
  */
 export function createReadBudget({ redis, prefix, rate }: ReadBudgetOptions) {
   const limiter = new RateLimiterRedis({
@@ -53,20 +55,42 @@ export function createReadBudget({ redis, prefix, rate }: ReadBudgetOptions) {
     duration: Math.max(1, Math.round(rate.timeWindow / 1000)),
     rejectIfRedisNotReady: true,
   });
-  const decide = (res: RateLimiterRes, allowed: boolean): ReadBudgetDecision => {
-    const resetSeconds = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
-    return allowed
-      ? { allowed, limit: rate.max, remaining: res.remainingPoints, resetSeconds }
-      : { allowed, limit: rate.max, resetSeconds };
-  };
+  /** Reads waiting for this turn's count, per address (keyed when counted: fewer parses on the hot path). */
+  let waiting = new Map<string, Array<(decision: ReadBudgetDecision) => void>>();
+
+  function count(ip: string, reads: Array<(decision: ReadBudgetDecision) => void>) {
+    const decide = (res: RateLimiterRes) => {
+      const resetSeconds = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+      reads.forEach((resolve, i) => {
+        const counted = res.consumedPoints - reads.length + i + 1;
+        resolve(
+          counted <= rate.max
+            ? { allowed: true, limit: rate.max, remaining: rate.max - counted, resetSeconds }
+            : { allowed: false, limit: rate.max, resetSeconds },
+        );
+      });
+    };
+    limiter.consume(clientKey(ip), reads.length).then(decide, (error: unknown) => {
+      if (error instanceof RateLimiterRes) decide(error);
+      else for (const resolve of reads) resolve({ allowed: true, limit: rate.max });
+    });
+  }
+
+  function countAll() {
+    const turn = waiting;
+    waiting = new Map();
+    for (const [ip, reads] of turn) count(ip, reads);
+  }
+
   return {
     /** Counts one read of the client at `ip`; never rejects. */
     spend(ip: string): Promise<ReadBudgetDecision> {
-      return limiter.consume(clientKey(ip)).then(
-        (res) => decide(res, true),
-        (error: unknown) =>
-          error instanceof RateLimiterRes ? decide(error, false) : { allowed: true as const, limit: rate.max },
-      );
+      return new Promise((resolve) => {
+        if (waiting.size === 0) setImmediate(countAll);
+        const reads = waiting.get(ip);
+        if (reads) reads.push(resolve);
+        else waiting.set(ip, [resolve]);
+      });
     },
   };
 }
