@@ -33,7 +33,7 @@ export interface BuildBffOptions {
   elementDir?: string;
   /** The demo pages served at `/demo/` (default: the repository's `demo`). */
   demoDir?: string;
-  /** Current cache hits answered below Fastify's routing (default true; false measures and tests the full path). */
+  /** Cache hits answered below Fastify's routing (default true; false answers them from the share route). */
   cacheHitFastPath?: boolean;
   /** The built owner console served at `/demo/owner/` (default: the repository's `dist/console`). */
   consoleDir?: string;
@@ -44,7 +44,7 @@ export async function buildBffApp(config: BffConfig, options: BuildBffOptions = 
   const upstream = config.bffUpstreamUrl;
   const addressing = createRequestAddressing(config.trustProxy);
   /** Set once the app is ready, unset when it starts closing (Fastify then answers 503 to new requests). */
-  let fastPath: CacheHitFastPath | undefined;
+  let beforeRouting: CacheHitFastPath['beforeRouting'] | undefined;
   const app = Fastify({
     // Fastify's own HTTP server with its settings, plus the read cache's hot path in front of its routing.
     serverFactory: (handler, options) => {
@@ -57,7 +57,8 @@ export async function buildBffApp(config: BffConfig, options: BuildBffOptions = 
         maxRequestsPerSocket: number;
       };
       const server = createServer(opts.http ?? {}, (req, res) => {
-        if (!fastPath?.(req, res)) handler(req, res);
+        if (beforeRouting) beforeRouting(req, res, () => handler(req, res));
+        else handler(req, res);
       });
       server.keepAliveTimeout = opts.keepAliveTimeout;
       server.requestTimeout = opts.requestTimeout;
@@ -84,8 +85,16 @@ export async function buildBffApp(config: BffConfig, options: BuildBffOptions = 
   await app.register(readCachePlugin, { settings: config });
   await app.register(readBudgetPlugin, { settings: config });
 
+  const cacheHit = createCacheHitFastPath({
+    readCache: app.readCache,
+    readBudget: app.readBudget,
+    readCacheSecret: app.readCacheSecret,
+    addressing,
+    log: app.log,
+  });
+
   await app.register(healthRoutes, { upstream, timeoutMs: options.healthTimeoutMs });
-  await app.register(shareRoutes, { upstream, publicKey, addressing });
+  await app.register(shareRoutes, { upstream, publicKey, addressing, cacheHit });
   await app.register(elementRoutes, { root: options.elementDir ?? fromProjectRoot('dist/element') });
   await app.register(consoleRoutes, {
     root: options.consoleDir ?? fromProjectRoot('dist/console'),
@@ -97,16 +106,10 @@ export async function buildBffApp(config: BffConfig, options: BuildBffOptions = 
 
   if (options.cacheHitFastPath ?? true) {
     app.addHook('onReady', async () => {
-      fastPath = createCacheHitFastPath({
-        readCache: app.readCache,
-        readBudget: app.readBudget,
-        readCacheSecret: app.readCacheSecret,
-        addressing,
-        log: app.log,
-      });
+      beforeRouting = cacheHit.beforeRouting;
     });
     app.addHook('preClose', async () => {
-      fastPath = undefined;
+      beforeRouting = undefined;
     });
   }
   return app;

@@ -1,16 +1,22 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { API_VERSION } from '../../server/core/http/api-version.js';
 import { redactUrl } from '../../server/core/http/request-log.js';
 import { etagMatches } from '../../server/core/domain/public-payload.js';
+import { publicCorsHeaderValues } from '../../server/core/http/public-cors.js';
+import {
+  readBudgetExceeded,
+  readBudgetHeaders,
+  type ReadBudget,
+  type ReadBudgetDecision,
+} from '../../server/core/services/public-share/read-budget.js';
 import type { KeptRead, ReadCache } from './read-cache.js';
-import { boundedMemo } from './bounded-memo.js';
-import { rateLimitHeaderValues, type ReadBudget } from './read-budget.js';
 import type { RequestAddressing } from './request-address.js';
 import { cacheableReadTarget, readCacheKey } from './read-cache-key.js';
-import { prefersHtml, varyWithAccept, withoutOwnOrigin } from './share-link.js';
-import { publicCorsHeaderValues } from '../../server/core/http/public-cors.js';
+import { prefersHtml } from './prefers-html.js';
+import { varyWithAccept } from './vary-with-accept.js';
+import { withoutOwnOrigin } from './own-origin.js';
 
 /** What the fast path needs of the BFF. */
 export interface CacheHitFastPathOptions {
@@ -21,13 +27,15 @@ export interface CacheHitFastPathOptions {
   log: FastifyBaseLogger;
 }
 
+type Refusal = Extract<ReadBudgetDecision, { allowed: false }>;
+
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
 /**
- * A kept answer's headers as the flat `[name, value, ...]` list `writeHead` takes, in the full
- * path's order and with its values, and where the values each request sets go (-1: not sent).
+ * A kept answer's headers as the flat `[name, value, ...]` list `writeHead` takes, and where the
+ * values each request sets go (-1: not sent).
  */
-interface HeaderTemplate {
+export interface HeaderTemplate {
   pairs: ReadonlyArray<string | number>;
   origin: number;
   limit: number;
@@ -36,14 +44,14 @@ interface HeaderTemplate {
 }
 
 /**
- * The template of one kept answer, as a 200 or as the BFF's own 304, for requests with or
- * without an Origin to echo. Built the way the full path builds its answer (CORS first, then the
- * budget, the kept headers, the ETag), so the two stay alike.
+ * The template of one kept answer, as a 200 or as the BFF's own 304, with or without an Origin to
+ * echo and RateLimit headers (none when Redis did not count the read): the public CORS headers,
+ * the budget, the kept headers with Vary naming Accept, the ETag and the API version.
  */
-function headerTemplate(kept: KeptRead, withOrigin: boolean, notModified: boolean): HeaderTemplate {
+function headerTemplate(kept: KeptRead, withOrigin: boolean, notModified: boolean, counted: boolean): HeaderTemplate {
   const named: Record<string, string | number> = Object.assign(
     publicCorsHeaderValues(withOrigin ? 'origin' : undefined),
-    rateLimitHeaderValues({ limit: 0, remaining: 0, resetSeconds: 0 }),
+    counted ? readBudgetHeaders({ limit: 0, remaining: 0, resetSeconds: 0 }) : {},
     kept.headers,
   );
   named.vary = varyWithAccept(named.vary as string | undefined);
@@ -62,27 +70,20 @@ function headerTemplate(kept: KeptRead, withOrigin: boolean, notModified: boolea
   };
 }
 
-/** The four templates of a kept answer, built on its first hit (indexed: origin ? 2 : 0, + 1 for a 304). */
-const templates = new WeakMap<KeptRead, HeaderTemplate[]>();
-function templateFor(kept: KeptRead, withOrigin: boolean, notModified: boolean): HeaderTemplate {
-  let built = templates.get(kept);
-  if (!built) templates.set(kept, (built = []));
-  const index = (withOrigin ? 2 : 0) + (notModified ? 1 : 0);
-  return (built[index] ??= headerTemplate(kept, withOrigin, notModified));
+/** One of a kept answer's eight templates, built on first use and kept with the answer itself. */
+function templateFor(kept: KeptRead, withOrigin: boolean, notModified: boolean, counted: boolean): HeaderTemplate {
+  const index = (withOrigin ? 4 : 0) + (notModified ? 2 : 0) + (counted ? 1 : 0);
+  return (kept.templates[index] ??= headerTemplate(kept, withOrigin, notModified, counted));
 }
 
 /**
- * The read cache's hot path, below Fastify's routing: a `GET /share/:projectId/:token` whose kept
- * answer is current, for a client this process already holds read budget for, is written
- * straight to the socket, with the very status, body and headers the full path gives it
- * (test/bff/cache-hit-fast-path.test.ts compares the two). Everything else (a miss, a stale
- * entry, a budget slice to take from Redis, a refusal, the share page, HEAD, a body, a query)
- * returns false and goes through Fastify as before. Fastify's request log does not see these
- * requests, so the fast path writes its "request completed" line itself (the token masked).
- *
- * Each hit is a few Map lookups: the cache key of a URL with its Origin and Referer is
- * remembered (not when a password is sent: the key keeps only its HMAC, and so must the
- * memory), and so are each kept answer's headers.
+ * The BFF's one answer to a cache hit: a `GET /share/:projectId/:token` whose kept answer is
+ * current is answered from memory (304 for a matching If-None-Match, else the kept 200) once the
+ * client's read budget allows it. It runs below Fastify's routing ({@link beforeRouting}: a hit is
+ * written straight to the socket with a header list built once per kept answer) and, for the
+ * requests that reach the share route anyway (app.inject, `cacheHitFastPath: false`), from its
+ * preHandler ({@link routed}). A miss, a stale entry, the share page, HEAD, a body or a query go
+ * on to the proxy; a refused read goes on too, to be answered with the API's 429 by the route.
  */
 export function createCacheHitFastPath({
   readCache,
@@ -94,22 +95,16 @@ export function createCacheHitFastPath({
   // pino's check; Fastify's stand-in logger (logger: false) has none and logs nothing.
   const logsRequests = () =>
     typeof (log as Partial<Logger>).isLevelEnabled === 'function' && (log as Logger).isLevelEnabled('info');
-  const keyOf = (
-    url: string,
-    origin: string | undefined,
-    referer: string | undefined,
-    password: string | undefined,
-  ) => {
-    const target = cacheableReadTarget('GET', url);
-    return target && readCacheKey({ ...target, origin, referer, password }, readCacheSecret);
-  };
-  // Line breaks cannot occur in a URL or a header value; a carriage return stands for a header not sent.
-  const rememberedKeyOf = boundedMemo((request) => {
-    const [url, origin, referer] = request.split('\n').map((part) => (part === '\r' ? undefined : part));
-    return keyOf(url!, origin, referer, undefined);
-  });
+  /** Reads refused below routing, answered by the route (the error handler's 429). */
+  const refusals = new WeakMap<IncomingMessage, Refusal>();
 
-  return function answerCacheHit(req: IncomingMessage, res: ServerResponse): boolean {
+  /** Takes a current hit: true once the request is this function's to answer (or `refuse`'s). */
+  function answer(
+    req: IncomingMessage,
+    res: ServerResponse,
+    refuse: (decision: Refusal) => void,
+    routed: FastifyReply | undefined,
+  ): boolean {
     const { headers, url } = req;
     if (req.method !== 'GET' || !url?.startsWith('/share/')) return false;
     if (
@@ -122,41 +117,65 @@ export function createCacheHitFastPath({
     let referer = first(headers.referer);
     if (origin !== undefined || referer !== undefined)
       ({ origin, referer } = withoutOwnOrigin(origin, referer, addressing.ownOrigin(req)));
+    const target = cacheableReadTarget('GET', url);
     const password = first(headers['x-share-password']);
-    const key =
-      password === undefined
-        ? rememberedKeyOf(`${url}\n${origin ?? '\r'}\n${referer ?? '\r'}`)
-        : keyOf(url, origin, referer, password);
+    const key = target && readCacheKey({ ...target, origin, referer, password }, readCacheSecret);
     if (!key) return false;
     const found = readCache.lookup(key);
     if (!found?.current) return false;
     const ip = addressing.clientIp(req);
-    const budget = ip === undefined ? undefined : readBudget.spendIfHeld(ip);
-    if (!budget) return false;
+    if (ip === undefined) return false;
 
     const { kept } = found;
     const notModified = etagMatches(first(headers['if-none-match']), kept.etag);
-    const template = templateFor(kept, origin !== undefined, notModified);
-    const pairs = template.pairs.slice();
-    if (template.origin >= 0) pairs[template.origin] = origin!;
-    pairs[template.limit] = budget.limit;
-    pairs[template.remaining] = budget.remaining;
-    pairs[template.reset] = budget.resetSeconds;
-    res.writeHead(notModified ? 304 : 200, pairs as Array<string | number>);
-    res.end(notModified ? undefined : kept.body);
-    if (logsRequests()) {
-      // Fastify's "request completed" line, which it cannot write for a request it never saw; `req` is
-      // shaped for the logger's request serializer (request-log.ts), which masks the token.
-      log.info(
-        {
-          req: { method: 'GET', url: redactUrl(url), hostname: headers.host, ip, socket: req.socket },
-          res: { statusCode: res.statusCode },
-          cache: 'hit',
-        },
-        'request completed',
-      );
-    }
+    void readBudget.spend(ip).then((budget) => {
+      if (!budget.allowed) return refuse(budget);
+      routed?.hijack();
+      const template = templateFor(kept, origin !== undefined, notModified, budget.remaining !== undefined);
+      const pairs = template.pairs.slice();
+      if (template.origin >= 0) pairs[template.origin] = origin!;
+      if (budget.remaining !== undefined) {
+        pairs[template.limit] = budget.limit;
+        pairs[template.remaining] = budget.remaining;
+        pairs[template.reset] = budget.resetSeconds;
+      }
+      res.writeHead(notModified ? 304 : 200, pairs as Array<string | number>);
+      res.end(notModified ? undefined : kept.body);
+      // Fastify logs the requests it routed; the others get its "request completed" line here, with
+      // `req` shaped for the logger's request serializer (request-log.ts), which masks the token.
+      if (!routed && logsRequests())
+        log.info(
+          {
+            req: { method: 'GET', url: redactUrl(url), hostname: headers.host, ip, socket: req.socket },
+            res: { statusCode: res.statusCode },
+            cache: 'hit',
+          },
+          'request completed',
+        );
+    });
     return true;
+  }
+
+  return {
+    /** In the HTTP server's handler, before Fastify: anything not answered here goes on to `next` (Fastify). */
+    beforeRouting(req: IncomingMessage, res: ServerResponse, next: () => void) {
+      const refuse = (decision: Refusal) => {
+        refusals.set(req, decision);
+        next();
+      };
+      if (!answer(req, res, refuse, undefined)) next();
+    },
+
+    /** In the share route's preHandler: true when the hit (or its refusal) is answered here. */
+    routed(request: FastifyRequest, reply: FastifyReply): boolean {
+      const refuse = (decision: Refusal) => reply.send(readBudgetExceeded(decision));
+      const refused = refusals.get(request.raw);
+      if (refused) {
+        refuse(refused);
+        return true;
+      }
+      return answer(request.raw, reply.raw, refuse, reply);
+    },
   };
 }
 

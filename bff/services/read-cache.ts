@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { ShareChangeFeed, ShareChangeNotice } from '../../server/core/platform/share-changes.js';
 import { projectPrefix } from './read-cache-key.js';
+import type { HeaderTemplate } from './cache-hit-fast-path.js';
 
 /** One kept 200 answer of the server to a public read. */
 export interface KeptRead {
@@ -11,6 +12,8 @@ export interface KeptRead {
   headers: Record<string, string>;
   /** When the server last confirmed this answer (sent it, or a 304 for it). */
   confirmedAt: number;
+  /** Its header lists as cache hits write them, built on first use (cache-hit-fast-path.ts). */
+  templates: Array<HeaderTemplate | undefined>;
 }
 
 /** What the cache holds for a read, and whether it may be answered without asking the server. */

@@ -1,8 +1,7 @@
 import proxyAddr from '@fastify/proxy-addr';
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { ownOrigin } from './share-link.js';
-import { boundedMemo } from './bounded-memo.js';
+import { ownOrigin } from './own-origin.js';
 
 /** The last value of a header a chain of proxies appended to (`a, b` -> `b`), as Fastify reads it. */
 const lastEntry = (value: string) => value.slice(value.lastIndexOf(',') + 1).trim();
@@ -21,11 +20,6 @@ export function createRequestAddressing(trustProxy: readonly string[]) {
     const value = req.headers[name];
     return typeof value === 'string' && value !== '' && peerTrusted(req) ? lastEntry(value) : undefined;
   };
-  // The origin of each Host seen, by protocol: parsing it is a cost on every embedded read.
-  const originAt = {
-    http: boundedMemo((host) => ownOrigin('http', host)),
-    https: boundedMemo((host) => ownOrigin('https', host)),
-  };
   return {
     /** The client's address (request.ip). */
     clientIp(req: IncomingMessage): string | undefined {
@@ -36,7 +30,7 @@ export function createRequestAddressing(trustProxy: readonly string[]) {
       const protocol =
         forwarded(req, 'x-forwarded-proto') ?? ((req.socket as TLSSocket | undefined)?.encrypted ? 'https' : 'http');
       const host = forwarded(req, 'x-forwarded-host') ?? req.headers.host;
-      return host !== undefined && (protocol === 'http' || protocol === 'https') ? originAt[protocol](host) : null;
+      return host !== undefined && (protocol === 'http' || protocol === 'https') ? ownOrigin(protocol, host) : null;
     },
   };
 }

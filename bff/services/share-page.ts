@@ -1,4 +1,4 @@
-import type { ShareIds } from './share-link.js';
+import type { ShareIds } from './share-ids.js';
 
 /**
  * The share link as a page (contract section 11): one small HTML document hosting

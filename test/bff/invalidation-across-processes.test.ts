@@ -3,7 +3,7 @@ import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { freePort } from '../helpers/test-env.js';
 import { startTsProcess, type ChildProcessHandle } from '../helpers/child-process.js';
 import { ownerShares, type Shared } from '../helpers/owner-shares.js';
-import { shareReadRateKey } from '../../server/core/http/share-read-rate-key.js';
+import { readBudgetKey } from '../../server/core/services/public-share/read-budget.js';
 
 /**
  * The issue's scale test: two server processes and two BFF processes on one Postgres and Redis.
@@ -15,6 +15,8 @@ let a: TestServer;
 let shares: ReturnType<typeof ownerShares>;
 const processes: ChildProcessHandle[] = [];
 let bffUrls: string[] = [];
+/** The BFF processes, their logs at info: each cache hit writes a line with `"cache":"hit"`. */
+let bffProcesses: ChildProcessHandle[] = [];
 
 async function waitUntilHealthy(url: string, child: ChildProcessHandle) {
   for (let i = 0; ; i++) {
@@ -31,9 +33,10 @@ async function waitUntilHealthy(url: string, child: ChildProcessHandle) {
 }
 
 async function startProcess(script: string, env: Record<string, string>, url: string) {
-  const child = startTsProcess(script, { ...env, LOG_LEVEL: 'warn' });
+  const child = startTsProcess(script, { LOG_LEVEL: 'warn', ...env });
   processes.push(child);
   await waitUntilHealthy(url, child);
+  return child;
 }
 
 beforeAll(async () => {
@@ -44,12 +47,13 @@ beforeAll(async () => {
   const [bff1, bff2] = [await freePort(), await freePort()];
   bffUrls = [`http://127.0.0.1:${bff1}`, `http://127.0.0.1:${bff2}`];
   // A long TTL: only the share-change notices can make these caches let go in time.
-  const bffEnv = { ...a.env.env, BFF_CACHE_TTL_MS: '600000' };
-  await Promise.all([
+  const bffEnv = { ...a.env.env, BFF_CACHE_TTL_MS: '600000', LOG_LEVEL: 'info' };
+  const started = await Promise.all([
     startProcess('server/main.ts', { ...a.env.env, PORT: String(bPort), PUBLIC_BASE_URL: bUrl }, bUrl),
     startProcess('bff/main.ts', { ...bffEnv, BFF_PORT: String(bff1), BFF_UPSTREAM_URL: a.url }, bffUrls[0]),
     startProcess('bff/main.ts', { ...bffEnv, BFF_PORT: String(bff2), BFF_UPSTREAM_URL: bUrl }, bffUrls[1]),
   ]);
+  bffProcesses = started.slice(1);
 }, 90_000);
 
 afterAll(async () => {
@@ -76,7 +80,8 @@ async function expectAllWithinOneSecond(target: Shared, status: number) {
   }
 }
 
-const readCount = () => a.deps.redis.get(shareReadRateKey(a.config.queuePrefix, '127.0.0.1')).then(Number);
+const readCount = () => a.deps.redis.get(readBudgetKey(a.config.queuePrefix, '127.0.0.1')).then(Number);
+const hitsOf = (bff: ChildProcessHandle) => bff.output().split('"cache":"hit"').length - 1;
 
 /** Two reads through each BFF: the second is answered from its cache. */
 async function warm(target: Shared) {
@@ -84,9 +89,11 @@ async function warm(target: Shared) {
   // is rightly not kept. They take milliseconds; this leaves room for a loaded machine.
   await new Promise((r) => setTimeout(r, 300));
   const before = await readCount();
+  const hitsBefore = bffProcesses.map(hitsOf);
   for (const bff of bffUrls) for (let i = 0; i < 2; i++) expect((await read(bff, target)).status).toBe(200);
-  // Forwarded, the four reads would count 4; a hit takes a slice (BFF_RATE_SLICE, 5) at once.
-  expect(await readCount()).toBe(before + 2 * (1 + 5));
+  // Each read counts once, whoever answered it; the second on each BFF was a hit.
+  expect(await readCount()).toBe(before + 4);
+  await expect.poll(() => bffProcesses.map((bff, i) => hitsOf(bff) - hitsBefore[i])).toEqual([1, 1]);
 }
 
 describe('BFF caches across processes', () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { noticesHeard, startTestBff, type TestBff } from '../helpers/bff-app.js';
 import { ownerShares, type Shared } from '../helpers/owner-shares.js';
-import { shareReadRateKey } from '../../server/core/http/share-read-rate-key.js';
+import { readBudgetKey } from '../../server/core/services/public-share/read-budget.js';
 
 /**
  * One read budget per client whether the BFF's cache or the server answers (contract section 5):
@@ -16,7 +16,7 @@ let shares: ReturnType<typeof ownerShares>;
 beforeAll(async () => {
   server = await startTestServer({ TRUST_PROXY: '127.0.0.1', RATE_LIMIT_SHARE_READ: '5/1m' });
   shares = ownerShares(server.url, await server.person('owner@bff-budget.test'));
-  bff = await startTestBff({ ...server.env.env, BFF_UPSTREAM_URL: server.url, BFF_RATE_SLICE: '3' });
+  bff = await startTestBff({ ...server.env.env, BFF_UPSTREAM_URL: server.url });
 });
 
 afterAll(async () => {
@@ -26,10 +26,10 @@ afterAll(async () => {
 
 const read = (target: Shared, ip: string, origin: string) =>
   fetch(`${bff.url}/share/${target.id}/${target.token}`, { headers: { 'x-forwarded-for': ip, origin } });
-const counter = (ip: string) => server.deps.redis.get(shareReadRateKey(server.config.queuePrefix, ip)).then(Number);
+const counter = (ip: string) => server.deps.redis.get(readBudgetKey(server.config.queuePrefix, ip)).then(Number);
 
 describe('BFF read budget', () => {
-  it("counts on the very key the server's limiter writes", async () => {
+  it("counts on the very key the server's budget writes", async () => {
     const target = await shares.share();
     await noticesHeard(bff, server.config.queuePrefix);
     const ip = '203.0.113.1';
@@ -67,17 +67,16 @@ describe('BFF read budget', () => {
     expect(Object.keys(await miss.json()).sort()).toEqual(Object.keys(body).sort());
   });
 
-  it('takes budget from Redis in slices, not once per hit', async () => {
+  it('counts each read once in Redis, whether the BFF or the server answers it', async () => {
     const target = await shares.share();
     await noticesHeard(bff, server.config.queuePrefix);
     const ip = '203.0.113.3';
     expect((await read(target, ip, 'https://a.example.com')).status).toBe(200);
     expect((await read(target, ip, 'https://a.example.com')).status).toBe(200);
-    // One read counted by the server, one slice of 3 taken by the BFF (of which 1 spent so far).
-    expect(await counter(ip)).toBe(4);
+    // One read counted by the server, one by the BFF's cache hit.
+    expect(await counter(ip)).toBe(2);
     expect((await read(target, ip, 'https://a.example.com')).status).toBe(200);
-    expect(await counter(ip)).toBe(4);
-    // A forwarded read gives the unspent unit back before the server counts it.
+    expect(await counter(ip)).toBe(3);
     expect((await read(target, ip, 'https://d.example.com')).status).toBe(200);
     expect(await counter(ip)).toBe(4);
   });

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
-import { ownOrigin, shareIdsOfUrl } from '../../services/share-link.js';
+import { ownOrigin } from '../../services/own-origin.js';
+import { shareIdsOfUrl } from '../../services/share-ids.js';
 import { PREVIEW_IMAGE, displayName, sharePageUrl } from '../../services/share-page.js';
 import { oembedResponse } from '../../services/oembed.js';
 import { errorBody } from '../../error-body.js';

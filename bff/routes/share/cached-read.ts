@@ -1,11 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
-import { tooManyRequests } from '../../../server/core/domain/errors.js';
 import { etagMatches } from '../../../server/core/domain/public-payload.js';
 import { KEPT_HEADERS, type KeptRead } from '../../services/read-cache.js';
-import { rateLimitHeaderValues, type BudgetDecision } from '../../services/read-budget.js';
 import { cacheableReadTarget, readCacheKey } from '../../services/read-cache-key.js';
+import type { CacheHitFastPath } from '../../services/cache-hit-fast-path.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -53,33 +52,17 @@ async function readAll(stream: Readable): Promise<Buffer> {
 
 /**
  * The cache's part of `GET /share/:projectId/:token` (contract section 10), around the proxy:
- * `preHandler` answers a current entry itself (304 for a matching If-None-Match, else the kept
- * 200), spending the client's read budget; anything else goes to the server, with the kept ETag
- * when an entry is there to revalidate. `rewriteHeaders` sets that If-None-Match; `onResponse`
- * keeps a 200, refreshes an entry on a 304, and drops one the server now refuses.
+ * `preHandler` leaves a current entry to the cache hit's answer (cache-hit-fast-path.ts); anything
+ * else goes to the server, with the kept ETag when an entry is there to revalidate.
+ * `rewriteHeaders` sets that If-None-Match; `onResponse` keeps a 200, refreshes an entry on a 304,
+ * and drops one the server now refuses.
  */
-export function cachedRead(app: FastifyInstance) {
-  const { readCache, readBudget, readCacheSecret } = app;
+export function cachedRead(app: FastifyInstance, cacheHit: CacheHitFastPath) {
+  const { readCache, readCacheSecret } = app;
 
-  /** A current kept answer, once the client's budget allows it. */
-  function answerKept(reply: FastifyReply, kept: KeptRead, ifNoneMatch: string | undefined, budget: BudgetDecision) {
-    if (!budget.allowed) {
-      const seconds = budget.retryAfterSeconds;
-      // The same answer as the server's limiter (server/plugins/rate-limits.ts, draft RateLimit headers).
-      return reply.send(
-        tooManyRequests(seconds, `Too many requests, retry in ${seconds} s.`, {
-          'ratelimit-limit': String(budget.limit),
-          'ratelimit-remaining': '0',
-          'ratelimit-reset': String(seconds),
-        }),
-      );
-    }
-    if (budget.remaining !== undefined) reply.headers(rateLimitHeaderValues(budget));
-    return sendKept(reply, kept, ifNoneMatch);
-  }
-
-  // Callback style, and no promise unless Redis must be asked: a cache hit is the hot path.
+  // Callback style: no promise per request.
   function preHandler(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {
+    if (cacheHit.routed(request, reply)) return;
     const target = cacheableReadTarget(request.method, request.url);
     const key =
       target &&
@@ -93,28 +76,14 @@ export function cachedRead(app: FastifyInstance) {
         readCacheSecret,
       );
     if (!key) return done();
-    const ifNoneMatch = header(request, 'if-none-match');
-    const found = readCache.lookup(key);
-    if (found?.current) {
-      const budget = readBudget.spend(request.ip);
-      if (budget instanceof Promise)
-        budget.then(
-          (decision) => answerKept(reply, found.kept, ifNoneMatch, decision),
-          (error: Error) => reply.send(error),
-        );
-      else answerKept(reply, found.kept, ifNoneMatch, budget);
-      return;
-    }
-    request.cachedRead = { key, heard: readCache.heard, kept: found?.kept, ifNoneMatch };
-    // The server counts this request itself: what this process holds of the client's budget goes back first.
-    const givingBack = readBudget.giveBack(request.ip);
-    if (givingBack) void givingBack.then(() => done());
-    else done();
+    // A current entry the hit's answer did not take (a GET with a body) is revalidated like a stale one.
+    const kept = readCache.lookup(key)?.kept;
+    request.cachedRead = { key, heard: readCache.heard, kept, ifNoneMatch: header(request, 'if-none-match') };
+    done();
   }
 
   return {
     preHandler,
-
     /** The If-None-Match the server is asked with: the kept ETag, or none so that a 200 comes back to keep. */
     upstreamHeaders(request: FastifyRequest, headers: Record<string, string | string[] | undefined>) {
       const read = request.cachedRead;
@@ -138,7 +107,13 @@ export function cachedRead(app: FastifyInstance) {
         if (read.kept) readCache.delete(read.key);
         return reply.send(res.stream);
       }
-      const kept: KeptRead = { body: await readAll(res.stream), etag, headers: {}, confirmedAt: Date.now() };
+      const kept: KeptRead = {
+        body: await readAll(res.stream),
+        etag,
+        headers: {},
+        confirmedAt: Date.now(),
+        templates: [],
+      };
       for (const name of KEPT_HEADERS) {
         const value = res.headers[name];
         if (typeof value === 'string') kept.headers[name] = value;

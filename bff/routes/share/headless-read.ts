@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ShareIds } from '../../services/share-link.js';
+import type { ShareIds } from '../../services/share-ids.js';
 
 /** What the share page and oEmbed learn from the public read. */
 export interface HeadlessRead {

@@ -5,8 +5,10 @@ import { SUBMIT_BODY_LIMIT } from '../../../server/core/wire/submit-limits.js';
 import { cachedRead, type UpstreamResponse } from './cached-read.js';
 import { isPageRequest, sharePage } from './page.js';
 import { errorBody } from '../../error-body.js';
-import { varyWithAccept, withoutOwnOrigin } from '../../services/share-link.js';
+import { varyWithAccept } from '../../services/vary-with-accept.js';
+import { withoutOwnOrigin } from '../../services/own-origin.js';
 import type { RequestAddressing } from '../../services/request-address.js';
+import type { CacheHitFastPath } from '../../services/cache-hit-fast-path.js';
 
 /** Options of the share routes. */
 export interface ShareRouteOptions {
@@ -16,6 +18,8 @@ export interface ShareRouteOptions {
   publicKey: string;
   /** How a request's origin is read under `TRUST_PROXY` (the cache's fast path reads it the same way). */
   addressing: RequestAddressing;
+  /** The answer to cache hits, for those that reach the route (the rest are answered before routing). */
+  cacheHit: CacheHitFastPath;
 }
 
 /**
@@ -42,9 +46,9 @@ function dropOwnOrigin(request: FastifyRequest, addressing: RequestAddressing) {
  */
 export default async function shareRoutes(
   app: FastifyInstance,
-  { upstream, publicKey, addressing }: ShareRouteOptions,
+  { upstream, publicKey, addressing, cacheHit }: ShareRouteOptions,
 ) {
-  const cache = cachedRead(app);
+  const cache = cachedRead(app, cacheHit);
   const answerPage = sharePage(app);
 
   // Callback style: no promise per request on the cache's hot path.

@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ownOrigin, prefersHtml, shareIdsOfPath } from '../../services/share-link.js';
+import { ownOrigin } from '../../services/own-origin.js';
+import { prefersHtml } from '../../services/prefers-html.js';
+import { shareIdsOfPath } from '../../services/share-ids.js';
 import { renderSharePage, sharePageSecurityPolicy, type SharePageState } from '../../services/share-page.js';
 import { errorBody } from '../../error-body.js';
 import { headlessRead } from './headless-read.js';

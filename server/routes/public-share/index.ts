@@ -1,8 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requireSetting } from '../../core/platform/config/settings.js';
 import { unauthorized } from '../../core/domain/errors.js';
-import { clientKey } from '../../core/domain/client-key.js';
 import { secretMatcher } from '../../core/services/public-share/share-access.js';
+import {
+  createReadBudget,
+  readBudgetExceeded,
+  readBudgetHeaders,
+} from '../../core/services/public-share/read-budget.js';
 import type { PublicShareRouteOptions } from './share-request.js';
 import readRoutes from './read.js';
 import modelUrlRoutes from './model-urls.js';
@@ -19,8 +23,8 @@ const ALLOWED_METHODS = 'GET, POST, OPTIONS';
  * The public share surface: GET /share/:projectId/:token, POST .../model-urls, POST .../submit.
  * One encapsulated context so CORS and the public-key check apply to exactly these routes, and
  * run first: public key, then each route's rate limit (an onRequest hook of the route), then the
- * share checks of the public share service. The read's rate limit is created here once and
- * handed to the routes.
+ * share checks of the public share service. The read budget is created here once and handed
+ * to the routes.
  */
 export default async function publicShareRoutes(app: FastifyInstance) {
   const { config } = app.deps;
@@ -52,15 +56,19 @@ export default async function publicShareRoutes(app: FastifyInstance) {
   app.options('/share/:projectId/:token', { schema: { hide: true } }, preflight);
   app.options('/share/:projectId/:token/:action', { schema: { hide: true } }, preflight);
 
+  // One budget for the read and model-urls (contract: "the same limits as the read"), and for
+  // the BFF's cache hits, which spend the same Redis counter.
+  const budget = createReadBudget({
+    redis: app.deps.redis,
+    prefix: config.queuePrefix,
+    rate: config.rateLimits.shareRead,
+  });
   const options: PublicShareRouteOptions = {
-    // One hook for both routes, so they draw on one counter (contract: model-urls has "the same
-    // limits as the read"). Not the route option's `groupId`: @fastify/rate-limit 11.2 still keys
-    // each route's store by method and URL (fastify/fastify-rate-limit#463). The prefix keeps
-    // this counter apart from any other limiter made with app.rateLimit().
-    readRateLimit: app.rateLimit({
-      ...config.rateLimits.shareRead,
-      keyGenerator: (request) => `share-read:${clientKey(request.ip)}`,
-    }),
+    readRateLimit: async (request, reply) => {
+      const decision = await budget.spend(request.ip);
+      if (!decision.allowed) throw readBudgetExceeded(decision);
+      if (decision.remaining !== undefined) reply.headers(readBudgetHeaders(decision));
+    },
   };
   await app.register(readRoutes, options);
   await app.register(modelUrlRoutes, options);

@@ -223,17 +223,12 @@ export const bffCache = settingsPiece(
       default: '5000',
       doc: 'How long after the server last confirmed a public read the BFF answers it alone (share changes evict).',
     }),
-    BFF_RATE_SLICE: int(1, 1000, {
-      default: '5',
-      doc: 'Read budget units a BFF takes from Redis at once per client and spends on cache hits.',
-    }),
   },
   (env) => ({
     bffCache: {
       ttlMs: Number(env.BFF_CACHE_TTL_MS),
       /** Bound of the kept answers' bodies and headers, in bytes. */
       maxBytes: BFF_CACHE_MAX_BYTES,
-      rateSlice: Number(env.BFF_RATE_SLICE),
     },
   }),
 );

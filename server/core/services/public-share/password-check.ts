@@ -1,6 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { LRUCache } from 'lru-cache';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { serviceUnavailable, tooManyRequests, unauthorized } from '../../domain/errors.js';
 import { passwordHashingBacklog, verifyPassword } from '../../platform/password-hashing.js';
@@ -20,14 +19,17 @@ export const MAX_PASSWORD_BACKLOG = 16;
  * addresses) cannot fill the queue and lock out the visitors of every other share.
  */
 export const MAX_PASSWORD_CHECKS_PER_PROJECT = 4;
-/** How long a verified password is remembered after its last use, so repeated reads do not re-run scrypt. */
-const VERIFIED_TTL_MS = 2 * 60_000;
-
 /** The share fields the check needs. */
 export interface PasswordProtectedShare {
   projectId: string;
   shareRevision: number;
   passwordHash: string | null;
+}
+
+/** Where verified passwords are remembered: with the share's state (share-state-cache.ts), dropped with it. */
+export interface VerifiedPasswords {
+  isVerified(projectId: string, key: string): boolean;
+  markVerified(projectId: string, key: string): void;
 }
 
 /**
@@ -55,12 +57,12 @@ function lockedOut(ttlMs: number, limit: number, message: string) {
  * Guessing is bounded per client and project, with a counter in Redis shared by every server:
  * {@link PASSWORD_ATTEMPTS} tries whose password is not already verified, then 429 for every
  * password, the right one included (no oracle). Each try costs a full scrypt, so a guesser with
- * many addresses is also slowed by the hashing itself. A correct password is remembered (keyed by
- * an HMAC of project, share revision and password) so visitors do not pay scrypt on every read,
- * and identical checks that arrive together share one scrypt run.
+ * many addresses is also slowed by the hashing itself. A correct password is remembered with the
+ * share's state (keyed by an HMAC of project, share revision and password) so visitors do not pay
+ * scrypt on every read, and identical checks that arrive together share one scrypt run.
  * Redis trouble fails closed (503): without the counter guessing would be unlimited.
  */
-export function createPasswordCheck(redis: Redis, prefix: string) {
+export function createPasswordCheck(redis: Redis, prefix: string, verified: VerifiedPasswords) {
   // rate-limiter-flexible's atomic counter: INCR with the window set on the first try.
   const attempts = new RateLimiterRedis({
     storeClient: redis,
@@ -68,8 +70,6 @@ export function createPasswordCheck(redis: Redis, prefix: string) {
     points: PASSWORD_ATTEMPTS,
     duration: PASSWORD_WINDOW_MS / 1000,
   });
-  /** HMAC(projectId, share revision, password) of recent successful checks; per process, as is the secret. */
-  const verified = new LRUCache<string, true>({ max: 10_000, ttl: VERIFIED_TTL_MS, updateAgeOnGet: true });
   /** Checks in progress by the same key: a page with three embeds hashes once. */
   const inFlight = new Map<string, Promise<boolean>>();
   /** Checks running or queued per project. */
@@ -102,7 +102,7 @@ export function createPasswordCheck(redis: Redis, prefix: string) {
     perProject.set(share.projectId, projectChecks + 1);
     const check = (share.passwordHash === null ? Promise.resolve(false) : verifyPassword(password, share.passwordHash))
       .then((ok) => {
-        if (ok) verified.set(cacheKey, true);
+        if (ok) verified.markVerified(share.projectId, cacheKey);
         return ok;
       })
       .finally(() => {
@@ -133,7 +133,7 @@ export function createPasswordCheck(redis: Redis, prefix: string) {
     const state = await attempts.get(counter).catch(() => Promise.reject(unavailable()));
     if (state && state.consumedPoints >= PASSWORD_ATTEMPTS)
       throw lockedOut(state.msBeforeNext, PASSWORD_ATTEMPTS, 'Too many wrong passwords.');
-    if (verified.get(cacheKey)) return;
+    if (verified.isVerified(share.projectId, cacheKey)) return;
 
     // Counted before hashing, so parallel guesses cannot overtake the limit; refunded on success.
     await charge(counter);

@@ -24,9 +24,6 @@ import {
   type ShareRequest,
 } from './share-access.js';
 
-/** Serialised 200 bodies kept in memory, by total size; a body above the entry limit is not kept. */
-const BODY_CACHE_BYTES = 64 * 1024 * 1024;
-const BODY_CACHE_ENTRY_BYTES = 8 * 1024 * 1024;
 /** Form fields kept per project revision, by the size of their JSON; larger ones are not kept. */
 const FORM_FIELDS_CACHE_BYTES = 16 * 1024 * 1024;
 const FORM_FIELDS_ENTRY_BYTES = 1024 * 1024;
@@ -54,19 +51,14 @@ export interface PublicShareServiceDeps {
 
 /**
  * The public share (interface "Public project payload", contract section 5): the checks every
- * public request passes, the read with its ETag, and model-urls. Share state and built payloads
- * are kept in memory between changes (share-state-cache.ts), so a read or a 304 of an unchanged
- * share costs no Postgres query.
+ * public request passes, the read with its ETag, and model-urls. Share state, its built payload
+ * and verified passwords are kept in memory between changes (share-state-cache.ts), so a read or
+ * a 304 of an unchanged share costs no Postgres query.
  */
 export function createPublicShareService(deps: PublicShareServiceDeps) {
   const repo = createShareRepository(deps.db);
   const shareStates = createShareStateCache((projectId) => repo.findPublic(projectId));
-  const checkPassword = createPasswordCheck(deps.redis, deps.prefix);
-  const bodies = new LRUCache<string, Buffer>({
-    maxSize: BODY_CACHE_BYTES,
-    maxEntrySize: BODY_CACHE_ENTRY_BYTES,
-    sizeCalculation: (body) => body.length,
-  });
+  const checkPassword = createPasswordCheck(deps.redis, deps.prefix, shareStates);
   // The project's form fields per revision, so a submit does not decompress the whole scene.
   const formFieldsByRevision = new LRUCache<string, { fields: unknown; size: number }>({
     maxSize: FORM_FIELDS_CACHE_BYTES,
@@ -139,7 +131,7 @@ export function createPublicShareService(deps: PublicShareServiceDeps) {
 
       const etag = etagOf(access.projectRevision);
       if (etagMatches(ifNoneMatch, etag)) return { etag, body: null, ...headers };
-      const kept = bodies.get(`${access.projectId}|${etag}`);
+      const kept = shareStates.body(access.projectId, etag);
       if (kept) return { etag, body: kept, ...headers };
 
       const stored = await sceneOf(access);
@@ -151,7 +143,7 @@ export function createPublicShareService(deps: PublicShareServiceDeps) {
         ...(await signModels(access, data, window)),
       });
       const body = Buffer.from(JSON.stringify({ success: true, project }));
-      bodies.set(`${access.projectId}|${bodyEtag}`, body);
+      shareStates.keepBody(access.projectId, bodyEtag, body);
       return { etag: bodyEtag, body, ...headers };
     },
 
