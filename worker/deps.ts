@@ -6,8 +6,8 @@ import { settlesWithin } from '../server/core/platform/deadline.js';
 import { closeQueues, createQueues, type Queues } from './queues.js';
 import { JOBS, familyOptions, type JobRegistry } from './jobs/index.js';
 import { createStorage, type StorageDriver } from '../server/core/platform/storage/index.js';
-import { createSubmissionRepository, type SubmissionRepository } from '../server/core/repositories/submissions.js';
-import { createLeaseRepository, type LeaseRepository } from '../server/core/repositories/leases.js';
+import { createSubmissionStepService, type SubmissionStepService } from '../server/core/services/submission-steps.js';
+import { createOutboxService, type OutboxService } from '../server/core/services/outbox.js';
 import type { Logger } from '../server/core/platform/log.js';
 import { createCpuPool, type CpuPool } from '../server/core/platform/cpu-pool.js';
 import { createWebhookSender, type WebhookSender } from '../server/core/platform/webhook-sender.js';
@@ -38,8 +38,10 @@ export interface WorkerDeps {
   queues: Queues;
   workerRedis: Redis;
   producerRedis: Redis;
-  submissions: SubmissionRepository;
-  leases: LeaseRepository;
+  /** The submission steps' state, leases and reads. */
+  submissions: SubmissionStepService;
+  /** The outbox rows the relay hands to BullMQ. */
+  outbox: OutboxService;
   /** Threads for CPU work (PDF rendering). */
   cpuPool: CpuPool;
   /** Sends webhook requests (connections kept alive per receiver). */
@@ -127,8 +129,8 @@ export function createWorkerDeps(config: WorkerConfig, log: Logger, jobs: JobReg
     queues,
     workerRedis: createRedis(config.redisUrl, 'worker'),
     producerRedis,
-    submissions: createSubmissionRepository(db),
-    leases: createLeaseRepository(db),
+    submissions: createSubmissionStepService(db),
+    outbox: createOutboxService(db),
     cpuPool,
     webhookSender,
     webhookDb,

@@ -1,5 +1,4 @@
-import { and, eq, inArray, lte, sql } from 'drizzle-orm';
-import { outbox, type OutboxRow } from '../server/core/platform/db/schema/index.js';
+import type { OutboxRow } from '../server/core/platform/db/schema/index.js';
 import { untilAborted, withDeadline } from '../server/core/platform/deadline.js';
 import type { QueueName } from '../server/core/jobs/queues.js';
 import { jobOptions, type BatchJobData, type JobType } from './jobs/define-job.js';
@@ -36,8 +35,6 @@ const CLAIM_MS = 30_000;
 /** How long a row waits after Redis refused it. */
 const RETRY_AFTER_FAILURE_MS = 2000;
 const DEFAULT_MAX_ENQUEUES = 5;
-
-const inMs = (ms: number) => sql`now() + ${Math.round(ms)}::int * interval '1 millisecond'`;
 
 /** Job states in which BullMQ will never run the job again: a plain `add` with its id would be ignored. */
 const GONE_STATES = new Set(['completed', 'failed', 'unknown']);
@@ -124,35 +121,15 @@ export async function dispatchOutbox(deps: WorkerDeps, options: DispatchOptions 
     deadlineMs = 3000,
     maxEnqueues = DEFAULT_MAX_ENQUEUES,
   } = options;
-  const { db, queues, jobs } = deps;
+  const { queues, jobs, outbox } = deps;
   const result: DispatchResult = { claimed: 0, sent: 0, alive: 0, failed: 0, gaveUp: 0 };
   if (ids && ids.length === 0) return result;
 
   // 1. Claim. Rows of a job type this process does not know (another version's) are left alone.
-  const due = db
-    .select({ id: outbox.id })
-    .from(outbox)
-    .where(
-      and(
-        ids ? inArray(outbox.id, ids) : undefined,
-        inArray(sql`${outbox.queue} || '/' || ${outbox.jobName}`, jobs.keys()),
-        lte(outbox.nextAttemptAt, sql`now()`),
-      ),
-    )
-    .orderBy(outbox.id)
-    .limit(batchSize)
-    .for('update', { skipLocked: true });
-  // ARRAY(...) runs the locking subquery exactly once (an IN (...) may be re-planned as a join).
-  const rows = await db
-    .update(outbox)
-    .set({ nextAttemptAt: inMs(CLAIM_MS) })
-    .where(sql`${outbox.id} = any(array(${due}))`)
-    .returning();
+  const rows = await outbox.claimDue({ keys: jobs.keys(), ids, limit: batchSize, claimMs: CLAIM_MS });
   result.claimed = rows.length;
   if (rows.length === 0) return result;
-  const claimed: Claimed[] = rows
-    .sort((a, b) => a.id - b.id)
-    .map((row) => ({ ...row, type: jobs.get(row.queue, row.jobName)! }));
+  const claimed: Claimed[] = rows.map((row) => ({ ...row, type: jobs.get(row.queue, row.jobName)! }));
 
   const sent: Claimed[] = [];
   const alive: number[] = [];
@@ -205,75 +182,34 @@ export async function dispatchOutbox(deps: WorkerDeps, options: DispatchOptions 
     `Redis took longer than ${deadlineMs} ms`,
   );
 
-  // 3. Record the outcomes, each in one short statement (one per distinct delay for the sent
-  // ones). A row deleted meanwhile (its job finished) is simply not updated.
-  for (const [delayMs, batch] of groupBy(sent, (row) => row.type.delayMs ?? 0)) {
-    // A run that failed meanwhile may have pushed the check past its backoff already (a value
-    // beyond this claim's): that one stays.
-    const nextCheck = sql`greatest(${inMs(delayMs + resendAfterMs)}, case when ${outbox.nextAttemptAt} > ${inMs(CLAIM_MS)} then ${outbox.nextAttemptAt} end)`;
-    // Each row's carrier (or none) in the same statement.
-    const carried = batch.filter((row) => row.carrierJobId);
-    const carrier =
-      carried.length === 0
-        ? null
-        : sql`case ${outbox.id} ${sql.join(
-            carried.map((row) => sql`when ${row.id} then ${row.carrierJobId}`),
-            sql` `,
-          )} end`;
-    await db
-      .update(outbox)
-      .set({
-        lastEnqueuedAt: sql`now()`,
-        enqueueCount: sql`${outbox.enqueueCount} + 1`,
-        nextAttemptAt: nextCheck,
-        carrierJobId: carrier,
-      })
-      .where(
-        inArray(
-          outbox.id,
-          batch.map((row) => row.id),
-        ),
-      );
-  }
-  if (alive.length > 0) {
-    const carried = new Set(claimed.filter((row) => row.carrierJobId).map((row) => row.id));
-    const own = alive.filter((id) => !carried.has(id));
-    if (own.length > 0)
-      await db
-        .update(outbox)
-        .set({ nextAttemptAt: inMs(resendAfterMs), carrierJobId: null })
-        .where(inArray(outbox.id, own));
-    const stillCarried = alive.filter((id) => carried.has(id));
-    if (stillCarried.length > 0)
-      await db
-        .update(outbox)
-        .set({ nextAttemptAt: inMs(resendAfterMs) })
-        .where(inArray(outbox.id, stillCarried));
-  }
-  if (failed.length > 0) {
-    // Redis is unreachable (or slow): leave the rows for the relay and back off a little.
-    await db
-      .update(outbox)
-      .set({ nextAttemptAt: inMs(RETRY_AFTER_FAILURE_MS) })
-      .where(inArray(outbox.id, failed));
-  }
+  // 3. Record the outcomes, in short statements. A row deleted meanwhile (its job finished) is simply not updated.
+  await outbox.markSent(
+    sent.map((row) => ({
+      id: row.id,
+      checkAfterMs: (row.type.delayMs ?? 0) + resendAfterMs,
+      carrierJobId: row.carrierJobId ?? null,
+    })),
+    CLAIM_MS,
+  );
+  const carried = new Set(claimed.filter((row) => row.carrierJobId).map((row) => row.id));
+  await outbox.checkLater(
+    alive.filter((id) => !carried.has(id)),
+    resendAfterMs,
+    true,
+  );
+  await outbox.checkLater(
+    alive.filter((id) => carried.has(id)),
+    resendAfterMs,
+  );
+  // Redis is unreachable (or slow): leave the rows for the relay and back off a little.
+  await outbox.checkLater(failed, RETRY_AFTER_FAILURE_MS);
   const giveUpErrors: unknown[] = [];
   for (const row of giveUp) {
     try {
-      const done = await db.transaction(async (tx) => {
-        const [current] = await tx.select().from(outbox).where(eq(outbox.id, row.id)).for('update');
-        if (!current) return false;
-        await row.type.giveUp!(tx, current, deps);
-        await tx.delete(outbox).where(eq(outbox.id, row.id));
-        return true;
-      });
-      if (done) result.gaveUp++;
+      if (await outbox.giveUp(row.id, (tx, current) => row.type.giveUp!(tx, current, deps))) result.gaveUp++;
     } catch (error) {
       giveUpErrors.push(error);
-      await db
-        .update(outbox)
-        .set({ nextAttemptAt: inMs(RETRY_AFTER_FAILURE_MS) })
-        .where(eq(outbox.id, row.id));
+      await outbox.checkLater([row.id], RETRY_AFTER_FAILURE_MS);
     }
   }
   result.sent = sent.length;
@@ -288,8 +224,5 @@ export async function dispatchOutbox(deps: WorkerDeps, options: DispatchOptions 
  * its row before that retry had its chance (`resendAfterMs` later).
  */
 export async function postponeOutboxCheck(deps: WorkerDeps, jobId: string, delayMs: number): Promise<void> {
-  await deps.db
-    .update(outbox)
-    .set({ nextAttemptAt: inMs(delayMs + deps.config.worker.resendAfterMs) })
-    .where(eq(outbox.jobId, jobId));
+  await deps.outbox.postpone(jobId, delayMs + deps.config.worker.resendAfterMs);
 }

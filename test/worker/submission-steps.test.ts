@@ -297,7 +297,7 @@ describe('step runner', () => {
     // A failed run that will be retried frees the step at once (the retry comes before the lease would end).
     const first = claims.find((c) => c.kind === 'run')!;
     await deps.submissions.recordStepError(requestId, 'pdf', 'renderer exploded');
-    if (first.kind === 'run') await deps.leases.release(first.lease);
+    if (first.kind === 'run') await deps.submissions.release(first.lease);
     expect(await claimStep(deps, requestId, 'pdf', 60_000)).toEqual({
       kind: 'run',
       attempts: 2,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { and, count, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../platform/db/client.js';
 import {
@@ -6,16 +5,14 @@ import {
   submissionScreenshots,
   submissionSteps,
   submissions,
-  outbox,
   SUBMISSION_STEPS,
   type StepState,
   type Submission,
   type SubmissionStep,
   type SubmissionStepRow,
 } from '../platform/db/schema/index.js';
-import { FIRST_SUBMISSION_STEPS, submissionJob, submissionJobId } from '../jobs/submission-jobs.js';
 import { afterCursor, toPage, type PageCursor } from './pagination.js';
-import type { CommittedOutboxJob } from '../jobs/outbox.js';
+import { completeOutboxJobs, type NewOutboxRow } from './outbox.js';
 import { decompressScene, type ProjectData } from '../domain/scene.js';
 
 /**
@@ -24,14 +21,8 @@ import { decompressScene, type ProjectData } from '../domain/scene.js';
  * worker's methods take the submission id, which its jobs carry.
  */
 
-/** File extension of each screenshot type, for storage keys. */
-export const SCREENSHOT_EXTENSIONS: Record<string, string> = {
-  'image/png': 'png',
-  'image/jpeg': 'jpg',
-  'image/webp': 'webp',
-};
-
 export interface NewSubmission {
+  id: string;
   projectId: string;
   workspaceId: string;
   formData: Record<string, unknown>;
@@ -55,8 +46,6 @@ export interface SubmissionForWork {
 }
 
 export function createSubmissionRepository(db: Db) {
-  const idsOfSteps = (submissionId: string) => SUBMISSION_STEPS.map((step) => submissionJobId(submissionId, step));
-
   /** Where the step stands; null when the request is gone. */
   async function stepState(submissionId: string, step: SubmissionStep): Promise<StepState | null> {
     const [row] = await db
@@ -83,16 +72,17 @@ export function createSubmissionRepository(db: Db) {
     },
 
     /**
-     * Stores a request, its screenshots, its pending steps and the outbox rows of its first
-     * steps in one transaction. With an Idempotency-Key already used in the window, stores
+     * Stores a request (its id chosen by the caller), its screenshots, its pending steps and the
+     * outbox rows `jobs` in one transaction. With an Idempotency-Key already used in the window, stores
      * nothing and answers the first request's id (`created: false`). The outbox rows are due at
      * once: the caller wakes the workers' relays with them (`outbox`, see createOutboxNudger),
      * and the relay's periodic sweep covers a wake-up that never happened.
      */
-    async create(
+    async create<Job extends NewOutboxRow>(
       input: NewSubmission,
+      jobs: Job[],
       idempotencyWindowMs: number,
-    ): Promise<{ id: string; created: boolean; outbox: CommittedOutboxJob[] }> {
+    ): Promise<{ id: string; created: boolean; outbox: Array<Job & { id: number }> }> {
       if (input.idempotencyKey) {
         // An expired key is free again: forget it on the old request (the unique index would refuse it).
         await db
@@ -109,8 +99,7 @@ export function createSubmissionRepository(db: Db) {
       // One statement is one transaction and one round trip: this is the hot path of every
       // submit. A conflicting Idempotency-Key inserts nothing (the dependent inserts read
       // from `inserted`); a parallel insert with the same key is waited for by ON CONFLICT.
-      const id = randomUUID();
-      const jobs = FIRST_SUBMISSION_STEPS.map((step) => submissionJob(id, step));
+      const { id } = input;
       const { rows } = await db.$client.query<{
         created: boolean;
         outbox_rows: Array<{ id: string; jobId: string }> | null;
@@ -255,6 +244,7 @@ export function createSubmissionRepository(db: Db) {
       workspaceId: string,
       projectId: string,
       id: string,
+      outboxJobIds: string[],
     ): Promise<{ row: Submission; storageKeys: string[] } | null> {
       const [row] = await tx
         .select()
@@ -268,7 +258,7 @@ export function createSubmissionRepository(db: Db) {
         .select({ storageKey: submissionScreenshots.storageKey })
         .from(submissionScreenshots)
         .where(eq(submissionScreenshots.submissionId, id));
-      await tx.delete(outbox).where(inArray(outbox.jobId, idsOfSteps(id)));
+      await completeOutboxJobs(tx, outboxJobIds);
       await tx.delete(submissions).where(eq(submissions.id, id));
       const storageKeys = [...shots.map((s) => s.storageKey), row.pdfKey].filter((k): k is string => Boolean(k));
       return { row, storageKeys };

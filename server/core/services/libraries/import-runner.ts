@@ -4,6 +4,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ImportJob } from '../../platform/db/schema/index.js';
+import type { Tx } from '../../platform/db/client.js';
 import { storageKeys } from '../../platform/storage/index.js';
 import {
   DownloadTooLargeError,
@@ -17,7 +18,7 @@ import {
 import type { CpuPool } from '../../platform/cpu-pool.js';
 import { SsrfError } from '../../platform/ssrf-guard.js';
 import { TimeoutError, withTimeout } from '../../platform/deadline.js';
-import { completeOutbox } from '../../jobs/outbox.js';
+import { completeOutbox } from '../../repositories/outbox.js';
 import { importJobId } from '../../jobs/import-jobs.js';
 import { createImportRepository, type ImportProgress } from '../../repositories/imports.js';
 import { AppError } from '../../domain/errors.js';
@@ -393,11 +394,15 @@ export function createImportRunner(deps: ServiceDeps, options: ImportRunnerOptio
       }
     },
 
-    /** The relay gave the job up (it killed or stalled every worker that took it): ends it interrupted. */
-    async giveUp(importId: string): Promise<void> {
-      const job = await repo.byId(importId);
-      if (!job) return;
-      await fail(job, { code: 'interrupted', message: 'The import was interrupted again and again; start it again.' });
+    /** The relay gave the job up (it killed or stalled every worker that took it): ends it interrupted, in `tx`. */
+    async giveUp(tx: Tx, importId: string): Promise<void> {
+      await repo.fail(tx, importId, {
+        code: 'interrupted',
+        message: 'The import was interrupted again and again; start it again.',
+      });
+      const job = await repo.byId(importId, tx);
+      // After the commit would be exact; the files are the job's own, and removing them early is harmless.
+      if (job) await cleanUp(job);
     },
   };
 }
