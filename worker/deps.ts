@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import type { WorkerConfig } from './config.js';
 import { createDb, type Db } from '../server/core/platform/db/client.js';
 import { createRedis } from '../server/core/platform/redis.js';
-import { settlesWithin } from '../server/core/platform/deadline.js';
+import { withTimeout } from '../server/core/platform/deadline.js';
 import { closeQueues, createQueues, type Queues } from './queues.js';
 import { JOBS, familyOptions, type JobRegistry } from './jobs/index.js';
 import { createStorage, type StorageDriver } from '../server/core/platform/storage/index.js';
@@ -144,9 +144,9 @@ export function createWorkerDeps(config: WorkerConfig, log: Logger, jobs: JobReg
 /** Closes what `createWorkerDeps` opened; call it after the workers are closed. */
 export async function closeWorkerDeps(deps: WorkerDeps): Promise<void> {
   // Queue.close waits for Redis; it must not hold the shutdown when Redis is gone.
-  await settlesWithin(closeQueues(deps.queues), 2000);
+  await withTimeout(() => closeQueues(deps.queues), 2000).catch(() => {});
   // Clients passed to BullMQ are shared: BullMQ leaves them open, so they are ours to end.
-  await settlesWithin(Promise.all([deps.workerRedis.quit(), deps.producerRedis.quit()]), 1000);
+  await withTimeout(() => Promise.all([deps.workerRedis.quit(), deps.producerRedis.quit()]), 1000).catch(() => {});
   deps.workerRedis.disconnect();
   deps.producerRedis.disconnect();
   await Promise.all([

@@ -2,7 +2,7 @@ import { UnrecoverableError, type Job } from 'bullmq';
 import type { Tx } from '../server/core/platform/db/client.js';
 import type { OutboxRow, SubmissionStep } from '../server/core/platform/db/schema/index.js';
 import { QUEUES } from '../server/core/jobs/queues.js';
-import { untilAborted } from '../server/core/platform/deadline.js';
+import { withTimeout } from '../server/core/platform/deadline.js';
 import type { StepClaim } from '../server/core/services/submission-steps.js';
 import { defineJob, type JobType } from './jobs/define-job.js';
 import { dispatchOutbox } from './dispatch-outbox.js';
@@ -136,7 +136,8 @@ export async function runSubmissionStep(
   renewal.unref();
   try {
     // A run past its time fails here, so its failure is recorded like any other.
-    const result = await untilAborted(processor.run({ deps, submissionId, attempt: claim.attempts, signal }), signal);
+    const run = (s: AbortSignal) => processor.run({ deps, submissionId, attempt: claim.attempts, signal: s });
+    const result = await withTimeout(run, Infinity, undefined, signal);
     const ids = await submissions.done(submissionId, step, result.note ?? null, result.commit);
     if (!ids) {
       await Promise.all((result.writtenKeys ?? []).map((key) => storage.delete(key).catch(() => {})));
