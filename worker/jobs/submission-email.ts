@@ -1,5 +1,5 @@
 import { UnrecoverableError } from 'bullmq';
-import { formRows, formatDate, optionRows } from '../pdf/render-request-pdf.js';
+import { formRows, formatDate, optionRows } from '../pdf/request-rows.js';
 import { ProjectMailError, isPermanentSmtpError, mailRouteFor, sendMail } from '../mail.js';
 import { RequestGoneError, defineSubmissionStep } from '../submission-step.js';
 

@@ -1,4 +1,4 @@
-import { and, count, eq, gte, inArray, lt, sql } from 'drizzle-orm';
+import { and, count, eq, gte, inArray, lt } from 'drizzle-orm';
 import type { Db, Executor } from '../platform/db/client.js';
 import {
   projects,
@@ -6,19 +6,16 @@ import {
   submissionSteps,
   submissions,
   SUBMISSION_STEPS,
-  type StepState,
   type Submission,
-  type SubmissionStep,
-  type SubmissionStepRow,
 } from '../platform/db/schema/index.js';
 import { afterCursor, toPage, type PageCursor } from './pagination.js';
 import { completeOutboxJobs, type NewOutboxRow } from './outbox.js';
 import { decompressScene, type ProjectData } from '../domain/scene.js';
 
 /**
- * Submissions ("requests" on the owner side) with their screenshots and step states. Owner
- * methods take the workspace and project ids, so another tenant's request does not exist; the
- * worker's methods take the submission id, which its jobs carry.
+ * Submissions ("requests" on the owner side). Owner methods take the workspace and project ids,
+ * so another tenant's request does not exist; the worker's take the submission id its jobs carry.
+ * Their step states are in submission-steps.ts, their screenshots in submission-screenshots.ts.
  */
 
 export interface NewSubmission {
@@ -33,10 +30,6 @@ export interface NewSubmission {
   screenshots: Array<{ mimeType: string; data: Buffer }>;
 }
 
-/** The outcome of starting a run of a step: run it; `finished`, done or failed already; `missing`, the request was deleted. */
-export type StepStart =
-  { kind: 'run'; attempts: number } | { kind: 'finished'; state: StepState } | { kind: 'missing' };
-
 /** What background steps need to know about a submission and its project. */
 export interface SubmissionForWork {
   submission: Submission;
@@ -46,15 +39,6 @@ export interface SubmissionForWork {
 }
 
 export function createSubmissionRepository(db: Db) {
-  /** Where the step stands; null when the request is gone. */
-  async function stepState(submissionId: string, step: SubmissionStep): Promise<StepState | null> {
-    const [row] = await db
-      .select({ state: submissionSteps.state })
-      .from(submissionSteps)
-      .where(and(eq(submissionSteps.submissionId, submissionId), eq(submissionSteps.step, step)));
-    return row?.state ?? null;
-  }
-
   return {
     /** The request stored under this Idempotency-Key in the last `windowMs`, if any. */
     async findByIdempotencyKey(projectId: string, key: string, windowMs: number): Promise<string | null> {
@@ -264,69 +248,6 @@ export function createSubmissionRepository(db: Db) {
       return { row, storageKeys };
     },
 
-    // ---- background steps (the worker) ----
-
-    /**
-     * Counts a run of the step and says whether it should run: a step already done or failed
-     * is skipped (jobs are delivered at least once), a deleted request has nothing to do. The
-     * caller holds the step's lease (leases.ts), so no other run counts at the same time.
-     */
-    async startStep(submissionId: string, step: SubmissionStep): Promise<StepStart> {
-      const [started] = await db
-        .update(submissionSteps)
-        .set({ attempts: sql`${submissionSteps.attempts} + 1` })
-        .where(
-          and(
-            eq(submissionSteps.submissionId, submissionId),
-            eq(submissionSteps.step, step),
-            eq(submissionSteps.state, 'pending'),
-          ),
-        )
-        .returning({ attempts: submissionSteps.attempts });
-      if (started) return { kind: 'run', attempts: started.attempts };
-      const state = await stepState(submissionId, step);
-      return state ? { kind: 'finished', state } : { kind: 'missing' };
-    },
-
-    stepState,
-
-    /** Locks the step row for the transaction that records its result; null when the request is gone. */
-    async lockStep(tx: Executor, submissionId: string, step: SubmissionStep) {
-      const [row] = await tx
-        .select()
-        .from(submissionSteps)
-        .where(and(eq(submissionSteps.submissionId, submissionId), eq(submissionSteps.step, step)))
-        .for('update');
-      return row ?? null;
-    },
-
-    async finishStep(
-      tx: Executor,
-      submissionId: string,
-      step: SubmissionStep,
-      state: 'done' | 'failed',
-      message: string | null,
-    ) {
-      await tx
-        .update(submissionSteps)
-        .set({ state, lastError: message, doneAt: state === 'done' ? new Date() : null })
-        .where(and(eq(submissionSteps.submissionId, submissionId), eq(submissionSteps.step, step)));
-    },
-
-    /** Keeps the error of a run that will be retried, for the owner to see. */
-    async recordStepError(submissionId: string, step: SubmissionStep, message: string) {
-      await db
-        .update(submissionSteps)
-        .set({ lastError: message })
-        .where(
-          and(
-            eq(submissionSteps.submissionId, submissionId),
-            eq(submissionSteps.step, step),
-            eq(submissionSteps.state, 'pending'),
-          ),
-        );
-    },
-
     /** The submission row alone; null when deleted. */
     async byId(submissionId: string): Promise<Submission | null> {
       const [row] = await db.select().from(submissions).where(eq(submissions.id, submissionId));
@@ -352,23 +273,6 @@ export function createSubmissionRepository(db: Db) {
         projectData: decompressScene(row.scene),
         hasPricing: row.hasPricing,
       };
-    },
-
-    /** The screenshots, with their bytes while they are not in storage yet. */
-    async screenshotsForWork(submissionId: string) {
-      return db
-        .select()
-        .from(submissionScreenshots)
-        .where(eq(submissionScreenshots.submissionId, submissionId))
-        .orderBy(submissionScreenshots.position);
-    },
-
-    /** Records where a screenshot now lives and drops its bytes from the database. */
-    async setScreenshotStored(tx: Executor, submissionId: string, position: number, storageKey: string) {
-      await tx
-        .update(submissionScreenshots)
-        .set({ storageKey, data: null })
-        .where(and(eq(submissionScreenshots.submissionId, submissionId), eq(submissionScreenshots.position, position)));
     },
 
     async setPdfKey(tx: Executor, submissionId: string, pdfKey: string) {

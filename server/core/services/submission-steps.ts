@@ -4,6 +4,8 @@ import { NEXT_SUBMISSION_STEP, submissionJob, submissionJobId } from '../jobs/su
 import { workspaceOwnerEmails } from '../repositories/accounts.js';
 import { createLeaseRepository, type Lease } from '../repositories/leases.js';
 import { addToOutbox, completeOutbox } from '../repositories/outbox.js';
+import { createSubmissionScreenshotRepository } from '../repositories/submission-screenshots.js';
+import { createSubmissionStepRepository } from '../repositories/submission-steps.js';
 import { createSubmissionRepository } from '../repositories/submissions.js';
 
 /** File extension of each screenshot type, for storage keys. */
@@ -31,7 +33,9 @@ export type StepClaim =
  * its own commit in one transaction. Methods that answer outbox ids: rows to hand over after commit.
  */
 export function createSubmissionStepService(db: Db) {
-  const repo = createSubmissionRepository(db);
+  const submissions = createSubmissionRepository(db);
+  const repo = createSubmissionStepRepository(db);
+  const screenshots = createSubmissionScreenshotRepository(db);
   const leases = createLeaseRepository(db);
 
   /** Marks the step finished, hands the next step its row (and `extra` rows), removes its own; null when the request is gone. */
@@ -97,11 +101,11 @@ export function createSubmissionStepService(db: Db) {
     /** Removes the outbox row of a step with nothing left to do (finished already, or its request deleted). */
     forget: (submissionId: string, step: SubmissionStep) => completeOutbox(db, submissionJobId(submissionId, step)),
 
-    byId: repo.byId,
-    forWork: repo.forWork,
-    screenshotsForWork: repo.screenshotsForWork,
-    setScreenshotStored: repo.setScreenshotStored,
-    setPdfKey: repo.setPdfKey,
+    byId: submissions.byId,
+    forWork: submissions.forWork,
+    setPdfKey: submissions.setPdfKey,
+    screenshotsForWork: screenshots.screenshotsForWork,
+    setScreenshotStored: screenshots.setScreenshotStored,
     ownerEmails: (workspaceId: string) => workspaceOwnerEmails(db, workspaceId),
   };
 }
