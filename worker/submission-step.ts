@@ -3,7 +3,6 @@ import type { Tx } from '../server/core/platform/db/client.js';
 import type { OutboxRow, SubmissionStep } from '../server/core/platform/db/schema/index.js';
 import { QUEUES } from '../server/core/jobs/queues.js';
 import { withTimeout } from '../server/core/platform/deadline.js';
-import type { StepClaim } from '../server/core/services/submission-steps.js';
 import { defineJob, type JobType } from './jobs/define-job.js';
 import { dispatchOutbox } from './dispatch-outbox.js';
 import type { WorkerDeps } from './deps.js';
@@ -70,11 +69,6 @@ const MAX_ERROR_CHARS = 1000;
 const messageOf = (error: unknown) =>
   (error instanceof Error ? error.message : String(error)).slice(0, MAX_ERROR_CHARS);
 
-/** Whether this failure is the job's last: a permanent error, or no attempts left. */
-export function isFinalFailure(job: Pick<Job, 'attemptsMade' | 'opts'>, error: unknown): boolean {
-  return error instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-}
-
 async function handOver(deps: WorkerDeps, ids: number[]) {
   // Best effort: the relay enqueues whatever this misses.
   await dispatchOutbox(deps, { ids }).catch(() => 0);
@@ -83,7 +77,8 @@ async function handOver(deps: WorkerDeps, ids: number[]) {
 async function recordFailure(deps: WorkerDeps, job: Job<SubmissionJobData>, step: SubmissionStep, error: unknown) {
   const { submissionId } = job.data;
   const message = messageOf(error);
-  if (!isFinalFailure(job, error)) {
+  // Not the job's last run (a permanent error, or no attempts left): BullMQ retries it.
+  if (!(error instanceof UnrecoverableError) && job.attemptsMade + 1 < (job.opts.attempts ?? 1)) {
     await deps.submissions.recordStepError(submissionId, step, message);
     return;
   }
@@ -101,10 +96,6 @@ async function giveUpSubmissionStep(tx: Tx, row: OutboxRow, deps: WorkerDeps): P
   await deps.submissions.fail(submissionId, row.jobName as SubmissionStep, GAVE_UP_MESSAGE, tx);
 }
 
-/** Claims the step for a run (services/submission-steps.ts); exported for tests. */
-export const claimStep = (deps: WorkerDeps, submissionId: string, step: SubmissionStep, leaseMs: number) =>
-  deps.submissions.claim(submissionId, step, leaseMs);
-
 /** Runs one step for a BullMQ job; see the file comment for the guarantees. `signal` aborts the run (its timeout). */
 export async function runSubmissionStep(
   deps: WorkerDeps,
@@ -117,7 +108,7 @@ export async function runSubmissionStep(
   const { submissions, storage, log } = deps;
 
   const leaseMs = deps.config.worker.lockDurationMs;
-  const claim: StepClaim = await claimStep(deps, submissionId, step, leaseMs);
+  const claim = await submissions.claim(submissionId, step, leaseMs);
   if (claim.kind === 'missing') {
     await submissions.forget(submissionId, step);
     throw new RequestGoneError();
