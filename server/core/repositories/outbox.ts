@@ -137,5 +137,3 @@ export function createOutboxRepository(db: Db) {
     },
   };
 }
-
-export type OutboxRepository = ReturnType<typeof createOutboxRepository>;

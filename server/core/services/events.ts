@@ -6,12 +6,10 @@ import { addToOutbox } from '../repositories/outbox.js';
 import { webhookAttemptJob } from '../jobs/webhook-jobs.js';
 import type { CommittedOutboxJob } from '../jobs/outbox.js';
 
-export type EventType = WebhookEventType;
-
 export interface EmitEventInput {
   workspaceId: string;
   projectId: string;
-  type: EventType;
+  type: WebhookEventType;
   data: Record<string, unknown>;
   /** Makes the emit idempotent: a second emit with the same key is ignored. */
   dedupeKey?: string;
