@@ -83,7 +83,7 @@ export async function dispatchOutbox(deps: WorkerDeps, options: DispatchOptions 
     const bulk = batch
       .filter((row) => !row.type.batch)
       .map((row) => ({ name: row.jobName, data: row.payload as object, opts: jobOptions(row.type, row.jobId) }));
-    // Rows of a type with `batch` go several to one carrier job, its id made of theirs (a second hand-over is absorbed).
+    // Rows of a type with `batch` share a carrier job, its id made of theirs (a second hand-over is absorbed).
     for (const type of new Set(batch.map((row) => row.type))) {
       if (!type.batch) continue;
       const { type: carrier, size } = type.batch;

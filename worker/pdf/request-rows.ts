@@ -38,7 +38,10 @@ export function formRows(formFields: unknown, formData: Record<string, unknown>)
   return rows;
 }
 
-/** A price in the project's currency (`€40.00`; an unknown three-letter code prefixes the amount), or the plain number without a three-letter code. */
+/**
+ * A price in the project's currency (`€40.00`; an unknown three-letter code prefixes the
+ * amount), or the plain number without a three-letter code.
+ */
 export function formatPrice(price: number, currency: unknown): string {
   if (typeof currency === 'string' && /^[A-Za-z]{3}$/.test(currency)) {
     return new Intl.NumberFormat('en', { style: 'currency', currency: currency.toUpperCase() }).format(price);

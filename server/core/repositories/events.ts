@@ -28,7 +28,8 @@ export async function insertEventWithDeliveries(db: Executor, event: NewEvent): 
   const result = await db.execute<{ emitted: boolean; delivery_id: string | null; webhook_id: string | null }>(sql`
     with event as (
       insert into project_events (id, workspace_id, project_id, type, data, dedupe_key, created_at)
-      values (${event.id}, ${event.workspaceId}, ${event.projectId}, ${event.type}, ${JSON.stringify(event.data)}::jsonb, ${event.dedupeKey}, ${event.createdAt.toISOString()})
+      values (${event.id}, ${event.workspaceId}, ${event.projectId}, ${event.type},
+        ${JSON.stringify(event.data)}::jsonb, ${event.dedupeKey}, ${event.createdAt.toISOString()})
       on conflict (dedupe_key) do nothing
       returning id, project_id, type
     ), delivery as (

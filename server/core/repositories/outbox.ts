@@ -37,7 +37,10 @@ export async function addToOutbox(tx: Executor, rows: readonly NewOutboxRow[]): 
   return rows.flatMap((row) => (ids.has(row.jobId) ? [ids.get(row.jobId)!] : []));
 }
 
-/** A row whose job the caller hands to BullMQ itself right after commit: marked sent, checked `checkAfterMs` from now. */
+/**
+ * A row whose job the caller hands to BullMQ itself right after commit: marked sent, first
+ * checked by the relay `checkAfterMs` from now.
+ */
 export async function addScheduledToOutbox(tx: Executor, row: NewOutboxRow, checkAfterMs: number): Promise<void> {
   await tx
     .insert(outbox)

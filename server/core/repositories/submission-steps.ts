@@ -2,11 +2,11 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../platform/db/client.js';
 import { submissionSteps, type StepState, type SubmissionStep } from '../platform/db/schema/index.js';
 
-/** The outcome of starting a run of a step: run it; `finished`, done or failed already; `missing`, the request was deleted. */
+/** Starting a run of a step: run it; `finished`, done or failed already; `missing`, the request was deleted. */
 export type StepStart =
   { kind: 'run'; attempts: number } | { kind: 'finished'; state: StepState } | { kind: 'missing' };
 
-/** The background steps of submissions (one row per submission and step), by the submission id the worker's jobs carry. */
+/** Submissions' background steps (a row per submission and step), by the submission id the worker's jobs carry. */
 export function createSubmissionStepRepository(db: Db) {
   /** Where the step stands; null when the request is gone. */
   async function stepState(submissionId: string, step: SubmissionStep): Promise<StepState | null> {

@@ -38,7 +38,7 @@ export function createSubmissionStepService(db: Db) {
   const screenshots = createSubmissionScreenshotRepository(db);
   const leases = createLeaseRepository(db);
 
-  /** Marks the step finished, hands the next step its row (and `extra` rows), removes its own; null when the request is gone. */
+  /** Finishes the step, adds the next step's row (and `commit`'s), removes its own; null when the request is gone. */
   async function finish(
     tx: Tx,
     submissionId: string,

@@ -33,7 +33,7 @@ describe('withTimeout', () => {
     expect(signal?.reason).toBeInstanceOf(TimeoutError);
   });
 
-  it("rejects with the caller's reason when its signal aborts first; with no limit, only that signal ends it", async () => {
+  it("rejects with the caller's reason when its signal aborts first; with no limit, only it ends", async () => {
     const caller = new AbortController();
     let signal: AbortSignal | undefined;
     const before = timers();
