@@ -42,7 +42,7 @@ module.exports = {
     },
     {
       name: 'worker-not-to-api',
-      comment: 'The worker uses server/core (services, repositories, jobs), never the HTTP API or the BFF.',
+      comment: 'The worker uses server/core (services, jobs, platform), never the HTTP API or the BFF.',
       severity: 'error',
       from: { path: '^worker/' },
       to: { path: [...API_ONLY, '^server/schemas/', '^bff/'] },
@@ -54,6 +54,28 @@ module.exports = {
       severity: 'error',
       from: { path: '^bff/' },
       to: { path: [...API_ONLY, '^worker/'] },
+    },
+    {
+      name: 'worker-bff-through-services',
+      comment:
+        'The worker and the BFF call services and platform code; SQL and its libraries stay behind the services.',
+      severity: 'error',
+      from: { path: '^(worker|bff)/' },
+      to: { path: ['^server/core/repositories/', npm('drizzle-orm'), npm('pg')] },
+    },
+    {
+      name: 'drizzle-in-data-layer',
+      comment: 'All SQL lives in repositories, on the client of server/core/platform/db (tests may inspect rows).',
+      severity: 'error',
+      from: { pathNot: ['^server/core/repositories/', '^server/core/platform/db/', '^test/'] },
+      to: { path: npm('drizzle-orm') },
+    },
+    {
+      name: 'repositories-without-jobs',
+      comment: 'Repositories store the job rows services build; they know no queue, job name or job id.',
+      severity: 'error',
+      from: { path: '^server/core/repositories/' },
+      to: { path: '^server/core/jobs/' },
     },
     ...browserCodeRules('element', '^element/', 'The browser element'),
     ...browserCodeRules('console', '^demo/owner/', 'The owner console (demo/owner), browser code like the element,'),

@@ -3,7 +3,7 @@ import type { WorkerConfig } from './config.js';
 import type { QueueName } from '../server/core/jobs/queues.js';
 import { closeWorkerDeps, createWorkerDeps, type WorkerDeps } from './deps.js';
 import { createLogger, type Logger } from '../server/core/platform/log.js';
-import { settlesWithin } from '../server/core/platform/deadline.js';
+import { withTimeout } from '../server/core/platform/deadline.js';
 import { startOutboxRelay, type OutboxRelay } from './relay.js';
 import { postponeOutboxCheck } from './dispatch-outbox.js';
 import { JOBS, familyOptions, type JobRegistry } from './jobs/index.js';
@@ -30,6 +30,13 @@ export interface StartWorkerOptions {
   /** The job types to run (default every job type of the product, worker/jobs/index.ts). */
   jobs?: JobRegistry;
 }
+
+/** Whether `promise` resolved within `ms`. */
+const settlesWithin = (promise: Promise<unknown>, ms: number) =>
+  withTimeout(() => promise, ms).then(
+    () => true,
+    () => false,
+  );
 
 /** The part of the shutdown time kept for handing jobs back and closing connections. */
 const HAND_BACK_MS = 2000;

@@ -2,12 +2,12 @@ import type { Redis } from 'ioredis';
 import type { WorkerConfig } from './config.js';
 import { createDb, type Db } from '../server/core/platform/db/client.js';
 import { createRedis } from '../server/core/platform/redis.js';
-import { settlesWithin } from '../server/core/platform/deadline.js';
+import { withTimeout } from '../server/core/platform/deadline.js';
 import { closeQueues, createQueues, type Queues } from './queues.js';
 import { JOBS, familyOptions, type JobRegistry } from './jobs/index.js';
 import { createStorage, type StorageDriver } from '../server/core/platform/storage/index.js';
-import { createSubmissionRepository, type SubmissionRepository } from '../server/core/repositories/submissions.js';
-import { createLeaseRepository, type LeaseRepository } from '../server/core/repositories/leases.js';
+import { createSubmissionStepService, type SubmissionStepService } from '../server/core/services/submission-steps.js';
+import { createOutboxService, type OutboxService } from '../server/core/services/outbox.js';
 import type { Logger } from '../server/core/platform/log.js';
 import { createCpuPool, type CpuPool } from '../server/core/platform/cpu-pool.js';
 import { createWebhookSender, type WebhookSender } from '../server/core/platform/webhook-sender.js';
@@ -38,8 +38,10 @@ export interface WorkerDeps {
   queues: Queues;
   workerRedis: Redis;
   producerRedis: Redis;
-  submissions: SubmissionRepository;
-  leases: LeaseRepository;
+  /** The submission steps' state, leases and reads. */
+  submissions: SubmissionStepService;
+  /** The outbox rows the relay hands to BullMQ. */
+  outbox: OutboxService;
   /** Threads for CPU work (PDF rendering). */
   cpuPool: CpuPool;
   /** Sends webhook requests (connections kept alive per receiver). */
@@ -127,8 +129,8 @@ export function createWorkerDeps(config: WorkerConfig, log: Logger, jobs: JobReg
     queues,
     workerRedis: createRedis(config.redisUrl, 'worker'),
     producerRedis,
-    submissions: createSubmissionRepository(db),
-    leases: createLeaseRepository(db),
+    submissions: createSubmissionStepService(db),
+    outbox: createOutboxService(db),
     cpuPool,
     webhookSender,
     webhookDb,
@@ -142,9 +144,9 @@ export function createWorkerDeps(config: WorkerConfig, log: Logger, jobs: JobReg
 /** Closes what `createWorkerDeps` opened; call it after the workers are closed. */
 export async function closeWorkerDeps(deps: WorkerDeps): Promise<void> {
   // Queue.close waits for Redis; it must not hold the shutdown when Redis is gone.
-  await settlesWithin(closeQueues(deps.queues), 2000);
+  await withTimeout(() => closeQueues(deps.queues), 2000).catch(() => {});
   // Clients passed to BullMQ are shared: BullMQ leaves them open, so they are ours to end.
-  await settlesWithin(Promise.all([deps.workerRedis.quit(), deps.producerRedis.quit()]), 1000);
+  await withTimeout(() => Promise.all([deps.workerRedis.quit(), deps.producerRedis.quit()]), 1000).catch(() => {});
   deps.workerRedis.disconnect();
   deps.producerRedis.disconnect();
   await Promise.all([

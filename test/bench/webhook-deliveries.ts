@@ -12,7 +12,7 @@ import path from 'node:path';
 import { Agent, request } from 'undici';
 import { Redis } from 'ioredis';
 import type { Db } from '../../server/core/platform/db/client.js';
-import { emitEvent } from '../../server/core/repositories/events.js';
+import { emitEvent } from '../../server/core/services/events.js';
 import { outboxWakeUpChannel } from '../../server/core/jobs/outbox.js';
 import { signedHeaders } from '../../server/core/domain/webhooks/signature.js';
 import { freePort } from '../helpers/test-env.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Queue } from 'bullmq';
 import { sql } from 'drizzle-orm';
-import { addToOutbox, completeOutbox } from '../../server/core/jobs/outbox.js';
+import { addToOutbox, completeOutbox } from '../../server/core/repositories/outbox.js';
 import { QUEUES } from '../../server/core/jobs/queues.js';
 import { createLogger } from '../../server/core/platform/log.js';
 import type { OutboxRow } from '../../server/core/platform/db/schema/index.js';

@@ -1,16 +1,18 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { startSmtpCatcher, type SmtpCatcher } from '../helpers/smtp-catcher.js';
+import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
 import { freePort } from '../helpers/test-env.js';
 import type { WorkerApp } from '../../worker/app.js';
 import { Queue, UnrecoverableError, Worker } from 'bullmq';
 import { createRedis } from '../../server/core/platform/redis.js';
 import { QUEUES } from '../../server/core/jobs/queues.js';
-import { submissionJobId } from '../../server/core/jobs/submission-jobs.js';
+import { FIRST_SUBMISSION_STEPS, submissionJob, submissionJobId } from '../../server/core/jobs/submission-jobs.js';
 import { createSubmissionRepository } from '../../server/core/repositories/submissions.js';
 import { closeWorkerDeps, createWorkerDeps } from '../../worker/deps.js';
 import { dispatchOutbox } from '../../worker/dispatch-outbox.js';
@@ -151,6 +153,31 @@ describe('outbox', () => {
     expect(steps.events).toMatchObject({ state: 'done', attempts: 1 });
   });
 
+  it("hands the events step's webhook deliveries to BullMQ when it commits, without waiting for a sweep", async () => {
+    const server = await startTestServer({ WEBHOOK_ALLOW_INSECURE: '1' });
+    cleanups.push(() => server.close());
+    const receiver = await startWebhookReceiver('whsec_' + Buffer.alloc(32, 3).toString('base64'));
+    cleanups.push(() => receiver.close());
+    const owner = await server.person('owner@events-nudge.test');
+    const share = await createSharedProject(server, owner);
+    const hook = await fetch(`${server.url}/projects/${share.projectId}/webhooks/forms`, {
+      method: 'PUT',
+      headers: { ...owner.headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: `${receiver.url}/forms`, events: ['form.submitted'], secret: receiver.secret }),
+    });
+    expect(hook.status).toBe(201);
+    // The periodic sweep runs once at start, then not for ten minutes.
+    const worker = await startTestWorker(server.env.env, {
+      WEBHOOK_ALLOW_INSECURE: '1',
+      OUTBOX_RELAY_INTERVAL_MS: '600000',
+    });
+    cleanups.push(() => worker.close(5000));
+    await worker.relay!.sweep();
+    const id = (await (await submit(server.url, share, validBody())).json()).requestId as string;
+    const [delivery] = await receiver.waitFor(1, (d) => d.path === '/hook/forms', 15_000);
+    expect(delivery.json).toMatchObject({ event: 'form.submitted', data: { requestId: id } });
+  });
+
   it('does everything once for a request whose server died between the commit and the hand-over to BullMQ', async () => {
     const smtp = await startSmtpCatcher();
     cleanups.push(() => smtp.close());
@@ -161,8 +188,10 @@ describe('outbox', () => {
       projectSettings: { emailAdminAddress: 'owner@shop.example' },
     });
     // What the submit route commits, without the hand-over that follows it.
+    const id = randomUUID();
     const stored = await createSubmissionRepository(server.deps.db).create(
       {
+        id,
         projectId: share.projectId,
         workspaceId: owner.workspaceId,
         formData: validBody().formData,
@@ -172,6 +201,7 @@ describe('outbox', () => {
         clientIp: '192.0.2.1',
         screenshots: [],
       },
+      FIRST_SUBMISSION_STEPS.map((step) => submissionJob(id, step)),
       60_000,
     );
     expect(stored.outbox.map((job) => job.jobId).sort()).toEqual([

@@ -1,13 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  DEFAULT_BRAND_COLOR,
-  MAX_VALUE_CHARS,
-  brandColorOf,
-  formRows,
-  optionRows,
-  printable,
-  renderRequestPdf,
-} from '../../worker/pdf/render-request-pdf.js';
+import { renderRequestPdf } from '../../worker/pdf/render-request-pdf.js';
+import { DEFAULT_BRAND_COLOR, brandColorOf } from '../../worker/pdf/brand-color.js';
+import { MAX_VALUE_CHARS, printable } from '../../worker/pdf/printable.js';
+import { formRows, optionRows } from '../../worker/pdf/request-rows.js';
 import { renderRequestPdfInPool } from '../../worker/pdf/render-in-pool.js';
 import { createCpuPool } from '../../server/core/platform/cpu-pool.js';
 import { jpeg, png } from './submission-fixtures.js';

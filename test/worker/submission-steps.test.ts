@@ -8,7 +8,6 @@ import { closeWorkerDeps, createWorkerDeps, type WorkerDeps } from '../../worker
 import { createLogger } from '../../server/core/platform/log.js';
 import {
   StepBusyError,
-  claimStep,
   runSubmissionStep,
   type StepProcessor,
   type SubmissionJobData,
@@ -290,25 +289,25 @@ describe('step runner', () => {
     const share = await createSharedProject(server, owner);
     const { requestId } = await (await submit(server.url, share, validBody())).json();
     const claims = await Promise.all([
-      claimStep(deps, requestId, 'pdf', 60_000),
-      claimStep(deps, requestId, 'pdf', 60_000),
+      deps.submissions.claim(requestId, 'pdf', 60_000),
+      deps.submissions.claim(requestId, 'pdf', 60_000),
     ]);
     expect(claims.map((c) => c.kind).sort()).toEqual(['busy', 'run']);
     // A failed run that will be retried frees the step at once (the retry comes before the lease would end).
     const first = claims.find((c) => c.kind === 'run')!;
     await deps.submissions.recordStepError(requestId, 'pdf', 'renderer exploded');
-    if (first.kind === 'run') await deps.leases.release(first.lease);
-    expect(await claimStep(deps, requestId, 'pdf', 60_000)).toEqual({
+    if (first.kind === 'run') await deps.submissions.release(first.lease);
+    expect(await deps.submissions.claim(requestId, 'pdf', 60_000)).toEqual({
       kind: 'run',
       attempts: 2,
       lease: expect.any(Object),
     });
-    expect(await claimStep(deps, requestId, 'pdf', 60_000)).toEqual({ kind: 'busy' });
+    expect(await deps.submissions.claim(requestId, 'pdf', 60_000)).toEqual({ kind: 'busy' });
     // A run that died without a word: once its lease has run out, another run takes the step.
     await query(`update job_leases set expires_at = now() - interval '1 second' where key = $1`, [
       submissionJobId(requestId, 'pdf'),
     ]);
-    expect(await claimStep(deps, requestId, 'pdf', 60_000)).toEqual({
+    expect(await deps.submissions.claim(requestId, 'pdf', 60_000)).toEqual({
       kind: 'run',
       attempts: 3,
       lease: expect.any(Object),

@@ -12,7 +12,7 @@ import {
 } from './submission-fixtures.js';
 import { startWorker } from '../../worker/app.js';
 import { createLogger } from '../../server/core/platform/log.js';
-import { emitEvent } from '../../server/core/repositories/events.js';
+import { emitEvent } from '../../server/core/services/events.js';
 import { outboxWakeUpChannel } from '../../server/core/jobs/outbox.js';
 import { QUEUES } from '../../server/core/jobs/queues.js';
 import { WEBHOOK_DELIVERY_BATCH_JOB } from '../../server/core/jobs/webhook-jobs.js';

@@ -1,5 +1,5 @@
-import { sql } from 'drizzle-orm';
 import { QUEUES } from '../../server/core/jobs/queues.js';
+import { failingDependencies } from '../../server/core/platform/dependency-health.js';
 import { defineJob } from './define-job.js';
 
 /**
@@ -11,7 +11,8 @@ export const health = defineJob({
   name: 'health',
   timeoutMs: 10_000,
   async process(_job, { deps }): Promise<{ ok: true; pid: number; at: string }> {
-    await deps.db.execute(sql`select 1`);
+    const failing = await failingDependencies({ db: deps.db, redis: deps.producerRedis });
+    if (failing.length > 0) throw new Error(`not answering: ${failing.join(', ')}`);
     return { ok: true, pid: process.pid, at: new Date().toISOString() };
   },
 });

@@ -1,7 +1,6 @@
 import type { Job } from 'bullmq';
 import { QUEUES } from '../../server/core/jobs/queues.js';
 import { IMPORT_JOB, type ImportJobData } from '../../server/core/jobs/import-jobs.js';
-import { createImportRepository } from '../../server/core/repositories/imports.js';
 import { defineJob } from './define-job.js';
 
 /**
@@ -24,14 +23,6 @@ export const libraryImport = defineJob({
   /** Its job was lost again and again (it kills every worker that takes it): the import ends interrupted. */
   async giveUp(tx, row, deps) {
     const importId = (row.payload as Partial<ImportJobData>).importId;
-    if (typeof importId !== 'string') return;
-    const repo = createImportRepository(deps.db);
-    await repo.fail(tx, importId, {
-      code: 'interrupted',
-      message: 'The import was interrupted again and again; start it again.',
-    });
-    const job = await repo.byId(importId, tx);
-    // After the commit would be exact; the files are the job's own, and removing them early is harmless.
-    if (job) await deps.imports.cleanUp(job);
+    if (typeof importId === 'string') await deps.imports.giveUp(tx, importId);
   },
 });

@@ -1,8 +1,7 @@
 import { UnrecoverableError } from 'bullmq';
-import { formRows, formatDate, optionRows } from '../pdf/render-request-pdf.js';
+import { formRows, formatDate, optionRows } from '../pdf/request-rows.js';
 import { ProjectMailError, isPermanentSmtpError, mailRouteFor, sendMail } from '../mail.js';
 import { RequestGoneError, defineSubmissionStep } from '../submission-step.js';
-import { workspaceOwnerEmails } from '../../server/core/repositories/accounts.js';
 
 /** The Message-ID of a request's e-mail: the same on every send, so a re-send is recognisable. */
 export const requestMessageId = (requestId: string) => `<request-${requestId}@config-share>`;
@@ -55,7 +54,7 @@ export const submissionEmail = defineSubmissionStep(
         const why = configured
           ? "the project's emailAdminAddress is not a valid e-mail address"
           : 'the project has no emailAdminAddress';
-        to = adminRecipients((await workspaceOwnerEmails(deps.db, submission.workspaceId)).join(','));
+        to = adminRecipients((await deps.submissions.ownerEmails(submission.workspaceId)).join(','));
         if (to.length === 0)
           return { note: `No e-mail address: ${why} and no workspace owner has an e-mail address; nothing was sent.` };
         note = `Sent to the workspace's owners: ${why}.`;

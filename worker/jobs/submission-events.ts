@@ -1,4 +1,4 @@
-import { emitEvent } from '../../server/core/repositories/events.js';
+import { emitEvent } from '../../server/core/services/events.js';
 import { RequestGoneError, defineSubmissionStep } from '../submission-step.js';
 
 /**
@@ -23,21 +23,27 @@ export const submissionEvents = defineSubmissionStep(
       };
       const base = { workspaceId: submission.workspaceId, projectId: submission.projectId };
       return {
+        // The deliveries' outbox rows go back to the step runner, which hands them over after commit.
         async commit(tx) {
-          await emitEvent(tx, {
-            ...base,
-            type: 'form.submitted',
-            data,
-            dedupeKey: `submission:${submission.id}:form.submitted`,
-          });
-          if (work.hasPricing) {
+          const emitted = [
             await emitEvent(tx, {
               ...base,
-              type: 'quote.submitted',
-              data: { ...data, status: submission.status },
-              dedupeKey: `submission:${submission.id}:quote.submitted`,
-            });
+              type: 'form.submitted',
+              data,
+              dedupeKey: `submission:${submission.id}:form.submitted`,
+            }),
+          ];
+          if (work.hasPricing) {
+            emitted.push(
+              await emitEvent(tx, {
+                ...base,
+                type: 'quote.submitted',
+                data: { ...data, status: submission.status },
+                dedupeKey: `submission:${submission.id}:quote.submitted`,
+              }),
+            );
           }
+          return emitted.flatMap((event) => event?.deliveries.map((delivery) => delivery.outbox.id) ?? []);
         },
       };
     },

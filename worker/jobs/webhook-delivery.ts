@@ -8,7 +8,6 @@ import {
   type WebhookDeliveryJobData,
 } from '../../server/core/jobs/webhook-jobs.js';
 import { ATTEMPT_BUDGET_MS } from '../../server/core/services/webhooks/delivery-attempts.js';
-import { createWebhookDeliveryRepository } from '../../server/core/repositories/webhook-deliveries.js';
 import { defineJob, jobOptions, type BatchJobData } from './define-job.js';
 import type { WorkerDeps } from '../deps.js';
 
@@ -140,7 +139,7 @@ export const webhookDelivery = defineJob({
   /** Its job was lost again and again (it kills every worker that takes it): the delivery ends failed. */
   async giveUp(tx, row, deps) {
     const deliveryId = (row.payload as Partial<WebhookDeliveryJobData>).deliveryId;
-    if (typeof deliveryId === 'string') await createWebhookDeliveryRepository(deps.db).abandon(tx, deliveryId);
+    if (typeof deliveryId === 'string') await deps.webhookAttempts.abandon(tx, deliveryId);
   },
   batch: { type: webhookDeliveryBatch, size: WEBHOOK_BATCH_SIZE },
 });

@@ -1,8 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import PDFDocument from 'pdfkit';
 import { imageDimensions, isScreenshotSizeAllowed } from '../../server/core/domain/image-dimensions.js';
+import { brandColorOf, textOn } from './brand-color.js';
+import { printable } from './printable.js';
+import { fixMissingGlyphWidth, requestPdfFonts, type FontName } from './request-pdf-fonts.js';
+import { formRows, formatDate, optionRows } from './request-rows.js';
 
 /**
  * The request PDF: the document an owner forwards to the customer, or files with the order.
@@ -44,180 +45,14 @@ interface OpenImage {
   openImage(src: Buffer): { width: number; height: number };
 }
 
-export const DEFAULT_BRAND_COLOR = '#1f3a5f';
 const TEXT = '#1d1d1f';
 const MUTED = '#6b7280';
 const RULE = '#d1d5db';
 const MARGIN = 50;
 const LABEL_WIDTH = 170;
 
-/** A colour pdfkit accepts, from what owners type into their settings. */
-export function brandColorOf(value: unknown): string {
-  if (typeof value !== 'string') return DEFAULT_BRAND_COLOR;
-  const v = value.trim();
-  if (/^#[0-9a-f]{6}$/i.test(v)) return v.toLowerCase();
-  if (/^#[0-9a-f]{3}$/i.test(v)) return `#${[...v.slice(1)].map((c) => c + c).join('')}`.toLowerCase();
-  return DEFAULT_BRAND_COLOR;
-}
-
-/** White or near-black, whichever reads better on the brand colour. */
-function textOn(hex: string): string {
-  const [r, g, b] = [1, 3, 5]
-    .map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
-    .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.4 ? TEXT : '#ffffff';
-}
-
-/** The three faces the document uses, by the names they are registered under in each document. */
-const FONT_FILES = { body: 'DejaVuSans.ttf', bold: 'DejaVuSans-Bold.ttf', italic: 'DejaVuSans-Oblique.ttf' } as const;
-type FontName = keyof typeof FONT_FILES;
-
-let fontBytes: Record<FontName, Buffer> | undefined;
-
-/**
- * The font files, read from the installed `dejavu-fonts-ttf` package on first use and kept by
- * the module. A render thread renders one PDF, so there this is one read; it saves the reads
- * where the module renders in place (the fallback without screenshots, tests).
- */
-function requestPdfFonts(): Record<FontName, Buffer> {
-  if (!fontBytes) {
-    const dir = path.join(path.dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf');
-    const read = (file: string) => readFileSync(path.join(dir, file));
-    fontBytes = { body: read(FONT_FILES.body), bold: read(FONT_FILES.bold), italic: read(FONT_FILES.italic) };
-  }
-  return fontBytes;
-}
-
-/** What pdfkit's embedded font keeps of the widths it writes into the PDF (not in its type definitions). */
-interface EmbeddedFontState {
-  _font?: {
-    widths?: Array<number | undefined>;
-    scale?: unknown;
-    font?: { getGlyph?(id: number): { advanceWidth: number } };
-  };
-}
-
-/**
- * pdfkit (0.20) writes the width of glyph 0, the box drawn for a character the font lacks, in
- * the font's own units instead of thousandths of an em: DejaVu's 2048-unit box would be drawn
- * twice as wide as it was measured, pushing a line with CJK or emoji past the margin. This puts
- * the width in the right units for the current font (a no-op once pdfkit does so itself).
- */
-function fixMissingGlyphWidth(doc: PDFKit.PDFDocument): void {
-  const font = (doc as unknown as EmbeddedFontState)._font;
-  const glyph = font?.font?.getGlyph?.(0);
-  if (font?.widths && typeof font.scale === 'number' && glyph) font.widths[0] = glyph.advanceWidth * font.scale;
-}
-
 /** The summary is printed whole: submit already bounds it (20,000 characters). */
 const MAX_SUMMARY_CHARS = 20_000;
-/** Longest answer or label the document prints; the rest is cut with a note (the full text stays in the request). */
-export const MAX_VALUE_CHARS = 5_000;
-/** Longest run without a break opportunity: pdfkit's wrapping of one long word takes time quadratic in its length. */
-const MAX_UNBROKEN_RUN = 40;
-const ZERO_WIDTH_SPACE = '\u200b';
-
-/**
- * Text as the document sets it: line ends made `\n`, a tab a few spaces (the font has no glyph
- * for it), and the other control characters (C0 and C1, DEL), which pdfkit would take as line
- * breaks or draw as boxes, left out. Runs of more than MAX_UNBROKEN_RUN characters without a
- * space get invisible break opportunities, and text past `maxChars` is cut with a note, so no
- * answer a visitor sends can make the render slow. Everything else is kept as typed.
- */
-export function printable(value: string, maxChars = MAX_VALUE_CHARS): string {
-  const clean = value
-    .replace(/\r\n?/g, '\n')
-    .replace(/\t/g, '    ')
-    .replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, '');
-  const chars = Array.from(clean);
-  const kept =
-    chars.length > maxChars
-      ? `${chars.slice(0, maxChars).join('')} … (shortened: ${chars.length - maxChars} more characters)`
-      : clean;
-  return kept.replace(
-    new RegExp(`[^\\s${ZERO_WIDTH_SPACE}]{${MAX_UNBROKEN_RUN}}(?=[^\\s])`, 'gu'),
-    (run) => run + ZERO_WIDTH_SPACE,
-  );
-}
-
-function asRecord(value: unknown): Record<string, unknown> | null {
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
-}
-
-/** A readable form of any answer: lists joined, yes/no for booleans, nested objects as `key: value`. */
-export function formatValue(value: unknown): string {
-  if (value === null || value === undefined || value === '') return '-';
-  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
-  if (Array.isArray(value)) return value.map(formatValue).join(', ');
-  const record = asRecord(value);
-  if (record) {
-    const label = record.label ?? record.name;
-    if (typeof label === 'string' && Object.keys(record).length <= 3) return label;
-    return Object.entries(record)
-      .map(([k, v]) => `${k}: ${formatValue(v)}`)
-      .join('\n');
-  }
-  return String(value);
-}
-
-/** The answers as label/value rows: the form's fields first, in the form's order, then anything else sent. */
-export function formRows(formFields: unknown, formData: Record<string, unknown>): Array<[string, string]> {
-  const rows: Array<[string, string]> = [];
-  const seen = new Set<string>();
-  for (const field of Array.isArray(formFields) ? formFields : []) {
-    const f = asRecord(field);
-    if (!f || (typeof f.id !== 'string' && typeof f.id !== 'number')) continue;
-    const id = String(f.id);
-    if (!(id in formData) || seen.has(id)) continue;
-    seen.add(id);
-    rows.push([typeof f.label === 'string' && f.label.trim() ? f.label : id, formatValue(formData[id])]);
-  }
-  for (const [key, value] of Object.entries(formData)) if (!seen.has(key)) rows.push([key, formatValue(value)]);
-  return rows;
-}
-
-/** A price in the project's currency (`€40.00`; an unknown three-letter code prefixes the amount), or the plain number without a three-letter code. */
-export function formatPrice(price: number, currency: unknown): string {
-  if (typeof currency === 'string' && /^[A-Za-z]{3}$/.test(currency)) {
-    return new Intl.NumberFormat('en', { style: 'currency', currency: currency.toUpperCase() }).format(price);
-  }
-  return String(price);
-}
-
-/** The chosen options as block name / choice label rows, with a choice's price when the project gives one. */
-export function optionRows(
-  optionBlocks: unknown,
-  selected: Record<string, unknown>,
-  currency?: unknown,
-): Array<[string, string]> {
-  const blocks = (Array.isArray(optionBlocks) ? optionBlocks : [])
-    .map(asRecord)
-    .filter((b): b is Record<string, unknown> => Boolean(b));
-  return Object.entries(selected).map(([key, value]) => {
-    const block = blocks.find((b) => String(b.id) === key);
-    const choices = Array.isArray(block?.choices)
-      ? block.choices.map(asRecord).filter((c): c is Record<string, unknown> => Boolean(c))
-      : [];
-    const label = (v: unknown): string => {
-      const choice = choices.find(
-        (c) => (typeof v === 'string' || typeof v === 'number') && String(c.id) === String(v),
-      );
-      if (!choice) return formatValue(v);
-      const name = typeof choice.label === 'string' ? choice.label : String(choice.id);
-      return typeof choice.price === 'number' ? `${name} (${formatPrice(choice.price, currency)})` : name;
-    };
-    const text = Array.isArray(value) ? value.map(label).join(', ') : label(value);
-    const name = block && typeof block.name === 'string' && block.name.trim() ? block.name : key;
-    return [name, text];
-  });
-}
-
-/** `2026-11-22 14:05 UTC`: unambiguous for any reader. */
-export function formatDate(date: Date): string {
-  return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-}
 
 /** Renders the PDF and resolves with its bytes. */
 export async function renderRequestPdf(input: RequestPdfInput): Promise<Buffer> {
@@ -258,7 +93,7 @@ export async function renderRequestPdf(input: RequestPdfInput): Promise<Buffer> 
   // Header band in the brand colour.
   doc.rect(0, 0, doc.page.width, 96).fill(brand);
   doc
-    .fillColor(textOn(brand))
+    .fillColor(textOn(brand, TEXT))
     .font('bold')
     .fontSize(22)
     .text(projectName, MARGIN, 30, { width, height: 28, ellipsis: true, lineBreak: false });

@@ -1,16 +1,11 @@
-import { eq, sql } from 'drizzle-orm';
 import type { Redis } from 'ioredis';
-import type { Executor } from '../platform/db/client.js';
-import { outbox } from '../platform/db/schema/index.js';
 import type { QueueName } from './queues.js';
 
 /**
- * Store-first background work. Rows are written inside the caller's transaction (by
- * `addToOutbox`, or by the submit statement), never enqueued yet. Only the worker hands them to
- * BullMQ, with the options its job types declare: its relay sweeps the due rows periodically and
- * at once when a process publishes a wake-up (`createOutboxNudger`) after its commit. A
- * processor removes its row with `completeOutbox` when the job is finished, in the same
- * transaction as its result.
+ * Store-first background work. Services write outbox rows (repositories/outbox.ts) inside the
+ * caller's transaction; only the worker hands them to BullMQ, with the options its job types
+ * declare: its relay sweeps due rows periodically and at once when a process publishes a wake-up
+ * (`createOutboxNudger`) after its commit. A job removes its row with its result.
  */
 export interface OutboxJob {
   queue: QueueName;
@@ -23,42 +18,6 @@ export interface OutboxJob {
 /** An outbox row just committed: its id and its job. */
 export interface CommittedOutboxJob extends OutboxJob {
   id: number;
-}
-
-export async function addToOutbox(tx: Executor, jobs: OutboxJob[]): Promise<number[]> {
-  if (jobs.length === 0) return [];
-  const rows = await tx
-    .insert(outbox)
-    .values(jobs.map((job) => ({ queue: job.queue, jobName: job.name, jobId: job.jobId, payload: job.data })))
-    .onConflictDoNothing({ target: outbox.jobId })
-    .returning({ id: outbox.id });
-  return rows.map((row) => row.id);
-}
-
-/**
- * An outbox row for a job the caller hands to BullMQ itself, with a delay, right after the
- * commit: marked as handed over, and first checked by the relay `checkAfterMs` from now (the
- * job's delay plus a margin). If the hand-over fails or Redis loses the job, the relay finds the
- * row overdue and enqueues the job again; it never looks at it while the job is still waiting.
- */
-export async function addScheduledToOutbox(tx: Executor, job: OutboxJob, checkAfterMs: number): Promise<void> {
-  await tx
-    .insert(outbox)
-    .values({
-      queue: job.queue,
-      jobName: job.name,
-      jobId: job.jobId,
-      payload: job.data,
-      enqueueCount: 1,
-      lastEnqueuedAt: sql`now()`,
-      nextAttemptAt: sql`now() + ${Math.round(checkAfterMs)}::int * interval '1 millisecond'`,
-    })
-    .onConflictDoNothing({ target: outbox.jobId });
-}
-
-/** Removes a finished job's row; call it in the transaction that records the job's result. */
-export async function completeOutbox(tx: Executor, jobId: string): Promise<void> {
-  await tx.delete(outbox).where(eq(outbox.jobId, jobId));
 }
 
 /** The Redis pub/sub channel on which committed outbox work wakes the workers' relays. */

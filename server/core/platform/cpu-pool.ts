@@ -1,5 +1,5 @@
 import { Piscina } from 'piscina';
-import { settlesWithin, withTimeout } from './deadline.js';
+import { withTimeout } from './deadline.js';
 
 /**
  * A small pool of threads for CPU work (PDF rendering, model checks), so that it never blocks
@@ -84,7 +84,7 @@ export function createCpuPool(options: CpuPoolOptions = {}) {
     },
     /** Lets queued and running tasks finish (for at most `timeoutMs`, then stops them) and ends the threads. */
     async close(timeoutMs = 5000) {
-      if (!(await settlesWithin(pool.close(), timeoutMs))) await pool.destroy();
+      await withTimeout(() => pool.close(), timeoutMs).catch(() => pool.destroy());
     },
   };
 }

@@ -1,4 +1,3 @@
-import { sql } from 'drizzle-orm';
 import type { Redis } from 'ioredis';
 import type { Db } from './db/client.js';
 import { withTimeout } from './deadline.js';
@@ -24,7 +23,7 @@ export async function failingDependencies(
 ): Promise<Dependency[]> {
   const timeoutMs = options.timeoutMs ?? 2000;
   const checks: Array<[Dependency, () => Promise<unknown>]> = [
-    ['postgres', () => deps.db.execute(sql`select 1`)],
+    ['postgres', () => deps.db.$client.query('select 1')],
     ['redis', () => deps.redis.ping()],
   ];
   if (deps.storage) checks.push(['storage', () => deps.storage!.check()]);

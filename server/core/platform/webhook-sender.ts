@@ -1,6 +1,5 @@
 import { STATUS_CODES } from 'node:http';
 import { Agent, errors as undiciErrors, request } from 'undici';
-import { withDeadline } from './deadline.js';
 import { SsrfError, guardedLookup, resolvePublicAddress } from './ssrf-guard.js';
 import type { AttemptError } from './db/schema/index.js';
 
@@ -108,29 +107,26 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
           const host = target.hostname.replace(/^\[(.*)\]$/, '$1');
           if (/^[\d.]+$/.test(host) || host.includes(':')) await resolvePublicAddress(host);
         }
-        // One deadline over the whole exchange (connection, headers, body), cleared when it ends.
-        const { response, responseBody } = await withDeadline(
-          async (deadline) => {
-            const response = await request(target, {
-              method: 'POST',
-              headers,
-              body,
-              dispatcher: agent,
-              signal: deadline,
-              headersTimeout: timeoutMs,
-              bodyTimeout: timeoutMs,
-            });
-            try {
-              return { response, responseBody: await readLimited(response.body) };
-            } catch {
-              // The status arrived; a body cut short (timeout, reset) does not change what it said.
-              response.body.destroy();
-              return { response, responseBody: null };
-            }
-          },
-          timeoutMs,
-          'The webhook request timed out',
-        );
+        // One deadline over the whole exchange (connection, headers, body); a status that arrived
+        // counts even when the body is cut short by it.
+        const deadline = AbortSignal.timeout(timeoutMs);
+        const response = await request(target, {
+          method: 'POST',
+          headers,
+          body,
+          dispatcher: agent,
+          signal: deadline,
+          headersTimeout: timeoutMs,
+          bodyTimeout: timeoutMs,
+        });
+        let responseBody: string | null;
+        try {
+          responseBody = await readLimited(response.body);
+        } catch {
+          // The status arrived; a body cut short (timeout, reset) does not change what it said.
+          response.body.destroy();
+          responseBody = null;
+        }
         const retryAfter = response.headers['retry-after'];
         const delivered = response.statusCode >= 200 && response.statusCode < 300;
         return done({

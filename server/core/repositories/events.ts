@@ -1,55 +1,50 @@
-import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import type { Executor } from '../platform/db/client.js';
-import { WEBHOOK_EVENT_TYPES, serializeDeliveryBody, type WebhookEventType } from '../domain/webhooks/event-types.js';
-import { insertEventWithDeliveries, type QueuedDelivery } from './webhook-deliveries.js';
 
-/** The event types the interface defines for webhooks. */
-export const EVENT_TYPES = WEBHOOK_EVENT_TYPES;
-export type EventType = WebhookEventType;
-
-export interface EmitEventInput {
+export interface NewEvent {
+  id: string;
   workspaceId: string;
   projectId: string;
-  type: EventType;
+  type: string;
   data: Record<string, unknown>;
-  /** Makes the emit idempotent: a second emit with the same key is ignored. */
-  dedupeKey?: string;
+  dedupeKey: string | null;
+  createdAt: Date;
+  /** The delivery body, serialized once. */
+  body: string;
 }
 
-/** An event recorded, and the webhook deliveries it queued. */
-export interface EmittedEvent {
-  eventId: string;
-  createdAt: Date;
-  deliveries: QueuedDelivery[];
+/** A delivery an event created: who gets it, under which delivery id. */
+export interface NewDelivery {
+  webhookId: string;
+  deliveryId: string;
 }
 
 /**
- * The one way the product emits a project event. Call it inside the transaction that makes the
- * change, so the event exists exactly when the change does; its webhook deliveries (one per
- * enabled webhook of the project that subscribes to the type) and their outbox rows are written
- * by the same statement, so none is lost between the commit and the queue. Null when the
- * dedupe key was used already. The callers that can wake the workers' relay do so after commit
- * with `deliveries[].outbox`; otherwise its periodic sweep finds them.
+ * Records a project event and, in the same statement, one delivery for every enabled webhook of
+ * the project that subscribes to its type. A second insert under the same dedupe key adds
+ * nothing (nor does a repeated fan-out: one delivery per event and webhook): then null.
  */
-export async function emitEvent(db: Executor, input: EmitEventInput): Promise<EmittedEvent | null> {
-  const eventId = randomUUID();
-  const createdAt = new Date();
-  const body = serializeDeliveryBody({
-    id: eventId,
-    event: input.type,
-    createdAt,
-    projectId: input.projectId,
-    data: input.data,
-  });
-  const deliveries = await insertEventWithDeliveries(db, {
-    id: eventId,
-    workspaceId: input.workspaceId,
-    projectId: input.projectId,
-    type: input.type,
-    data: input.data,
-    dedupeKey: input.dedupeKey ?? null,
-    createdAt,
-    body,
-  });
-  return deliveries ? { eventId, createdAt, deliveries } : null;
+export async function insertEventWithDeliveries(db: Executor, event: NewEvent): Promise<NewDelivery[] | null> {
+  const result = await db.execute<{ emitted: boolean; delivery_id: string | null; webhook_id: string | null }>(sql`
+    with event as (
+      insert into project_events (id, workspace_id, project_id, type, data, dedupe_key, created_at)
+      values (${event.id}, ${event.workspaceId}, ${event.projectId}, ${event.type},
+        ${JSON.stringify(event.data)}::jsonb, ${event.dedupeKey}, ${event.createdAt.toISOString()})
+      on conflict (dedupe_key) do nothing
+      returning id, project_id, type
+    ), delivery as (
+      insert into webhook_deliveries (workspace_id, project_id, webhook_id, event_id, event, body, next_attempt_at)
+      select w.workspace_id, w.project_id, w.id, event.id, event.type, ${event.body}, now()
+      from event join webhooks w on w.project_id = event.project_id and w.enabled and event.type = any (w.events)
+      on conflict (event_id, project_id, webhook_id) do nothing
+      returning id, webhook_id
+    )
+    select (select count(*) > 0 from event) as emitted, delivery.id as delivery_id, delivery.webhook_id
+    from (select 1) one left join delivery on true
+  `);
+  const rows = result.rows;
+  if (!rows[0]?.emitted) return null;
+  return rows.flatMap((row) =>
+    row.delivery_id && row.webhook_id ? [{ deliveryId: row.delivery_id, webhookId: row.webhook_id }] : [],
+  );
 }

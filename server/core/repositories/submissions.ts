@@ -1,37 +1,25 @@
-import { randomUUID } from 'node:crypto';
-import { and, count, eq, gte, inArray, lt, sql } from 'drizzle-orm';
+import { and, count, eq, gte, inArray, lt } from 'drizzle-orm';
 import type { Db, Executor } from '../platform/db/client.js';
 import {
   projects,
   submissionScreenshots,
   submissionSteps,
   submissions,
-  outbox,
   SUBMISSION_STEPS,
-  type StepState,
   type Submission,
-  type SubmissionStep,
-  type SubmissionStepRow,
 } from '../platform/db/schema/index.js';
-import { FIRST_SUBMISSION_STEPS, submissionJob, submissionJobId } from '../jobs/submission-jobs.js';
 import { afterCursor, toPage, type PageCursor } from './pagination.js';
-import type { CommittedOutboxJob } from '../jobs/outbox.js';
+import { completeOutboxJobs, type NewOutboxRow } from './outbox.js';
 import { decompressScene, type ProjectData } from '../domain/scene.js';
 
 /**
- * Submissions ("requests" on the owner side) with their screenshots and step states. Owner
- * methods take the workspace and project ids, so another tenant's request does not exist; the
- * worker's methods take the submission id, which its jobs carry.
+ * Submissions ("requests" on the owner side). Owner methods take the workspace and project ids,
+ * so another tenant's request does not exist; the worker's take the submission id its jobs carry.
+ * Their step states are in submission-steps.ts, their screenshots in submission-screenshots.ts.
  */
 
-/** File extension of each screenshot type, for storage keys. */
-export const SCREENSHOT_EXTENSIONS: Record<string, string> = {
-  'image/png': 'png',
-  'image/jpeg': 'jpg',
-  'image/webp': 'webp',
-};
-
 export interface NewSubmission {
+  id: string;
   projectId: string;
   workspaceId: string;
   formData: Record<string, unknown>;
@@ -42,10 +30,6 @@ export interface NewSubmission {
   screenshots: Array<{ mimeType: string; data: Buffer }>;
 }
 
-/** The outcome of starting a run of a step: run it; `finished`, done or failed already; `missing`, the request was deleted. */
-export type StepStart =
-  { kind: 'run'; attempts: number } | { kind: 'finished'; state: StepState } | { kind: 'missing' };
-
 /** What background steps need to know about a submission and its project. */
 export interface SubmissionForWork {
   submission: Submission;
@@ -55,17 +39,6 @@ export interface SubmissionForWork {
 }
 
 export function createSubmissionRepository(db: Db) {
-  const idsOfSteps = (submissionId: string) => SUBMISSION_STEPS.map((step) => submissionJobId(submissionId, step));
-
-  /** Where the step stands; null when the request is gone. */
-  async function stepState(submissionId: string, step: SubmissionStep): Promise<StepState | null> {
-    const [row] = await db
-      .select({ state: submissionSteps.state })
-      .from(submissionSteps)
-      .where(and(eq(submissionSteps.submissionId, submissionId), eq(submissionSteps.step, step)));
-    return row?.state ?? null;
-  }
-
   return {
     /** The request stored under this Idempotency-Key in the last `windowMs`, if any. */
     async findByIdempotencyKey(projectId: string, key: string, windowMs: number): Promise<string | null> {
@@ -83,16 +56,17 @@ export function createSubmissionRepository(db: Db) {
     },
 
     /**
-     * Stores a request, its screenshots, its pending steps and the outbox rows of its first
-     * steps in one transaction. With an Idempotency-Key already used in the window, stores
+     * Stores a request (its id chosen by the caller), its screenshots, its pending steps and the
+     * outbox rows `jobs` in one transaction. With an Idempotency-Key already used in the window, stores
      * nothing and answers the first request's id (`created: false`). The outbox rows are due at
      * once: the caller wakes the workers' relays with them (`outbox`, see createOutboxNudger),
      * and the relay's periodic sweep covers a wake-up that never happened.
      */
-    async create(
+    async create<Job extends NewOutboxRow>(
       input: NewSubmission,
+      jobs: Job[],
       idempotencyWindowMs: number,
-    ): Promise<{ id: string; created: boolean; outbox: CommittedOutboxJob[] }> {
+    ): Promise<{ id: string; created: boolean; outbox: Array<Job & { id: number }> }> {
       if (input.idempotencyKey) {
         // An expired key is free again: forget it on the old request (the unique index would refuse it).
         await db
@@ -109,8 +83,7 @@ export function createSubmissionRepository(db: Db) {
       // One statement is one transaction and one round trip: this is the hot path of every
       // submit. A conflicting Idempotency-Key inserts nothing (the dependent inserts read
       // from `inserted`); a parallel insert with the same key is waited for by ON CONFLICT.
-      const id = randomUUID();
-      const jobs = FIRST_SUBMISSION_STEPS.map((step) => submissionJob(id, step));
+      const { id } = input;
       const { rows } = await db.$client.query<{
         created: boolean;
         outbox_rows: Array<{ id: string; jobId: string }> | null;
@@ -255,6 +228,7 @@ export function createSubmissionRepository(db: Db) {
       workspaceId: string,
       projectId: string,
       id: string,
+      outboxJobIds: string[],
     ): Promise<{ row: Submission; storageKeys: string[] } | null> {
       const [row] = await tx
         .select()
@@ -268,73 +242,10 @@ export function createSubmissionRepository(db: Db) {
         .select({ storageKey: submissionScreenshots.storageKey })
         .from(submissionScreenshots)
         .where(eq(submissionScreenshots.submissionId, id));
-      await tx.delete(outbox).where(inArray(outbox.jobId, idsOfSteps(id)));
+      await completeOutboxJobs(tx, outboxJobIds);
       await tx.delete(submissions).where(eq(submissions.id, id));
       const storageKeys = [...shots.map((s) => s.storageKey), row.pdfKey].filter((k): k is string => Boolean(k));
       return { row, storageKeys };
-    },
-
-    // ---- background steps (the worker) ----
-
-    /**
-     * Counts a run of the step and says whether it should run: a step already done or failed
-     * is skipped (jobs are delivered at least once), a deleted request has nothing to do. The
-     * caller holds the step's lease (leases.ts), so no other run counts at the same time.
-     */
-    async startStep(submissionId: string, step: SubmissionStep): Promise<StepStart> {
-      const [started] = await db
-        .update(submissionSteps)
-        .set({ attempts: sql`${submissionSteps.attempts} + 1` })
-        .where(
-          and(
-            eq(submissionSteps.submissionId, submissionId),
-            eq(submissionSteps.step, step),
-            eq(submissionSteps.state, 'pending'),
-          ),
-        )
-        .returning({ attempts: submissionSteps.attempts });
-      if (started) return { kind: 'run', attempts: started.attempts };
-      const state = await stepState(submissionId, step);
-      return state ? { kind: 'finished', state } : { kind: 'missing' };
-    },
-
-    stepState,
-
-    /** Locks the step row for the transaction that records its result; null when the request is gone. */
-    async lockStep(tx: Executor, submissionId: string, step: SubmissionStep) {
-      const [row] = await tx
-        .select()
-        .from(submissionSteps)
-        .where(and(eq(submissionSteps.submissionId, submissionId), eq(submissionSteps.step, step)))
-        .for('update');
-      return row ?? null;
-    },
-
-    async finishStep(
-      tx: Executor,
-      submissionId: string,
-      step: SubmissionStep,
-      state: 'done' | 'failed',
-      message: string | null,
-    ) {
-      await tx
-        .update(submissionSteps)
-        .set({ state, lastError: message, doneAt: state === 'done' ? new Date() : null })
-        .where(and(eq(submissionSteps.submissionId, submissionId), eq(submissionSteps.step, step)));
-    },
-
-    /** Keeps the error of a run that will be retried, for the owner to see. */
-    async recordStepError(submissionId: string, step: SubmissionStep, message: string) {
-      await db
-        .update(submissionSteps)
-        .set({ lastError: message })
-        .where(
-          and(
-            eq(submissionSteps.submissionId, submissionId),
-            eq(submissionSteps.step, step),
-            eq(submissionSteps.state, 'pending'),
-          ),
-        );
     },
 
     /** The submission row alone; null when deleted. */
@@ -362,23 +273,6 @@ export function createSubmissionRepository(db: Db) {
         projectData: decompressScene(row.scene),
         hasPricing: row.hasPricing,
       };
-    },
-
-    /** The screenshots, with their bytes while they are not in storage yet. */
-    async screenshotsForWork(submissionId: string) {
-      return db
-        .select()
-        .from(submissionScreenshots)
-        .where(eq(submissionScreenshots.submissionId, submissionId))
-        .orderBy(submissionScreenshots.position);
-    },
-
-    /** Records where a screenshot now lives and drops its bytes from the database. */
-    async setScreenshotStored(tx: Executor, submissionId: string, position: number, storageKey: string) {
-      await tx
-        .update(submissionScreenshots)
-        .set({ storageKey, data: null })
-        .where(and(eq(submissionScreenshots.submissionId, submissionId), eq(submissionScreenshots.position, position)));
     },
 
     async setPdfKey(tx: Executor, submissionId: string, pdfKey: string) {

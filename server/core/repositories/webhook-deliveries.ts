@@ -10,9 +10,6 @@ import {
   type WebhookAttempt,
   type WebhookDelivery,
 } from '../platform/db/schema/index.js';
-import { QUEUES } from '../jobs/queues.js';
-import { WEBHOOK_DELIVERY_JOB, webhookAttemptJob } from '../jobs/webhook-jobs.js';
-import type { CommittedOutboxJob } from '../jobs/outbox.js';
 import { DELIVERY_LOG_SIZE } from '../domain/webhooks/event-types.js';
 
 /**
@@ -20,25 +17,6 @@ import { DELIVERY_LOG_SIZE } from '../domain/webhooks/event-types.js';
  * reads take the workspace and project ids; the worker's methods take the delivery id its job
  * carries.
  */
-
-/** A delivery created and queued: who gets it, under which delivery id, and its outbox row. */
-export interface QueuedDelivery {
-  webhookId: string;
-  deliveryId: string;
-  outbox: CommittedOutboxJob;
-}
-
-export interface NewEvent {
-  id: string;
-  workspaceId: string;
-  projectId: string;
-  type: string;
-  data: Record<string, unknown>;
-  dedupeKey: string | null;
-  createdAt: Date;
-  /** The delivery body, serialized once. */
-  body: string;
-}
 
 /** A delivery claimed for an attempt, with what sending needs of its webhook. */
 export interface ClaimedDelivery {
@@ -70,59 +48,6 @@ export interface ClaimRequest {
 
 /** A delivered attempt to record, with the outbox job it ends. */
 export type DeliveredAttempt = NewAttempt & { jobId: string };
-
-type QueuedRow = { delivery_id: string; webhook_id: string; outbox_id: number | string } & Record<string, unknown>;
-
-const toQueued = (projectId: string, rows: QueuedRow[]): QueuedDelivery[] =>
-  rows.map((row) => ({
-    webhookId: row.webhook_id,
-    deliveryId: row.delivery_id,
-    outbox: {
-      id: Number(row.outbox_id),
-      ...webhookAttemptJob({ id: row.delivery_id, projectId, webhookId: row.webhook_id }, 1),
-    },
-  }));
-
-/**
- * Records a project event and, in the same statement, one delivery for every enabled webhook of
- * the project that subscribes to its type, each with the outbox row of its first attempt. So an
- * event exists exactly when its deliveries do: none is lost between the commit and the queue,
- * and a second emit under the same dedupe key adds nothing (nor does a repeated fan-out: one
- * delivery per event and webhook). Answers null when the dedupe key was used already.
- */
-export async function insertEventWithDeliveries(db: Executor, event: NewEvent): Promise<QueuedDelivery[] | null> {
-  const result = await db.execute<QueuedRow & { emitted: boolean }>(sql`
-    with event as (
-      insert into project_events (id, workspace_id, project_id, type, data, dedupe_key, created_at)
-      values (${event.id}, ${event.workspaceId}, ${event.projectId}, ${event.type}, ${JSON.stringify(event.data)}::jsonb, ${event.dedupeKey}, ${event.createdAt.toISOString()})
-      on conflict (dedupe_key) do nothing
-      returning id, project_id, type
-    ), delivery as (
-      insert into webhook_deliveries (workspace_id, project_id, webhook_id, event_id, event, body, next_attempt_at)
-      select w.workspace_id, w.project_id, w.id, event.id, event.type, ${event.body}, now()
-      from event join webhooks w on w.project_id = event.project_id and w.enabled and event.type = any (w.events)
-      on conflict (event_id, project_id, webhook_id) do nothing
-      returning id, webhook_id
-    ), queued as (
-      insert into outbox (queue, job_name, job_id, payload)
-      select ${QUEUES.webhookDeliveries}, ${WEBHOOK_DELIVERY_JOB}, 'whd_' || delivery.id || '_1',
-        jsonb_build_object('deliveryId', delivery.id, 'attempt', 1, 'endpoint', ${event.projectId}::text || '/' || delivery.webhook_id)
-      from delivery
-      on conflict (job_id) do nothing
-      returning id, job_id
-    )
-    select (select count(*) > 0 from event) as emitted, delivery.id as delivery_id, delivery.webhook_id, queued.id as outbox_id
-    from (select 1) one
-    left join delivery on true
-    left join queued on queued.job_id = 'whd_' || delivery.id || '_1'
-  `);
-  const rows = result.rows;
-  if (!rows[0]?.emitted) return null;
-  return toQueued(
-    event.projectId,
-    rows.filter((row) => row.delivery_id !== null && row.outbox_id !== null),
-  );
-}
 
 export function createWebhookDeliveryRepository(db: Db) {
   const repository = {
@@ -321,7 +246,6 @@ export function createWebhookDeliveryRepository(db: Db) {
         .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.state, 'pending')));
     },
 
-    /** The delivery log of a webhook, newest first. */
     /**
      * The log: attempts newest first, each with where its delivery stands now (state, attempts
      * made, next retry) and the start of the request body it sent.

@@ -1,6 +1,6 @@
 import type { Project } from '../platform/db/schema/index.js';
 import { createProjectRepository } from '../repositories/projects.js';
-import { emitEvent } from '../repositories/events.js';
+import { emitEvent } from './events.js';
 import type { PageCursor } from '../repositories/pagination.js';
 import { notFound } from '../domain/errors.js';
 import { assertUniqueModelIds, normalizeData, type ProjectData } from '../domain/scene.js';

@@ -3,7 +3,7 @@ import type { TransactionRunner } from '../platform/db/transactions.js';
 import type { ShareChange, ShareChangePublisher } from '../platform/share-changes.js';
 import type { StorageDriver } from '../platform/storage/index.js';
 import type { OutboxNudger } from '../jobs/outbox.js';
-import type { EmittedEvent } from '../repositories/events.js';
+import type { EmittedEvent } from './events.js';
 
 /** The logger methods services report with (pino's, or any with the same shape). */
 export interface ServiceLog {

@@ -1,7 +1,7 @@
 import type { ShareSettingsRow } from '../platform/db/schema/index.js';
 import { createShareRepository, type SharePatch } from '../repositories/shares.js';
 import { createProjectRepository } from '../repositories/projects.js';
-import { emitEvent } from '../repositories/events.js';
+import { emitEvent } from './events.js';
 import { invalidRequest, notFound } from '../domain/errors.js';
 import { parseHostRules } from '../domain/embed-hosts.js';
 import { hashPassword } from '../platform/password-hashing.js';

@@ -1,7 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import type { OutboxNudger } from '../jobs/outbox.js';
+import { FIRST_SUBMISSION_STEPS, submissionJob, submissionJobId } from '../jobs/submission-jobs.js';
+import { SUBMISSION_STEPS } from '../platform/db/schema/index.js';
 import { createProjectRepository } from '../repositories/projects.js';
 import { createSubmissionRepository } from '../repositories/submissions.js';
-import { emitEvent } from '../repositories/events.js';
+import { emitEvent } from './events.js';
 import type { PageCursor } from '../repositories/pagination.js';
 import { invalidRequest, notFound } from '../domain/errors.js';
 import { checkJsonSize, decodeScreenshot, missingRequiredFields } from '../domain/submission-input.js';
@@ -63,9 +66,12 @@ export function createSubmissionService(deps: SubmissionServiceDeps) {
           missing.map((id) => ({ field: `body.formData.${id}`, message: 'is required' })),
         );
       }
+      const id = randomUUID();
+      const jobs = FIRST_SUBMISSION_STEPS.map((step) => submissionJob(id, step));
       return deps.inTransaction.statement(async ({ afterCommit }) => {
         const created = await repo.create(
           {
+            id,
             projectId: access.projectId,
             workspaceId: access.workspaceId,
             formData: input.formData,
@@ -75,6 +81,7 @@ export function createSubmissionService(deps: SubmissionServiceDeps) {
             clientIp: input.clientIp,
             screenshots,
           },
+          jobs,
           IDEMPOTENCY_WINDOW_MS,
         );
         // Fire and forget: the submission is safe in Postgres; Redis must not delay or fail the answer.
@@ -118,7 +125,8 @@ export function createSubmissionService(deps: SubmissionServiceDeps) {
     /** Deletes the submission (quote.deleted, in the deleting transaction) and, after commit, its files. */
     async delete(workspaceId: string, projectId: string, id: string): Promise<void> {
       const deleted = await deps.inTransaction(async ({ tx, afterCommit }) => {
-        const result = await repo.delete(tx, workspaceId, projectId, id);
+        const stepJobIds = SUBMISSION_STEPS.map((step) => submissionJobId(id, step));
+        const result = await repo.delete(tx, workspaceId, projectId, id, stepJobIds);
         if (!result) return null;
         const emitted = await emitEvent(tx, {
           workspaceId,

@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { TimeoutError, withTimeout } from '../../../server/core/platform/deadline.js';
 
-/** The deadline helper of the health checks and the DNS guard: settles once, leaves no timer. */
+/** The one timing helper (jobs, health checks, the DNS guard, shutdowns): settles once, leaves no timer. */
 
 const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
 
@@ -31,6 +31,29 @@ describe('withTimeout', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(45);
     expect(signal?.aborted).toBe(true);
     expect(signal?.reason).toBeInstanceOf(TimeoutError);
+  });
+
+  it("rejects with the caller's reason when its signal aborts first; with no limit, only it ends", async () => {
+    const caller = new AbortController();
+    let signal: AbortSignal | undefined;
+    const before = timers();
+    const running = withTimeout(
+      (s) => {
+        signal = s;
+        return new Promise(() => {});
+      },
+      Infinity,
+      'late',
+      caller.signal,
+    );
+    expect(timers()).toBe(before);
+    caller.abort(new Error('shutting down'));
+    await expect(running).rejects.toThrow('shutting down');
+    expect(signal?.aborted).toBe(true);
+    const already = new AbortController();
+    already.abort(new Error('gone'));
+    await expect(withTimeout(async () => 'late', 60_000, 'late', already.signal)).rejects.toThrow('gone');
+    expect(timers()).toBe(before);
   });
 
   it('cancels a fetch that takes the signal', async () => {

@@ -1,11 +1,12 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import type { ImportJob } from '../../platform/db/schema/index.js';
+import type { Tx } from '../../platform/db/client.js';
 import { storageKeys } from '../../platform/storage/index.js';
 import { MAX_MODEL_BYTES, type Libraries, type LibraryItem } from '../../platform/libraries/index.js';
 import type { CpuPool } from '../../platform/cpu-pool.js';
 import { withTimeout } from '../../platform/deadline.js';
-import { completeOutbox } from '../../jobs/outbox.js';
+import { completeOutbox } from '../../repositories/outbox.js';
 import { importJobId } from '../../jobs/import-jobs.js';
 import { createImportRepository } from '../../repositories/imports.js';
 import { attributionLine } from '../../domain/libraries/licences.js';
@@ -158,6 +159,17 @@ export function createImportRunner(deps: ServiceDeps, options: ImportRunnerOptio
         await fail(job, failure);
         return { status: 'failed', code: failure.code };
       }
+    },
+
+    /** The relay gave the job up (it killed or stalled every worker that took it): ends it interrupted, in `tx`. */
+    async giveUp(tx: Tx, importId: string): Promise<void> {
+      await repo.fail(tx, importId, {
+        code: 'interrupted',
+        message: 'The import was interrupted again and again; start it again.',
+      });
+      const job = await repo.byId(importId, tx);
+      // After the commit would be exact; the files are the job's own, and removing them early is harmless.
+      if (job) await cleanUp(job);
     },
   };
 }

@@ -1,7 +1,7 @@
 import { PROVIDER_IDS, type Asset, type ImportJob, type ProviderId } from '../../platform/db/schema/index.js';
 import { MAX_DOWNLOAD_BYTES, type Libraries, type LibraryItem } from '../../platform/libraries/index.js';
 import { withTimeout } from '../../platform/deadline.js';
-import { addToOutbox } from '../../jobs/outbox.js';
+import { addToOutbox } from '../../repositories/outbox.js';
 import { importOutboxJob } from '../../jobs/import-jobs.js';
 import { createImportRepository } from '../../repositories/imports.js';
 import { invalidRequest, notFound } from '../../domain/errors.js';

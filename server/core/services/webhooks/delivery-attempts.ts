@@ -2,9 +2,10 @@ import pLimit from 'p-limit';
 import { TEST_EVENT } from '../../domain/webhooks/event-types.js';
 import { retryDelayMs, parseRetryAfter } from '../../domain/webhooks/retry-schedule.js';
 import { signedHeaders } from '../../domain/webhooks/signature.js';
-import type { Db } from '../../platform/db/client.js';
+import type { Db, Tx } from '../../platform/db/client.js';
 import type { SendOutcome, WebhookSender } from '../../platform/webhook-sender.js';
-import { addScheduledToOutbox, completeOutbox, type OutboxJob } from '../../jobs/outbox.js';
+import type { OutboxJob } from '../../jobs/outbox.js';
+import { addScheduledToOutbox, completeOutbox } from '../../repositories/outbox.js';
 import { webhookAttemptJob, webhookAttemptJobId } from '../../jobs/webhook-jobs.js';
 import {
   createWebhookDeliveryRepository,
@@ -190,7 +191,11 @@ export function createDeliveryAttempts(deps: DeliveryAttemptDeps) {
     return { kind: 'attempted', outcome, ...settled };
   }
 
-  return { run };
+  return {
+    run,
+    /** A delivery whose job was lost again and again ends failed (the relay gave it up), in the relay's transaction. */
+    abandon: (tx: Tx, deliveryId: string) => deliveries.abandon(tx, deliveryId),
+  };
 }
 
 export type DeliveryAttempts = ReturnType<typeof createDeliveryAttempts>;

@@ -9,9 +9,10 @@ import {
 } from '../../domain/webhooks/event-types.js';
 import { generateWebhookSecret, secretProblem } from '../../domain/webhooks/signature.js';
 import type { LoggedAttempt, Webhook, WebhookAttempt } from '../../platform/db/schema/index.js';
-import { addToOutbox, type OutboxNudger } from '../../jobs/outbox.js';
+import type { OutboxNudger } from '../../jobs/outbox.js';
+import { addToOutbox } from '../../repositories/outbox.js';
 import { webhookAttemptJob } from '../../jobs/webhook-jobs.js';
-import { emitEvent } from '../../repositories/events.js';
+import { emitEvent } from '../events.js';
 import { createProjectRepository } from '../../repositories/projects.js';
 import { createWebhookDeliveryRepository } from '../../repositories/webhook-deliveries.js';
 import { createWebhookRepository } from '../../repositories/webhooks.js';

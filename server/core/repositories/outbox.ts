@@ -1,0 +1,142 @@
+import { and, eq, inArray, lte, sql } from 'drizzle-orm';
+import type { Db, Executor, Tx } from '../platform/db/client.js';
+import { outbox, type OutboxRow } from '../platform/db/schema/index.js';
+
+/**
+ * The outbox (store-first background work): rows written in the caller's transaction, handed to
+ * BullMQ by the worker's relay, removed by the job that finishes them. Times come from the
+ * database clock, the one that stamps the rows.
+ */
+
+/** A row to add: the job's queue, name, deterministic id and data, built by the service. */
+export interface NewOutboxRow {
+  queue: string;
+  name: string;
+  jobId: string;
+  data: Record<string, unknown>;
+}
+
+/** A row handed to BullMQ: when the relay looks at it next, and the carrier job it went in, if any. */
+export interface SentOutboxRow {
+  id: number;
+  checkAfterMs: number;
+  carrierJobId: string | null;
+}
+
+const inMs = (ms: number) => sql`now() + ${Math.round(ms)}::int * interval '1 millisecond'`;
+
+/** Adds rows (a job id already there adds nothing); the new rows' ids, in the order given. */
+export async function addToOutbox(tx: Executor, rows: readonly NewOutboxRow[]): Promise<number[]> {
+  if (rows.length === 0) return [];
+  const added = await tx
+    .insert(outbox)
+    .values(rows.map((row) => ({ queue: row.queue, jobName: row.name, jobId: row.jobId, payload: row.data })))
+    .onConflictDoNothing({ target: outbox.jobId })
+    .returning({ id: outbox.id, jobId: outbox.jobId });
+  const ids = new Map(added.map((row) => [row.jobId, row.id]));
+  return rows.flatMap((row) => (ids.has(row.jobId) ? [ids.get(row.jobId)!] : []));
+}
+
+/**
+ * A row whose job the caller hands to BullMQ itself right after commit: marked sent, first
+ * checked by the relay `checkAfterMs` from now.
+ */
+export async function addScheduledToOutbox(tx: Executor, row: NewOutboxRow, checkAfterMs: number): Promise<void> {
+  await tx
+    .insert(outbox)
+    .values({
+      queue: row.queue,
+      jobName: row.name,
+      jobId: row.jobId,
+      payload: row.data,
+      enqueueCount: 1,
+      lastEnqueuedAt: sql`now()`,
+      nextAttemptAt: inMs(checkAfterMs),
+    })
+    .onConflictDoNothing({ target: outbox.jobId });
+}
+
+/** Removes a finished job's row; called in the transaction that records the job's result. */
+export async function completeOutbox(tx: Executor, jobId: string): Promise<void> {
+  await tx.delete(outbox).where(eq(outbox.jobId, jobId));
+}
+
+export async function completeOutboxJobs(tx: Executor, jobIds: string[]): Promise<void> {
+  await tx.delete(outbox).where(inArray(outbox.jobId, jobIds));
+}
+
+export function createOutboxRepository(db: Db) {
+  return {
+    /**
+     * Claims up to `limit` due rows of the given `queue/name` keys (only `ids`, when set): one
+     * statement that locks them with SKIP LOCKED and pushes them `claimMs` ahead, so no other
+     * relay takes them meanwhile.
+     */
+    async claimDue(options: { keys: string[]; ids?: number[]; limit: number; claimMs: number }): Promise<OutboxRow[]> {
+      const due = db
+        .select({ id: outbox.id })
+        .from(outbox)
+        .where(
+          and(
+            options.ids ? inArray(outbox.id, options.ids) : undefined,
+            inArray(sql`${outbox.queue} || '/' || ${outbox.jobName}`, options.keys),
+            lte(outbox.nextAttemptAt, sql`now()`),
+          ),
+        )
+        .orderBy(outbox.id)
+        .limit(options.limit)
+        .for('update', { skipLocked: true });
+      // ARRAY(...) runs the locking subquery exactly once (an IN (...) may be re-planned as a join).
+      const rows = await db
+        .update(outbox)
+        .set({ nextAttemptAt: inMs(options.claimMs) })
+        .where(sql`${outbox.id} = any(array(${due}))`)
+        .returning();
+      return rows.sort((a, b) => a.id - b.id);
+    },
+
+    /**
+     * Records hand-overs in one statement. A run that failed meanwhile may have pushed a row's
+     * check past its backoff already (beyond `claimMs`): that one stays.
+     */
+    async markSent(rows: readonly SentOutboxRow[], claimMs: number): Promise<void> {
+      if (rows.length === 0) return;
+      const input = JSON.stringify(rows.map((r) => ({ id: r.id, ms: Math.round(r.checkAfterMs), c: r.carrierJobId })));
+      await db.execute(sql`
+        update outbox o set last_enqueued_at = now(), enqueue_count = o.enqueue_count + 1, carrier_job_id = i.c,
+          next_attempt_at = greatest(now() + i.ms * interval '1 millisecond',
+            case when o.next_attempt_at > ${inMs(claimMs)} then o.next_attempt_at end)
+        from jsonb_to_recordset(${input}::jsonb) as i(id bigint, ms int, c text)
+        where o.id = i.id
+      `);
+    },
+
+    /** Rows to look at again in `ms`; `dropCarrier` also forgets the job they went in with others. */
+    async checkLater(ids: number[], ms: number, dropCarrier = false): Promise<void> {
+      if (ids.length === 0) return;
+      await db
+        .update(outbox)
+        .set({ nextAttemptAt: inMs(ms), ...(dropCarrier ? { carrierJobId: null } : {}) })
+        .where(inArray(outbox.id, ids));
+    },
+
+    /** A failed run is retried in `ms` by BullMQ: its row is not looked at before. */
+    async postpone(jobId: string, ms: number): Promise<void> {
+      await db
+        .update(outbox)
+        .set({ nextAttemptAt: inMs(ms) })
+        .where(eq(outbox.jobId, jobId));
+    },
+
+    /** Runs `work` on the row, locked, then deletes it, in one transaction; false when it was gone. */
+    async takeAndDelete(id: number, work: (tx: Tx, row: OutboxRow) => Promise<void>): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        const [row] = await tx.select().from(outbox).where(eq(outbox.id, id)).for('update');
+        if (!row) return false;
+        await work(tx, row);
+        await tx.delete(outbox).where(eq(outbox.id, id));
+        return true;
+      });
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import { randomUUID } from 'node:crypto';
+import type { Executor } from '../platform/db/client.js';
+import { serializeDeliveryBody, type WebhookEventType } from '../domain/webhooks/event-types.js';
+import { insertEventWithDeliveries } from '../repositories/events.js';
+import { addToOutbox } from '../repositories/outbox.js';
+import { webhookAttemptJob } from '../jobs/webhook-jobs.js';
+import type { CommittedOutboxJob } from '../jobs/outbox.js';
+
+export interface EmitEventInput {
+  workspaceId: string;
+  projectId: string;
+  type: WebhookEventType;
+  data: Record<string, unknown>;
+  /** Makes the emit idempotent: a second emit with the same key is ignored. */
+  dedupeKey?: string;
+}
+
+/** A delivery created and queued: who gets it, under which delivery id, and its outbox row. */
+export interface QueuedDelivery {
+  webhookId: string;
+  deliveryId: string;
+  outbox: CommittedOutboxJob;
+}
+
+/** An event recorded, and the webhook deliveries it queued. */
+export interface EmittedEvent {
+  eventId: string;
+  createdAt: Date;
+  deliveries: QueuedDelivery[];
+}
+
+/**
+ * The one way the product emits a project event. Call it inside the transaction that makes the
+ * change: the event, its deliveries (one per enabled webhook of the project that subscribes to
+ * the type) and their first attempts' outbox rows commit together, so none is lost between the
+ * commit and the queue. Null when the dedupe key was used already. Callers wake the relay after
+ * commit with `deliveries[].outbox`; otherwise its periodic sweep finds them.
+ */
+export async function emitEvent(tx: Executor, input: EmitEventInput): Promise<EmittedEvent | null> {
+  const eventId = randomUUID();
+  const createdAt = new Date();
+  const { workspaceId, projectId, type, data } = input;
+  const body = serializeDeliveryBody({ id: eventId, event: type, createdAt, projectId, data });
+  const created = await insertEventWithDeliveries(tx, {
+    id: eventId,
+    workspaceId,
+    projectId,
+    type,
+    data,
+    dedupeKey: input.dedupeKey ?? null,
+    createdAt,
+    body,
+  });
+  if (!created) return null;
+  const jobs = created.map((d) => webhookAttemptJob({ id: d.deliveryId, projectId, webhookId: d.webhookId }, 1));
+  // Fresh delivery ids: every row is new, so the ids come back one per job, in order.
+  const ids = await addToOutbox(tx, jobs);
+  const deliveries = created.map((d, i) => ({ ...d, outbox: { ...jobs[i], id: ids[i] } }));
+  return { eventId, createdAt, deliveries };
+}

@@ -1,0 +1,28 @@
+/** Longest answer or label the document prints; the rest is cut with a note (the full text stays in the request). */
+export const MAX_VALUE_CHARS = 5_000;
+/** Longest run without a break opportunity: pdfkit's wrapping of one long word takes time quadratic in its length. */
+const MAX_UNBROKEN_RUN = 40;
+const ZERO_WIDTH_SPACE = '\u200b';
+
+/**
+ * Text as the document sets it: line ends made `\n`, a tab a few spaces (the font has no glyph
+ * for it), and the other control characters (C0 and C1, DEL), which pdfkit would take as line
+ * breaks or draw as boxes, left out. Runs of more than MAX_UNBROKEN_RUN characters without a
+ * space get invisible break opportunities, and text past `maxChars` is cut with a note, so no
+ * answer a visitor sends can make the render slow. Everything else is kept as typed.
+ */
+export function printable(value: string, maxChars = MAX_VALUE_CHARS): string {
+  const clean = value
+    .replace(/\r\n?/g, '\n')
+    .replace(/\t/g, '    ')
+    .replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, '');
+  const chars = Array.from(clean);
+  const kept =
+    chars.length > maxChars
+      ? `${chars.slice(0, maxChars).join('')} … (shortened: ${chars.length - maxChars} more characters)`
+      : clean;
+  return kept.replace(
+    new RegExp(`[^\\s${ZERO_WIDTH_SPACE}]{${MAX_UNBROKEN_RUN}}(?=[^\\s])`, 'gu'),
+    (run) => run + ZERO_WIDTH_SPACE,
+  );
+}
