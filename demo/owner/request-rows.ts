@@ -23,7 +23,11 @@ const text = (value: unknown): string =>
 
 /** A key the project gives no label for, readable: `delivery_date` becomes "Delivery date". */
 const humanize = (key: string) => {
-  const words = key.replace(/[_-]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').trim().toLowerCase();
+  const words = key
+    .replace(/[_-]+/g, ' ')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .trim()
+    .toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
 };
 
