@@ -36,6 +36,11 @@ export class LibraryPanel extends LitElement {
     return this.libraries.find((l) => l.id === id)?.name ?? 'the library';
   }
 
+  /** The server's messages name libraries by their wire ids; the console says their names. */
+  private named(text: string): string {
+    return text.replace(/\blibrary_[abc]\b/g, (id) => this.libraryName(id));
+  }
+
   override connectedCallback() {
     super.connectedCallback();
     void this.loadLibraries().then(() => {
@@ -64,7 +69,7 @@ export class LibraryPanel extends LitElement {
       this.categories = categories;
       this.connection = await this.api.libraryBConnection();
     } catch (error) {
-      announce(this, `Could not read the libraries: ${errorText(error)}`, 'error');
+      announce(this, `Could not read the libraries: ${this.named(errorText(error))}`, 'error');
     }
   }
 
@@ -96,7 +101,7 @@ export class LibraryPanel extends LitElement {
         `${this.result.items.length} model(s) found. ${page.providers.map((p) => `${this.libraryName(p.provider)}: ${searchStatusWords(p)}`).join(', ')}.`,
       );
     } catch (error) {
-      announce(this, `Search failed: ${errorText(error)}`, 'error');
+      announce(this, `Search failed: ${this.named(errorText(error))}`, 'error');
     } finally {
       this.busy = false;
     }
@@ -110,7 +115,7 @@ export class LibraryPanel extends LitElement {
       await this.updateComplete;
       this.renderRoot.querySelector<HTMLElement>('#item-title')?.focus();
     } catch (error) {
-      announce(this, `Could not read the model: ${errorText(error)}`, 'error');
+      announce(this, `Could not read the model: ${this.named(errorText(error))}`, 'error');
     }
   }
 
@@ -130,7 +135,7 @@ export class LibraryPanel extends LitElement {
         announce(this, `This model is already in the workspace library (asset ${started.assetId}).`);
       }
     } catch (error) {
-      announce(this, `Import refused: ${errorText(error)}`, 'error');
+      announce(this, `Import refused: ${this.named(errorText(error))}`, 'error');
     } finally {
       this.busy = false;
     }
@@ -142,7 +147,7 @@ export class LibraryPanel extends LitElement {
       try {
         this.job = await this.api.importJob(jobId);
       } catch (error) {
-        announce(this, `Could not read the import: ${errorText(error)}`, 'error');
+        announce(this, `Could not read the import: ${this.named(errorText(error))}`, 'error');
       }
       const job = this.job;
       if (job?.status === 'completed')
@@ -151,7 +156,11 @@ export class LibraryPanel extends LitElement {
           `Import done: asset ${job.assetId}, readiness ${job.readiness?.score ?? '?'} (${job.readiness?.level ?? 'unknown'}).`,
         );
       else if (job?.status === 'failed')
-        announce(this, `Import failed: ${job.error?.message ?? 'unknown error'} (${job.error?.code ?? ''}).`, 'error');
+        announce(
+          this,
+          `Import failed: ${this.named(job.error?.message ?? 'unknown error')} (${job.error?.code ?? ''}).`,
+          'error',
+        );
       else this.poll(jobId);
     }, POLL_MS);
   }
@@ -162,7 +171,7 @@ export class LibraryPanel extends LitElement {
       announce(this, `Opening the ${this.libraryName('library_b')} sign-in…`);
       location.assign(url);
     } catch (error) {
-      announce(this, `Connecting failed: ${errorText(error)}`, 'error');
+      announce(this, `Connecting failed: ${this.named(errorText(error))}`, 'error');
     }
   }
 
@@ -173,7 +182,7 @@ export class LibraryPanel extends LitElement {
       await this.loadLibraries();
       announce(this, `Your ${this.libraryName('library_b')} account is disconnected.`);
     } catch (error) {
-      announce(this, `Disconnecting failed: ${errorText(error)}`, 'error');
+      announce(this, `Disconnecting failed: ${this.named(errorText(error))}`, 'error');
     }
   }
 
@@ -195,7 +204,7 @@ export class LibraryPanel extends LitElement {
         ${this.libraries.map(
           (l) => html`<li><a href=${l.homepage} target="_blank" rel="noopener">${l.name}</a>
           ${l.importAvailable ? html`<span class="ok">import available</span>` : html`<span class="muted">import not available</span>`}
-          ${l.notice ? html`<span class="muted">— ${l.notice}</span>` : nothing}</li>`,
+          ${l.notice ? html`<span class="muted">— ${this.named(l.notice)}</span>` : nothing}</li>`,
         )}
       </ul>
       ${
@@ -238,7 +247,7 @@ export class LibraryPanel extends LitElement {
     return html`<section aria-labelledby="results-title">
       <h3 id="results-title">Results</h3>
       <ul class="library-status">
-        ${result.providers.map((p) => html`<li data-provider=${p.provider}><strong>${this.libraryName(p.provider)}</strong>: <span class=${p.status === 'error' ? 'bad' : ''}>${searchStatusWords(p)}</span>${p.message ? html` — <span class="muted">${p.message}</span>` : nothing}</li>`)}
+        ${result.providers.map((p) => html`<li data-provider=${p.provider}><strong>${this.libraryName(p.provider)}</strong>: <span class=${p.status === 'error' ? 'bad' : ''}>${searchStatusWords(p)}</span>${p.message ? html` — <span class="muted">${this.named(p.message)}</span>` : nothing}</li>`)}
       </ul>
       <ul style="list-style:none;padding:0" class="results">
         ${result.items.map(
@@ -248,7 +257,7 @@ export class LibraryPanel extends LitElement {
             <strong>${item.name}</strong> <span class="muted">by ${item.author}</span><br />
             ${this.libraryName(item.provider)} · ${item.license} · <span class=${item.licenseTier === 'blocked' ? 'bad' : 'ok'}>${LICENSE_TIER_WORDS[item.licenseTier]}</span>${item.polygonCount ? `, ${item.polygonCount.toLocaleString()} polygons` : ''}<br />
             <button @click=${() => this.openItem(item)} aria-label=${`Details of ${item.name}`}>Details</button>
-            ${item.importable ? nothing : html`<span class="muted">${item.notImportableReason ?? 'not importable'}</span>`}
+            ${item.importable ? nothing : html`<span class="muted">${this.named(item.notImportableReason ?? 'not importable')}</span>`}
           </div>
         </li>`,
         )}
@@ -282,7 +291,7 @@ export class LibraryPanel extends LitElement {
             }
             <button class="primary" type="submit" ?disabled=${this.busy || (job !== undefined && !['completed', 'failed'].includes(job.status))}>Import into the workspace library</button>
           </form>`
-          : html`<p class="bad">Not importable: ${asset.notImportableReason ?? 'see the licence'}.</p>`
+          : html`<p class="bad">Not importable: ${this.named(asset.notImportableReason ?? 'see the licence')}.</p>`
       }
       ${this.reusedAssetId ? html`<p class="ok">Already imported: asset <code>${this.reusedAssetId}</code>.</p>` : nothing}
       ${job ? this.renderJob(job) : nothing}
@@ -297,7 +306,7 @@ export class LibraryPanel extends LitElement {
       <label for="import-progress">Import: <span id="import-stage">${job.stage || job.status}</span>${bytes}</label>
       <progress id="import-progress" max="100" .value=${job.progress} aria-valuetext=${`${job.progress}%, ${job.stage}`}>${job.progress}%</progress> <span id="import-percent">${job.progress}%</span>
       <span class="badge" id="import-status">${job.status}</span>
-      ${job.status === 'failed' ? html`<p class="bad">${job.error?.message} (${job.error?.code})</p>` : nothing}
+      ${job.status === 'failed' ? html`<p class="bad">${this.named(job.error?.message ?? '')} (${job.error?.code})</p>` : nothing}
       ${
         job.status === 'completed' && job.readiness
           ? html`<div id="readiness"><h4>Configurator readiness: ${job.readiness.score} / 100, ${job.readiness.level}</h4>

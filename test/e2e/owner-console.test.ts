@@ -406,6 +406,17 @@ describe('the owner console', () => {
     expect(await page.locator('#readiness').textContent()).toMatch(/Configurator readiness: \d+ \/ 100/);
     await shoot(page, 'library-import');
 
+    // A refusal from the server names the library as people know it, not by its wire id.
+    await page.getByLabel('Search', { exact: true }).fill('scandinavian dining chair');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByRole('button', { name: 'Details of Scandinavian Dining Chair' }).click();
+    await expect.poll(() => detail.textContent(), { timeout: 10_000 }).toContain('Scandinavian Dining Chair');
+    await page.getByRole('button', { name: 'Import into the workspace library' }).click();
+    await expect
+      .poll(() => page.locator('#status').textContent(), { timeout: 10_000 })
+      .toContain('Connect your Sketchfab account');
+    expect(await page.locator('#status').textContent()).not.toContain('library_b');
+
     // library_b: connect goes through the (fixture) library's sign-in and back to the console.
     await page.getByRole('button', { name: 'Connect account' }).click();
     await page.waitForURL((url) => url.searchParams.get('status') !== null, { timeout: 20_000 });
