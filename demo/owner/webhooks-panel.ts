@@ -170,7 +170,7 @@ export class WebhooksPanel extends LitElement {
 
   private eventBoxes(idPrefix: string, checked: string[]) {
     return html`<fieldset><legend>Events</legend>
-      ${EVENT_TYPES.map((type) => html`<label class="inline"><input type="checkbox" name=${`event:${type}`} id=${`${idPrefix}-${type}`} .checked=${checked.includes(type)} /> ${type}</label>`)}
+      ${EVENT_TYPES.map((type) => html`<label class="inline"><input type="checkbox" name=${`event:${type}`} id=${`${idPrefix}-${type}`} ?checked=${checked.includes(type)} /> ${type}</label>`)}
     </fieldset>`;
   }
 

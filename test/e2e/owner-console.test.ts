@@ -233,6 +233,9 @@ describe('the owner console', () => {
     await page.getByRole('button', { name: 'Create webhook' }).click();
     // Generated: shown once.
     await expect.poll(() => page.locator('#secret-once').textContent(), { timeout: 10_000 }).toMatch(/^whsec_/);
+    // The emptied form is ready for the next one, with its default event ticked again.
+    expect(await page.locator('[id="new-form.submitted"]').isChecked()).toBe(true);
+    expect(await idField.inputValue()).toBe('');
     // Set our receiver's secret so its signature check passes, through the edit (the secret stays write-only).
     await ownerCall('PUT', `/projects/${share.projectId}/webhooks/crm`, {
       url: receiver.url,
