@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError } from '../server/core/platform/config/settings.js';
 import { loadAllSettings, type AllSettings } from '../server/core/platform/config/pieces.js';
@@ -35,6 +35,8 @@ import { Supervisor } from './start/supervisor.js';
 
 /** What the demo page's state switcher reads (generated, not committed). */
 const DEMO_SHARES_FILE = path.join(ROOT, 'demo', 'shares.json');
+/** The children's log lines (requests included), so that the terminal keeps the summary in view. */
+const LOG_FILE = path.join(DATA_DIR, 'logs', 'npm-start.log');
 
 const say = (line: string) => process.stdout.write(`start  | ${line}\n`);
 const complain = (line: string) => process.stderr.write(`start  | ${line}\n`);
@@ -168,6 +170,11 @@ function printSummary(
       'Queue view',
       `${urls.api}${QUEUE_DASHBOARD_PATH}   (user: operator, password: the OPERATOR_SECRET ${config.operatorSecret})`,
     ]);
+  rows.push([
+    'Logs',
+    `${path.relative(process.cwd(), LOG_FILE)}   (requests and the rest at level ${config.logLevel}; ` +
+      `set LOG_LEVEL to change it; the start before: npm-start.previous.log)`,
+  ]);
   for (const fact of facts) {
     const [label, ...rest] = fact.split('\t');
     rows.push([label, rest.join('\t')]);
@@ -233,6 +240,8 @@ async function main() {
   // The operator's queue view, behind a generated secret (kept in .data/secrets.json).
   if (!isSet('QUEUE_DASHBOARD')) settings.QUEUE_DASHBOARD = '1';
   if (!isSet('OPERATOR_SECRET')) settings.OPERATOR_SECRET = secrets.OPERATOR_SECRET;
+  // A webhook receiver on this machine (http://localhost:...) is what one tries first; never in start:* or images.
+  if (!isSet('WEBHOOK_ALLOW_INSECURE')) settings.WEBHOOK_ALLOW_INSECURE = '1';
   // The BFF runs on this machine and speaks for the visitors: the server must believe its
   // X-Forwarded-For, or every visitor shares one rate limit and one password lockout.
   if (!isSet('TRUST_PROXY')) settings.TRUST_PROXY = '127.0.0.1,::1';
@@ -249,7 +258,9 @@ async function main() {
   // Applies pending migrations before any process starts.
   const services = await openCliServices(config);
   try {
-    supervisor = new Supervisor(env, (name, code, signal) => {
+    await mkdir(path.dirname(LOG_FILE), { recursive: true });
+    await rename(LOG_FILE, LOG_FILE.replace(/\.log$/, '.previous.log')).catch(() => {});
+    supervisor = new Supervisor(env, LOG_FILE, (name, code, signal) => {
       void shutdown(
         `${name} exited unexpectedly (${signal ? `signal ${signal}` : `exit code ${code}`}): stopping everything`,
         1,

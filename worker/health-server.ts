@@ -1,4 +1,4 @@
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import { failingDependencies } from '../server/core/platform/dependency-health.js';
 import type { WorkerDeps } from './deps.js';
 
@@ -10,7 +10,10 @@ import type { WorkerDeps } from './deps.js';
 export async function startHealthServer(
   deps: Pick<WorkerDeps, 'db' | 'producerRedis' | 'storage' | 'log' | 'config'>,
 ): Promise<{ close(): Promise<void>; port: number }> {
-  const app = Fastify({ loggerInstance: deps.log.child({ part: 'health' }), disableRequestLogging: true });
+  const app = Fastify({
+    loggerInstance: deps.log.child({ part: 'health' }),
+    logController: new LogController({ disableRequestLogging: true }),
+  });
   const answer =
     (withStorage: boolean) =>
     async (_request: unknown, reply: { code(status: number): { send(body: unknown): unknown } }) => {

@@ -1,4 +1,5 @@
 import type { ShareIds } from './share-ids.js';
+import { FAVICON_DATA_URL } from './favicon.js';
 
 /**
  * The share link as a page (contract section 11): one small HTML document hosting
@@ -145,6 +146,7 @@ export function renderSharePage(input: SharePageInput): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${e(title)}</title>
+<link rel="icon" href="${FAVICON_DATA_URL}">
 ${meta.join('\n')}
 <link rel="stylesheet" href="${VIEWER_ASSETS}page.css">
 ${ids ? '<script type="module" src="/element/config-share.js"></script>' : ''}

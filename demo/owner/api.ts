@@ -37,6 +37,12 @@ export type ImportJob = Omit<Static<typeof Libraries.ImportJob>, 'readiness'> & 
 type ImportStart =
   Static<typeof Libraries.ImportReused> | (Static<typeof Libraries.ImportAccepted> & { job: ImportJob });
 
+/** The parts of a project's scene the console labels requests with (form fields, option blocks). */
+export interface ProjectLabels {
+  formFields?: Array<{ id?: string; label?: string }>;
+  optionBlocks?: Array<{ id?: string; name?: string; choices?: Array<{ id?: string; label?: string }> }>;
+}
+
 export class ApiError extends Error {
   override name = 'ApiError';
   constructor(
@@ -126,6 +132,10 @@ export function createApi(credentials: Credentials) {
         `${webhook(projectId, id)}/deliveries/${enc(deliveryId)}/redeliver`,
       ),
 
+    projectLabels: (projectId: string) =>
+      call<{ project: { data?: { sceneData?: ProjectLabels } } }>('GET', project(projectId)).then(
+        (r) => r.project.data?.sceneData ?? {},
+      ),
     requests: (projectId: string) =>
       call<Static<typeof Requests.RequestListReply>>('GET', `${project(projectId)}/requests?limit=50`),
     request: (projectId: string, id: string) =>

@@ -2,8 +2,8 @@ import { LitElement, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import type { Api, ImportJob, LibraryDescription, LibraryItem, SearchFilters, SearchResult } from './api.js';
 import { announce, errorText, panelStyles } from './styles.js';
+import { LICENSE_FILTER_WORDS, LICENSE_TIER_WORDS, searchStatusWords } from './library-words.js';
 
-const LICENSES = ['cc0', 'by', 'by-sa', 'by-nd', 'by-nc', 'by-nc-sa', 'by-nc-nd'];
 const POLL_MS = 500;
 
 /**
@@ -31,6 +31,16 @@ export class LibraryPanel extends LitElement {
   @state() private busy = false;
   private polling?: ReturnType<typeof setTimeout>;
 
+  /** A library as people call it (the providers list's `name`), never its wire id. */
+  private libraryName(id: string): string {
+    return this.libraries.find((l) => l.id === id)?.name ?? 'the library';
+  }
+
+  /** The server's messages name libraries by their wire ids; the console says their names. */
+  private named(text: string): string {
+    return text.replace(/\blibrary_[abc]\b/g, (id) => this.libraryName(id));
+  }
+
   override connectedCallback() {
     super.connectedCallback();
     void this.loadLibraries().then(() => {
@@ -39,7 +49,9 @@ export class LibraryPanel extends LitElement {
       if (status)
         announce(
           this,
-          status === 'connected' ? 'Your library_b account is connected.' : 'Connecting your library_b account failed.',
+          status === 'connected'
+            ? `Your ${this.libraryName('library_b')} account is connected.`
+            : `Connecting your ${this.libraryName('library_b')} account failed.`,
           status === 'connected' ? 'info' : 'error',
         );
     });
@@ -57,7 +69,7 @@ export class LibraryPanel extends LitElement {
       this.categories = categories;
       this.connection = await this.api.libraryBConnection();
     } catch (error) {
-      announce(this, `Could not read the libraries: ${errorText(error)}`, 'error');
+      announce(this, `Could not read the libraries: ${this.named(errorText(error))}`, 'error');
     }
   }
 
@@ -86,10 +98,10 @@ export class LibraryPanel extends LitElement {
       this.result = cursor && this.result ? { ...page, items: [...this.result.items, ...page.items] } : page;
       announce(
         this,
-        `${this.result.items.length} model(s) found. ${page.providers.map((p) => `${p.provider}: ${p.status}`).join(', ')}.`,
+        `${this.result.items.length} model(s) found. ${page.providers.map((p) => `${this.libraryName(p.provider)}: ${searchStatusWords(p)}`).join(', ')}.`,
       );
     } catch (error) {
-      announce(this, `Search failed: ${errorText(error)}`, 'error');
+      announce(this, `Search failed: ${this.named(errorText(error))}`, 'error');
     } finally {
       this.busy = false;
     }
@@ -103,7 +115,7 @@ export class LibraryPanel extends LitElement {
       await this.updateComplete;
       this.renderRoot.querySelector<HTMLElement>('#item-title')?.focus();
     } catch (error) {
-      announce(this, `Could not read the model: ${errorText(error)}`, 'error');
+      announce(this, `Could not read the model: ${this.named(errorText(error))}`, 'error');
     }
   }
 
@@ -123,7 +135,7 @@ export class LibraryPanel extends LitElement {
         announce(this, `This model is already in the workspace library (asset ${started.assetId}).`);
       }
     } catch (error) {
-      announce(this, `Import refused: ${errorText(error)}`, 'error');
+      announce(this, `Import refused: ${this.named(errorText(error))}`, 'error');
     } finally {
       this.busy = false;
     }
@@ -135,7 +147,7 @@ export class LibraryPanel extends LitElement {
       try {
         this.job = await this.api.importJob(jobId);
       } catch (error) {
-        announce(this, `Could not read the import: ${errorText(error)}`, 'error');
+        announce(this, `Could not read the import: ${this.named(errorText(error))}`, 'error');
       }
       const job = this.job;
       if (job?.status === 'completed')
@@ -144,7 +156,11 @@ export class LibraryPanel extends LitElement {
           `Import done: asset ${job.assetId}, readiness ${job.readiness?.score ?? '?'} (${job.readiness?.level ?? 'unknown'}).`,
         );
       else if (job?.status === 'failed')
-        announce(this, `Import failed: ${job.error?.message ?? 'unknown error'} (${job.error?.code ?? ''}).`, 'error');
+        announce(
+          this,
+          `Import failed: ${this.named(job.error?.message ?? 'unknown error')} (${job.error?.code ?? ''}).`,
+          'error',
+        );
       else this.poll(jobId);
     }, POLL_MS);
   }
@@ -152,10 +168,10 @@ export class LibraryPanel extends LitElement {
   private async connect() {
     try {
       const { url } = await this.api.connectLibraryB();
-      announce(this, 'Opening the library_b sign-in…');
+      announce(this, `Opening the ${this.libraryName('library_b')} sign-in…`);
       location.assign(url);
     } catch (error) {
-      announce(this, `Connecting failed: ${errorText(error)}`, 'error');
+      announce(this, `Connecting failed: ${this.named(errorText(error))}`, 'error');
     }
   }
 
@@ -164,9 +180,9 @@ export class LibraryPanel extends LitElement {
       await this.api.disconnectLibraryB();
       this.connection = await this.api.libraryBConnection();
       await this.loadLibraries();
-      announce(this, 'Your library_b account is disconnected.');
+      announce(this, `Your ${this.libraryName('library_b')} account is disconnected.`);
     } catch (error) {
-      announce(this, `Disconnecting failed: ${errorText(error)}`, 'error');
+      announce(this, `Disconnecting failed: ${this.named(errorText(error))}`, 'error');
     }
   }
 
@@ -186,11 +202,9 @@ export class LibraryPanel extends LitElement {
       <h3 id="libs-title">Libraries</h3>
       <ul>
         ${this.libraries.map(
-          (
-            l,
-          ) => html`<li><a href=${l.homepage} target="_blank" rel="noopener">${l.name}</a> <span class="badge">${l.id}</span>
+          (l) => html`<li><a href=${l.homepage} target="_blank" rel="noopener">${l.name}</a>
           ${l.importAvailable ? html`<span class="ok">import available</span>` : html`<span class="muted">import not available</span>`}
-          ${l.notice ? html`<span class="muted">— ${l.notice}</span>` : nothing}</li>`,
+          ${l.notice ? html`<span class="muted">— ${this.named(l.notice)}</span>` : nothing}</li>`,
         )}
       </ul>
       ${
@@ -217,7 +231,7 @@ export class LibraryPanel extends LitElement {
         <div><label for="lib-category">Category</label><select id="lib-category" name="category"><option value="">Any</option>
           ${this.categories.map((c) => html`<option value=${c.id}>${c.label}</option>`)}</select></div>
         <div><label for="lib-license">Licence</label><select id="lib-license" name="license"><option value="">Any</option>
-          ${LICENSES.map((l) => html`<option value=${l}>${l.toUpperCase()}</option>`)}</select></div>
+          ${LICENSE_FILTER_WORDS.map(([id, words]) => html`<option value=${id}>${words}</option>`)}</select></div>
         <div><label for="lib-format">Format</label><select id="lib-format" name="format"><option value="">Any</option><option value="glb">GLB</option><option value="gltf">glTF</option></select></div>
         <div><label for="lib-poly">Max polygons</label><input id="lib-poly" name="maxPolygons" type="number" min="1" step="1" style="min-width:8rem" /></div>
       </div>
@@ -233,7 +247,7 @@ export class LibraryPanel extends LitElement {
     return html`<section aria-labelledby="results-title">
       <h3 id="results-title">Results</h3>
       <ul class="library-status">
-        ${result.providers.map((p) => html`<li data-provider=${p.provider}><span class="badge">${p.provider}</span> <span class=${p.status === 'error' ? 'bad' : ''}>${p.status}</span>, ${p.count}${p.total !== undefined ? ` of ${p.total}` : ''}${p.message ? html` — <span class="muted">${p.message}</span>` : nothing}</li>`)}
+        ${result.providers.map((p) => html`<li data-provider=${p.provider}><strong>${this.libraryName(p.provider)}</strong>: <span class=${p.status === 'error' ? 'bad' : ''}>${searchStatusWords(p)}</span>${p.message ? html` — <span class="muted">${this.named(p.message)}</span>` : nothing}</li>`)}
       </ul>
       <ul style="list-style:none;padding:0" class="results">
         ${result.items.map(
@@ -241,9 +255,9 @@ export class LibraryPanel extends LitElement {
           ${item.thumbnailUrl ? html`<img src=${item.thumbnailUrl} alt="" width="96" height="96" style="object-fit:cover" loading="lazy" />` : nothing}
           <div>
             <strong>${item.name}</strong> <span class="muted">by ${item.author}</span><br />
-            <span class="badge">${item.provider}</span> <span class="badge">${item.licenseId}</span> licence tier ${item.licenseTier}${item.polygonCount ? `, ${item.polygonCount.toLocaleString()} polygons` : ''}<br />
+            ${this.libraryName(item.provider)} · ${item.license} · <span class=${item.licenseTier === 'blocked' ? 'bad' : 'ok'}>${LICENSE_TIER_WORDS[item.licenseTier]}</span>${item.polygonCount ? `, ${item.polygonCount.toLocaleString()} polygons` : ''}<br />
             <button @click=${() => this.openItem(item)} aria-label=${`Details of ${item.name}`}>Details</button>
-            ${item.importable ? nothing : html`<span class="muted">${item.notImportableReason ?? 'not importable'}</span>`}
+            ${item.importable ? nothing : html`<span class="muted">${this.named(item.notImportableReason ?? 'not importable')}</span>`}
           </div>
         </li>`,
         )}
@@ -260,7 +274,7 @@ export class LibraryPanel extends LitElement {
       <p><span class="muted">by ${asset.author}, from</span> <a href=${asset.sourceUrl} target="_blank" rel="noopener">${provider.name}</a></p>
       ${asset.description ? html`<p>${asset.description}</p>` : nothing}
       <dl>
-        <dt>Licence</dt><dd>${asset.license} (<code>${asset.licenseId}</code>, tier ${asset.licenseTier}; commercial use ${asset.commercialUseAllowed ? 'allowed' : 'not allowed'}; attribution ${asset.attributionRequired ? 'required' : 'not required'})</dd>
+        <dt>Licence</dt><dd>${asset.licenseUrl ? html`<a href=${asset.licenseUrl} target="_blank" rel="noopener">${asset.license}</a>` : asset.license}: ${LICENSE_TIER_WORDS[asset.licenseTier]}${asset.attributionRequired ? '; credit the author' : ''}</dd>
         <dt>Credit</dt><dd>${provider.credit}</dd>
         <dt>Formats</dt><dd>${asset.availableFormats.join(', ') || '—'}</dd>
         ${asset.polygonCount ? html`<dt>Polygons</dt><dd>${asset.polygonCount.toLocaleString()}</dd>` : nothing}
@@ -272,12 +286,12 @@ export class LibraryPanel extends LitElement {
           ? html`<form @submit=${this.startImport} aria-label="Import">
             ${
               asset.licenseTier === 'conditions'
-                ? html`<label class="inline"><input type="checkbox" name="acknowledge" required /> I will credit the author as the ${asset.licenseId.toUpperCase()} licence requires</label>`
+                ? html`<label class="inline"><input type="checkbox" name="acknowledge" required /> I will credit the author as the ${asset.license} licence requires</label>`
                 : nothing
             }
             <button class="primary" type="submit" ?disabled=${this.busy || (job !== undefined && !['completed', 'failed'].includes(job.status))}>Import into the workspace library</button>
           </form>`
-          : html`<p class="bad">Not importable: ${asset.notImportableReason ?? 'see the licence'}.</p>`
+          : html`<p class="bad">Not importable: ${this.named(asset.notImportableReason ?? 'see the licence')}.</p>`
       }
       ${this.reusedAssetId ? html`<p class="ok">Already imported: asset <code>${this.reusedAssetId}</code>.</p>` : nothing}
       ${job ? this.renderJob(job) : nothing}
@@ -292,7 +306,7 @@ export class LibraryPanel extends LitElement {
       <label for="import-progress">Import: <span id="import-stage">${job.stage || job.status}</span>${bytes}</label>
       <progress id="import-progress" max="100" .value=${job.progress} aria-valuetext=${`${job.progress}%, ${job.stage}`}>${job.progress}%</progress> <span id="import-percent">${job.progress}%</span>
       <span class="badge" id="import-status">${job.status}</span>
-      ${job.status === 'failed' ? html`<p class="bad">${job.error?.message} (${job.error?.code})</p>` : nothing}
+      ${job.status === 'failed' ? html`<p class="bad">${this.named(job.error?.message ?? '')} (${job.error?.code})</p>` : nothing}
       ${
         job.status === 'completed' && job.readiness
           ? html`<div id="readiness"><h4>Configurator readiness: ${job.readiness.score} / 100, ${job.readiness.level}</h4>

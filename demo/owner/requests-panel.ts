@@ -1,7 +1,8 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import type { Api, RequestDetail, RequestStatus, RequestSummary, StepName, StepState } from './api.js';
+import type { Api, ProjectLabels, RequestDetail, RequestStatus, RequestSummary, StepName, StepState } from './api.js';
 import { announce, errorText, panelStyles } from './styles.js';
+import { customerOf, formRows, optionRows, type Row } from './request-rows.js';
 
 const STEPS: Array<[StepName, string]> = [
   ['screenshots', 'Screenshots stored'],
@@ -26,12 +27,18 @@ export class RequestsPanel extends LitElement {
   @state() private requests: RequestSummary[] = [];
   @state() private open?: RequestDetail;
   @state() private loaded = false;
+  @state() private labels: ProjectLabels = {};
 
   override updated(changed: PropertyValues<this>) {
     if (changed.has('projectId') || changed.has('api')) void this.load();
   }
 
   private async load() {
+    // Labels are a nicety: without them the rows show the ids.
+    void this.api.projectLabels(this.projectId).then(
+      (labels) => (this.labels = labels),
+      () => (this.labels = {}),
+    );
     try {
       this.requests = (await this.api.requests(this.projectId)).requests;
       this.loaded = true;
@@ -76,14 +83,15 @@ export class RequestsPanel extends LitElement {
         this.requests.length
           ? html`<table class="requests">
             <caption style="text-align:left">Newest first</caption>
-            <thead><tr><th scope="col">Received</th><th scope="col">Status</th>${STEPS.map(([, label]) => html`<th scope="col">${label}</th>`)}<th scope="col"></th></tr></thead>
+            <thead><tr><th scope="col">Received</th><th scope="col">Customer</th><th scope="col">Status</th>${STEPS.map(([, label]) => html`<th scope="col">${label}</th>`)}<th scope="col"></th></tr></thead>
             <tbody>
               ${this.requests.map(
                 (r) => html`<tr data-request=${r.id}>
                 <td>${new Date(r.createdAt).toLocaleString()}</td>
+                <td class="customer">${customerOf(r.formData)}</td>
                 <td>${r.status}</td>
                 ${STEPS.map(([name]) => html`<td data-step=${name}>${this.step(r.steps[name])}</td>`)}
-                <td><button @click=${() => this.show(r.id)} aria-label=${`Open request of ${new Date(r.createdAt).toLocaleString()}`}>Open</button></td>
+                <td><button @click=${() => this.show(r.id)} aria-label=${`Open request of ${customerOf(r.formData)}, ${new Date(r.createdAt).toLocaleString()}`}>Open</button></td>
               </tr>`,
               )}
             </tbody>
@@ -94,9 +102,21 @@ export class RequestsPanel extends LitElement {
     `;
   }
 
+  private table(id: string, title: string, what: string, rows: Row[]) {
+    return html`<h4 id=${`${id}-title`}>${title}</h4>
+      ${
+        rows.length
+          ? html`<table class=${id} aria-labelledby=${`${id}-title`}>
+            <thead><tr><th scope="col">${what}</th><th scope="col">Value</th></tr></thead>
+            <tbody>${rows.map(([label, value]) => html`<tr><th scope="row">${label}</th><td style="white-space:pre-wrap">${value}</td></tr>`)}</tbody>
+          </table>`
+          : html`<p class="muted">None.</p>`
+      }`;
+  }
+
   private renderDetail(r: RequestDetail) {
     return html`<article class="card" aria-labelledby="request-title">
-      <h3 id="request-title">Request <code>${r.id}</code></h3>
+      <h3 id="request-title">Request from ${customerOf(r.formData)} <span class="muted">(<code>${r.id}</code>)</span></h3>
       <label for="request-status">Status</label>
       <select id="request-status" @change=${this.setStatus}>
         ${STATUSES.map((s) => html`<option value=${s} ?selected=${s === r.status}>${s}</option>`)}
@@ -109,9 +129,8 @@ export class RequestsPanel extends LitElement {
         })}
       </ul>
       <p>PDF: ${r.pdfUrl ? html`<a id="pdf-link" href=${r.pdfUrl} target="_blank" rel="noopener">open the PDF</a> <span class="muted">(link valid 1 hour)</span>` : html`<span class="muted">not rendered yet</span>`}</p>
-      <h4>Form data</h4>
-      <pre>${JSON.stringify(r.formData, null, 2)}</pre>
-      ${Object.keys(r.selectedOptions ?? {}).length ? html`<h4>Selected options</h4><pre>${JSON.stringify(r.selectedOptions, null, 2)}</pre>` : nothing}
+      ${this.table('form-data', 'Form data', 'Field', formRows(r.formData, this.labels))}
+      ${Object.keys(r.selectedOptions ?? {}).length ? this.table('selected-options', 'Selected options', 'Option', optionRows(r.selectedOptions, this.labels)) : nothing}
       ${r.configurationSummary ? html`<h4>Summary</h4><pre>${r.configurationSummary}</pre>` : nothing}
       <h4>Screenshots</h4>
       ${r.screenshots.length === 0 ? html`<p class="muted">None sent.</p>` : nothing}

@@ -17,6 +17,19 @@ export const EVENT_TYPES = [
   'animation.triggered',
 ] as const;
 
+/** The API's webhook id rule, written so that it compiles under the `v` flag browsers give pattern attributes. */
+const ID_PATTERN = String.raw`[A-Za-z0-9_\-]{1,64}`;
+
+/** An id suggested from a name: "Our CRM (EU)" becomes "our-crm-eu". */
+export const idFromName = (name: string) =>
+  name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 64);
+
 const DISABLED_REASONS: Record<string, string> = {
   gone: 'the receiver answered 410 Gone',
   failing: 'every delivery failed for 5 days',
@@ -39,6 +52,8 @@ export class WebhooksPanel extends LitElement {
   @state() private logs: Record<string, DeliveryRecord[]> = {};
   @state() private editing = '';
   @state() private busy = false;
+  /** Whether the person typed an id themselves: the name stops suggesting one then. */
+  private idTyped = false;
 
   override updated(changed: PropertyValues<this>) {
     if (changed.has('projectId') || changed.has('api')) void this.load();
@@ -87,6 +102,7 @@ export class WebhooksPanel extends LitElement {
     if (!result) return;
     if (result.secret) this.secretOnce = { id, secret: result.secret };
     target.reset();
+    this.idTyped = false;
     await this.load();
   }
 
@@ -146,9 +162,15 @@ export class WebhooksPanel extends LitElement {
     if (ok) setTimeout(() => void this.showLog(hook), 1500);
   }
 
+  private suggestId(event: InputEvent) {
+    if (this.idTyped) return;
+    const id = this.renderRoot.querySelector<HTMLInputElement>('#wh-id');
+    if (id) id.value = idFromName((event.target as HTMLInputElement).value);
+  }
+
   private eventBoxes(idPrefix: string, checked: string[]) {
     return html`<fieldset><legend>Events</legend>
-      ${EVENT_TYPES.map((type) => html`<label class="inline"><input type="checkbox" name=${`event:${type}`} id=${`${idPrefix}-${type}`} .checked=${checked.includes(type)} /> ${type}</label>`)}
+      ${EVENT_TYPES.map((type) => html`<label class="inline"><input type="checkbox" name=${`event:${type}`} id=${`${idPrefix}-${type}`} ?checked=${checked.includes(type)} /> ${type}</label>`)}
     </fieldset>`;
   }
 
@@ -170,8 +192,8 @@ export class WebhooksPanel extends LitElement {
       <form @submit=${this.create} aria-label="New webhook" class="card">
         <h3>New webhook</h3>
         <div class="row">
-          <div><label for="wh-id">Id (letters, digits, _ and -)</label><input id="wh-id" name="id" type="text" required pattern="[A-Za-z0-9_-]{1,64}" /></div>
-          <div><label for="wh-name">Name</label><input id="wh-name" name="name" type="text" maxlength="100" /></div>
+          <div><label for="wh-name">Name</label><input id="wh-name" name="name" type="text" maxlength="100" @input=${this.suggestId} /></div>
+          <div><label for="wh-id">Id (letters, digits, _ and -)</label><input id="wh-id" name="id" type="text" required pattern=${ID_PATTERN} maxlength="64" @input=${() => (this.idTyped = true)} /></div>
         </div>
         <label for="wh-url">URL (https://)</label>
         <input id="wh-url" name="url" type="url" required style="width:100%" />
@@ -221,6 +243,13 @@ export class WebhooksPanel extends LitElement {
     </article>`;
   }
 
+  /** The delivery's next retry, on the row of its latest attempt only, numbered as that attempt will be. */
+  private nextRetry(r: DeliveryRecord) {
+    if (r.attempt < r.deliveryAttempts) return html`<span class="muted">retried</span>`;
+    if (r.deliveryState !== 'pending' || !r.nextAttemptAt) return '—';
+    return `attempt ${r.deliveryAttempts + 1}, ${new Date(r.nextAttemptAt).toLocaleString()}`;
+  }
+
   private renderLog(hook: Webhook, log: DeliveryRecord[]) {
     if (log.length === 0) return html`<p class="muted">No deliveries yet.</p>`;
     return html`<table class="delivery-log">
@@ -232,8 +261,8 @@ export class WebhooksPanel extends LitElement {
           <td>${new Date(r.timestamp).toLocaleString()}</td>
           <td>${r.event}</td>
           <td class=${r.delivered ? 'ok' : 'bad'}>${r.statusCode || '—'} ${r.delivered ? 'delivered' : (r.error ?? 'failed')}<br /><span class="muted">${r.durationMs} ms; delivery ${r.deliveryState}</span></td>
-          <td>${r.attempt} of ${r.deliveryAttempts}</td>
-          <td>${r.nextAttemptAt ? new Date(r.nextAttemptAt).toLocaleString() : '—'}</td>
+          <td>${r.attempt}</td>
+          <td>${this.nextRetry(r)}</td>
           <td><details><summary>excerpts</summary>
             <div>Request</div><pre>${r.requestExcerpt}</pre>
             <div>Response</div><pre>${r.responseBody ?? '(none)'}</pre></details></td>

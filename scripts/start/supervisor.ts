@@ -1,17 +1,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import pinoPretty from 'pino-pretty';
 import path from 'node:path';
 import { BUILD_DIR, ROOT } from './paths.js';
 
 /**
- * Runs the product's processes (server, worker, BFF) as children of `npm start`: their output
- * made readable and prefixed with their name, signals forwarded, and one callback when any of
- * them dies on its own.
+ * Runs the product's processes (server, worker, BFF) as children of `npm start`: their log
+ * lines kept in one file, signals forwarded, and one callback when any of them dies on its own.
  *
- * The children write the JSON log lines production log pipelines want; only here, for the
- * person watching `npm start`, are the lines pretty-printed (pino-pretty). Lines that are not
- * JSON (a config error, a stack trace) pass through as they are.
+ * The children write the JSON log lines production log pipelines want; each goes to the log file
+ * with the child's name added (`"process"`). The terminal keeps the launcher's summary in view:
+ * only warnings and errors reach it, pretty-printed (pino-pretty) and prefixed with the child's
+ * name, and lines that are not JSON (a config error, a stack trace) pass through as they are.
  */
 export interface ManagedChild {
   name: string;
@@ -19,6 +20,19 @@ export interface ManagedChild {
 }
 
 const COLORS = ['\x1b[36m', '\x1b[35m', '\x1b[33m', '\x1b[32m'];
+/** pino's level number of `warn`: from here up a line is worth interrupting the person for. */
+const WARN = 40;
+
+/** A pino line's level; null for a line that is not a pino JSON line. */
+function levelOf(line: string): number | null {
+  if (!line.startsWith('{')) return null;
+  try {
+    const level = (JSON.parse(line) as { level?: unknown }).level;
+    return typeof level === 'number' ? level : null;
+  } catch {
+    return null;
+  }
+}
 const RESET = '\x1b[0m';
 
 /** A function from one child output line to the text to print: pretty when it is a pino JSON line, colours on a terminal. */
@@ -46,12 +60,27 @@ export class Supervisor {
   private stopping = false;
   private readonly printOut = linePrinter(process.stdout);
   private readonly printErr = linePrinter(process.stderr);
+  private readonly log: WriteStream;
 
   constructor(
     private readonly env: NodeJS.ProcessEnv,
+    /** Where every child's log lines are appended. */
+    logFile: string,
     /** Called once per child that exits while nothing asked it to. */
     private readonly onUnexpectedExit: (name: string, code: number | null, signal: NodeJS.Signals | null) => void,
-  ) {}
+  ) {
+    this.log = createWriteStream(logFile, { flags: 'a' });
+  }
+
+  /** Keeps the line in the log file; shows it when it is a warning, an error or not a log line at all. */
+  private take(name: string, prefix: string, line: string, print: (prefix: string, line: string) => void) {
+    const level = levelOf(line);
+    // The worker names itself already; a second "process" key would make the line ambiguous.
+    if (level === null) this.log.write(`${name}: ${line}\n`);
+    else if (line.includes('"process":')) this.log.write(`${line}\n`);
+    else this.log.write(`{"process":${JSON.stringify(name)},${line.slice(1)}\n`);
+    if (level === null || level >= WARN) print(prefix, line);
+  }
 
   /** Starts `node dist/<script>` (a compiled entry, relative to the build folder) in the project root. */
   start(name: string, script: string): ManagedChild {
@@ -59,8 +88,8 @@ export class Supervisor {
     const child = spawn(process.execPath, [entry], { cwd: ROOT, env: this.env, stdio: ['ignore', 'pipe', 'pipe'] });
     const color = process.stdout.isTTY ? COLORS[this.children.length % COLORS.length] : '';
     const prefix = color ? `${color}${name.padEnd(6)}${RESET} | ` : `${name.padEnd(6)} | `;
-    createInterface({ input: child.stdout! }).on('line', (line) => this.printOut(prefix, line));
-    createInterface({ input: child.stderr! }).on('line', (line) => this.printErr(prefix, line));
+    createInterface({ input: child.stdout! }).on('line', (line) => this.take(name, prefix, line, this.printOut));
+    createInterface({ input: child.stderr! }).on('line', (line) => this.take(name, prefix, line, this.printErr));
     child.once('exit', (code, signal) => {
       if (!this.stopping) this.onUnexpectedExit(name, code, signal);
     });
@@ -87,5 +116,6 @@ export class Supervisor {
         clearTimeout(timer);
       }),
     );
+    await new Promise<void>((resolve) => this.log.end(resolve));
   }
 }

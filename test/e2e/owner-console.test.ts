@@ -18,6 +18,8 @@ import { ownerCaller, sharedStoolProject } from '../helpers/owner-call.js';
  * call crosses origins under CONSOLE_ORIGINS.
  */
 const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+/** Set to a folder to keep full-page screenshots of the panels (for looking at the console). */
+const SCREENSHOTS = process.env.CONSOLE_SCREENSHOTS;
 const WEBHOOK_SECRET = 'console-e2e-secret-0123456789';
 
 let smtp: SmtpCatcher;
@@ -106,10 +108,24 @@ afterAll(async () => {
   await Promise.all([smtp?.close(), libs?.close(), receiver?.close()]);
 }, 90_000);
 
+/** What the browser wrote to its console on each page (an invalid pattern attribute is logged there). */
+const consoleMessages = new WeakMap<Page, string[]>();
+
 /** The console signed in through the printed link's fragment, with the console's project open. */
+async function shoot(page: Page, name: string) {
+  if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true });
+}
+
+/** The text a person reads in a panel (its shadow root), without attributes. */
+const panelText = (page: Page, panel: string) =>
+  page.locator(panel).evaluate((el) => (el.shadowRoot ?? el).textContent ?? '');
+
 async function openConsole(projectName?: string): Promise<Page> {
-  const page = await browser.newPage();
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   page.on('pageerror', (error) => console.error('console page error:', error.message));
+  const messages: string[] = [];
+  consoleMessages.set(page, messages);
+  page.on('console', (message) => messages.push(message.text()));
   await page.goto(`${bffUrl}/demo/owner/#token=${owner.token}`);
   await expect
     .poll(() => page.locator('#status').textContent(), { timeout: 20_000 })
@@ -203,11 +219,23 @@ describe('the owner console', () => {
   it('webhooks panel: created with a generated secret shown once, tested against a local receiver, its log read', async () => {
     const page = await openConsole('Console stool');
     await page.getByRole('button', { name: 'Webhooks' }).click();
-    await page.getByLabel('Id (letters, digits, _ and -)').fill('crm');
+    // The name suggests an id; the id field's pattern compiles as Chromium compiles it (the v flag).
+    const idField = page.getByLabel('Id (letters, digits, _ and -)');
+    await page.locator('#wh-name').fill('Our CRM (EU)');
+    expect(await idField.inputValue()).toBe('our-crm-eu');
+    expect(await idField.evaluate((input: any) => new RegExp(`^(?:${input.pattern})$`, 'v').test(input.value))).toBe(
+      true,
+    );
+    await idField.fill('crm id');
+    expect(await idField.evaluate((input: any) => input.validity.patternMismatch)).toBe(true);
+    await idField.fill('crm');
     await page.getByLabel('URL (https://)').fill(receiver.url);
     await page.getByRole('button', { name: 'Create webhook' }).click();
     // Generated: shown once.
     await expect.poll(() => page.locator('#secret-once').textContent(), { timeout: 10_000 }).toMatch(/^whsec_/);
+    // The emptied form is ready for the next one, with its default event ticked again.
+    expect(await page.locator('[id="new-form.submitted"]').isChecked()).toBe(true);
+    expect(await idField.inputValue()).toBe('');
     // Set our receiver's secret so its signature check passes, through the edit (the secret stays write-only).
     await ownerCall('PUT', `/projects/${share.projectId}/webhooks/crm`, {
       url: receiver.url,
@@ -235,6 +263,8 @@ describe('the owner console', () => {
     await expect.poll(() => log.locator('tbody tr').count(), { timeout: 10_000 }).toBeGreaterThan(0);
     expect(await log.locator('tbody tr').first().textContent()).toContain('webhook.test');
     expect(await log.locator('pre').first().textContent()).toContain('"event":"webhook.test"');
+    // The attempt stands alone; a next retry, when there is one, names the attempt it will be.
+    expect(await log.textContent()).not.toMatch(/\d+ of \d+/);
 
     // A real event, delivered, then redelivered from the log under the same delivery id.
     const { deliveries } = await ownerCall('POST', `/projects/${share.projectId}/webhooks/trigger`, {
@@ -264,6 +294,8 @@ describe('the owner console', () => {
       'the redelivery',
     );
 
+    await shoot(page, 'webhooks');
+    expect(consoleMessages.get(page)!.filter((m) => /regular expression|pattern/i.test(m))).toEqual([]);
     await card.getByRole('button', { name: 'Disable' }).click();
     await expect.poll(() => card.textContent(), { timeout: 10_000 }).toContain('disabled');
     await card.getByRole('button', { name: 'Enable' }).click();
@@ -294,7 +326,15 @@ describe('the owner console', () => {
       'the steps done',
       60_000,
     );
+    // The list names the customer; the detail shows form data and options as labelled tables.
+    expect(await row.locator('.customer').textContent()).toBe('Ada Lovelace (ada@example.com)');
     await row.getByRole('button', { name: /Open request/ }).click();
+    const formTable = page.locator('table.form-data');
+    await expect.poll(() => formTable.locator('tbody tr').count(), { timeout: 10_000 }).toBe(3);
+    expect(await formTable.locator('tbody tr').first().textContent()).toBe('NameAda Lovelace');
+    expect(await formTable.textContent()).toContain('Call after 5 pm');
+    expect(await page.locator('table.selected-options tbody tr').first().textContent()).toBe('Woodoak');
+    expect(await panelText(page, 'requests-panel')).not.toContain('{');
     const pdf = page.locator('#pdf-link');
     await expect.poll(() => pdf.count(), { timeout: 10_000 }).toBe(1);
     const pdfRes = await fetch((await pdf.getAttribute('href'))!);
@@ -310,6 +350,7 @@ describe('the owner console', () => {
         timeout: 10_000,
       })
       .toBe('quoted');
+    await shoot(page, 'requests');
     await page.close();
   }, 90_000);
 
@@ -323,8 +364,25 @@ describe('the owner console', () => {
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await expect.poll(() => page.locator('ul.library-status li').count(), { timeout: 15_000 }).toBe(3);
     expect(await page.locator('ul.library-status li[data-provider="library_a"]').textContent()).toMatch(
-      /library_a (ok|exhausted), 1/,
+      /Poly Haven: 1 found/,
     );
+    // People's words: the libraries' names and the licence in words, never the wire's ids.
+    const libraryText = await panelText(page, 'library-panel');
+    for (const name of ['Poly Haven', 'Sketchfab', 'Smithsonian Open Access']) expect(libraryText).toContain(name);
+    expect(libraryText).toContain('Free for commercial use');
+    expect(libraryText).not.toMatch(/library_[abc]|exhausted|licence tier/);
+    // The fixture libraries serve their own pictures, so the offline demo shows them.
+    await expect
+      .poll(
+        () =>
+          page
+            .locator('ul.results img')
+            .first()
+            .evaluate((img: any) => img.naturalWidth),
+        { timeout: 10_000 },
+      )
+      .toBe(256);
+    await shoot(page, 'library-search');
     await page.getByRole('button', { name: 'Details of Wooden Chair 01' }).click();
     const detail = page.locator('section[aria-labelledby="item-title"]');
     await expect.poll(() => detail.textContent(), { timeout: 10_000 }).toContain('Licence');
@@ -349,6 +407,18 @@ describe('the owner console', () => {
     expect(seen).toContain('completed:100');
     expect(await page.locator('#import-stage').textContent()).not.toBe('');
     expect(await page.locator('#readiness').textContent()).toMatch(/Configurator readiness: \d+ \/ 100/);
+    await shoot(page, 'library-import');
+
+    // A refusal from the server names the library as people know it, not by its wire id.
+    await page.getByLabel('Search', { exact: true }).fill('scandinavian dining chair');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByRole('button', { name: 'Details of Scandinavian Dining Chair' }).click();
+    await expect.poll(() => detail.textContent(), { timeout: 10_000 }).toContain('Scandinavian Dining Chair');
+    await page.getByRole('button', { name: 'Import into the workspace library' }).click();
+    await expect
+      .poll(() => page.locator('#status').textContent(), { timeout: 10_000 })
+      .toContain('Connect your Sketchfab account');
+    expect(await page.locator('#status').textContent()).not.toContain('library_b');
 
     // library_b: connect goes through the (fixture) library's sign-in and back to the console.
     await page.getByRole('button', { name: 'Connect account' }).click();
@@ -359,7 +429,7 @@ describe('the owner console', () => {
       .toContain('connected');
     await expect
       .poll(() => page.locator('#status').textContent(), { timeout: 15_000 })
-      .toContain('library_b account is connected');
+      .toContain('Sketchfab account is connected');
     await page.getByRole('button', { name: 'Disconnect' }).click();
     await expect
       .poll(() => page.locator('#library-b-connection').textContent(), { timeout: 10_000 })

@@ -269,6 +269,18 @@ export const SKETCHFAB: SketchfabEntry[] = [
     archiveSize: 60_000,
   },
   {
+    uid: 'd7a2b3c4d5e6f708192a3b4c5d6e7f8a',
+    name: 'Private Collection Figurine',
+    license: 'by-nc',
+    category: 'cultural-heritage-history',
+    tags: ['figurine', 'private'],
+    faceCount: 700,
+    user: 'collector',
+    downloadable: false,
+    file: 'chair-gltf',
+    archiveSize: 60_000,
+  },
+  {
     uid: 'd6a2b3c4d5e6f708192a3b4c5d6e7f89',
     name: 'Slowly Downloading Bench',
     license: 'cc0',

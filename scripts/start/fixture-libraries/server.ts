@@ -20,6 +20,7 @@ import {
   zipBombArchive,
   zipSlipArchive,
 } from './models.js';
+import { thumbnailSvg } from './thumbnail-svg.js';
 
 /**
  * Local stand-ins for the three online libraries, answering in their real APIs' shapes
@@ -161,7 +162,7 @@ export async function startFixtureLibraries(options: FixtureLibrariesOptions = {
       category: e.category,
       tags: e.tags,
       max_resolution: [2048, 2048],
-      thumbnail_url: `https://cdn.polyhaven.com/asset_img/thumbs/${e.id}.png?width=256&height=256`,
+      thumbnail_url: `${origin}/thumbs/library_a/${encodeURIComponent(e.id)}.svg?width=256&height=256`,
     });
     if (path === '/assets') {
       const type = query.get('t') ?? query.get('type') ?? 'all';
@@ -227,13 +228,13 @@ export async function startFixtureLibraries(options: FixtureLibrariesOptions = {
         images: [
           {
             uid: 't1',
-            url: `https://media.sketchfab.com/models/${e.uid}/thumbnails/t/1024.jpeg`,
+            url: `${origin}/thumbs/library_b/${e.uid}.svg?size=1024`,
             width: 1024,
             height: 576,
           },
           {
             uid: 't2',
-            url: `https://media.sketchfab.com/models/${e.uid}/thumbnails/t/256.jpeg`,
+            url: `${origin}/thumbs/library_b/${e.uid}.svg?size=256`,
             width: 256,
             height: 144,
           },
@@ -374,7 +375,7 @@ export async function startFixtureLibraries(options: FixtureLibrariesOptions = {
             type: '3d_voyager',
             idsId: pkg,
             content: `https://3d-api.si.edu/voyager/${pkg}`,
-            thumbnail: `https://3d-api.si.edu/content/document/${pkg}/scene-image-thumb.jpg`,
+            thumbnail: `${origin}/thumbs/library_c/${encodeURIComponent(e.id)}.svg`,
             voyagerId: pkg,
             usage: { access: e.access },
             resources: [
@@ -532,6 +533,24 @@ export async function startFixtureLibraries(options: FixtureLibrariesOptions = {
     return json(res, 404, { error: 'not found' });
   }
 
+  // ---------- thumbnails ----------
+  /** Each model's picture, drawn here so that the offline demo shows one (the real CDNs need the internet). */
+  function thumbnail(res: ServerResponse, path: string) {
+    const [provider, file] = path.split('/').filter(Boolean);
+    const id = decodeURIComponent((file ?? '').replace(/\.svg$/, ''));
+    const name =
+      provider === 'library_a'
+        ? POLY_HAVEN.find((e) => e.id === id)?.name
+        : provider === 'library_b'
+          ? SKETCHFAB.find((e) => e.uid === id)?.name
+          : provider === 'library_c'
+            ? SMITHSONIAN.find((e) => e.id === id)?.title
+            : undefined;
+    if (!name) return json(res, 404, { error: 'not found' });
+    res.writeHead(200, { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400' });
+    res.end(thumbnailSvg(name, id));
+  }
+
   const routes: Array<
     [
       string,
@@ -544,6 +563,7 @@ export async function startFixtureLibraries(options: FixtureLibrariesOptions = {
     ['/sketchfab/oauth2', null, oauth],
     ['/si/openaccess/api/v1.0', 'library_c', (_req, res, p, q) => smithsonian(res, p, q)],
     ['/dl', null, (_req, res, p) => download(res, p)],
+    ['/thumbs', null, (_req, res, p) => thumbnail(res, p)],
   ];
 
   const server: Server = createServer((req, res) => {

@@ -83,8 +83,16 @@ export default async function externalAssetRoutes(fastify: FastifyInstance) {
   app.post(
     '/external-assets/imports',
     {
-      onRequest: app.access('write', { sessionOnly: true }),
-      config: { rateLimit: { ...config.rateLimits.import, keyGenerator: perPerson, groupId: 'library-import' } },
+      // Any member passes here: the service checks the seat after reuse, and the start rate comes first.
+      onRequest: app.access('read', { sessionOnly: true }),
+      config: {
+        rateLimit: {
+          ...config.rateLimits.import,
+          keyGenerator: perPerson,
+          groupId: 'library-import',
+          hook: 'onRequest',
+        },
+      },
       schema: {
         tags,
         summary: 'Import a library model into the workspace',
@@ -99,7 +107,8 @@ export default async function externalAssetRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const started = await imports.start(request.auth.workspaceId, request.auth.personId!, request.body);
+      const { workspaceId, personId, role } = request.auth;
+      const started = await imports.start(workspaceId, { id: personId!, mayWrite: role !== 'viewer' }, request.body);
       if (started.kind === 'reused')
         return reply
           .code(200)

@@ -4,7 +4,7 @@ import { withTimeout } from '../../platform/deadline.js';
 import { addToOutbox } from '../../repositories/outbox.js';
 import { importOutboxJob } from '../../jobs/import-jobs.js';
 import { createImportRepository } from '../../repositories/imports.js';
-import { invalidRequest, notFound } from '../../domain/errors.js';
+import { forbidden, invalidRequest, notFound } from '../../domain/errors.js';
 import {
   LibraryError,
   authRequired,
@@ -44,11 +44,11 @@ export interface ImportServiceOptions {
 }
 
 /**
- * Starting and reading library imports (contract section 8). A start checks what can be
- * checked before any download (the library's own answer for the model, its licence, its size,
- * the plan, the person's library account) and then, under a per-workspace lock in Postgres,
- * the 3 running imports; the job row and its outbox row commit together, and the worker does
- * the rest (worker/jobs/library-import.ts).
+ * Starting and reading library imports (contract section 8). A start checks, in the contract's
+ * order, what can be checked before any download (the library set up, the model as the library
+ * reads it, its licence, reuse, the seat, the person's library account, the plan, the size) and
+ * then, under a per-workspace lock in Postgres, the 3 running imports; the job row and its outbox
+ * row commit together, and the worker does the rest (worker/jobs/library-import.ts).
  */
 export function createImportService(deps: ServiceDeps, options: ImportServiceOptions) {
   const repo = createImportRepository(deps.db);
@@ -74,7 +74,12 @@ export function createImportService(deps: ServiceDeps, options: ImportServiceOpt
   }
 
   return {
-    async start(workspaceId: string, personId: string, request: ImportRequest): Promise<ImportStart> {
+    /** `mayWrite`: the person's seat may change assets (viewers may not), checked in the contract's order. */
+    async start(
+      workspaceId: string,
+      person: { id: string; mayWrite: boolean },
+      request: ImportRequest,
+    ): Promise<ImportStart> {
       const provider = request.provider as ProviderId;
       if (!(PROVIDER_IDS as readonly string[]).includes(provider)) {
         throw invalidRequest(`provider must be one of ${PROVIDER_IDS.join(', ')}.`, [
@@ -86,24 +91,29 @@ export function createImportService(deps: ServiceDeps, options: ImportServiceOpt
         throw invalidRequest('providerAssetId must be 1 to 200 characters.', [
           { field: 'body.providerAssetId', message: 'is invalid' },
         ]);
-      if (provider === 'library_b') {
-        if (!connections.available()) throw providerNotConfigured(provider);
-        if (!(await connections.isConnected(personId))) throw authRequired();
-      }
-      const existing = await repo.importedAsset(workspaceId, provider, id);
-      if (existing) return { kind: 'reused', asset: existing };
+      const configured =
+        provider === 'library_b' ? connections.available() : libraries.byId[provider].importAvailable();
+      if (!configured) throw providerNotConfigured(provider);
 
+      // What no action of the person can change comes first: the model, then its licence.
       const item = await readModel(provider, id);
-      if (item.licenseTier === 'blocked') throw licenseBlocked(`${blockedReason(item)} (${item.license})`);
       if (!item.importable)
         throw notImportable(
           item.notImportableReason ?? 'The library offers no download of this model that can be imported.',
         );
+      if (item.licenseTier === 'blocked') throw licenseBlocked(`${blockedReason(item)} (${item.license})`);
       if (item.licenseTier === 'conditions' && request.acknowledgeLicense !== true) throw licenseAckRequired();
-      if (item.downloadSize !== undefined && item.downloadSize > MAX_DOWNLOAD_BYTES)
-        throw importTooLarge(MAX_DOWNLOAD_BYTES);
+
+      // Reuse needs neither a seat that writes nor a library account: the workspace already has the model.
+      const existing = await repo.importedAsset(workspaceId, provider, item.providerAssetId);
+      if (existing) return { kind: 'reused', asset: existing };
+
+      if (!person.mayWrite) throw forbidden('Viewers cannot change anything.');
+      if (provider === 'library_b' && !(await connections.isConnected(person.id))) throw authRequired();
       // Cheap refusal now; the saving transaction checks the plan again under its lock.
       await assets.assertBelowQuota(workspaceId);
+      if (item.downloadSize !== undefined && item.downloadSize > MAX_DOWNLOAD_BYTES)
+        throw importTooLarge(MAX_DOWNLOAD_BYTES);
 
       const job = await deps.inTransaction(async ({ tx, afterCommit }) => {
         await repo.lockWorkspace(tx, workspaceId);
@@ -113,7 +123,7 @@ export function createImportService(deps: ServiceDeps, options: ImportServiceOpt
         if ((await repo.countActive(tx, workspaceId)) >= MAX_ACTIVE_IMPORTS) throw tooManyImports(MAX_ACTIVE_IMPORTS);
         const row = await repo.insert(tx, {
           workspaceId,
-          personId,
+          personId: person.id,
           provider,
           providerAssetId: item.providerAssetId,
           category: request.category ?? null,
