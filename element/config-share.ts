@@ -58,7 +58,8 @@ const idempotencyKey = () =>
  * become states and events, never exceptions thrown at the page.
  *
  * @fires config-share-load - `{ project }` when a payload is shown (not again for an unchanged one).
- * @fires config-share-error - `{ type, message }`: unavailable, not-found, network, http, rate-limited, config, webgl, invalid, submit, ar.
+ * @fires config-share-error - `{ type, message }`: unavailable, not-found, network, http, rate-limited, config, webgl,
+ * invalid, submit, ar.
  * @fires config-share-password-required - the password prompt is shown.
  * @fires config-share-model-missing - `{ modelIds }` of models left out of the scene.
  * @fires config-share-submit - `{ requestId }` once the server stored the request.
@@ -76,11 +77,14 @@ export class ConfigShareElement extends LitElement {
     canvas:focus-visible { outline: 2px solid currentColor; outline-offset: -2px; }
     /* model-viewer only presents AR: out of sight until a WebXR session shows its overlay. */
     model-viewer { position: absolute; top: 0; left: 0; width: 1px; height: 1px; opacity: 0; }
-    model-viewer[ar-status='session-started'], model-viewer[ar-status='object-placed'] { width: 100%; height: 100%; opacity: 1; }
+    model-viewer[ar-status='session-started'],
+    model-viewer[ar-status='object-placed'] { width: 100%; height: 100%; opacity: 1; }
     [part='ar'] { position: absolute; top: 0.75rem; right: 0.75rem; }
     progress { position: absolute; left: 1rem; right: 1rem; bottom: 1rem; width: calc(100% - 2rem); }
     .notice { font-size: 0.875em; opacity: 0.8; }
-    .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+    .visually-hidden {
+      position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap;
+    }
     form { display: grid; gap: 0.75rem; padding: 1rem 0; }
     fieldset { display: grid; gap: 0.5rem; border: 0; padding: 0; margin: 0; }
     legend { font-weight: 600; margin-bottom: 0.25rem; }
@@ -499,8 +503,9 @@ export class ConfigShareElement extends LitElement {
     const project = this.status === 'ready' ? this.project : undefined;
     const fields = this.fields;
     const blocks = this.blocks;
+    const statusClass = this.status === 'ready' || this.status === 'password' ? 'visually-hidden' : '';
     return html`
-      <p part="status" role="status" class=${this.status === 'ready' || this.status === 'password' ? 'visually-hidden' : ''}>${this.statusText(strings)}</p>
+      <p part="status" role="status" class=${statusClass}>${this.statusText(strings)}</p>
       ${
         this.status === 'password'
           ? passwordTemplate({
@@ -511,13 +516,25 @@ export class ConfigShareElement extends LitElement {
             })
           : nothing
       }
-      ${this.status === 'error' ? html`<button type="button" @click=${() => this.reload()}>${strings.retry}</button>` : nothing}
+      ${
+        this.status === 'error'
+          ? html`<button type="button" @click=${() => this.reload()}>${strings.retry}</button>`
+          : nothing
+      }
       ${
         project
           ? html`<div part="viewer">
               <div class="stage"></div>
-              ${this.progress < 1 ? html`<progress max="1" .value=${this.progress} aria-label=${strings.modelProgress}></progress>` : nothing}
-              ${this.arAvailable ? html`<button type="button" part="ar" @click=${() => this.activateAr()}>${strings.viewInAr}</button>` : nothing}
+              ${
+                this.progress < 1
+                  ? html`<progress max="1" .value=${this.progress} aria-label=${strings.modelProgress}></progress>`
+                  : nothing
+              }
+              ${
+                this.arAvailable
+                  ? html`<button type="button" part="ar" @click=${() => this.activateAr()}>${strings.viewInAr}</button>`
+                  : nothing
+              }
             </div>
             ${this.notice ? html`<p class="notice">${this.notice}</p>` : nothing}
             ${

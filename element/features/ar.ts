@@ -18,7 +18,7 @@ import { transformMatrix } from './viewer.js';
  */
 
 /** The AR modes offered, in model-viewer's order of preference. */
-export const AR_MODES = 'webxr scene-viewer quick-look';
+const AR_MODES = 'webxr scene-viewer quick-look';
 
 /** The parts of `<model-viewer>` this chunk uses. */
 export interface ModelViewerElement extends HTMLElement {

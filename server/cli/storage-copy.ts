@@ -75,7 +75,8 @@ async function main(): Promise<void> {
         else if (args.dryRun && outcome === 'copied') process.stderr.write(`would copy: ${key}\n`);
         if (seen % 100 === 0)
           process.stderr.write(
-            `${seen} objects: ${progress.copied} copied, ${progress.skipped} already there, ${progress.failed.length} failed\n`,
+            `${seen} objects: ${progress.copied} copied, ${progress.skipped} already there, ` +
+              `${progress.failed.length} failed\n`,
           );
       },
     });

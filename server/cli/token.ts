@@ -17,7 +17,9 @@ import { UUID } from '../core/domain/ids.js';
  * Plain mode prints the token alone on stdout (details on stderr); --json prints one line
  * `{"token","userId","workspaceId"}` and nothing else on stdout.
  */
-const USAGE = `usage: npm run -s token -- --email <email> [--workspace <workspaceId>] [--role ${ROLES.join('|')}] [--json]
+const USAGE =
+  `usage: npm run -s token -- --email <email> [--workspace <workspaceId>] ` +
+  `[--role ${ROLES.join('|')}] [--json]
 
   --email       the person (created with a personal workspace when missing)
   --workspace   also add the person to this existing workspace

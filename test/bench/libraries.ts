@@ -198,7 +198,8 @@ export async function benchLibraries(options: {
     const glb = path.join(work, 'out.glb');
     const cli = path.join(process.cwd(), 'node_modules', '.bin', 'gltf-transform');
 
-    // The first import warms the worker up (it waits in the queue until the worker runs): not counted; nor is a first copy.
+    // The first import warms the worker up (it waits in the queue until the worker runs): not counted; nor is a first
+    // copy.
     await runImport();
     await timed(cli, ['copy', gltf, glb]);
     const times: number[] = [];
@@ -253,20 +254,25 @@ export function printLibraries(result: LibraryBenchResult) {
   );
   console.log(`| search p95 | ${Math.round(result.searchP95)} ms | |`);
   console.log(
-    `| load average (1 min) after the searches / after the imports | ${result.load.search.toFixed(2)} / ${result.load.imports.toFixed(2)} | |`,
+    `| load average (1 min) after the searches / after the imports | ${result.load.search.toFixed(2)} / ` +
+      `${result.load.imports.toFixed(2)} | |`,
   );
   const runs = (values: number[]) => values.map((v) => Math.round(v)).join(', ');
   console.log(
-    `| import of a ${mb(result.archiveBytes)} glTF zip (${mb(result.unpackedBytes)} unpacked), POST to completed (runs: ${runs(result.importRuns)}) | ${Math.round(result.importMs)} ms | |`,
+    `| import of a ${mb(result.archiveBytes)} glTF zip (${mb(result.unpackedBytes)} unpacked), POST to completed ` +
+      `(runs: ${runs(result.importRuns)}) | ${Math.round(result.importMs)} ms | |`,
   );
   console.log(
-    `| \`gltf-transform copy\` of the same files, as a command, same rounds (runs: ${runs(result.copyRuns)}) | ${Math.round(result.copyMs)} ms | |`,
+    `| \`gltf-transform copy\` of the same files, as a command, same rounds (runs: ${runs(result.copyRuns)}) | ` +
+      `${Math.round(result.copyMs)} ms | |`,
   );
   console.log(`| import / gltf-transform copy | ${result.ratio.toFixed(2)}x | ≤ 1.5x |`);
   console.log(
-    `| (extra) glTF-Transform read+write timed inside its process (gltf-copy.ts) | ${Math.round(result.inProcessMs)} ms | |`,
+    `| (extra) glTF-Transform read+write timed inside its process (gltf-copy.ts) | ` +
+      `${Math.round(result.inProcessMs)} ms | |`,
   );
   console.log(
-    `| worker memory growth during the import | ${mb(result.memoryGrowthBytes)} (${result.memoryRatio.toFixed(2)}x the unpacked model) | ≤ 4x |`,
+    `| worker memory growth during the import | ${mb(result.memoryGrowthBytes)} (${result.memoryRatio.toFixed(2)}x ` +
+      `the unpacked model) | ≤ 4x |`,
   );
 }

@@ -118,7 +118,8 @@ async function allDone(count: number, timeoutMs = 90_000): Promise<RequestRow[]>
       const rows = await requestRows();
       if (rows.length < count) return null;
       const { rows: open } = await db.$client.query<{ n: number }>(
-        `select count(*)::int as n from submission_steps s join submissions r on r.id = s.submission_id where r.project_id = $1 and s.state <> 'done'`,
+        `select count(*)::int as n from submission_steps s join submissions r on r.id = s.submission_id where ` +
+          `r.project_id = $1 and s.state <> 'done'`,
         [share.projectId],
       );
       return open[0]!.n === 0 ? rows : null;

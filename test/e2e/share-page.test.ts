@@ -78,7 +78,8 @@ async function sharedStool(name: string, settings: Record<string, unknown> = {})
 function shopPage(host: 'localhost' | '127.0.0.1', name: string, body: string): string {
   shopPages.set(
     `/${name}`,
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title></head><body><h1>A shop</h1>${body}</body></html>`,
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title></head><body><h1>A ` +
+      `shop</h1>${body}</body></html>`,
   );
   return `http://${host}:${shopPort}/${name}`;
 }

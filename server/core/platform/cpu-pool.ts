@@ -21,7 +21,7 @@ export interface CpuPoolOptions {
   warm?: CpuTask<never, unknown>[];
 }
 
-export const CPU_POOL_DEFAULTS = { threads: 2, maxHeapMb: 512 } as const;
+const CPU_POOL_DEFAULTS = { threads: 2, maxHeapMb: 512 } as const;
 
 /** A task the pool can run: its module and, for the types, what it takes and gives. */
 export interface CpuTask<In, Out> {
@@ -71,7 +71,9 @@ export function createCpuPool(options: CpuPoolOptions = {}) {
   });
 
   return {
-    /** Runs `task` on `input` in a pool thread; rejects with the task's error, a TimeoutError or the signal's reason. */
+    /**
+     * Runs `task` on `input` in a pool thread; rejects with the task's error, a TimeoutError or the signal's reason.
+     */
     run<In, Out>(task: CpuTask<In, Out>, input: In, runOptions: RunOptions): Promise<Out> {
       const { timeoutMs, transfer = [], signal } = runOptions;
       return withTimeout(

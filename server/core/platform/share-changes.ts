@@ -32,7 +32,10 @@ export const shareChangeChannel = (prefix: string) => `${prefix}:share-changes`;
 export const shareChangeSequenceKey = (prefix: string) => `${prefix}:share-changes:seq`;
 
 // INCR and PUBLISH in one script: the number and the message cannot be split by another change.
-const PUBLISH_SCRIPT = `local seq = redis.call('INCR', KEYS[1]) redis.call('PUBLISH', ARGV[1], seq .. ' ' .. ARGV[2]) return seq`;
+const PUBLISH_SCRIPT = `
+  local seq = redis.call('INCR', KEYS[1])
+  redis.call('PUBLISH', ARGV[1], seq .. ' ' .. ARGV[2])
+  return seq`;
 
 /** Publishes notices on the request-path Redis client (fail-fast: a change never waits long on Redis). */
 export function createShareChangePublisher(redis: Redis, prefix: string) {
@@ -54,7 +57,7 @@ export function createShareChangePublisher(redis: Redis, prefix: string) {
 export type ShareChangePublisher = ReturnType<typeof createShareChangePublisher>;
 
 /** Parses one channel message; null when it is not a notice. */
-export function parseShareChangeNotice(message: string): ShareChangeNotice | null {
+function parseShareChangeNotice(message: string): ShareChangeNotice | null {
   const space = message.indexOf(' ');
   const seq = Number(message.slice(0, space));
   if (space < 1 || !Number.isSafeInteger(seq)) return null;

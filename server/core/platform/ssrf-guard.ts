@@ -61,7 +61,7 @@ export interface ResolvePublicAddressOptions {
   lookup?: LookupAll;
 }
 
-export const RESOLVE_PUBLIC_ADDRESS_DEFAULTS = { allowPrivate: false, timeoutMs: 5000 } as const;
+const RESOLVE_PUBLIC_ADDRESS_DEFAULTS = { allowPrivate: false, timeoutMs: 5000 } as const;
 
 const systemLookup: LookupAll = (host) => dns.lookup(host, { all: true, verbatim: true });
 
@@ -86,8 +86,11 @@ export function isPublicAddress(address: string): boolean {
   return addressRange(address) === 'unicast';
 }
 
-/** Throws `ssrf_blocked` unless `address` is public (or `allowPrivate`); for connect-time hooks such as an HTTP agent's `lookup`. */
-export function assertPublicAddress(host: string, address: string, allowPrivate = false): void {
+/**
+ * Throws `ssrf_blocked` unless `address` is public (or `allowPrivate`); for connect-time hooks such as an HTTP agent's
+ * `lookup`.
+ */
+function assertPublicAddress(host: string, address: string, allowPrivate = false): void {
   if (allowPrivate) return;
   const range = addressRange(address);
   if (range !== 'unicast') {

@@ -15,7 +15,7 @@ import type { AttemptError } from './db/schema/index.js';
  */
 
 /** Bytes of a response body kept in the delivery record. */
-export const RESPONSE_KEEP_BYTES = 4096;
+const RESPONSE_KEEP_BYTES = 4096;
 
 export interface SendOutcome {
   /** The receiver's status; 0 when no response arrived. */
@@ -47,8 +47,9 @@ export interface WebhookSender {
 const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH)/;
 
 /** The error class of a failure with no usable response. */
-export function classifyError(error: unknown): AttemptError {
-  for (let e: any = error; e; e = e.cause) {
+function classifyError(error: unknown): AttemptError {
+  type ErrorLike = { name?: unknown; code?: unknown; message?: unknown; cause?: unknown };
+  for (let e = error as ErrorLike | undefined; e; e = e.cause as ErrorLike | undefined) {
     if (e instanceof SsrfError) return e.code === 'dns' ? 'dns' : 'ssrf_blocked';
     const code = String(e.code ?? '');
     if (

@@ -170,7 +170,8 @@ describe('loadAllSettings (every piece)', () => {
     ]) {
       expect(refusal({ TRUST_PROXY: bad })).toMatch(
         new RegExp(
-          `^TRUST_PROXY must be comma-separated IP addresses, CIDRs or loopback/linklocal/uniquelocal .*\\(got "${bad.replace(/\./g, '\\.')}"\\)$`,
+          `^TRUST_PROXY must be comma-separated IP addresses, CIDRs or loopback/linklocal/uniquelocal .*\\(got ` +
+            `"${bad.replace(/\./g, '\\.')}"\\)$`,
         ),
       );
     }

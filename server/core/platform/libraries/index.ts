@@ -12,12 +12,10 @@ export type {
   LibrarySearchQuery,
   LibrarySearchPage,
   DownloadPlan,
-  DownloadFile,
-  CallContext,
 } from './types.js';
 export { SearchSkipped, planSize } from './types.js';
 export { DownloadTooLargeError } from './library-http.js';
-export type { LibraryB, OAuthTokens, LibraryBProfile } from './library-b.js';
+export type { LibraryB } from './library-b.js';
 
 /** The largest download an import takes (interface: 80 MB). */
 export const MAX_DOWNLOAD_BYTES = 80_000_000;

@@ -86,7 +86,7 @@ interface SkfbModel {
   archives?: Record<string, { size?: number; faceCount?: number } | null>;
 }
 
-export function licenceOf(license: SkfbModel['license']): LicenceInfo {
+function licenceOf(license: SkfbModel['license']): LicenceInfo {
   if (!license) return unknownLicence();
   if (typeof license === 'string') return LICENSE_SLUGS.has(license) ? licenceFor(license) : unknownLicence(license);
   const byUid = license.uid ? LICENSE_UIDS[license.uid] : undefined;
@@ -207,7 +207,8 @@ export function createLibraryB(options: LibraryBOptions) {
     notice: () =>
       clientId && clientSecret
         ? null
-        : 'Imports need the platform to be registered with Sketchfab (LIBRARY_B_CLIENT_ID and LIBRARY_B_CLIENT_SECRET); search works without.',
+        : 'Imports need the platform to be registered with Sketchfab ' +
+          '(LIBRARY_B_CLIENT_ID and LIBRARY_B_CLIENT_SECRET); search works without.',
     importAvailable: () => !!(clientId && clientSecret),
 
     async search(query, ctx) {
@@ -219,7 +220,7 @@ export function createLibraryB(options: LibraryBOptions) {
       if (query.format) params.set('available_archive_type', query.format);
       let cursor = typeof query.page === 'string' ? query.page : null;
       const items: LibraryItem[] = [];
-      let next: string | null = cursor;
+      let next: string | null;
       let total: number | undefined;
       do {
         const page = new URLSearchParams(params);

@@ -51,7 +51,7 @@ export interface DownloadOptions {
   onProgress?: (received: number, total: number | null) => void;
 }
 
-export const DEFAULT_USER_AGENT = 'config-share/3.16 (+https://github.com/config-share; library import)';
+const DEFAULT_USER_AGENT = 'config-share/3.16 (+https://github.com/config-share; library import)';
 const MAX_JSON_BYTES = 32 * 1024 * 1024;
 
 export function createLibraryHttp(options: LibraryHttpOptions) {
@@ -72,7 +72,10 @@ export function createLibraryHttp(options: LibraryHttpOptions) {
     if (/^[\d.]+$/.test(host) || host.includes(':')) await resolvePublicAddress(host);
   }
 
-  /** Sends the request, following up to `maxRedirects` redirects (each hop checked); the body is the caller's to read or dump. */
+  /**
+   * Sends the request, following up to `maxRedirects` redirects (each hop checked); the body is the caller's to read or
+   * dump.
+   */
   async function open(rawUrl: string, init: LibraryRequest): Promise<Dispatcher.ResponseData & { url: string }> {
     let url = new URL(rawUrl);
     let method = init.method ?? 'GET';
@@ -107,7 +110,10 @@ export function createLibraryHttp(options: LibraryHttpOptions) {
   return {
     open,
 
-    /** GET or POST for JSON: any status is returned with its parsed body (null when it is not JSON); the adapter decides. */
+    /**
+     * GET or POST for JSON: any status is returned with its parsed body (null when it is not JSON); the adapter
+     * decides.
+     */
     async json<T = unknown>(url: string, init: LibraryRequest): Promise<JsonAnswer<T>> {
       const response = await open(url, { ...init, headers: { accept: 'application/json', ...init.headers } });
       const chunks: Buffer[] = [];
@@ -120,7 +126,7 @@ export function createLibraryHttp(options: LibraryHttpOptions) {
         }
         chunks.push(chunk as Buffer);
       }
-      let parsed: unknown = null;
+      let parsed: unknown;
       try {
         parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       } catch {
@@ -175,7 +181,10 @@ export function createLibraryHttp(options: LibraryHttpOptions) {
 
 export type LibraryHttp = ReturnType<typeof createLibraryHttp>;
 
-/** The LibraryError of a failed status: 401/403 `auth`, 404 `not_found`, 429 `rate_limited`, 400 `bad_request`, else `unavailable`. */
+/**
+ * The LibraryError of a failed status: 401/403 `auth`, 404 `not_found`, 429 `rate_limited`, 400 `bad_request`, else
+ * `unavailable`.
+ */
 export function statusError(provider: string, status: number, what: string, detail?: string): LibraryError {
   const suffix = detail ? `: ${detail}` : '';
   if (status === 401 || status === 403)
