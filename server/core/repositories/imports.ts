@@ -162,5 +162,3 @@ export function createImportRepository(db: Db) {
     },
   };
 }
-
-export type ImportRepository = ReturnType<typeof createImportRepository>;

@@ -95,5 +95,3 @@ export function createProjectRepository(db: Db) {
     },
   };
 }
-
-export type ProjectRepository = ReturnType<typeof createProjectRepository>;

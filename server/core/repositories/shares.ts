@@ -116,5 +116,3 @@ export function createShareRepository(db: Db) {
     },
   };
 }
-
-export type ShareRepository = ReturnType<typeof createShareRepository>;

@@ -128,5 +128,3 @@ export function createWebhookRepository(db: Db) {
     },
   };
 }
-
-export type WebhookRepository = ReturnType<typeof createWebhookRepository>;

@@ -35,5 +35,3 @@ export function createApiKeyService(deps: Pick<ServiceDeps, 'db'>) {
     },
   };
 }
-
-export type ApiKeyService = ReturnType<typeof createApiKeyService>;

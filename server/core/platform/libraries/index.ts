@@ -6,13 +6,7 @@ import { createLibraryB, type LibraryB } from './library-b.js';
 import { createLibraryC } from './library-c.js';
 import type { LibraryAdapter } from './types.js';
 
-export type {
-  LibraryAdapter,
-  LibraryItem,
-  LibrarySearchQuery,
-  LibrarySearchPage,
-  DownloadPlan,
-} from './types.js';
+export type { LibraryAdapter, LibraryItem, LibrarySearchQuery, LibrarySearchPage, DownloadPlan } from './types.js';
 export { SearchSkipped, planSize } from './types.js';
 export { DownloadTooLargeError } from './library-http.js';
 export type { LibraryB } from './library-b.js';
