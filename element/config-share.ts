@@ -58,8 +58,8 @@ const idempotencyKey = () =>
  * become states and events, never exceptions thrown at the page.
  *
  * @fires config-share-load - `{ project }` when a payload is shown (not again for an unchanged one).
- * @fires config-share-error - `{ type, message }`: unavailable, not-found, network, http, rate-limited, config, webgl,
- * invalid, submit, ar.
+ * @fires config-share-error - `{ type, message }`, type one of: unavailable, not-found, network, http, rate-limited,
+ *   config, webgl, invalid, submit, ar.
  * @fires config-share-password-required - the password prompt is shown.
  * @fires config-share-model-missing - `{ modelIds }` of models left out of the scene.
  * @fires config-share-submit - `{ requestId }` once the server stored the request.

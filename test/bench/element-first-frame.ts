@@ -121,10 +121,7 @@ export async function measureElement(options: {
     ],
   });
   try {
-    /**
-     * BENCH_PROFILE_DIR: the last round of each page is CPU-profiled there (`<page>.cpuprofile`, the page's main
-     * thread).
-     */
+    /** BENCH_PROFILE_DIR: the last round of each page is CPU-profiled there (`<page>.cpuprofile`, main thread). */
     const profileDir = process.env.BENCH_PROFILE_DIR;
     const firstFrame = async (page: string, profile = false) => {
       const context = await browser.newContext(); // a cold cache each time

@@ -1,12 +1,7 @@
 /**
- * `npm run bench`: public read (200 and 304) on a 1-model and a 500-model project, the BFF's
- * cache, the submit acknowledgement, scale-out (the read through one and two server processes, a
- * 20 MB upload on local disk and on S3) and the element's loader and first frame, measured with autocannon against a
- * real server process on its own
- * database. Each public read is printed next to its anchor: a bare Fastify process
- * (bare-fastify.ts) answering the same bytes, measured the same way, and the ratio of the two.
- * Compare runs on the same machine, not absolutes (the load generator and the server share 2
- * cores here); the ratio is what travels between machines.
+ * `npm run bench`: public reads, the BFF cache, the submit acknowledgement, scale-out, uploads and the element's first
+ * frame, each next to an anchor measured the same way in the same run (for reads: bare Fastify answering the same
+ * bytes). Compare ratios, not absolutes: the load generator and the server share the machine's cores.
  */
 import autocannon, { type Result } from 'autocannon';
 import pg from 'pg';
@@ -34,10 +29,7 @@ const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 /** `BENCH_ONLY=element`: only the element's rows (loader size, first frame), no throughput runs. */
 const ELEMENT_ONLY = process.env.BENCH_ONLY === 'element';
 const base = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-/**
- * `BENCH_ONLY=webhooks`, `libraries`, `scale-out` or `bff` (the BFF cache rows) runs that benchmark alone (element:
- * above).
- */
+/** `BENCH_ONLY=webhooks`, `libraries`, `scale-out` or `bff` (the BFF cache rows) runs that benchmark alone. */
 const ONLY = process.env.BENCH_ONLY;
 
 function withDatabase(url: string, name: string) {
@@ -337,10 +329,7 @@ async function main() {
        * A read next to its anchor, alternating ROUNDS times (server, anchor, server, ...) so that a
        * noisy moment on these shared cores hits both; the row keeps the round with the median ratio.
        */
-      /**
-       * Rows measured next to a second anchor too (the BFF's: bare Fastify with the body only), printed below the
-       * table.
-       */
+      /** Rows also measured against bare Fastify with the BFF's body only, printed below the table. */
       const secondAnchors: Array<{ name: string; result: Result; anchor: Result; ratio: number }> = [];
       const runAgainst = async (
         name: string,

@@ -10,11 +10,8 @@ import { startFixtureLibraries, type FixtureLibraries } from '../../scripts/star
 import type { WorkerApp } from '../../worker/app.js';
 
 /**
- * POST /external-assets/imports and the import jobs, end to end: the API's refusals (each error
- * code of the interface), the jobs the worker runs against the fixture libraries (a gltf zip, a
- * Poly Haven file list, a museum GLB), the resulting GLB checked by the Khronos validator with
- * the credit in asset.copyright, the failures (too large, broken, zip slip, zip bomb), and the
- * library_b OAuth flow.
+ * Library imports end to end against the fixture libraries: every refusal code, the worker's jobs, the validated GLB
+ * with its credit, the failures (too large, broken, zip slip, zip bomb) and the library_b OAuth flow.
  */
 let libs: FixtureLibraries;
 let server: TestServer;

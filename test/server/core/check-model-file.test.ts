@@ -113,8 +113,7 @@ describe('checkModelFile refuses', () => {
   });
 
   it('an error the validator reaches only after hundreds of warnings (the same warnings alone pass)', async () => {
-    // 300 warnings (a property glTF does not define, on each of 300 nodes) come before the error (a scene naming no
-    // node).
+    // 300 warnings (an undefined property on each of 300 nodes) come before the error (a scene naming no node).
     const gltf = (nodes: number, brokenScene: boolean) => ({
       asset: { version: '2.0' },
       nodes: Array.from({ length: nodes }, (_, i) => ({ name: `n${i}`, notGltf: true })),

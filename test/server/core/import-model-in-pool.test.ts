@@ -74,10 +74,7 @@ describe('importModelInPool', () => {
       details: { numErrors: 1 },
     };
     const parts = { format: 'glb', sourceFormat: 'glb', entry: 'model.glb', glb: new Uint8Array(12) };
-    /**
-     * A pool whose validator refuses after `validateAfterMs` and whose conversion ends after `convertAfterMs` unless
-     * cancelled.
-     */
+    /** A pool: validation refuses after `validateAfterMs`, conversion ends after `convertAfterMs` unless cancelled. */
     const fakePool = (validateAfterMs: number, convertAfterMs: number, seen: string[]) =>
       ({
         async run(_task: unknown, input: { step: string }, { signal }: { signal: AbortSignal }) {

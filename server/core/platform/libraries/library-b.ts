@@ -6,11 +6,8 @@ import type { CategoryId } from '../../domain/libraries/categories.js';
 import type { CallContext, DownloadPlan, LibraryAdapter, LibraryItem } from './types.js';
 
 /**
- * library_b: Sketchfab Data API v3 (https://api.sketchfab.com/v3) with OAuth2 at
- * https://sketchfab.com/oauth2. Search and details need no account; the download
- * (`/models/{uid}/download`) needs the person's own token and answers signed, short-lived
- * archive URLs (a gltf zip with scene.gltf, scene.bin and textures/). `count` is capped at 24
- * upstream, so a larger page takes several calls following `cursors.next`.
+ * library_b: Sketchfab Data API v3. Search and details need no account; downloads need the person's own OAuth token.
+ * Upstream caps `count` at 24, so a larger page follows `cursors.next` over several calls.
  */
 export interface LibraryBOptions {
   apiUrl: string;
