@@ -2,17 +2,8 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig, type ViteUserConfig } from 'vitest/config';
 
 /**
- * Vitest runs the server, worker and BFF tests against real Postgres and Redis; the element's
- * browser tests (test/element) run in web-test-runner instead.
- *
- * `vite build` is the `<config-share>` library build (`npm run build:element`): one ES module at a
- * stable name, `dist/element/config-share.js`, which the BFF serves at `/element/config-share.js`,
- * and hashed chunks (the lazy three.js viewer) in `dist/element/assets/`, which it may cache
- * forever. Chunks are imported relative to the entry, so they load from the BFF on any page.
- *
- * `vite build --mode console` is the owner console (`npm run build:console`): the page in
- * demo/owner/ (Lit, like the element) built into `dist/console/`, which the BFF serves at
- * `/demo/owner/`. Relative asset URLs, so it works under any prefix.
+ * Vitest runs the Node tests (test/element runs in web-test-runner). `vite build` is the element (one stable entry that
+ * the BFF serves at /element/config-share.js, hashed chunks it may cache forever); `--mode console` the owner console.
  */
 const consoleBuild: ViteUserConfig = {
   root: fileURLToPath(new URL('./demo/owner', import.meta.url)),

@@ -1,9 +1,6 @@
 /**
- * `npm run check:boundaries`: the import rules of .dependency-cruiser.cjs over the sources.
- * dependency-cruiser 18's `depcruise` command refuses Node 20 (it asks for 22+), which CI and
- * `npm start` still run on; its programmatic API works on 20, so this calls that with the same
- * config. On Node 22+ this is equivalent to:
- *   depcruise server worker bff element demo/owner scripts test --config .dependency-cruiser.cjs
+ * `npm run check:boundaries`: .dependency-cruiser.cjs over the sources, through dependency-cruiser's API because its
+ * `depcruise` command refuses Node 20, which CI runs.
  */
 import { cruise } from 'dependency-cruiser';
 import extractDepcruiseOptions from 'dependency-cruiser/config-utl/extract-depcruise-options';

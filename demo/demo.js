@@ -21,7 +21,9 @@ function logEvent(event) {
   const item = document.createElement('li');
   const detail =
     event.detail && Object.keys(event.detail).length > 0
-      ? ` ${JSON.stringify(event.detail, (key, value) => (key === 'project' ? `{ id: ${value?.id}, name: ${value?.name} }` : value))}`
+      ? ` ${JSON.stringify(event.detail, (key, value) =>
+          key === 'project' ? `{ id: ${value?.id}, name: ${value?.name} }` : value,
+        )}`
       : '';
   item.textContent = `${new Date().toLocaleTimeString()} ${event.type}${detail}`;
   eventsList.prepend(item);

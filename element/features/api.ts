@@ -30,7 +30,7 @@ export type ReadResult = { kind: 'ok'; project: PublicProject } | Failure;
 export type SubmitResult = { kind: 'ok'; requestId: string } | Failure;
 
 /** The model-urls route takes at most this many ids per call (contract section 5). */
-export const MODEL_URLS_BATCH = 20;
+const MODEL_URLS_BATCH = 20;
 
 /**
  * The last payload and its ETag per share, for the page session: several elements and reload()
@@ -51,9 +51,9 @@ async function request(url: string, init: RequestInit): Promise<Response | null>
   }
 }
 
-async function jsonOf(res: Response): Promise<Record<string, any> | null> {
+async function jsonOf(res: Response): Promise<Record<string, unknown> | null> {
   const body: unknown = await res.json().catch(() => null);
-  return body && typeof body === 'object' ? (body as Record<string, any>) : null;
+  return body && typeof body === 'object' ? (body as Record<string, unknown>) : null;
 }
 
 /** Maps the share checks' answers (contract section 5) to a failure. */

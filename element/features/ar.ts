@@ -4,21 +4,13 @@ import type { PlacedModel } from './viewer.js';
 import { transformMatrix } from './viewer.js';
 
 /**
- * "View in AR" for a one-model scene, through @google/model-viewer: a lazy chunk the element
- * imports after the three.js scene drew its first frame. model-viewer (with its own Lit and the
- * parts of three.js the viewer chunk does not use) is a further chunk, imported here only when
- * the page has not defined `<model-viewer>` itself, so the tag is never registered twice. Both
- * chunks import three.js from the chunk the viewer already loaded: three is fetched once.
- *
- * The `<model-viewer>` is not a second view: it sits in the stage, 1 px, transparent and inert
- * (no focus, no clicks, out of the accessibility tree), and only a WebXR session makes it
- * visible (its DOM overlay). Scene Viewer and Quick Look are apps of their own. It does not load
- * the model until AR starts (`reveal="manual"`; each AR mode loads it then): choosing the AR mode
- * needs no model, and a second parse and render of the scene would cost every desktop visitor.
+ * "View in AR" for a one-model scene through @google/model-viewer, loaded only after the first frame (and its own
+ * chunk only when the page has not defined `<model-viewer>`). It stays 1 px and inert until a WebXR session shows it,
+ * and loads the model only when AR starts, so desktop visitors never pay a second parse.
  */
 
 /** The AR modes offered, in model-viewer's order of preference. */
-export const AR_MODES = 'webxr scene-viewer quick-look';
+const AR_MODES = 'webxr scene-viewer quick-look';
 
 /** The parts of `<model-viewer>` this chunk uses. */
 export interface ModelViewerElement extends HTMLElement {

@@ -99,14 +99,18 @@ export interface FormView {
   onSubmit: () => void;
 }
 
+const requiredMark = html`<span aria-hidden="true"> *</span>`;
+
 function control(field: FormField, id: string, error: string) {
   const described = error ? `${id}-error` : nothing;
   const invalid = error ? 'true' : 'false';
   switch (field.type) {
     case 'textarea':
-      return html`<textarea id=${id} name=${field.id} ?required=${field.required} aria-invalid=${invalid} aria-describedby=${described}></textarea>`;
+      return html`<textarea id=${id} name=${field.id} ?required=${field.required} aria-invalid=${invalid}
+        aria-describedby=${described}></textarea>`;
     case 'select':
-      return html`<select id=${id} name=${field.id} ?required=${field.required} aria-invalid=${invalid} aria-describedby=${described}>
+      return html`<select id=${id} name=${field.id} ?required=${field.required} aria-invalid=${invalid}
+        aria-describedby=${described}>
         <option value=""></option>
         ${field.options.map((option) => html`<option value=${option.value}>${option.label}</option>`)}
       </select>`;
@@ -141,7 +145,8 @@ export function formTemplate({ strings, fields, blocks, errors, submitting, mess
               <legend>${block.name}</legend>
               ${block.choices.map(
                 (choice, i) =>
-                  html`<label><input type="radio" name=${`option:${block.id}`} value=${choice.id} ?checked=${i === 0} /> ${choice.label}</label>`,
+                  html`<label><input type="radio" name=${`option:${block.id}`} value=${choice.id}
+                    ?checked=${i === 0} /> ${choice.label}</label>`,
               )}
             </fieldset>`,
           )}
@@ -157,7 +162,7 @@ export function formTemplate({ strings, fields, blocks, errors, submitting, mess
             const id = `field-${index}`;
             const error = errors[field.id] ?? '';
             return html`<div class="field ${field.type}">
-              <label for=${id}>${field.label}${field.required ? html`<span aria-hidden="true"> *</span>` : nothing}</label>
+              <label for=${id}>${field.label}${field.required ? requiredMark : nothing}</label>
               ${control(field, id, error)}
               ${error ? html`<p id=${`${id}-error`} class="field-error">${error}</p>` : nothing}
             </div>`;
@@ -165,7 +170,9 @@ export function formTemplate({ strings, fields, blocks, errors, submitting, mess
         </fieldset>`
         : nothing
     }
-    <button part="submit-button" type="submit" ?disabled=${submitting}>${submitting ? strings.submitting : strings.submit}</button>
+    <button part="submit-button" type="submit" ?disabled=${submitting}>${
+      submitting ? strings.submitting : strings.submit
+    }</button>
     <p class="submit-status" role="status">${message}</p>
   </form>`;
 }

@@ -6,7 +6,7 @@ import { readShare, type ReadResult, type ShareTarget } from './api.js';
  */
 
 /** The longest Retry-After the element waits for before its single retry, in seconds. */
-export const MAX_RETRY_WAIT_S = 60;
+const MAX_RETRY_WAIT_S = 60;
 
 /** The attributes that name a share (`share-url` stands for the two ids). */
 export interface ShareAttributes {

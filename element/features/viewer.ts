@@ -44,7 +44,7 @@ export interface Viewer {
   dispose(): void;
 }
 
-/** renderQuality → renderer settings: the pixel ratio is capped by the device's own; the environment map's face size in pixels. */
+/** renderQuality → renderer settings: a pixel ratio capped by the device's own, the environment map's face size. */
 export const QUALITY = {
   low: { pixelRatio: 1, antialias: false, shadows: false, environmentSize: 64 },
   optimised: { pixelRatio: 1.5, antialias: true, shadows: false, environmentSize: 128 },

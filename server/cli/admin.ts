@@ -12,7 +12,9 @@ import { UUID } from '../core/domain/ids.js';
  *
  * Operator changes that have no public API. Prints the workspace after the change as JSON.
  */
-const USAGE = `usage: npm run admin -- workspace <workspaceId> [--billing ${BILLING_STATUSES.join('|')}] [--model-limit N]
+const USAGE =
+  `usage: npm run admin -- workspace <workspaceId> [--billing ${BILLING_STATUSES.join('|')}] ` +
+  `[--model-limit N]
 
   --billing      locked: the public share read answers 402 unavailable/owner_billing; active: lifts it
   --model-limit  the plan's 3D model limit (assets the workspace may hold), 0 or more`;
@@ -87,10 +89,15 @@ async function main(): Promise<void> {
           ? new CliError(`workspace ${change.workspaceId} does not exist`)
           : error;
       });
-    const { id, name, createdAt, updatedAt } = row;
-    process.stdout.write(
-      `${JSON.stringify({ id, name, billingStatus: row.billingStatus, modelLimit: row.modelLimit, createdAt, updatedAt }, null, 2)}\n`,
-    );
+    const shown = {
+      id: row.id,
+      name: row.name,
+      billingStatus: row.billingStatus,
+      modelLimit: row.modelLimit,
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+    };
+    process.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
   } finally {
     await services.close();
   }

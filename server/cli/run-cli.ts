@@ -26,7 +26,8 @@ function describe(error: unknown, usage: string): string {
   if (isDependencyDown(error) || (code && DATABASE_REFUSED.has(code))) {
     return (
       `cannot reach Postgres (${code ?? 'no answer'}: ${(error as Error).message}).\n` +
-      'Set DATABASE_URL, or keep `npm start` running: the commands then use the database it started (.data/runtime.env).'
+      'Set DATABASE_URL, or keep `npm start` running: ' +
+      'the commands then use the database it started (.data/runtime.env).'
     );
   }
   return error instanceof Error ? (error.stack ?? error.message) : String(error);

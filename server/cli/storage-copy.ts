@@ -10,12 +10,8 @@ import { loadRuntimeEnv } from './local-env.js';
 import { CliError, UsageError, runCli } from './run-cli.js';
 
 /**
- * `npm run storage:copy -- [--from <folder>] [--concurrency N] [--dry-run]`
- *
- * Copies a local store (STORAGE_DIR, or --from) into the bucket the S3_* settings name, so an
- * installation can move from local disk to S3. Idempotent and resumable: run it again after an
- * interruption, or once more right before switching STORAGE_DRIVER to s3, and it copies only
- * what is missing. Progress goes to stderr; the summary (JSON) to stdout.
+ * Copies a local store into the S3 bucket so an installation can move to S3. Idempotent and resumable: run it again
+ * right before switching STORAGE_DRIVER and it copies only what is missing. Progress on stderr, summary JSON on stdout.
  */
 const USAGE = `usage: npm run storage:copy -- [--from <folder>] [--concurrency N] [--dry-run]
 
@@ -75,7 +71,8 @@ async function main(): Promise<void> {
         else if (args.dryRun && outcome === 'copied') process.stderr.write(`would copy: ${key}\n`);
         if (seen % 100 === 0)
           process.stderr.write(
-            `${seen} objects: ${progress.copied} copied, ${progress.skipped} already there, ${progress.failed.length} failed\n`,
+            `${seen} objects: ${progress.copied} copied, ${progress.skipped} already there, ` +
+              `${progress.failed.length} failed\n`,
           );
       },
     });

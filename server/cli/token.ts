@@ -9,15 +9,12 @@ import { UsageError, runCli } from './run-cli.js';
 import { UUID } from '../core/domain/ids.js';
 
 /**
- * `npm run -s token -- --email <email> [--workspace <id>] [--role <role>] [--json]`
- *
- * Prints a development access token (24 h) for a person, creating the person with a personal
- * workspace (as owner) when missing. With --workspace the person also joins that existing
- * workspace with --role (default editor); the token's default workspace stays the personal one.
- * Plain mode prints the token alone on stdout (details on stderr); --json prints one line
- * `{"token","userId","workspaceId"}` and nothing else on stdout.
+ * Prints a 24 h development token for a person, created with a personal workspace when missing; --workspace also adds
+ * them to that workspace. --json prints only `{"token","userId","workspaceId"}` on stdout, for scripts.
  */
-const USAGE = `usage: npm run -s token -- --email <email> [--workspace <workspaceId>] [--role ${ROLES.join('|')}] [--json]
+const USAGE =
+  `usage: npm run -s token -- --email <email> [--workspace <workspaceId>] ` +
+  `[--role ${ROLES.join('|')}] [--json]
 
   --email       the person (created with a personal workspace when missing)
   --workspace   also add the person to this existing workspace

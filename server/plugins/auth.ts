@@ -43,7 +43,7 @@ export const bearerToken = (header: string | undefined) => /^Bearer\s+(.+)$/i.ex
  * Paths that take a session token only (interface: the online library endpoints). An X-API-Key
  * never reaches them, whether or not the route exists in this build or a bearer is also sent.
  */
-export const SESSION_ONLY_PATHS = /^\/external-(assets|providers)(\/|\?|$)/;
+const SESSION_ONLY_PATHS = /^\/external-(assets|providers)(\/|\?|$)/;
 
 /** The path as the router matches it: `/%65xternal-assets` is `/external-assets`. */
 function decodedPath(url: string): string {

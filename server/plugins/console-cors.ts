@@ -2,12 +2,8 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 
 /**
- * CORS for the owner API, for the configured console origins only (`CONSOLE_ORIGINS`, default
- * none): the owner console is served by the BFF, another origin than the API's. Any other origin
- * gets no CORS headers at all, so browsers keep other pages away from owners' tokens' answers.
- *
- * The public share routes and signed files keep their own CORS (server/core/http/public-cors.ts,
- * routes/files.ts): any page may embed a share, so they are left untouched here.
+ * CORS for the owner API, for the CONSOLE_ORIGINS only (the console is served from the BFF's origin); other origins
+ * get no CORS headers. Public share routes and signed files keep their own CORS, since any page may embed a share.
  */
 const PUBLIC_PATHS = /^\/(share|files)(\/|\?|$)/;
 const ALLOW_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';

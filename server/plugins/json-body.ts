@@ -3,14 +3,14 @@ import type { FastifyInstance } from 'fastify';
 import { invalidRequest } from '../core/domain/errors.js';
 
 /** Deepest nesting a JSON body may have; scenes are deep, but not thousands of levels. */
-export const MAX_JSON_DEPTH = 100;
+const MAX_JSON_DEPTH = 100;
 
 /**
  * Finds what Postgres and the scene compressor cannot take from a parsed body: nesting past
  * MAX_JSON_DEPTH (a stack overflow when the scene is serialised) and NUL characters (Postgres
  * text and jsonb refuse them). Iterative, so a hostile depth cannot overflow the check itself.
  */
-export function findJsonProblem(value: unknown): string | null {
+function findJsonProblem(value: unknown): string | null {
   const stack: Array<[unknown, number]> = [[value, 1]];
   while (stack.length > 0) {
     const [current, depth] = stack.pop()!;

@@ -23,11 +23,8 @@ function basicPassword(header: string | undefined): string | null {
 }
 
 /**
- * The operator's view of the BullMQ queues (Bull Board) at `/admin/queues`: mounted only with
- * `QUEUE_DASHBOARD=1`, and only behind `OPERATOR_SECRET` (the config refuses the one without the
- * other). The browser sends the secret as the password of HTTP basic auth (any user name); it is
- * compared in constant time. Off, the path is the ordinary 404. Not in the OpenAPI description:
- * it is a page for people, not part of the API.
+ * Bull Board at `/admin/queues`, only with QUEUE_DASHBOARD=1 and behind OPERATOR_SECRET (HTTP basic auth password,
+ * compared in constant time); off, the path is an ordinary 404. A page for people, so not in the OpenAPI description.
  */
 export default fp(
   async function queueDashboard(app: FastifyInstance) {

@@ -50,7 +50,8 @@ export default async function fileRoutes(fastify: FastifyInstance) {
         tags: ['files'],
         summary: 'Download a file through a signed URL',
         description:
-          'The URL comes signed from the API (asset url, model urls, screenshots, PDFs). 403 when the signature is wrong or expired.',
+          'The URL comes signed from the API (asset url, model urls, screenshots, PDFs). 403 when the signature is ' +
+          'wrong or expired.',
         security: [],
         params: FileParams,
         querystring: FileQuery,

@@ -49,7 +49,8 @@ export default async function healthRoutes(app: FastifyInstance) {
     '/ready',
     {
       schema: schema(
-        'Whether this process should get traffic: Postgres, Redis and file storage answer, and it is not shutting down.',
+        'Whether this process should get traffic: Postgres, Redis and file storage answer, and it is not shutting ' +
+          'down.',
       ),
       logLevel: 'warn',
     },

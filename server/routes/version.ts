@@ -6,11 +6,13 @@ import { API_VERSION } from '../core/http/api-version.js';
 export { API_VERSION };
 
 const V316_SUMMARY =
-  'Adds the online 3D libraries (search, item details, library list, imports, job polling, the library_b connection endpoints), ' +
-  'makes /external-assets/* and /external-providers/* session-token-only, and adds externalSource, readinessScore and readinessLevel to items of GET /assets.';
+  'Adds the online 3D libraries (search, item details, library list, imports, job polling, the library_b ' +
+  'connection endpoints), ' +
+  'makes /external-assets/* and /external-providers/* session-token-only, and adds externalSource, readinessScore ' +
+  'and readinessLevel to items of GET /assets.';
 
 /** The interface's changelog, newest first. Dates and summaries the interface does not give are null. */
-export const CHANGELOG = [
+const CHANGELOG = [
   { version: 'v3.16', kind: 'minor', date: null, summary: V316_SUMMARY },
   ...Array.from({ length: 11 }, (_, i) => ({ version: `v3.${15 - i}`, kind: 'minor', date: null, summary: null })),
   { version: 'v3.4', kind: 'patch', date: null, summary: null },

@@ -1,11 +1,6 @@
 /**
- * The benchmark's anchor: a bare Fastify app that answers fixed bytes, with none of the API's
- * work (no key check, no database, no Redis, no rate limit, no logging). Run as its own process
- * by test/bench/run.ts, like the server, so both are measured from outside the same way; the
- * ratio of the two is what the API's work costs.
- *
- * Environment: BARE_PORT, and BARE_ROUTES, a JSON object `{ "/path": { "status": 200 | 304,
- * "file"?: body file, "headers": {...} } }`.
+ * The benchmark's anchor: bare Fastify answering fixed bytes, run as its own process and measured like the server, so
+ * the ratio is what the API's work costs. Env: BARE_PORT and BARE_ROUTES (`{ "/path": { status, file?, headers } }`).
  */
 import Fastify from 'fastify';
 import { readFile } from 'node:fs/promises';

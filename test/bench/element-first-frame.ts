@@ -68,7 +68,8 @@ export async function measureElement(options: {
   const modelViewerJs = await readFile(path.resolve('node_modules/@google/model-viewer/dist/model-viewer.min.js'));
   const pages: Record<string, string> = {
     '/element.html': `<!doctype html><script type="module" src="${bffUrl}/element/config-share.js"></script>
-      <config-share project-id="${project.id}" token="${settings.shareToken}" style="display:block;width:400px;height:400px"></config-share>
+      <config-share project-id="${project.id}" token="${settings.shareToken}"
+        style="display:block;width:400px;height:400px"></config-share>
       <script type="module">
         // The scene's canvas is there and its progress bar gone: the model is parsed and drawn. The
         // frame reaches the screen at the next animation frame, as model-viewer's load event does.
@@ -78,10 +79,14 @@ export async function measureElement(options: {
         const blank = (png) => png.length < 3000; // a one-colour 400 × 400 PNG is a few hundred bytes
         (function poll() {
           const root = el.shadowRoot;
-          const done = el.getAttribute('state') === 'ready' && root?.querySelector('.stage canvas') && !root.querySelector('progress');
+          const drawn = root?.querySelector('.stage canvas') && !root.querySelector('progress');
+          const done = el.getAttribute('state') === 'ready' && drawn;
           requestAnimationFrame(done ? () => {
             window.firstFrame = performance.now();
-            el.screenshot().then((png) => ((window.drawnPng = png), (window.drawn = !blank(png))), () => (window.drawn = false));
+            el.screenshot().then(
+              (png) => ((window.drawnPng = png), (window.drawn = !blank(png))),
+              () => (window.drawn = false),
+            );
           } : poll);
         })();
       </script>`,
@@ -116,7 +121,7 @@ export async function measureElement(options: {
     ],
   });
   try {
-    /** BENCH_PROFILE_DIR: the last round of each page is CPU-profiled there (`<page>.cpuprofile`, the page's main thread). */
+    /** BENCH_PROFILE_DIR: the last round of each page is CPU-profiled there (`<page>.cpuprofile`, main thread). */
     const profileDir = process.env.BENCH_PROFILE_DIR;
     const firstFrame = async (page: string, profile = false) => {
       const context = await browser.newContext(); // a cold cache each time
@@ -140,12 +145,10 @@ export async function measureElement(options: {
         await writeFile(path.join(profileDir, `${name}.cpuprofile`), JSON.stringify(taken));
         // When each file started and arrived, next to the first frame: where the wait is.
         const resources = await tab.evaluate(() =>
-          performance
-            .getEntriesByType('resource')
-            .map(
-              (entry) =>
-                `${Math.round(entry.startTime)}-${Math.round((entry as unknown as { responseEnd: number }).responseEnd)} ms ${entry.name.replace(/\?.*$/, '')}`,
-            ),
+          performance.getEntriesByType('resource').map((entry) => {
+            const end = Math.round((entry as unknown as { responseEnd: number }).responseEnd);
+            return `${Math.round(entry.startTime)}-${end} ms ${entry.name.replace(/\?.*$/, '')}`;
+          }),
         );
         await writeFile(
           path.join(profileDir, `${name}.resources.txt`),

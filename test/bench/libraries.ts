@@ -9,17 +9,9 @@ import { startFixtureLibraries } from '../../scripts/start/fixture-libraries/ser
 import { freePort } from '../helpers/test-env.js';
 
 /**
- * `npm run bench` (BENCH_ONLY=libraries alone): the online libraries.
- * - Search latency with the three fixture libraries answering after 50, 150 and 400 ms
- *   (goal: the slowest + 20 ms), the Redis cache of library answers cleared before each search.
- * - Import time of a ~20 MB glTF zip (POST to completed: re-read, download, safe unzip,
- *   validation, GLB, readiness, save) next to the issue's anchor, the command
- *   `gltf-transform copy scene.gltf out.glb` (@gltf-transform/cli, the same glTF-Transform
- *   version) on the same files, timed the same way (wall clock, from start to end, process start
- *   included), in the same run, in alternating rounds (BENCH_IMPORTS, default 3; medians kept);
- *   goal: at most 1.5x. Also printed: glTF-Transform's read+write timed inside a process
- *   (gltf-copy.ts), and the worker process's memory growth during the import (goal: at most 4x
- *   the unpacked model).
+ * `npm run bench` (BENCH_ONLY=libraries alone): search latency against fixture libraries answering after 50, 150 and
+ * 400 ms (goal: the slowest + 20 ms), and a ~20 MB glTF zip import next to `gltf-transform copy` on the same files in
+ * alternating rounds (goal: at most 1.5x), with the worker's memory growth (goal: at most 4x the unpacked model).
  */
 const BENCH_UID = 'be0c2b3c4d5e6f708192a3b4c5d6e7f9';
 const SEARCHES = Number(process.env.BENCH_SEARCHES ?? 30);
@@ -198,7 +190,7 @@ export async function benchLibraries(options: {
     const glb = path.join(work, 'out.glb');
     const cli = path.join(process.cwd(), 'node_modules', '.bin', 'gltf-transform');
 
-    // The first import warms the worker up (it waits in the queue until the worker runs): not counted; nor is a first copy.
+    // The first import and the first copy warm up (the import waits in the queue until the worker runs): not counted.
     await runImport();
     await timed(cli, ['copy', gltf, glb]);
     const times: number[] = [];
@@ -253,20 +245,25 @@ export function printLibraries(result: LibraryBenchResult) {
   );
   console.log(`| search p95 | ${Math.round(result.searchP95)} ms | |`);
   console.log(
-    `| load average (1 min) after the searches / after the imports | ${result.load.search.toFixed(2)} / ${result.load.imports.toFixed(2)} | |`,
+    `| load average (1 min) after the searches / after the imports | ${result.load.search.toFixed(2)} / ` +
+      `${result.load.imports.toFixed(2)} | |`,
   );
   const runs = (values: number[]) => values.map((v) => Math.round(v)).join(', ');
   console.log(
-    `| import of a ${mb(result.archiveBytes)} glTF zip (${mb(result.unpackedBytes)} unpacked), POST to completed (runs: ${runs(result.importRuns)}) | ${Math.round(result.importMs)} ms | |`,
+    `| import of a ${mb(result.archiveBytes)} glTF zip (${mb(result.unpackedBytes)} unpacked), POST to completed ` +
+      `(runs: ${runs(result.importRuns)}) | ${Math.round(result.importMs)} ms | |`,
   );
   console.log(
-    `| \`gltf-transform copy\` of the same files, as a command, same rounds (runs: ${runs(result.copyRuns)}) | ${Math.round(result.copyMs)} ms | |`,
+    `| \`gltf-transform copy\` of the same files, as a command, same rounds (runs: ${runs(result.copyRuns)}) | ` +
+      `${Math.round(result.copyMs)} ms | |`,
   );
   console.log(`| import / gltf-transform copy | ${result.ratio.toFixed(2)}x | ≤ 1.5x |`);
   console.log(
-    `| (extra) glTF-Transform read+write timed inside its process (gltf-copy.ts) | ${Math.round(result.inProcessMs)} ms | |`,
+    `| (extra) glTF-Transform read+write timed inside its process (gltf-copy.ts) | ` +
+      `${Math.round(result.inProcessMs)} ms | |`,
   );
   console.log(
-    `| worker memory growth during the import | ${mb(result.memoryGrowthBytes)} (${result.memoryRatio.toFixed(2)}x the unpacked model) | ≤ 4x |`,
+    `| worker memory growth during the import | ${mb(result.memoryGrowthBytes)} (${result.memoryRatio.toFixed(2)}x ` +
+      `the unpacked model) | ≤ 4x |`,
   );
 }

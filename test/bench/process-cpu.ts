@@ -15,11 +15,8 @@ function clockTicks(): number {
 }
 
 /**
- * CPU time (user + system, in ms) used so far by the processes on this machine whose command
- * line matches: the bench reads it before and after a run to put CPU time per unit of work next
- * to throughput. Throughput on these shared 2-core machines swings by half from one minute to
- * the next; CPU time per unit barely moves, so it shows what a change did. Linux only (/proc);
- * elsewhere 0. Processes that exit between two readings take their time with them.
+ * CPU ms (user + system) used so far by processes whose command line matches (Linux /proc; elsewhere 0). CPU per unit
+ * of work barely moves on shared cores, where throughput swings by half from one minute to the next.
  */
 export function cpuMsOf(matches: (commandLine: string) => boolean): number {
   let ticks = 0;

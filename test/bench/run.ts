@@ -1,12 +1,7 @@
 /**
- * `npm run bench`: public read (200 and 304) on a 1-model and a 500-model project, the BFF's
- * cache, the submit acknowledgement, scale-out (the read through one and two server processes, a
- * 20 MB upload on local disk and on S3) and the element's loader and first frame, measured with
- * autocannon against a real server process on its own database; then each process's start-up
- * (startup.ts). Each public read is printed next to its anchor: a bare Fastify process
- * (bare-fastify.ts) answering the same bytes, measured the same way, and the ratio of the two.
- * Compare runs on the same machine, not absolutes (the load generator and the server share 2
- * cores here); the ratio is what travels between machines.
+ * `npm run bench`: public reads, the BFF cache, the submit acknowledgement, scale-out, uploads and the element's first
+ * frame, then each process's start-up, each next to an anchor measured the same way in the same run (for reads: bare
+ * Fastify answering the same bytes). Compare ratios, not absolutes: the load generator and the server share the cores.
  */
 import autocannon, { type Result } from 'autocannon';
 import pg from 'pg';
@@ -69,23 +64,29 @@ function unexpected(result: Result): number {
 
 function printWebhooks(result: Awaited<ReturnType<typeof benchWebhooks>>) {
   console.log(
-    `\nwebhook deliveries (worker process, 10 webhooks per event, median of ${result.rounds} alternating rounds with the ceiling)\n`,
+    `\nwebhook deliveries (worker process, 10 webhooks per event, median of ${result.rounds} alternating rounds ` +
+      `with the ceiling)\n`,
   );
   console.log('| scenario | deliveries/s | ceiling: bare undici loop, same signed bodies | pipeline / ceiling |');
   console.log('|---|---:|---:|---:|');
   console.log(
-    `| backlog drained | ${Math.round(result.deliveriesPerSecond)} | ${Math.round(result.ceilingPerSecond)} | ${result.ratio.toFixed(2)}x |`,
+    `| backlog drained | ${Math.round(result.deliveriesPerSecond)} | ${Math.round(result.ceilingPerSecond)} | ` +
+      `${result.ratio.toFixed(2)}x |`,
   );
   const cpu = result.cpuPerDelivery;
   const us = (value: number) => `${Math.round(value)} µs`;
   console.log(
-    `\nCPU time per delivery while draining (steadier than throughput on shared cores): worker ${us(cpu.worker)}, Postgres ${us(cpu.postgres)}, Redis ${us(cpu.redis)}, sink ${us(cpu.sink)}; total ${us(cpu.worker + cpu.postgres + cpu.redis + cpu.sink)}`,
+    `\nCPU time per delivery while draining (steadier than throughput on shared cores): worker ${us(cpu.worker)}, ` +
+      `Postgres ${us(cpu.postgres)}, Redis ${us(cpu.redis)}, sink ${us(cpu.sink)}; total ` +
+      `${us(cpu.worker + cpu.postgres + cpu.redis + cpu.sink)}`,
   );
   console.log(
-    `CPU time per request of the ceiling: the loop ${us(result.ceilingCpuPerRequest.loop)}, sink ${us(result.ceilingCpuPerRequest.sink)}`,
+    `CPU time per request of the ceiling: the loop ${us(result.ceilingCpuPerRequest.loop)}, sink ` +
+      `${us(result.ceilingCpuPerRequest.sink)}`,
   );
   console.log(
-    `\nfirst-attempt latency at a steady ${Math.round(result.paceDeliveriesPerSecond)} deliveries/s (event createdAt to receiver): p50 ${result.p50Ms} ms, p95 ${result.p95Ms} ms`,
+    `\nfirst-attempt latency at a steady ${Math.round(result.paceDeliveriesPerSecond)} deliveries/s (event ` +
+      `createdAt to receiver): p50 ${result.p50Ms} ms, p95 ${result.p95Ms} ms`,
   );
 }
 
@@ -119,7 +120,9 @@ async function main() {
   // Twenty assets to sign; the files need not exist for signing.
   const { rows: assetRows } = await db.$client.query<{ id: string }>(
     `INSERT INTO assets (workspace_id, name, file_name, storage_key, size_bytes, source_format, model_info)
-     SELECT $1::uuid, 'a' || g, 'a' || g || '.glb', 'workspaces/' || $1::text || '/assets/a' || g || '.glb', 1000, 'glb', '{}'::jsonb FROM generate_series(1, 20) g RETURNING id`,
+     SELECT $1::uuid, 'a' || g, 'a' || g || '.glb', 'workspaces/' || $1::text || '/assets/a' || g || '.glb',
+            1000, 'glb', '{}'::jsonb
+     FROM generate_series(1, 20) g RETURNING id`,
     [person.defaultWorkspaceId],
   );
 
@@ -198,7 +201,9 @@ async function main() {
       projects[label] = { id: created.project.id, token: share.settings.shareToken };
     }
     const publicHeaders = { apikey: env.PUBLIC_ANON_KEY, authorization: `Bearer ${env.PUBLIC_ANON_KEY}` };
-    /** Scale-out: the same read through one and through two server processes; a 20 MB upload on local disk and on S3. */
+    /**
+     * Scale-out: the same read through one and through two server processes; a 20 MB upload on local disk and on S3.
+     */
     const scaleOutRows = async (sharePath: string) => {
       const scale = await measureReadScaleOut({
         env,
@@ -214,17 +219,22 @@ async function main() {
       const oneServer = scale.oneServer.requests.average;
       const twoServers = scale.twoServers.requests.average;
       console.log(
-        `| read 200, 1 model, ${CONNECTIONS} conn.: two server processes | ${Math.round(twoServers)} req/s (p99 ${scale.twoServers.latency.p99} ms) | one server process: ${Math.round(oneServer)} req/s (p99 ${scale.oneServer.latency.p99} ms) | ${(twoServers / Math.max(oneServer, 0.001)).toFixed(2)}x |`,
+        `| read 200, 1 model, ${CONNECTIONS} conn.: two server processes | ${Math.round(twoServers)} req/s (p99 ` +
+          `${scale.twoServers.latency.p99} ms) | one server process: ${Math.round(oneServer)} req/s (p99 ` +
+          `${scale.oneServer.latency.p99} ms) | ${(twoServers / Math.max(oneServer, 0.001)).toFixed(2)}x |`,
       );
       const mb = (uploads.bytes / 1024 / 1024).toFixed(1);
       console.log(
-        `| upload of a ${mb} MB model (POST /assets, median of 3): local disk | ${Math.round(uploads.localMs)} ms | – | – |`,
+        `| upload of a ${mb} MB model (POST /assets, median of 3): local disk | ${Math.round(uploads.localMs)} ms ` +
+          `| – | – |`,
       );
       console.log(
-        `| upload of a ${mb} MB model (POST /assets, median of 3): S3 (s3rver) | ${Math.round(uploads.s3Ms)} ms | local disk: ${Math.round(uploads.localMs)} ms | ${(uploads.s3Ms / uploads.localMs).toFixed(2)}x |`,
+        `| upload of a ${mb} MB model (POST /assets, median of 3): S3 (s3rver) | ${Math.round(uploads.s3Ms)} ms | ` +
+          `local disk: ${Math.round(uploads.localMs)} ms | ${(uploads.s3Ms / uploads.localMs).toFixed(2)}x |`,
       );
       console.log(
-        `| bare S3 PutObject of the same bytes (the store's own cost) | ${Math.round(uploads.putObjectMs)} ms | – | – |`,
+        `| bare S3 PutObject of the same bytes (the store's own cost) | ${Math.round(uploads.putObjectMs)} ms | – ` +
+          `| – |`,
       );
       for (const [name, result] of [
         ['read, one server', scale.oneServer],
@@ -328,7 +338,7 @@ async function main() {
        * A read next to its anchor, alternating ROUNDS times (server, anchor, server, ...) so that a
        * noisy moment on these shared cores hits both; the row keeps the round with the median ratio.
        */
-      /** Rows measured next to a second anchor too (the BFF's: bare Fastify with the body only), printed below the table. */
+      /** Rows also measured against bare Fastify with the BFF's body only, printed below the table. */
       const secondAnchors: Array<{ name: string; result: Result; anchor: Result; ratio: number }> = [];
       const runAgainst = async (
         name: string,
@@ -406,26 +416,32 @@ async function main() {
         });
 
       console.log(
-        `\nconnections=${CONNECTIONS} duration=${DURATION}s per measurement; reads: median of ${ROUNDS} alternating rounds with their anchor\n`,
+        `\nconnections=${CONNECTIONS} duration=${DURATION}s per measurement; reads: median of ${ROUNDS} ` +
+          `alternating rounds with their anchor\n`,
       );
       console.log(
-        '| scenario | req/s | p50 ms | p99 ms | non-2xx/3xx | errors | bare Fastify, same bytes: req/s (p99 ms) | server / bare |',
+        '| scenario | req/s | p50 ms | p99 ms | non-2xx/3xx | errors | bare Fastify, same bytes: req/s (p99 ms) | ' +
+          'server / bare |',
       );
       console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
       for (const { name, result, anchor } of rows) {
         const anchorCells = anchor
-          ? `${Math.round(anchor.requests.average)} (p99 ${anchor.latency.p99}) | ${(result.requests.average / Math.max(anchor.requests.average, 0.001)).toFixed(2)}x`
+          ? `${Math.round(anchor.requests.average)} (p99 ${anchor.latency.p99}) | ` +
+            `${(result.requests.average / Math.max(anchor.requests.average, 0.001)).toFixed(2)}x`
           : '– | –';
         console.log(
-          `| ${name} | ${Math.round(result.requests.average)} | ${result.latency.p50} | ${result.latency.p99} | ${unexpected(result)} | ${result.errors + result.timeouts} | ${anchorCells} |`,
+          `| ${name} | ${Math.round(result.requests.average)} | ${result.latency.p50} | ${result.latency.p99} | ` +
+            `${unexpected(result)} | ${result.errors + result.timeouts} | ${anchorCells} |`,
         );
       }
       console.log(
-        "\nThe BFF rows' anchor is bare Fastify giving the BFF's own answer (status, every header, body). Next to bare Fastify with the body and ETag only:",
+        "\nThe BFF rows' anchor is bare Fastify giving the BFF's own answer (status, every header, body). Next to " +
+          'bare Fastify with the body and ETag only:',
       );
       for (const { name, anchor, ratio } of secondAnchors)
         console.log(
-          `- ${name}: bare Fastify, body only ${Math.round(anchor.requests.average)} req/s (p99 ${anchor.latency.p99} ms): ${ratio.toFixed(2)}x`,
+          `- ${name}: bare Fastify, body only ${Math.round(anchor.requests.average)} req/s (p99 ` +
+            `${anchor.latency.p99} ms): ${ratio.toFixed(2)}x`,
         );
       // A figure measured on refusals (503s, 400s) measures nothing: say so and fail. The anchors too.
       const anchors = new Map(
@@ -468,10 +484,14 @@ async function main() {
     console.log('|---|---:|---:|---:|');
     console.log(`| loader, gzip | ${(element.loaderGzipBytes / 1024).toFixed(1)} KB | goal 15 KB | – |`);
     console.log(
-      `| first frame of one GLB (median of ${element.rounds}, cold cache) | ${Math.round(element.elementFirstFrameMs)} ms | model-viewer alone: ${Math.round(element.modelViewerFirstFrameMs)} ms | ${(element.elementFirstFrameMs / element.modelViewerFirstFrameMs).toFixed(2)}x |`,
+      `| first frame of one GLB (median of ${element.rounds}, cold cache) | ` +
+        `${Math.round(element.elementFirstFrameMs)} ms | model-viewer alone: ` +
+        `${Math.round(element.modelViewerFirstFrameMs)} ms | ` +
+        `${(element.elementFirstFrameMs / element.modelViewerFirstFrameMs).toFixed(2)}x |`,
     );
     console.log(
-      `\nfirst frames, ms: element ${element.elementSamples.map(Math.round).join(', ')}; model-viewer ${element.modelViewerSamples.map(Math.round).join(', ')}`,
+      `\nfirst frames, ms: element ${element.elementSamples.map(Math.round).join(', ')}; model-viewer ` +
+        `${element.modelViewerSamples.map(Math.round).join(', ')}`,
     );
     if (!ELEMENT_ONLY) printStartup(await benchStartup({ env, rounds: ROUNDS }));
   } finally {

@@ -1,11 +1,6 @@
 /**
- * Webhook delivery throughput and latency for `npm run bench`: a real worker process (relay,
- * BullMQ, Postgres, signed requests through the SSRF-guarded undici agent) delivering to a sink
- * process, next to its ceiling, a raw undici POST loop in this process signing the same bodies
- * to the same sink with as many requests in flight as the worker's WEBHOOK_CONCURRENCY.
- * Throughput: a backlog of EVENTS events x WEBHOOKS webhooks committed in one transaction, timed
- * from the sink's first to its last request; alternating with the ceiling ROUNDS times, the
- * median ratio kept. Latency: events emitted at a steady pace, from `createdAt` to the sink.
+ * Webhook delivery throughput and latency: a real worker delivering to a sink process, next to its ceiling (a raw
+ * undici loop signing the same bodies with as many requests in flight), alternating ROUNDS times, median ratio kept.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';

@@ -87,7 +87,11 @@ describe('npm run storage:copy', () => {
     });
     expect(unreachable.code).toBe(1);
     expect(unreachable.stderr).toMatch(
-      /^error: file storage \(STORAGE_DRIVER=s3\): bucket "config-share-test" at http:\/\/127\.0\.0\.1:9 cannot be reached/m,
+      new RegExp(
+        String.raw`^error: file storage \(STORAGE_DRIVER=s3\): bucket "config-share-test" ` +
+          String.raw`at http://127\.0\.0\.1:9 cannot be reached`,
+        'm',
+      ),
     );
     const noBucket = await runTs('server/cli/storage-copy.ts', ['--from', folder], {});
     expect(noBucket.code).toBe(1);

@@ -13,7 +13,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 describe('npm run token', () => {
-  it('--json prints exactly one JSON line with token, userId and workspaceId, for a person it creates once', async () => {
+  it('--json prints one JSON line with token, userId and workspaceId, for a person it creates once', async () => {
     const first = await token(['--email', 'owner@example.com', '--json']);
     expect(first.code).toBe(0);
     const lines = first.stdout.split('\n').filter(Boolean);
@@ -22,7 +22,8 @@ describe('npm run token', () => {
     expect(Object.keys(out).sort()).toEqual(['token', 'userId', 'workspaceId']);
 
     const { rows } = await query(
-      'select p.email, m.role from people p join memberships m on m.person_id = p.id where p.id = $1 and m.workspace_id = $2',
+      'select p.email, m.role from people p join memberships m on m.person_id = p.id where p.id = $1 and ' +
+        'm.workspace_id = $2',
       [out.userId, out.workspaceId],
     );
     expect(rows).toEqual([{ email: 'owner@example.com', role: 'owner' }]);

@@ -82,7 +82,8 @@ beforeAll(async () => {
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     response.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title>
       <script type="module" src="${bffUrl}/element/config-share.js"></script></head>
-      <body><h1>A shop</h1><config-share project-id="${projectId}" token="${token}" style="display:block;width:480px;height:480px"></config-share></body></html>`);
+      <body><h1>A shop</h1><config-share project-id="${projectId}" token="${token}"
+        style="display:block;width:480px;height:480px"></config-share></body></html>`);
   });
   await new Promise<void>((resolve) => shop.listen(shopPort, '127.0.0.1', resolve));
 
@@ -110,7 +111,7 @@ afterAll(async () => {
 });
 
 describe('a merchant page on another origin', () => {
-  it('loads the element from the BFF, renders the model and delivers a submit to the database and the owner', async () => {
+  it('loads the element from the BFF, renders the model, delivers a submit to the database and owner', async () => {
     const share = await sharedStool();
     const page = await browser.newPage();
     const pageErrors: string[] = [];

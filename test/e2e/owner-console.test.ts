@@ -161,7 +161,7 @@ describe('the owner console', () => {
     await page.close();
   }, 60_000);
 
-  it('share panel: link, snippets, live preview, regenerate with a confirmation, and disabled shows not-available', async () => {
+  it('share panel: link, snippets, live preview, confirmed regenerate, disabled shows not-available', async () => {
     const page = await openConsole('Console stool');
     await expect.poll(() => page.locator('#share-state').textContent(), { timeout: 10_000 }).toBe('on');
     expect(await page.locator('#share-link').textContent()).toBe(`${bffUrl}/share/${share.projectId}/${share.token}`);
@@ -216,7 +216,7 @@ describe('the owner console', () => {
     await page.close();
   }, 120_000);
 
-  it('webhooks panel: created with a generated secret shown once, tested against a local receiver, its log read', async () => {
+  it('webhooks panel: created with a secret shown once, tested against a local receiver, log read', async () => {
     const page = await openConsole('Console stool');
     await page.getByRole('button', { name: 'Webhooks' }).click();
     // The name suggests an id; the id field's pattern compiles as Chromium compiles it (the v flag).
@@ -354,7 +354,7 @@ describe('the owner console', () => {
     await page.close();
   }, 90_000);
 
-  it('library panel: search with each library status, details with licence and credit, an import followed to done', async () => {
+  it('library panel: search with library statuses, details with licence and credit, an import to done', async () => {
     const page = await openConsole();
     await page.getByRole('button', { name: 'Library' }).click();
     await expect

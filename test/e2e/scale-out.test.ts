@@ -22,11 +22,8 @@ import { loadServerConfig } from '../../server/config.js';
 import { loadWorkerConfig } from '../../worker/config.js';
 
 /**
- * Scale-out: two servers, two workers and two BFFs, each a process of its own (as
- * `npm run start:server|start:worker|start:bff` runs them), on one Postgres, one Redis and one
- * S3 bucket (s3rver). They behave as one: every request makes exactly one row, one PDF and one
- * e-mail wherever it lands; a file written through one server is served by the other; a worker
- * killed with SIGKILL loses nothing; a server stopped with SIGTERM finishes what it was doing.
+ * Two servers, workers and BFFs as separate processes on one Postgres, Redis and S3 bucket behave as one: one row, PDF
+ * and e-mail per request wherever it lands; SIGKILL on a worker loses nothing; SIGTERM on a server finishes its work.
  */
 const PUBLIC = { apikey: TEST_SECRETS.PUBLIC_ANON_KEY, authorization: `Bearer ${TEST_SECRETS.PUBLIC_ANON_KEY}` };
 const OWNER_EMAIL = 'owner@scale.test';
@@ -118,7 +115,8 @@ async function allDone(count: number, timeoutMs = 90_000): Promise<RequestRow[]>
       const rows = await requestRows();
       if (rows.length < count) return null;
       const { rows: open } = await db.$client.query<{ n: number }>(
-        `select count(*)::int as n from submission_steps s join submissions r on r.id = s.submission_id where r.project_id = $1 and s.state <> 'done'`,
+        `select count(*)::int as n from submission_steps s join submissions r on r.id = s.submission_id where ` +
+          `r.project_id = $1 and s.state <> 'done'`,
         [share.projectId],
       );
       return open[0]!.n === 0 ? rows : null;

@@ -11,11 +11,8 @@ import { ensureElementBuilt } from '../../scripts/start/element-build.js';
 import { ownerCaller } from '../helpers/owner-call.js';
 
 /**
- * The share link as a page (contract section 11) in Chromium: the link opens the viewer; an
- * iframe of it renders on an allowed host and is blocked by the browser elsewhere
- * (frame-ancestors); the oEmbed HTML embeds it; a disabled link shows the not-available page.
- * The shop is another origin: `localhost`, where the BFF is `127.0.0.1`; `127.0.0.1` on the
- * shop's port plays a host the owner did not allow.
+ * The share link as a page in Chromium: viewer, iframe allowed or blocked (frame-ancestors), oEmbed, disabled link.
+ * The shop is `localhost` (the BFF is `127.0.0.1`); `127.0.0.1` on the shop's port plays a host not allowed.
  */
 const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 
@@ -78,7 +75,8 @@ async function sharedStool(name: string, settings: Record<string, unknown> = {})
 function shopPage(host: 'localhost' | '127.0.0.1', name: string, body: string): string {
   shopPages.set(
     `/${name}`,
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title></head><body><h1>A shop</h1>${body}</body></html>`,
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title></head><body><h1>A ` +
+      `shop</h1>${body}</body></html>`,
   );
   return `http://${host}:${shopPort}/${name}`;
 }

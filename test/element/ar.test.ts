@@ -54,7 +54,7 @@ describe('<config-share> AR through model-viewer', () => {
     equal(fetched(MODEL_VIEWER), [], 'model-viewer was not fetched');
   });
 
-  it('a one-model scene adds <model-viewer ar> for its model, lazily, and hides the AR button where AR cannot start', async () => {
+  it('a one-model scene adds <model-viewer ar> lazily and hides the AR button where AR cannot start', async () => {
     const element = mountShare('plain');
     await untilState(element, 'ready');
     await until(() => modelViewerOf(element), 'the model-viewer element', 40_000);

@@ -61,7 +61,7 @@ describe('<config-share> form and submit', () => {
     errors.stop();
   });
 
-  it('a double click sends one request with an Idempotency-Key; success shows the request id and fires config-share-submit', async () => {
+  it('a double click sends one request (Idempotency-Key); success shows the id and fires the event', async () => {
     const events = recordEvents('config-share-submit');
     const element = mountShare('plain');
     await untilState(element, 'ready');

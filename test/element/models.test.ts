@@ -48,7 +48,7 @@ describe('<config-share> models and screenshots', () => {
 
   it('skips a model whose file fails to load, with the same event', async () => {
     const events = recordEvents('config-share-model-missing');
-    const element = mountShare('broken');
+    mountShare('broken');
     await until(() => events.seen.length > 0, 'the model-missing event', 30_000);
     equal(events.seen[0].detail.modelIds, ['broken'], 'missing ids');
     events.stop();

@@ -12,7 +12,7 @@ async function enter(element: ConfigShareElement, password: string) {
 }
 
 describe('<config-share> password', () => {
-  it('prompts with a labelled, focused field; a wrong password shows its error in place; the right one opens the share and is remembered', async () => {
+  it('prompts with a focused field; a wrong password shows an error; the right one opens, remembered', async () => {
     const events = recordEvents('config-share-password-required');
     const element = mountShare('password');
     await untilState(element, 'password');

@@ -2,7 +2,7 @@ import type { Db } from '../../server/core/platform/db/client.js';
 import type { Person } from '../../server/core/platform/db/schema/index.js';
 import { findPersonBySubject, insertPersonWithWorkspace } from '../../server/core/repositories/accounts.js';
 
-/** A person with a personal workspace (owner), straight through the repository: for tests and benchmarks that run no server. */
+/** A person owning a personal workspace, straight through the repository: for tests and benchmarks without a server. */
 export async function ensureTestPerson(db: Db, subject: string, email: string, modelLimit = 100): Promise<Person> {
   const existing = await findPersonBySubject(db, subject);
   if (existing) return existing;

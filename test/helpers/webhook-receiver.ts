@@ -61,7 +61,7 @@ export async function startWebhookReceiver(
       const body = Buffer.concat(chunks).toString('utf8');
       const signature = String(req.headers['x-service-signature'] ?? '');
       const githubValid = await verifyGithubStyle(secret, body, signature).catch(() => false);
-      let standardValid = false;
+      let standardValid: boolean;
       try {
         standard.verify(body, req.headers as Record<string, string>);
         standardValid = true;

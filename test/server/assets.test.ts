@@ -457,7 +457,8 @@ describe('uploads in progress', () => {
           req.on('error', () => resolve());
           req.on('close', () => resolve());
           req.write(
-            `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.glb"\r\nContent-Type: model/gltf-binary\r\n\r\nglTF`,
+            `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.glb"\r\nContent-Type: ` +
+              `model/gltf-binary\r\n\r\nglTF`,
           );
           stalledRequests.push(req);
         }),

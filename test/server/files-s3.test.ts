@@ -98,7 +98,8 @@ describe('files on S3', () => {
     const kept = `workspaces/${owner.workspaceId}/assets/${(await claimedRes.json()).asset.id}.glb`;
     const orphan = `workspaces/${owner.workspaceId}/assets/00000000-0000-4000-8000-00000000dead.glb`;
     const orphanPdf = `workspaces/${owner.workspaceId}/requests/00000000-0000-4000-8000-00000000beef/request.pdf`;
-    const projectFile = `workspaces/${owner.workspaceId}/projects/00000000-0000-4000-8000-000000000001/models/chair.glb`;
+    const projectId = '00000000-0000-4000-8000-000000000001';
+    const projectFile = `workspaces/${owner.workspaceId}/projects/${projectId}/models/chair.glb`;
     for (const key of [orphan, orphanPdf, projectFile])
       await server.deps.storage.put(key, Buffer.from('x'), { contentType: 'application/octet-stream' });
 

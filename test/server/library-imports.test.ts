@@ -10,11 +10,8 @@ import { startFixtureLibraries, type FixtureLibraries } from '../../scripts/star
 import type { WorkerApp } from '../../worker/app.js';
 
 /**
- * POST /external-assets/imports and the import jobs, end to end: the API's refusals (each error
- * code of the interface), the jobs the worker runs against the fixture libraries (a gltf zip, a
- * Poly Haven file list, a museum GLB), the resulting GLB checked by the Khronos validator with
- * the credit in asset.copyright, the failures (too large, broken, zip slip, zip bomb), and the
- * library_b OAuth flow.
+ * Library imports end to end against the fixture libraries: every refusal code, the worker's jobs, the validated GLB
+ * with its credit, the failures (too large, broken, zip slip, zip bomb) and the library_b OAuth flow.
  */
 let libs: FixtureLibraries;
 let server: TestServer;
@@ -153,7 +150,7 @@ describe('the library_b connection', () => {
 });
 
 describe('importing', () => {
-  it('imports a library_b gltf zip: checked GLB, credit in asset.copyright, readiness, provenance, then reuse', async () => {
+  it('imports a library_b gltf zip: checked GLB, credit in copyright, readiness, provenance, then reuse', async () => {
     await connect(owner);
     const accepted = await post({ provider: 'library_b', providerAssetId: CHAIR_B, acknowledgeLicense: true });
     expect(accepted.status).toBe(202);
@@ -317,7 +314,8 @@ describe('refusals', () => {
       422,
       'not_importable',
     );
-    await expectError({ provider: 'library_c', providerAssetId: 'edanmdm:nmah_1000001' }, 404, 'not_found'); // no 3D media
+    // An item without 3D media.
+    await expectError({ provider: 'library_c', providerAssetId: 'edanmdm:nmah_1000001' }, 404, 'not_found');
 
     const stranger = await server.person('not-connected@example.com');
     await expectError({ provider: 'library_b', providerAssetId: CC0_B }, 409, 'auth_required', stranger);
@@ -338,7 +336,8 @@ describe('refusals', () => {
     const person = await server.person('revoked@example.com');
     await connect(person);
     await server.deps.db.$client.query(
-      `update library_connections set access_token_enc = $1, refresh_token_enc = null, expires_at = now() - interval '1 hour' where person_id = $2`,
+      `update library_connections set access_token_enc = $1, refresh_token_enc = null, expires_at = now() - ` +
+        `interval '1 hour' where person_id = $2`,
       ['v1.AAAA.BBBB.CCCC', person.personId],
     );
     const accepted = await post({ provider: 'library_b', providerAssetId: CC0_B }, person);

@@ -64,7 +64,7 @@ describe('search', () => {
     expect(JSON.stringify(body)).not.toMatch(/\/dl\//);
   });
 
-  it('hides models without a clear commercial right by default and shows them, blocked, with commercial=0', async () => {
+  it('hides models without a clear commercial right by default; shows them, blocked, with commercial=0', async () => {
     const hidden = await search({ q: 'car', providers: 'library_b' });
     expect(hidden.body.items).toEqual([]);
     expect(statusOf(hidden.body, 'library_b').notices.join(' ')).toMatch(/commercial/);

@@ -44,7 +44,7 @@ describe('meta routes', () => {
         '/share/{projectId}/{token}/submit',
       ]),
     );
-    // What the schemas alone cannot say is described too: the upload's multipart body, the file responses, the public headers.
+    // Also described where schemas cannot say it: the upload's multipart body, file responses, public headers.
     expect(spec.paths['/assets'].post.requestBody.content['multipart/form-data'].schema.required).toEqual(['file']);
     expect(Object.keys(spec.paths['/files/{key}'].get.responses)).toEqual(
       expect.arrayContaining(['200', '206', '304', '403', '404', '416']),

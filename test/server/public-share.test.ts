@@ -522,7 +522,7 @@ describe('public read', () => {
     }
   });
 
-  it(`lets one share take at most ${MAX_PASSWORD_CHECKS_PER_PROJECT} password checks at once, so guessers there cannot lock out other shares`, async () => {
+  it(`runs at most ${MAX_PASSWORD_CHECKS_PER_PROJECT} checks per share: guessers cannot lock out others`, async () => {
     const attacked = await cheapPasswordShare('right one');
     const other = await cheapPasswordShare('other one');
     let open = () => {};
@@ -555,7 +555,7 @@ describe('public read', () => {
     }
   });
 
-  it(`queues password checks behind ${MAX_CONCURRENT_SCRYPT} scrypt runs and answers 503 with Retry-After: 1 past ${MAX_PASSWORD_BACKLOG}`, async () => {
+  it(`queues checks behind ${MAX_CONCURRENT_SCRYPT} scrypt runs; 503 past ${MAX_PASSWORD_BACKLOG}`, async () => {
     const target = await cheapPasswordShare('right one');
     // A burst of slow, full-cost hashes fills this process's scrypt queue (the server runs in this process).
     const burst = Array.from({ length: MAX_PASSWORD_BACKLOG }, (_, i) => hashPassword(`filler ${i}`));
@@ -636,7 +636,7 @@ describe('public read', () => {
 });
 
 describe('model URLs', () => {
-  it('signs the first 20 models (those with a file), never one past the 20th, and model-urls gives the others', async () => {
+  it('signs the first 20 models with a file, never one past the 20th; model-urls gives the others', async () => {
     const assetIds = [];
     for (let i = 0; i < 25; i++) assetIds.push(await addAsset(server, owner.workspaceId));
     const models = [

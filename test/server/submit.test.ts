@@ -102,7 +102,7 @@ const query = async <T = Record<string, unknown>>(sql: string, params: unknown[]
   (await server.deps.db.$client.query(sql, params)).rows as T[];
 
 describe('submit: the happy path, through every background step', () => {
-  it('answers with the request id, then stores screenshots, renders and mails the PDF, and emits the events', async () => {
+  it('answers the request id, then stores screenshots, renders and mails the PDF, emits the events', async () => {
     const share = await createSharedProject(server, owner, {
       name: 'Oak Chair Deluxe',
       pricingBlocks: [{ id: 'base', price: 100 }],
@@ -218,7 +218,7 @@ describe('submit: the happy path, through every background step', () => {
     expect(new URL(request.pdfUrl).searchParams.get('sig')).toBeTruthy();
   });
 
-  it('emits form.submitted only when the project has no pricing blocks, and mails the workspace owner when the project names no address', async () => {
+  it('emits form.submitted only without pricing blocks; mails the workspace owner when no address is set', async () => {
     const share = await createSharedProject(server, owner, { projectSettings: {} });
     const res = await submit(server.url, share, validBody());
     const { requestId } = await res.json();
@@ -258,7 +258,8 @@ describe('submit: the happy path, through every background step', () => {
   it('notes, rather than fails, when nobody has an e-mail address', async () => {
     const share = await createSharedProject(server, owner, { projectSettings: {} });
     await query(
-      'update people set email = null where id in (select person_id from memberships where workspace_id = $1 and role = $2)',
+      'update people set email = null where id in (select person_id from memberships where workspace_id = $1 and ' +
+        'role = $2)',
       [owner.workspaceId, 'owner'],
     );
     try {
@@ -299,7 +300,7 @@ describe('submit: checks and validation', () => {
     expect(body.message).toContain('email');
   });
 
-  it('refuses more than five screenshots, other types, bytes that are not what they claim, and oversized ones', async () => {
+  it('refuses over five screenshots, other types, bytes that are not what they claim, oversized ones', async () => {
     const six = Array.from({ length: 6 }, () => dataUrl('image/png', png()));
     await expectInvalid(await submit(server.url, share, validBody({ screenshots: six })), 'body.screenshots');
     const gif = await expectInvalid(
@@ -447,7 +448,7 @@ describe('submit: checks and validation', () => {
     }
   });
 
-  it(`receives at most ${MAX_SUBMITS_IN_PROGRESS} of the largest submits at once, then 503 with Retry-After: 1, while ordinary ones go through`, async () => {
+  it(`takes ${MAX_SUBMITS_IN_PROGRESS} of the largest submits at once, then 503; ordinary ones pass`, async () => {
     const busy = await createSharedProject(server, owner);
     const uploads = new AbortController();
     const held: Array<Promise<unknown>> = [];
@@ -760,7 +761,8 @@ describe('a screenshot with corrupt image data', () => {
   it('neither crashes the worker nor costs the owner the PDF', async () => {
     // A valid PNG signature and header whose compressed data fails its checksum.
     const corrupt = Buffer.from(
-      '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201ff5ea1ab0000000049454e44ae426082',
+      '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d' +
+        '4944415478da63f8cfc0f01f0005000201ff5ea1ab0000000049454e44ae426082',
       'hex',
     );
     const share = await createSharedProject(server, owner, {

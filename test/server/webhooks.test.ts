@@ -55,7 +55,7 @@ async function newProject(server: TestServer, who: TestPerson): Promise<string> 
 }
 
 describe('configuration', () => {
-  it('creates with 201, answers a generated secret once, updates with 200 and never shows the secret again', async () => {
+  it('creates with 201, answers a generated secret once, updates with 200, never shows the secret again', async () => {
     const projectId = await newProject(secure, owner);
     const created = await call(secure, owner, 'PUT', `/projects/${projectId}/webhooks/orders`, {
       url: PUBLIC_URL,

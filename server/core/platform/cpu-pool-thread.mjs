@@ -19,7 +19,7 @@ for (const url of workerData?.warm ?? []) modules.set(url, load(url));
 // A module that fails to load fails its tasks (with its error), not the thread.
 await Promise.allSettled(modules.values());
 
-/** The byte arrays among the result's own values that own their whole buffer (nothing else shares it; shared memory is never moved). */
+/** The result's byte arrays that own their whole buffer, so moving them takes nothing from anyone else. */
 function ownedBuffers(result) {
   if (result === null || typeof result !== 'object') return [];
   const values = ArrayBuffer.isView(result) ? [result] : Object.values(result);

@@ -2,11 +2,8 @@ import { Piscina } from 'piscina';
 import { withTimeout } from './deadline.js';
 
 /**
- * A small pool of threads for CPU work (PDF rendering, model checks), so that it never blocks
- * the event loop (BullMQ lock renewals, HTTP answers) and no thread is started per task. Each
- * task is a module whose default export takes the input and returns the output (structured
- * clone both ways); it is named by its file URL (`cpuTask`). A task past its time limit is
- * stopped (its thread is ended and replaced), one past the heap limit fails alone.
+ * A small thread pool for CPU work (PDFs, model checks) so it never blocks the event loop (BullMQ lock renewals, HTTP
+ * answers). A task is a module's default export named by file URL; past its time or heap limit it fails alone.
  */
 export interface CpuPoolOptions {
   /** Threads running tasks at once (CPU_THREADS, default 2); further tasks wait their turn. */
@@ -21,7 +18,7 @@ export interface CpuPoolOptions {
   warm?: CpuTask<never, unknown>[];
 }
 
-export const CPU_POOL_DEFAULTS = { threads: 2, maxHeapMb: 512 } as const;
+const CPU_POOL_DEFAULTS = { threads: 2, maxHeapMb: 512 } as const;
 
 /** A task the pool can run: its module and, for the types, what it takes and gives. */
 export interface CpuTask<In, Out> {
@@ -71,7 +68,9 @@ export function createCpuPool(options: CpuPoolOptions = {}) {
   });
 
   return {
-    /** Runs `task` on `input` in a pool thread; rejects with the task's error, a TimeoutError or the signal's reason. */
+    /**
+     * Runs `task` on `input` in a pool thread; rejects with the task's error, a TimeoutError or the signal's reason.
+     */
     run<In, Out>(task: CpuTask<In, Out>, input: In, runOptions: RunOptions): Promise<Out> {
       const { timeoutMs, transfer = [], signal } = runOptions;
       return withTimeout(

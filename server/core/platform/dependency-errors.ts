@@ -9,8 +9,17 @@ const CONNECTION_CODES = new Set([
   'EHOSTUNREACH',
   'ENETUNREACH',
 ]);
-const DOWN_MESSAGES =
-  /^(Connection is closed\.|Stream isn't writeable|Command timed out|Connection terminated|timeout exceeded when trying to connect)/;
+const DOWN_MESSAGES = new RegExp(
+  '^(' +
+    [
+      'Connection is closed\\.',
+      "Stream isn't writeable",
+      'Command timed out',
+      'Connection terminated',
+      'timeout exceeded when trying to connect',
+    ].join('|') +
+    ')',
+);
 /** Postgres refusing work: shutting down, starting up, too many connections. Class 08 is connection exceptions. */
 const POSTGRES_UNAVAILABLE = new Set(['57P01', '57P02', '57P03', '53300']);
 

@@ -1,19 +1,9 @@
 import type { Redis } from 'ioredis';
 
 /**
- * Share-change notices: after a change that can alter what a public share answers (enable,
- * disable, settings, token rotation, project update or delete, asset delete, billing change)
- * commits, one notice goes out on the Redis channel `<QUEUE_PREFIX>:share-changes`. Every server
- * process and every BFF subscribes and drops what it kept in memory for that project or
- * workspace.
- *
- * Each notice carries a sequence number, taken from `<QUEUE_PREFIX>:share-changes:seq` in the
- * same script that publishes it. A reader compares the latest number with the last one it has
- * heard: equal means no notice is on its way, so its memory is current; different means it must
- * not trust its memory until it has heard up to there. This is what makes a revoked token stop
- * at once on every process, although pub/sub delivery itself is asynchronous.
- *
- * Message format: `<seq> <json>`, where json is a {@link ShareChange}.
+ * Share-change notices on `<QUEUE_PREFIX>:share-changes`, so every server and BFF drops what it kept for a project.
+ * Each carries a sequence number: a reader trusts its memory only once it has heard up to the latest one, which makes
+ * a revoked token stop at once everywhere although pub/sub is asynchronous. Message format: `<seq> <json>`.
  */
 export type ShareChangeReason = 'share' | 'project' | 'asset' | 'billing';
 
@@ -32,7 +22,10 @@ export const shareChangeChannel = (prefix: string) => `${prefix}:share-changes`;
 export const shareChangeSequenceKey = (prefix: string) => `${prefix}:share-changes:seq`;
 
 // INCR and PUBLISH in one script: the number and the message cannot be split by another change.
-const PUBLISH_SCRIPT = `local seq = redis.call('INCR', KEYS[1]) redis.call('PUBLISH', ARGV[1], seq .. ' ' .. ARGV[2]) return seq`;
+const PUBLISH_SCRIPT = `
+  local seq = redis.call('INCR', KEYS[1])
+  redis.call('PUBLISH', ARGV[1], seq .. ' ' .. ARGV[2])
+  return seq`;
 
 /** Publishes notices on the request-path Redis client (fail-fast: a change never waits long on Redis). */
 export function createShareChangePublisher(redis: Redis, prefix: string) {
@@ -54,7 +47,7 @@ export function createShareChangePublisher(redis: Redis, prefix: string) {
 export type ShareChangePublisher = ReturnType<typeof createShareChangePublisher>;
 
 /** Parses one channel message; null when it is not a notice. */
-export function parseShareChangeNotice(message: string): ShareChangeNotice | null {
+function parseShareChangeNotice(message: string): ShareChangeNotice | null {
   const space = message.indexOf(' ');
   const seq = Number(message.slice(0, space));
   if (space < 1 || !Number.isSafeInteger(seq)) return null;

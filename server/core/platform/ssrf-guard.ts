@@ -3,23 +3,9 @@ import ipaddr from 'ipaddr.js';
 import { withTimeout } from './deadline.js';
 
 /**
- * The guard for every outbound connection to a host a user chose (a project's SMTP server,
- * webhook URLs, library downloads): server-side request forgery must not let a workspace editor
- * reach the loopback interface, the internal network or the cloud metadata service
- * (169.254.169.254) through our processes, nor use our error messages to map them.
- *
- * How to use it: call `resolvePublicAddress(host)` right before connecting and connect to the
- * address it returns (keeping `host` for TLS SNI and certificate checks, e.g. `servername`).
- * Connecting to the checked address, not resolving the name again, is what defeats DNS
- * rebinding (a name that answers a public address to the check and a private one to the
- * connection). An HTTP client must also not follow redirects to unchecked hosts.
- *
- * Only globally routable unicast addresses pass: IPv4 outside loopback 127/8, private 10/8,
- * 172.16/12 and 192.168/16, link-local 169.254/16, carrier-grade NAT 100.64/10, unspecified 0/8,
- * broadcast, multicast 224/4 and the reserved, documentation and benchmarking ranges; IPv6 only
- * inside global unicast 2000::/3 and outside its special ranges (documentation, 6to4, Teredo,
- * NAT64, ORCHID...). IPv4-mapped IPv6 addresses (`::ffff:10.0.0.1`) are judged as the IPv4
- * address they carry. A name passes only when every address it resolves to passes.
+ * Guards outbound connections to user-chosen hosts (SMTP, webhooks, library downloads) against SSRF: only globally
+ * routable unicast addresses pass (IPv4-mapped IPv6 judged as IPv4), and a name passes only if all its addresses do.
+ * Connect to the address `resolvePublicAddress` returns, never the name again: that is what defeats DNS rebinding.
  */
 
 export type SsrfErrorCode = 'ssrf_blocked' | 'dns';
@@ -61,7 +47,7 @@ export interface ResolvePublicAddressOptions {
   lookup?: LookupAll;
 }
 
-export const RESOLVE_PUBLIC_ADDRESS_DEFAULTS = { allowPrivate: false, timeoutMs: 5000 } as const;
+const RESOLVE_PUBLIC_ADDRESS_DEFAULTS = { allowPrivate: false, timeoutMs: 5000 } as const;
 
 const systemLookup: LookupAll = (host) => dns.lookup(host, { all: true, verbatim: true });
 
@@ -86,8 +72,8 @@ export function isPublicAddress(address: string): boolean {
   return addressRange(address) === 'unicast';
 }
 
-/** Throws `ssrf_blocked` unless `address` is public (or `allowPrivate`); for connect-time hooks such as an HTTP agent's `lookup`. */
-export function assertPublicAddress(host: string, address: string, allowPrivate = false): void {
+/** Throws `ssrf_blocked` unless `address` is public (or `allowPrivate`); for connect-time hooks such as `lookup`. */
+function assertPublicAddress(host: string, address: string, allowPrivate = false): void {
   if (allowPrivate) return;
   const range = addressRange(address);
   if (range !== 'unicast') {

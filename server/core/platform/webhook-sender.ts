@@ -4,17 +4,12 @@ import { SsrfError, guardedLookup, resolvePublicAddress } from './ssrf-guard.js'
 import type { AttemptError } from './db/schema/index.js';
 
 /**
- * Sends webhook requests (undici): no redirects (a 3xx is an answer, not a hop to an unchecked
- * host), no proxy from the environment, TLS verified, a deadline over the whole exchange, and at
- * most RESPONSE_KEEP_BYTES of the answer read. Unless private targets are allowed, the target
- * is checked before dispatch (IP literals, which skip name resolution) and again on the address
- * the connection is actually made to (the agent's `lookup`), which defeats DNS rebinding.
- * Connections are kept alive per origin, so a busy receiver costs one TLS handshake, not one per
- * delivery.
+ * Sends webhook requests: no redirects or environment proxy, TLS verified, one deadline, at most RESPONSE_KEEP_BYTES
+ * read. The target is checked before dispatch and again at connect (the agent's `lookup`) to defeat DNS rebinding.
  */
 
 /** Bytes of a response body kept in the delivery record. */
-export const RESPONSE_KEEP_BYTES = 4096;
+const RESPONSE_KEEP_BYTES = 4096;
 
 export interface SendOutcome {
   /** The receiver's status; 0 when no response arrived. */
@@ -46,8 +41,9 @@ export interface WebhookSender {
 const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH)/;
 
 /** The error class of a failure with no usable response. */
-export function classifyError(error: unknown): AttemptError {
-  for (let e: any = error; e; e = e.cause) {
+function classifyError(error: unknown): AttemptError {
+  type ErrorLike = { name?: unknown; code?: unknown; message?: unknown; cause?: unknown };
+  for (let e = error as ErrorLike | undefined; e; e = e.cause as ErrorLike | undefined) {
     if (e instanceof SsrfError) return e.code === 'dns' ? 'dns' : 'ssrf_blocked';
     const code = String(e.code ?? '');
     if (

@@ -39,5 +39,3 @@ export function createApiKeyRepository(db: Db) {
     },
   };
 }
-
-export type ApiKeyRepository = ReturnType<typeof createApiKeyRepository>;

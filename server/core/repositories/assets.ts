@@ -80,5 +80,3 @@ export function createAssetRepository(db: Db) {
     },
   };
 }
-
-export type AssetRepository = ReturnType<typeof createAssetRepository>;

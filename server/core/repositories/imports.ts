@@ -89,7 +89,7 @@ export function createImportRepository(db: Db) {
         .limit(limit);
     },
 
-    /** Counts a run that starts; returns the row as it was before (its `runs` and status tell whether an earlier run died). */
+    /** Counts a starting run; returns the row as it was, whose `runs` and status tell whether an earlier run died. */
     async startRun(id: string): Promise<ImportJob | null> {
       const [row] = await db
         .update(importJobs)
@@ -159,5 +159,3 @@ export function createImportRepository(db: Db) {
     },
   };
 }
-
-export type ImportRepository = ReturnType<typeof createImportRepository>;

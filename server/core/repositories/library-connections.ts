@@ -50,5 +50,3 @@ export function createLibraryConnectionRepository(db: Db) {
     },
   };
 }
-
-export type LibraryConnectionRepository = ReturnType<typeof createLibraryConnectionRepository>;

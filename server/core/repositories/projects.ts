@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../platform/db/client.js';
-import { projects, submissions, submissionScreenshots, type Project } from '../platform/db/schema/index.js';
+import { projects, submissions, submissionScreenshots } from '../platform/db/schema/index.js';
 import { compressScene, hasPricingBlocks, type ProjectData } from '../domain/scene.js';
 import { afterCursor, toPage, type PageCursor } from './pagination.js';
 
@@ -95,5 +95,3 @@ export function createProjectRepository(db: Db) {
     },
   };
 }
-
-export type ProjectRepository = ReturnType<typeof createProjectRepository>;

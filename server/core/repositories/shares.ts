@@ -32,7 +32,9 @@ export interface PublicShareRow {
 }
 
 export function createShareRepository(db: Db) {
-  /** The project's settings row, created with the defaults when missing; null when the project is not in the workspace. */
+  /**
+   * The project's settings row, created with the defaults when missing; null when the project is not in the workspace.
+   */
   async function ensure(executor: Executor, workspaceId: string, projectId: string, lock: boolean) {
     const [project] = await executor
       .select({ id: projects.id, name: projects.name })
@@ -50,7 +52,10 @@ export function createShareRepository(db: Db) {
       return (await ensure(db, workspaceId, projectId, false))?.row ?? null;
     },
 
-    /** The settings row locked for a change (created with the defaults when missing) and the project's name; null when the project is not in the workspace. */
+    /**
+     * The settings row locked for a change (created with the defaults when missing) and the project's name; null when
+     * the project is not in the workspace.
+     */
     lockForChange: (tx: Executor, workspaceId: string, projectId: string) => ensure(tx, workspaceId, projectId, true),
 
     /** Applies a change and bumps the revision (an ETag input). */
@@ -111,5 +116,3 @@ export function createShareRepository(db: Db) {
     },
   };
 }
-
-export type ShareRepository = ReturnType<typeof createShareRepository>;

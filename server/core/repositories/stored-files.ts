@@ -25,5 +25,3 @@ export function createStoredFileRepository(db: Executor) {
     },
   };
 }
-
-export type StoredFileRepository = ReturnType<typeof createStoredFileRepository>;

@@ -32,7 +32,9 @@ export function createWebhookRepository(db: Db) {
       return row ?? null;
     },
 
-    /** Locks the project row (so concurrent creates count one after the other); false when it is not in the workspace. */
+    /**
+     * Locks the project row (so concurrent creates count one after the other); false when it is not in the workspace.
+     */
     async lockProject(tx: Executor, workspaceId: string, projectId: string): Promise<boolean> {
       const [row] = await tx
         .select({ id: projects.id })
@@ -126,5 +128,3 @@ export function createWebhookRepository(db: Db) {
     },
   };
 }
-
-export type WebhookRepository = ReturnType<typeof createWebhookRepository>;

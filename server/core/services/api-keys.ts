@@ -5,11 +5,11 @@ import { conflict, notFound } from '../domain/errors.js';
 import type { ServiceDeps } from './service-deps.js';
 
 /** Keys a workspace may hold at once. */
-export const MAX_KEYS_PER_WORKSPACE = 50;
+const MAX_KEYS_PER_WORKSPACE = 50;
 /** last_used_at is written at most this often per key, off the request's critical path. */
 const TOUCH_EVERY_MS = 60_000;
 
-export const hashApiKey = (key: string) => createHash('sha256').update(key).digest('hex');
+const hashApiKey = (key: string) => createHash('sha256').update(key).digest('hex');
 
 /** Workspace API keys (contract section 2): shown once at creation, stored as a hash. */
 export function createApiKeyService(deps: Pick<ServiceDeps, 'db'>) {
@@ -35,5 +35,3 @@ export function createApiKeyService(deps: Pick<ServiceDeps, 'db'>) {
     },
   };
 }
-
-export type ApiKeyService = ReturnType<typeof createApiKeyService>;

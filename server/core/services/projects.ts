@@ -68,5 +68,3 @@ export function createProjectService(deps: ServiceDeps) {
     },
   };
 }
-
-export type ProjectService = ReturnType<typeof createProjectService>;

@@ -24,7 +24,9 @@ export interface ServiceDeps {
   shareChanges: ShareChangePublisher;
   storage: StorageDriver;
   log: ServiceLog;
-  /** Wakes the workers' relay after a commit that queued work (the API's; CLIs go without: the relay's sweep finds it). */
+  /**
+   * Wakes the workers' relay after a commit that queued work (the API's; CLIs go without: the relay's sweep finds it).
+   */
   outbox?: OutboxNudger;
 }
 
@@ -32,7 +34,7 @@ export interface ServiceDeps {
 export const noticeShareChange = (deps: Pick<ServiceDeps, 'shareChanges'>, change: ShareChange) => () =>
   deps.shareChanges.publish(change);
 
-/** The after-commit effect that removes files a deleted row owned: a failed removal leaves an orphan file, never a dangling row. */
+/** Removes a deleted row's files after commit: a failed removal leaves an orphan file, never a dangling row. */
 export const deleteFiles = (deps: Pick<ServiceDeps, 'storage' | 'log'>, keys: readonly string[]) => () =>
   Promise.all(
     keys.map((key) =>

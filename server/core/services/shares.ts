@@ -105,5 +105,3 @@ export function createShareService(deps: ServiceDeps) {
       change(workspaceId, projectId, () => ({ shareToken: newShareToken() })),
   };
 }
-
-export type ShareService = ReturnType<typeof createShareService>;

@@ -17,11 +17,8 @@ export interface SweepResult {
 const BATCH = 500;
 
 /**
- * Removes stored objects no row claims once they are older than `graceMs`: what is left when a
- * write failed or was interrupted between the object and its row (the object is always written
- * first), or when a delete's file removal did not happen. Only keys this product writes and
- * records (assets, request screenshots and PDFs) are considered; the grace period is far longer
- * than any write takes to commit, so an object whose row is about to commit is never touched.
+ * Removes stored objects no row claims once older than `graceMs`: leftovers of interrupted writes (the object is
+ * written first) or of missed removals. The grace far exceeds any commit, so a row about to commit keeps its object.
  */
 export async function sweepUnclaimedFiles(
   deps: SweepDeps,

@@ -33,7 +33,7 @@ export function createWorkspaceService(deps: ServiceDeps, options: { defaultMode
   return {
     ensurePerson,
 
-    /** The person behind a verified token and their role in the workspace asked for (default: their own); 403 when they are not a member. */
+    /** A verified token's person and their role in the workspace asked for (default their own); 403 if not a member. */
     async resolveMember(
       subject: string,
       email: string | null,

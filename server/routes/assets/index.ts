@@ -23,16 +23,16 @@ interface Upload {
 /** Megabytes as the interface counts them (50 MB = 50,000,000 bytes). */
 const MB = 1_000_000;
 /** Model checks one process runs at once (each holds up to 200 MB and the CPU). */
-export const MAX_CONCURRENT_CHECKS = 2;
+const MAX_CONCURRENT_CHECKS = 2;
 const tooLarge = () => new ModelFileError('too_large', `The file is larger than ${UPLOAD_LIMITS.fileSize / MB} MB.`);
+
+// eslint-disable-next-line no-control-regex -- control characters are what names lose
+const CONTROL_CHARS = /[\u0000-\u001f\u007f]/g;
 
 /** A file name as a display name: no folders, no control characters, no extension. */
 function cleanFileName(raw: string): string {
   const base = raw.replace(/\\/g, '/').split('/').pop() ?? '';
-  return base
-    .replace(/[\u0000-\u001f\u007f]/g, '')
-    .trim()
-    .slice(-255);
+  return base.replace(CONTROL_CHARS, '').trim().slice(-255);
 }
 
 /**
@@ -69,7 +69,7 @@ async function readUpload(request: FastifyRequest): Promise<Upload> {
 }
 
 function displayName(upload: Upload): string {
-  const given = upload.name?.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  const given = upload.name?.replace(CONTROL_CHARS, '').trim();
   if (given !== undefined && given !== '') {
     if (given.length > UPLOAD_LIMITS.nameLength)
       throw invalidRequest(`name must be at most ${UPLOAD_LIMITS.nameLength} characters.`, [
@@ -132,11 +132,16 @@ export default async function assetRoutes(fastify: FastifyInstance) {
         tags,
         summary: 'Upload a 3D model',
         description:
-          'multipart/form-data with the field `file`: a `.glb`, a `.gltf` with embedded (data:) buffers, or a `.zip` of a `.gltf` ' +
-          `with its resources (or of a \`.glb\`), at most ${UPLOAD_LIMITS.fileSize / MB} MB. Optional text field \`name\` (default: the file name without extension). ` +
-          'The file runs the asset checks (safe unzip, Khronos glTF validator, conversion to GLB) and is stored as a GLB. ' +
-          "Errors: 422 invalid_file (details.messages in the validator's shape), 413 too_large, 422 conversion_failed, 403 quota_exceeded, " +
-          `429 rate_limited (RATE_LIMIT_UPLOAD: ${per(app.deps.config.rateLimits.upload)} per workspace), 503 unavailable with Retry-After when the server is already checking ${MAX_CONCURRENT_CHECKS} uploads.`,
+          'multipart/form-data with the field `file`: a `.glb`, a `.gltf` with embedded (data:) buffers, or a ' +
+          '`.zip` of a `.gltf` ' +
+          `with its resources (or of a \`.glb\`), at most ${UPLOAD_LIMITS.fileSize / MB} MB. Optional text field ` +
+          `\`name\` (default: the file name without extension). ` +
+          'The file runs the asset checks (safe unzip, Khronos glTF validator, conversion to GLB) and is stored as ' +
+          'a GLB. ' +
+          "Errors: 422 invalid_file (details.messages in the validator's shape), 413 too_large, 422 " +
+          'conversion_failed, 403 quota_exceeded, ' +
+          `429 rate_limited (RATE_LIMIT_UPLOAD: ${per(app.deps.config.rateLimits.upload)} per workspace), 503 ` +
+          `unavailable with Retry-After when the server is already checking ${MAX_CONCURRENT_CHECKS} uploads.`,
         consumes: ['multipart/form-data'],
         response: { 201: AssetReply, ...errors(400, 401, 403, 413, 415, 422, 429, 503) },
       },

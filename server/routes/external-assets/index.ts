@@ -39,8 +39,10 @@ export default async function externalAssetRoutes(fastify: FastifyInstance) {
         tags,
         summary: 'Search the three libraries at once',
         description:
-          'Every selected library is asked in parallel with its own timeout (LIBRARY_TIMEOUT_MS); results are interleaved round-robin. ' +
-          'providers[] reports each library: ok, error (failed or too slow), skipped (a filter it cannot apply, e.g. maxPolygons without polygon counts) or exhausted (no more pages). ' +
+          'Every selected library is asked in parallel with its own timeout (LIBRARY_TIMEOUT_MS); results are ' +
+          'interleaved round-robin. ' +
+          'providers[] reports each library: ok, error (failed or too slow), skipped (a filter it cannot apply, ' +
+          'e.g. maxPolygons without polygon counts) or exhausted (no more pages). ' +
           '`nextCursor` is bound to the filters: sent with other filters it is 400 invalid_request. ' +
           `429 rate_limited past RATE_LIMIT_SEARCH (${per(config.rateLimits.search)} per person).`,
         querystring: SearchQuery,
@@ -97,10 +99,14 @@ export default async function externalAssetRoutes(fastify: FastifyInstance) {
         tags,
         summary: 'Import a library model into the workspace',
         description:
-          'Re-reads the model, checks its licence, and queues the import job (202, status queued, progress 0); poll GET /external-assets/imports/:jobId. ' +
-          '200 { reused: true } when the workspace already has the model. A second start of a model still importing returns that job. ' +
-          'Errors: 400 invalid_request, 403 quota_exceeded | license_blocked | forbidden (viewers), 404 not_found, 409 license_ack_required | auth_required, ' +
-          `413 too_large (download over 80 MB), 422 not_importable, 429 rate_limited (RATE_LIMIT_IMPORT: ${per(config.rateLimits.import)} per person) | too_many_imports (3 running per workspace), ` +
+          'Re-reads the model, checks its licence, and queues the import job (202, status queued, progress 0); ' +
+          'poll GET /external-assets/imports/:jobId. ' +
+          '200 { reused: true } when the workspace already has the model. A second start of a model still ' +
+          'importing returns that job. ' +
+          'Errors: 400 invalid_request, 403 quota_exceeded | license_blocked | forbidden (viewers), 404 not_found, ' +
+          '409 license_ack_required | auth_required, ' +
+          `413 too_large (download over 80 MB), 422 not_importable, 429 rate_limited (RATE_LIMIT_IMPORT: ` +
+          `${per(config.rateLimits.import)} per person) | too_many_imports (3 running per workspace), ` +
           '503 provider_not_configured (library_b without OAuth client) | unavailable (the library did not answer).',
         body: ImportBody,
         response: { 200: ImportReused, 202: ImportAccepted, ...errors(400, 401, 403, 404, 409, 413, 422, 429, 503) },

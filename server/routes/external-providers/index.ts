@@ -34,7 +34,8 @@ export default async function externalProviderRoutes(fastify: FastifyInstance) {
         tags,
         summary: 'Start connecting a library_b account',
         description:
-          "Answers the library's authorize URL (single use, valid 10 minutes). 503 provider_not_configured when the platform has no library_b OAuth client.",
+          "Answers the library's authorize URL (single use, valid 10 minutes). 503 provider_not_configured when " +
+          'the platform has no library_b OAuth client.',
         response: { 200: ConnectReply, ...errors(401, 403, 503) },
       },
     },
@@ -48,7 +49,8 @@ export default async function externalProviderRoutes(fastify: FastifyInstance) {
         tags,
         summary: "The library's redirect back after authorizing",
         description:
-          'Exchanges the code, stores the tokens sealed (AES-256-GCM) and redirects the browser to DASHBOARD_URL with status=connected or status=error. A used or expired state gives status=error.',
+          'Exchanges the code, stores the tokens sealed (AES-256-GCM) and redirects the browser to DASHBOARD_URL ' +
+          'with status=connected or status=error. A used or expired state gives status=error.',
         querystring: CallbackQuery,
         response: { 302: { description: 'To DASHBOARD_URL?provider=library_b&status=connected|error', type: 'null' } },
       },

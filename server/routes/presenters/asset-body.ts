@@ -2,7 +2,7 @@ import type { Asset } from '../../core/platform/db/schema/index.js';
 import type { UrlSigner } from '../../core/platform/storage/signed-urls.js';
 
 /** Lifetime of the signed file URL in asset bodies (owner reads). */
-export const ASSET_URL_SECONDS = 3600;
+const ASSET_URL_SECONDS = 3600;
 
 /** The API body of an asset; the storage key never leaves the server, only a signed URL. */
 export function toAssetBody(row: Asset, signer: UrlSigner) {

@@ -51,7 +51,8 @@ export default async function webhookRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         summary:
-          'Create (201) or replace (200) a webhook; omitted fields take their defaults, an omitted secret is kept (or generated and answered once on create).',
+          'Create (201) or replace (200) a webhook; omitted fields take their defaults, an omitted secret is kept ' +
+          '(or generated and answered once on create).',
         params: WebhookParams,
         body: WebhookInput,
         response: { 200: WebhookReply, 201: WebhookReply, ...errors(400, 401, 403, 404, 409) },
@@ -92,7 +93,8 @@ export default async function webhookRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         summary:
-          'Send one webhook.test delivery now (10 s timeout, no retries) and answer how the endpoint replied; it is logged.',
+          'Send one webhook.test delivery now (10 s timeout, no retries) and answer how the endpoint replied; it ' +
+          'is logged.',
         params: WebhookParams,
         response: { 200: TestReply, ...errors(400, 401, 403, 404) },
       },

@@ -122,7 +122,7 @@ describe('checkModelFile refuses', () => {
   });
 
   it('an error the validator reaches only after hundreds of warnings (the same warnings alone pass)', async () => {
-    // 300 warnings (a property glTF does not define, on each of 300 nodes) come before the error (a scene naming no node).
+    // 300 warnings (an undefined property on each of 300 nodes) come before the error (a scene naming no node).
     const gltf = (nodes: number, brokenScene: boolean) => ({
       asset: { version: '2.0' },
       nodes: Array.from({ length: nodes }, (_, i) => ({ name: `n${i}`, notGltf: true })),
@@ -142,7 +142,7 @@ describe('checkModelFile refuses', () => {
     expect(issueCodes(await refusal(new TextEncoder().encode('{ "asset": '), 'x.gltf'))).toEqual(['INVALID_JSON']);
   });
 
-  it('resource URIs that leave the upload: ../../etc/hostname in a .gltf and in a zip, URLs, missing files', async () => {
+  it('resource URIs leaving the upload: ../../etc/hostname in a .gltf and a zip, URLs, missing files', async () => {
     expect(issueCodes(await refusal(fixtures.jsonBytes(await fixtures.traversalGltf()), 'x.gltf'))).toEqual([
       'EXTERNAL_RESOURCE',
     ]);

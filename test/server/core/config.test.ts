@@ -86,7 +86,7 @@ describe('loadAllSettings (every piece)', () => {
     expect(config.publicBaseUrl).toBe('https://share.example.com');
     expect(config.bffUpstreamUrl).toBe('http://lb.internal:3000');
     expect(config.logLevel).toBe('silent');
-    // Parsed as before: split on commas, trimmed, empty entries dropped (Fastify's trustProxy takes the list).
+    // Split on commas, trimmed, empty entries dropped (Fastify's trustProxy takes the list).
     expect(config.trustProxy).toEqual([
       '127.0.0.1',
       '::1',
@@ -170,7 +170,8 @@ describe('loadAllSettings (every piece)', () => {
     ]) {
       expect(refusal({ TRUST_PROXY: bad })).toMatch(
         new RegExp(
-          `^TRUST_PROXY must be comma-separated IP addresses, CIDRs or loopback/linklocal/uniquelocal .*\\(got "${bad.replace(/\./g, '\\.')}"\\)$`,
+          `^TRUST_PROXY must be comma-separated IP addresses, CIDRs or loopback/linklocal/uniquelocal .*\\(got ` +
+            `"${bad.replace(/\./g, '\\.')}"\\)$`,
         ),
       );
     }

@@ -27,7 +27,9 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** The chair GLB with a POSITION max the data does not reach: the validator refuses it, glTF-Transform reads it fine. */
+/**
+ * The chair GLB with a POSITION max the data does not reach: the validator refuses it, glTF-Transform reads it fine.
+ */
 async function wrongBoundsGlb(): Promise<Uint8Array> {
   return patchGlbJson(await chairGlb(), (json) => {
     const accessors = json.accessors as Array<{ max?: number[] }>;
@@ -72,7 +74,7 @@ describe('importModelInPool', () => {
       details: { numErrors: 1 },
     };
     const parts = { format: 'glb', sourceFormat: 'glb', entry: 'model.glb', glb: new Uint8Array(12) };
-    /** A pool whose validator refuses after `validateAfterMs` and whose conversion ends after `convertAfterMs` unless cancelled. */
+    /** A pool: validation refuses after `validateAfterMs`, conversion ends after `convertAfterMs` unless cancelled. */
     const fakePool = (validateAfterMs: number, convertAfterMs: number, seen: string[]) =>
       ({
         async run(_task: unknown, input: { step: string }, { signal }: { signal: AbortSignal }) {

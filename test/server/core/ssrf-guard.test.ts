@@ -37,7 +37,7 @@ describe('isPublicAddress', () => {
     }
   });
 
-  it('refuses loopback, private, link-local, unique-local, CGNAT, multicast, unspecified, reserved and mapped private addresses', () => {
+  it('refuses loopback, private, link-local, unique-local, CGNAT, multicast, unspecified, reserved, mapped', () => {
     const refused: Record<string, string> = {
       '127.0.0.1': 'loopback',
       '127.255.0.9': 'loopback',

@@ -6,18 +6,10 @@ import { createLibraryB, type LibraryB } from './library-b.js';
 import { createLibraryC } from './library-c.js';
 import type { LibraryAdapter } from './types.js';
 
-export type {
-  LibraryAdapter,
-  LibraryItem,
-  LibrarySearchQuery,
-  LibrarySearchPage,
-  DownloadPlan,
-  DownloadFile,
-  CallContext,
-} from './types.js';
+export type { LibraryAdapter, LibraryItem, LibrarySearchQuery, LibrarySearchPage, DownloadPlan } from './types.js';
 export { SearchSkipped, planSize } from './types.js';
 export { DownloadTooLargeError } from './library-http.js';
-export type { LibraryB, OAuthTokens, LibraryBProfile } from './library-b.js';
+export type { LibraryB } from './library-b.js';
 
 /** The largest download an import takes (interface: 80 MB). */
 export const MAX_DOWNLOAD_BYTES = 80_000_000;

@@ -6,11 +6,8 @@ import type { CategoryId } from '../../domain/libraries/categories.js';
 import type { CallContext, DownloadPlan, LibraryAdapter, LibraryItem } from './types.js';
 
 /**
- * library_b: Sketchfab Data API v3 (https://api.sketchfab.com/v3) with OAuth2 at
- * https://sketchfab.com/oauth2. Search and details need no account; the download
- * (`/models/{uid}/download`) needs the person's own token and answers signed, short-lived
- * archive URLs (a gltf zip with scene.gltf, scene.bin and textures/). `count` is capped at 24
- * upstream, so a larger page takes several calls following `cursors.next`.
+ * library_b: Sketchfab Data API v3. Search and details need no account; downloads need the person's own OAuth token.
+ * Upstream caps `count` at 24, so a larger page follows `cursors.next` over several calls.
  */
 export interface LibraryBOptions {
   apiUrl: string;
@@ -86,7 +83,7 @@ interface SkfbModel {
   archives?: Record<string, { size?: number; faceCount?: number } | null>;
 }
 
-export function licenceOf(license: SkfbModel['license']): LicenceInfo {
+function licenceOf(license: SkfbModel['license']): LicenceInfo {
   if (!license) return unknownLicence();
   if (typeof license === 'string') return LICENSE_SLUGS.has(license) ? licenceFor(license) : unknownLicence(license);
   const byUid = license.uid ? LICENSE_UIDS[license.uid] : undefined;
@@ -207,7 +204,8 @@ export function createLibraryB(options: LibraryBOptions) {
     notice: () =>
       clientId && clientSecret
         ? null
-        : 'Imports need the platform to be registered with Sketchfab (LIBRARY_B_CLIENT_ID and LIBRARY_B_CLIENT_SECRET); search works without.',
+        : 'Imports need the platform to be registered with Sketchfab ' +
+          '(LIBRARY_B_CLIENT_ID and LIBRARY_B_CLIENT_SECRET); search works without.',
     importAvailable: () => !!(clientId && clientSecret),
 
     async search(query, ctx) {
@@ -219,7 +217,7 @@ export function createLibraryB(options: LibraryBOptions) {
       if (query.format) params.set('available_archive_type', query.format);
       let cursor = typeof query.page === 'string' ? query.page : null;
       const items: LibraryItem[] = [];
-      let next: string | null = cursor;
+      let next: string | null;
       let total: number | undefined;
       do {
         const page = new URLSearchParams(params);

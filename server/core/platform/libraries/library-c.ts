@@ -7,12 +7,8 @@ import { CATEGORIES } from '../../domain/libraries/categories.js';
 import { SearchSkipped, type CallContext, type DownloadPlan, type LibraryAdapter, type LibraryItem } from './types.js';
 
 /**
- * library_c: Smithsonian Open Access (https://api.si.edu/openaccess/api/v1.0, an api.data.gov
- * key in `api_key`; DEMO_KEY when none is set, with its low rate). 3D items are `3d_voyager`
- * media with GLB resources; the licence is the media item's `usage.access` (CC0, or "Usage
- * Conditions Apply"), never the record's metadata licence. There is no reliable server-side 3D
- * filter, so `online_media_type:"3D Models"` is added to `q` and rows are filtered here too.
- * Paging is by offset: `start` and `rows`, with `rowCount`.
+ * library_c: Smithsonian Open Access (api.data.gov key, DEMO_KEY by default). The licence is the 3D media item's
+ * `usage.access`, never the record's; there is no reliable server-side 3D filter, so rows are filtered here too.
  */
 export interface LibraryCOptions {
   apiUrl: string;

@@ -5,11 +5,8 @@ import { SsrfError, guardedLookup, resolvePublicAddress } from '../ssrf-guard.js
 import { LibraryError } from '../../domain/libraries/library-errors.js';
 
 /**
- * The one HTTP client of the library adapters and the import downloads (undici): the SSRF guard
- * on every connection unless LIBRARY_ALLOW_PRIVATE (names judged at connect time on the address
- * actually used, IP literals before the request), redirects followed by hand so that every hop
- * is judged the same way, no proxy from the environment, a deadline from the caller's signal.
- * Nothing here knows a library: adapters build the URLs and read the answers.
+ * The one HTTP client of the library adapters and downloads: the SSRF guard on every connection and every redirect hop
+ * (followed by hand for that reason), no environment proxy, the caller's deadline. Adapters own URLs and answers.
  */
 export interface LibraryHttpOptions {
   /** LIBRARY_ALLOW_PRIVATE: private and loopback addresses allowed (development and tests only). */
@@ -51,7 +48,7 @@ export interface DownloadOptions {
   onProgress?: (received: number, total: number | null) => void;
 }
 
-export const DEFAULT_USER_AGENT = 'config-share/3.16 (+https://github.com/config-share; library import)';
+const DEFAULT_USER_AGENT = 'config-share/3.16 (+https://github.com/config-share; library import)';
 const MAX_JSON_BYTES = 32 * 1024 * 1024;
 
 export function createLibraryHttp(options: LibraryHttpOptions) {
@@ -72,7 +69,7 @@ export function createLibraryHttp(options: LibraryHttpOptions) {
     if (/^[\d.]+$/.test(host) || host.includes(':')) await resolvePublicAddress(host);
   }
 
-  /** Sends the request, following up to `maxRedirects` redirects (each hop checked); the body is the caller's to read or dump. */
+  /** Sends the request, following up to `maxRedirects` checked redirects; the caller reads or dumps the body. */
   async function open(rawUrl: string, init: LibraryRequest): Promise<Dispatcher.ResponseData & { url: string }> {
     let url = new URL(rawUrl);
     let method = init.method ?? 'GET';
@@ -107,7 +104,7 @@ export function createLibraryHttp(options: LibraryHttpOptions) {
   return {
     open,
 
-    /** GET or POST for JSON: any status is returned with its parsed body (null when it is not JSON); the adapter decides. */
+    /** GET or POST for JSON: any status comes back with its parsed body (null if not JSON) for the adapter. */
     async json<T = unknown>(url: string, init: LibraryRequest): Promise<JsonAnswer<T>> {
       const response = await open(url, { ...init, headers: { accept: 'application/json', ...init.headers } });
       const chunks: Buffer[] = [];
@@ -120,7 +117,7 @@ export function createLibraryHttp(options: LibraryHttpOptions) {
         }
         chunks.push(chunk as Buffer);
       }
-      let parsed: unknown = null;
+      let parsed: unknown;
       try {
         parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       } catch {
@@ -175,7 +172,7 @@ export function createLibraryHttp(options: LibraryHttpOptions) {
 
 export type LibraryHttp = ReturnType<typeof createLibraryHttp>;
 
-/** The LibraryError of a failed status: 401/403 `auth`, 404 `not_found`, 429 `rate_limited`, 400 `bad_request`, else `unavailable`. */
+/** Failed status to LibraryError: 401/403 auth, 404 not_found, 429 rate_limited, 400 bad_request, else unavailable. */
 export function statusError(provider: string, status: number, what: string, detail?: string): LibraryError {
   const suffix = detail ? `: ${detail}` : '';
   if (status === 401 || status === 403)

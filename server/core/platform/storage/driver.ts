@@ -34,11 +34,8 @@ export interface PutOptions {
 }
 
 /**
- * Where files live: asset models, screenshots, request PDFs and imported models. Keys are
- * POSIX-style relative paths (`workspaces/<id>/assets/<id>.glb`). The local driver writes under
- * STORAGE_DIR; the S3 driver writes to any S3-compatible bucket. Bodies may be streams, so a
- * large file never has to be held whole in memory. A put is atomic: a reader sees the whole
- * object or none, and a failed or interrupted put leaves no object behind.
+ * Where files live (local STORAGE_DIR or an S3-compatible bucket), under POSIX-style keys. Bodies may be streams so
+ * large files are never held whole; a put is atomic, so a failed one leaves no object behind.
  */
 export interface StorageDriver {
   readonly name: 'local' | 's3';

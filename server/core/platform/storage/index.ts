@@ -4,8 +4,8 @@ import type { StorageDriver } from './driver.js';
 import { createLocalDriver } from './local-driver.js';
 import { createS3Driver } from './s3-driver.js';
 
-export type { StorageDriver, StoredObjectInfo, StoredObjectStream, ByteRange, ListedObject } from './driver.js';
-export { assertSafeKey, isSafeKey, StorageUnavailableError } from './driver.js';
+export type { StorageDriver } from './driver.js';
+export { assertSafeKey, isSafeKey } from './driver.js';
 export { contentTypeFor } from './content-types.js';
 export { storageKeys, isClaimableKey } from './storage-keys.js';
 

@@ -55,14 +55,9 @@ export const DELIVERY_STATES = ['pending', 'delivered', 'failed'] as const;
 export type DeliveryState = (typeof DELIVERY_STATES)[number];
 
 /**
- * One event for one webhook: the unit receivers de-duplicate on (`id` is X-Service-Delivery and
- * webhook-id, the same on every retry and redelivery). `body` is the JSON serialized once, so
- * every attempt sends and signs the same bytes. The source of truth of its retries: `attempts`
- * made so far, `maxAttempts` allowed (see there), `nextAttemptAt` while pending; BullMQ only runs the
- * attempts when they are due. `leaseUntil` keeps two runs of one attempt apart. One delivery per
- * event and webhook (`event_id`, `webhook_id` unique): a retried fan-out adds nothing. The table
- * has fillfactor 70 (migration 0008, which drizzle does not model): its two updates per attempt
- * touch no indexed column and stay on their page.
+ * One event for one webhook, the unit receivers de-duplicate on (`id`, the same on every retry). `body` is serialized
+ * once so every attempt signs the same bytes; this row, not BullMQ, owns the retry state. Fillfactor 70 (migration
+ * 0008, not modelled by drizzle) keeps its two updates per attempt on their page.
  */
 export const webhookDeliveries = pgTable(
   'webhook_deliveries',
