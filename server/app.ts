@@ -55,7 +55,8 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   app.decorate('deps', deps);
   if (config.trustProxy.length === 0) {
     app.log.warn(
-      'TRUST_PROXY is empty: X-Forwarded-For is ignored, so behind a BFF or load balancer every client shares one IP for rate limits',
+      'TRUST_PROXY is empty: X-Forwarded-For is ignored, so behind a BFF or load balancer every client shares one IP ' +
+        'for rate limits',
     );
   }
   app.addHook('onSend', async (_request, reply) => {
