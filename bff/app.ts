@@ -5,6 +5,7 @@ import { requireSetting } from '../server/core/platform/config/settings.js';
 import type { BffConfig } from './config.js';
 import { API_VERSION } from '../server/core/http/api-version.js';
 import { frameworkErrorOptions } from '../server/core/http/framework-errors.js';
+import { lazySchemaCompilers } from '../server/core/http/lazy-schema-compilers.js';
 import errorHandler from '../server/core/http/error-handler.js';
 import { withRedactedUrls } from '../server/core/http/request-log.js';
 import redisPlugin from './plugins/redis.js';
@@ -70,6 +71,8 @@ export async function buildBffApp(config: BffConfig, options: BuildBffOptions = 
     logger: withRedactedUrls(options.logger ?? { level: config.logLevel }),
     // request.ip is the client only when the direct peer (a load balancer, a CDN) is trusted.
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
+    // Each route's schemas are compiled on its first request, not all of them at start-up.
+    ...lazySchemaCompilers(),
     ...frameworkErrorOptions(),
   });
 

@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppDeps } from './deps.js';
 import errorHandler from './core/http/error-handler.js';
 import { frameworkErrorOptions } from './core/http/framework-errors.js';
+import { lazySchemaCompilers } from './core/http/lazy-schema-compilers.js';
 import { withRedactedUrls } from './core/http/request-log.js';
 import jsonBody from './plugins/json-body.js';
 import auth from './plugins/auth.js';
@@ -44,7 +45,10 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     bodyLimit: 1024 * 1024,
     // A client that trickles a body must not hold a submit or upload slot for ever.
     requestTimeout: 300_000,
-    ajv: { customOptions: { coerceTypes: false, removeAdditional: true, useDefaults: true, allErrors: true } },
+    // Each route's schemas are compiled on its first request, not all of them at start-up.
+    ...lazySchemaCompilers({
+      customOptions: { coerceTypes: false, removeAdditional: true, useDefaults: true, allErrors: true },
+    }),
     ...frameworkErrorOptions(),
   }).withTypeProvider<TypeBoxTypeProvider>();
 

@@ -1,7 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Queue } from 'bullmq';
 import { QUEUES } from '../core/jobs/queues.js';
 import { requireSetting } from '../core/platform/config/settings.js';
 
@@ -31,8 +30,9 @@ export default fp(
     const { config } = app.deps;
     if (!config.queueDashboard) return;
     const expected = digest(requireSetting(config.operatorSecret, 'OPERATOR_SECRET'));
-    // Loaded only when mounted: Bull Board and its UI cost every server's start-up otherwise.
-    const [{ createBullBoard }, { BullMQAdapter }, { FastifyAdapter }] = await Promise.all([
+    // Loaded only when mounted: BullMQ, Bull Board and its UI cost every server's start-up otherwise.
+    const [{ Queue }, { createBullBoard }, { BullMQAdapter }, { FastifyAdapter }] = await Promise.all([
+      import('bullmq'),
       import('@bull-board/api'),
       import('@bull-board/api/bullMQAdapter'),
       import('@bull-board/fastify'),

@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { ConfigError } from '../../../server/core/platform/config/settings.js';
 import { loadWorkerConfig } from '../../../worker/config.js';
 import { assertSafeKey, createStorage, isSafeKey, storageKeys } from '../../../server/core/platform/storage/index.js';
@@ -100,6 +103,32 @@ describe('local driver', () => {
       /set both or neither/,
     );
     expect(() => loadWorkerConfig({ STORAGE_DRIVER: 's3', S3_BUCKET: 'b-1', S3_PREFIX: '/abs' })).toThrow(/S3_PREFIX/);
+  });
+});
+
+describe('the S3 driver', () => {
+  it('loads the AWS SDK on first use, not when the store is made', async () => {
+    // A process of its own: this one's module cache may hold the SDK already.
+    const script = `
+      import { createRequire } from 'node:module';
+      import { createStorage } from './server/core/platform/storage/index.js';
+      import { loadWorkerConfig } from './worker/config.js';
+      const sdkLoaded = () => Object.keys(createRequire(process.cwd() + '/').cache).some((p) => p.includes('@aws-sdk'));
+      const store = createStorage(loadWorkerConfig({
+        STORAGE_DRIVER: 's3', S3_BUCKET: 'my-bucket', S3_REGION: 'eu-west-1',
+        S3_ACCESS_KEY_ID: 'key-id', S3_SECRET_ACCESS_KEY: 'secret',
+      }));
+      const made = sdkLoaded();
+      const url = await store.presign('workspaces/w1/assets/a1.glb', 60);
+      console.log(JSON.stringify({ made, used: sdkLoaded(), host: new URL(url).host }));`;
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', script],
+      {
+        cwd: fileURLToPath(new URL('../../../', import.meta.url)),
+      },
+    );
+    expect(JSON.parse(stdout)).toEqual({ made: false, used: true, host: 'my-bucket.s3.eu-west-1.amazonaws.com' });
   });
 });
 
