@@ -41,7 +41,7 @@ export interface FormValues {
   configurationSummary: string;
 }
 
-/** Reads the rendered form: answered fields only (numbers as numbers, checkboxes as booleans). */
+/** Reads the rendered form: answered fields only (numbers as numbers, unreadable ones NaN, checkboxes as booleans). */
 export function formValues(form: HTMLFormElement, fields: FormField[], blocks: OptionBlock[]): FormValues {
   const data = new FormData(form);
   const formData: Record<string, unknown> = {};
@@ -50,6 +50,9 @@ export function formValues(form: HTMLFormElement, fields: FormField[], blocks: O
     if (field.type === 'checkbox') formData[field.id] = value !== null;
     else if (typeof value === 'string' && value !== '')
       formData[field.id] = field.type === 'number' && Number.isFinite(Number(value)) ? Number(value) : value;
+    // What a number input cannot read reaches FormData as ''; NaN lets the rules say "Enter a number".
+    else if ((form.elements.namedItem(field.id) as HTMLInputElement | null)?.validity?.badInput)
+      formData[field.id] = NaN;
   }
   const selectedOptions: Record<string, string> = {};
   const summary: string[] = [];

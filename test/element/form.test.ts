@@ -1,4 +1,5 @@
 import { assert, cleanUp, equal, part, recordEvents, requestsOf, until, untilState, mountShare } from './helpers.js';
+import { sendKeys } from '@web/test-runner-commands';
 import type { ConfigShareElement } from '../../element/config-share.js';
 
 afterEach(cleanUp);
@@ -110,6 +111,21 @@ describe('<config-share> form and submit', () => {
       finish: 'Gloss',
       terms: true,
     });
+  });
+
+  it('says "Enter a number" for text a number field cannot read, and keeps it', async () => {
+    const element = mountShare('plain');
+    await untilState(element, 'ready');
+    fill(element, { name: 'Ada', email: 'ada@example.com' });
+    const quantity = part<HTMLInputElement>(element, '[name="quantity"]')!;
+    quantity.focus();
+    await sendKeys({ type: '1e' });
+    assert(quantity.validity.badInput, 'the browser cannot read the number');
+    equal(await element.submit(), null, 'not sent');
+    equal(quantity.getAttribute('aria-invalid'), 'true', 'the quantity marked invalid');
+    equal(part(element, `#${quantity.getAttribute('aria-describedby')}`)!.textContent, 'Enter a number.', 'message');
+    assert(quantity.validity.badInput, 'what was typed stays');
+    equal(await submits(element), [], 'nothing posted');
   });
 
   it('a double click sends one request with an Idempotency-Key; success shows the request id and fires config-share-submit', async () => {
