@@ -6,7 +6,6 @@ import { postSubmit, type Failure, type ReadResult, type ShareTarget, type Submi
 import {
   formTemplate,
   formValues,
-  missingRequiredFields,
   readFormFields,
   readOptionBlocks,
   requiredMessage,
@@ -432,11 +431,11 @@ export class ConfigShareElement extends LitElement {
       ? formValues(form, fields, this.blocks)
       : { formData: {}, selectedOptions: {}, configurationSummary: '' };
     const formData = { ...own.formData, ...extra.formData };
-    const missing = missingRequiredFields(fields, formData);
-    this.fieldErrors = Object.fromEntries(
-      fields.filter((field) => missing.includes(field.id)).map((field) => [field.id, requiredMessage(strings, field)]),
-    );
-    if (missing.length > 0) return this.submitFailed('invalid', strings.submitInvalid);
+    // The server's rule set, lazily: the loader stays small. Unreachable, the server still checks.
+    const rules = await import('../server/core/wire/form-field-rules.js').catch(() => null);
+    const problems = rules?.checkFormFields(fields, formData, strings) ?? [];
+    this.fieldErrors = Object.fromEntries(problems.map((problem) => [problem.id, problem.message]));
+    if (problems.length > 0) return this.submitFailed('invalid', strings.submitInvalid);
 
     this.submitMessage = strings.submitting;
     const screenshot = extra.screenshots ? null : await this.screenshot();

@@ -1,21 +1,16 @@
 import { html, nothing } from 'lit';
+import { ifDefined } from 'lit/directives/if-defined.js';
+import type { FormField } from '../../server/core/wire/form-fields.js';
 import { MAX_SUMMARY_CHARS } from '../../server/core/wire/submit-limits.js';
 import { format, type ConfigShareStrings } from './strings.js';
 
 /**
  * The visitor's form: the project's `formFields` and `optionBlocks` in the minimal shape of
- * contract section 3 (anything else in that opaque JSON is ignored), the same required-field
- * rule as the server, and the values a submit sends.
+ * contract section 3 (anything else in that opaque JSON is ignored) and the values a submit sends;
+ * the server's own rules (server/core/wire/form-field-rules.ts) check them before sending.
  */
 
-/** A form field the element can render. */
-export interface FormField {
-  id: string;
-  label: string;
-  type: 'text' | 'email' | 'tel' | 'number' | 'textarea' | 'select' | 'checkbox';
-  required: boolean;
-  options: { value: string; label: string }[];
-}
+export { readFormFields, type FormField } from '../../server/core/wire/form-fields.js';
 
 /** An option block: one choice per block, sent as `selectedOptions[block.id]`. */
 export interface OptionBlock {
@@ -24,24 +19,8 @@ export interface OptionBlock {
   choices: { id: string; label: string }[];
 }
 
-const FIELD_TYPES = new Set<string>(['text', 'email', 'tel', 'number', 'textarea', 'select', 'checkbox']);
 const isRecord = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object';
 const idOf = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value) : '');
-
-/** The renderable fields of `sceneData.formFields`; entries without an id are skipped, unknown types are text. */
-export function readFormFields(raw: unknown): FormField[] {
-  return (Array.isArray(raw) ? raw : []).filter(isRecord).flatMap((field) => {
-    const id = idOf(field.id);
-    if (!id) return [];
-    const options = (Array.isArray(field.options) ? field.options : []).map((option) =>
-      isRecord(option)
-        ? { value: idOf(option.value ?? option.id), label: String(option.label ?? option.value ?? option.id ?? '') }
-        : { value: String(option), label: String(option) },
-    );
-    const type = FIELD_TYPES.has(String(field.type)) ? (field.type as FormField['type']) : 'text';
-    return [{ id, label: String(field.label ?? id), type, required: field.required === true, options }];
-  });
-}
 
 /** The option blocks of `sceneData.optionBlocks` that have an id and at least one choice. */
 export function readOptionBlocks(raw: unknown): OptionBlock[] {
@@ -55,9 +34,6 @@ export function readOptionBlocks(raw: unknown): OptionBlock[] {
   });
 }
 
-/** Ids of required fields left empty: the server's own rule. */
-export { missingRequiredFields } from '../../server/core/wire/required-fields.js';
-
 /** What a submit sends from the form. */
 export interface FormValues {
   formData: Record<string, unknown>;
@@ -65,7 +41,7 @@ export interface FormValues {
   configurationSummary: string;
 }
 
-/** Reads the rendered form: answered fields only (numbers as numbers, checkboxes as booleans). */
+/** Reads the rendered form: answered fields only (numbers as numbers, unreadable ones NaN, checkboxes as booleans). */
 export function formValues(form: HTMLFormElement, fields: FormField[], blocks: OptionBlock[]): FormValues {
   const data = new FormData(form);
   const formData: Record<string, unknown> = {};
@@ -74,6 +50,9 @@ export function formValues(form: HTMLFormElement, fields: FormField[], blocks: O
     if (field.type === 'checkbox') formData[field.id] = value !== null;
     else if (typeof value === 'string' && value !== '')
       formData[field.id] = field.type === 'number' && Number.isFinite(Number(value)) ? Number(value) : value;
+    // What a number input cannot read reaches FormData as ''; NaN lets the rules say "Enter a number".
+    else if ((form.elements.namedItem(field.id) as HTMLInputElement | null)?.validity?.badInput)
+      formData[field.id] = NaN;
   }
   const selectedOptions: Record<string, string> = {};
   const summary: string[] = [];
@@ -106,8 +85,15 @@ function control(field: FormField, id: string, error: string) {
   const invalid = error ? 'true' : 'false';
   switch (field.type) {
     case 'textarea':
-      return html`<textarea id=${id} name=${field.id} ?required=${field.required} aria-invalid=${invalid}
-        aria-describedby=${described}></textarea>`;
+      return html`<textarea
+        id=${id}
+        name=${field.id}
+        ?required=${field.required}
+        minlength=${ifDefined(field.minLength)}
+        maxlength=${ifDefined(field.maxLength)}
+        aria-invalid=${invalid}
+        aria-describedby=${described}
+      ></textarea>`;
     case 'select':
       return html`<select id=${id} name=${field.id} ?required=${field.required} aria-invalid=${invalid}
         aria-describedby=${described}>
@@ -120,6 +106,11 @@ function control(field: FormField, id: string, error: string) {
         name=${field.id}
         type=${field.type}
         ?required=${field.required}
+        min=${ifDefined(field.min)}
+        max=${ifDefined(field.max)}
+        step=${ifDefined(field.step)}
+        minlength=${ifDefined(field.minLength)}
+        maxlength=${ifDefined(field.maxLength)}
         aria-invalid=${invalid}
         aria-describedby=${described}
       />`;
@@ -128,7 +119,7 @@ function control(field: FormField, id: string, error: string) {
 
 /**
  * The form: option blocks as radio groups, then the fields, each with its label and its error in
- * place. `novalidate`: the element checks by the server's rule and shows its own messages.
+ * place. `novalidate`: the element checks by the server's rules and shows their messages.
  */
 export function formTemplate({ strings, fields, blocks, errors, submitting, message, onSubmit }: FormView) {
   const submit = (event: SubmitEvent) => {

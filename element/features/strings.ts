@@ -1,3 +1,5 @@
+import { FORM_FIELD_MESSAGES } from '../../server/core/wire/form-field-messages.js';
+
 /**
  * Every text the element shows or announces, in English. A page replaces any of them through the
  * `strings` property (for translation); `{name}`-style placeholders are filled by {@link format}.
@@ -21,7 +23,7 @@ export const DEFAULT_STRINGS = {
   retry: 'Try again',
   optionsLegend: 'Options',
   formLegend: 'Your details',
-  fieldRequired: 'Please fill in {label}.',
+  ...FORM_FIELD_MESSAGES,
   submit: 'Send request',
   submitting: 'Sending…',
   submitted: 'Thank you! Your request has been sent. Reference: {requestId}',

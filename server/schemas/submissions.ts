@@ -44,7 +44,7 @@ export const SubmitBody = Type.Object(
       {},
       {
         additionalProperties: true,
-        description: `The visitor's answers, keyed by form field id. The project's required fields (sceneData.formFields with required: true) must be present and not empty. At most ${MAX_OBJECT_JSON_BYTES / 1024} KB as JSON.`,
+        description: `The visitor's answers, keyed by form field id. Checked against the project's sceneData.formFields: required ones present and not empty, each answer by its field's type (email address shape, tel, number min/max/step, select options, checkbox boolean, minLength/maxLength); each bad field is a 400 invalid_request whose details name body.formData.<id>. At most ${MAX_OBJECT_JSON_BYTES / 1024} KB as JSON.`,
       },
     ),
     selectedOptions: Type.Optional(

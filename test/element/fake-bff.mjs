@@ -83,7 +83,7 @@ function project(id, scenario) {
         formFields: [
           { id: 'name', label: 'Name', type: 'text', required: true },
           { id: 'email', label: 'E-mail', type: 'email', required: true },
-          { id: 'quantity', label: 'Quantity', type: 'number' },
+          { id: 'quantity', label: 'Quantity', type: 'number', min: 1, max: 10 },
           { id: 'finish', label: 'Finish', type: 'select', options: ['Matte', 'Gloss'] },
           { id: 'terms', label: 'I accept the terms', type: 'checkbox' },
         ],
@@ -189,7 +189,8 @@ export async function fakeBff() {
       const formData = entry.body?.formData;
       if (!formData || typeof formData !== 'object')
         return error(ctx, 400, 'invalid_request', { details: [{ field: 'body.formData', message: 'is required' }] });
-      if (scenario === 'strict' && !String(formData.email ?? '').includes('@')) {
+      // An address the element cannot judge (the server's own rule): only the server's details show it.
+      if (scenario === 'strict' && String(formData.email ?? '').endsWith('.invalid')) {
         return error(ctx, 400, 'invalid_request', {
           details: [{ field: 'body.formData.email', message: 'must be an e-mail address' }],
         });

@@ -1,4 +1,5 @@
 import { assert, cleanUp, equal, part, recordEvents, requestsOf, until, untilState, mountShare } from './helpers.js';
+import { sendKeys } from '@web/test-runner-commands';
 import type { ConfigShareElement } from '../../element/config-share.js';
 
 afterEach(cleanUp);
@@ -61,6 +62,72 @@ describe('<config-share> form and submit', () => {
     errors.stop();
   });
 
+  it('checks each field by its type before sending: messages beside fields, values kept, nothing posted', async () => {
+    const errors = recordEvents('config-share-error');
+    const element = mountShare('plain');
+    await untilState(element, 'ready');
+    fill(element, { name: 'Ada', email: 'not-an-email', quantity: '11' });
+    part<HTMLSelectElement>(element, '[name="finish"]')!.value = 'Gloss';
+    part<HTMLInputElement>(element, '[name="terms"]')!.checked = true;
+    part<HTMLButtonElement>(element, '[part="submit-button"]')!.click();
+    const email = part<HTMLInputElement>(element, '[name="email"]')!;
+    const quantity = part<HTMLInputElement>(element, '[name="quantity"]')!;
+    await until(() => email.getAttribute('aria-invalid') === 'true', 'the e-mail marked invalid');
+    equal(
+      part(element, `#${email.getAttribute('aria-describedby')}`)!.textContent,
+      'Enter an e-mail address like name@example.com.',
+      'the e-mail message beside the field',
+    );
+    equal(quantity.getAttribute('aria-invalid'), 'true', 'the quantity marked invalid');
+    equal(
+      part(element, `#${quantity.getAttribute('aria-describedby')}`)!.textContent,
+      'Must be at most 10.',
+      'the quantity message beside the field',
+    );
+    equal(part(element, '[name="name"]')!.getAttribute('aria-invalid'), 'false', 'the name is fine');
+    await until(() => element.shadowRoot!.activeElement === email, 'focus on the first bad field');
+    equal(
+      ['name', 'email', 'quantity', 'finish'].map((name) => part<HTMLInputElement>(element, `[name="${name}"]`)!.value),
+      ['Ada', 'not-an-email', '11', 'Gloss'],
+      'everything typed is kept',
+    );
+    assert(part<HTMLInputElement>(element, '[name="terms"]')!.checked, 'the checkbox stays ticked');
+    equal(await submits(element), [], 'nothing posted');
+    equal(
+      errors.seen.map((event) => event.detail.type),
+      ['invalid'],
+      'error event',
+    );
+    errors.stop();
+
+    fill(element, { email: 'ada@example.com', quantity: '3' });
+    const requestId = await element.submit();
+    assert(requestId, 'sent once the fields are fixed');
+    equal(email.getAttribute('aria-invalid'), 'false', 'the e-mail message cleared');
+    equal((await submits(element))[0].body.formData, {
+      name: 'Ada',
+      email: 'ada@example.com',
+      quantity: 3,
+      finish: 'Gloss',
+      terms: true,
+    });
+  });
+
+  it('says "Enter a number" for text a number field cannot read, and keeps it', async () => {
+    const element = mountShare('plain');
+    await untilState(element, 'ready');
+    fill(element, { name: 'Ada', email: 'ada@example.com' });
+    const quantity = part<HTMLInputElement>(element, '[name="quantity"]')!;
+    quantity.focus();
+    await sendKeys({ type: '1e' });
+    assert(quantity.validity.badInput, 'the browser cannot read the number');
+    equal(await element.submit(), null, 'not sent');
+    equal(quantity.getAttribute('aria-invalid'), 'true', 'the quantity marked invalid');
+    equal(part(element, `#${quantity.getAttribute('aria-describedby')}`)!.textContent, 'Enter a number.', 'message');
+    assert(quantity.validity.badInput, 'what was typed stays');
+    equal(await submits(element), [], 'nothing posted');
+  });
+
   it('a double click sends one request (Idempotency-Key); success shows the id and fires the event', async () => {
     const events = recordEvents('config-share-submit');
     const element = mountShare('plain');
@@ -108,7 +175,11 @@ describe('<config-share> form and submit', () => {
   it("shows the server's 400 details next to the field", async () => {
     const element = mountShare('strict');
     await untilState(element, 'ready');
-    const requestId = await element.submit({ formData: { name: 'Ada', email: 'not-an-address' }, screenshots: [] });
+    // A well-shaped address the server still refuses: the element's own check lets it through.
+    const requestId = await element.submit({
+      formData: { name: 'Ada', email: 'ada@example.invalid' },
+      screenshots: [],
+    });
     equal(requestId, null, 'no request id');
     const email = part<HTMLInputElement>(element, '[name="email"]')!;
     await until(() => email.getAttribute('aria-invalid') === 'true', 'the e-mail marked invalid');

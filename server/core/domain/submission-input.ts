@@ -1,6 +1,7 @@
 import { invalidRequest } from './errors.js';
-
-export { missingRequiredFields } from '../wire/required-fields.js';
+import { FORM_FIELD_MESSAGES } from '../wire/form-field-messages.js';
+import { checkFormFields } from '../wire/form-field-rules.js';
+import { readFormFields } from '../wire/form-fields.js';
 import {
   MAX_SCREENSHOT_PIXELS,
   MAX_SCREENSHOT_SIDE,
@@ -16,7 +17,7 @@ import {
 
 /**
  * The rules a public submit's body must pass beyond its schema (contract section 6): screenshots
- * that are what they claim and small enough to decode, answers to required fields, bounded JSON.
+ * that are what they claim and small enough to decode, answers that fit the form's fields, bounded JSON.
  */
 const isScreenshotType = (type: string): type is ScreenshotType =>
   (SCREENSHOT_TYPES as readonly string[]).includes(type);
@@ -56,6 +57,19 @@ export function decodeScreenshot(value: string, index: number): { mimeType: Scre
     );
   }
   return { mimeType, data };
+}
+
+/**
+ * The answers checked against the project's form fields (required, then by type): a 400 whose
+ * `details` name each field in error, in the form's order, with the message the element shows.
+ */
+export function checkFormData(formFields: unknown, formData: Record<string, unknown>) {
+  const problems = checkFormFields(readFormFields(formFields), formData, FORM_FIELD_MESSAGES);
+  if (problems.length === 0) return;
+  throw invalidRequest(
+    `Check these form fields: ${problems.map((problem) => `${problem.id} (${problem.message})`).join(', ')}`,
+    problems.map((problem) => ({ field: `body.formData.${problem.id}`, message: problem.message })),
+  );
 }
 
 export function checkJsonSize(field: string, value: unknown) {

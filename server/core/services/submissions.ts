@@ -6,8 +6,8 @@ import { createProjectRepository } from '../repositories/projects.js';
 import { createSubmissionRepository } from '../repositories/submissions.js';
 import { emitEvent } from './events.js';
 import type { PageCursor } from '../repositories/pagination.js';
-import { invalidRequest, notFound } from '../domain/errors.js';
-import { checkJsonSize, decodeScreenshot, missingRequiredFields } from '../domain/submission-input.js';
+import { notFound } from '../domain/errors.js';
+import { checkFormData, checkJsonSize, decodeScreenshot } from '../domain/submission-input.js';
 import { IDEMPOTENCY_WINDOW_MS } from '../wire/submit-limits.js';
 import { deleteFiles, nudgeDeliveries, type ServiceDeps } from './service-deps.js';
 import type { ShareAccess } from './public-share/share-access.js';
@@ -59,13 +59,7 @@ export function createSubmissionService(deps: SubmissionServiceDeps) {
       checkJsonSize('body.formData', input.formData);
       checkJsonSize('body.selectedOptions', input.selectedOptions);
       const screenshots = input.screenshots.map(decodeScreenshot);
-      const missing = missingRequiredFields(await deps.formFields(access), input.formData);
-      if (missing.length > 0) {
-        throw invalidRequest(
-          `Required form fields are missing: ${missing.join(', ')}.`,
-          missing.map((id) => ({ field: `body.formData.${id}`, message: 'is required' })),
-        );
-      }
+      checkFormData(await deps.formFields(access), input.formData);
       const id = randomUUID();
       const jobs = FIRST_SUBMISSION_STEPS.map((step) => submissionJob(id, step));
       return deps.inTransaction.statement(async ({ afterCommit }) => {

@@ -1,0 +1,54 @@
+/**
+ * The project's form fields in contract section 3's minimal shape, read from the owner's opaque
+ * `sceneData.formFields` (anything else there is ignored). Shared by the server's submit check and
+ * the element that renders the form. No Node imports: browser code imports it.
+ */
+
+/** A form field as the element renders it and the submit checks it. */
+export interface FormField {
+  id: string;
+  label: string;
+  type: 'text' | 'email' | 'tel' | 'number' | 'textarea' | 'select' | 'checkbox';
+  required: boolean;
+  options: { value: string; label: string }[];
+  min?: number;
+  max?: number;
+  /** Greater than zero. */
+  step?: number;
+  minLength?: number;
+  maxLength?: number;
+}
+
+const FIELD_TYPES = new Set<string>(['text', 'email', 'tel', 'number', 'textarea', 'select', 'checkbox']);
+const isRecord = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object';
+const idOf = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value) : '');
+const finite = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
+const positive = (value: unknown) => (finite(value) ?? 0) > 0;
+
+/** The usable fields: entries without an id are skipped, unknown types are text, unusable bounds are dropped. */
+export function readFormFields(raw: unknown): FormField[] {
+  return (Array.isArray(raw) ? raw : []).filter(isRecord).flatMap((field) => {
+    const id = idOf(field.id);
+    if (!id) return [];
+    const options = (Array.isArray(field.options) ? field.options : []).map((option) =>
+      isRecord(option)
+        ? { value: idOf(option.value ?? option.id), label: String(option.label ?? option.value ?? option.id ?? '') }
+        : { value: String(option), label: String(option) },
+    );
+    const type = FIELD_TYPES.has(String(field.type)) ? (field.type as FormField['type']) : 'text';
+    return [
+      {
+        id,
+        label: String(field.label ?? id),
+        type,
+        required: field.required === true,
+        options,
+        min: finite(field.min),
+        max: finite(field.max),
+        step: positive(field.step) ? (field.step as number) : undefined,
+        minLength: positive(field.minLength) ? Math.floor(field.minLength as number) : undefined,
+        maxLength: positive(field.maxLength) ? Math.floor(field.maxLength as number) : undefined,
+      },
+    ];
+  });
+}
