@@ -236,7 +236,8 @@ export async function renderRequestPdf(input: RequestPdfInput): Promise<Buffer> 
       .font('body')
       .fontSize(8)
       .text(
-        `${projectName} - request ${input.requestId} - ${formatDate(input.createdAt)} - page ${i - range.start + 1} of ${range.count}`,
+        `${projectName} - request ${input.requestId} - ${formatDate(input.createdAt)} - ` +
+          `page ${i - range.start + 1} of ${range.count}`,
         MARGIN,
         doc.page.height - 34,
         {

@@ -144,5 +144,3 @@ export function createSubmissionService(deps: SubmissionServiceDeps) {
     },
   };
 }
-
-export type SubmissionService = ReturnType<typeof createSubmissionService>;
