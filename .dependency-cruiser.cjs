@@ -50,7 +50,8 @@ module.exports = {
     {
       name: 'bff-not-to-api',
       comment:
-        "The BFF is its own process: server/core (and the shared schemas) only, never the API's routes, plugins, app or CLIs, nor the worker.",
+        'The BFF is its own process: server/core (and the shared schemas) only, ' +
+        "never the API's routes, plugins, app or CLIs, nor the worker.",
       severity: 'error',
       from: { path: '^bff/' },
       to: { path: [...API_ONLY, '^worker/'] },
@@ -91,9 +92,9 @@ module.exports = {
     {
       name: 'domain-pure',
       comment:
-        'Product rules are pure: no database, repositories, services, jobs or HTTP, and no files, network, processes, ' +
-        'threads or process-wide queues (their callers in services and platform hold those). Of platform, only the ' +
-        'pure storage key rules.',
+        'Product rules are pure: no database, repositories, services, jobs or HTTP, and no files, network, ' +
+        'processes, threads or process-wide queues (their callers in services and platform hold those). ' +
+        'Of platform, only the pure storage key rules.',
       severity: 'error',
       from: { path: '^server/core/domain/' },
       to: {
@@ -144,8 +145,8 @@ module.exports = {
     {
       name: 'no-circular',
       comment:
-        'A cycle makes load order matter and layers meaningless. Cycles through type-only imports are erased before anything ' +
-        'runs (a job type takes the worker deps, whose registry lists the job types) and are allowed.',
+        'A cycle makes load order matter and layers meaningless. Cycles through type-only imports are erased ' +
+        'before anything runs (a job type takes the worker deps, whose registry lists the job types) and are allowed.',
       severity: 'error',
       from: {},
       to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
@@ -153,8 +154,8 @@ module.exports = {
     {
       name: 'not-to-dev-dep',
       comment:
-        'Production code runs where only dependencies are installed. Tests, benchmarks and the tool configs may use devDependencies; ' +
-        'type-only imports (of @types packages, say) are erased before anything runs.',
+        'Production code runs where only dependencies are installed. Tests, benchmarks and the tool configs ' +
+        'may use devDependencies; type-only imports (of @types packages, say) are erased before anything runs.',
       severity: 'error',
       from: { path: '^(server|worker|bff|element|scripts)/' },
       to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'] },

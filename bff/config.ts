@@ -2,7 +2,7 @@ import { loadSettings } from '../server/core/platform/config/settings.js';
 import { piecesFor } from '../server/core/platform/config/pieces.js';
 
 /** The BFF process's settings: the pieces that name `bff` among their processes, validated at boot. */
-export const BFF_PIECES = piecesFor('bff');
+const BFF_PIECES = piecesFor('bff');
 
 export const loadBffConfig = (source?: Record<string, string | undefined>) => loadSettings(BFF_PIECES, source);
 export type BffConfig = ReturnType<typeof loadBffConfig>;

@@ -2,7 +2,7 @@ import { loadSettings } from '../server/core/platform/config/settings.js';
 import { piecesFor } from '../server/core/platform/config/pieces.js';
 
 /** The worker process's settings: the pieces that name `worker` among their processes, validated at boot. */
-export const WORKER_PIECES = piecesFor('worker');
+const WORKER_PIECES = piecesFor('worker');
 
 export const loadWorkerConfig = (source?: Record<string, string | undefined>) => loadSettings(WORKER_PIECES, source);
 export type WorkerConfig = ReturnType<typeof loadWorkerConfig>;

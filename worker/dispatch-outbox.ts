@@ -41,21 +41,12 @@ const GONE_STATES = new Set(['completed', 'failed', 'unknown']);
 type Claimed = OutboxRow & { type: JobType };
 
 /**
- * Hands due outbox rows to BullMQ, each with the options of its job type (worker/jobs/). Safe to
- * run concurrently and never holds a Postgres transaction while it talks to Redis:
- * 1. one short statement claims due rows (SKIP LOCKED, pushed CLAIM_MS ahead meanwhile);
- * 2. Redis, outside any transaction: rows never enqueued before go to each queue in one
- *    `addBulk`, re-sends run in parallel, each call bounded by `deadlineMs`;
- * 3. short statements record the outcome. A row handed over is next due once its job's own
- *    delay and `resendAfterMs` have passed; a failed run pushes that further by its backoff
- *    (`postponeOutboxCheck`), so a job waiting in BullMQ for hours is not polled meanwhile.
- *
- * A due row that was enqueued before means its job never finished as far as Postgres knows. If
- * BullMQ still holds that job (waiting, delayed, active), it is looked at again later. If it
- * holds it as completed or failed (a job failed by the stalled checker, or a processor that
- * could not record its final failure) or not at all (Redis restarted empty), it is removed and
- * added again: processors are idempotent against Postgres, so running one again is always safe.
- * After `maxEnqueues` such hand-overs, a job type with a `giveUp` is given up instead.
+ * Hands due outbox rows to BullMQ with their job type's options. Safe to run concurrently; no
+ * Postgres transaction is held while Redis is called: claim (SKIP LOCKED, pushed CLAIM_MS ahead),
+ * enqueue (new rows in one `addBulk` per queue, each call bounded by `deadlineMs`), record.
+ * A handed-over row is due again after its delay and `resendAfterMs` (plus backoff on failure).
+ * A due row already enqueued is left while BullMQ holds its job live, else re-added (processors
+ * are idempotent against Postgres); after `maxEnqueues` a job type with `giveUp` is given up.
  */
 export async function dispatchOutbox(deps: WorkerDeps, options: DispatchOptions = {}): Promise<DispatchResult> {
   const { ids, resendAfterMs = deps.config.worker.resendAfterMs, batchSize = 100, deadlineMs = 3000 } = options;

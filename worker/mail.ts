@@ -24,7 +24,7 @@ export interface MailRoute {
 }
 
 /** The only ports a project's own SMTP server may use: SMTP, SMTPS, submission, and the common alternative. */
-export const PROJECT_SMTP_PORTS: readonly number[] = [25, 465, 587, 2525];
+const PROJECT_SMTP_PORTS: readonly number[] = [25, 465, 587, 2525];
 
 /** A hung SMTP server must fail the attempt (and retry later), not hold the job forever. */
 const TIMEOUTS: SMTPTransportOptions = { connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 60_000 };
@@ -89,7 +89,9 @@ export class ProjectMailError extends Error {
 }
 
 export const PROJECT_MAIL_MESSAGES = {
-  port: `The project's SMTP port is not allowed: use ${PROJECT_SMTP_PORTS.slice(0, -1).join(', ')} or ${PROJECT_SMTP_PORTS.at(-1)}.`,
+  port:
+    "The project's SMTP port is not allowed: " +
+    `use ${PROJECT_SMTP_PORTS.slice(0, -1).join(', ')} or ${PROJECT_SMTP_PORTS.at(-1)}.`,
   blocked: "The project's SMTP host is not allowed: it resolves to a private address.",
   dns: "The project's SMTP host could not be resolved.",
   refused: "The project's SMTP server refused the connection.",

@@ -63,7 +63,7 @@ export class StepBusyError extends Error {
 }
 
 /** The final error of a step whose job was lost again and again (see `giveUpSubmissionStep`). */
-export const GAVE_UP_MESSAGE = 'gave up after repeated interruptions';
+const GAVE_UP_MESSAGE = 'gave up after repeated interruptions';
 
 const MAX_ERROR_CHARS = 1000;
 const messageOf = (error: unknown) =>
@@ -153,7 +153,7 @@ export async function runSubmissionStep(
   }
 }
 
-/** Options every submission step shares: 8 runs, exponential backoff from 2 s; failed jobs kept a week for operators. */
+/** Options every submission step shares: 8 runs, exponential backoff from 2 s; failed jobs kept a week (operators). */
 const STEP_OPTIONS = {
   attempts: 8,
   backoff: { type: 'exponential', delay: 2000, jitter: 0.2 },

@@ -6,7 +6,7 @@ import { escapeHtml } from './share-page.js';
  */
 
 /** The iframe's size when the consumer sets no bounds: 4:3. */
-export const OEMBED_DEFAULT_SIZE = { width: 800, height: 600 } as const;
+const OEMBED_DEFAULT_SIZE = { width: 800, height: 600 } as const;
 
 export interface OembedInput {
   /** The share page on this BFF (the iframe's src). */
@@ -30,7 +30,8 @@ export function oembedResponse(input: OembedInput) {
   const width = Math.max(1, Math.floor(OEMBED_DEFAULT_SIZE.width * scale));
   const height = Math.max(1, Math.floor(OEMBED_DEFAULT_SIZE.height * scale));
   const html =
-    `<iframe src="${escapeHtml(input.pageUrl)}" width="${width}" height="${height}" title="${escapeHtml(input.title)}" ` +
+    `<iframe src="${escapeHtml(input.pageUrl)}" width="${width}" height="${height}" ` +
+    `title="${escapeHtml(input.title)}" ` +
     `style="border:0;max-width:100%" loading="lazy" allow="fullscreen; xr-spatial-tracking" allowfullscreen></iframe>`;
   const thumbnail = input.thumbnail;
   const fits =

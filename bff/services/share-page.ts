@@ -21,7 +21,7 @@ export interface SharePageInput {
 }
 
 /** Where the page's own files live on the BFF (served from `bff/viewer/`). */
-export const VIEWER_ASSETS = '/viewer/';
+const VIEWER_ASSETS = '/viewer/';
 
 /** The preview card of every share (the payload has no image of its own): 1200 x 630, a PNG. */
 export const PREVIEW_IMAGE = {
@@ -38,9 +38,12 @@ const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;'
 /** Text or an attribute value (always double-quoted here) made safe for HTML. */
 export const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (char) => ESCAPES[char]);
 
+// eslint-disable-next-line no-control-regex -- control characters are exactly what a one-line name must lose
+const CONTROL_OR_SPACE = /[\u0000-\u001f\u007f\s]+/g;
+
 /** Project names are the owner's free text: one line, bounded, for titles and card tags. */
 export function displayName(name: string): string {
-  const line = name.replace(/[\u0000-\u001f\u007f\s]+/g, ' ').trim();
+  const line = name.replace(CONTROL_OR_SPACE, ' ').trim();
   const chars = Array.from(line);
   return chars.length > 120 ? `${chars.slice(0, 119).join('')}…` : line || 'Untitled project';
 }
@@ -50,7 +53,7 @@ export const sharePageUrl = (origin: string, { projectId, token }: ShareIds) =>
   `${origin}/share/${encodeURIComponent(projectId)}/${encodeURIComponent(token)}`;
 
 /** The oEmbed endpoint's URL for a share link. */
-export const oembedUrl = (origin: string, shareUrl: string) =>
+const oembedUrl = (origin: string, shareUrl: string) =>
   `${origin}/oembed?url=${encodeURIComponent(shareUrl)}&format=json`;
 
 function texts(input: SharePageInput): { title: string; description: string } {
@@ -132,7 +135,8 @@ export function renderSharePage(input: SharePageInput): string {
     meta.push(`<meta property="og:url" content="${e(pageUrl)}">`, `<link rel="canonical" href="${e(pageUrl)}">`);
     if (state === 'ready')
       meta.push(
-        `<link rel="alternate" type="application/json+oembed" href="${e(oembedUrl(origin, pageUrl))}" title="${e(title)}">`,
+        `<link rel="alternate" type="application/json+oembed" href="${e(oembedUrl(origin, pageUrl))}" ` +
+          `title="${e(title)}">`,
       );
   }
   // The element reads the share itself; the paragraph inside shows until it is defined (and without script).

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 
 /** A 3D asset as the API returns it. The file itself is reachable only through the signed `url`. */
-export const Asset = Type.Object({
+const Asset = Type.Object({
   id: Type.String(),
   name: Type.String({ description: 'Display name.' }),
   fileName: Type.String({ description: 'Name of the stored GLB (the upload name with a .glb extension).' }),

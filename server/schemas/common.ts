@@ -4,7 +4,7 @@ import { Type, type TSchema } from 'typebox';
 export const Uuid = Type.String({ format: 'uuid' });
 export const IdParams = Type.Object({ id: Uuid });
 
-export const ErrorBody = Type.Object(
+const ErrorBody = Type.Object(
   { success: Type.Literal(false), error: Type.String(), message: Type.String() },
   { additionalProperties: true, description: 'The error body every route uses.' },
 );

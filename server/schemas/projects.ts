@@ -8,7 +8,7 @@ const Vector = Type.Union([
   Type.Object({ x: Type.Number(), y: Type.Number(), z: Type.Number() }),
 ]);
 
-export const ModelEntry = Type.Object(
+const ModelEntry = Type.Object(
   {
     id: Type.String({ minLength: 1, maxLength: 200 }),
     fileName: Type.String({ minLength: 1, maxLength: 500 }),
@@ -25,7 +25,7 @@ export const ModelEntry = Type.Object(
   { additionalProperties: true },
 );
 
-export const SceneData = Type.Object(
+const SceneData = Type.Object(
   {
     optionBlocks: Type.Optional(Type.Array(Type.Unknown())),
     projectSettings: Type.Optional(OpaqueObject),
@@ -37,9 +37,9 @@ export const SceneData = Type.Object(
   { additionalProperties: true },
 );
 
-export const RenderQuality = Type.Union([Type.Literal('optimised'), Type.Literal('low'), Type.Literal('high')]);
+const RenderQuality = Type.Union([Type.Literal('optimised'), Type.Literal('low'), Type.Literal('high')]);
 
-export const ProjectData = Type.Object({
+const ProjectData = Type.Object({
   models: Type.Array(ModelEntry, { default: [], maxItems: 5000 }),
   sceneData: Type.Optional(SceneData),
   camera: Type.Optional(Type.Object({ position: Vector, target: Vector }, { additionalProperties: true })),

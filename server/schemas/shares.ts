@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 /** Shapes of the public share routes (interface "Project sharing"); the owner settings' live in server/core/wire. */
 export { ShareSettingsInput, ShareSettingsReply } from '../core/wire/share-settings.js';
 
-/** Path parameters of the public routes. Not validated by the schema: malformed ones are the same 404 as a wrong token. */
+/** Path parameters of the public routes, unvalidated here: malformed ones are the same 404 as a wrong token. */
 export const ShareParams = Type.Object({
   projectId: Type.String({ description: 'Project id.' }),
   token: Type.String({ description: 'Share token.' }),
@@ -27,7 +27,7 @@ export const PublicReadHeaders = Type.Object({
   ),
 });
 
-export const PublicModel = Type.Object({
+const PublicModel = Type.Object({
   id: Type.String(),
   fileName: Type.String(),
   url: Type.Optional(

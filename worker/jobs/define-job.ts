@@ -20,7 +20,7 @@ export interface JobContext {
  * Processors are idempotent against Postgres (jobs arrive at least once); a permanent failure
  * throws UnrecoverableError, a transient one a plain error, retried with `backoff`.
  */
-export interface JobType<Data = any, Result = unknown> {
+export interface JobType<Data = unknown, Result = unknown> {
   queue: QueueName;
   /** The BullMQ job name (the outbox row's `job_name`). */
   name: string;

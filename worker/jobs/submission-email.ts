@@ -4,7 +4,7 @@ import { ProjectMailError, isPermanentSmtpError, mailRouteFor, sendMail } from '
 import { RequestGoneError, defineSubmissionStep } from '../submission-step.js';
 
 /** The Message-ID of a request's e-mail: the same on every send, so a re-send is recognisable. */
-export const requestMessageId = (requestId: string) => `<request-${requestId}@config-share>`;
+const requestMessageId = (requestId: string) => `<request-${requestId}@config-share>`;
 
 const ADDRESS = /^[^\s@<>,;]+@[^\s@<>,;]+$/;
 
@@ -22,7 +22,7 @@ function visitorAddress(formFields: unknown, formData: Record<string, unknown>):
 }
 
 /** Recipients from emailAdminAddress: one address, or several separated by commas or semicolons. */
-export function adminRecipients(value: unknown): string[] {
+function adminRecipients(value: unknown): string[] {
   if (typeof value !== 'string') return [];
   return value
     .split(/[,;]/)

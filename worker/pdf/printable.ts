@@ -3,6 +3,8 @@ export const MAX_VALUE_CHARS = 5_000;
 /** Longest run without a break opportunity: pdfkit's wrapping of one long word takes time quadratic in its length. */
 const MAX_UNBROKEN_RUN = 40;
 const ZERO_WIDTH_SPACE = '\u200b';
+// eslint-disable-next-line no-control-regex -- the control characters (C0 but tab and newline, DEL, C1) are the target
+const UNPRINTABLE = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
 
 /**
  * Text as the document sets it: line ends made `\n`, a tab a few spaces (the font has no glyph
@@ -12,10 +14,7 @@ const ZERO_WIDTH_SPACE = '\u200b';
  * answer a visitor sends can make the render slow. Everything else is kept as typed.
  */
 export function printable(value: string, maxChars = MAX_VALUE_CHARS): string {
-  const clean = value
-    .replace(/\r\n?/g, '\n')
-    .replace(/\t/g, '    ')
-    .replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, '');
+  const clean = value.replace(/\r\n?/g, '\n').replace(/\t/g, '    ').replace(UNPRINTABLE, '');
   const chars = Array.from(clean);
   const kept =
     chars.length > maxChars

@@ -14,7 +14,7 @@ export interface RenderInPoolOptions {
   signal?: AbortSignal;
 }
 
-export const RENDER_IN_POOL_DEFAULTS = { timeoutMs: 60_000 } as const;
+const RENDER_IN_POOL_DEFAULTS = { timeoutMs: 60_000 } as const;
 
 const renderPdfTask = cpuTask<RequestPdfInput, Uint8Array>(import.meta.url, './render-pdf-task');
 

@@ -6,20 +6,11 @@ import { fixMissingGlyphWidth, requestPdfFonts, type FontName } from './request-
 import { formRows, formatDate, optionRows } from './request-rows.js';
 
 /**
- * The request PDF: the document an owner forwards to the customer, or files with the order.
- * A header in the project's brand colour, the request id and date, the visitor's answers under
- * their form labels, the chosen options by name, the configuration summary and the screenshots.
- *
- * Rendering is synchronous CPU work, and pdfkit decodes PNGs with an alpha channel in
- * JavaScript at width × height × 4 bytes whatever the file size, so a screenshot is embedded
- * only when its header declares a size within the screenshot limits (image-dimensions.ts); the
- * PDF step runs this in the CPU pool (render-in-pool.ts), off the worker's event loop, and
- * hands it every screenshot already made a small JPEG (screenshot-for-pdf.ts), which pdfkit
- * embeds without decoding.
- *
- * Text is set in DejaVu Sans (the `dejavu-fonts-ttf` package), embedded as subsets of the glyphs
- * used: it covers Latin, Greek, Cyrillic and the currency signs the standard PDF fonts lack
- * (`€`, `Ł`, `ř`, ...). A character it has no glyph for (CJK, emoji) shows as an empty box.
+ * The request PDF an owner forwards or files: brand-coloured header, id and date, answers, options,
+ * summary and screenshots. pdfkit decodes an alpha PNG at width × height × 4 bytes, so screenshots
+ * come as small JPEGs (screenshot-for-pdf.ts), only within the screenshot limits, and the render runs
+ * in the CPU pool (render-in-pool.ts). DejaVu Sans (subset) covers Latin, Greek, Cyrillic and the
+ * currency signs the standard PDF fonts lack; CJK and emoji show as empty boxes.
  */
 export interface RequestPdfInput {
   requestId: string;
@@ -236,7 +227,8 @@ export async function renderRequestPdf(input: RequestPdfInput): Promise<Buffer> 
       .font('body')
       .fontSize(8)
       .text(
-        `${projectName} - request ${input.requestId} - ${formatDate(input.createdAt)} - page ${i - range.start + 1} of ${range.count}`,
+        `${projectName} - request ${input.requestId} - ${formatDate(input.createdAt)} - ` +
+          `page ${i - range.start + 1} of ${range.count}`,
         MARGIN,
         doc.page.height - 34,
         {

@@ -5,7 +5,7 @@ function asRecord(value: unknown): Record<string, unknown> | null {
 }
 
 /** A readable form of any answer: lists joined, yes/no for booleans, nested objects as `key: value`. */
-export function formatValue(value: unknown): string {
+function formatValue(value: unknown): string {
   if (value === null || value === undefined || value === '') return '-';
   if (typeof value === 'boolean') return value ? 'Yes' : 'No';
   if (typeof value === 'string') return value;
@@ -42,7 +42,7 @@ export function formRows(formFields: unknown, formData: Record<string, unknown>)
  * A price in the project's currency (`€40.00`; an unknown three-letter code prefixes the
  * amount), or the plain number without a three-letter code.
  */
-export function formatPrice(price: number, currency: unknown): string {
+function formatPrice(price: number, currency: unknown): string {
   if (typeof currency === 'string' && /^[A-Za-z]{3}$/.test(currency)) {
     return new Intl.NumberFormat('en', { style: 'currency', currency: currency.toUpperCase() }).format(price);
   }

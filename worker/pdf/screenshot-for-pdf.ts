@@ -20,8 +20,8 @@ export const SCREENSHOT_FOR_PDF_DEFAULTS = {
   timeoutSeconds: 30,
 } as const;
 
-/** Conversions running at once in this process: each holds a libuv thread, and file reads and DNS need the others (4 by default). */
-export const MAX_CONCURRENT_CONVERSIONS = 2;
+/** Conversions at once in this process: each holds a libuv thread; file reads and DNS need the rest (4 by default). */
+const MAX_CONCURRENT_CONVERSIONS = 2;
 
 // Every screenshot is decoded once: libvips' operation cache would only hold memory.
 sharp.cache(false);
@@ -30,12 +30,12 @@ sharp.concurrency(1);
 // One queue per process: the threads it protects are the process's.
 const slots = pLimit(MAX_CONCURRENT_CONVERSIONS);
 
-/** A screenshot as the request PDF embeds it (upright by EXIF, inside maxSide × maxSide, on white, JPEG), or null when it cannot be decoded. */
+/** A screenshot as the request PDF embeds it (upright by EXIF, within maxSide, on white, JPEG); null if undecodable. */
 export function screenshotForPdf(data: Buffer, options: ScreenshotForPdfOptions = {}): Promise<Buffer | null> {
   const { maxSide, quality, maxInputPixels, timeoutSeconds } = { ...SCREENSHOT_FOR_PDF_DEFAULTS, ...options };
   return slots(async () => {
     try {
-      // failOn 'error': a slightly truncated JPEG still shows what it has, as pdfkit used to embed it.
+      // failOn 'error': a slightly truncated JPEG still shows what it has.
       return await sharp(data, { limitInputPixels: maxInputPixels, autoOrient: true, failOn: 'error' })
         .resize(maxSide, maxSide, { fit: 'inside', withoutEnlargement: true })
         .flatten({ background: '#ffffff' })

@@ -56,7 +56,8 @@ export function sharePage(app: FastifyInstance) {
       .header('content-security-policy', sharePageSecurityPolicy(frameAncestors))
       .header('cache-control', state === 'ready' ? 'no-cache' : 'no-store')
       .header('vary', 'Accept')
-      // Same-origin reads of the element carry the page as Referer (the BFF knows them as its own); nothing leaves with the token.
+      // Same-origin reads of the element carry the page as Referer (the BFF knows them as its own);
+      // nothing leaves with the token.
       .header('referrer-policy', 'same-origin')
       .header('x-content-type-options', 'nosniff');
     if (state !== 'ready') reply.header('x-robots-tag', 'noindex, nofollow');

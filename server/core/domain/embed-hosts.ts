@@ -97,7 +97,7 @@ export function embedOriginOf(origin: string | undefined, referer: string | unde
 }
 
 /** Whether a stored rule admits the embed origin. */
-export function ruleMatches(rule: string, embed: EmbedOrigin): boolean {
+function ruleMatches(rule: string, embed: EmbedOrigin): boolean {
   const parsed = toRule(rule);
   if (!parsed) return false;
   const { wildcard, host, port } = parsed;

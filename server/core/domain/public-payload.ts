@@ -12,9 +12,9 @@ import { isUuid } from './ids.js';
  */
 
 /** Bump when the payload's shape changes, so clients holding an old ETag get the new shape. */
-export const PAYLOAD_VERSION = 2;
+const PAYLOAD_VERSION = 2;
 
-export type { PublicModel, PublicProject };
+export type { PublicProject };
 
 /** Where a project's model files live: its workspace, and the storage keys of its assets. */
 export interface ModelFileContext {
@@ -61,7 +61,7 @@ export function modelStorageKey(model: Record<string, unknown>, context: ModelFi
  * a model that stores none has an empty transform, partTransforms and pivotData and no
  * deletedParts. assetId and uploadedModelPath are there only for models of that kind.
  */
-export function toPublicModel(model: Record<string, unknown>): PublicModel {
+function toPublicModel(model: Record<string, unknown>): PublicModel {
   const transform = isRecord(model.transform) ? model.transform : undefined;
   return {
     id: text(model.id),
@@ -170,7 +170,15 @@ export interface EtagInput {
 export function publicEtag(input: EtagInput): string {
   const digest = createHash('sha256')
     .update(
-      `${PAYLOAD_VERSION}|${input.projectId}|${input.projectRevision}|${input.shareRevision}|${input.assetsRevision}|${input.signingWindow}|${input.signedModelLimit}`,
+      [
+        PAYLOAD_VERSION,
+        input.projectId,
+        input.projectRevision,
+        input.shareRevision,
+        input.assetsRevision,
+        input.signingWindow,
+        input.signedModelLimit,
+      ].join('|'),
     )
     .digest('base64url')
     .slice(0, 27);

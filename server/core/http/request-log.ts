@@ -6,8 +6,8 @@ const SECRET_PARAMS = ['sig', 'code', 'state'];
 
 /**
  * A request URL fit for the logs: the share token of `/share/:projectId/:token...` (the only
- * credential of a share without a password) and any `sig` query parameter (a signed file URL
- * works for a year) and the OAuth callback's `code` and `state` are masked. Keys are compared decoded, as the query parser reads them.
+ * credential of a share without a password) and the SECRET_PARAMS are masked (a signed file URL
+ * works for a year). Keys are compared decoded, as the query parser reads them.
  */
 export function redactUrl(url: string): string {
   const queryAt = url.indexOf('?');
@@ -16,11 +16,12 @@ export function redactUrl(url: string): string {
   const query = url.slice(queryAt + 1);
   const params = new URLSearchParams(query);
   if (!SECRET_PARAMS.some((key) => params.has(key))) return `${path}?${query}`;
-  return `${path}?${new URLSearchParams([...params].map(([key, value]): [string, string] => [key, SECRET_PARAMS.includes(key) ? MASK : value])).toString()}`;
+  const masked = [...params].map(([key, value]): [string, string] => [key, SECRET_PARAMS.includes(key) ? MASK : value]);
+  return `${path}?${new URLSearchParams(masked).toString()}`;
 }
 
 /** Fastify's request log fields, with the URL redacted. */
-export function serializeRequest(request: FastifyRequest) {
+function serializeRequest(request: FastifyRequest) {
   return {
     method: request.method,
     url: redactUrl(request.url),

@@ -16,7 +16,7 @@ export interface WebhookDeliveryJobData {
   endpoint: string;
 }
 
-export const webhookEndpointKey = (projectId: string, webhookId: string) => `${projectId}/${webhookId}`;
+const webhookEndpointKey = (projectId: string, webhookId: string) => `${projectId}/${webhookId}`;
 
 /** BullMQ job ids must not contain ':'; unique per delivery and attempt. */
 export const webhookAttemptJobId = (deliveryId: string, attempt: number) => `whd_${deliveryId}_${attempt}`;

@@ -159,3 +159,5 @@ export function createImportRepository(db: Db) {
     },
   };
 }
+
+export type ImportRepository = ReturnType<typeof createImportRepository>;

@@ -17,7 +17,7 @@ const fromNow = (ms: number) => sql`now() + ${Math.round(ms)}::int * interval '1
  */
 export function createLeaseRepository(db: Executor) {
   return {
-    /** Takes the lease on `key` for `ms` when nobody holds it or its holder's lease expired; null while someone else holds it. */
+    /** Takes the lease on `key` for `ms` when free or expired; null while someone else holds it. */
     async acquire(key: string, ms: number): Promise<Lease | null> {
       const holder = randomUUID();
       const [row] = await db

@@ -89,7 +89,8 @@ export function createSubmissionRepository(db: Db) {
         outbox_rows: Array<{ id: string; jobId: string }> | null;
       }>(
         `WITH inserted AS (
-           INSERT INTO submissions (id, project_id, workspace_id, form_data, selected_options, configuration_summary, idempotency_key, client_ip)
+           INSERT INTO submissions (id, project_id, workspace_id, form_data, selected_options, configuration_summary,
+                                    idempotency_key, client_ip)
            VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7, $8)
            ON CONFLICT (project_id, idempotency_key) DO NOTHING
            RETURNING id
@@ -98,11 +99,13 @@ export function createSubmissionRepository(db: Db) {
            SELECT inserted.id, shot.position - 1, shot.mime_type, shot.data
            FROM inserted, unnest($9::text[], $10::bytea[]) WITH ORDINALITY AS shot(mime_type, data, position)
          ), steps AS (
-           INSERT INTO submission_steps (submission_id, step) SELECT inserted.id, step FROM inserted, unnest($11::text[]) AS step
+           INSERT INTO submission_steps (submission_id, step)
+           SELECT inserted.id, step FROM inserted, unnest($11::text[]) AS step
          ), queued AS (
            INSERT INTO outbox (queue, job_name, job_id, payload)
            SELECT job.queue, job.job_name, job.job_id, job.payload
-           FROM inserted, unnest($12::text[], $13::text[], $14::text[], $15::jsonb[]) AS job(queue, job_name, job_id, payload)
+           FROM inserted,
+                unnest($12::text[], $13::text[], $14::text[], $15::jsonb[]) AS job(queue, job_name, job_id, payload)
            ON CONFLICT (job_id) DO NOTHING
            RETURNING id, job_id
          )
@@ -280,5 +283,3 @@ export function createSubmissionRepository(db: Db) {
     },
   };
 }
-
-export type SubmissionRepository = ReturnType<typeof createSubmissionRepository>;

@@ -120,10 +120,13 @@ export function createWebhookDeliveryRepository(db: Db) {
         update webhook_deliveries d
         set attempts = c.attempt, lease_until = now() + c.lease_ms * interval '1 millisecond', updated_at = now()
         from c, webhooks w
-        where d.id = any (array(select id from c)) and d.id = c.id and w.project_id = d.project_id and w.id = d.webhook_id and d.state = 'pending'
-          and (d.attempts = c.attempt - 1 or (d.attempts = c.attempt and (d.lease_until is null or d.lease_until < now())))
-        returning d.id, d.workspace_id as "workspaceId", d.project_id as "projectId", d.webhook_id as "webhookId", d.event_id as "eventId", d.event, d.body,
-          d.state, d.attempts, d.max_attempts as "maxAttempts", d.next_attempt_at as "nextAttemptAt", d.lease_until as "leaseUntil",
+        where d.id = any (array(select id from c)) and d.id = c.id
+          and w.project_id = d.project_id and w.id = d.webhook_id and d.state = 'pending'
+          and (d.attempts = c.attempt - 1
+            or (d.attempts = c.attempt and (d.lease_until is null or d.lease_until < now())))
+        returning d.id, d.workspace_id as "workspaceId", d.project_id as "projectId", d.webhook_id as "webhookId",
+          d.event_id as "eventId", d.event, d.body, d.state, d.attempts, d.max_attempts as "maxAttempts",
+          d.next_attempt_at as "nextAttemptAt", d.lease_until as "leaseUntil",
           d.created_at as "createdAt", d.updated_at as "updatedAt", w.url, w.secret, w.enabled
       `);
       const byKey = new Map<string, ClaimedDelivery>();
@@ -168,7 +171,9 @@ export function createWebhookDeliveryRepository(db: Db) {
         )
         delete from webhook_deliveries d
         where d.id in (select delivery_id from gone) and d.state <> 'pending'
-          and not exists (select 1 from webhook_attempts a where a.delivery_id = d.id and a.id not in (select id from gone))
+          and not exists (
+            select 1 from webhook_attempts a where a.delivery_id = d.id and a.id not in (select id from gone)
+          )
       `);
       return row;
     },
@@ -199,13 +204,18 @@ export function createWebhookDeliveryRepository(db: Db) {
         -- "= any (array(...))" keeps every lookup on an index, however few rows the planner expects.
         with input as (
           select * from jsonb_to_recordset(${input}::jsonb)
-            as i(delivery_id uuid, project_id uuid, webhook_id text, event text, attempt int, status_code int, duration_ms int, response_body text, job_id text)
+            as i(delivery_id uuid, project_id uuid, webhook_id text, event text, attempt int, status_code int,
+                 duration_ms int, response_body text, job_id text)
         ), added as (
-          insert into webhook_attempts (delivery_id, project_id, webhook_id, event, attempt, status_code, delivered, error, duration_ms, response_body)
-          select delivery_id, project_id, webhook_id, event, attempt, status_code, true, null, duration_ms, response_body from input
+          insert into webhook_attempts (delivery_id, project_id, webhook_id, event, attempt, status_code, delivered,
+                                        error, duration_ms, response_body)
+          select delivery_id, project_id, webhook_id, event, attempt, status_code, true,
+                 null, duration_ms, response_body
+          from input
           returning id
         ), settled as (
-          update webhook_deliveries d set state = 'delivered', next_attempt_at = null, lease_until = null, updated_at = now()
+          update webhook_deliveries d
+          set state = 'delivered', next_attempt_at = null, lease_until = null, updated_at = now()
           where d.id = any (array(select delivery_id from input))
         ), done as (
           delete from outbox where job_id = any (array(select job_id from input))
@@ -225,8 +235,11 @@ export function createWebhookDeliveryRepository(db: Db) {
           delete from webhook_attempts a using old where a.id = old.id returning a.id, a.delivery_id
         )
         delete from webhook_deliveries d
-        where d.id = any (array(select delivery_id from gone)) and d.state <> 'pending' and d.id <> all (array(select delivery_id from input))
-          and not exists (select 1 from webhook_attempts a where a.delivery_id = d.id and a.id not in (select id from gone))
+        where d.id = any (array(select delivery_id from gone)) and d.state <> 'pending'
+          and d.id <> all (array(select delivery_id from input))
+          and not exists (
+            select 1 from webhook_attempts a where a.delivery_id = d.id and a.id not in (select id from gone)
+          )
       `);
     },
 
@@ -289,5 +302,3 @@ export function createWebhookDeliveryRepository(db: Db) {
 
 /** How much of the request body the log shows (the receiver got all of it). */
 const REQUEST_EXCERPT_CHARS = 1024;
-
-export type WebhookDeliveryRepository = ReturnType<typeof createWebhookDeliveryRepository>;

@@ -138,5 +138,3 @@ export function createSubmissionService(deps: SubmissionServiceDeps) {
     },
   };
 }
-
-export type SubmissionService = ReturnType<typeof createSubmissionService>;

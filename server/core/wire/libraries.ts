@@ -7,7 +7,7 @@ import { Type } from 'typebox';
 const Provider = Type.Union([Type.Literal('library_a'), Type.Literal('library_b'), Type.Literal('library_c')]);
 const Obj = (description: string) => Type.Object({}, { additionalProperties: true, description });
 
-export const LibraryItem = Type.Object(
+const LibraryItem = Type.Object(
   {
     provider: Provider,
     providerAssetId: Type.String(),
@@ -64,7 +64,7 @@ export const SearchQuery = Type.Object({
   ),
 });
 
-export const LibraryStatus = Type.Object({
+const LibraryStatus = Type.Object({
   provider: Provider,
   status: Type.Union([Type.Literal('ok'), Type.Literal('error'), Type.Literal('skipped'), Type.Literal('exhausted')]),
   count: Type.Integer(),

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 
 /**
  * The owner request routes' answers (contract section 6), as TypeBox schemas: the routes
@@ -9,9 +9,7 @@ import { Type } from 'typebox';
  * Where a request stands in the owner's pipeline. `new` on arrival; the rest are the owner's
  * to set: `in_progress` (being worked on), `quoted` (a quote was sent), `won`, `lost`, `archived`.
  */
-const REQUEST_STATUSES = ['new', 'in_progress', 'quoted', 'won', 'lost', 'archived'] as const;
-export type RequestStatus = (typeof REQUEST_STATUSES)[number];
-export const RequestStatusSchema = Type.Union(
+const RequestStatusSchema = Type.Union(
   [
     Type.Literal('new'),
     Type.Literal('in_progress'),
@@ -22,6 +20,7 @@ export const RequestStatusSchema = Type.Union(
   ],
   { description: 'new (on arrival), in_progress, quoted, won, lost or archived.' },
 );
+export type RequestStatus = Static<typeof RequestStatusSchema>;
 
 export const StepStateSchema = Type.Object({
   state: Type.Union([Type.Literal('pending'), Type.Literal('done'), Type.Literal('failed')]),
@@ -35,7 +34,7 @@ export const StepStateSchema = Type.Object({
   doneAt: Type.Union([Type.String(), Type.Null()]),
 });
 
-export const RequestSteps = Type.Object(
+const RequestSteps = Type.Object(
   { screenshots: StepStateSchema, pdf: StepStateSchema, email: StepStateSchema, events: StepStateSchema },
   { description: 'The background steps: screenshots to storage, PDF, e-mail to the owner, webhook events.' },
 );

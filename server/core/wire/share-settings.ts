@@ -26,7 +26,8 @@ export const ShareSettingsInput = Type.Object(
         minLength: 1,
         maxLength: 200,
         description:
-          'Required with requirePassword: true (ignored otherwise). Write-only: stored as a scrypt hash, never returned.',
+          'Required with requirePassword: true (ignored otherwise). ' +
+          'Write-only: stored as a scrypt hash, never returned.',
       }),
     ),
     domainRestrictions: Type.Optional(
@@ -34,7 +35,8 @@ export const ShareSettingsInput = Type.Object(
         maxItems: MAX_HOST_RULES,
         default: [],
         description:
-          'Host names (lower-cased on save); `*.example.com` allows its sub-domains; an optional `:port` (without one, any port).',
+          'Host names (lower-cased on save); `*.example.com` allows its sub-domains; ' +
+          'an optional `:port` (without one, any port).',
       }),
     ),
   },

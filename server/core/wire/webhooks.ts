@@ -33,7 +33,8 @@ export const WebhookInput = Type.Object({
     Type.String({
       maxLength: 1000,
       description:
-        'Write-only signing secret, 16 to 256 characters (a whsec_ secret: 24 to 64 base64-encoded bytes). Omitted on create: one is generated and answered once. Omitted on update: unchanged.',
+        'Write-only signing secret, 16 to 256 characters (a whsec_ secret: 24 to 64 base64-encoded bytes). ' +
+        'Omitted on create: one is generated and answered once. Omitted on update: unchanged.',
     }),
   ),
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Display name (default: the id).' })),
@@ -52,7 +53,8 @@ export const Webhook = Type.Object({
   disabledReason: Nullable(
     Type.Union([Type.Literal('gone'), Type.Literal('failing')], {
       description:
-        'Why the platform switched it off: gone (the endpoint answered 410), failing (5 days of failed deliveries). Null when on or switched off by its owner.',
+        'Why the platform switched it off: gone (the endpoint answered 410), failing (5 days of failed deliveries). ' +
+        'Null when on or switched off by its owner.',
     }),
   ),
   disabledAt: Nullable(Time),
@@ -106,7 +108,8 @@ export const DeliveryRecord = Type.Object({
   responseBody: Nullable(Type.String({ description: 'The first 4 KB of the response body.' })),
   deliveryState: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')], {
     description:
-      'Where the delivery of this attempt stands now: pending (a retry is scheduled or running), delivered, failed (given up).',
+      'Where the delivery of this attempt stands now: pending (a retry is scheduled or running), ' +
+      'delivered, failed (given up).',
   }),
   deliveryAttempts: Type.Integer({ description: 'Attempts made of this delivery so far.' }),
   nextAttemptAt: Type.Union([Time, Type.Null()], {

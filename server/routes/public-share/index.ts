@@ -15,8 +15,7 @@ import { bearerToken } from '../../plugins/auth.js';
 import { publicCorsHeaders } from '../../core/http/public-cors.js';
 
 /** What a browser may send to the public routes (contract section 5). */
-export const PUBLIC_ALLOWED_HEADERS =
-  'apikey, authorization, content-type, if-none-match, x-share-password, idempotency-key';
+const PUBLIC_ALLOWED_HEADERS = 'apikey, authorization, content-type, if-none-match, x-share-password, idempotency-key';
 const ALLOWED_METHODS = 'GET, POST, OPTIONS';
 
 /**

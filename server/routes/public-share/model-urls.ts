@@ -28,7 +28,8 @@ export default async function modelUrlRoutes(fastify: FastifyInstance, { readRat
         tags: ['public share'],
         summary: 'Signed URLs for models the read left without one (public).',
         description:
-          "Same headers, checks and limits as the read; its calls count against the read's rate limit (RATE_LIMIT_SHARE_READ, one budget for both). Unknown ids, and models without a file, are absent from urls.",
+          "Same headers, checks and limits as the read; its calls count against the read's rate limit " +
+          '(RATE_LIMIT_SHARE_READ, one budget for both). Unknown ids, and models without a file, are absent from urls.',
         security: [{ publicKey: [] }],
         params: ShareParams,
         headers: ModelUrlsHeaders,

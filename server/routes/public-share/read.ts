@@ -29,12 +29,18 @@ export default async function readRoutes(app: FastifyInstance, { readRateLimit }
         tags: ['public share'],
         summary: 'Read a shared project (public).',
         description:
-          'Needs `apikey` and `Authorization: Bearer` with the public key. Checks, in order: public key (401 invalid_api_key), ' +
-          `rate limit (429; RATE_LIMIT_SHARE_READ: ${per(config.rateLimits.shareRead)} per client, one budget with model-urls), ` +
-          'project/token/enabled (one 404 not_found), owner billing (402), embed host from Origin, else Referer (403 domain_not_allowed; ' +
-          'a request with neither, such as a headless or native client, is allowed), password in X-Share-Password (401 password_required / ' +
-          `invalid_password; the header carries the password as UTF-8; 429 for any password after ${PASSWORD_ATTEMPTS} wrong tries in ${PASSWORD_WINDOW_MS / 60_000} minutes per client (IPv4 address, ` +
-          `IPv6 /64) and project; 503 unavailable with Retry-After: 1 when the server already has ${MAX_PASSWORD_BACKLOG} password checks running or queued), ` +
+          'Needs `apikey` and `Authorization: Bearer` with the public key. ' +
+          'Checks, in order: public key (401 invalid_api_key), ' +
+          `rate limit (429; RATE_LIMIT_SHARE_READ: ${per(config.rateLimits.shareRead)} per client, ` +
+          'one budget with model-urls), ' +
+          'project/token/enabled (one 404 not_found), owner billing (402), embed host from Origin, ' +
+          'else Referer (403 domain_not_allowed; ' +
+          'a request with neither, such as a headless or native client, is allowed), ' +
+          'password in X-Share-Password (401 password_required / ' +
+          'invalid_password; the header carries the password as UTF-8; ' +
+          `429 for any password after ${PASSWORD_ATTEMPTS} wrong tries in ${PASSWORD_WINDOW_MS / 60_000} minutes ` +
+          'per client (IPv4 address, IPv6 /64) and project; 503 unavailable with Retry-After: 1 ' +
+          `when the server already has ${MAX_PASSWORD_BACKLOG} password checks running or queued), ` +
           'then If-None-Match (304). ' +
           `Models beyond the first ${config.signedModelLimit} (SIGNED_MODEL_LIMIT) have no url: ` +
           'fetch them with POST .../model-urls.',

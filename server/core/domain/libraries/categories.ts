@@ -15,5 +15,5 @@ export const CATEGORIES = [
 ] as const;
 
 export type CategoryId = (typeof CATEGORIES)[number]['id'];
-export const CATEGORY_IDS = CATEGORIES.map((c) => c.id) as CategoryId[];
+const CATEGORY_IDS = CATEGORIES.map((c) => c.id) as CategoryId[];
 export const isCategory = (value: string): value is CategoryId => (CATEGORY_IDS as string[]).includes(value);

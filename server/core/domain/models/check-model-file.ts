@@ -30,7 +30,7 @@ export interface CheckModelOptions {
   onDocument?: (document: Document) => void;
 }
 
-export const CHECK_MODEL_DEFAULTS: Omit<CheckModelOptions, 'validatorErrorCodes'> = {
+const CHECK_MODEL_DEFAULTS: Omit<CheckModelOptions, 'validatorErrorCodes'> = {
   maxBytes: 50_000_000,
   maxReportedIssues: 20,
   unzip: {},
@@ -122,9 +122,10 @@ export async function unpackModelFile(
     );
   const format = detectFormat(bytes);
   if (format !== expected) {
+    const looksLike = format ? ` (it looks like ${FORMAT_LABEL[format]})` : '';
     throw invalidModelFile(
       'NOT_GLTF',
-      `The file is named ${extension} but is not ${FORMAT_LABEL[expected]}${format ? ` (it looks like ${FORMAT_LABEL[format]})` : ''}.`,
+      `The file is named ${extension} but is not ${FORMAT_LABEL[expected]}${looksLike}.`,
     );
   }
   if (format === 'glb') return { format: 'glb', sourceFormat: 'glb', entry: fileName, glb: bytes };

@@ -10,7 +10,7 @@ export function setGlbCopyright(glb: Uint8Array, copyright: string): Uint8Array 
   if (view.getUint32(16, true) !== 0x4e4f534a) throw new Error('glb-copyright: the first chunk is not JSON');
   const json = JSON.parse(new TextDecoder().decode(glb.subarray(20, 20 + jsonLength)));
   json.asset = { ...(json.asset ?? { version: '2.0' }), copyright };
-  let text = new TextEncoder().encode(JSON.stringify(json));
+  const text = new TextEncoder().encode(JSON.stringify(json));
   const padded = Math.ceil(text.length / 4) * 4;
   const rest = glb.subarray(20 + jsonLength);
   const out = new Uint8Array(20 + padded + rest.length);
@@ -23,6 +23,5 @@ export function setGlbCopyright(glb: Uint8Array, copyright: string): Uint8Array 
   out.set(text, 20);
   out.fill(0x20, 20 + text.length, 20 + padded);
   out.set(rest, 20 + padded);
-  text = new Uint8Array(0);
   return out;
 }

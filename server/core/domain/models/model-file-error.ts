@@ -35,7 +35,7 @@ export function invalidModelFile(issueCode: string, message: string): ModelFileE
   });
 }
 
-/** A ModelFileError as a value that crosses threads (an Error's class does not): what a pool task answers for a refusal. */
+/** A ModelFileError as a value that crosses threads (an Error's class does not): a pool task's answer for a refusal. */
 export type ModelRefusal = { ok: false; code: ModelFileErrorCode; message: string; details?: unknown };
 
 /** A pool task's refusal from what its work threw: a ModelFileError becomes a value, anything else is thrown on. */

@@ -95,7 +95,6 @@ export function measureDocument(doc: Document): ModelMetrics {
   const scene = root.getDefaultScene() ?? root.listScenes()[0];
   let triangles = 0;
   let drawCalls = 0;
-  let textured = 0;
   let texturedWithoutUv = 0;
   const meshNodeNames: string[] = [];
   const meshNodes: Node[] = [];
@@ -107,10 +106,7 @@ export function measureDocument(doc: Document): ModelMetrics {
     for (const prim of mesh.listPrimitives()) {
       triangles += triangleCount(prim);
       drawCalls += 1;
-      if (prim.getMaterial()?.getBaseColorTexture()) {
-        textured += 1;
-        if (!prim.getAttribute('TEXCOORD_0')) texturedWithoutUv += 1;
-      }
+      if (prim.getMaterial()?.getBaseColorTexture() && !prim.getAttribute('TEXCOORD_0')) texturedWithoutUv += 1;
     }
   });
 
@@ -231,7 +227,8 @@ export function readinessReport(
       100_000,
       triPoints === 15
         ? `${triangles} triangles: light enough for mobile web.`
-        : `${triangles} triangles: above the 100,000 guideline; simplify the mesh${triangles > 500_000 ? ' (over 500,000 is too heavy for a configurator)' : ''}.`,
+        : `${triangles} triangles: above the 100,000 guideline; simplify the mesh` +
+            `${triangles > 500_000 ? ' (over 500,000 is too heavy for a configurator)' : ''}.`,
     ),
   );
 
@@ -266,7 +263,8 @@ export function readinessReport(
         '2048px, power of two',
         texPoints >= 15
           ? 'Texture sizes suit the web.'
-          : `Largest texture ${side}px, ${Math.round(metrics.potShare * 100)}% power-of-two; aim for 2048px or less, powers of two.`,
+          : `Largest texture ${side}px, ${Math.round(metrics.potShare * 100)}% power-of-two; ` +
+              'aim for 2048px or less, powers of two.',
       ),
     );
 
@@ -282,7 +280,9 @@ export function readinessReport(
         10,
         matPoints >= 10
           ? `${metrics.materialCount} metal-rough PBR material(s).`
-          : `${metrics.materialCount} material(s)${metrics.specGloss ? ', some specular-glossiness (not metal-rough PBR)' : ''}; fewer, reused materials render faster.`,
+          : `${metrics.materialCount} material(s)` +
+              `${metrics.specGloss ? ', some specular-glossiness (not metal-rough PBR)' : ''}; ` +
+              'fewer, reused materials render faster.',
       ),
     );
 
@@ -320,7 +320,8 @@ export function readinessReport(
         '0.02–10 m',
         scalePoints === 10
           ? `Largest side ${extent!.toFixed(2)} m: plausible.`
-          : `Largest side ${extent === null ? 'unknown' : `${extent.toFixed(2)} units`}: probably not in metres (1 unit = 1 m).`,
+          : `Largest side ${extent === null ? 'unknown' : `${extent.toFixed(2)} units`}: ` +
+              'probably not in metres (1 unit = 1 m).',
       ),
     );
 

@@ -19,7 +19,7 @@ export interface SafeUnzipOptions {
   shared: boolean;
 }
 
-export const SAFE_UNZIP_DEFAULTS: SafeUnzipOptions = {
+const SAFE_UNZIP_DEFAULTS: SafeUnzipOptions = {
   maxEntries: 1000,
   maxEntryBytes: 50_000_000,
   maxTotalBytes: 150_000_000,
@@ -126,7 +126,8 @@ async function readEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, shared: boolean
     // more compressed bytes than that is a lie, refused before any is read.
     if (entry.compressedSize > size + (size >>> 10) + 64)
       throw new Error(
-        `entry "${entry.fileName}": too many bytes in the stream, ${entry.compressedSize} compressed for ${size} declared`,
+        `entry "${entry.fileName}": too many bytes in the stream, ` +
+          `${entry.compressedSize} compressed for ${size} declared`,
       );
     const compressed = Buffer.allocUnsafe(entry.compressedSize);
     let read = 0;
@@ -142,7 +143,9 @@ async function readEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, shared: boolean
       inflated = inflateRawSync(compressed.subarray(0, read), { maxOutputLength: size });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE')
-        throw new Error(`entry "${entry.fileName}": too many bytes in the stream. expected ${size}`);
+        throw new Error(`entry "${entry.fileName}": too many bytes in the stream. expected ${size}`, {
+          cause: error,
+        });
       throw error;
     }
     if (inflated.length !== size) throw new Error(`entry "${entry.fileName}" is shorter than it declares`);

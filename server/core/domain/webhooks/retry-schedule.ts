@@ -3,12 +3,9 @@
  * each retry (default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: eight attempts over about 28 h,
  * Svix's), each with +/-20 % jitter so retries of many deliveries do not arrive together.
  */
-export const DEFAULT_RETRY_SCHEDULE_MS = [
-  5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000,
-] as const;
 
-/** The least wait after a timeout or a 429 (or the schedule's longest step, when shorter): a struggling receiver gets air. */
-export const STRUGGLING_RECEIVER_FLOOR_MS = 60_000;
+/** The least wait after a timeout or a 429 (capped at the schedule's longest step): a struggling receiver gets air. */
+const STRUGGLING_RECEIVER_FLOOR_MS = 60_000;
 
 const JITTER = 0.2;
 

@@ -8,7 +8,7 @@ import { createHmac, randomBytes } from 'node:crypto';
  */
 
 /** The Standard Webhooks secret prefix: what follows it is the key, base64-encoded. */
-export const STANDARD_SECRET_PREFIX = 'whsec_';
+const STANDARD_SECRET_PREFIX = 'whsec_';
 
 /** A new secret: 32 random bytes in the Standard Webhooks form, usable as is by both verifier styles. */
 export function generateWebhookSecret(): string {
@@ -22,7 +22,7 @@ const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
  * `new Webhook(secret)` does); any other secret's UTF-8 bytes (what `new Webhook(secret, {
  * format: 'raw' })` does).
  */
-export function standardWebhooksKey(secret: string): Buffer {
+function standardWebhooksKey(secret: string): Buffer {
   if (secret.startsWith(STANDARD_SECRET_PREFIX)) {
     const encoded = secret.slice(STANDARD_SECRET_PREFIX.length);
     if (BASE64.test(encoded)) return Buffer.from(encoded, 'base64');

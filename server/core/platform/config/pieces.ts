@@ -29,18 +29,20 @@ const BFF_CACHE_MAX_BYTES = 64 * 1024 * 1024;
 
 const ALL = ['server', 'worker', 'bff'] as const;
 
-export const logging = settingsPiece(
+const logging = settingsPiece(
   ALL,
   {
     LOG_LEVEL: oneOf(LOG_LEVELS, {
       default: 'info',
-      doc: 'pino log level (`silent` in tests); the processes write JSON lines, which `npm start` pretty-prints.',
+      doc:
+        'pino log level (`silent` in tests); the processes write JSON lines, which `npm start` keeps in ' +
+        '`.data/logs/npm-start.log` (warnings and errors also on the terminal).',
     }),
   },
   (env) => ({ logLevel: env.LOG_LEVEL as (typeof LOG_LEVELS)[number] }),
 );
 
-export const postgres = settingsPiece(
+const postgres = settingsPiece(
   ['server', 'worker'],
   {
     DATABASE_URL: text('Postgres URL', {
@@ -159,7 +161,7 @@ function s3Credentials(accessKeyId: string | undefined, secretAccessKey: string 
   return { accessKeyId, secretAccessKey };
 }
 
-export const shutdown = settingsPiece(
+const shutdown = settingsPiece(
   ALL,
   {
     SHUTDOWN_TIMEOUT_MS: millis({
@@ -170,7 +172,7 @@ export const shutdown = settingsPiece(
   (env) => ({ shutdownTimeoutMs: Number(env.SHUTDOWN_TIMEOUT_MS) }),
 );
 
-export const proxy = settingsPiece(
+const proxy = settingsPiece(
   ['server', 'bff'],
   {
     TRUST_PROXY: trustProxy({
@@ -182,7 +184,7 @@ export const proxy = settingsPiece(
   (env) => ({ trustProxy: listEntries(env.TRUST_PROXY) }),
 );
 
-export const serverListen = settingsPiece(
+const serverListen = settingsPiece(
   ['server'],
   {
     PORT: int(1, 65535, { default: '3000', doc: 'Server listen port.' }),
@@ -199,7 +201,7 @@ export const serverListen = settingsPiece(
   }),
 );
 
-export const bffListen = settingsPiece(
+const bffListen = settingsPiece(
   ['bff'],
   {
     BFF_PORT: int(1, 65535, { default: '8080', doc: 'BFF listen port.' }),
@@ -233,7 +235,7 @@ export const bffCache = settingsPiece(
   }),
 );
 
-export const publicKey = settingsPiece(
+const publicKey = settingsPiece(
   ['server', 'bff'],
   {
     PUBLIC_ANON_KEY: secret(16, {
@@ -265,7 +267,7 @@ export const auth = settingsPiece(
   }),
 );
 
-export const fileSigning = settingsPiece(
+const fileSigning = settingsPiece(
   ['server'],
   {
     FILE_SIGNING_SECRET: secret(32, {
@@ -276,7 +278,7 @@ export const fileSigning = settingsPiece(
   (env) => ({ fileSigningSecret: env.FILE_SIGNING_SECRET }),
 );
 
-export const tokenEncryption = settingsPiece(
+const tokenEncryption = settingsPiece(
   ['server', 'worker'],
   {
     TOKEN_ENCRYPTION_KEY: secret(32, {
@@ -306,6 +308,7 @@ export const webhooks = settingsPiece(
   ['server', 'worker'],
   {
     WEBHOOK_ALLOW_INSECURE: bool({
+      shown: '`0` (`1` under `npm start`)',
       doc: '`1` allows `http://` and private addresses as webhook targets (development and tests only).',
     }),
     WEBHOOK_RETRY_SCHEDULE: durations({
@@ -399,7 +402,7 @@ function isOrigin(value: string): boolean {
 }
 
 /** The owner console's CORS and the operator's queue view (Bull Board) with its secret. */
-export const operatorConsole = settingsPiece(
+const operatorConsole = settingsPiece(
   ['server'],
   {
     CONSOLE_ORIGINS: checked(
@@ -442,7 +445,7 @@ export const operatorConsole = settingsPiece(
   },
 );
 
-export const consoleApi = settingsPiece(
+const consoleApi = settingsPiece(
   ['bff'],
   {
     CONSOLE_API_URL: httpUrl({
@@ -465,7 +468,7 @@ export const shareReadLimit = settingsPiece(
   (env) => ({ shareReadRate: parseRate(env.RATE_LIMIT_SHARE_READ) }),
 );
 
-export const limits = settingsPiece(
+const limits = settingsPiece(
   ['server'],
   {
     SIGNED_MODEL_LIMIT: int(1, INT32_MAX, { default: '20', doc: 'Models that get a signed URL per public read.' }),
@@ -529,7 +532,7 @@ export const worker = settingsPiece(
   }),
 );
 
-export const cpu = settingsPiece(
+const cpu = settingsPiece(
   ['server', 'worker'],
   {
     CPU_THREADS: int(1, 64, {
@@ -580,22 +583,15 @@ export const piecesFor = <N extends ProcessName>(name: N) =>
   ALL_PIECES.filter((piece) => (piece.processes as readonly ProcessName[]).includes(name)) as PiecesFor<N>[];
 
 type Result<P> = P extends { read(env: never): infer R } ? R : never;
-export type LoggingSettings = Result<typeof logging>;
-export type PostgresSettings = Result<typeof postgres>;
 export type RedisSettings = Result<typeof redis>;
 export type StorageSettings = Result<typeof storage>;
-export type ShutdownSettings = Result<typeof shutdown>;
-export type ServerListenSettings = Result<typeof serverListen>;
 export type AuthSettings = Result<typeof auth>;
 export type MailSettings = Result<typeof mail>;
-export type LimitsSettings = Result<typeof limits>;
 export type ShareReadLimitSettings = Result<typeof shareReadLimit>;
 export type BffCacheSettings = Result<typeof bffCache>;
 export type WorkerSettings = Result<typeof worker>;
 export type LibrariesSettings = Result<typeof libraries>;
-export type CpuSettings = Result<typeof cpu>;
 export type WebhookSettings = Result<typeof webhooks>;
-export type OperatorConsoleSettings = Result<typeof operatorConsole>;
 
 /** Every setting at once: `npm start` checks them all before it starts anything. */
 export const loadAllSettings = (source?: Record<string, string | undefined>) => loadSettings(ALL_PIECES, source);

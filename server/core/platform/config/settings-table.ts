@@ -14,7 +14,7 @@ function shownDefault(setting: Setting): string {
 }
 
 /** The README's settings table, one row per setting, from the pieces' declarations. */
-export function settingsTable(): string {
+function settingsTable(): string {
   const rows = new Map<string, { setting: Setting; processes: Set<ProcessName> }>();
   for (const piece of ALL_PIECES)
     for (const [name, setting] of Object.entries(piece.settings)) {

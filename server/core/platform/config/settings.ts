@@ -272,16 +272,14 @@ export function settingsPiece<const P extends readonly ProcessName[], S extends 
 
 type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
 /** The config a list of pieces makes: every piece's result, merged. */
-export type SettingsOf<T extends readonly SettingsPiece<any, any, any>[]> = UnionToIntersection<
-  ReturnType<T[number]['read']>
->;
+export type SettingsOf<T extends readonly SettingsPiece[]> = UnionToIntersection<ReturnType<T[number]['read']>>;
 
 /**
  * Reads and checks the variables of `pieces` from `source` (default: the environment, with a
  * `.env` file). Empty values count as unset. Every problem is reported at once, on one line
  * (so a process that stops on it prints one line), as a ConfigError.
  */
-export function loadSettings<const T extends readonly SettingsPiece<any, any, any>[]>(
+export function loadSettings<const T extends readonly SettingsPiece[]>(
   pieces: T,
   source: Record<string, string | undefined> = process.env,
 ): SettingsOf<T> {

@@ -22,9 +22,9 @@ import type { ServiceDeps } from '../service-deps.js';
 import type { LibraryConnectionService } from './library-connection.js';
 
 /** Imports that may run at once per workspace (interface: 3). */
-export const MAX_ACTIVE_IMPORTS = 3;
+const MAX_ACTIVE_IMPORTS = 3;
 /** GET /external-assets/imports: the most recent jobs (interface: 20). */
-export const RECENT_IMPORTS = 20;
+const RECENT_IMPORTS = 20;
 
 export interface ImportRequest {
   provider: string;
@@ -146,5 +146,3 @@ export function createImportService(deps: ServiceDeps, options: ImportServiceOpt
     recent: (workspaceId: string) => repo.recent(workspaceId, RECENT_IMPORTS),
   };
 }
-
-export type ImportService = ReturnType<typeof createImportService>;

@@ -29,7 +29,7 @@ export interface LibraryConnectionOptions {
 }
 
 /** Lifetime of an authorize URL's state (interface: single use, valid 10 minutes). */
-export const OAUTH_STATE_SECONDS = 600;
+const OAUTH_STATE_SECONDS = 600;
 /** A token this close to its expiry is refreshed before use. */
 const REFRESH_MARGIN_MS = 60_000;
 const PROVIDER = 'library_b';
@@ -81,7 +81,7 @@ export function createLibraryConnectionService(options: LibraryConnectionOptions
     async callback(query: { code?: string; state?: string; error?: string }): Promise<string> {
       if (!available()) return dashboard('error', 'not_configured');
       if (!query.state) return dashboard('error', 'invalid_state');
-      let owner: { personId?: string } | null = null;
+      let owner: { personId?: string } | null;
       try {
         const raw = await redis.getdel(stateKey(query.state));
         owner = raw ? (JSON.parse(raw) as { personId?: string }) : null;

@@ -60,8 +60,8 @@ export interface LibrarySearchOptions {
   cacheSeconds?: number;
 }
 
-export const DEFAULT_PAGE_SIZE = 24;
-export const MAX_PAGE_SIZE = 48;
+const DEFAULT_PAGE_SIZE = 24;
+const MAX_PAGE_SIZE = 48;
 const field = (name: string, message: string) =>
   invalidRequest(`${name} ${message}.`, [{ field: `querystring.${name}`, message }]);
 
@@ -121,7 +121,7 @@ function parseParams(params: SearchParams) {
 }
 
 /** Round-robin: the first of each library, then the second of each... */
-export function interleave<T>(lists: T[][]): T[] {
+function interleave<T>(lists: T[][]): T[] {
   const out: T[] = [];
   for (let i = 0; lists.some((list) => i < list.length); i++)
     for (const list of lists) if (i < list.length) out.push(list[i]);
@@ -307,5 +307,3 @@ export function createLibrarySearchService(options: LibrarySearchOptions) {
     },
   };
 }
-
-export type LibrarySearchService = ReturnType<typeof createLibrarySearchService>;

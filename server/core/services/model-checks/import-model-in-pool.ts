@@ -12,7 +12,7 @@ import type {
 } from './import-model-task.js';
 
 /** Each step of an import (unpacking, validating, converting a 50 MB model) takes seconds; past this it fails. */
-export const IMPORT_MODEL_TIMEOUT_MS = 180_000;
+const IMPORT_MODEL_TIMEOUT_MS = 180_000;
 
 const task = <Out>() => cpuTask<ImportStepInput, Out>(import.meta.url, './import-model-task');
 const unpackTask = task<UnpackOutcome>();

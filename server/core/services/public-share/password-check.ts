@@ -5,7 +5,7 @@ import { serviceUnavailable, tooManyRequests, unauthorized } from '../../domain/
 import { passwordHashingBacklog, verifyPassword } from '../../platform/password-hashing.js';
 import { clientKey } from '../../domain/client-key.js';
 
-/** Wrong passwords allowed per client (IPv4 address or IPv6 /64) and project in {@link PASSWORD_WINDOW_MS}; the next try is 429. */
+/** Wrong passwords allowed per client (IPv4 or IPv6 /64) and project in {@link PASSWORD_WINDOW_MS}; then 429. */
 export const PASSWORD_ATTEMPTS = 10;
 export const PASSWORD_WINDOW_MS = 15 * 60_000;
 /**

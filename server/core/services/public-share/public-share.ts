@@ -147,7 +147,7 @@ export function createPublicShareService(deps: PublicShareServiceDeps) {
       return { etag: bodyEtag, body, ...headers };
     },
 
-    /** Signed URLs for any of the project's models (the missing-URL fallback); unknown ids and models without a file are left out. */
+    /** Signed URLs for any of the project's models (the missing-URL fallback); unknown or file-less ones left out. */
     async modelUrls(access: ShareAccess, modelIds: readonly string[]): Promise<Record<string, string>> {
       const data = decompressScene((await sceneOf(access)).scene);
       const models = (data.models ?? []).filter(
@@ -169,5 +169,3 @@ export function createPublicShareService(deps: PublicShareServiceDeps) {
     },
   };
 }
-
-export type PublicShareService = ReturnType<typeof createPublicShareService>;

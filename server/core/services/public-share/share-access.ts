@@ -41,12 +41,12 @@ const TOKEN = /^[A-Za-z0-9_-]{16,128}$/;
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
-/** Constant-time comparison of a presented secret with the expected one: equal-length digests, whatever the inputs' lengths. */
-export function secretsEqual(given: string, expected: string): boolean {
+/** Constant-time comparison of a presented secret with the expected one: equal-length digests, whatever the inputs. */
+function secretsEqual(given: string, expected: string): boolean {
   return timingSafeEqual(digest(given), digest(expected));
 }
 
-/** {@link secretsEqual} against one fixed secret, whose digest is computed once (the public key, checked on every public request). */
+/** {@link secretsEqual} against one fixed secret digested once (the public key, checked on every public request). */
 export function secretMatcher(expected: string): (given: string) => boolean {
   const expectedDigest = digest(expected);
   return (given) => timingSafeEqual(digest(given), expectedDigest);
@@ -59,7 +59,7 @@ export const shareNotFound = () => notFound('Share');
  * The 402 body is exactly `{ success: false, error: 'unavailable', reason: 'owner_billing' }`
  * (contract section 1): `message: undefined` drops the handler's message when serialised.
  */
-export const ownerBillingLocked = () =>
+const ownerBillingLocked = () =>
   new AppError(402, 'unavailable', 'The project is unavailable.', { reason: 'owner_billing', message: undefined });
 
 /** Whether the ids can name a share at all: malformed ones are the same 404, without a query. */

@@ -106,5 +106,3 @@ export function createShareStateCache(load: (projectId: string) => Promise<Publi
     },
   };
 }
-
-export type ShareStateCache = ReturnType<typeof createShareStateCache>;

@@ -17,7 +17,7 @@ import { createWebhookRepository } from '../../repositories/webhooks.js';
 import type { ServiceLog } from '../service-deps.js';
 
 /** Per-attempt timeout of background deliveries, and of the test endpoint (contract section 7). */
-export const DELIVERY_TIMEOUT_MS = 15_000;
+const DELIVERY_TIMEOUT_MS = 15_000;
 /**
  * How long one background attempt may take in all: a wait among the attempts sending at once,
  * the request and the bookkeeping around it. Its job's time limit; its claim's lease outlives
@@ -27,7 +27,7 @@ const attemptBudgetMs = (requestTimeoutMs: number) => 2 * requestTimeoutMs + 30_
 export const ATTEMPT_BUDGET_MS = attemptBudgetMs(DELIVERY_TIMEOUT_MS);
 export const TEST_TIMEOUT_MS = 10_000;
 /** A webhook whose attempts have all failed this long is switched off. */
-export const FAILING_DISABLE_AFTER_MS = 5 * 24 * 3600 * 1000;
+const FAILING_DISABLE_AFTER_MS = 5 * 24 * 3600 * 1000;
 
 export interface DeliveryAttemptDeps {
   db: Db;
@@ -37,7 +37,7 @@ export interface DeliveryAttemptDeps {
   /** How long past a retry's due time the relay first looks for its lost job (OUTBOX_RESEND_AFTER_MS; default 60 s). */
   resendAfterMs?: number;
   log: ServiceLog;
-  /** Hands the next attempt's job to BullMQ with its delay (the worker); without it the relay does, when the row is checked. */
+  /** Hands the next attempt's job to BullMQ with its delay (the worker); else the relay does on its next check. */
   enqueue?(job: OutboxJob, delayMs: number): Promise<unknown>;
   /** Requests in flight at once (WEBHOOK_CONCURRENCY in the worker); default unbounded. */
   maxSending?: number;

@@ -2,7 +2,7 @@ import { AppError } from '../../domain/errors.js';
 import { SsrfError, resolvePublicAddress, type LookupAll } from '../../platform/ssrf-guard.js';
 
 /** Longest webhook URL accepted. */
-export const MAX_URL_LENGTH = 2048;
+const MAX_URL_LENGTH = 2048;
 
 export interface TargetUrlOptions {
   /** WEBHOOK_ALLOW_INSECURE: http:// and private addresses allowed. */

@@ -8,7 +8,7 @@ import {
   type WebhookEventType,
 } from '../../domain/webhooks/event-types.js';
 import { generateWebhookSecret, secretProblem } from '../../domain/webhooks/signature.js';
-import type { LoggedAttempt, Webhook, WebhookAttempt } from '../../platform/db/schema/index.js';
+import type { LoggedAttempt, Webhook } from '../../platform/db/schema/index.js';
 import type { OutboxNudger } from '../../jobs/outbox.js';
 import { addToOutbox } from '../../repositories/outbox.js';
 import { webhookAttemptJob } from '../../jobs/webhook-jobs.js';
@@ -40,7 +40,7 @@ export interface WebhookPut {
 }
 
 /** Trigger data larger than this (as JSON) is refused with 413: receivers should not choke on our events. */
-export const MAX_TRIGGER_DATA_BYTES = 256 * 1024;
+const MAX_TRIGGER_DATA_BYTES = 256 * 1024;
 
 const invalidEvent = (bad: string[]) =>
   new AppError(400, 'invalid_event', `Unsupported event type${bad.length > 1 ? 's' : ''}: ${bad.join(', ')}.`, {
@@ -201,5 +201,3 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     },
   };
 }
-
-export type WebhookService = ReturnType<typeof createWebhookService>;
