@@ -53,7 +53,8 @@ export function decodeScreenshot(value: string, index: number): { mimeType: Scre
   if (!isScreenshotSizeAllowed(size)) {
     throw fieldError(
       field,
-      `is ${size.width} × ${size.height} pixels; at most ${MAX_SCREENSHOT_SIDE} per side and ${MAX_SCREENSHOT_PIXELS} in all.`,
+      `is ${size.width} × ${size.height} pixels; ` +
+        `at most ${MAX_SCREENSHOT_SIDE} per side and ${MAX_SCREENSHOT_PIXELS} in all.`,
     );
   }
   return { mimeType, data };

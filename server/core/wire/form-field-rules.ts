@@ -18,7 +18,7 @@ export interface FieldProblem {
 const EMAIL = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
 const MAX_EMAIL_LENGTH = 254;
 /** Digits with the usual separators, an optional leading +; 3 to 20 digits (E.164 has 15, plus an extension). */
-const TEL = /^\+?[\d\s().\/-]+$/;
+const TEL = /^\+?[\d\s()./-]+$/;
 const MAX_TEL_LENGTH = 40;
 
 /** A required answer that is missing: absent, null, blank, an empty list, or an unticked checkbox. */

@@ -66,11 +66,16 @@ export default async function submitRoutes(fastify: FastifyInstance) {
         tags: ['public share'],
         summary: 'Submit the form of a shared project (public).',
         description:
-          'Same headers and checks as the read, in the same order (a password-protected share needs X-Share-Password here too), all before the body is read; then the body. ' +
-          'The answer comes once the request is stored with its pending background work; screenshots, PDF, e-mail and webhook events follow ' +
-          `(see GET /projects/{id}/requests/{requestId} for their state). Rate limit (RATE_LIMIT_SUBMIT): ${per(config.rateLimits.submit)} per client IP. ` +
-          'Optional Idempotency-Key header (1 to 200 characters): the same key for the same project within 24 hours answers the first requestId and stores nothing new. ' +
-          `413 payload_too_large past ${SUBMIT_BODY_LIMIT / 1024 / 1024} MiB. A server receives at most ${MAX_SUBMITS_IN_PROGRESS} submits of the largest size at once (counted by Content-Length; a submit without one counts as the largest): past that, 503 unavailable with Retry-After: 1.`,
+          'Same headers and checks as the read, in the same order (a password-protected share needs ' +
+          'X-Share-Password here too), all before the body is read; then the body. ' +
+          'The answer comes once the request is stored with its pending background work; screenshots, PDF, ' +
+          'e-mail and webhook events follow (see GET /projects/{id}/requests/{requestId} for their state). ' +
+          `Rate limit (RATE_LIMIT_SUBMIT): ${per(config.rateLimits.submit)} per client IP. ` +
+          'Optional Idempotency-Key header (1 to 200 characters): the same key for the same project within ' +
+          '24 hours answers the first requestId and stores nothing new. ' +
+          `413 payload_too_large past ${SUBMIT_BODY_LIMIT / 1024 / 1024} MiB. A server receives at most ` +
+          `${MAX_SUBMITS_IN_PROGRESS} submits of the largest size at once (counted by Content-Length; a submit ` +
+          'without one counts as the largest): past that, 503 unavailable with Retry-After: 1.',
         security: [{ publicKey: [] }],
         params: ShareParams,
         headers: SubmitHeaders,
