@@ -20,7 +20,7 @@ const SUBMIT_BYTES_IN_PROGRESS = MAX_SUBMITS_IN_PROGRESS * SUBMIT_BODY_LIMIT;
  * A submit that declares at most this much is not counted at all: large or stalled uploads
  * cannot keep ordinary form submits out (the rate limit bounds those per client).
  */
-export const SMALL_SUBMIT_BYTES = 1024 * 1024;
+const SMALL_SUBMIT_BYTES = 1024 * 1024;
 
 /**
  * `POST /share/:projectId/:token/submit` (contract section 6). The checks run in the contract's
