@@ -89,7 +89,7 @@ export function createApi(credentials: Credentials) {
       );
     }
     const text = await res.text();
-    let json: Record<string, unknown> = {};
+    let json: Record<string, unknown>;
     try {
       json = text ? (JSON.parse(text) as Record<string, unknown>) : {};
     } catch {

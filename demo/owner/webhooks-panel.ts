@@ -4,7 +4,7 @@ import type { Api, DeliveryRecord, Webhook, WebhookTest } from './api.js';
 import { announce, errorText, panelStyles } from './styles.js';
 
 /** The interface's supported event types (webhook.test is sent by the test button, not subscribed to). */
-export const EVENT_TYPES = [
+const EVENT_TYPES = [
   'quote.submitted',
   'quote.updated',
   'quote.deleted',
@@ -21,7 +21,7 @@ export const EVENT_TYPES = [
 const ID_PATTERN = String.raw`[A-Za-z0-9_\-]{1,64}`;
 
 /** An id suggested from a name: "Our CRM (EU)" becomes "our-crm-eu". */
-export const idFromName = (name: string) =>
+const idFromName = (name: string) =>
   name
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')

@@ -19,14 +19,14 @@ export interface RedisHandle {
   stop(): Promise<void>;
 }
 
-export class RedisUnavailableError extends StartError {
+class RedisUnavailableError extends StartError {
   override name = 'RedisUnavailableError';
 }
 
 const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
 /** One PING with short timeouts and no retries. */
-export async function redisAnswers(url: string): Promise<boolean> {
+async function redisAnswers(url: string): Promise<boolean> {
   const client = new Redis(url, {
     lazyConnect: true,
     connectTimeout: 1000,

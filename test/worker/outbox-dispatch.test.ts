@@ -4,7 +4,6 @@ import { sql } from 'drizzle-orm';
 import { addToOutbox, completeOutbox } from '../../server/core/repositories/outbox.js';
 import { QUEUES } from '../../server/core/jobs/queues.js';
 import { createLogger } from '../../server/core/platform/log.js';
-import type { OutboxRow } from '../../server/core/platform/db/schema/index.js';
 import { closeWorkerDeps, createWorkerDeps, type WorkerDeps } from '../../worker/deps.js';
 import { dispatchOutbox } from '../../worker/dispatch-outbox.js';
 import { startWorker } from '../../worker/app.js';

@@ -8,7 +8,6 @@ import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { startSmtpCatcher, type SmtpCatcher } from '../helpers/smtp-catcher.js';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
 import { freePort } from '../helpers/test-env.js';
-import type { WorkerApp } from '../../worker/app.js';
 import { Queue, UnrecoverableError, Worker } from 'bullmq';
 import { createRedis } from '../../server/core/platform/redis.js';
 import { QUEUES } from '../../server/core/jobs/queues.js';
@@ -333,10 +332,9 @@ describe('outbox', () => {
 
       // A worker starting meanwhile waits for Redis; Redis comes back empty.
       const starting = startTestWorker(server.env.env, { REDIS_URL: redisUrl, SMTP_URL: smtp.url });
-      let worker: WorkerApp | undefined;
-      cleanups.push(async () => (worker ?? (await starting)).close(5000));
+      cleanups.push(async () => (await starting).close(5000));
       redis = await startRedis(redisPort, redisDir);
-      worker = await starting;
+      await starting;
 
       await expectEverythingOnce(server, smtp, share.projectId, [a, b]);
     },
