@@ -4,7 +4,7 @@ import path from 'node:path';
 import { ROOT } from './paths.js';
 import { StartError } from './start-error.js';
 
-/** A Vite build the BFF serves: what it is built from, the file whose age says when it was built, and the npm script. */
+/** A Vite build the BFF serves: its sources, the file whose age says when it was built, and the npm script. */
 interface BrowserBuild {
   what: string;
   script: string;

@@ -65,7 +65,8 @@ export async function ensureRedis(url: string, log: (line: string) => void): Pro
   const parsed = new URL(url);
   const binary = onPath('redis-server');
   const install =
-    'Install Redis (Debian/Ubuntu: apt-get install redis-server; macOS: brew install redis) or point REDIS_URL at a running one.';
+    'Install Redis (Debian/Ubuntu: apt-get install redis-server; macOS: brew install redis) ' +
+    'or point REDIS_URL at a running one.';
   if (!LOCAL_HOSTS.has(parsed.hostname))
     throw new RedisUnavailableError(
       `Redis does not answer at ${parsed.host}. Start it, or point REDIS_URL at a running one.`,

@@ -257,7 +257,8 @@ export function brokenArchive(): Uint8Array {
     {
       name: 'scene.gltf',
       data: new TextEncoder().encode(
-        '{"asset":{"version":"2.0"},"buffers":[{"byteLength":64,"uri":"scene.bin"}],"bufferViews":[{"buffer":0,"byteLength":4096}]}',
+        '{"asset":{"version":"2.0"},"buffers":[{"byteLength":64,"uri":"scene.bin"}],' +
+          '"bufferViews":[{"buffer":0,"byteLength":4096}]}',
       ),
     },
     { name: 'scene.bin', data: new Uint8Array(64) },
