@@ -45,7 +45,7 @@ async function outboxRows(server: TestServer, requestId: string) {
   return rows;
 }
 
-/** Hands the request's first steps to BullMQ as a relay would, with no worker to run them; resolves once BullMQ holds them. */
+/** Hands the request's first steps to BullMQ as a relay would, with no worker; resolves once BullMQ holds them. */
 async function handOverToBullMQ(server: TestServer, requestId: string) {
   const deps = createWorkerDeps(workerConfig(server.env.env), createLogger('silent'));
   try {
@@ -177,7 +177,7 @@ describe('outbox', () => {
     expect(delivery.json).toMatchObject({ event: 'form.submitted', data: { requestId: id } });
   });
 
-  it('does everything once for a request whose server died between the commit and the hand-over to BullMQ', async () => {
+  it('does everything once for a request whose server died between commit and hand-over to BullMQ', async () => {
     const smtp = await startSmtpCatcher();
     cleanups.push(() => smtp.close());
     const server = await startTestServer({ SMTP_URL: smtp.url });
@@ -213,7 +213,7 @@ describe('outbox', () => {
     await expectEverythingOnce(server, smtp, share.projectId, [stored.id]);
   });
 
-  it('runs again a job BullMQ gave up on while Postgres still holds its work (e.g. failed by the stalled checker)', async () => {
+  it('runs again a job BullMQ gave up on while Postgres still holds its work (e.g. stalled checker)', async () => {
     const smtp = await startSmtpCatcher();
     cleanups.push(() => smtp.close());
     const server = await startTestServer({ SMTP_URL: smtp.url });
@@ -252,7 +252,7 @@ describe('outbox', () => {
     await expectEverythingOnce(server, smtp, share.projectId, [id]);
   });
 
-  it('gives up a step whose job was lost too often: it fails with the reason and the next steps still run', async () => {
+  it('gives up a step whose job was lost too often: it fails with the reason, the next steps run', async () => {
     const server = await startTestServer();
     cleanups.push(() => server.close());
     const owner = await server.person('owner@poison.test');
@@ -271,7 +271,8 @@ describe('outbox', () => {
     await queue.close();
     connection.disconnect();
     await server.deps.db.$client.query(
-      `update outbox set enqueue_count = 5, last_enqueued_at = now() - interval '1 hour', next_attempt_at = now() where job_id = $1`,
+      `update outbox set enqueue_count = 5, last_enqueued_at = now() - interval '1 hour', ` +
+        'next_attempt_at = now() where job_id = $1',
       [jobId],
     );
 
