@@ -85,7 +85,8 @@ export function createApi(credentials: Credentials) {
       throw new ApiError(
         0,
         'network',
-        `The API at ${credentials.apiBase} did not answer (is it running, and is this page's origin in CONSOLE_ORIGINS?).`,
+        `The API at ${credentials.apiBase} did not answer ` +
+          "(is it running, and is this page's origin in CONSOLE_ORIGINS?).",
       );
     }
     const text = await res.text();
