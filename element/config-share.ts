@@ -498,7 +498,11 @@ export class ConfigShareElement extends LitElement {
     const blocks = this.blocks;
     const withPanel = !!this.notice || fields.length > 0 || blocks.length > 0;
     return html`
-      <p part="status" role="status" class=${this.status === 'ready' || this.status === 'password' ? 'visually-hidden' : ''}>${this.statusText(strings)}</p>
+      <p
+        part="status"
+        role="status"
+        class=${this.status === 'ready' || this.status === 'password' ? 'visually-hidden' : ''}
+      >${this.statusText(strings)}</p>
       ${
         this.status === 'password'
           ? passwordTemplate({
@@ -509,14 +513,27 @@ export class ConfigShareElement extends LitElement {
             })
           : nothing
       }
-      ${this.status === 'error' ? html`<button type="button" @click=${() => this.reload()}>${strings.retry}</button>` : nothing}
+      ${
+        this.status === 'error'
+          ? html`<button type="button" @click=${() => this.reload()}>${strings.retry}</button>`
+          : nothing
+      }
       ${
         project
           ? html`<div class="layout ${withPanel ? 'with-panel' : ''}">
               <div part="viewer">
                 <div class="stage"></div>
-                ${this.progress < 1 ? html`<progress max="1" .value=${this.progress} aria-label=${strings.modelProgress}></progress>` : nothing}
-                ${this.arAvailable ? html`<button type="button" part="ar" @click=${() => this.activateAr()}>${strings.viewInAr}</button>` : nothing}
+                ${
+                  this.progress < 1
+                    ? html`<progress max="1" .value=${this.progress} aria-label=${strings.modelProgress}></progress>`
+                    : nothing
+                }
+                ${
+                  this.arAvailable
+                    ? html`<button type="button" part="ar" @click=${() => this.activateAr()}
+                      >${strings.viewInAr}</button>`
+                    : nothing
+                }
               </div>
               ${
                 withPanel

@@ -93,7 +93,8 @@ const reachable = (host: string) => (host === '0.0.0.0' || host === '::' || host
 async function assertPortFree(name: string, port: number, host: string) {
   if (!(await isPortFree(port, host))) {
     throw new StartError(
-      `${name} ${port} on ${host} is already in use (another \`npm start\`?). Stop what listens there, or choose another port: ${name}=${port + 1} npm start`,
+      `${name} ${port} on ${host} is already in use (another \`npm start\`?). ` +
+        `Stop what listens there, or choose another port: ${name}=${port + 1} npm start`,
     );
   }
 }
@@ -139,7 +140,9 @@ function printSummary(
     ['API docs', `${urls.api}/docs   (OpenAPI: ${urls.api}/openapi.json)`],
     [
       'Health',
-      `${urls.api}/health   ${urls.bff}/health   worker: http://${reachable(config.worker.healthHost)}:${config.worker.healthPort}/health   (/ready: storage too)`,
+      `${urls.api}/health   ${urls.bff}/health   ` +
+        `worker: http://${reachable(config.worker.healthHost)}:${config.worker.healthPort}/health   ` +
+        '(/ready: storage too)',
     ],
     ['BFF', urls.bff],
   ];
@@ -149,7 +152,8 @@ function printSummary(
     const key = config.publicAnonKey ?? '';
     rows.push([
       'Public read',
-      `curl -H "apikey: ${key}" -H "Authorization: Bearer ${key}" ${urls.api}/share/${demo.projectId}/${demo.share.shareToken}`,
+      `curl -H "apikey: ${key}" -H "Authorization: Bearer ${key}" ` +
+        `${urls.api}/share/${demo.projectId}/${demo.share.shareToken}`,
     ]);
   } else if (demo) {
     rows.push(['Demo project', `${demo.projectId} (sharing is off)`]);

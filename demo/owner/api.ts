@@ -85,11 +85,12 @@ export function createApi(credentials: Credentials) {
       throw new ApiError(
         0,
         'network',
-        `The API at ${credentials.apiBase} did not answer (is it running, and is this page's origin in CONSOLE_ORIGINS?).`,
+        `The API at ${credentials.apiBase} did not answer ` +
+          "(is it running, and is this page's origin in CONSOLE_ORIGINS?).",
       );
     }
     const text = await res.text();
-    let json: Record<string, unknown> = {};
+    let json: Record<string, unknown>;
     try {
       json = text ? (JSON.parse(text) as Record<string, unknown>) : {};
     } catch {

@@ -5,6 +5,7 @@ import { announce, errorText, panelStyles } from './styles.js';
 import { LICENSE_FILTER_WORDS, LICENSE_TIER_WORDS, searchStatusWords } from './library-words.js';
 
 const POLL_MS = 500;
+const READINESS_COLUMNS = ['Check', 'Result', 'Value', 'Limit', 'Note'];
 
 /**
  * The library panel: search across the three libraries with the interface's filters and each
@@ -96,10 +97,8 @@ export class LibraryPanel extends LitElement {
       const page = await this.api.search({ ...filters, cursor });
       this.filters = filters;
       this.result = cursor && this.result ? { ...page, items: [...this.result.items, ...page.items] } : page;
-      announce(
-        this,
-        `${this.result.items.length} model(s) found. ${page.providers.map((p) => `${this.libraryName(p.provider)}: ${searchStatusWords(p)}`).join(', ')}.`,
-      );
+      const statuses = page.providers.map((p) => `${this.libraryName(p.provider)}: ${searchStatusWords(p)}`);
+      announce(this, `${this.result.items.length} model(s) found. ${statuses.join(', ')}.`);
     } catch (error) {
       announce(this, `Search failed: ${this.named(errorText(error))}`, 'error');
     } finally {
@@ -153,7 +152,8 @@ export class LibraryPanel extends LitElement {
       if (job?.status === 'completed')
         announce(
           this,
-          `Import done: asset ${job.assetId}, readiness ${job.readiness?.score ?? '?'} (${job.readiness?.level ?? 'unknown'}).`,
+          `Import done: asset ${job.assetId}, ` +
+            `readiness ${job.readiness?.score ?? '?'} (${job.readiness?.level ?? 'unknown'}).`,
         );
       else if (job?.status === 'failed')
         announce(
@@ -203,7 +203,11 @@ export class LibraryPanel extends LitElement {
       <ul>
         ${this.libraries.map(
           (l) => html`<li><a href=${l.homepage} target="_blank" rel="noopener">${l.name}</a>
-          ${l.importAvailable ? html`<span class="ok">import available</span>` : html`<span class="muted">import not available</span>`}
+          ${
+            l.importAvailable
+              ? html`<span class="ok">import available</span>`
+              : html`<span class="muted">import not available</span>`
+          }
           ${l.notice ? html`<span class="muted">— ${this.named(l.notice)}</span>` : nothing}</li>`,
         )}
       </ul>
@@ -213,10 +217,15 @@ export class LibraryPanel extends LitElement {
             <strong>${b.name} account</strong>:
             ${
               this.connection?.connected
-                ? html`connected${b.connection?.displayName || b.connection?.username ? ` as ${b.connection.displayName ?? b.connection.username}` : ''}. <button @click=${this.disconnect}>Disconnect</button>`
+                ? html`connected${
+                    b.connection?.displayName || b.connection?.username
+                      ? ` as ${b.connection.displayName ?? b.connection.username}`
+                      : ''
+                  }. <button @click=${this.disconnect}>Disconnect</button>`
                 : this.connection?.available === false
                   ? html`<span class="muted">imports from this library are not set up on this platform.</span>`
-                  : html`not connected (needed to import its models). <button @click=${this.connect}>Connect account</button>`
+                  : html`not connected (needed to import its models). <button @click=${this.connect}
+                      >Connect account</button>`
             }
           </div>`
           : nothing
@@ -228,16 +237,31 @@ export class LibraryPanel extends LitElement {
     return html`<form @submit=${this.search} aria-label="Search the libraries" class="card">
       <div class="row">
         <div><label for="lib-q">Search</label><input id="lib-q" name="q" type="search" /></div>
-        <div><label for="lib-category">Category</label><select id="lib-category" name="category"><option value="">Any</option>
+        <div><label for="lib-category">Category</label><select id="lib-category" name="category"
+          ><option value="">Any</option>
           ${this.categories.map((c) => html`<option value=${c.id}>${c.label}</option>`)}</select></div>
-        <div><label for="lib-license">Licence</label><select id="lib-license" name="license"><option value="">Any</option>
+        <div><label for="lib-license">Licence</label><select id="lib-license" name="license"
+          ><option value="">Any</option>
           ${LICENSE_FILTER_WORDS.map(([id, words]) => html`<option value=${id}>${words}</option>`)}</select></div>
-        <div><label for="lib-format">Format</label><select id="lib-format" name="format"><option value="">Any</option><option value="glb">GLB</option><option value="gltf">glTF</option></select></div>
-        <div><label for="lib-poly">Max polygons</label><input id="lib-poly" name="maxPolygons" type="number" min="1" step="1" style="min-width:8rem" /></div>
+        <div><label for="lib-format">Format</label><select id="lib-format" name="format"
+          ><option value="">Any</option><option value="glb">GLB</option><option value="gltf">glTF</option></select
+        ></div>
+        <div><label for="lib-poly">Max polygons</label><input
+          id="lib-poly"
+          name="maxPolygons"
+          type="number"
+          min="1"
+          step="1"
+          style="min-width:8rem"
+        /></div>
       </div>
       <fieldset><legend>Libraries to search</legend>
-        ${this.libraries.map((l) => html`<label class="inline"><input type="checkbox" name=${`provider:${l.id}`} checked /> ${l.name}</label>`)}
-        <label class="inline"><input type="checkbox" name="commercial" checked /> Only models with a clear commercial right</label>
+        ${this.libraries.map(
+          (l) =>
+            html`<label class="inline"><input type="checkbox" name=${`provider:${l.id}`} checked /> ${l.name}</label>`,
+        )}
+        <label class="inline"><input type="checkbox" name="commercial" checked
+          /> Only models with a clear commercial right</label>
       </fieldset>
       <button class="primary" type="submit" ?disabled=${this.busy}>Search</button>
     </form>`;
@@ -247,22 +271,52 @@ export class LibraryPanel extends LitElement {
     return html`<section aria-labelledby="results-title">
       <h3 id="results-title">Results</h3>
       <ul class="library-status">
-        ${result.providers.map((p) => html`<li data-provider=${p.provider}><strong>${this.libraryName(p.provider)}</strong>: <span class=${p.status === 'error' ? 'bad' : ''}>${searchStatusWords(p)}</span>${p.message ? html` — <span class="muted">${this.named(p.message)}</span>` : nothing}</li>`)}
+        ${result.providers.map(
+          (p) =>
+            html`<li data-provider=${p.provider}><strong>${this.libraryName(p.provider)}</strong>: <span
+                class=${p.status === 'error' ? 'bad' : ''}
+              >${searchStatusWords(p)}</span>${
+                p.message ? html` — <span class="muted">${this.named(p.message)}</span>` : nothing
+              }</li>`,
+        )}
       </ul>
       <ul style="list-style:none;padding:0" class="results">
         ${result.items.map(
           (item) => html`<li class="card" style="display:flex;gap:0.8rem">
-          ${item.thumbnailUrl ? html`<img src=${item.thumbnailUrl} alt="" width="96" height="96" style="object-fit:cover" loading="lazy" />` : nothing}
+          ${
+            item.thumbnailUrl
+              ? html`<img
+                  src=${item.thumbnailUrl}
+                  alt=""
+                  width="96"
+                  height="96"
+                  style="object-fit:cover"
+                  loading="lazy"
+                />`
+              : nothing
+          }
           <div>
             <strong>${item.name}</strong> <span class="muted">by ${item.author}</span><br />
-            ${this.libraryName(item.provider)} · ${item.license} · <span class=${item.licenseTier === 'blocked' ? 'bad' : 'ok'}>${LICENSE_TIER_WORDS[item.licenseTier]}</span>${item.polygonCount ? `, ${item.polygonCount.toLocaleString()} polygons` : ''}<br />
+            ${this.libraryName(item.provider)} · ${item.license} · <span
+              class=${item.licenseTier === 'blocked' ? 'bad' : 'ok'}
+            >${LICENSE_TIER_WORDS[item.licenseTier]}</span>${
+              item.polygonCount ? `, ${item.polygonCount.toLocaleString()} polygons` : ''
+            }<br />
             <button @click=${() => this.openItem(item)} aria-label=${`Details of ${item.name}`}>Details</button>
-            ${item.importable ? nothing : html`<span class="muted">${this.named(item.notImportableReason ?? 'not importable')}</span>`}
+            ${
+              item.importable
+                ? nothing
+                : html`<span class="muted">${this.named(item.notImportableReason ?? 'not importable')}</span>`
+            }
           </div>
         </li>`,
         )}
       </ul>
-      ${result.nextCursor ? html`<button @click=${() => this.search()} ?disabled=${this.busy}>More results</button>` : nothing}
+      ${
+        result.nextCursor
+          ? html`<button @click=${() => this.search()} ?disabled=${this.busy}>More results</button>`
+          : nothing
+      }
     </section>`;
   }
 
@@ -271,29 +325,50 @@ export class LibraryPanel extends LitElement {
     const job = this.job;
     return html`<section class="card" aria-labelledby="item-title">
       <h3 id="item-title" tabindex="-1">${asset.name}</h3>
-      <p><span class="muted">by ${asset.author}, from</span> <a href=${asset.sourceUrl} target="_blank" rel="noopener">${provider.name}</a></p>
+      <p><span class="muted">by ${asset.author}, from</span> <a
+        href=${asset.sourceUrl}
+        target="_blank"
+        rel="noopener"
+      >${provider.name}</a></p>
       ${asset.description ? html`<p>${asset.description}</p>` : nothing}
       <dl>
-        <dt>Licence</dt><dd>${asset.licenseUrl ? html`<a href=${asset.licenseUrl} target="_blank" rel="noopener">${asset.license}</a>` : asset.license}: ${LICENSE_TIER_WORDS[asset.licenseTier]}${asset.attributionRequired ? '; credit the author' : ''}</dd>
+        <dt>Licence</dt><dd>${
+          asset.licenseUrl
+            ? html`<a href=${asset.licenseUrl} target="_blank" rel="noopener">${asset.license}</a>`
+            : asset.license
+        }: ${LICENSE_TIER_WORDS[asset.licenseTier]}${asset.attributionRequired ? '; credit the author' : ''}</dd>
         <dt>Credit</dt><dd>${provider.credit}</dd>
         <dt>Formats</dt><dd>${asset.availableFormats.join(', ') || '—'}</dd>
         ${asset.polygonCount ? html`<dt>Polygons</dt><dd>${asset.polygonCount.toLocaleString()}</dd>` : nothing}
         ${asset.tags.length ? html`<dt>Tags</dt><dd>${asset.tags.join(', ')}</dd>` : nothing}
       </dl>
-      ${alreadyImported ? html`<p class="ok">Already in the workspace library (asset <code>${alreadyImported.assetId}</code>).</p>` : nothing}
+      ${
+        alreadyImported
+          ? html`<p class="ok">Already in the workspace library (asset <code>${alreadyImported.assetId}</code>).</p>`
+          : nothing
+      }
       ${
         asset.importable
           ? html`<form @submit=${this.startImport} aria-label="Import">
             ${
               asset.licenseTier === 'conditions'
-                ? html`<label class="inline"><input type="checkbox" name="acknowledge" required /> I will credit the author as the ${asset.license} licence requires</label>`
+                ? html`<label class="inline"><input type="checkbox" name="acknowledge" required
+                    /> I will credit the author as the ${asset.license} licence requires</label>`
                 : nothing
             }
-            <button class="primary" type="submit" ?disabled=${this.busy || (job !== undefined && !['completed', 'failed'].includes(job.status))}>Import into the workspace library</button>
+            <button
+              class="primary"
+              type="submit"
+              ?disabled=${this.busy || (job !== undefined && !['completed', 'failed'].includes(job.status))}
+            >Import into the workspace library</button>
           </form>`
           : html`<p class="bad">Not importable: ${this.named(asset.notImportableReason ?? 'see the licence')}.</p>`
       }
-      ${this.reusedAssetId ? html`<p class="ok">Already imported: asset <code>${this.reusedAssetId}</code>.</p>` : nothing}
+      ${
+        this.reusedAssetId
+          ? html`<p class="ok">Already imported: asset <code>${this.reusedAssetId}</code>.</p>`
+          : nothing
+      }
       ${job ? this.renderJob(job) : nothing}
     </section>`;
   }
@@ -304,16 +379,38 @@ export class LibraryPanel extends LitElement {
       : '';
     return html`<div class="import-job" data-status=${job.status}>
       <label for="import-progress">Import: <span id="import-stage">${job.stage || job.status}</span>${bytes}</label>
-      <progress id="import-progress" max="100" .value=${job.progress} aria-valuetext=${`${job.progress}%, ${job.stage}`}>${job.progress}%</progress> <span id="import-percent">${job.progress}%</span>
+      <progress
+        id="import-progress"
+        max="100"
+        .value=${job.progress}
+        aria-valuetext=${`${job.progress}%, ${job.stage}`}
+      >${job.progress}%</progress> <span id="import-percent">${job.progress}%</span>
       <span class="badge" id="import-status">${job.status}</span>
-      ${job.status === 'failed' ? html`<p class="bad">${this.named(job.error?.message ?? '')} (${job.error?.code})</p>` : nothing}
+      ${
+        job.status === 'failed'
+          ? html`<p class="bad">${this.named(job.error?.message ?? '')} (${job.error?.code})</p>`
+          : nothing
+      }
       ${
         job.status === 'completed' && job.readiness
-          ? html`<div id="readiness"><h4>Configurator readiness: ${job.readiness.score} / 100, ${job.readiness.level}</h4>
+          ? html`<div id="readiness"
+              ><h4>Configurator readiness: ${job.readiness.score} / 100, ${job.readiness.level}</h4>
             <p>Saved as asset <code>${job.assetId}</code>.</p>
-            <table><thead><tr><th scope="col">Check</th><th scope="col">Result</th><th scope="col">Value</th><th scope="col">Limit</th><th scope="col">Note</th></tr></thead>
-            <tbody>${job.readiness.checks.map((c) => html`<tr><td>${c.label}</td><td class=${c.status === 'pass' ? 'ok' : c.status === 'fail' ? 'bad' : ''}>${c.status}</td><td>${String(c.value ?? '')}</td><td>${String(c.limit ?? '')}</td><td>${c.message}</td></tr>`)}</tbody></table>
-            ${job.notices?.length ? html`<p class="muted">${job.notices.map((n) => (typeof n === 'string' ? n : JSON.stringify(n))).join(' ')}</p>` : nothing}
+            <table><thead><tr>${READINESS_COLUMNS.map((column) => html`<th scope="col">${column}</th>`)}</tr></thead>
+            <tbody>${job.readiness.checks.map(
+              (c) =>
+                html`<tr><td>${c.label}</td><td
+                    class=${c.status === 'pass' ? 'ok' : c.status === 'fail' ? 'bad' : ''}
+                  >${c.status}</td><td>${String(c.value ?? '')}</td><td>${String(c.limit ?? '')}</td><td
+                    >${c.message}</td></tr>`,
+            )}</tbody></table>
+            ${
+              job.notices?.length
+                ? html`<p class="muted">${job.notices
+                    .map((n) => (typeof n === 'string' ? n : JSON.stringify(n)))
+                    .join(' ')}</p>`
+                : nothing
+            }
           </div>`
           : nothing
       }

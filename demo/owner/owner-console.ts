@@ -23,8 +23,13 @@ export class OwnerConsole extends LitElement {
   static override styles = [
     panelStyles,
     css`
-      :host { font: 16px/1.45 system-ui, sans-serif; color: #111; max-width: 72rem; margin: 0 auto; padding: 0 1rem 4rem; }
-      header { display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; justify-content: space-between; border-bottom: 2px solid #224; padding: 0.6rem 0; }
+      :host {
+        font: 16px/1.45 system-ui, sans-serif; color: #111; max-width: 72rem; margin: 0 auto; padding: 0 1rem 4rem;
+      }
+      header {
+        display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; justify-content: space-between;
+        border-bottom: 2px solid #224; padding: 0.6rem 0;
+      }
       header h1 { font-size: 1.3rem; margin: 0; }
       nav ul { list-style: none; padding: 0; margin: 0; display: flex; flex-wrap: wrap; gap: 0.3rem; }
       button[aria-pressed='true'], button[aria-current='true'] { background: #224; color: #fff; }
@@ -173,7 +178,8 @@ export class OwnerConsole extends LitElement {
         <h1>config-share owner console</h1>
         ${this.me ? this.renderAccount() : nothing}
       </header>
-      <div id="status" role="status" aria-live="polite" class=${this.status.message ? this.status.kind : ''}>${this.status.message}</div>
+      <div id="status" role="status" aria-live="polite" class=${this.status.message ? this.status.kind : ''}
+        >${this.status.message}</div>
       ${this.me && this.api ? this.renderSignedIn(this.api) : this.renderSignIn()}
     `;
   }
@@ -185,7 +191,11 @@ export class OwnerConsole extends LitElement {
       <span>
         <label for="workspace" style="display:inline;margin-right:0.3rem">Workspace</label>
         <select id="workspace" @change=${this.switchWorkspace}>
-          ${me.workspaces.map((w) => html`<option value=${w.id} ?selected=${w.id === this.workspaceId}>${w.name} (${w.role}${w.billingStatus === 'locked' ? ', billing locked' : ''})</option>`)}
+          ${me.workspaces.map(
+            (w) =>
+              html`<option value=${w.id} ?selected=${w.id === this.workspaceId}
+                >${w.name} (${w.role}${w.billingStatus === 'locked' ? ', billing locked' : ''})</option>`,
+          )}
         </select>
       </span>
       <button @click=${this.signOut}>Sign out</button>
@@ -195,7 +205,8 @@ export class OwnerConsole extends LitElement {
   private renderSignIn() {
     return html`<form @submit=${this.onPaste} aria-labelledby="signin-title">
       <h2 id="signin-title">Sign in</h2>
-      <p class="muted">Open the link <code>npm start</code> prints, or paste an access token (<code>npm run -s token -- --email you@example.com</code>).</p>
+      <p class="muted">Open the link <code>npm start</code> prints, or paste an access token (<code
+        >npm run -s token -- --email you@example.com</code>).</p>
       <label for="token">Access token</label>
       <textarea id="token" name="token" required autocomplete="off" spellcheck="false"></textarea>
       <label for="api">API base URL</label>
@@ -209,8 +220,10 @@ export class OwnerConsole extends LitElement {
     return html`
       <nav aria-label="Sections">
         <ul>
-          <li><button aria-current=${this.section === 'projects'} @click=${() => (this.section = 'projects')}>Projects</button></li>
-          <li><button aria-current=${this.section === 'library'} @click=${() => (this.section = 'library')}>Library</button></li>
+          <li><button aria-current=${this.section === 'projects'} @click=${() => (this.section = 'projects')}
+            >Projects</button></li>
+          <li><button aria-current=${this.section === 'library'} @click=${() => (this.section = 'library')}
+            >Library</button></li>
         </ul>
       </nav>
       ${
@@ -219,18 +232,28 @@ export class OwnerConsole extends LitElement {
           : html`<div class="layout">
             <section aria-labelledby="projects-title">
               <h2 id="projects-title">Projects</h2>
-              ${this.projects.length === 0 ? html`<p class="muted">No projects in this workspace yet (create them with POST /projects).</p>` : nothing}
+              ${
+                this.projects.length === 0
+                  ? html`<p class="muted">No projects in this workspace yet (create them with POST /projects).</p>`
+                  : nothing
+              }
               <ul style="list-style:none;padding:0">
                 ${this.projects.map(
-                  (
-                    p,
-                  ) => html`<li><button aria-pressed=${p.id === this.projectId} @click=${() => this.open(p.id)}>${p.name}</button>
-                  <span class="muted">${p.type}${this.shareStates[p.id] === undefined ? '' : this.shareStates[p.id] ? ', shared' : ', not shared'}</span></li>`,
+                  (p) => html`<li><button aria-pressed=${p.id === this.projectId} @click=${() => this.open(p.id)}
+                    >${p.name}</button>
+                  <span class="muted">${p.type}${
+                    this.shareStates[p.id] === undefined ? '' : this.shareStates[p.id] ? ', shared' : ', not shared'
+                  }</span></li>`,
                 )}
               </ul>
             </section>
             <section aria-labelledby="project-title">
-              ${project ? this.renderProject(api, project) : html`<h2 id="project-title">Open a project</h2><p class="muted">Choose a project to see its share state, webhooks and requests.</p>`}
+              ${
+                project
+                  ? this.renderProject(api, project)
+                  : html`<h2 id="project-title">Open a project</h2><p class="muted"
+                      >Choose a project to see its share state, webhooks and requests.</p>`
+              }
             </section>
           </div>`
       }
@@ -255,11 +278,23 @@ export class OwnerConsole extends LitElement {
       <h2 id="project-title" tabindex="-1">${project.name}</h2>
       <p class="muted">Project <code>${project.id}</code>, revision ${project.revision}</p>
       <nav aria-label="Project panels"><ul>
-        ${tabs.map(([id, label]) => html`<li><button aria-pressed=${this.panel === id} @click=${() => (this.panel = id)}>${label}</button></li>`)}
+        ${tabs.map(
+          ([id, label]) =>
+            html`<li><button aria-pressed=${this.panel === id} @click=${() => (this.panel = id)}
+              >${label}</button></li>`,
+        )}
       </ul></nav>
       ${this.panel === 'share' ? html`<share-panel .api=${api} .projectId=${project.id}></share-panel>` : nothing}
-      ${this.panel === 'webhooks' ? html`<webhooks-panel .api=${api} .projectId=${project.id}></webhooks-panel>` : nothing}
-      ${this.panel === 'requests' ? html`<requests-panel .api=${api} .projectId=${project.id}></requests-panel>` : nothing}
+      ${
+        this.panel === 'webhooks'
+          ? html`<webhooks-panel .api=${api} .projectId=${project.id}></webhooks-panel>`
+          : nothing
+      }
+      ${
+        this.panel === 'requests'
+          ? html`<requests-panel .api=${api} .projectId=${project.id}></requests-panel>`
+          : nothing
+      }
     `;
   }
 }

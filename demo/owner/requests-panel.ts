@@ -11,6 +11,9 @@ const STEPS: Array<[StepName, string]> = [
   ['events', 'Webhook events'],
 ];
 const STATUSES = ['new', 'in_progress', 'quoted', 'won', 'lost', 'archived'] as const satisfies RequestStatus[];
+const RETRY_NOTE =
+  'Background steps retry by themselves (8 attempts with backoff); the API offers no manual retry or resend, ' +
+  'so a step that failed for good is shown with its error.';
 
 /**
  * The requests panel: the project's form submissions with the state of each background step,
@@ -70,20 +73,28 @@ export class RequestsPanel extends LitElement {
 
   private step(state: StepState) {
     const cls = state.state === 'done' ? 'ok' : state.state === 'failed' ? 'bad' : 'muted';
-    return html`<span class=${cls}>${state.state}</span>${state.attempts > 1 ? html` <span class="muted">(${state.attempts} attempts)</span>` : nothing}`;
+    return html`<span class=${cls}>${state.state}</span>${
+      state.attempts > 1 ? html` <span class="muted">(${state.attempts} attempts)</span>` : nothing
+    }`;
   }
 
   override render() {
     return html`
       <h3>Requests</h3>
-      <p class="muted">Background steps retry by themselves (8 attempts with backoff); the API offers no manual retry or resend, so a step that failed for good is shown with its error.</p>
+      <p class="muted">${RETRY_NOTE}</p>
       <button @click=${this.load}>Refresh</button>
-      ${this.loaded && this.requests.length === 0 ? html`<p class="muted">No requests yet: they arrive when visitors submit the form of a shared project.</p>` : nothing}
+      ${
+        this.loaded && this.requests.length === 0
+          ? html`<p class="muted">No requests yet: they arrive when visitors submit the form of a shared project.</p>`
+          : nothing
+      }
       ${
         this.requests.length
           ? html`<table class="requests">
             <caption style="text-align:left">Newest first</caption>
-            <thead><tr><th scope="col">Received</th><th scope="col">Customer</th><th scope="col">Status</th>${STEPS.map(([, label]) => html`<th scope="col">${label}</th>`)}<th scope="col"></th></tr></thead>
+            <thead><tr><th scope="col">Received</th><th scope="col">Customer</th><th scope="col">Status</th>${STEPS.map(
+              ([, label]) => html`<th scope="col">${label}</th>`,
+            )}<th scope="col"></th></tr></thead>
             <tbody>
               ${this.requests.map(
                 (r) => html`<tr data-request=${r.id}>
@@ -91,7 +102,10 @@ export class RequestsPanel extends LitElement {
                 <td class="customer">${customerOf(r.formData)}</td>
                 <td>${r.status}</td>
                 ${STEPS.map(([name]) => html`<td data-step=${name}>${this.step(r.steps[name])}</td>`)}
-                <td><button @click=${() => this.show(r.id)} aria-label=${`Open request of ${customerOf(r.formData)}, ${new Date(r.createdAt).toLocaleString()}`}>Open</button></td>
+                <td><button
+                  @click=${() => this.show(r.id)}
+                  aria-label=${`Open request of ${customerOf(r.formData)}, ${new Date(r.createdAt).toLocaleString()}`}
+                >Open</button></td>
               </tr>`,
               )}
             </tbody>
@@ -108,7 +122,10 @@ export class RequestsPanel extends LitElement {
         rows.length
           ? html`<table class=${id} aria-labelledby=${`${id}-title`}>
             <thead><tr><th scope="col">${what}</th><th scope="col">Value</th></tr></thead>
-            <tbody>${rows.map(([label, value]) => html`<tr><th scope="row">${label}</th><td style="white-space:pre-wrap">${value}</td></tr>`)}</tbody>
+            <tbody>${rows.map(
+              ([label, value]) =>
+                html`<tr><th scope="row">${label}</th><td style="white-space:pre-wrap">${value}</td></tr>`,
+            )}</tbody>
           </table>`
           : html`<p class="muted">None.</p>`
       }`;
@@ -116,7 +133,8 @@ export class RequestsPanel extends LitElement {
 
   private renderDetail(r: RequestDetail) {
     return html`<article class="card" aria-labelledby="request-title">
-      <h3 id="request-title">Request from ${customerOf(r.formData)} <span class="muted">(<code>${r.id}</code>)</span></h3>
+      <h3 id="request-title">Request from ${customerOf(r.formData)} <span class="muted"
+        >(<code>${r.id}</code>)</span></h3>
       <label for="request-status">Status</label>
       <select id="request-status" @change=${this.setStatus}>
         ${STATUSES.map((s) => html`<option value=${s} ?selected=${s === r.status}>${s}</option>`)}
@@ -125,17 +143,36 @@ export class RequestsPanel extends LitElement {
       <ul>
         ${STEPS.map(([name, label]) => {
           const s = r.steps[name];
-          return html`<li>${label}: ${this.step(s)}${s.error ? html` <span class="bad">${s.error}</span>` : nothing}${s.note ? html` <span class="muted">${s.note}</span>` : nothing}</li>`;
+          return html`<li>${label}: ${this.step(s)}${
+            s.error ? html` <span class="bad">${s.error}</span>` : nothing
+          }${s.note ? html` <span class="muted">${s.note}</span>` : nothing}</li>`;
         })}
       </ul>
-      <p>PDF: ${r.pdfUrl ? html`<a id="pdf-link" href=${r.pdfUrl} target="_blank" rel="noopener">open the PDF</a> <span class="muted">(link valid 1 hour)</span>` : html`<span class="muted">not rendered yet</span>`}</p>
+      <p>PDF: ${
+        r.pdfUrl
+          ? html`<a id="pdf-link" href=${r.pdfUrl} target="_blank" rel="noopener">open the PDF</a> <span class="muted"
+              >(link valid 1 hour)</span>`
+          : html`<span class="muted">not rendered yet</span>`
+      }</p>
       ${this.table('form-data', 'Form data', 'Field', formRows(r.formData, this.labels))}
-      ${Object.keys(r.selectedOptions ?? {}).length ? this.table('selected-options', 'Selected options', 'Option', optionRows(r.selectedOptions, this.labels)) : nothing}
+      ${
+        Object.keys(r.selectedOptions ?? {}).length
+          ? this.table('selected-options', 'Selected options', 'Option', optionRows(r.selectedOptions, this.labels))
+          : nothing
+      }
       ${r.configurationSummary ? html`<h4>Summary</h4><pre>${r.configurationSummary}</pre>` : nothing}
       <h4>Screenshots</h4>
       ${r.screenshots.length === 0 ? html`<p class="muted">None sent.</p>` : nothing}
       <div class="row">
-        ${r.screenshots.map((url, i) => (url ? html`<a href=${url} target="_blank" rel="noopener"><img src=${url} alt=${`Screenshot ${i + 1}`} style="max-width:14rem;border:1px solid #ccc" /></a>` : html`<span class="muted">Screenshot ${i + 1}: not stored yet</span>`))}
+        ${r.screenshots.map((url, i) =>
+          url
+            ? html`<a href=${url} target="_blank" rel="noopener"><img
+                src=${url}
+                alt=${`Screenshot ${i + 1}`}
+                style="max-width:14rem;border:1px solid #ccc"
+              /></a>`
+            : html`<span class="muted">Screenshot ${i + 1}: not stored yet</span>`,
+        )}
       </div>
     </article>`;
   }

@@ -6,6 +6,9 @@ import { announce, errorText, panelStyles } from './styles.js';
 /** Where the element bundle is: the BFF that serves this console serves it too. */
 const ELEMENT_URL = new URL('/element/config-share.js', location.href).href;
 let elementLoading: Promise<unknown> | null = null;
+const REGENERATE_WARNING =
+  'The current link, every script-tag embed and every iframe stop working at once. ' +
+  'Pages must be updated with the new token.';
 
 /**
  * The share panel: on/off, password (set, change, remove), allowed hosts, regenerate behind a
@@ -68,7 +71,7 @@ export class SharePanel extends LitElement {
 
   private async save(event: SubmitEvent) {
     event.preventDefault();
-    // Kept now: once dispatch ends, an event from a shadow tree has no target any more.
+    // Read before any await: once dispatch ends, an event from a shadow tree has no target.
     const element = event.target as HTMLFormElement;
     const form = new FormData(element);
     const requirePassword = form.get('requirePassword') === 'on';
@@ -76,7 +79,8 @@ export class SharePanel extends LitElement {
     if (requirePassword && !password) {
       announce(
         this,
-        'Type the password: the API replaces the whole settings object on every save, so a protected share needs it again.',
+        'Type the password: the API replaces the whole settings object on every save, ' +
+          'so a protected share needs it again.',
         'error',
       );
       return;
@@ -102,7 +106,8 @@ export class SharePanel extends LitElement {
     if (s.requirePassword) {
       announce(
         this,
-        'This share has a password: uncheck "Sharing enabled" in the form below and type the password to save (the API replaces the whole settings object).',
+        'This share has a password: uncheck "Sharing enabled" in the form below and type the password to save ' +
+          '(the API replaces the whole settings object).',
         'error',
       );
       return;
@@ -148,29 +153,46 @@ export class SharePanel extends LitElement {
   override render() {
     const s = this.settings;
     if (!s) return html`<p class="muted">Loading the share settings…</p>`;
-    const scriptSnippet = `<script type="module" src="${this.origin}/element/config-share.js"></script>\n<config-share project-id="${this.projectId}" token="${s.shareToken}"></config-share>`;
-    const iframeSnippet = `<iframe src="${this.link}" width="800" height="600" style="border:0;max-width:100%" loading="lazy" allow="fullscreen; xr-spatial-tracking" allowfullscreen title="3D configurator"></iframe>`;
+    const scriptSnippet =
+      `<script type="module" src="${this.origin}/element/config-share.js"></script>\n` +
+      `<config-share project-id="${this.projectId}" token="${s.shareToken}"></config-share>`;
+    const iframeSnippet =
+      `<iframe src="${this.link}" width="800" height="600" style="border:0;max-width:100%" loading="lazy" ` +
+      'allow="fullscreen; xr-spatial-tracking" allowfullscreen title="3D configurator"></iframe>';
     return html`
       <h3>Share state</h3>
       <p>
         Sharing is <strong id="share-state" class=${s.isEnabled ? 'ok' : 'bad'}>${s.isEnabled ? 'on' : 'off'}</strong>;
         password ${s.requirePassword ? 'required' : 'not required'};
-        ${s.domainRestrictions.length ? html`embeds allowed on ${s.domainRestrictions.join(', ')}` : 'embeds allowed on any host'}.
+        ${
+          s.domainRestrictions.length
+            ? html`embeds allowed on ${s.domainRestrictions.join(', ')}`
+            : 'embeds allowed on any host'
+        }.
       </p>
       <p>${
         s.isEnabled
           ? html`<button class="danger" ?disabled=${this.busy} @click=${this.disable}>Turn sharing off</button>`
-          : html`<button class="primary" ?disabled=${this.busy} @click=${() => this.run('Sharing is on', () => this.api.enableShare(this.projectId))}>Turn sharing on</button>`
+          : html`<button
+              class="primary"
+              ?disabled=${this.busy}
+              @click=${() => this.run('Sharing is on', () => this.api.enableShare(this.projectId))}
+            >Turn sharing on</button>`
       }</p>
 
       <form @submit=${this.save} aria-label="Share settings">
         <fieldset>
           <legend>Share settings</legend>
-          <label class="inline"><input type="checkbox" name="isEnabled" .checked=${s.isEnabled} /> Sharing enabled</label>
-          <label class="inline"><input type="checkbox" name="requirePassword" .checked=${s.requirePassword} /> Require a password</label>
-          <label for="password">Password ${s.requirePassword ? '(type it again to keep it, or a new one to change it)' : '(when required)'}</label>
+          <label class="inline"><input type="checkbox" name="isEnabled" .checked=${s.isEnabled}
+            /> Sharing enabled</label>
+          <label class="inline"><input type="checkbox" name="requirePassword" .checked=${s.requirePassword}
+            /> Require a password</label>
+          <label for="password">Password ${
+            s.requirePassword ? '(type it again to keep it, or a new one to change it)' : '(when required)'
+          }</label>
           <input id="password" name="password" type="password" autocomplete="new-password" maxlength="200" />
-          <label for="hosts">Allowed embed hosts (one per line; empty: any host; <code>*.example.com</code> for sub-domains)</label>
+          <label for="hosts">Allowed embed hosts (one per line; empty: any host; <code
+            >*.example.com</code> for sub-domains)</label>
           <textarea id="hosts" name="hosts" .value=${s.domainRestrictions.join('\n')}></textarea>
           <p><button class="primary" type="submit" ?disabled=${this.busy}>Save share settings</button>
           <span class="muted">Uncheck "Require a password" and save to remove the password.</span></p>
@@ -184,7 +206,7 @@ export class SharePanel extends LitElement {
 
       <dialog id="regenerate-dialog" aria-labelledby="regen-title" @close=${this.onDialogClose}>
         <h3 id="regen-title">Regenerate the share token?</h3>
-        <p>The current link, every script-tag embed and every iframe stop working at once. Pages must be updated with the new token.</p>
+        <p>${REGENERATE_WARNING}</p>
         <form method="dialog">
           <button class="danger" value="regenerate">Regenerate</button>
           <button value="cancel" autofocus>Cancel</button>
@@ -202,7 +224,12 @@ export class SharePanel extends LitElement {
       <h3>Live preview</h3>
       <p><button @click=${this.reloadPreview}>Reload preview</button></p>
       <div style="border:1px solid #ccc;height:420px;position:relative">
-        <config-share id="preview" project-id=${this.projectId} token=${s.shareToken} style="display:block;height:100%"></config-share>
+        <config-share
+          id="preview"
+          project-id=${this.projectId}
+          token=${s.shareToken}
+          style="display:block;height:100%"
+        ></config-share>
       </div>
       ${nothing}
     `;

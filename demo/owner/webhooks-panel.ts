@@ -4,7 +4,7 @@ import type { Api, DeliveryRecord, Webhook, WebhookTest } from './api.js';
 import { announce, errorText, panelStyles } from './styles.js';
 
 /** The interface's supported event types (webhook.test is sent by the test button, not subscribed to). */
-export const EVENT_TYPES = [
+const EVENT_TYPES = [
   'quote.submitted',
   'quote.updated',
   'quote.deleted',
@@ -21,7 +21,7 @@ export const EVENT_TYPES = [
 const ID_PATTERN = String.raw`[A-Za-z0-9_\-]{1,64}`;
 
 /** An id suggested from a name: "Our CRM (EU)" becomes "our-crm-eu". */
-export const idFromName = (name: string) =>
+const idFromName = (name: string) =>
   name
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
@@ -34,6 +34,8 @@ const DISABLED_REASONS: Record<string, string> = {
   gone: 'the receiver answered 410 Gone',
   failing: 'every delivery failed for 5 days',
 };
+
+const LOG_COLUMNS = ['When', 'Event', 'Status', 'Attempt', 'Next retry', 'Request / response', ''];
 
 /**
  * The webhooks panel: create (a generated secret is shown once), edit events, enable/disable,
@@ -142,7 +144,9 @@ export class WebhooksPanel extends LitElement {
     this.tests = { ...this.tests, [hook.id]: test };
     announce(
       this,
-      `Test of ${hook.id}: ${test.delivered ? 'delivered' : 'not delivered'}, receiver answered ${test.statusCode || 'nothing'} ${test.statusText ?? ''}${test.error ? ` (${test.error})` : ''}.`,
+      `Test of ${hook.id}: ${test.delivered ? 'delivered' : 'not delivered'}, ` +
+        `receiver answered ${test.statusCode || 'nothing'} ${test.statusText ?? ''}` +
+        `${test.error ? ` (${test.error})` : ''}.`,
       test.delivered ? 'info' : 'error',
     );
     await this.showLog(hook);
@@ -170,7 +174,15 @@ export class WebhooksPanel extends LitElement {
 
   private eventBoxes(idPrefix: string, checked: string[]) {
     return html`<fieldset><legend>Events</legend>
-      ${EVENT_TYPES.map((type) => html`<label class="inline"><input type="checkbox" name=${`event:${type}`} id=${`${idPrefix}-${type}`} ?checked=${checked.includes(type)} /> ${type}</label>`)}
+      ${EVENT_TYPES.map(
+        (type) =>
+          html`<label class="inline"><input
+              type="checkbox"
+              name=${`event:${type}`}
+              id=${`${idPrefix}-${type}`}
+              ?checked=${checked.includes(type)}
+            /> ${type}</label>`,
+      )}
     </fieldset>`;
   }
 
@@ -192,8 +204,22 @@ export class WebhooksPanel extends LitElement {
       <form @submit=${this.create} aria-label="New webhook" class="card">
         <h3>New webhook</h3>
         <div class="row">
-          <div><label for="wh-name">Name</label><input id="wh-name" name="name" type="text" maxlength="100" @input=${this.suggestId} /></div>
-          <div><label for="wh-id">Id (letters, digits, _ and -)</label><input id="wh-id" name="id" type="text" required pattern=${ID_PATTERN} maxlength="64" @input=${() => (this.idTyped = true)} /></div>
+          <div><label for="wh-name">Name</label><input
+            id="wh-name"
+            name="name"
+            type="text"
+            maxlength="100"
+            @input=${this.suggestId}
+          /></div>
+          <div><label for="wh-id">Id (letters, digits, _ and -)</label><input
+            id="wh-id"
+            name="id"
+            type="text"
+            required
+            pattern=${ID_PATTERN}
+            maxlength="64"
+            @input=${() => (this.idTyped = true)}
+          /></div>
         </div>
         <label for="wh-url">URL (https://)</label>
         <input id="wh-url" name="url" type="url" required style="width:100%" />
@@ -213,27 +239,55 @@ export class WebhooksPanel extends LitElement {
         <span class=${hook.enabled ? 'ok' : 'bad'}>${hook.enabled ? 'enabled' : 'disabled'}</span></h4>
       ${
         !hook.enabled && hook.disabledReason
-          ? html`<p class="bad">Switched off by the platform${hook.disabledAt ? ` on ${new Date(hook.disabledAt).toLocaleString()}` : ''}: ${DISABLED_REASONS[hook.disabledReason] ?? hook.disabledReason}. Enable it again once the receiver works.</p>`
+          ? html`<p class="bad">Switched off by the platform${
+              hook.disabledAt ? ` on ${new Date(hook.disabledAt).toLocaleString()}` : ''
+            }: ${
+              DISABLED_REASONS[hook.disabledReason] ?? hook.disabledReason
+            }. Enable it again once the receiver works.</p>`
           : nothing
       }
-      ${hook.failingSince ? html`<p class="bad">Deliveries failing since ${new Date(hook.failingSince).toLocaleString()}.</p>` : nothing}
+      ${
+        hook.failingSince
+          ? html`<p class="bad">Deliveries failing since ${new Date(hook.failingSince).toLocaleString()}.</p>`
+          : nothing
+      }
       <p><code>${hook.url}</code><br /><span class="muted">Events: ${hook.events.join(', ')}</span></p>
       <button @click=${() => this.test(hook)} ?disabled=${this.busy}>Send test</button>
       <button @click=${() => this.showLog(hook)} ?disabled=${this.busy}>Delivery log</button>
-      <button @click=${() => (this.editing = this.editing === hook.id ? '' : hook.id)} aria-expanded=${this.editing === hook.id}>Edit</button>
-      <button @click=${() => this.setEnabled(hook, !hook.enabled)} ?disabled=${this.busy}>${hook.enabled ? 'Disable' : 'Enable'}</button>
+      <button
+        @click=${() => (this.editing = this.editing === hook.id ? '' : hook.id)}
+        aria-expanded=${this.editing === hook.id}
+      >Edit</button>
+      <button @click=${() => this.setEnabled(hook, !hook.enabled)} ?disabled=${this.busy}
+        >${hook.enabled ? 'Disable' : 'Enable'}</button>
       <button class="danger" @click=${() => this.deleteWebhook(hook)} ?disabled=${this.busy}>Delete</button>
       ${
         test
-          ? html`<p class="test-result ${test.delivered ? 'ok' : 'bad'}">Test: ${test.delivered ? 'delivered' : 'not delivered'}; receiver answered
-            <strong>${test.statusCode || 'nothing'}</strong> ${test.statusText} in ${test.durationMs} ms${test.error ? `; error: ${test.error}` : ''}.</p>`
+          ? html`<p class="test-result ${test.delivered ? 'ok' : 'bad'}">Test: ${
+              test.delivered ? 'delivered' : 'not delivered'
+            }; receiver answered
+            <strong>${test.statusCode || 'nothing'}</strong> ${test.statusText} in ${test.durationMs} ms${
+              test.error ? `; error: ${test.error}` : ''
+            }.</p>`
           : nothing
       }
       ${
         this.editing === hook.id
           ? html`<form @submit=${(e: SubmitEvent) => this.saveEdit(e, hook)} aria-label=${`Edit ${hook.id}`}>
-            <label for=${`edit-name-${hook.id}`}>Name</label><input id=${`edit-name-${hook.id}`} name="name" type="text" .value=${hook.name} />
-            <label for=${`edit-url-${hook.id}`}>URL</label><input id=${`edit-url-${hook.id}`} name="url" type="url" required .value=${hook.url} style="width:100%" />
+            <label for=${`edit-name-${hook.id}`}>Name</label><input
+              id=${`edit-name-${hook.id}`}
+              name="name"
+              type="text"
+              .value=${hook.name}
+            />
+            <label for=${`edit-url-${hook.id}`}>URL</label><input
+              id=${`edit-url-${hook.id}`}
+              name="url"
+              type="url"
+              required
+              .value=${hook.url}
+              style="width:100%"
+            />
             ${this.eventBoxes(`edit-${hook.id}`, hook.events)}
             <button class="primary" type="submit" ?disabled=${this.busy}>Save webhook</button>
           </form>`
@@ -254,19 +308,26 @@ export class WebhooksPanel extends LitElement {
     if (log.length === 0) return html`<p class="muted">No deliveries yet.</p>`;
     return html`<table class="delivery-log">
       <caption style="text-align:left">Delivery log of ${hook.id} (newest first, last 50 attempts)</caption>
-      <thead><tr><th scope="col">When</th><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempt</th><th scope="col">Next retry</th><th scope="col">Request / response</th><th scope="col"></th></tr></thead>
+      <thead><tr>${LOG_COLUMNS.map((column) => html`<th scope="col">${column}</th>`)}</tr></thead>
       <tbody>
         ${log.map(
           (r) => html`<tr>
           <td>${new Date(r.timestamp).toLocaleString()}</td>
           <td>${r.event}</td>
-          <td class=${r.delivered ? 'ok' : 'bad'}>${r.statusCode || '—'} ${r.delivered ? 'delivered' : (r.error ?? 'failed')}<br /><span class="muted">${r.durationMs} ms; delivery ${r.deliveryState}</span></td>
+          <td class=${r.delivered ? 'ok' : 'bad'}>${r.statusCode || '—'} ${
+            r.delivered ? 'delivered' : (r.error ?? 'failed')
+          }<br /><span class="muted">${r.durationMs} ms; delivery ${r.deliveryState}</span></td>
           <td>${r.attempt}</td>
           <td>${this.nextRetry(r)}</td>
           <td><details><summary>excerpts</summary>
             <div>Request</div><pre>${r.requestExcerpt}</pre>
             <div>Response</div><pre>${r.responseBody ?? '(none)'}</pre></details></td>
-          <td>${r.deliveryState !== 'pending' && r.event !== 'webhook.test' ? html`<button @click=${() => this.redeliver(hook, r)} ?disabled=${this.busy || !hook.enabled}>Redeliver</button>` : nothing}</td>
+          <td>${
+            r.deliveryState !== 'pending' && r.event !== 'webhook.test'
+              ? html`<button @click=${() => this.redeliver(hook, r)} ?disabled=${this.busy || !hook.enabled}
+                  >Redeliver</button>`
+              : nothing
+          }</td>
         </tr>`,
         )}
       </tbody>

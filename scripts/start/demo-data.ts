@@ -6,7 +6,7 @@ import { demoStoolGlb } from './demo-model.js';
  * A project the owner changed or whose share they disabled later is left as it is.
  */
 export const DEMO_OWNER_EMAIL = 'demo@example.com';
-export const DEMO_PROJECT_NAME = 'Demo stool';
+const DEMO_PROJECT_NAME = 'Demo stool';
 /** The owner of the demo workspace whose billing is locked (the element's unavailable state). */
 export const DEMO_LOCKED_OWNER_EMAIL = 'locked-demo@example.com';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { ROOT } from './paths.js';
 import { StartError } from './start-error.js';
 
-/** A Vite build the BFF serves: what it is built from, the file whose age says when it was built, and the npm script. */
+/** A Vite build the BFF serves: its sources, the file whose age says when it was built, and the npm script. */
 interface BrowserBuild {
   what: string;
   script: string;
@@ -22,7 +22,7 @@ const ELEMENT: BrowserBuild = {
 };
 
 /** The owner console (demo/owner, served by the BFF at /demo/owner/). */
-export const CONSOLE_ENTRY = path.join(ROOT, 'dist', 'console', 'index.html');
+const CONSOLE_ENTRY = path.join(ROOT, 'dist', 'console', 'index.html');
 const CONSOLE: BrowserBuild = {
   what: 'the owner console',
   script: 'build:console',
@@ -44,9 +44,6 @@ function isStale(build: BrowserBuild): boolean {
     .map((source) => path.join(ROOT, source))
     .some((source) => existsSync(source) && newest(source) > built);
 }
-
-/** Whether the built element entry is missing or older than any of its sources. */
-export const elementBuildIsStale = () => isStale(ELEMENT);
 
 async function ensureBuilt(build: BrowserBuild, say: (line: string) => void): Promise<void> {
   if (!isStale(build)) return;

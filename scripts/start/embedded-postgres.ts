@@ -73,7 +73,10 @@ async function reachableBy(dir: string, user: { uid: number; gid: number }): Pro
   }
 }
 
-/** `.data/postgres` in the checkout, or a folder under the temp dir keyed to the checkout when the postgres user cannot reach it. */
+/**
+ * `.data/postgres` in the checkout, or a folder under the temp dir keyed to the checkout when the postgres user
+ * cannot reach it.
+ */
 async function chooseDataDir(user: { uid: number; gid: number } | null): Promise<string> {
   const local = path.join(DATA_DIR, 'postgres');
   if (!user || (await reachableBy(local, user))) return local;
@@ -112,7 +115,8 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const user = isRoot ? postgresUser() : null;
   if (isRoot && !user) {
     throw new StartError(
-      'Postgres refuses to run as root and there is no `postgres` user to run it as. Create one (useradd postgres) or set DATABASE_URL.',
+      'Postgres refuses to run as root and there is no `postgres` user to run it as. ' +
+        'Create one (useradd postgres) or set DATABASE_URL.',
     );
   }
   const dataDir = await chooseDataDir(user);
@@ -157,7 +161,8 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
 
   const failure = (what: string, error: unknown) =>
     new StartError(
-      `${what} failed${error instanceof Error ? `: ${error.message}` : ''}\n  ${recent.join('\n  ')}\n  (full log: ${logFile})`,
+      `${what} failed${error instanceof Error ? `: ${error.message}` : ''}\n` +
+        `  ${recent.join('\n  ')}\n  (full log: ${logFile})`,
     );
   if (!initialised) {
     log(`initialising a new Postgres data folder in ${dataDir}`);
@@ -191,7 +196,8 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     await stop();
     const hint =
       (error as { code?: string }).code === '28P01'
-        ? ` (the data folder ${dataDir} was created with another password: restore .data/secrets.json or delete the folder)`
+        ? ` (the data folder ${dataDir} was created with another password: ` +
+          'restore .data/secrets.json or delete the folder)'
         : '';
     throw new StartError(`connecting to embedded Postgres failed: ${(error as Error).message}${hint}`);
   }

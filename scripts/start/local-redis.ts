@@ -19,14 +19,14 @@ export interface RedisHandle {
   stop(): Promise<void>;
 }
 
-export class RedisUnavailableError extends StartError {
+class RedisUnavailableError extends StartError {
   override name = 'RedisUnavailableError';
 }
 
 const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
 /** One PING with short timeouts and no retries. */
-export async function redisAnswers(url: string): Promise<boolean> {
+async function redisAnswers(url: string): Promise<boolean> {
   const client = new Redis(url, {
     lazyConnect: true,
     connectTimeout: 1000,
@@ -65,7 +65,8 @@ export async function ensureRedis(url: string, log: (line: string) => void): Pro
   const parsed = new URL(url);
   const binary = onPath('redis-server');
   const install =
-    'Install Redis (Debian/Ubuntu: apt-get install redis-server; macOS: brew install redis) or point REDIS_URL at a running one.';
+    'Install Redis (Debian/Ubuntu: apt-get install redis-server; macOS: brew install redis) ' +
+    'or point REDIS_URL at a running one.';
   if (!LOCAL_HOSTS.has(parsed.hostname))
     throw new RedisUnavailableError(
       `Redis does not answer at ${parsed.host}. Start it, or point REDIS_URL at a running one.`,

@@ -8,7 +8,7 @@ import { DATA_DIR } from './paths.js';
  * git-ignored), so tokens, signed URLs and the embedded database survive a restart.
  * A value set in the environment (or `.env`) always wins and is never written here.
  */
-export const SECRETS_FILE = path.join(DATA_DIR, 'secrets.json');
+const SECRETS_FILE = path.join(DATA_DIR, 'secrets.json');
 
 export const SECRET_NAMES = [
   'AUTH_JWT_SECRET',
@@ -31,7 +31,7 @@ export async function loadOrCreateSecrets(): Promise<Secrets> {
     stored = JSON.parse(await readFile(SECRETS_FILE, 'utf8')) as Partial<Secrets>;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
-      throw new Error(`${SECRETS_FILE} is not readable JSON: ${(error as Error).message}`);
+      throw new Error(`${SECRETS_FILE} is not readable JSON: ${(error as Error).message}`, { cause: error });
   }
   const secrets = { ...stored } as Secrets;
   let added = false;

@@ -35,7 +35,7 @@ function levelOf(line: string): number | null {
 }
 const RESET = '\x1b[0m';
 
-/** A function from one child output line to the text to print: pretty when it is a pino JSON line, colours on a terminal. */
+/** Maps one child output line to the text to print: pretty for a pino JSON line, with colours on a terminal. */
 function linePrinter(stream: NodeJS.WriteStream) {
   const prettify = pinoPretty.prettyFactory({
     colorize: Boolean(stream.isTTY),

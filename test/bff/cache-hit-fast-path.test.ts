@@ -41,7 +41,7 @@ afterAll(async () => {
 interface Answer {
   status: number;
   body: string;
-  /** Raw header pairs, names lower-cased, Date left out; RateLimit-Reset (seconds left, it ticks) checked and set to "s". */
+  /** Raw header pairs, names lower-cased, Date left out; RateLimit-Reset (it ticks) checked and set to "s". */
   headers: Array<[string, string]>;
 }
 
@@ -157,7 +157,7 @@ describe('BFF cache hits below Fastify', () => {
     expect(answers[0]).toEqual(answers[1]);
   });
 
-  it("keeps embeds apart on the same URL: an allowed host is answered from memory, another gets the server's 403", async () => {
+  it('keeps embeds apart on one URL: an allowed host is answered from memory, another gets the 403', async () => {
     const target = await share({ domainRestrictions: ['shop.example.com'] });
     const url = `${fast.url}/share/${target.id}/${target.token}`;
     /** A visitor whose budget this BFF holds (its reads could be answered below Fastify). */

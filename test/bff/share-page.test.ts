@@ -57,7 +57,7 @@ function metaOf(html: string, key: string): string | undefined {
 }
 
 describe('the share link as a page', () => {
-  it('answers a browser navigation with a page hosting the element, its preview tags and oEmbed discovery', async () => {
+  it('answers a browser navigation with a page hosting the element, preview tags and oEmbed discovery', async () => {
     const target = await share({}, 'Lounge chair');
     const res = await open(pagePath(target));
     expect(res.status).toBe(200);
@@ -124,7 +124,8 @@ describe('the share link as a page', () => {
     expect(html).not.toContain('<img src=x');
     expect(html).not.toMatch(/content="[^"]*"><img/);
     expect(html).toContain(
-      '<title>&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;&quot;&gt;&lt;img src=x onerror=alert(2)&gt; &amp; &#39;q&#39;</title>',
+      '<title>&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;&quot;&gt;' +
+        '&lt;img src=x onerror=alert(2)&gt; &amp; &#39;q&#39;</title>',
     );
     expect(metaOf(html, 'og:title')).toBe(hostile);
     // The only script is the element's.
@@ -136,7 +137,7 @@ describe('the share link as a page', () => {
     expect(body.html).toContain('title="&lt;/title&gt;&lt;script&gt;');
   });
 
-  it("carries the share's frame-ancestors, the same as the server's public read, on the page and the password prompt", async () => {
+  it("carries the share's frame-ancestors (as the server's public read) on the page and password prompt", async () => {
     const restricted = await share({ domainRestrictions: ['shop.example.com', '*.brand.test', 'localhost:8080'] });
     const res = await open(pagePath(restricted));
     expect(res.status).toBe(200);
@@ -185,7 +186,7 @@ describe('the share link as a page', () => {
     ).toBe(403);
   });
 
-  it('shows the not-available page with 404 and noindex for a disabled, rotated, unknown or malformed link', async () => {
+  it('shows the not-available page (404, noindex) for a disabled, rotated, unknown or malformed link', async () => {
     const disabled = await share();
     const rotated = await share();
     const oldToken = rotated.token;
@@ -233,7 +234,10 @@ describe('oEmbed', () => {
       title: 'Desk lamp',
       provider_name: 'config-share',
       provider_url: `${bff.url}/`,
-      html: `<iframe src="${bff.url}${pagePath(target)}" width="800" height="600" title="Desk lamp" style="border:0;max-width:100%" loading="lazy" allow="fullscreen; xr-spatial-tracking" allowfullscreen></iframe>`,
+      html:
+        `<iframe src="${bff.url}${pagePath(target)}" width="800" height="600" title="Desk lamp" ` +
+        'style="border:0;max-width:100%" loading="lazy" allow="fullscreen; xr-spatial-tracking" ' +
+        'allowfullscreen></iframe>',
       width: 800,
       height: 600,
       thumbnail_url: `${bff.url}/viewer/preview.png`,
@@ -250,7 +254,7 @@ describe('oEmbed', () => {
     expect([short.width, short.height]).toEqual([200, 150]);
   });
 
-  it('answers 404 for unknown, disabled and non-share links, 401 for a password share, 501 for xml, 400 for bad parameters', async () => {
+  it('answers 404 for unknown, disabled, non-share links, 401 password, 501 xml, 400 bad parameters', async () => {
     const disabled = await share();
     await shares.put(disabled.id, { isEnabled: false });
     const locked = await share({ requirePassword: true, password: 'pw' });

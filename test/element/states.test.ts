@@ -50,7 +50,7 @@ describe('<config-share> states', () => {
     assert(part(element, '[part="status"]')!.textContent!.includes('could not be found'), 'not-found message');
   });
 
-  it('403 domain_not_allowed: not-found for shoppers, one console warning and a typed event for the developer', async () => {
+  it('403 domain_not_allowed: not-found for shoppers, one console warning and a typed event for devs', async () => {
     const warnings: unknown[][] = [];
     const warn = console.warn;
     console.warn = (...args: unknown[]) => warnings.push(args);

@@ -4,7 +4,6 @@ import { sql } from 'drizzle-orm';
 import { addToOutbox, completeOutbox } from '../../server/core/repositories/outbox.js';
 import { QUEUES } from '../../server/core/jobs/queues.js';
 import { createLogger } from '../../server/core/platform/log.js';
-import type { OutboxRow } from '../../server/core/platform/db/schema/index.js';
 import { closeWorkerDeps, createWorkerDeps, type WorkerDeps } from '../../worker/deps.js';
 import { dispatchOutbox } from '../../worker/dispatch-outbox.js';
 import { startWorker } from '../../worker/app.js';
@@ -85,7 +84,8 @@ async function outboxState(jobIds: string[]): Promise<OutboxState[]> {
 /** Makes rows look enqueued long ago (`count` times), so the next dispatch re-sends them. */
 async function makeStale(jobIds: string[], count: number) {
   await deps.db.$client.query(
-    `update outbox set enqueue_count = $2, last_enqueued_at = now() - interval '1 hour', next_attempt_at = now() where job_id = any($1)`,
+    `update outbox set enqueue_count = $2, last_enqueued_at = now() - interval '1 hour', ` +
+      'next_attempt_at = now() where job_id = any($1)',
     [jobIds, count],
   );
 }
@@ -173,7 +173,7 @@ describe('dispatchOutbox', () => {
     ]);
   });
 
-  it("re-adds a lost job, leaves a job BullMQ still holds alone, and gives up one lost too often with its type's giveUp", async () => {
+  it('re-adds a lost job, leaves one BullMQ still holds, and gives up one lost too often via giveUp', async () => {
     const [alive, lost, poisoned] = [
       await rows(1, withGiveUp.name),
       await rows(1, withGiveUp.name),
@@ -235,7 +235,7 @@ describe('dispatchOutbox', () => {
     ]);
   });
 
-  it('does not look at a row whose job is delayed into the future: no sweep claims it, BullMQ is never asked', async () => {
+  it('ignores a row whose job is delayed into the future: no sweep claims it, BullMQ is never asked', async () => {
     const { ids, jobIds } = await rows(1, later.name);
     expect(await dispatchOutbox(deps, { ids })).toMatchObject({ claimed: 1, sent: 1 });
     const queue = deps.queues[QUEUES.submissionSteps];
@@ -253,7 +253,7 @@ describe('dispatchOutbox', () => {
     }
   });
 
-  it("pushes a row's next check past a failed run's backoff, so a retry delayed for hours is not polled meanwhile", async () => {
+  it("pushes a row's next check past a failed run's backoff, so a retry hours away is not polled", async () => {
     const failing = defineJob({
       queue: QUEUES.submissionSteps,
       name: 'fails-once',

@@ -8,7 +8,6 @@ import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { startSmtpCatcher, type SmtpCatcher } from '../helpers/smtp-catcher.js';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
 import { freePort } from '../helpers/test-env.js';
-import type { WorkerApp } from '../../worker/app.js';
 import { Queue, UnrecoverableError, Worker } from 'bullmq';
 import { createRedis } from '../../server/core/platform/redis.js';
 import { QUEUES } from '../../server/core/jobs/queues.js';
@@ -46,7 +45,7 @@ async function outboxRows(server: TestServer, requestId: string) {
   return rows;
 }
 
-/** Hands the request's first steps to BullMQ as a relay would, with no worker to run them; resolves once BullMQ holds them. */
+/** Hands the request's first steps to BullMQ as a relay would, with no worker; resolves once BullMQ holds them. */
 async function handOverToBullMQ(server: TestServer, requestId: string) {
   const deps = createWorkerDeps(workerConfig(server.env.env), createLogger('silent'));
   try {
@@ -178,7 +177,7 @@ describe('outbox', () => {
     expect(delivery.json).toMatchObject({ event: 'form.submitted', data: { requestId: id } });
   });
 
-  it('does everything once for a request whose server died between the commit and the hand-over to BullMQ', async () => {
+  it('does everything once for a request whose server died between commit and hand-over to BullMQ', async () => {
     const smtp = await startSmtpCatcher();
     cleanups.push(() => smtp.close());
     const server = await startTestServer({ SMTP_URL: smtp.url });
@@ -214,7 +213,7 @@ describe('outbox', () => {
     await expectEverythingOnce(server, smtp, share.projectId, [stored.id]);
   });
 
-  it('runs again a job BullMQ gave up on while Postgres still holds its work (e.g. failed by the stalled checker)', async () => {
+  it('runs again a job BullMQ gave up on while Postgres still holds its work (e.g. stalled checker)', async () => {
     const smtp = await startSmtpCatcher();
     cleanups.push(() => smtp.close());
     const server = await startTestServer({ SMTP_URL: smtp.url });
@@ -253,7 +252,7 @@ describe('outbox', () => {
     await expectEverythingOnce(server, smtp, share.projectId, [id]);
   });
 
-  it('gives up a step whose job was lost too often: it fails with the reason and the next steps still run', async () => {
+  it('gives up a step whose job was lost too often: it fails with the reason, the next steps run', async () => {
     const server = await startTestServer();
     cleanups.push(() => server.close());
     const owner = await server.person('owner@poison.test');
@@ -272,7 +271,8 @@ describe('outbox', () => {
     await queue.close();
     connection.disconnect();
     await server.deps.db.$client.query(
-      `update outbox set enqueue_count = 5, last_enqueued_at = now() - interval '1 hour', next_attempt_at = now() where job_id = $1`,
+      `update outbox set enqueue_count = 5, last_enqueued_at = now() - interval '1 hour', ` +
+        'next_attempt_at = now() where job_id = $1',
       [jobId],
     );
 
@@ -333,10 +333,9 @@ describe('outbox', () => {
 
       // A worker starting meanwhile waits for Redis; Redis comes back empty.
       const starting = startTestWorker(server.env.env, { REDIS_URL: redisUrl, SMTP_URL: smtp.url });
-      let worker: WorkerApp | undefined;
-      cleanups.push(async () => (worker ?? (await starting)).close(5000));
+      cleanups.push(async () => (await starting).close(5000));
       redis = await startRedis(redisPort, redisDir);
-      worker = await starting;
+      await starting;
 
       await expectEverythingOnce(server, smtp, share.projectId, [a, b]);
     },

@@ -26,7 +26,7 @@ describe('screenshotForPdf', () => {
     }
   });
 
-  it(`fits large ones inside ${SCREENSHOT_FOR_PDF_DEFAULTS.maxSide} × ${SCREENSHOT_FOR_PDF_DEFAULTS.maxSide}, keeping the aspect ratio`, async () => {
+  it(`fits large ones inside ${SCREENSHOT_FOR_PDF_DEFAULTS.maxSide} px a side, keeping the aspect ratio`, async () => {
     expect((await converted(await solid(4000, 3000))).meta).toMatchObject({ width: 1600, height: 1200 });
     expect((await converted(await solid(1000, 4000, 'webp'))).meta).toMatchObject({ width: 400, height: 1600 });
     expect((await converted(await solid(8192, 2048, 'jpeg'))).meta).toMatchObject({ width: 1600, height: 400 });

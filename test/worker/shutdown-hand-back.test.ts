@@ -3,7 +3,7 @@ import { QUEUES } from '../../server/core/jobs/queues.js';
 import { createLogger } from '../../server/core/platform/log.js';
 import { defineJob } from '../../worker/jobs/define-job.js';
 import { createJobRegistry } from '../../worker/jobs/index.js';
-import { startWorker, type WorkerApp } from '../../worker/app.js';
+import { startWorker } from '../../worker/app.js';
 import { createTestEnv, type TestEnv } from '../helpers/test-env.js';
 import { waitFor, workerConfig } from './submission-fixtures.js';
 
@@ -42,7 +42,7 @@ afterAll(() => env.cleanup());
 describe('a worker shutting down', () => {
   it('hands a job still running at the deadline back to the queue, where the next worker finishes it', async () => {
     const log = createLogger('silent');
-    let first: WorkerApp | null = await startWorker(workerConfig(env.env, { WORKER_LOCK_DURATION_MS: '60000' }), {
+    const first = await startWorker(workerConfig(env.env, { WORKER_LOCK_DURATION_MS: '60000' }), {
       log,
       jobs,
       relay: false,
@@ -53,7 +53,6 @@ describe('a worker shutting down', () => {
     await running;
 
     const graceful = await first.close(2500);
-    first = null;
     expect(graceful).toBe(false);
 
     // Back in the queue, not failed, no attempt spent (a lock expiry would take 60 s here).

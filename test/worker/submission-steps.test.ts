@@ -104,7 +104,7 @@ describe('e-mail step', () => {
     }
   });
 
-  it("refuses a project's SMTP host on a private address: the step fails at once with a fixed message and nothing is sent", async () => {
+  it("refuses a project's SMTP host on a private address: the step fails at once, nothing is sent", async () => {
     const projectSmtp = await startSmtpCatcher();
     try {
       const share = await createSharedProject(server, owner, {
@@ -249,7 +249,7 @@ describe('step runner', () => {
     expect(await query('select job_id from outbox where job_id = $1', [submissionJobId(requestId, 'pdf')])).toEqual([]);
   });
 
-  it('runs a step once when its job is delivered twice at the same time: the second finds it busy and is retried', async () => {
+  it('runs a step once when its job is delivered twice at once: the second finds it busy, retries', async () => {
     const share = await createSharedProject(server, owner);
     const { requestId } = await (await submit(server.url, share, validBody())).json();
     let runs = 0;
@@ -285,7 +285,7 @@ describe('step runner', () => {
     expect(runs).toBe(1);
   });
 
-  it('lets exactly one of two simultaneous claims run, frees the step for a retry, and takes over an expired lease', async () => {
+  it('lets one of two simultaneous claims run, frees the step for a retry, takes over an expired lease', async () => {
     const share = await createSharedProject(server, owner);
     const { requestId } = await (await submit(server.url, share, validBody())).json();
     const claims = await Promise.all([

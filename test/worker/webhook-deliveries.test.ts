@@ -486,7 +486,7 @@ describe('batches of first attempts', () => {
         const started = Date.now();
         await burst(projectId, 'quote.updated', 20);
         const got = await receiver.waitFor(20, healthy, 10_000);
-        // The hanging endpoint's attempts wait 15 s each, the refused ones are retried: the healthy ones waited for neither.
+        // The hanging endpoint's attempts wait 15 s each, the refused ones are retried: the healthy wait for neither.
         expect(Date.now() - started).toBeLessThan(8000);
         await settle(300);
         expect(receiver.received.filter(healthy)).toHaveLength(20);
@@ -507,7 +507,7 @@ describe('batches of first attempts', () => {
     40_000,
   );
 
-  it("a batch run again after a run died part-way sends only what was not delivered, and keeps each delivery's state", async () => {
+  it('a batch rerun after a run died part-way sends only what was undelivered, keeping each state', async () => {
     await worker.close(5000);
     // No relay: the test hands the batch to the processor itself, as BullMQ would after a crash.
     const direct = await startWorker(workerConfig(server.env.env, workerOverrides()), {
@@ -592,7 +592,7 @@ describe('batches of first attempts', () => {
     }
   }, 40_000);
 
-  it('a batch job Redis lost: the relay hands each of its deliveries over again alone, and each is delivered once', async () => {
+  it('a batch job Redis lost: the relay hands each delivery over again alone, each delivered once', async () => {
     await worker.close(5000);
     const direct = await startWorker(workerConfig(server.env.env, workerOverrides()), {
       log: createLogger('silent'),
@@ -608,7 +608,8 @@ describe('batches of first attempts', () => {
       });
       const jobIds = (
         await server.deps.db.$client.query(
-          `select o.job_id from outbox o join webhook_deliveries d on o.job_id = 'whd_' || d.id || '_1' where d.project_id = $1`,
+          "select o.job_id from outbox o join webhook_deliveries d on o.job_id = 'whd_' || d.id || '_1' " +
+            'where d.project_id = $1',
           [projectId],
         )
       ).rows.map((r) => r.job_id as string);

@@ -11,7 +11,7 @@ import sharp from 'sharp';
  */
 
 /** A noise texture (noise, so that glTF-Transform's prune does not fold it into a colour). */
-export async function noisePng(size: number, seed = 1): Promise<Uint8Array> {
+async function noisePng(size: number, seed = 1): Promise<Uint8Array> {
   const pixels = Buffer.alloc(size * size * 3);
   let x = seed * 2654435761;
   for (let i = 0; i < pixels.length; i++) {
@@ -185,7 +185,7 @@ interface ZipEntry {
 }
 
 /** A zip archive (no dependency: STORE or DEFLATE entries, one central directory). */
-export function zip(entries: ZipEntry[]): Uint8Array {
+function zip(entries: ZipEntry[]): Uint8Array {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;
@@ -257,7 +257,8 @@ export function brokenArchive(): Uint8Array {
     {
       name: 'scene.gltf',
       data: new TextEncoder().encode(
-        '{"asset":{"version":"2.0"},"buffers":[{"byteLength":64,"uri":"scene.bin"}],"bufferViews":[{"buffer":0,"byteLength":4096}]}',
+        '{"asset":{"version":"2.0"},"buffers":[{"byteLength":64,"uri":"scene.bin"}],' +
+          '"bufferViews":[{"buffer":0,"byteLength":4096}]}',
       ),
     },
     { name: 'scene.bin', data: new Uint8Array(64) },

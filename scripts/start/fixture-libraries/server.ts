@@ -60,8 +60,8 @@ export interface FixtureLibraries {
   close(): Promise<void>;
 }
 
-export const FIXTURE_CLIENT = { id: 'fixture-client-id', secret: 'fixture-client-secret' };
-export const FIXTURE_SMITHSONIAN_KEY = 'fixture-api-key';
+const FIXTURE_CLIENT = { id: 'fixture-client-id', secret: 'fixture-client-secret' };
+const FIXTURE_SMITHSONIAN_KEY = 'fixture-api-key';
 
 const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
@@ -168,7 +168,7 @@ export async function startFixtureLibraries(options: FixtureLibrariesOptions = {
       const type = query.get('t') ?? query.get('type') ?? 'all';
       if (!['models', 'all', 'hdris', 'textures'].includes(type)) return json(res, 400, { error: 'Invalid type' });
       const category = query.get('category');
-      const found = POLY_HAVEN.filter((e) => type === 'models' || type === 'all').filter(
+      const found = POLY_HAVEN.filter(() => type === 'models' || type === 'all').filter(
         (e) => !category || slug(e.category) === category || slug(e.category).startsWith(`${category}/`),
       );
       return json(res, 200, Object.fromEntries(found.map((e) => [e.id, info(e)])));
