@@ -14,7 +14,8 @@ COPY . .
 RUN npm run build && npm run build:element && npm run build:console
 
 FROM node:20-bookworm-slim
-ENV NODE_ENV=production HOST=0.0.0.0 BFF_HOST=0.0.0.0 WORKER_HEALTH_HOST=0.0.0.0
+# One process per container: the worker's health port can be fixed, for probes (EXPOSE below).
+ENV NODE_ENV=production HOST=0.0.0.0 BFF_HOST=0.0.0.0 WORKER_HEALTH_HOST=0.0.0.0 WORKER_HEALTH_PORT=3001
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force

@@ -18,7 +18,7 @@ import { ensureRedis } from './start/local-redis.js';
 import { ensureConsoleBuilt, ensureElementBuilt } from './start/element-build.js';
 import { QUEUE_DASHBOARD_PATH } from '../server/plugins/queue-dashboard.js';
 import { DATA_DIR, ROOT } from './start/paths.js';
-import { isPortFree, waitFor } from './start/ports.js';
+import { isPortFree, pickPort, waitFor } from './start/ports.js';
 import { loadOrCreateSecrets } from './start/secrets.js';
 import { startSmtpCatcher } from './start/smtp-catcher.js';
 import { chooseLibraries } from './start/libraries.js';
@@ -135,15 +135,15 @@ function printSummary(
   ownerToken: string | null,
   facts: string[],
 ) {
+  const { healthHost, healthPort } = config.worker;
+  const workerHealth =
+    healthPort === 0
+      ? 'a free port ("worker health on" in the log)'
+      : `http://${reachable(healthHost)}:${healthPort}/health`;
   const rows: Array<[string, string]> = [
     ['API', urls.api],
     ['API docs', `${urls.api}/docs   (OpenAPI: ${urls.api}/openapi.json)`],
-    [
-      'Health',
-      `${urls.api}/health   ${urls.bff}/health   ` +
-        `worker: http://${reachable(config.worker.healthHost)}:${config.worker.healthPort}/health   ` +
-        '(/ready: storage too)',
-    ],
+    ['Health', `${urls.api}/health   ${urls.bff}/health   worker: ${workerHealth}   (/ready: storage too)`],
     ['BFF', urls.bff],
   ];
   if (demo?.share?.isEnabled) {
@@ -208,7 +208,10 @@ async function main() {
   let config = loadAllSettings({ ...userEnv, ...settings });
   await assertPortFree('PORT', config.port, config.host);
   await assertPortFree('BFF_PORT', config.bffPort, config.bffHost);
-  if (config.worker.healthPort !== 0)
+  // Only probes use the worker's health port: 3001 when free, else another, shown in the summary.
+  if (!isSet('WORKER_HEALTH_PORT'))
+    settings.WORKER_HEALTH_PORT = String(await pickPort(3001, config.worker.healthHost));
+  else if (config.worker.healthPort !== 0)
     await assertPortFree('WORKER_HEALTH_PORT', config.worker.healthPort, config.worker.healthHost);
 
   if (!isSet('DATABASE_URL')) {
@@ -220,10 +223,12 @@ async function main() {
     facts.push(`Postgres\tDATABASE_URL (${new URL(config.databaseUrl).host})`);
   }
 
-  const redis = await ensureRedis(config.redisUrl, say);
+  // Without REDIS_URL, a Redis started here may move off 6379 when something else holds it.
+  const redis = await ensureRedis(config.redisUrl, say, !isSet('REDIS_URL'));
+  if (redis.url !== config.redisUrl) settings.REDIS_URL = redis.url;
   cleanups.push({ what: 'Redis', run: redis.stop });
   void redis.exited.then(() => shutdown('the Redis started here exited: stopping everything', 1));
-  facts.push(`Redis\t${new URL(config.redisUrl).host}${redis.started ? ' (started here, in memory only)' : ''}`);
+  facts.push(`Redis\t${new URL(redis.url).host}${redis.started ? ' (started here, in memory only)' : ''}`);
 
   if (!isSet('SMTP_URL')) {
     const smtp = await startSmtpCatcher(path.join(DATA_DIR, 'mail'));

@@ -3,13 +3,13 @@ import { failingDependencies } from '../server/core/platform/dependency-health.j
 import type { WorkerDeps } from './deps.js';
 
 /**
- * The worker's small HTTP port for orchestrators (WORKER_HEALTH_PORT): `GET /health` when
- * Postgres and Redis answer, `GET /ready` when file storage does too, both 503 naming what fails
- * (the server's shapes). Closed first on shutdown, so probes see the worker going.
+ * The worker's small HTTP port for orchestrators (WORKER_HEALTH_PORT; unset, a free port, logged):
+ * `GET /health` when Postgres and Redis answer, `GET /ready` when file storage does too, both 503
+ * naming what fails (the server's shapes). Closed first on shutdown, so probes see the worker going.
  */
 export async function startHealthServer(
   deps: Pick<WorkerDeps, 'db' | 'producerRedis' | 'storage' | 'log' | 'config'>,
-): Promise<{ close(): Promise<void>; port: number }> {
+): Promise<{ close(): Promise<void>; port: number; url: string }> {
   const app = Fastify({
     loggerInstance: deps.log.child({ part: 'health' }),
     logController: new LogController({ disableRequestLogging: true }),
@@ -33,10 +33,12 @@ export async function startHealthServer(
     };
   app.get('/health', answer(false));
   app.get('/ready', answer(true));
-  await app.listen({ port: deps.config.worker.healthPort, host: deps.config.worker.healthHost });
+  const { healthPort, healthHost } = deps.config.worker;
+  await app.listen({ port: healthPort, host: healthHost });
   const address = app.server.address();
-  return {
-    close: () => app.close(),
-    port: typeof address === 'object' && address ? address.port : deps.config.worker.healthPort,
-  };
+  const port = typeof address === 'object' && address ? address.port : healthPort;
+  // A wildcard address is reached through loopback; an IPv6 one needs brackets in a URL.
+  const shown = healthHost === '0.0.0.0' ? '127.0.0.1' : healthHost === '::' ? '::1' : healthHost;
+  const url = `http://${shown.includes(':') ? `[${shown}]` : shown}:${port}/health`;
+  return { close: () => app.close(), port, url };
 }

@@ -49,6 +49,8 @@ try {
     ),
   );
   health = started;
+  // Unset WORKER_HEALTH_PORT picks a free port: this line is where probes learn it.
+  log.info({ healthPort: started.port, healthUrl: started.url }, `worker health on ${started.url}`);
   log.info(
     { pid: process.pid, concurrency: config.worker.concurrency, prefix: config.queuePrefix, healthPort: started.port },
     'worker ready',

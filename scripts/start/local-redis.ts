@@ -4,6 +4,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { DATA_DIR } from './paths.js';
+import { isPortFree, pickPort } from './ports.js';
 import { StartError } from './start-error.js';
 import { withTimeout } from '../../server/core/platform/deadline.js';
 
@@ -12,6 +13,8 @@ import { withTimeout } from '../../server/core/platform/deadline.js';
  * with `redis-server` installed, one started here that keeps nothing on disk.
  */
 export interface RedisHandle {
+  /** Where it answers: REDIS_URL, or another local port when `movable` and that one was held. */
+  url: string;
   /** Whether this process started it (and so stops it). */
   started: boolean;
   /** Resolves when a Redis started here exits; never for one that was already running. */
@@ -59,8 +62,8 @@ function onPath(binary: string): string | null {
   return null;
 }
 
-export async function ensureRedis(url: string, log: (line: string) => void): Promise<RedisHandle> {
-  if (await redisAnswers(url)) return { started: false, exited: new Promise(() => {}), stop: async () => {} };
+export async function ensureRedis(url: string, log: (line: string) => void, movable = false): Promise<RedisHandle> {
+  if (await redisAnswers(url)) return { url, started: false, exited: new Promise(() => {}), stop: async () => {} };
 
   const parsed = new URL(url);
   const binary = onPath('redis-server');
@@ -76,10 +79,16 @@ export async function ensureRedis(url: string, log: (line: string) => void): Pro
       `Redis does not answer at ${parsed.host} and redis-server is not installed. ${install}`,
     );
 
-  const port = parsed.port || '6379';
   const bare = parsed.hostname.replace(/^\[|\]$/g, '');
   const host = bare === 'localhost' ? '127.0.0.1' : bare;
-  log(`no Redis answers at ${parsed.host}: starting ${binary} on ${host}:${port} (in memory only)`);
+  const asked = parsed.host;
+  let port = parsed.port || '6379';
+  // Something other than Redis holds the port: a Redis of our own goes elsewhere when it may.
+  if (movable && !(await isPortFree(Number(port), host))) {
+    port = String(await pickPort(Number(port), host));
+    parsed.port = port;
+  }
+  log(`no Redis answers at ${asked}: starting ${binary} on ${host}:${port} (in memory only)`);
   await mkdir(DATA_DIR, { recursive: true });
   const child: ChildProcess = spawn(
     binary,
@@ -96,7 +105,7 @@ export async function ensureRedis(url: string, log: (line: string) => void): Pro
   const alive = () => child.exitCode === null && child.signalCode === null;
 
   const deadline = Date.now() + 10_000;
-  while (!(await redisAnswers(url))) {
+  while (!(await redisAnswers(parsed.toString()))) {
     if (!alive() || Date.now() > deadline) {
       if (alive()) child.kill('SIGTERM');
       throw new RedisUnavailableError(`redis-server did not come up on ${host}:${port}:\n${output.trim()}`);
@@ -104,6 +113,7 @@ export async function ensureRedis(url: string, log: (line: string) => void): Pro
     await new Promise((r) => setTimeout(r, 200));
   }
   return {
+    url: parsed.toString(),
     started: true,
     exited,
     async stop() {

@@ -515,8 +515,11 @@ export const worker = settingsPiece(
       doc: 'How long after its hand-over to BullMQ an unfinished outbox entry is checked, and enqueued again if lost.',
     }),
     WORKER_HEALTH_PORT: int(0, 65535, {
-      default: '3001',
-      doc: 'Where a worker answers `GET /health` and `GET /ready` (`0`: any free port, logged at start).',
+      default: '0',
+      shown: '`0`: a free port (`npm start`: `3001` when free)',
+      doc:
+        'Where a worker answers `GET /health` and `GET /ready`. `0`: a free port, logged at start ' +
+        '("worker health on http://..."), so several workers on one host never collide.',
     }),
     WORKER_HEALTH_HOST: host({ default: '127.0.0.1', doc: "Address of the worker's health server." }),
   },
