@@ -57,6 +57,20 @@ export interface WorkerDeps {
   log: Logger;
 }
 
+/**
+ * The CPU pool, its threads started (each loading the import steps' modules) on first need, not
+ * with the process: that CPU would otherwise delay /health. `warm` starts them ahead of a task.
+ */
+function createLazyWarmPool(threads: number): CpuPool & { warm(): void } {
+  let pool: CpuPool | null = null;
+  const started = () => (pool ??= createCpuPool({ threads, warm: [IMPORT_MODEL_TASK] }));
+  return {
+    warm: () => void started(),
+    run: (task, input, options) => started().run(task, input, options),
+    close: async (timeoutMs) => pool?.close(timeoutMs),
+  };
+}
+
 /** `jobs`: the job types (default every job type of the product; tests register their own). */
 export function createWorkerDeps(config: WorkerConfig, log: Logger, jobs: JobRegistry = JOBS): WorkerDeps {
   // Two connections per job that may run at once (its work, its lease), plus the relay's.
@@ -90,8 +104,7 @@ export function createWorkerDeps(config: WorkerConfig, log: Logger, jobs: JobReg
     },
   });
   const storage = createStorage(config);
-  // Warm: threads started and the import steps' modules loaded before the first import arrives.
-  const cpuPool = createCpuPool({ threads: config.cpuThreads, warm: [IMPORT_MODEL_TASK] });
+  const cpuPool = createLazyWarmPool(config.cpuThreads);
   const libraries = createLibraries(config);
   const serviceDeps = {
     db,
@@ -112,7 +125,7 @@ export function createWorkerDeps(config: WorkerConfig, log: Logger, jobs: JobReg
     log,
     timeoutMs: config.libraryTimeoutMs,
   });
-  const imports = createImportRunner(serviceDeps, {
+  const importRunner = createImportRunner(serviceDeps, {
     libraries,
     connections: libraryConnections,
     assets: createAssetService(serviceDeps, {
@@ -121,6 +134,11 @@ export function createWorkerDeps(config: WorkerConfig, log: Logger, jobs: JobReg
     cpuPool,
     callTimeoutMs: config.libraryTimeoutMs,
   });
+  const imports: ImportRunner = {
+    ...importRunner,
+    // The threads start and load the import steps while the download runs, not at start-up.
+    run: (importId, signal) => (cpuPool.warm(), importRunner.run(importId, signal)),
+  };
   return {
     config,
     db,

@@ -1,6 +1,5 @@
 import { UnrecoverableError } from 'bullmq';
 import { formRows, formatDate, optionRows } from '../pdf/request-rows.js';
-import { ProjectMailError, isPermanentSmtpError, mailRouteFor, sendMail } from '../mail.js';
 import { RequestGoneError, defineSubmissionStep } from '../submission-step.js';
 
 /** The Message-ID of a request's e-mail: the same on every send, so a re-send is recognisable. */
@@ -59,6 +58,8 @@ export const submissionEmail = defineSubmissionStep(
           return { note: `No e-mail address: ${why} and no workspace owner has an e-mail address; nothing was sent.` };
         note = `Sent to the workspace's owners: ${why}.`;
       }
+      // nodemailer loads with the first e-mail, not with the worker (cached by Node from then on).
+      const { ProjectMailError, isPermanentSmtpError, mailRouteFor, sendMail } = await import('../mail.js');
       const route = mailRouteFor(settings, deps.config);
       if (!route)
         throw new UnrecoverableError(

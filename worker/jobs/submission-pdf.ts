@@ -1,7 +1,6 @@
 import { storageKeys } from '../../server/core/platform/storage/index.js';
 import { renderRequestPdfInPool } from '../pdf/render-in-pool.js';
 import type { RequestPdfInput } from '../pdf/render-request-pdf.js';
-import { screenshotForPdf } from '../pdf/screenshot-for-pdf.js';
 import { loadScreenshots, type ScreenshotFile } from '../screenshot-files.js';
 import { RequestGoneError, defineSubmissionStep } from '../submission-step.js';
 
@@ -12,6 +11,8 @@ import { RequestGoneError, defineSubmissionStep } from '../submission-step.js';
  */
 async function forPdf(shot: ScreenshotFile): Promise<RequestPdfInput['screenshots'][number]> {
   if (!shot.data) return { mimeType: shot.mimeType, data: null };
+  // sharp loads with the first screenshot, not with the worker (cached by Node from then on).
+  const { screenshotForPdf } = await import('../pdf/screenshot-for-pdf.js');
   const jpeg = await screenshotForPdf(shot.data);
   return jpeg ? { mimeType: 'image/jpeg', data: jpeg } : { mimeType: shot.mimeType, data: null, unreadable: true };
 }

@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from 'typebox';
 import { ownOrigin } from '../../services/own-origin.js';
 import { shareIdsOfUrl } from '../../services/share-ids.js';
 import { PREVIEW_IMAGE, displayName, sharePageUrl } from '../../services/share-page.js';
@@ -10,20 +9,33 @@ import { headlessRead } from '../share/headless-read.js';
 /** The largest iframe bound a consumer may ask for, in CSS pixels. */
 const MAX_BOUND = 10_000;
 
-const OembedQuery = Type.Object(
-  {
-    url: Type.String({
+/** The query as the schema below admits it. */
+interface OembedQuery {
+  url: string;
+  format?: string;
+  maxwidth?: number;
+  maxheight?: number;
+}
+
+// Plain JSON schema (Fastify validates it as any): the BFF starts without loading a schema builder.
+const OEMBED_QUERY_SCHEMA = {
+  type: 'object',
+  required: ['url'],
+  properties: {
+    url: {
+      type: 'string',
       minLength: 1,
       maxLength: 2048,
       description: 'A share link: `https://<app_domain>/share/<projectId>/<token>`.',
-    }),
-    format: Type.Optional(Type.String({ maxLength: 16, description: '`json` (default); anything else answers 501.' })),
-    maxwidth: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_BOUND })),
-    maxheight: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_BOUND })),
+    },
+    format: { type: 'string', maxLength: 16, description: '`json` (default); anything else answers 501.' },
+    maxwidth: { type: 'integer', minimum: 1, maximum: MAX_BOUND },
+    maxheight: { type: 'integer', minimum: 1, maximum: MAX_BOUND },
   },
   // Consumers add their own parameters (callback, lang...): ignored, not refused.
-  { additionalProperties: true, maxProperties: 16 },
-);
+  additionalProperties: true,
+  maxProperties: 16,
+} as const;
 
 /**
  * `GET /oembed?url=<share link>&format=json` (oembed.com; contract section 11): a `rich` answer
@@ -33,9 +45,9 @@ const OembedQuery = Type.Object(
  * but json; 400 for a missing url or bad bounds.
  */
 export default async function oembedRoutes(app: FastifyInstance) {
-  app.get<{ Querystring: Static<typeof OembedQuery> }>(
+  app.get<{ Querystring: OembedQuery }>(
     '/oembed',
-    { schema: { querystring: OembedQuery } },
+    { schema: { querystring: OEMBED_QUERY_SCHEMA } },
     async (request, reply) => {
       // oEmbed consumers include browsers on any site; nothing here is private.
       reply.header('access-control-allow-origin', '*').header('cache-control', 'no-cache');
