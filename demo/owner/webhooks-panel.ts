@@ -1,21 +1,8 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import type { Api, DeliveryRecord, Webhook, WebhookTest } from './api.js';
+import { WEBHOOK_EVENT_TYPES as EVENT_TYPES } from '../../server/core/wire/webhook-event-types.js';
 import { announce, errorText, panelStyles } from './styles.js';
-
-/** The interface's supported event types (webhook.test is sent by the test button, not subscribed to). */
-const EVENT_TYPES = [
-  'quote.submitted',
-  'quote.updated',
-  'quote.deleted',
-  'option.changed',
-  'price.calculated',
-  'form.submitted',
-  'project.updated',
-  'project.published',
-  'viewer.screenshot',
-  'animation.triggered',
-] as const;
 
 /** The API's webhook id rule, written so that it compiles under the `v` flag browsers give pattern attributes. */
 const ID_PATTERN = String.raw`[A-Za-z0-9_\-]{1,64}`;
