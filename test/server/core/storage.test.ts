@@ -107,20 +107,23 @@ describe('local driver', () => {
 });
 
 describe('the S3 driver', () => {
-  it('loads the AWS SDK on first use, not when the store is made', async () => {
+  it('loads the AWS SDK only for an S3 store, never for local storage', async () => {
     // A process of its own: this one's module cache may hold the SDK already.
     const script = `
       import { createRequire } from 'node:module';
       import { createStorage } from './server/core/platform/storage/index.js';
       import { loadWorkerConfig } from './worker/config.js';
       const sdkLoaded = () => Object.keys(createRequire(process.cwd() + '/').cache).some((p) => p.includes('@aws-sdk'));
+      const local = createStorage(loadWorkerConfig({ STORAGE_DIR: process.cwd() + '/.data/never-written' }));
+      await local.head('workspaces/w1/assets/none.glb');
+      const localUsed = sdkLoaded();
       const store = createStorage(loadWorkerConfig({
         STORAGE_DRIVER: 's3', S3_BUCKET: 'my-bucket', S3_REGION: 'eu-west-1',
         S3_ACCESS_KEY_ID: 'key-id', S3_SECRET_ACCESS_KEY: 'secret',
       }));
       const made = sdkLoaded();
       const url = await store.presign('workspaces/w1/assets/a1.glb', 60);
-      console.log(JSON.stringify({ made, used: sdkLoaded(), host: new URL(url).host }));`;
+      console.log(JSON.stringify({ localUsed, made, used: sdkLoaded(), host: new URL(url).host }));`;
     const { stdout } = await promisify(execFile)(
       process.execPath,
       ['--import', 'tsx', '--input-type=module', '-e', script],
@@ -128,7 +131,12 @@ describe('the S3 driver', () => {
         cwd: fileURLToPath(new URL('../../../', import.meta.url)),
       },
     );
-    expect(JSON.parse(stdout)).toEqual({ made: false, used: true, host: 'my-bucket.s3.eu-west-1.amazonaws.com' });
+    expect(JSON.parse(stdout)).toEqual({
+      localUsed: false,
+      made: false,
+      used: true,
+      host: 'my-bucket.s3.eu-west-1.amazonaws.com',
+    });
   });
 });
 

@@ -2,12 +2,14 @@ import type { StorageSettings } from '../config/pieces.js';
 import { assertSafeKey, type StorageDriver } from './driver.js';
 
 /**
- * The S3 driver, its module (and the AWS SDK, ~100 ms of start-up) loaded on first use: a process
- * on local storage, or one that never touches files, does not pay for it.
+ * The S3 driver, its module (and the AWS SDK, ~100 ms of start-up) loaded in the background once an S3 store is made:
+ * a process on local storage never loads it.
  */
 export function createLazyS3Driver(settings: StorageSettings['storage']['s3']): StorageDriver {
   let loading: Promise<StorageDriver> | undefined;
   const driver = () => (loading ??= import('./s3-driver.js').then(({ createS3Driver }) => createS3Driver(settings)));
+  // Started now, so the first request does not wait for the SDK; a failure surfaces on first use.
+  void driver().catch(() => {});
   return {
     name: 's3',
     put: async (key, body, options) => (await driver()).put(key, body, options),
