@@ -155,9 +155,10 @@ module.exports = {
       name: 'not-to-dev-dep',
       comment:
         'Production code runs where only dependencies are installed. Tests, benchmarks and the tool configs ' +
-        'may use devDependencies; type-only imports (of @types packages, say) are erased before anything runs.',
+        'may use devDependencies; type-only imports (of @types packages, say) are erased before anything runs. ' +
+        "The pool's thread entry loads tsx only for a .ts task, which exists only when the sources run under tsx.",
       severity: 'error',
-      from: { path: '^(server|worker|bff|element|scripts)/' },
+      from: { path: '^(server|worker|bff|element|scripts)/', pathNot: '^server/core/platform/cpu-pool-thread\\.mjs$' },
       to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'] },
     },
     {
