@@ -37,7 +37,9 @@ export function isPhoneNumber(value: string) {
   return value.length <= MAX_TEL_LENGTH && TEL.test(value) && digits >= 3 && digits <= 20;
 }
 
-const NUMERIC = /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/;
+/** Numeric text as a form sends it; unambiguous, so a long string of digits is checked in linear time. */
+const NUMERIC = /^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$/;
+const MAX_NUMERIC_LENGTH = 64;
 
 /** Whether `value` lies on the step grid from `base`, allowing for binary fractions (0.1 + 0.2). */
 function onStep(value: number, base: number, step: number) {
@@ -52,7 +54,9 @@ function breach(field: FormField, value: unknown): [keyof FormFieldMessages, Rec
       return typeof value === 'boolean' ? null : ['fieldCheckbox'];
     case 'number': {
       // HTML forms and many API clients send numbers as text: "3" counts as 3.
-      if (typeof value === 'string' && NUMERIC.test(value)) value = Number(value);
+      if (typeof value === 'string' && value.length <= MAX_NUMERIC_LENGTH && NUMERIC.test(value.trim())) {
+        value = Number(value);
+      }
       if (typeof value !== 'number' || !Number.isFinite(value)) return ['fieldNumber'];
       const { min, max, step } = field;
       if (min !== undefined && value < min) return ['fieldMin', { min }];

@@ -91,6 +91,7 @@ describe('checkFormFields', () => {
     ['a phone with letters', { phone: 'call me' }, 'phone', 'fieldTel', FORM_FIELD_MESSAGES.fieldTel],
     ['a phone with too few digits', { phone: '+1' }, 'phone', 'fieldTel', FORM_FIELD_MESSAGES.fieldTel],
     ['a number as words', { count: 'three' }, 'count', 'fieldNumber', 'Enter a number.'],
+    ['a 100,000-digit number as text', { count: '9'.repeat(100_000) + 'x' }, 'count', 'fieldNumber', 'Enter a number.'],
     ['a number below min', { count: 0 }, 'count', 'fieldMin', 'Must be at least 1.'],
     ['a number above max', { count: 11 }, 'count', 'fieldMax', 'Must be at most 10.'],
     ['a number off its step', { width: 0.25 }, 'width', 'fieldStep', 'Must be a multiple of 0.1.'],
