@@ -14,7 +14,7 @@ import {
   ProvidersReply,
   SearchQuery,
   SearchReply,
-} from '../../schemas/libraries.js';
+} from '../../core/wire/libraries.js';
 import { toImportJobBody } from '../presenters/import-job-body.js';
 import { toAssetBody } from '../presenters/asset-body.js';
 

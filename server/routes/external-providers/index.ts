@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { errors } from '../../schemas/common.js';
-import { CallbackQuery, ConnectReply, ConnectionReply, DisconnectReply } from '../../schemas/libraries.js';
+import { CallbackQuery, ConnectReply, ConnectionReply, DisconnectReply } from '../../core/wire/libraries.js';
 
 /**
  * The person's library_b account: status, the OAuth authorize flow (connect, then the
