@@ -49,7 +49,13 @@ type Claimed = OutboxRow & { type: JobType };
  * are idempotent against Postgres); after `maxEnqueues` a job type with `giveUp` is given up.
  */
 export async function dispatchOutbox(deps: WorkerDeps, options: DispatchOptions = {}): Promise<DispatchResult> {
-  const { ids, resendAfterMs = deps.config.worker.resendAfterMs, batchSize = 100, deadlineMs = 3000 } = options;
+  const {
+    ids,
+    resendAfterMs = deps.config.worker.resendAfterMs,
+    batchSize = 100,
+    deadlineMs = 3000,
+    maxEnqueues = 5,
+  } = options;
   const { queues, jobs, outbox } = deps;
   const result: DispatchResult = { claimed: 0, sent: 0, alive: 0, failed: 0, gaveUp: 0 };
   if (ids && ids.length === 0) return result;
@@ -68,8 +74,11 @@ export async function dispatchOutbox(deps: WorkerDeps, options: DispatchOptions 
   const failed: number[] = [];
   const giveUp: Claimed[] = [];
   const firstTime = new Map<QueueName, Claimed[]>();
-  for (const row of claimed.filter((r) => r.lastEnqueuedAt === null))
-    firstTime.set(row.queue as QueueName, [...(firstTime.get(row.queue as QueueName) ?? []), row]);
+  for (const row of claimed.filter((r) => r.lastEnqueuedAt === null)) {
+    const queued = firstTime.get(row.queue as QueueName);
+    if (queued) queued.push(row);
+    else firstTime.set(row.queue as QueueName, [row]);
+  }
   const addInBulk = [...firstTime].map(async ([queue, batch]) => {
     const bulk = batch
       .filter((row) => !row.type.batch)
@@ -104,7 +113,7 @@ export async function dispatchOutbox(deps: WorkerDeps, options: DispatchOptions 
         row.carrierJobId = null;
         const state = await redis(() => queue.getJobState(row.jobId));
         if (!GONE_STATES.has(state)) return alive.push(row.id);
-        if (row.type.giveUp && row.enqueueCount >= (options.maxEnqueues ?? 5)) return giveUp.push(row);
+        if (row.type.giveUp && row.enqueueCount >= maxEnqueues) return giveUp.push(row);
         await redis(async () => {
           if (state !== 'unknown') await queue.remove(row.jobId);
           await queue.add(row.jobName, row.payload, jobOptions(row.type, row.jobId));

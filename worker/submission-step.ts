@@ -77,7 +77,7 @@ async function handOver(deps: WorkerDeps, ids: number[]) {
 async function recordFailure(deps: WorkerDeps, job: Job<SubmissionJobData>, step: SubmissionStep, error: unknown) {
   const { submissionId } = job.data;
   const message = messageOf(error);
-  // Not the job's last run (a permanent error, or no attempts left): BullMQ retries it.
+  // A retryable error with attempts left: BullMQ retries it.
   if (!(error instanceof UnrecoverableError) && job.attemptsMade + 1 < (job.opts.attempts ?? 1)) {
     await deps.submissions.recordStepError(submissionId, step, message);
     return;

@@ -37,5 +37,5 @@ export function withoutOwnOrigin(
   if (!own || (origin === undefined && referer === undefined)) return { origin, referer };
   // An Origin header is already an origin: most embeds skip the URL parser.
   const value = origin ?? referer!;
-  return (value === own ? own : originOfUrl(value)) === own ? {} : { origin, referer };
+  return value === own || originOfUrl(value) === own ? {} : { origin, referer };
 }

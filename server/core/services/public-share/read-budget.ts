@@ -22,7 +22,8 @@ export type ReadBudgetDecision =
   | { allowed: false; limit: number; resetSeconds: number };
 
 /** The Redis key of a client's read budget (IPv4 address or IPv6 /64). */
-export const readBudgetKey = (prefix: string, ip: string) => `${prefix}:share-read:${clientKey(ip)}`;
+const keyPrefix = (prefix: string) => `${prefix}:share-read`;
+export const readBudgetKey = (prefix: string, ip: string) => `${keyPrefix(prefix)}:${clientKey(ip)}`;
 
 /** The draft RateLimit headers of a counted read (allowed or refused). */
 export function readBudgetHeaders(decision: { limit: number; remaining?: number; resetSeconds: number }) {
@@ -50,7 +51,7 @@ export function readBudgetExceeded(decision: { limit: number; resetSeconds: numb
 export function createReadBudget({ redis, prefix, rate }: ReadBudgetOptions) {
   const limiter = new RateLimiterRedis({
     storeClient: redis,
-    keyPrefix: `${prefix}:share-read`,
+    keyPrefix: keyPrefix(prefix),
     points: rate.max,
     duration: Math.max(1, Math.round(rate.timeWindow / 1000)),
     rejectIfRedisNotReady: true,
