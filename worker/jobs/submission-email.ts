@@ -1,23 +1,17 @@
 import { UnrecoverableError } from 'bullmq';
+import { readFormFields } from '../../server/core/wire/form-fields.js';
+import { isEmailAddress } from '../../server/core/wire/form-field-rules.js';
 import { formRows, formatDate, optionRows } from '../pdf/request-rows.js';
 import { RequestGoneError, defineSubmissionStep } from '../submission-step.js';
 
 /** The Message-ID of a request's e-mail: the same on every send, so a re-send is recognisable. */
 const requestMessageId = (requestId: string) => `<request-${requestId}@config-share>`;
 
-const ADDRESS = /^[^\s@<>,;]+@[^\s@<>,;]+$/;
-
 /** The visitor's address, from the form's e-mail field (or an `email` answer), for Reply-To. */
 function visitorAddress(formFields: unknown, formData: Record<string, unknown>): string | undefined {
-  const emailField = (Array.isArray(formFields) ? formFields : []).find(
-    (f) =>
-      f &&
-      typeof f === 'object' &&
-      (f as { type?: unknown }).type === 'email' &&
-      typeof formData[String((f as { id?: unknown }).id)] === 'string',
-  ) as { id: unknown } | undefined;
-  const value = emailField ? formData[String(emailField.id)] : formData.email;
-  return typeof value === 'string' && ADDRESS.test(value.trim()) ? value.trim() : undefined;
+  const emailField = readFormFields(formFields).find((f) => f.type === 'email' && typeof formData[f.id] === 'string');
+  const value = formData[emailField?.id ?? 'email'];
+  return typeof value === 'string' && isEmailAddress(value.trim()) ? value.trim() : undefined;
 }
 
 /** Recipients from emailAdminAddress: one address, or several separated by commas or semicolons. */
@@ -26,7 +20,7 @@ function adminRecipients(value: unknown): string[] {
   return value
     .split(/[,;]/)
     .map((s) => s.trim())
-    .filter((s) => ADDRESS.test(s));
+    .filter(isEmailAddress);
 }
 
 /**
