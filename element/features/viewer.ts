@@ -19,6 +19,7 @@ import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { RoomEnvironment } from 'three/addons/environments/RoomEnvironment.js';
 import type { PublicModel, PublicProject } from '../../server/core/wire/public-project.js';
+import type { Options, Scene } from '../../server/core/wire/configurator/types.js';
 
 /**
  * The 3D view, loaded as its own chunk (dynamic import) once the element nears the viewport:
@@ -39,9 +40,28 @@ export interface Viewer {
    * done, with the ids of those whose file failed to download or parse.
    */
   load(models: LoadingModel[]): Promise<string[]>;
+  /**
+   * Applies the selections' effects (contract 12.3) from the base scene, synchronously once every
+   * texture they need is loaded, and draws at the next frame; resolves when drawn.
+   */
+  configure(options: Options): Promise<void>;
+  /**
+   * Plays an animation block (12.6): `play` from the start (or toggles repeat/pingpong), `forward`
+   * or `backward` for a choice trigger, `end` jumps to the end pose. False for an unknown id or clip.
+   */
+  playAnimation(animationId: string, how: 'play' | 'forward' | 'backward' | 'end'): boolean;
+  /** The configured scene as a binary glTF (what AR shows: no hidden or deleted parts). */
+  exportConfigured(): Promise<Blob>;
   /** Draws the current view and returns the canvas holding it (read it at once). */
   capture(): HTMLCanvasElement;
   dispose(): void;
+}
+
+/** What the viewer needs from the parsed scene before a model's first frame. */
+export interface ViewerSetup {
+  scene: Scene;
+  /** Defaults or restored selections, applied before the first frame. */
+  options: Options;
 }
 
 /** renderQuality → renderer settings: a pixel ratio capped by the device's own, the environment map's face size. */
@@ -89,7 +109,13 @@ const HALF_FOV = MathUtils.degToRad(FOV / 2);
  * Creates the renderer inside `stage` (throws where WebGL is unavailable; the element catches
  * that and keeps the form). `preserveDrawingBuffer` lets screenshot() read the last frame.
  */
-export function createViewer(stage: HTMLElement, data: PublicProject['data'], label: string): Viewer {
+export function createViewer(
+  stage: HTMLElement,
+  data: PublicProject['data'],
+  label: string,
+  setup?: ViewerSetup,
+): Viewer {
+  void setup;
   const quality = QUALITY[data.renderQuality] ?? QUALITY.optimised;
   const renderer = new WebGLRenderer({ antialias: quality.antialias, preserveDrawingBuffer: true });
   // As model-viewer does in production: no status query after each shader link, each of which
@@ -202,6 +228,15 @@ export function createViewer(stage: HTMLElement, data: PublicProject['data'], la
       if (!box.isEmpty() && quality.shadows) addGround(box);
       render();
       return failed;
+    },
+    configure() {
+      return Promise.resolve();
+    },
+    playAnimation() {
+      return false;
+    },
+    exportConfigured() {
+      return Promise.reject(new Error('exportConfigured: not implemented yet'));
     },
     capture() {
       render();
