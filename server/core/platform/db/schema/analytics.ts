@@ -1,0 +1,54 @@
+import { date, integer, pgTable, primaryKey, smallint, text, uuid } from 'drizzle-orm/pg-core';
+import { projects } from './projects.js';
+
+/**
+ * Visitor counters per project and UTC day (contract 12.12), kept as events are recorded so the
+ * analytics read never scans raw events. A hot day is split over `shard` rows so writers never
+ * queue on one row; reads sum the shards.
+ */
+export const visitorDayCounters = pgTable(
+  'visitor_day_counters',
+  {
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    shard: smallint('shard').notNull().default(0),
+    views: integer('views').notNull().default(0),
+    sessions: integer('sessions').notNull().default(0),
+    optionChanges: integer('option_changes').notNull().default(0),
+    submissions: integer('submissions').notNull().default(0),
+    animations: integer('animations').notNull().default(0),
+    arOpens: integer('ar_opens').notNull().default(0),
+    saves: integer('saves').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.day, t.shard] })],
+);
+
+/** `option.changed` counts per choice and day: the analytics read's top choices. */
+export const visitorChoiceCounters = pgTable(
+  'visitor_choice_counters',
+  {
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    blockId: text('block_id').notNull(),
+    choiceId: text('choice_id').notNull(),
+    count: integer('count').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.day, t.blockId, t.choiceId] })],
+);
+
+/** The sessions seen per day: an insert that adds a row is a new session-day (distinct, exact). */
+export const visitorDaySessions = pgTable(
+  'visitor_day_sessions',
+  {
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    sessionId: text('session_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.day, t.sessionId] })],
+);
