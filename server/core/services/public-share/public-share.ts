@@ -15,6 +15,7 @@ import {
 } from '../../domain/public-payload.js';
 import { createPasswordCheck } from './password-check.js';
 import { createShareStateCache } from './share-state-cache.js';
+import { parseScene, type Scene } from '../../wire/configurator/index.js';
 import {
   checkShare,
   isWellFormedShareRequest,
@@ -61,6 +62,12 @@ export function createPublicShareService(deps: PublicShareServiceDeps) {
   const checkPassword = createPasswordCheck(deps.redis, deps.prefix, shareStates);
   // The project's form fields per revision, so a submit does not decompress the whole scene.
   const formFieldsByRevision = new LRUCache<string, { fields: unknown; size: number }>({
+    maxSize: FORM_FIELDS_CACHE_BYTES,
+    maxEntrySize: FORM_FIELDS_ENTRY_BYTES,
+    sizeCalculation: (entry) => entry.size,
+  });
+
+  const scenesByRevision = new LRUCache<string, { scene: Scene; size: number }>({
     maxSize: FORM_FIELDS_CACHE_BYTES,
     maxEntrySize: FORM_FIELDS_ENTRY_BYTES,
     sizeCalculation: (entry) => entry.size,
@@ -166,6 +173,19 @@ export function createPublicShareService(deps: PublicShareServiceDeps) {
       const size = Math.max(1, Buffer.byteLength(JSON.stringify(fields ?? null)));
       formFieldsByRevision.set(`${access.projectId}|${stored.revision}`, { fields, size });
       return fields;
+    },
+
+    /** The parsed scene (contract 12.1) at the revision the checks saw, kept per revision. */
+    async parsedScene(access: ShareAccess): Promise<Scene> {
+      const key = `${access.projectId}|${access.projectRevision}`;
+      const cached = scenesByRevision.get(key);
+      if (cached) return cached.scene;
+      const stored = await sceneOf(access);
+      const data = decompressScene(stored.scene);
+      const { scene } = parseScene(data);
+      const size = Math.max(1, Buffer.byteLength(JSON.stringify(data.sceneData ?? null)));
+      scenesByRevision.set(`${access.projectId}|${stored.revision}`, { scene, size });
+      return scene;
     },
   };
 }
