@@ -104,7 +104,8 @@ const configurator = (target: string | undefined) => ({
   pricingFormula: [{ op: 'multiply', field: 'quantity', label: 'Quantity' }],
 });
 
-const scene = (model: DemoModel | null, copies = 1) => ({
+/** A demo project's data: the stool (or `copies` of it in a grid) as a configurator; the bench uses it too. */
+export const demoProjectData = (model: DemoModel | null, copies = 1) => ({
   // Copies stand in a grid, 0.6 m apart: 25 of them exercise the element's model-urls fallback
   // (only the first 20 models of a read carry a URL).
   models: model
@@ -195,7 +196,7 @@ export async function ensureDemoShares(
     const res = await on<{ project: { id: string } }>('POST', '/projects', {
       name,
       type: 'configurator',
-      data: scene(on === api ? model : null, copies),
+      data: demoProjectData(on === api ? model : null, copies),
     });
     if (res.status !== 201)
       throw new Error(`creating the demo project "${name}" answered ${res.status}: ${JSON.stringify(res.body)}`);
@@ -278,7 +279,7 @@ export async function ensureDemoProject(apiUrl: string, ownerToken: string): Pro
     const res = await api<{ project: { id: string } }>('POST', '/projects', {
       name: DEMO_PROJECT_NAME,
       type: 'configurator',
-      data: scene(model),
+      data: demoProjectData(model),
     });
     if (res.status !== 201)
       throw new Error(`creating the demo project answered ${res.status}: ${JSON.stringify(res.body)}`);
