@@ -2,7 +2,7 @@ import { html, svg, nothing } from 'lit';
 import type { AnalyticsReport, DayCounters } from './configurator-reports.js';
 
 /** The series the chart draws: colour and dash pattern both tell them apart (never colour alone). */
-export const CHART_SERIES: Array<{ key: keyof DayCounters; label: string; color: string; dash: string }> = [
+const CHART_SERIES: Array<{ key: keyof DayCounters; label: string; color: string; dash: string }> = [
   { key: 'views', label: 'Views', color: '#2f5fa7', dash: '' },
   { key: 'sessions', label: 'Sessions', color: '#a0522d', dash: '7 4' },
   { key: 'submissions', label: 'Submissions', color: '#1b7a3a', dash: '2 3' },

@@ -24,7 +24,7 @@ const count = new Intl.NumberFormat();
 const percent = new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 2 });
 
 /** The last `days` UTC days ending today, as the analytics read takes them (YYYY-MM-DD, inclusive). */
-export function lastDays(days: number, now = new Date()): { from: string; to: string } {
+function lastDays(days: number, now = new Date()): { from: string; to: string } {
   const to = now.toISOString().slice(0, 10);
   const from = new Date(Date.parse(to) - (days - 1) * DAY_MS).toISOString().slice(0, 10);
   return { from, to };
