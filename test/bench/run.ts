@@ -1,8 +1,8 @@
 /**
  * `npm run bench`: public reads, the BFF cache, the submit acknowledgement, scale-out, uploads, the element's first
- * frame and an option change, then each process's start-up, each next to an anchor measured the same way in the same run
- * (for reads: bare Fastify answering the same bytes). Compare ratios, not absolutes: the load generator and the server
- * share the cores.
+ * frame and an option change, then each process's start-up, each next to an anchor measured the same way in the same
+ * run (for reads: bare Fastify answering the same bytes). Compare ratios, not absolutes: the load generator and the
+ * server share the cores.
  */
 import autocannon, { type Result } from 'autocannon';
 import pg from 'pg';
