@@ -22,9 +22,8 @@ import { createRequestAddressing } from './services/request-address.js';
 import { createCacheHitFastPath, type CacheHitFastPath } from './services/cache-hit-fast-path.js';
 
 /**
- * The backend-for-frontend in front of the server's public share routes (contract section 10):
- * the proxy with its cache of public reads, the share link as a page with oEmbed (section 11),
- * the element bundle, the demo pages, /health.
+ * The BFF in front of the server's public share routes (contract sections 10 and 11): cached
+ * public reads, the share page with oEmbed, the element bundle, the demo pages and /health.
  */
 export interface BuildBffOptions {
   logger?: FastifyServerOptions['logger'];

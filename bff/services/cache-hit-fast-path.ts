@@ -44,9 +44,8 @@ export interface HeaderTemplate {
 }
 
 /**
- * The template of one kept answer, as a 200 or as the BFF's own 304, with or without an Origin to
- * echo and RateLimit headers (none when Redis did not count the read): the public CORS headers,
- * the budget, the kept headers with Vary naming Accept, the ETag and the API version.
+ * The template of one kept answer (200 or the BFF's own 304), built once per kept answer; RateLimit
+ * headers are left out when Redis did not count the read.
  */
 function headerTemplate(kept: KeptRead, withOrigin: boolean, notModified: boolean, counted: boolean): HeaderTemplate {
   const named: Record<string, string | number> = Object.assign(
@@ -77,13 +76,8 @@ function templateFor(kept: KeptRead, withOrigin: boolean, notModified: boolean, 
 }
 
 /**
- * The BFF's one answer to a cache hit: a `GET /share/:projectId/:token` whose kept answer is
- * current is answered from memory (304 for a matching If-None-Match, else the kept 200) once the
- * client's read budget allows it. It runs below Fastify's routing ({@link beforeRouting}: a hit is
- * written straight to the socket with a header list built once per kept answer) and, for the
- * requests that reach the share route anyway (app.inject, `cacheHitFastPath: false`), from its
- * preHandler ({@link routed}). A miss, a stale entry, the share page, HEAD, a body or a query go
- * on to the proxy; a refused read goes on too, to be answered with the API's 429 by the route.
+ * Answers a current cache hit from memory once the read budget allows, below Fastify's routing
+ * ({@link beforeRouting}) or from the route's preHandler ({@link routed}); everything else goes on to the proxy.
  */
 export function createCacheHitFastPath({
   readCache,

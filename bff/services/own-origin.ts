@@ -1,9 +1,8 @@
 const HOST = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:[0-9]{1,5})?$/i;
 
 /**
- * The origin a request reached this BFF at (`http://127.0.0.1:8080`, or the load balancer's
- * when `TRUST_PROXY` trusts it): where the share page's links point. null when the Host header
- * is not a plain host (and port).
+ * The origin a request reached this BFF at (the load balancer's when `TRUST_PROXY` trusts it), where
+ * the share page's links point; null when the Host header is not a plain host and port.
  */
 export function ownOrigin(protocol: string, host: string | undefined): string | null {
   // Only a host name or address and a port: anything else (a path, user info, spaces) would change the URL's meaning.
@@ -25,9 +24,8 @@ function originOfUrl(value: string): string | null {
 }
 
 /**
- * Origin and Referer of a read with a value naming this BFF's own origin removed: the share
- * page's own element is not an embed (contract section 11). Origin decides when present, else
- * Referer; when it names `own`, both go.
+ * Drops Origin and Referer when they name this BFF: the share page's own element is not an embed
+ * (contract section 11). Origin decides when present, else Referer.
  */
 export function withoutOwnOrigin(
   origin: string | undefined,

@@ -19,10 +19,8 @@ function weightOf(ranges: Array<{ range: string; q: number }>, type: string): nu
 }
 
 /**
- * Whether a request asks for the share page rather than the JSON payload (contract section 11):
- * Accept must weigh `text/html` above `application/json`. A browser navigation (`text/html,...,
- * *\/*;q=0.8`) does; `fetch()` (`*\/*`), `Accept: application/json` and no Accept at all keep
- * getting JSON.
+ * Whether Accept weighs `text/html` above `application/json` (contract section 11): a browser
+ * navigation gets the share page; `fetch()`, JSON clients and no Accept keep getting JSON.
  */
 export function prefersHtml(accept: string | undefined): boolean {
   if (!accept || accept === '*/*' || accept === 'application/json') return false;

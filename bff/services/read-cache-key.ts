@@ -13,13 +13,8 @@ export interface ReadRequestParts {
 }
 
 /**
- * The cache key of a public read: everything the server's answer depends on besides the stored
- * share itself. The project id (lower case, as share-change notices name it: an upper-case id
- * reaches the same project and must be evicted with it), the token, the embed host and port the
- * server's 403 looks at (from Origin, else Referer; none and an unusable one are kinds of their
- * own), and an HMAC of X-Share-Password under `secret`: an answer kept for one password is only
- * ever found by a request carrying the same password, and the password itself is not kept.
- * null when the request cannot name a share (the server answers it with its one 404).
+ * Everything the server's answer depends on besides the stored share; the password is kept only as an
+ * HMAC under `secret`. null when the request cannot name a share (the server's one 404).
  */
 export function readCacheKey(parts: ReadRequestParts, secret: Buffer): string | null {
   if (!isWellFormedShareRequest(parts)) return null;

@@ -40,14 +40,8 @@ export const KEPT_HEADERS = ['content-type', 'cache-control', 'content-security-
 const ENTRY_OVERHEAD_BYTES = 1024;
 
 /**
- * The BFF's cache of public reads. Share-change notices (server/core/platform/share-changes.ts)
- * evict: a notice naming a project drops that project's entries; a workspace-wide one (asset,
- * billing) drops everything, the BFF not knowing workspaces; a reset (first subscription,
- * reconnect, a lost notice) drops everything. Entries are current only while the feed vouches
- * that every notice published so far was heard (asked every `checkEveryMs` in the background, not
- * per request), and for at most `ttlMs` after the server last confirmed them: the backstop for a
- * change whose notice could not be published at all. A stale entry is kept for revalidation with
- * its ETag.
+ * The BFF's cache of public reads, evicted by share-change notices (share-changes.ts). Entries are current only
+ * while the feed vouches no notice was missed, and for at most `ttlMs` as a backstop for unpublished notices.
  */
 export function createReadCache(options: ReadCacheOptions) {
   const entries = new LRUCache<string, KeptRead>({

@@ -7,10 +7,8 @@ import { ownOrigin } from './own-origin.js';
 const lastEntry = (value: string) => value.slice(value.lastIndexOf(',') + 1).trim();
 
 /**
- * A raw request's client address and the origin it reached the BFF at, read exactly as Fastify
- * reads `request.ip`, `request.protocol` and `request.host` under `TRUST_PROXY` (the same
- * @fastify/proxy-addr rules): X-Forwarded-For, -Proto and -Host count only when the direct peer
- * is trusted. The cache's fast path answers below Fastify and must see the request as it does.
+ * A raw request's client address and origin, read with the same @fastify/proxy-addr rules as Fastify under
+ * `TRUST_PROXY`: the cache's fast path answers below Fastify and must see the request as it does.
  */
 export function createRequestAddressing(trustProxy: readonly string[]) {
   const trust = trustProxy.length > 0 ? proxyAddr.compile([...trustProxy]) : undefined;

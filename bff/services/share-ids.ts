@@ -21,10 +21,8 @@ export function sharePathSegments(pathname: string): ShareIds | null {
 }
 
 /**
- * The ids of a share path `/share/<projectId>/<token>` (a query after it is ignored: chat apps
- * append tracking parameters), shape-checked as the server checks them (uuid, 16-128 base64url
- * characters). null for anything else: such a path cannot name a share, and its parts never
- * reach a page.
+ * The ids of `/share/<projectId>/<token>`, shape-checked as the server checks them; a query is ignored
+ * because chat apps append tracking parameters. null when the path cannot name a share.
  */
 export function shareIdsOfPath(path: string): ShareIds | null {
   const [pathname] = path.split('?', 1);

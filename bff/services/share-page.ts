@@ -2,9 +2,8 @@ import type { ShareIds } from './share-ids.js';
 import { FAVICON_DATA_URL } from './favicon.js';
 
 /**
- * The share link as a page (contract section 11): one small HTML document hosting
- * `<config-share>` for the share, with its title, description, Open Graph and Twitter card tags,
- * the oEmbed discovery link, and a strict Content-Security-Policy of its own.
+ * The share link as a page (contract section 11): one small HTML document hosting `<config-share>`,
+ * with Open Graph, Twitter card and oEmbed discovery tags and a strict CSP of its own.
  */
 
 /** What the page shows: the element's state the server's answer leads to. */
@@ -80,12 +79,8 @@ function texts(input: SharePageInput): { title: string; description: string } {
 }
 
 /**
- * The page's Content-Security-Policy: only this BFF's scripts (no inline script, no eval) and styles, no
- * plugins, no base or form targets, and `frameAncestors` (the server's `frame-ancestors` for the
- * share, or `frame-ancestors *`). Model files and their textures come from signed URLs on the
- * server or the bucket, whose origins the BFF does not know, so connect-src and img-src stay open.
- * WebAssembly compiles (model-viewer's decoders, for AR) need 'wasm-unsafe-eval', which allows
- * no JavaScript eval; their workers start from blob: URLs.
+ * connect-src and img-src stay open because model files come from signed URLs whose origins the BFF does
+ * not know; 'wasm-unsafe-eval' lets model-viewer's decoders compile without allowing JavaScript eval.
  */
 export function sharePageSecurityPolicy(frameAncestors: string): string {
   return [

@@ -14,9 +14,8 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 const ENTRY = 'public, max-age=300';
 
 /**
- * The element bundle at `/element/` (contract section 10), for any merchant page: CORS open and
- * loadable cross-origin. Without a build, `/element/config-share.js` is the API's 404 body and
- * the BFF still starts (a build made later is served without a restart).
+ * The element bundle at `/element/`, CORS-open for any merchant page (contract section 10). Without
+ * a build the BFF still starts and answers 404; a later build is served without a restart.
  */
 export default async function elementRoutes(app: FastifyInstance, { root }: ElementRouteOptions) {
   app.addHook('onRequest', async (_request, reply) => {

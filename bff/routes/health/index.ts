@@ -32,9 +32,8 @@ async function upstreamFailing(upstream: string, path: '/health' | '/ready', tim
 }
 
 /**
- * `GET /health` for the load balancer: 200 when the server (its own /health: Postgres and Redis)
- * and the BFF's own Redis (the read budget, cache invalidation) answer, else 503 naming what
- * fails. `GET /ready` asks the server's /ready instead (storage included). Needs the Redis plugin.
+ * `GET /health` for the load balancer: 503 naming what fails unless the server and the BFF's own
+ * Redis (read budget, cache invalidation) answer. `GET /ready` relays the server's /ready.
  */
 export default async function healthRoutes(app: FastifyInstance, { upstream, timeoutMs = 2000 }: HealthRouteOptions) {
   const check = (path: '/health' | '/ready') => async (request: FastifyRequest, reply: FastifyReply) => {

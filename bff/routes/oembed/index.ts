@@ -38,11 +38,8 @@ const OEMBED_QUERY_SCHEMA = {
 } as const;
 
 /**
- * `GET /oembed?url=<share link>&format=json` (oembed.com; contract section 11): a `rich` answer
- * whose `html` is an iframe of the share page on this BFF, sized 800 x 600 or less to fit
- * maxwidth/maxheight. 404 for a link that names no share, a disabled share, a rotated token or
- * an unavailable one; 401 for a password share (oEmbed's "private resource"); 501 for any format
- * but json; 400 for a missing url or bad bounds.
+ * `GET /oembed` (oembed.com; contract section 11): a `rich` iframe of the share page, at most 800 x 600.
+ * A password share is 401 (oEmbed's "private resource"); any share that cannot be shown is 404.
  */
 export default async function oembedRoutes(app: FastifyInstance) {
   app.get<{ Querystring: OembedQuery }>(

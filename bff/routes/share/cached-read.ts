@@ -51,11 +51,8 @@ async function readAll(stream: Readable): Promise<Buffer> {
 }
 
 /**
- * The cache's part of `GET /share/:projectId/:token` (contract section 10), around the proxy:
- * `preHandler` leaves a current entry to the cache hit's answer (cache-hit-fast-path.ts); anything
- * else goes to the server, with the kept ETag when an entry is there to revalidate.
- * `rewriteHeaders` sets that If-None-Match; `onResponse` keeps a 200, refreshes an entry on a 304,
- * and drops one the server now refuses.
+ * The read cache's hooks around the proxy of `GET /share/:projectId/:token` (contract section 10):
+ * a stale entry is revalidated with its ETag; a 304 refreshes it and a refusal drops it.
  */
 export function cachedRead(app: FastifyInstance, cacheHit: CacheHitFastPath) {
   const { readCache, readCacheSecret } = app;

@@ -12,9 +12,8 @@ export interface HeadlessRead {
 }
 
 /**
- * The public read as a headless client makes it (no Origin, Referer or password), through this
- * BFF's own route: the read cache answers it when it can, and it spends the visitor's read
- * budget like any read (the page view is one read; the element in the page makes its own).
+ * The public read as a headless client makes it, through this BFF's own route, so the read cache
+ * answers it and it spends the visitor's read budget like any other read.
  */
 export async function headlessRead(
   app: FastifyInstance,

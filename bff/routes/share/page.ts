@@ -34,10 +34,8 @@ function pageStateOf(status: number): { state: SharePageState; status: number } 
 }
 
 /**
- * `GET /share/:projectId/:token` for a browser navigation (contract section 11): the share page.
- * The share is read as a headless client would (headless-read.ts); the page carries the share's
- * `frame-ancestors` (on a 200 and on the password prompt), or `frame-ancestors *` when the share
- * is not available (the iframe then shows the not-available state instead of a blocked frame).
+ * The share page for a browser navigation (contract section 11). An unavailable share is framed with
+ * `frame-ancestors *` so the iframe shows the not-available state instead of a blocked frame.
  */
 export function sharePage(app: FastifyInstance) {
   return async function answerPage(request: FastifyRequest, reply: FastifyReply) {

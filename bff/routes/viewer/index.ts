@@ -8,9 +8,8 @@ export interface ViewerRouteOptions {
 }
 
 /**
- * The share page's own files at `/viewer/` (contract section 11): its stylesheet (the page's CSP
- * allows no inline style) and the preview card that link previews show. Loadable from anywhere:
- * chat apps fetch the image.
+ * The share page's own files at `/viewer/` (contract section 11): its stylesheet (the CSP allows no
+ * inline style) and the link-preview card, loadable from anywhere because chat apps fetch it.
  */
 export default async function viewerRoutes(app: FastifyInstance, { root }: ViewerRouteOptions) {
   app.addHook('onRequest', async (_request, reply) => {
