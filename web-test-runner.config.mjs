@@ -21,8 +21,7 @@ const screenshotPlugin = {
 };
 
 /**
- * The `<config-share>` element's browser tests (`npm run test:element`), in the system Chromium
- * (CHROME_PATH, else /usr/bin/chromium) through Playwright, against a fake BFF in the dev server.
+ * The element's browser tests in the system Chromium (CHROME_PATH, else /usr/bin/chromium) via Playwright.
  * SwiftShader renders WebGL; the long timeout covers three.js under it.
  */
 export default {

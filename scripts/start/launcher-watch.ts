@@ -1,10 +1,8 @@
 import { readFileSync } from 'node:fs';
 
 /**
- * `npm start` runs npm → sh → node (this script). Killing npm alone (an IDE's stop button, a
- * plain `kill <npm pid>`) leaves this script running, holding the ports and the database. So
- * the script watches the process that launched its parent and stops everything when it is gone.
- * Linux only (/proc); elsewhere it watches nothing.
+ * Killing npm alone leaves this script holding the ports and database, so it stops everything when
+ * the process that launched its parent is gone. Linux only (/proc).
  */
 function parentOf(pid: number): number | null {
   try {

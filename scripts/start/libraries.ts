@@ -1,11 +1,8 @@
 import { startFixtureLibraries } from './fixture-libraries/server.js';
 
 /**
- * `npm start`'s online libraries: the live ones by default (Poly Haven needs no account, the
- * Smithsonian takes LIBRARY_C_API_KEY or api.data.gov's DEMO_KEY, Sketchfab's search needs no
- * account). When they cannot all be reached at start (offline, a firewall), the bundled fixture
- * libraries are started instead, so that the demo's search and imports work offline; the
- * summary says which it is. Libraries configured in the environment are used as given.
+ * `npm start`'s online libraries: the live ones when all can be reached at start, else the bundled
+ * fixtures so the demo works offline. Libraries configured in the environment are used as given.
  */
 const LIVE_PROBES = [
   ['library_a', 'https://api.polyhaven.com/types'],

@@ -4,9 +4,8 @@ import path from 'node:path';
 import { DATA_DIR } from './paths.js';
 
 /**
- * The secrets a fresh machine lacks, generated once and kept in `.data/secrets.json` (mode 600,
- * git-ignored), so tokens, signed URLs and the embedded database survive a restart.
- * A value set in the environment (or `.env`) always wins and is never written here.
+ * Generated secrets kept in `.data/secrets.json` (mode 600) so tokens, signed URLs and the embedded
+ * database survive a restart. A value set in the environment always wins and is never written.
  */
 const SECRETS_FILE = path.join(DATA_DIR, 'secrets.json');
 

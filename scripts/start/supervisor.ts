@@ -6,13 +6,8 @@ import path from 'node:path';
 import { BUILD_DIR, ROOT } from './paths.js';
 
 /**
- * Runs the product's processes (server, worker, BFF) as children of `npm start`: their log
- * lines kept in one file, signals forwarded, and one callback when any of them dies on its own.
- *
- * The children write the JSON log lines production log pipelines want; each goes to the log file
- * with the child's name added (`"process"`). The terminal keeps the launcher's summary in view:
- * only warnings and errors reach it, pretty-printed (pino-pretty) and prefixed with the child's
- * name, and lines that are not JSON (a config error, a stack trace) pass through as they are.
+ * Runs the server, worker and BFF as children of `npm start`, with all JSON log lines in one file.
+ * Only warnings and errors reach the terminal, so the launcher's summary stays in view.
  */
 export interface ManagedChild {
   name: string;

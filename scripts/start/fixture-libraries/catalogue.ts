@@ -1,8 +1,6 @@
 /**
- * The fixture libraries' catalogues, in each real API's shapes (see libraries.md): what the
- * tests and the offline demo search and import. `file` names how the model's download is made
- * (models.ts); the uids, licence uids and field names are Sketchfab's, Poly Haven's and the
- * Smithsonian's own.
+ * The fixture libraries' catalogues, in each real API's shapes and ids (see libraries.md), for the
+ * tests and the offline demo. `file` names how the model's download is made (models.ts).
  */
 export type FileKind =
   | 'chair-gltf'

@@ -4,10 +4,8 @@ import { Document, Format, NodeIO, type Material } from '@gltf-transform/core';
 import sharp from 'sharp';
 
 /**
- * The fixture libraries' model files, generated (nothing is shipped): a chair as glTF with a
- * .bin and textures (as Sketchfab's gltf zip and as Poly Haven's file list) or as a GLB, hostile
- * archives (zip slip, zip bomb), a broken model, a bench model of about 20 MB, and an archive
- * over 80 MB produced as a stream, never held in memory.
+ * The fixture libraries' model files, generated rather than shipped. The archive over 80 MB is
+ * produced as a stream so it is never held in memory.
  */
 
 /** A noise texture (noise, so that glTF-Transform's prune does not fold it into a colour). */

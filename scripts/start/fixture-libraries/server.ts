@@ -23,11 +23,8 @@ import {
 import { thumbnailSvg } from './thumbnail-svg.js';
 
 /**
- * Local stand-ins for the three online libraries, answering in their real APIs' shapes
- * (libraries.md): Poly Haven under /polyhaven, Sketchfab's Data API v3 under /sketchfab/v3 and
- * its OAuth2 under /sketchfab/oauth2, Smithsonian Open Access under /si/openaccess/api/v1.0,
- * and the model files they point to under /dl. Used by the tests, the bench and `npm start`
- * when the live libraries cannot be reached. Each library can be made slow or failing.
+ * Local stand-ins for the three online libraries in their real APIs' shapes (libraries.md), for the
+ * tests, the bench and an offline `npm start`. Each library can be made slow or failing.
  */
 export type FixtureProvider = 'library_a' | 'library_b' | 'library_c';
 
