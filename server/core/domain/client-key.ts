@@ -1,10 +1,8 @@
 import ipaddr from 'ipaddr.js';
 
 /**
- * The part of a client address that counts as one client for throttling. An IPv6 subscriber
- * usually holds a whole /64 and may send from any address in it, so IPv6 clients are keyed by
- * their /64; IPv4 (and IPv4-mapped IPv6) clients by their address. Anything unparsable is kept
- * as is.
+ * The part of a client address that counts as one client for throttling: an IPv6 subscriber may
+ * send from anywhere in its /64, so IPv6 is keyed by /64, IPv4 by address.
  */
 export function clientKey(ip: string): string {
   if (!ipaddr.isValid(ip)) return ip;

@@ -2,10 +2,8 @@ import { domainToASCII } from 'node:url';
 import { getPublicSuffix } from 'tldts';
 
 /**
- * Embed host rules of a share (contract sections 4, 5 and 11). A rule is a host name
- * (`shop.example.com`), a wildcard for its sub-domains (`*.example.com`, not the apex itself),
- * either with an optional `:port`. A rule without a port matches any port. Names are stored
- * lower-cased, internationalised names in their ASCII (punycode) form, as browsers send them.
+ * Embed host rules of a share (contract sections 4, 5 and 11). Names are stored lower-cased and in
+ * punycode, as browsers send them; a rule without a port matches any port.
  */
 
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
@@ -85,10 +83,8 @@ function originOf(value: string): EmbedOrigin | null {
 }
 
 /**
- * Where a request embeds the share from: the `Origin` header, else the `Referer`.
- * undefined when neither is sent (not a browser embed: headless and native clients are allowed);
- * null when the header is present but names no host (`Origin: null` from sandboxed frames or
- * `file:` pages), which no rule can allow.
+ * Where a request embeds the share from: Origin, else Referer. undefined when neither is sent (headless
+ * clients are allowed); null when present but naming no host (`Origin: null`), which no rule allows.
  */
 export function embedOriginOf(origin: string | undefined, referer: string | undefined): EmbedOrigin | null | undefined {
   if (origin !== undefined && origin !== '') return originOf(origin);

@@ -1,15 +1,8 @@
 import { MAX_SCREENSHOT_PIXELS, MAX_SCREENSHOT_SIDE } from '../wire/submit-limits.js';
 
 /**
- * Pixel dimensions read from an image's header, without decoding it. Decoders allocate
- * width × height × 4 bytes whatever the file size: a 249 KB transparent PNG that claims
- * 8000 × 8000 costs pdfkit 1.1 GB and seconds of blocked event loop. Checking the header first
- * lets the submit route refuse such screenshots at the door and the PDF step leave them out.
- *
- * Hand-written on purpose, after trying image-size 2.1: it cannot size a JPEG with 0xFF fill
- * bytes before a marker (allowed by ITU T.81 B.1.1.2; image-size issue #96), which the tests
- * cover. sharp's metadata goes through libvips asynchronously; this check answers synchronously
- * from the header alone, before any decoder sees the bytes.
+ * Pixel dimensions from an image's header: decoders allocate width × height × 4 bytes whatever the file size.
+ * Hand-written because image-size cannot read 0xFF fill bytes before a JPEG marker (ITU T.81 B.1.1.2).
  */
 export interface ImageDimensions {
   width: number;
@@ -93,9 +86,8 @@ function webpDimensions(b: Uint8Array): ImageDimensions | null {
 }
 
 /**
- * The width and height an image's header declares, for `image/png`, `image/jpeg` and
- * `image/webp`; null when the type is another or the header cannot be read (truncated, not
- * what the type says, a zero size). Pure and cheap: it looks at a few header bytes only.
+ * The width and height a PNG, JPEG or WebP header declares; null for another type, an unreadable header
+ * or a zero size.
  */
 export function imageDimensions(bytes: Uint8Array, mimeType: string): ImageDimensions | null {
   switch (mimeType.toLowerCase()) {

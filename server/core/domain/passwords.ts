@@ -1,8 +1,6 @@
 /**
- * Share passwords, hashed with scrypt at the OWASP parameters (N=2^17, r=8, p=1). The stored
- * string names its parameters, PHC style: `$scrypt$ln=17,r=8,p=1$<salt>$<hash>` (base64url),
- * so the cost can be raised later without breaking stored hashes. The hashing itself runs in
- * server/core/platform/password-hashing.ts; this file holds the format and its bounds.
+ * Share passwords' format and bounds: scrypt at OWASP parameters, stored PHC style (`$scrypt$ln=17,r=8,p=1$...`)
+ * so the cost can be raised without breaking stored hashes. Hashing runs in platform/password-hashing.ts.
  */
 
 /** scrypt's cost: log2(N), block size, parallelism. */

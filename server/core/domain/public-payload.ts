@@ -6,9 +6,8 @@ import { storageKeys } from '../platform/storage/storage-keys.js';
 import { isUuid } from './ids.js';
 
 /**
- * The public project payload of `GET /share/:projectId/:token` (interface "Public project
- * payload"), built from the stored scene: only the listed fields, vectors as `{x,y,z}`, owner
- * credentials removed from projectSettings, signed URLs for the first models.
+ * The public project payload of `GET /share/:projectId/:token` (interface "Public project payload"): only
+ * the listed fields, owner credentials removed, signed URLs for the first models.
  */
 
 /** Bump when the payload's shape changes, so clients holding an old ETag get the new shape. */
@@ -56,10 +55,8 @@ export function modelStorageKey(model: Record<string, unknown>, context: ModelFi
 }
 
 /**
- * One model as the public payload shows it (url added by the caller), its fields in the order of
- * the interface's table. The fields the interface lists without a condition are always present:
- * a model that stores none has an empty transform, partTransforms and pivotData and no
- * deletedParts. assetId and uploadedModelPath are there only for models of that kind.
+ * One model of the public payload, fields in the interface's table order; unconditional fields are always
+ * present (empty when not stored). The caller adds the url.
  */
 function toPublicModel(model: Record<string, unknown>): PublicModel {
   const transform = isRecord(model.transform) ? model.transform : undefined;

@@ -28,9 +28,8 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const fieldError = (field: string, message: string) => invalidRequest(`${field} ${message}`, [{ field, message }]);
 
 /**
- * Decodes one screenshot data URL, checking type, size, that the bytes are what they claim and
- * that the pixel size is within MAX_SCREENSHOT_SIDE and MAX_SCREENSHOT_PIXELS: decoders allocate
- * by pixels, not file size (a 249 KB PNG of 8000 × 8000 costs the PDF step 1 GB).
+ * Decodes one screenshot data URL, checking type, size, content and pixel size: decoders allocate by pixels,
+ * not file size (a 249 KB PNG of 8000 × 8000 costs the PDF step 1 GB).
  */
 export function decodeScreenshot(value: string, index: number): { mimeType: ScreenshotType; data: Buffer } {
   const field = `body.screenshots.${index}`;

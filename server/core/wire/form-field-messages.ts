@@ -1,7 +1,6 @@
 /**
- * The English message of each form field rule (form-field-rules.ts). The element offers them as
- * strings a page may translate; `{label}`, `{min}`, `{max}`, `{step}`, `{base}`, `{minLength}` and
- * `{maxLength}` are filled in.
+ * The English message of each form field rule, offered by the element as strings a page may translate.
+ * Placeholders such as `{label}`, `{min}` and `{maxLength}` are filled in.
  */
 export const FORM_FIELD_MESSAGES = {
   fieldRequired: 'Please fill in {label}.',

@@ -2,9 +2,8 @@ import type { FormFieldMessages } from './form-field-messages.js';
 import type { FormField } from './form-fields.js';
 
 /**
- * The form field rules of a submit (contract sections 3 and 6): required answers, then each
- * answer checked by its field's type. One rule set for the server that enforces it and the
- * element that checks the form before sending. No Node imports: browser code imports it.
+ * The form field rules of a submit (contract sections 3 and 6), shared by the server and the element.
+ * No Node imports: browser code imports it.
  */
 
 /** One field that fails a rule; `rule` is the key of its message. */
@@ -88,9 +87,8 @@ const fill = (text: string, values: Record<string, string | number>) =>
   text.replace(/\{(\w+)\}/g, (whole, key: string) => (key in values ? String(values[key]) : whole));
 
 /**
- * The fields whose answers break a rule, in the form's order, one problem each. Answers to
- * fields the form does not have are not checked; an empty optional answer passes. `messages`:
- * FORM_FIELD_MESSAGES or a translation (the element's strings).
+ * The fields whose answers break a rule, in form order, one problem each; an empty optional answer passes.
+ * `messages`: FORM_FIELD_MESSAGES or a translation.
  */
 export function checkFormFields(
   fields: readonly FormField[],

@@ -1,8 +1,6 @@
 /**
- * A model of an online library as the API answers it (`GET /external-assets/search` items and
- * `GET /external-assets/items/:provider/:id`'s `asset`): what the server's library adapters
- * produce and the owner console reads. Types only, no Node imports (browser code imports this
- * file); server/core/platform/libraries/types.ts narrows the provider and category ids.
+ * A model of an online library as the API answers it. Types only, no Node imports (browser code imports it);
+ * platform/libraries/types.ts narrows the provider and category ids.
  */
 
 /** What a licence allows: `allowed` (CC0), `conditions` (attribution and the like), `blocked` (not importable). */

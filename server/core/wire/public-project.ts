@@ -1,7 +1,6 @@
 /**
- * The public project payload of `GET /share/:projectId/:token` (interface "Public project
- * payload") as browsers receive it. Types only, no Node imports: the `<config-share>` element
- * imports this file, and server/core/domain/public-payload.ts builds values of these types.
+ * The public project payload (interface "Public project payload") as browsers receive it. Types only, no
+ * Node imports: the `<config-share>` element imports this file.
  */
 
 /** A vector as the public payload writes it: stored `[x,y,z]` arrays become `{x,y,z}`. */

@@ -1,7 +1,6 @@
 /**
- * The limits of the public submit (contract section 6), shared by the server that enforces
- * them, the BFF that refuses oversized bodies before forwarding them, and the `<config-share>`
- * element that prepares screenshots within them. No Node imports: browser code imports this file.
+ * The limits of the public submit (contract section 6), shared by the server, the BFF and the element.
+ * No Node imports: browser code imports this file.
  */
 
 /** At most this many screenshots per submit. */

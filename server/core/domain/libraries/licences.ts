@@ -1,8 +1,6 @@
 /**
- * Licence rules shared by every library (contract section 8): each adapter maps its own licence
- * values to a `LicenceInfo`; the tier decides what may be imported. CC0 and public domain are
- * `allowed`; CC BY, BY-SA, BY-ND `conditions` (the person acknowledges the attribution duty);
- * NonCommercial, Editorial, store or standard licences and anything unknown `blocked`.
+ * Licence rules shared by every library (contract section 8): each adapter maps its licences to a
+ * `LicenceInfo`, and the tier decides what may be imported; anything unknown is `blocked`.
  */
 import type { LicenceInfo } from '../../wire/library-item.js';
 

@@ -2,9 +2,8 @@ import { createHash } from 'node:crypto';
 import { invalidRequest } from '../errors.js';
 
 /**
- * The search's `nextCursor`: opaque to clients (base64url JSON), holding each library's own page
- * state and a digest of the filters it was made for, so that a cursor sent with other filters
- * is refused (400 invalid_request) instead of mixing two searches.
+ * The search's opaque `nextCursor`: each library's page state plus a digest of its filters, so a
+ * cursor sent with other filters is refused (400) instead of mixing two searches.
  */
 export interface SearchCursorState {
   /** Page state per library still to be asked (libraries absent here are exhausted). */

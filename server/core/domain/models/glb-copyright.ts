@@ -1,8 +1,6 @@
 /**
- * Writes `asset.copyright` into a GLB by rewriting its JSON chunk only: the binary chunk (and
- * any compression in it) is kept byte for byte, so it works for GLBs glTF-Transform cannot
- * decode (Draco without a decoder). Throws on a GLB that is not well formed (the checks ran
- * before, so that does not happen).
+ * Writes `asset.copyright` by rewriting only a GLB's JSON chunk, keeping the binary chunk byte for byte
+ * so it works on GLBs glTF-Transform cannot decode. Throws on a malformed GLB.
  */
 export function setGlbCopyright(glb: Uint8Array, copyright: string): Uint8Array {
   const view = new DataView(glb.buffer, glb.byteOffset, glb.byteLength);

@@ -4,8 +4,7 @@ export type ModelFileErrorCode = 'invalid_file' | 'too_large' | 'conversion_fail
 const STATUS: Record<ModelFileErrorCode, number> = { invalid_file: 422, too_large: 413, conversion_failed: 422 };
 
 /**
- * One problem found in a file, in the Khronos validator's message shape so that clients read
- * our own findings (zip slip, not a model...) and the validator's the same way.
+ * One problem found in a file, in the Khronos validator's message shape so clients read both alike.
  * severity: 0 error, 1 warning, 2 info, 3 hint.
  */
 export interface ModelFileIssue {

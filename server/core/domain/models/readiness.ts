@@ -2,12 +2,8 @@ import type { Document, Node, Primitive } from '@gltf-transform/core';
 import type { ImportReadiness } from '../../wire/libraries.js';
 
 /**
- * Configurator Readiness (readiness.md section 3): ten checks on the final model, each worth
- * points, a score out of 100 and a level. The thresholds follow Khronos' Real-Time Asset
- * Creation Guidelines and the common commerce targets; the weights are the product's own.
- * `measureDocument` reads what it needs from a glTF-Transform document (in the CPU pool), and
- * `readinessReport` scores it; a model that cannot be read (a compression without a decoder)
- * is scored on what the validator told, with a notice.
+ * Configurator Readiness (readiness.md section 3): ten weighted checks scored out of 100. A model that
+ * cannot be read is scored on what the validator told, with a notice.
  */
 export interface ModelMetrics {
   triangles: number;
@@ -54,9 +50,8 @@ function triangleCount(prim: Primitive): number {
 }
 
 /**
- * World-space bounds from each primitive's POSITION min/max (the accessor's box, its 8 corners
- * moved by the node's world matrix): a few operations per primitive rather than per vertex
- * (glTF-Transform's getBounds walks every vertex, seconds on a heavy mesh).
+ * World-space bounds from each accessor's POSITION box moved by the node's matrix: per primitive
+ * rather than glTF-Transform's getBounds, which walks every vertex.
  */
 function sceneBounds(nodes: Node[]): { min: number[]; max: number[] } {
   const min = [Infinity, Infinity, Infinity];

@@ -43,13 +43,8 @@ function isJunk(name: string): boolean {
 export type ZipOpener = (options: yauzl.Options) => Promise<yauzl.ZipFile>;
 
 /**
- * Reads a zip held in memory, or opened by `source`, into a map of normalised entry path → bytes.
- * Nothing is written to disk, so symlink entries and odd paths never reach the file system. Sizes are budgeted from
- * the central directory and enforced again while inflating (yauzl's validateEntrySizes), so an
- * archive that lies about its sizes is stopped after the declared bytes.
- *
- * Limits exceeded (entries, sizes, ratio) give `too_large`; a malformed or hostile archive
- * (unreadable, `..` or absolute names, encrypted or nested entries, lying sizes) `invalid_file`.
+ * Reads a zip in memory into normalised path → bytes, never touching disk. Exceeded limits give
+ * `too_large`; a malformed or hostile archive (including lying sizes) gives `invalid_file`.
  */
 export async function safeUnzip(
   source: Buffer | ZipOpener,
@@ -119,11 +114,8 @@ async function readEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, shared: boolean
   const size = entry.uncompressedSize;
   const out = new Uint8Array(shared ? new SharedArrayBuffer(size) : new ArrayBuffer(size));
   if (entry.compressionMethod === DEFLATE && size > 0) {
-    // The compressed bytes, then one inflate bounded by the declared size: a stream of small
-    // inflated chunks costs several times the CPU. Past the declared size it stops, as
-    // validateEntrySizes does for streams.
-    // Deflate grows what it cannot compress by a few bytes per 16 KB block: an entry declaring
-    // more compressed bytes than that is a lie, refused before any is read.
+    // One inflate bounded by the declared size (many small chunks cost several times the CPU). Deflate adds only
+    // a few bytes per 16 KB block, so more compressed bytes than that is a lie, refused before reading.
     if (entry.compressedSize > size + (size >>> 10) + 64)
       throw new Error(
         `entry "${entry.fileName}": too many bytes in the stream, ` +

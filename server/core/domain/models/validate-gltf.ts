@@ -13,11 +13,8 @@ export function ownBytes(bytes: Uint8Array): Uint8Array {
 const MAX_ISSUES = 200;
 
 /**
- * Runs the Khronos validator; any error refuses the file with the validator's own messages.
- * Returns its summary. The validator stops at `maxIssues` (`issues.truncated`), so an error after
- * 200 warnings would go unseen: a truncated run without an error is run once more considering
- * only the error codes (`onlyIssues`: the caller's `validatorErrorCodes`, the validator's own
- * list), which reaches the end of the file or finds 200 errors.
+ * Runs the Khronos validator; any error refuses the file. A run truncated at `maxIssues` without an error
+ * is rerun on the error codes only, so an error after 200 warnings is not missed.
  */
 export async function validateGltf(
   bytes: Uint8Array,

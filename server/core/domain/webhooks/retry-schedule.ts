@@ -1,7 +1,6 @@
 /**
- * When a failed delivery is tried again (contract section 7). The schedule is the wait before
- * each retry (default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: eight attempts over about 28 h,
- * Svix's), each with +/-20 % jitter so retries of many deliveries do not arrive together.
+ * Waits before each webhook retry (contract section 7): by default Svix's eight attempts over about 28 h,
+ * with +/-20 % jitter so retries of many deliveries do not arrive together.
  */
 
 /** The least wait after a timeout or a 429 (capped at the schedule's longest step): a struggling receiver gets air. */

@@ -1,10 +1,8 @@
 import { createHmac, randomBytes } from 'node:crypto';
 
 /**
- * How a delivery is signed (contract section 7): the body bytes are serialized once and both
- * schemes sign exactly them, so GitHub-style verifiers (`X-Service-Signature: sha256=<hex>`,
- * keyed with the secret as typed) and Standard Webhooks / Svix verifiers (`webhook-signature:
- * v1,<base64>` over `id.timestamp.body`, keyed as that standard derives its key) both pass.
+ * Delivery signatures (contract section 7): both the GitHub-style and the Standard Webhooks scheme sign the
+ * same serialized body bytes, so either kind of verifier passes.
  */
 
 /** The Standard Webhooks secret prefix: what follows it is the key, base64-encoded. */
@@ -18,9 +16,8 @@ export function generateWebhookSecret(): string {
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
 /**
- * The key of the Standard Webhooks signature: a `whsec_` secret's base64 part decoded (what
- * `new Webhook(secret)` does); any other secret's UTF-8 bytes (what `new Webhook(secret, {
- * format: 'raw' })` does).
+ * The Standard Webhooks key: a `whsec_` secret's base64 part decoded, else the secret's UTF-8 bytes,
+ * matching `new Webhook(secret)` and its `format: 'raw'`.
  */
 function standardWebhooksKey(secret: string): Buffer {
   if (secret.startsWith(STANDARD_SECRET_PREFIX)) {
