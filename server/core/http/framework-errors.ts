@@ -11,9 +11,8 @@ const CLIENT_ERRORS: Record<string, { status: number; error: string; message: st
 };
 
 /**
- * Errors Fastify raises before a route or the error handler can see the request (a malformed URL
- * such as `/projects/%zz`, a broken request line, a body that never arrives) still leave as the
- * contract's error body with `X-Api-Version`. Shared by the server and the BFF.
+ * Errors Fastify raises before a route or the error handler sees the request (a malformed URL, a body that
+ * never arrives) still leave as the contract's error body with `X-Api-Version`. Shared with the BFF.
  */
 export function frameworkErrorOptions(): FrameworkErrorOptions {
   return {

@@ -4,9 +4,8 @@ import type { FastifyServerOptions } from 'fastify';
 type Compiled = (...args: unknown[]) => unknown;
 
 /**
- * Stands for the function `build` makes, made on its first use (a call or a read of a property,
- * such as the `errors` and `schemaEnv` Fastify reads off a validator), so that a route's schema
- * costs nothing at start-up and the route's first request pays for it instead.
+ * Builds the compiled function on first use (a call or a property read) so a route's schema costs nothing
+ * at start-up; the route's first request pays instead.
  */
 function builtOnFirstUse(build: () => Compiled): Compiled {
   let built: Compiled | undefined;

@@ -1,10 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /**
- * CORS for a public route: any page may embed a share (the embed host rule is enforced by the
- * route itself, with a 403 the page must be able to read), so the request's Origin is echoed.
- * Set before any check, so every status (401, 402, 403, 404, 429, 304) carries it. The BFF sets
- * the same on the answers it gives itself.
+ * CORS for a public route: the Origin is echoed before any check so every status, including the embed
+ * rule's 403, is readable by the page. The BFF sets the same on its own answers.
  */
 export function publicCorsHeaders(request: FastifyRequest, reply: FastifyReply) {
   reply.headers(publicCorsHeaderValues(request.headers.origin));

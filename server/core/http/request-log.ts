@@ -5,9 +5,8 @@ const MASK = '***';
 const SECRET_PARAMS = ['sig', 'code', 'state'];
 
 /**
- * A request URL fit for the logs: the share token of `/share/:projectId/:token...` (the only
- * credential of a share without a password) and the SECRET_PARAMS are masked (a signed file URL
- * works for a year). Keys are compared decoded, as the query parser reads them.
+ * A request URL fit for the logs: the share token and SECRET_PARAMS are masked, since a signed file URL
+ * works for a year. Keys are compared decoded, as the query parser reads them.
  */
 export function redactUrl(url: string): string {
   const queryAt = url.indexOf('?');

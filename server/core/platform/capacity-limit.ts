@@ -1,7 +1,6 @@
 /**
- * A ceiling on work in progress in this process, weighed by what each piece costs (bytes of a
- * body, say). Not a queue: past the ceiling the caller refuses at once (503 with Retry-After), so
- * a burst of large requests cannot pile up in memory, while small ones barely count.
+ * A ceiling on work in progress in this process, weighed by cost (bytes of a body, say). Not a queue: past
+ * it the caller refuses at once (503), so a burst of large requests cannot pile up in memory.
  */
 export interface CapacityLimit {
   /** A release function (idempotent) when `amount` still fits, else null. */

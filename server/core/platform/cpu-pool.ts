@@ -11,9 +11,8 @@ export interface CpuPoolOptions {
   /** Heap limit of each thread; past it the task fails instead of the process (default 512 MB). */
   maxHeapMb?: number;
   /**
-   * Tasks whose modules every thread loads as it starts; with any, all threads start at once and
-   * are kept (no thread start nor module load in a task's time). Default none: threads start on
-   * demand and end after a minute idle.
+   * Modules every thread loads at start; with any, all threads start at once and are kept so no task pays
+   * for a start. Default none: threads start on demand and end after a minute idle.
    */
   warm?: CpuTask<never, unknown>[];
 }
@@ -30,9 +29,8 @@ export interface CpuTask<In, Out> {
 }
 
 /**
- * Names a task module (its default export runs in the pool): `path` relative to `callerUrl`
- * (the caller's `import.meta.url`), without extension: the caller's own (`.ts` under tsx, `.js`
- * compiled) is used.
+ * Names a task module (its default export runs in the pool): `path` relative to the caller's
+ * `import.meta.url`, without extension so `.ts` under tsx and compiled `.js` both work.
  */
 export function cpuTask<In, Out>(callerUrl: string, path: string): CpuTask<In, Out> {
   const extension = callerUrl.endsWith('.ts') ? '.ts' : '.js';

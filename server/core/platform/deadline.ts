@@ -4,11 +4,8 @@ export class TimeoutError extends Error {
 }
 
 /**
- * `work` under a time limit that leaves nothing behind. The work gets a signal that aborts once
- * `ms` have passed (with a TimeoutError, `message`) or as soon as `signal`, a caller's own
- * cancellation, aborts; the answer then rejects at once with the abort's reason, while the work
- * may stop what it started. The timer is cleared as soon as the work settles. `ms` Infinity:
- * only `signal` ends it early.
+ * Runs `work` with a signal that aborts after `ms` (a TimeoutError) or when `signal` aborts; the answer
+ * rejects at once and the timer is always cleared. `ms` Infinity: only `signal` ends it early.
  */
 export async function withTimeout<T>(
   work: (signal: AbortSignal) => Promise<T>,

@@ -25,8 +25,7 @@ const POSTGRES_UNAVAILABLE = new Set(['57P01', '57P02', '57P03', '53300']);
 
 /**
  * Whether an error means Postgres, Redis or file storage is down (contract section 1: 503 `unavailable`)
- * rather than a bug: a refused or dropped connection, Postgres shutting down, the pool's connect
- * timeout, or ioredis giving up on a command while disconnected.
+ * rather than a bug.
  */
 export function isDependencyDown(error: unknown): boolean {
   for (

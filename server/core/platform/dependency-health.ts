@@ -13,9 +13,8 @@ export interface DependencyHealthOptions {
 }
 
 /**
- * The dependencies that do not answer a trivial query in time (Postgres `select 1`, Redis
- * `PING`, and with `storage` the store's own check: the bucket answers, the folder is
- * writable), all asked at once; empty when all answer. For health checks and load balancers.
+ * The dependencies (Postgres, Redis, and storage when asked) that do not answer a trivial check in time,
+ * all asked at once; empty when all answer.
  */
 export async function failingDependencies(
   deps: { db: Db; redis: Redis; storage?: StorageDriver },

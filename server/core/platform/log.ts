@@ -1,9 +1,8 @@
 import { pino, type Logger as PinoLogger } from 'pino';
 
 /**
- * The logger of the processes that are not Fastify (the worker, the commands): pino, the
- * server's own logger, so one log pipeline reads every process. One JSON line per entry on
- * stdout; `err` fields keep their stack and cause.
+ * The logger of non-Fastify processes (worker, commands): pino, like the server, so one log pipeline reads
+ * every process; `err` fields keep their stack and cause.
  */
 export type Logger = PinoLogger;
 

@@ -1,9 +1,8 @@
 import { Redis, type RedisOptions } from 'ioredis';
 
 /**
- * Redis connections come in two flavours. Workers block on Redis and must retry forever
- * (BullMQ requires `maxRetriesPerRequest: null`); request paths must fail fast instead of
- * queueing commands while Redis is down.
+ * Workers block on Redis and must retry forever (BullMQ requires `maxRetriesPerRequest: null`); request
+ * paths must fail fast instead of queueing commands while Redis is down.
  */
 export function createRedis(url: string, purpose: 'worker' | 'request'): Redis {
   const options: RedisOptions =
@@ -25,8 +24,7 @@ export function createRedis(url: string, purpose: 'worker' | 'request'): Redis {
 }
 
 /**
- * Waits (bounded) until a connection is ready. Request-path connections do not queue commands
- * while connecting, so a process that listens before this would fail its first requests.
+ * Waits (bounded) until a connection is ready, because request-path connections do not queue commands.
  * Resolves false when Redis did not answer in time: the process starts anyway and /health says so.
  */
 export function waitForRedis(redis: Redis, timeoutMs = 5000): Promise<boolean> {

@@ -1,9 +1,8 @@
 import type { Redis } from 'ioredis';
 
 /**
- * Share-change notices on `<QUEUE_PREFIX>:share-changes`, so every server and BFF drops what it kept for a project.
- * Each carries a sequence number: a reader trusts its memory only once it has heard up to the latest one, which makes
- * a revoked token stop at once everywhere although pub/sub is asynchronous. Message format: `<seq> <json>`.
+ * Share-change notices (`<seq> <json>`) on `<QUEUE_PREFIX>:share-changes`: a reader trusts its memory only once it has
+ * heard up to the latest seq, so a revoked token stops at once everywhere although pub/sub is asynchronous.
  */
 export type ShareChangeReason = 'share' | 'project' | 'asset' | 'billing';
 
@@ -70,10 +69,8 @@ export interface ShareChangeFeedHandlers {
 }
 
 /**
- * Listens to the channel on a connection of its own (a subscribed connection can do nothing
- * else) and keeps the last sequence number heard. `isCurrent()` asks Redis for the latest
- * number: true only when every notice up to it has been heard. When Redis is unreachable it
- * answers false, so callers fall back to Postgres rather than trust memory.
+ * Listens on a connection of its own (a subscribed connection can do nothing else). `isCurrent()` is false
+ * when a notice was missed or Redis is unreachable, so callers fall back to Postgres.
  */
 export function createShareChangeFeed(options: {
   subscriber: Redis;

@@ -3,17 +3,15 @@ import ipaddr from 'ipaddr.js';
 import { withTimeout } from './deadline.js';
 
 /**
- * Guards outbound connections to user-chosen hosts (SMTP, webhooks, library downloads) against SSRF: only globally
- * routable unicast addresses pass (IPv4-mapped IPv6 judged as IPv4), and a name passes only if all its addresses do.
- * Connect to the address `resolvePublicAddress` returns, never the name again: that is what defeats DNS rebinding.
+ * SSRF guard for user-chosen hosts: only globally routable unicast addresses pass, and a name only if all its
+ * addresses do. Connect to the returned address, never the name again: that defeats DNS rebinding.
  */
 
 export type SsrfErrorCode = 'ssrf_blocked' | 'dns';
 
 /**
- * Why a host was refused: `ssrf_blocked` (it is or resolves to a non-public address) or `dns`
- * (it could not be resolved). The message is fixed and safe to show to the user who configured
- * the host; `address` and `range` are for logs.
+ * Why a host was refused: `ssrf_blocked` (non-public address) or `dns` (unresolved). The message is safe to
+ * show the user who configured the host; `address` and `range` are for logs.
  */
 export class SsrfError extends Error {
   override name = 'SsrfError';
@@ -55,9 +53,8 @@ const systemLookup: LookupAll = (host) => dns.lookup(host, { all: true, verbatim
 const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR('2000::/3');
 
 /**
- * The ipaddr.js range name of an IP address (`unicast` for a public one, else `loopback`,
- * `private`, `linkLocal`, `uniqueLocal`, `carrierGradeNat`, `multicast`, `unspecified`,
- * `reserved`...), with IPv4-mapped IPv6 addresses judged as IPv4; null when it is not an IP address.
+ * The ipaddr.js range name of an IP address (`unicast` when public), IPv4-mapped IPv6 judged as IPv4;
+ * null when it is not an IP address.
  */
 export function addressRange(address: string): string | null {
   if (!ipaddr.isValid(address)) return null;
@@ -88,10 +85,8 @@ function assertPublicAddress(host: string, address: string, allowPrivate = false
 }
 
 /**
- * Resolves `host` (a name or an IP literal, IPv6 with or without brackets) to every A/AAAA
- * address it has and returns the one to connect to (the resolver's first). Rejects with an
- * `SsrfError`: `ssrf_blocked` when any address is not public (unless `allowPrivate`), `dns` when
- * the name does not resolve in time.
+ * Resolves `host` and returns the address to connect to. Rejects with `ssrf_blocked` when any address is
+ * not public (unless `allowPrivate`), `dns` when the name does not resolve in time.
  */
 export async function resolvePublicAddress(
   host: string,

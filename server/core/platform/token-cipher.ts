@@ -1,10 +1,8 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 
 /**
- * Encryption at rest for third-party tokens (library_b OAuth tokens): AES-256-GCM with a key
- * derived from TOKEN_ENCRYPTION_KEY (SHA-256 of the setting, so any long random string works),
- * a fresh 12-byte IV per value, and the 16-byte tag checked on the way back. Stored as
- * `v1.<iv>.<ciphertext>.<tag>` (base64url). A wrong key or a tampered value fails to decrypt.
+ * AES-256-GCM at rest for third-party tokens, keyed by SHA-256 of TOKEN_ENCRYPTION_KEY so any long random string
+ * works. Stored as `v1.<iv>.<ciphertext>.<tag>` (base64url); a wrong key or tampering fails to decrypt.
  */
 export interface TokenCipher {
   encrypt(plain: string): string;

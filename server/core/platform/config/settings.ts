@@ -2,9 +2,8 @@ import 'dotenv/config';
 import ipaddr from 'ipaddr.js';
 
 /**
- * The one place that reads process.env: the setting types, the pieces made of them and
- * `loadSettings`, which checks a process's settings at boot so a typo fails loudly instead of at
- * 3 a.m. Each check's message completes "NAME ...": `PORT must be an integer from 1 to 65535 (got "99999")`.
+ * The one place that reads process.env, checked at boot so a typo fails loudly. Each check's message
+ * completes "NAME ...": `PORT must be an integer from 1 to 65535 (got "99999")`.
  */
 
 export type ProcessName = 'server' | 'worker' | 'bff';
@@ -248,9 +247,8 @@ type Settings = Record<string, Setting>;
 type EnvOf<S extends Settings> = { [K in keyof S]: S[K] extends Setting<true> ? string : string | undefined };
 
 /**
- * A group of settings that belong together (Postgres, storage, the public share...): the
- * processes that read them, the variables and what it makes of them. A process's config is the
- * pieces it reads, so the worker never asks for a listen port and the BFF never for a database.
+ * A group of settings that belong together; a process's config is the pieces it reads, so the worker
+ * never asks for a listen port and the BFF never for a database.
  */
 export interface SettingsPiece<
   S extends Settings = Settings,
@@ -275,9 +273,8 @@ type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) exten
 export type SettingsOf<T extends readonly SettingsPiece[]> = UnionToIntersection<ReturnType<T[number]['read']>>;
 
 /**
- * Reads and checks the variables of `pieces` from `source` (default: the environment, with a
- * `.env` file). Empty values count as unset. Every problem is reported at once, on one line
- * (so a process that stops on it prints one line), as a ConfigError.
+ * Reads and checks the variables of `pieces` (default: the environment with `.env`); empty counts as
+ * unset. Every problem is reported at once, on one line, as a ConfigError.
  */
 export function loadSettings<const T extends readonly SettingsPiece[]>(
   pieces: T,
@@ -305,9 +302,8 @@ export function requireSetting<T>(value: T | undefined, name: string): T {
 }
 
 /**
- * For a process's entry point: a ConfigError (a bad or missing setting) is one line on stderr,
- * `config-share <process>: <message>`, and exit code 1. Anything else returns, for the caller to
- * rethrow with its stack.
+ * For an entry point: a ConfigError becomes one line on stderr and exit code 1; anything else returns for
+ * the caller to rethrow with its stack.
  */
 export function exitOnConfigError(processName: string, error: unknown): void {
   if (!(error instanceof ConfigError)) return;

@@ -14,9 +14,8 @@ const MIGRATIONS_DIR = fromProjectRoot('server/core/platform/db/migrations');
 
 export interface DbOptions {
   /**
-   * Whether a commit waits for its WAL to reach disk (default true). Off only for a pool whose
-   * writes may be lost in a Postgres crash without harm, because the work they record is redone
-   * (webhook attempts: at-least-once, receivers de-duplicate on the delivery id).
+   * Whether a commit waits for its WAL to reach disk (default true). Off only where lost writes are redone
+   * anyway (webhook attempts: at-least-once, receivers de-duplicate).
    */
   synchronousCommit?: boolean;
 }
@@ -38,9 +37,8 @@ export function createDb(databaseUrl: string, poolSize = 10, options: DbOptions 
 }
 
 /**
- * Applies the drizzle-kit migrations. Processes starting together (N servers, N workers) take
- * turns through a Postgres advisory lock, held on one dedicated connection: drizzle itself does
- * not serialise concurrent migrators.
+ * Applies the drizzle-kit migrations under a Postgres advisory lock, because drizzle does not serialise
+ * processes that start together.
  */
 export async function applyMigrations(db: Db): Promise<void> {
   const client = await db.$client.connect();

@@ -1,9 +1,7 @@
 import type { Db, Tx } from './client.js';
 
 /**
- * The one way a use case writes: a transaction plus the effects it declares inside it (publish a
- * share-change notice, hand background work to the queues, delete files), which run only once
- * the transaction has committed. A rolled-back transaction runs none of them. Effects cannot
+ * The one way a use case writes: a transaction whose declared effects run only after commit. Effects cannot
  * undo a committed change, so their failures are logged and never fail the use case.
  */
 export type AfterCommitEffect = () => unknown;
@@ -22,9 +20,8 @@ export interface EffectLog {
 export interface TransactionRunner {
   <T>(work: (unit: UnitOfWork) => Promise<T>): Promise<T>;
   /**
-   * A use case that writes with one statement on the pool (a statement is its own transaction
-   * in Postgres): the same after-commit effects, without the BEGIN and COMMIT round trips. The
-   * public submit's hot path.
+   * A single-statement write on the pool with the same after-commit effects, saving the BEGIN and COMMIT
+   * round trips (the public submit's hot path).
    */
   statement<T>(work: (unit: Pick<UnitOfWork, 'afterCommit'>) => Promise<T>): Promise<T>;
 }

@@ -14,10 +14,8 @@ import {
 } from './types.js';
 
 /**
- * library_a: Poly Haven (https://api.polyhaven.com, no key, every asset CC0). Its API has no
- * text search and no paging: `/assets?t=models` returns the whole catalogue keyed by id (with
- * `category` as a taxonomy slug filter), so search and paging happen here. Files come from
- * `/files/{id}`: a `.gltf` with an `include` map of relative path → url, size and md5.
+ * library_a: Poly Haven (no key, every asset CC0). Its API has no text search or paging, so both happen
+ * here over the whole catalogue; `/files/{id}` gives a `.gltf` with its `include` map.
  */
 export interface LibraryAOptions {
   apiUrl: string;

@@ -127,10 +127,8 @@ export function createLibraryHttp(options: LibraryHttpOptions) {
     },
 
     /**
-     * Streams `url` into the file `destPath` (created or replaced), never holding the body in
-     * memory, and stops at `maxBytes` (a Content-Length above it is refused before any byte).
-     * Returns the bytes written. Non-2xx answers throw a LibraryError `unavailable` (401/403:
-     * `auth`, 404: `not_found`).
+     * Streams `url` into `destPath`, never holding the body in memory, stopping at `maxBytes`. Returns the bytes
+     * written; non-2xx throws a LibraryError (401/403 `auth`, 404 `not_found`, else `unavailable`).
      */
     async download(provider: string, url: string, destPath: string, downloadOptions: DownloadOptions): Promise<number> {
       const { signal, maxBytes, onProgress } = downloadOptions;

@@ -4,10 +4,8 @@ import type { LicenseFilter } from '../../domain/libraries/licences.js';
 import type { LibraryItem as WireLibraryItem } from '../../wire/library-item.js';
 
 /**
- * What every library adapter offers (one file per library, sharing nothing library-specific).
- * Items come out in our neutral shape (server/core/wire/library-item.ts, with our provider and
- * category ids); the adapters never hand out a download URL except in a `DownloadPlan`, which
- * only the import job asks for.
+ * What every library adapter offers, in our neutral item shape (wire/library-item.ts). A download URL is
+ * only ever handed out in a `DownloadPlan`, which only the import job asks for.
  */
 export type LibraryItem = WireLibraryItem<ProviderId, CategoryId>;
 

@@ -18,10 +18,8 @@ export interface CopyOptions {
 }
 
 /**
- * Copies every object of `source` into `target`, streamed. Idempotent and resumable: an object
- * the target already holds with the same size and a modification time no older than the
- * source's is skipped, so a second run (or one after an interruption) copies only what is
- * missing or changed. One object's failure is recorded and the copy goes on.
+ * Copies every object of `source` into `target`, streamed and resumable: objects the target holds with the
+ * same size and no older time are skipped. One object's failure is recorded and the copy goes on.
  */
 export async function copyObjects(
   source: StorageDriver,

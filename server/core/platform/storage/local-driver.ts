@@ -23,10 +23,8 @@ import { contentTypeFor } from './content-types.js';
 const TEMP_SUFFIX = '.tmp';
 
 /**
- * Files on local disk. Writes go to a temporary name and are renamed, so a reader never sees
- * half a file and an interrupted write leaves only a temporary file (which the sweeper removes).
- * A file's content type comes from its extension; its ETag from size and modification time, as
- * static file servers do.
+ * Files on local disk, written to a temporary name and renamed so a reader never sees half a file. ETags
+ * come from size and modification time, as static file servers do.
  */
 export function createLocalDriver(rootDir: string): StorageDriver {
   const root = path.resolve(rootDir);

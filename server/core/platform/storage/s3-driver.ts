@@ -73,10 +73,8 @@ function countingStream(source: Readable): { stream: Readable; bytes: () => numb
 }
 
 /**
- * Files in an S3-compatible bucket (AWS S3, MinIO, Cloudflare R2, Backblaze B2) under
- * S3_PREFIX. Buffers go up in one PutObject; streams through lib-storage's multipart Upload,
- * which aborts the upload (no parts left behind) when the stream or the store fails. Reads are
- * streamed; `GET /files/...` redirects to a presigned GET instead of proxying the bytes.
+ * Files in an S3-compatible bucket under S3_PREFIX. Streams go up through lib-storage's multipart Upload,
+ * which aborts leaving no parts behind; `GET /files/...` redirects to a presigned GET.
  */
 export function createS3Driver(settings: S3Settings): StorageDriver {
   const client = new S3Client({

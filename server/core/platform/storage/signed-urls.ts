@@ -1,8 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
- * Signed `/files/<key>?exp=<unix>&sig=<hmac>` URLs. The signature covers key and expiry.
- * Model URLs are issued per signing window (the UTC day) so every read inside one window gets
+ * Signed `/files/<key>?exp=<unix>&sig=<hmac>` URLs. Model URLs are issued per UTC day so reads within it get
  * byte-identical URLs, which keeps ETags and browser caches valid.
  */
 export const SIGNING_WINDOW_SECONDS = 24 * 3600;

@@ -11,9 +11,8 @@ export const storageKeys = {
 };
 
 /**
- * The keys this product writes and records in a row (assets, request screenshots and PDFs):
- * the only ones the storage sweeper may remove when no row claims them. Project uploads and
- * anything else in the store are never touched.
+ * The keys this product writes and records in a row: the only ones the storage sweeper may remove when no
+ * row claims them. Project uploads and anything else are never touched.
  */
 const CLAIMED_BY_A_ROW = /^workspaces\/[^/]+\/(?:assets\/[^/]+|requests\/[^/]+\/[^/]+)$/;
 

@@ -2,9 +2,8 @@ import { date, integer, pgTable, primaryKey, smallint, text, uuid } from 'drizzl
 import { projects } from './projects.js';
 
 /**
- * Visitor counters per project and UTC day (contract 12.12), kept as events are recorded so the
- * analytics read never scans raw events. A hot day is split over `shard` rows so writers never
- * queue on one row; reads sum the shards.
+ * Visitor counters per project and UTC day (contract 12.12), so reads never scan raw events. A hot day is
+ * split over `shard` rows so writers never queue on one row; reads sum the shards.
  */
 export const visitorDayCounters = pgTable(
   'visitor_day_counters',

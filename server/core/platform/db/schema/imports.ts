@@ -36,10 +36,8 @@ export interface ImportError {
 }
 
 /**
- * A library import (contract section 8): the job the client polls. The asset it saves takes the
- * job's own id, so a run that died before its commit leaves nothing that another row claims
- * (the file, if written, is removed by the interrupted path or by the storage sweeper).
- * `runs` counts the runs that started: a second run of a started job means the first died.
+ * A library import job (contract section 8). Its asset takes the job's id so a run that died before commit
+ * leaves nothing another row claims; `runs` above one means an earlier run died.
  */
 export const importJobs = pgTable(
   'import_jobs',

@@ -23,10 +23,8 @@ export const WEBHOOK_DISABLED_REASONS = ['gone', 'failing'] as const;
 export type WebhookDisabledReason = (typeof WEBHOOK_DISABLED_REASONS)[number];
 
 /**
- * A project's webhook (contract section 7). `id` is chosen by the caller, unique per project.
- * `secret` signs every delivery, so it must be readable by the worker; it is never returned.
- * `failingSince` is the first failed attempt of an unbroken run of failures (cleared by a
- * delivered one): five days of it disable the webhook.
+ * A project's webhook (contract section 7); `id` is the caller's, unique per project. `secret` stays readable
+ * for the worker but is never returned; five days of unbroken failures (`failingSince`) disable it.
  */
 export const webhooks = pgTable(
   'webhooks',
@@ -55,9 +53,8 @@ export const DELIVERY_STATES = ['pending', 'delivered', 'failed'] as const;
 export type DeliveryState = (typeof DELIVERY_STATES)[number];
 
 /**
- * One event for one webhook, the unit receivers de-duplicate on (`id`, the same on every retry). `body` is serialized
- * once so every attempt signs the same bytes; this row, not BullMQ, owns the retry state. Fillfactor 70 (migration
- * 0008, not modelled by drizzle) keeps its two updates per attempt on their page.
+ * One event for one webhook, the unit receivers de-duplicate on; this row, not BullMQ, owns the retry state.
+ * Fillfactor 70 (migration 0008, not modelled by drizzle) keeps its two updates per attempt on their page.
  */
 export const webhookDeliveries = pgTable(
   'webhook_deliveries',
