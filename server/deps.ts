@@ -20,9 +20,8 @@ import { createLibraries, type Libraries } from './core/platform/libraries/index
 import { createTokenCipher } from './core/platform/token-cipher.js';
 
 /**
- * What the API needs from the outside world, built once per process (and once per test file),
- * and the services made from it. Routes reach them as `app.deps` and `app.deps.services`;
- * nothing else holds connections.
+ * What the API needs from the outside world, built once per process (and test file), and its services.
+ * Routes reach them as `app.deps`; nothing else holds connections.
  */
 export interface AppDeps {
   config: ServerConfig;

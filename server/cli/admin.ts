@@ -8,9 +8,8 @@ import { CliError, UsageError, runCli } from './run-cli.js';
 import { UUID } from '../core/domain/ids.js';
 
 /**
- * `npm run admin -- workspace <workspaceId> [--billing locked|active] [--model-limit N]`
- *
- * Operator changes that have no public API. Prints the workspace after the change as JSON.
+ * `npm run admin -- workspace <workspaceId> [--billing locked|active] [--model-limit N]`: operator changes
+ * that have no public API. Prints the workspace after the change as JSON.
  */
 const USAGE =
   `usage: npm run admin -- workspace <workspaceId> [--billing ${BILLING_STATUSES.join('|')}] ` +

@@ -25,9 +25,8 @@ export interface DevToken {
 }
 
 /**
- * The person behind `npm run token` (and the demo owner of `npm start`): created with a personal
- * workspace when missing, optionally added to another workspace, with a fresh 24 h token.
- * Nothing is written when the target workspace does not exist.
+ * The person behind `npm run token` (and `npm start`'s demo owner), created when missing, with a
+ * fresh 24 h token. Nothing is written when the target workspace does not exist.
  */
 export async function issueDevToken(
   workspaces: WorkspaceService,

@@ -2,10 +2,8 @@ import { config as loadDotenv } from 'dotenv';
 import { fromProjectRoot } from '../core/platform/project-root.js';
 
 /**
- * The settings `npm start` chose for this checkout (the embedded Postgres URL, the generated
- * secrets), written to `.data/runtime.env`. The CLIs read it as a last fallback, so that
- * `npm run token` mints tokens the running stack accepts, for the database it uses. Variables
- * already in the environment (or in `.env`) always win.
+ * The settings `npm start` chose, from `.data/runtime.env`, as the CLIs' last fallback so `npm run
+ * token` mints tokens the running stack accepts. The environment and `.env` always win.
  */
 export const RUNTIME_ENV_FILE = fromProjectRoot('.data', 'runtime.env');
 

@@ -6,9 +6,8 @@ import { invalidRequest } from '../core/domain/errors.js';
 const MAX_JSON_DEPTH = 100;
 
 /**
- * Finds what Postgres and the scene compressor cannot take from a parsed body: nesting past
- * MAX_JSON_DEPTH (a stack overflow when the scene is serialised) and NUL characters (Postgres
- * text and jsonb refuse them). Iterative, so a hostile depth cannot overflow the check itself.
+ * Finds nesting past MAX_JSON_DEPTH (overflows the scene serialiser) and NUL characters (refused by Postgres).
+ * Iterative, so a hostile depth cannot overflow the check itself.
  */
 function findJsonProblem(value: unknown): string | null {
   const stack: Array<[unknown, number]> = [[value, 1]];

@@ -4,10 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import { tooManyRequests } from '../core/domain/errors.js';
 
 /**
- * @fastify/rate-limit on Redis, so every instance shares the counters. Routes opt in with
- * `config.rateLimit`; it runs in preHandler, after the route's own onRequest checks (the public
- * key, authentication), as the contract orders them. Redis trouble fails open: a broken cache
- * must not take the shop offline.
+ * @fastify/rate-limit on Redis so instances share counters; it runs in preHandler, after the route's own
+ * onRequest checks, as the contract orders. Redis trouble fails open so the shop stays online.
  */
 export default fp(async function rateLimits(app: FastifyInstance) {
   await app.register(rateLimit, {

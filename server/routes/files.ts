@@ -14,10 +14,8 @@ const FileParams = Type.Object({ '*': Type.String() });
 const FileQuery = Type.Object({ exp: Type.Optional(Type.String()), sig: Type.Optional(Type.String()) });
 
 /**
- * Signed file downloads (contract section 5, "Files"): `GET /files/<key>?exp=<unix>&sig=<hmac>`.
- * Local storage streams the file with Range, ETag and Last-Modified (via @fastify/static's
- * sendFile); an object store answers 302 to a short-lived presigned URL. Files are fetched
- * cross-origin by model-viewer on merchant pages, so every answer here allows any origin.
+ * Signed file downloads (contract section 5, "Files"): local storage streams, an object store redirects to a
+ * presigned URL. Every answer allows any origin: model-viewer fetches them from merchant pages.
  */
 export default async function fileRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();

@@ -12,9 +12,8 @@ const Degraded = Type.Object({
 });
 
 /**
- * `GET /health`: Postgres and Redis answer (contract section 9). `GET /ready`: the same plus file
- * storage. Once the process is shutting down Fastify answers every request, these included, with
- * 503 (`return503OnClosing`), so a load balancer stops sending it requests before it goes.
+ * `GET /health` (Postgres and Redis, contract section 9) and `GET /ready` (plus storage). A closing process
+ * answers 503 (`return503OnClosing`) so a load balancer stops sending before it goes.
  */
 export default async function healthRoutes(app: FastifyInstance) {
   const schema = (summary: string) => ({

@@ -32,9 +32,8 @@ export function createAssetRepository(db: Db) {
     },
 
     /**
-     * The plan's model limit and the assets held; null when the workspace does not exist. `lock`
-     * takes the workspace row FOR UPDATE (inside a transaction), so concurrent uploads and imports
-     * cannot pass the limit together.
+     * The plan's model limit and assets held; null when the workspace does not exist. `lock` takes the
+     * workspace row FOR UPDATE so concurrent uploads and imports cannot pass the limit together.
      */
     async quota(
       executor: Executor,

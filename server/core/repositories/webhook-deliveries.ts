@@ -13,9 +13,8 @@ import {
 import { DELIVERY_LOG_SIZE } from '../domain/webhooks/event-types.js';
 
 /**
- * Webhook deliveries (one per event and webhook) and their attempts (the delivery log). Owner
- * reads take the workspace and project ids; the worker's methods take the delivery id its job
- * carries.
+ * Webhook deliveries and their attempts (the delivery log). Owner reads take workspace and project ids; the
+ * worker's methods take the delivery id its job carries.
  */
 
 /** A delivery claimed for an attempt, with what sending needs of its webhook. */
@@ -102,11 +101,8 @@ export function createWebhookDeliveryRepository(db: Db) {
     },
 
     /**
-     * Claims attempts of pending deliveries, each for its `leaseMs`, in one statement: only one
-     * run makes an attempt (a run that died mid-attempt leaves a lease that expires, and the
-     * attempt is made again). One answer per request, in order: null when the delivery is gone,
-     * finished, past this attempt, or another run holds it. Of two requests for one attempt at
-     * most one wins, as with two statements.
+     * Claims attempts, each for its `leaseMs`, in one statement so only one run makes an attempt. Per request,
+     * in order: null when the delivery is gone, finished, past this attempt, or leased by another run.
      */
     async claimAttempts(requests: readonly ClaimRequest[]): Promise<Array<ClaimedDelivery | null>> {
       if (requests.length === 0) return [];
@@ -153,10 +149,8 @@ export function createWebhookDeliveryRepository(db: Db) {
     },
 
     /**
-     * Adds an attempt to the log and prunes the webhook's log to its newest DELIVERY_LOG_SIZE,
-     * in the caller's transaction; finished deliveries left without any attempt go too. Rows
-     * another transaction is pruning are skipped, not waited for: concurrent attempts to one
-     * webhook never block each other (reads cut at 50 regardless).
+     * Logs an attempt and prunes the webhook's log to DELIVERY_LOG_SIZE in the caller's transaction. Rows another
+     * transaction is pruning are skipped, so concurrent attempts to one webhook never block each other.
      */
     async recordAttempt(tx: Executor, attempt: NewAttempt): Promise<WebhookAttempt> {
       const [row] = await tx.insert(webhookAttempts).values(attempt).returning();
@@ -179,11 +173,8 @@ export function createWebhookDeliveryRepository(db: Db) {
     },
 
     /**
-     * The common case for many deliveries in one statement (one round trip, its own
-     * transaction): each delivered attempt is logged, its delivery settled and its outbox row
-     * removed, the webhooks' failure streaks ended and their logs pruned, once per webhook. The
-     * prune cannot see the rows this statement adds, so it keeps as many fewer of the older
-     * ones. Rows another transaction is pruning are skipped, not waited for.
+     * Records many delivered attempts in one statement (one round trip). Its prune cannot see the rows it adds,
+     * so it keeps that many fewer older ones; rows another transaction is pruning are skipped.
      */
     async recordDeliveredMany(attempts: readonly DeliveredAttempt[]): Promise<void> {
       if (attempts.length === 0) return;

@@ -104,9 +104,8 @@ export function createWebhookRepository(db: Db) {
     },
 
     /**
-     * Notes an attempt's outcome in the failure streak: a delivered one ends it, a failed one
-     * starts it when none runs. Answers when the streak started (null: none). Writes only when
-     * the streak changes, so a busy healthy webhook's row is not a point of contention.
+     * Notes an attempt's outcome in the failure streak and answers when the streak started (null: none). Writes
+     * only when the streak changes, so a busy healthy webhook's row is not contended.
      */
     async noteOutcome(tx: Executor, projectId: string, id: string, delivered: boolean): Promise<Date | null> {
       const target = and(eq(webhooks.projectId, projectId), eq(webhooks.id, id));

@@ -40,9 +40,8 @@ export function createAssetService(deps: ServiceDeps, options: { checkModel: Che
   }
 
   /**
-   * Saves a checked GLB as an asset: the quota under the workspace lock, the file written at
-   * `values.storageKey` before the row commits, then the row. If anything fails the file is
-   * removed again, so a refused or failed save leaves nothing behind.
+   * Saves a checked GLB as an asset: quota under the workspace lock, file written before the row commits.
+   * On any failure the file is removed again, so a failed save leaves nothing behind.
    */
   async function createWithFile(
     workspaceId: string,

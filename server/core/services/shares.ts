@@ -17,19 +17,16 @@ export interface ShareSettingsInput {
 }
 
 /**
- * Owner share settings (interface "Project sharing", contract section 4): one row per project,
- * created with the defaults on first use. Every change bumps the revision, and once committed
- * tells every server and BFF (share-change notice), so a disabled share or a rotated token
- * stops answering at once everywhere.
+ * Owner share settings (interface "Project sharing", contract section 4). Every committed change notifies every
+ * server and BFF, so a disabled share or rotated token stops answering at once everywhere.
  */
 export function createShareService(deps: ServiceDeps) {
   const repo = createShareRepository(deps.db);
   const projects = createProjectRepository(deps.db);
 
   /**
-   * Applies `patch(current)` under the row lock (null: nothing to change). Turning a disabled
-   * share on emits project.published in the same transaction, so the event exists exactly when
-   * the share went live.
+   * Applies `patch(current)` under the row lock (null: nothing to change). Enabling a share emits
+   * project.published in the same transaction, so the event exists exactly when the share went live.
    */
   async function change(
     workspaceId: string,

@@ -19,9 +19,8 @@ import { toImportJobBody } from '../presenters/import-job-body.js';
 import { toAssetBody } from '../presenters/asset-body.js';
 
 /**
- * The online libraries (interface v3.16): search, model details, the library list, imports and
- * their jobs. Session tokens only (an X-API-Key never gets here); viewers search and read,
- * importing needs a seat that writes assets.
+ * The online libraries (interface v3.16). Session tokens only (an X-API-Key never gets here); viewers search
+ * and read, importing needs a seat that writes assets.
  */
 export default async function externalAssetRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();

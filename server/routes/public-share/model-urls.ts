@@ -5,10 +5,8 @@ import { ModelUrlsBody, ModelUrlsReply, ModelUrlsHeaders, ShareParams, Unavailab
 import { errors } from '../../schemas/common.js';
 
 /**
- * `POST /share/:projectId/:token/model-urls` (contract section 5, missing-URL fallback): signed
- * URLs for up to 20 models of the project, any of them, with the same checks as the read and
- * the read's own rate-limit counter. The URLs are the ones the read would give inside the same
- * signing window.
+ * `POST /share/:projectId/:token/model-urls` (contract section 5): signed URLs for up to 20 models, with the
+ * read's checks and rate-limit counter, identical to the read's within one signing window.
  */
 export default async function modelUrlRoutes(fastify: FastifyInstance, { readRateLimit }: PublicShareRouteOptions) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();

@@ -4,9 +4,8 @@ import { errors } from '../../schemas/common.js';
 import { MeReply } from '../../core/wire/me.js';
 
 /**
- * `GET /me`: the signed-in person and the workspaces they belong to, so a client (the owner
- * console's workspace switcher) can offer them and send `X-Workspace-Id`. A session only: an API
- * key belongs to one workspace and to nobody.
+ * `GET /me`: the signed-in person and their workspaces, for a workspace switcher. Sessions only: an API key
+ * belongs to one workspace and to nobody.
  */
 export default async function meRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();

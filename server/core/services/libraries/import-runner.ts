@@ -22,14 +22,8 @@ import { saveImportedAsset } from './save-imported-asset.js';
 import { stageClock } from './stage-clock.js';
 
 /**
- * The import pipeline the worker runs for one job (readiness.md section 4): re-read the model and
- * take a download link (library_b with the person's token) at once, check its licence, stream
- * it to the job's temporary folder with byte and time limits, then in the CPU pool unpack it
- * safely and check it as POST /assets does (the validator and the conversion to GLB side by
- * side), write the credit and score readiness, and save the asset (file and row) and complete
- * the job in one transaction. Every failure ends the job `failed` with `{ code, message }`; a
- * run that finds its job already started (the first run died) ends it `interrupted` and removes
- * what that run may have left.
+ * The import pipeline the worker runs for one job (readiness.md section 4); every failure ends the job `failed`
+ * with `{ code, message }`. Finding the job already started means a run died: it ends `interrupted` and is cleaned.
  */
 export interface ImportRunnerOptions {
   libraries: Libraries;

@@ -3,9 +3,8 @@ import type { LibraryAdapter, LibraryItem } from '../../platform/libraries/index
 import { ImportFailure } from './import-failure.js';
 
 /**
- * The model as the library describes it now, judged again before a byte is downloaded: gone,
- * its licence blocked since the import was asked, or one with conditions not acknowledged.
- * `call` runs one library call under the run's time limit.
+ * The model as the library describes it now, judged again before any download since its licence may have
+ * changed. `call` runs one library call under the run's time limit.
  */
 export async function importableItem(
   adapter: LibraryAdapter,

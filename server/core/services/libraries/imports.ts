@@ -44,11 +44,8 @@ export interface ImportServiceOptions {
 }
 
 /**
- * Starting and reading library imports (contract section 8). A start checks, in the contract's
- * order, what can be checked before any download (the library set up, the model as the library
- * reads it, its licence, reuse, the seat, the person's library account, the plan, the size) and
- * then, under a per-workspace lock in Postgres, the 3 running imports; the job row and its outbox
- * row commit together, and the worker does the rest (worker/jobs/library-import.ts).
+ * Starting and reading library imports (contract section 8): checks in the contract's order before any download,
+ * then the 3-running limit under a per-workspace Postgres lock; the worker does the rest.
  */
 export function createImportService(deps: ServiceDeps, options: ImportServiceOptions) {
   const repo = createImportRepository(deps.db);

@@ -8,9 +8,8 @@ import { LibraryError, providerNotConfigured } from '../../domain/libraries/libr
 import type { ServiceLog } from '../service-deps.js';
 
 /**
- * The person's library_b account (contract section 8): the OAuth2 authorization-code flow with a
- * single-use `state` kept in Redis for 10 minutes, tokens sealed with AES-256-GCM at rest,
- * refreshed when they expire, never returned and never logged.
+ * The person's library_b account (contract section 8): OAuth2 with a single-use `state` kept 10 minutes in
+ * Redis; tokens sealed at rest, refreshed on expiry, never returned or logged.
  */
 export interface LibraryConnectionOptions {
   db: Db;
@@ -73,10 +72,8 @@ export function createLibraryConnectionService(options: LibraryConnectionOptions
     },
 
     /**
-     * The browser's return from the library: the state is taken (GETDEL, so a second use fails),
-     * the code exchanged and the tokens stored sealed. Returns where to send the browser:
-     * DASHBOARD_URL with status=connected or status=error. Never throws for what the library or
-     * the browser sent.
+     * The browser's return from the library: answers DASHBOARD_URL with status=connected or status=error, never
+     * throwing for what the library or browser sent. The state is taken with GETDEL so it works once.
      */
     async callback(query: { code?: string; state?: string; error?: string }): Promise<string> {
       if (!available()) return dashboard('error', 'not_configured');
@@ -119,9 +116,8 @@ export function createLibraryConnectionService(options: LibraryConnectionOptions
     },
 
     /**
-     * A valid access token for the person's downloads, refreshed first when it expires within a
-     * minute. Throws LibraryError `auth` when the person is not connected or the library refuses
-     * the refresh (the person must connect again).
+     * A valid access token, refreshed when it expires within a minute. Throws LibraryError `auth` when the person
+     * must connect again.
      */
     async accessToken(personId: string, callSignal: AbortSignal): Promise<string> {
       if (!cipher) throw new LibraryError('auth', PROVIDER, 'token encryption is not configured');

@@ -21,10 +21,8 @@ import type { LibraryConnectionService } from './library-connection.js';
 import type { ServiceLog } from '../service-deps.js';
 
 /**
- * Search across the online libraries (contract section 8): every selected library asked at the
- * same time with its own timeout, answers interleaved round-robin, each library's status
- * reported (ok, error, skipped, exhausted); library answers cached briefly in Redis so that
- * paging back and forth and popular queries do not hit the libraries (and their rate limits).
+ * Search across the online libraries (contract section 8), all asked at once and interleaved round-robin.
+ * Answers are cached briefly in Redis so paging and popular queries spare the libraries' rate limits.
  */
 export interface SearchParams {
   q?: string;

@@ -12,9 +12,8 @@ const checkModelTask = cpuTask<{ bytes: Uint8Array; fileName: string }, CheckMod
 );
 
 /**
- * `checkModelFile` in the process's CPU pool, off the event loop, with its ModelFileError
- * refusals as they are. `bytes` is moved to the thread when it owns its memory: do not use it
- * afterwards.
+ * `checkModelFile` in the CPU pool, off the event loop. `bytes` is moved to the thread when it owns its
+ * memory: do not use it afterwards.
  */
 export async function checkModelFileInPool(pool: CpuPool, bytes: Uint8Array, fileName: string): Promise<CheckedModel> {
   const outcome = await pool.run(

@@ -27,12 +27,8 @@ export interface ImportModelOptions {
 }
 
 /**
- * An import's model checks in the CPU pool: the download unpacked once (into shared memory),
- * then the Khronos validator and the conversion to GLB side by side in two threads (one after
- * the other with CPU_THREADS=1), then the readiness report. Nothing leaves the pool before the
- * validator passed the model, and its refusal stops the conversion. The refusals are those of
- * POST /assets, in the same order: a validator refusal wins over a conversion failure.
- * Rejects with ModelFileError (invalid_file, too_large, conversion_failed).
+ * An import's model checks in the CPU pool, with POST /assets' refusals in the same order (a validator
+ * refusal wins over a conversion failure). Rejects with ModelFileError.
  */
 export async function importModelInPool(
   pool: CpuPool,

@@ -9,9 +9,8 @@ import { clientKey } from '../../domain/client-key.js';
 export const PASSWORD_ATTEMPTS = 10;
 export const PASSWORD_WINDOW_MS = 15 * 60_000;
 /**
- * scrypt runs (running and queued) a process takes on before a new password check answers 503
- * with Retry-After: 1. Checks queue below it, so a burst of visitors waits a moment instead of
- * failing; past it a flood of guesses would only pile up memory and latency.
+ * scrypt runs a process takes on before a password check answers 503 (Retry-After: 1): a burst of visitors
+ * queues briefly, but a flood of guesses cannot pile up memory and latency.
  */
 export const MAX_PASSWORD_BACKLOG = 16;
 /**
@@ -52,15 +51,8 @@ function lockedOut(ttlMs: number, limit: number, message: string) {
 }
 
 /**
- * The password step of contract section 5 (401 password_required / invalid_password, 429).
- *
- * Guessing is bounded per client and project, with a counter in Redis shared by every server:
- * {@link PASSWORD_ATTEMPTS} tries whose password is not already verified, then 429 for every
- * password, the right one included (no oracle). Each try costs a full scrypt, so a guesser with
- * many addresses is also slowed by the hashing itself. A correct password is remembered with the
- * share's state (keyed by an HMAC of project, share revision and password) so visitors do not pay
- * scrypt on every read, and identical checks that arrive together share one scrypt run.
- * Redis trouble fails closed (503): without the counter guessing would be unlimited.
+ * The password step of contract section 5. Past {@link PASSWORD_ATTEMPTS} guesses every password is refused
+ * (429), the right one included, so there is no oracle; Redis trouble fails closed (503) to keep guessing bounded.
  */
 export function createPasswordCheck(redis: Redis, prefix: string, verified: VerifiedPasswords) {
   // rate-limiter-flexible's atomic counter: INCR with the window set on the first try.

@@ -51,10 +51,8 @@ export interface PublicShareServiceDeps {
 }
 
 /**
- * The public share (interface "Public project payload", contract section 5): the checks every
- * public request passes, the read with its ETag, and model-urls. Share state, its built payload
- * and verified passwords are kept in memory between changes (share-state-cache.ts), so a read or
- * a 304 of an unchanged share costs no Postgres query.
+ * The public share (contract section 5): the checks, the read with its ETag, and model-urls. State is kept in
+ * memory between changes (share-state-cache.ts), so reading an unchanged share costs no Postgres query.
  */
 export function createPublicShareService(deps: PublicShareServiceDeps) {
   const repo = createShareRepository(deps.db);

@@ -41,12 +41,8 @@ export function readBudgetExceeded(decision: { limit: number; resetSeconds: numb
 }
 
 /**
- * The public read budget (contract section 5): `rate.max` reads per client and window, counted
- * once per request in Redis, whether the server or a BFF's cache answers, so both spend it here
- * under {@link readBudgetKey}. A refused read counts too. The reads of one client that arrive in
- * the same turn of the event loop are counted with one INCRBY and decided in arrival order, as
- * one by one: a busy client costs one Redis round trip per turn, not per read. Redis trouble
- * fails open: a broken cache must not take the shop offline.
+ * The public read budget (contract section 5), counted in Redis whether the server or a BFF answers; reads
+ * arriving in one event-loop turn share one INCRBY. Redis trouble fails open so the shop stays online.
  */
 export function createReadBudget({ redis, prefix, rate }: ReadBudgetOptions) {
   const limiter = new RateLimiterRedis({

@@ -67,9 +67,8 @@ export const isWellFormedShareRequest = (request: Pick<ShareRequest, 'projectId'
   isUuid(request.projectId) && TOKEN.test(request.token);
 
 /**
- * The checks of contract section 5 that need no secret work, in order: project, token and
- * enabled (one 404), billing (402), embed host (403). The password comes after (see
- * password-check.ts).
+ * The checks of contract section 5 that need no secret work, in order: project, token and enabled (one 404),
+ * billing (402), embed host (403). The password comes after (password-check.ts).
  */
 export function checkShare(share: PublicShareRow | null, request: ShareRequest): asserts share is PublicShareRow {
   const tokenOk = secretsEqual(request.token, share?.shareToken ?? '');

@@ -27,12 +27,8 @@ interface ShareState {
 }
 
 /**
- * The public share state (token, enabled, billing, embed hosts, password hash, revisions) of
- * recently read projects, with what is derived from it (the built payload, the passwords already
- * verified), kept in memory between changes, so a public read or a 304 needs no Postgres query
- * and no scrypt while nothing changed. Entries go when a share-change notice names their project
- * or workspace; they are used only while the feed vouches that every notice so far was heard
- * (see share-changes.ts), so a revoked token stops at once on every process.
+ * Recently read share state and what derives from it, kept in memory between changes. Used only while the
+ * feed vouches every notice was heard (share-changes.ts), so a revoked token stops at once everywhere.
  */
 export function createShareStateCache(load: (projectId: string) => Promise<PublicShareRow | null>) {
   const states = new LRUCache<string, ShareState>({

@@ -19,9 +19,8 @@ import type { ServiceLog } from '../service-deps.js';
 /** Per-attempt timeout of background deliveries, and of the test endpoint (contract section 7). */
 const DELIVERY_TIMEOUT_MS = 15_000;
 /**
- * How long one background attempt may take in all: a wait among the attempts sending at once,
- * the request and the bookkeeping around it. Its job's time limit; its claim's lease outlives
- * it by half a minute, so a lease still held means its run is alive.
+ * The time limit of one background attempt, all included. Its claim's lease outlives it by half a minute,
+ * so a lease still held means its run is alive.
  */
 const attemptBudgetMs = (requestTimeoutMs: number) => 2 * requestTimeoutMs + 30_000;
 export const ATTEMPT_BUDGET_MS = attemptBudgetMs(DELIVERY_TIMEOUT_MS);
@@ -49,15 +48,8 @@ export type AttemptRun =
   | { kind: 'skipped'; reason: 'gone' | 'finished' | 'busy' | 'disabled' };
 
 /**
- * Makes one attempt of a delivery, idempotently against Postgres: claims the attempt (one run
- * per attempt; jobs arrive at least once), sends the signed body, then in one transaction logs
- * the attempt (pruning the log), settles the delivery and, when it is to be retried, replaces
- * its outbox row with the next attempt's, due after the schedule's wait. The next job is handed
- * to BullMQ after the commit, delayed; if that fails or Redis loses it, the relay finds the row
- * overdue and enqueues it again. A 410 or five days of failures switch the webhook off.
- * Concurrent runs share their round trips: claims go to Postgres together, and so do the records
- * of delivered attempts (the common case, one statement for the lot); each run still awaits its
- * own, so a failed statement fails only the runs in it (each is then tried alone).
+ * Makes one attempt of a delivery, idempotent against Postgres because jobs arrive at least once; the outbox
+ * row is the retry's truth, so a lost BullMQ job is re-enqueued by the relay. Concurrent runs batch round trips.
  */
 export function createDeliveryAttempts(deps: DeliveryAttemptDeps) {
   const deliveries = createWebhookDeliveryRepository(deps.db);

@@ -15,12 +15,8 @@ const invalidUrl = (message: string) =>
   new AppError(400, 'invalid_url', message, { details: [{ field: 'body.url', message }] });
 
 /**
- * The registration check of a webhook URL (contract section 7): absolute `https://` (http too in
- * insecure mode), no credentials in it, and a host that is not, and does not resolve to, a
- * loopback, private, link-local, reserved or IPv4-mapped address. The URL parser has already
- * turned `2130706433` or `0x7f.1` into `127.0.0.1`. A name that does not resolve now is
- * accepted (its deliveries fail with `dns` until it does); every delivery checks again, on the
- * address it connects to. Answers the URL normalised.
+ * The registration check of a webhook URL (contract section 7); answers it normalised. A name that does not
+ * resolve yet is accepted: every delivery checks again on the address it connects to.
  */
 export async function checkTargetUrl(raw: string, options: TargetUrlOptions): Promise<string> {
   let url: URL;

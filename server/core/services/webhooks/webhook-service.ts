@@ -48,9 +48,8 @@ const invalidEvent = (bad: string[]) =>
   });
 
 /**
- * Project webhooks, for owners (contract section 7): configuration with a write-only secret, the
- * delivery log, a synchronous test, hand-fired events and redelivery. Deliveries themselves are
- * made by the worker (`DeliveryAttempts`), except the test's single attempt, made here.
+ * Project webhooks for owners (contract section 7). Deliveries are made by the worker (`DeliveryAttempts`),
+ * except the synchronous test's single attempt, made here.
  */
 export function createWebhookService(deps: WebhookServiceDeps) {
   const hooks = createWebhookRepository(deps.db);
@@ -175,9 +174,8 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     },
 
     /**
-     * Sends a finished delivery once more, under the same delivery id (receivers de-duplicate on
-     * it); a failed redelivery is not retried. A delivery still being retried, or one of a
-     * disabled webhook, is a 409.
+     * Sends a finished delivery once more under the same id (receivers de-duplicate on it); a failed redelivery
+     * is not retried. A delivery still being retried, or of a disabled webhook, is a 409.
      */
     async redeliver(workspaceId: string, projectId: string, webhookId: string, deliveryId: string) {
       const webhook = await requireWebhook(workspaceId, projectId, webhookId);
