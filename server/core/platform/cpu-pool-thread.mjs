@@ -1,7 +1,5 @@
-// The entry of every cpu-pool.ts thread, in plain JavaScript so that a thread can load it
-// without a TypeScript loader. It loads a task's module (through tsx's `tsImport` when it is
-// TypeScript, in tests and development; threads do not inherit the loader) and runs its default
-// export. Large byte arrays of the result go back transferred.
+// The entry of every cpu-pool.ts thread, plain JavaScript because threads do not inherit the TypeScript
+// loader: it loads a task's module (via tsx's `tsImport` for .ts) and runs its default export.
 import { workerData } from 'node:worker_threads';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 

@@ -61,10 +61,7 @@ function parseShareChangeNotice(message: string): ShareChangeNotice | null {
 export interface ShareChangeFeedHandlers {
   /** One notice, in publishing order. */
   onNotice(notice: ShareChangeNotice): void;
-  /**
-   * The feed cannot vouch for what was heard before (first subscription, a reconnect, a notice
-   * lost): drop everything kept. `seq` is the number heard up to from now on.
-   */
+  /** The feed cannot vouch for what was heard (first subscription, reconnect, lost notice): drop everything kept. */
   onReset(): void;
 }
 
