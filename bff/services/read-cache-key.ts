@@ -36,5 +36,8 @@ export function cacheableReadTarget(method: string | undefined, url: string | un
   return sharePathSegments(url);
 }
 
-/** The start every key of a project's reads shares (what a share-change notice evicts). */
+/**
+ * The start every key of a project's reads shares (what a share-change notice evicts), lower-cased because
+ * an upper-case id reaches the same project and must be evicted with it.
+ */
 export const projectPrefix = (projectId: string) => `${projectId.toLowerCase()}|`;

@@ -2,8 +2,8 @@ import { domainToASCII } from 'node:url';
 import { getPublicSuffix } from 'tldts';
 
 /**
- * Embed host rules of a share (contract sections 4, 5 and 11). Names are stored lower-cased and in
- * punycode, as browsers send them; a rule without a port matches any port.
+ * Embed host rules (contract sections 4, 5 and 11): `*.example.com` matches sub-domains, not the apex; no port
+ * matches any port. Names are stored lower-cased and in punycode, as browsers send them.
  */
 
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;

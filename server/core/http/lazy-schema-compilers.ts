@@ -4,8 +4,8 @@ import type { FastifyServerOptions } from 'fastify';
 type Compiled = (...args: unknown[]) => unknown;
 
 /**
- * Builds the compiled function on first use (a call or a property read) so a route's schema costs nothing
- * at start-up; the route's first request pays instead.
+ * Stands in for the function `build` makes, building it on first use (a call or a property read) so a route's
+ * schema costs nothing at start-up; the route's first request pays instead.
  */
 function builtOnFirstUse(build: () => Compiled): Compiled {
   let built: Compiled | undefined;

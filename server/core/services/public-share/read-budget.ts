@@ -41,8 +41,8 @@ export function readBudgetExceeded(decision: { limit: number; resetSeconds: numb
 }
 
 /**
- * The public read budget (contract section 5), counted in Redis whether the server or a BFF answers; reads
- * arriving in one event-loop turn share one INCRBY. Redis trouble fails open so the shop stays online.
+ * The public read budget (contract section 5), counted in Redis whether the server or a BFF answers, refused reads
+ * included; one event-loop turn's reads share one INCRBY. Redis trouble fails open so the shop stays online.
  */
 export function createReadBudget({ redis, prefix, rate }: ReadBudgetOptions) {
   const limiter = new RateLimiterRedis({
