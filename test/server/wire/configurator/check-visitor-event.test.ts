@@ -5,7 +5,8 @@ import { demoStool, stoolCopy } from './demo-stool.js';
 /** One visitor event checked against the scene (contract 12.10): only the listed data fields are kept. */
 const { scene } = parseScene(demoStool);
 const at = '2026-11-26T03:00:00.000Z';
-const check = (type: string, data: Record<string, unknown>, against = scene) => checkVisitorEvent(against, { type, at, data });
+const check = (type: string, data: Record<string, unknown>, against = scene) =>
+  checkVisitorEvent(against, { type, at, data });
 const refusal = (result: ReturnType<typeof check>) => (result.ok ? 'accepted' : result.error);
 const options = { seat: 'walnut', legs: 'steel', backrest: 'off' };
 
@@ -40,8 +41,18 @@ describe('checkVisitorEvent: accepted events keep only their listed fields', () 
 describe('checkVisitorEvent: refused events say why', () => {
   it.each([
     ['an unknown type', 'page.scrolled', {}, 'unknown_type'],
-    ['an unknown block', 'option.changed', { blockId: 'colour', choiceId: 'red', source: 'visitor', options: {} }, 'unknown_block'],
-    ['an unknown choice', 'option.changed', { blockId: 'seat', choiceId: 'teak', source: 'visitor', options: {} }, 'unknown_choice'],
+    [
+      'an unknown block',
+      'option.changed',
+      { blockId: 'colour', choiceId: 'red', source: 'visitor', options: {} },
+      'unknown_block',
+    ],
+    [
+      'an unknown choice',
+      'option.changed',
+      { blockId: 'seat', choiceId: 'teak', source: 'visitor', options: {} },
+      'unknown_choice',
+    ],
     [
       'an unknown previous choice',
       'option.changed',
@@ -54,13 +65,33 @@ describe('checkVisitorEvent: refused events say why', () => {
       { blockId: 'seat', choiceId: 'oak', source: 'visitor', options: { colour: 'red' } },
       'unknown_block',
     ],
-    ['a source other than visitor or api', 'option.changed', { blockId: 'seat', choiceId: 'oak', source: 'rule', options: {} }, 'invalid_event'],
-    ['options that are not an object', 'option.changed', { blockId: 'seat', choiceId: 'oak', source: 'api', options: 'x' }, 'invalid_event'],
+    [
+      'a source other than visitor or api',
+      'option.changed',
+      { blockId: 'seat', choiceId: 'oak', source: 'rule', options: {} },
+      'invalid_event',
+    ],
+    [
+      'options that are not an object',
+      'option.changed',
+      { blockId: 'seat', choiceId: 'oak', source: 'api', options: 'x' },
+      'invalid_event',
+    ],
     ['an unknown animation', 'animation.triggered', { animationId: 'spin', trigger: 'button' }, 'unknown_animation'],
     ['a load trigger', 'animation.triggered', { animationId: 'turn', trigger: 'load' }, 'invalid_event'],
     ['a screenshot size that is not a pixel count', 'viewer.screenshot', { width: -5 }, 'invalid_event'],
-    ['a total that is not minor units', 'price.calculated', { options, fields: {}, total: 378.5, currency: 'EUR' }, 'invalid_event'],
-    ['a malformed currency', 'price.calculated', { options, fields: {}, total: 37800, currency: 'euro' }, 'invalid_event'],
+    [
+      'a total that is not minor units',
+      'price.calculated',
+      { options, fields: {}, total: 378.5, currency: 'EUR' },
+      'invalid_event',
+    ],
+    [
+      'a malformed currency',
+      'price.calculated',
+      { options, fields: {}, total: 37800, currency: 'euro' },
+      'invalid_event',
+    ],
     ['data over 2 KB as JSON', 'view', { padding: 'x'.repeat(2100) }, 'invalid_event'],
   ])('%s', (_case, type, data, error) => {
     expect(refusal(check(type, data))).toBe(error);

@@ -47,7 +47,10 @@ describe('decodeConfiguration', () => {
 
   it.each([
     ['an unknown version', Buffer.from(JSON.stringify({ v: 2, projectId: 'p', options: {} })).toString('base64url')],
-    ['a base64url text without version', Buffer.from(JSON.stringify({ projectId: 'p', options: {} })).toString('base64url')],
+    [
+      'a base64url text without version',
+      Buffer.from(JSON.stringify({ projectId: 'p', options: {} })).toString('base64url'),
+    ],
     ['plain JSON with an unknown version', '{"v":3,"options":{}}'],
     ['text that is not base64url', 'not a configuration!'],
     ['base64url that is not JSON', Buffer.from('hello').toString('base64url')],

@@ -41,7 +41,12 @@ export const demoStool = {
         name: 'Backrest',
         type: 'toggle',
         choices: [
-          { id: 'off', label: 'Off', default: true, effects: [{ type: 'visibility', nodes: ['Backrest'], visible: false }] },
+          {
+            id: 'off',
+            label: 'Off',
+            default: true,
+            effects: [{ type: 'visibility', nodes: ['Backrest'], visible: false }],
+          },
           { id: 'on', label: 'On', price: 30, effects: [{ type: 'visibility', nodes: ['Backrest'], visible: true }] },
         ],
       },

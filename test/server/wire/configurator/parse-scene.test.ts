@@ -33,7 +33,13 @@ describe('parseScene: the demo stool', () => {
 
   it('reads blocks, choices, defaults and effects; colours become lower-case #rrggbb', () => {
     const [seat, legs, backrest] = scene.optionBlocks;
-    expect(seat).toMatchObject({ id: 'seat', name: 'Seat', type: 'swatch', targetObjectId: 'stool', defaultChoiceId: 'oak' });
+    expect(seat).toMatchObject({
+      id: 'seat',
+      name: 'Seat',
+      type: 'swatch',
+      targetObjectId: 'stool',
+      defaultChoiceId: 'oak',
+    });
     expect(seat.choices[0]).toEqual({ id: 'oak', label: 'Oak', price: null, color: '#c8a165', effects: [] });
     expect(seat.choices[1].effects).toEqual([
       { type: 'material', model: 'stool', nodes: ['Seat', 'Backrest'], color: '#5a3a22', roughness: 0.6 },
@@ -49,7 +55,17 @@ describe('parseScene: the demo stool', () => {
     ]);
     expect(scene.numberFields).toEqual([{ id: 'quantity', label: 'Quantity', min: 1, max: 20, default: 1 }]);
     expect(scene.animations).toEqual([
-      { id: 'turn', name: 'Turn around', clip: 'Turn', trigger: 'button', on: null, model: null, loop: 'once', speed: 1, reverse: false },
+      {
+        id: 'turn',
+        name: 'Turn around',
+        clip: 'Turn',
+        trigger: 'button',
+        on: null,
+        model: null,
+        loop: 'once',
+        speed: 1,
+        reverse: false,
+      },
     ]);
     expect(scene.settings.pricing).toEqual({
       currency: 'EUR',
@@ -121,7 +137,10 @@ describe('parseScene: ids, names, colours and URLs (12.1)', () => {
 
   it('expands #rgb and refuses URLs that are not https', () => {
     const data = stoolCopy();
-    Object.assign(data.sceneData.optionBlocks[0].choices[0], { color: '#ABC', thumbnail: 'http://cdn.example/oak.png' });
+    Object.assign(data.sceneData.optionBlocks[0].choices[0], {
+      color: '#ABC',
+      thumbnail: 'http://cdn.example/oak.png',
+    });
     data.sceneData.optionBlocks[0].choices[1].thumbnail = 'https://cdn.example/walnut.png';
     const { scene, warnings } = parseScene(data);
     expect(scene.optionBlocks[0].choices[0]).toMatchObject({ color: '#aabbcc' });
@@ -194,7 +213,7 @@ describe('parseScene: blocks, effects and rules (12.3, 12.4)', () => {
     ]);
   });
 
-  it("drops the effects defaulting to an unknown targetObjectId, keeping the block", () => {
+  it('drops the effects defaulting to an unknown targetObjectId, keeping the block', () => {
     const data = stoolCopy();
     data.sceneData.optionBlocks[0].targetObjectId = 'table';
     const { scene, warnings } = parseScene(data);
@@ -212,8 +231,13 @@ describe('parseScene: blocks, effects and rules (12.3, 12.4)', () => {
     data.sceneData.optionBlocks[2].rules = [{ when: { seat: ['oak', 'walnut'], legs: 'brass' }, hideBlock: true }];
     const { scene, warnings } = parseScene(data);
     expect(warnings).toEqual([]);
-    expect(scene.optionBlocks[1].rules).toEqual([{ when: { seat: ['walnut'] }, hide: [], disable: ['steel'], hideBlock: false }]);
-    expect(scene.optionBlocks[2].rules[0]).toMatchObject({ when: { seat: ['oak', 'walnut'], legs: ['brass'] }, hideBlock: true });
+    expect(scene.optionBlocks[1].rules).toEqual([
+      { when: { seat: ['walnut'] }, hide: [], disable: ['steel'], hideBlock: false },
+    ]);
+    expect(scene.optionBlocks[2].rules[0]).toMatchObject({
+      when: { seat: ['oak', 'walnut'], legs: ['brass'] },
+      hideBlock: true,
+    });
   });
 
   it('drops a rule naming a later block, its own block, an unknown block or an unknown choice', () => {
@@ -301,7 +325,11 @@ describe('parseScene: pricing (12.5)', () => {
       2,
       [['sceneData.projectSettings.pricing.currency', 'invalid_value']],
     ]);
-    expect(settings({ currency: 'EURO' })).toEqual([null, 2, [['sceneData.projectSettings.currency', 'invalid_value']]]);
+    expect(settings({ currency: 'EURO' })).toEqual([
+      null,
+      2,
+      [['sceneData.projectSettings.currency', 'invalid_value']],
+    ]);
   });
 });
 
@@ -375,9 +403,9 @@ describe('parseScene: projectSettings (12.7)', () => {
   });
 
   it('takes the top-level brandColor before branding.primaryColor, and showPrices from pricing first', () => {
-    expect(read({ brandColor: '#F00', branding: { primaryColor: '#00ff00' } }).scene.settings.branding.primaryColor).toBe(
-      '#ff0000',
-    );
+    expect(
+      read({ brandColor: '#F00', branding: { primaryColor: '#00ff00' } }).scene.settings.branding.primaryColor,
+    ).toBe('#ff0000');
     expect(read({ branding: { primaryColor: '#00FF00' } }).scene.settings.branding.primaryColor).toBe('#00ff00');
     expect(read({ showPrices: false }).scene.settings.pricing.showPrices).toBe(false);
     expect(read({ showPrices: false, pricing: { showPrices: true } }).scene.settings.pricing.showPrices).toBe(true);
@@ -401,7 +429,10 @@ describe('parseScene: limits (12.13)', () => {
       id: `b${b}`,
       choices: Array.from({ length: 100 }, (_, c) => ({ id: `c${c}` })),
     }));
-    data.sceneData.optionBlocks[0].choices[0].effects = Array.from({ length: 21 }, () => ({ type: 'variant', name: 'v' }));
+    data.sceneData.optionBlocks[0].choices[0].effects = Array.from({ length: 21 }, () => ({
+      type: 'variant',
+      name: 'v',
+    }));
     const { scene, warnings } = parseScene(data);
     expect(scene.optionBlocks[0].choices[0].effects).toHaveLength(20);
     expect(scene.optionBlocks.reduce((sum, block) => sum + block.choices.length, 0)).toBe(2000);
@@ -425,14 +456,65 @@ describe('parseScene: limits (12.13)', () => {
 describe('parseScene never throws', () => {
   // A small seeded generator, so a failure is reproducible.
   let seed = 12345;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)];
-  const keys = ['id', 'name', 'type', 'choices', 'effects', 'rules', 'when', 'price', 'value', 'nodes', 'op', 'field',
-    'option', 'models', 'sceneData', 'optionBlocks', 'pricingBlocks', 'pricingFormula', 'formFields', 'projectSettings',
-    'animationBlocks', 'partTransforms', 'deletedParts', 'pivotData', 'pricing', 'tax', 'rate', '__proto__', 'trigger',
-    'on', 'blockId', 'choiceId', 'currency', 'material', 'color', 'transform', 'default', 'min', 'max', 'hide'];
+  const keys = [
+    'id',
+    'name',
+    'type',
+    'choices',
+    'effects',
+    'rules',
+    'when',
+    'price',
+    'value',
+    'nodes',
+    'op',
+    'field',
+    'option',
+    'models',
+    'sceneData',
+    'optionBlocks',
+    'pricingBlocks',
+    'pricingFormula',
+    'formFields',
+    'projectSettings',
+    'animationBlocks',
+    'partTransforms',
+    'deletedParts',
+    'pivotData',
+    'pricing',
+    'tax',
+    'rate',
+    '__proto__',
+    'trigger',
+    'on',
+    'blockId',
+    'choiceId',
+    'currency',
+    'material',
+    'color',
+    'transform',
+    'default',
+    'min',
+    'max',
+    'hide',
+  ];
   const junk = (depth: number): unknown => {
-    const leaves = [null, 0, -1, 1e300, -0.125, NaN, 'walnut', '', '#fff', 'https://x.test/a.png', true, 'x'.repeat(300)];
+    const leaves = [
+      null,
+      0,
+      -1,
+      1e300,
+      -0.125,
+      NaN,
+      'walnut',
+      '',
+      '#fff',
+      'https://x.test/a.png',
+      true,
+      'x'.repeat(300),
+    ];
     if (depth <= 0 || random() < 0.3) return pick(leaves);
     if (random() < 0.4) return Array.from({ length: Math.floor(random() * 5) }, () => junk(depth - 1));
     return Object.fromEntries(Array.from({ length: Math.floor(random() * 6) }, () => [pick(keys), junk(depth - 1)]));

@@ -1,6 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { choiceDelta, computePrice, parseScene, resolveOptions } from '../../../../server/core/wire/configurator/index.js';
+import {
+  choiceDelta,
+  computePrice,
+  parseScene,
+  resolveOptions,
+} from '../../../../server/core/wire/configurator/index.js';
 
 /**
  * The price of a configuration (contract 12.5), from the shared table the element's browser test
