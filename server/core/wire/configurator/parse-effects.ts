@@ -14,8 +14,8 @@ import {
 import type { SceneWarnings } from './scene-warnings.js';
 import type { Effect, SceneModel } from './types.js';
 
-export const MAX_EFFECTS_PER_CHOICE = 20;
-export const MAX_NODES_PER_EFFECT = 100;
+const MAX_EFFECTS_PER_CHOICE = 20;
+const MAX_NODES_PER_EFFECT = 100;
 const MAX_NAME = 1000;
 const EFFECT_TYPES = ['material', 'visibility', 'variant', 'transform'] as const;
 

@@ -16,8 +16,8 @@ import type { FormulaOperand, FormulaStep, NumberField, OptionBlock, PricingBloc
 import { readWhen } from './when.js';
 
 /** Limits of 12.13. */
-export const MAX_PRICING_BLOCKS = 100;
-export const MAX_FORMULA_STEPS = 50;
+const MAX_PRICING_BLOCKS = 100;
+const MAX_FORMULA_STEPS = 50;
 const OPS = ['add', 'multiply', 'min', 'max', 'round'] as const;
 const ROUND_MODES = ['half-up', 'half-even', 'up', 'down'] as const;
 /** A multiply factor is exact to 6 decimals (12.5). */
