@@ -14,7 +14,7 @@ export const isRecord = (value: unknown): value is Json =>
 /** Owner numbers (prices, amounts, bounds) stay within ±1,000,000,000 major units (12.13). */
 export const MAX_OWNER_NUMBER = 1_000_000_000;
 export const MAX_ID_LENGTH = 64;
-const MAX_LABEL_LENGTH = 200;
+export const MAX_LABEL_LENGTH = 200;
 
 export const join = (path: string, key: string | number) => (path ? `${path}.${key}` : String(key));
 

@@ -9,6 +9,7 @@ import {
   readNumber,
   readText,
   MAX_ID_LENGTH,
+  MAX_LABEL_LENGTH,
   MAX_OWNER_NUMBER,
 } from './owner-values.js';
 import type { SceneWarnings } from './scene-warnings.js';
@@ -80,7 +81,8 @@ export function parseNumberFields(value: unknown, warnings: SceneWarnings): Numb
     seen.add(field.id);
     const min = Math.max(field.min ?? 0, -MAX_OWNER_NUMBER);
     const max = Math.min(field.max ?? 0, MAX_OWNER_NUMBER);
-    const read: NumberField = { id: field.id, label: field.label, min, max, default: field.default ?? null };
+    const label = field.label.slice(0, MAX_LABEL_LENGTH);
+    const read: NumberField = { id: field.id, label, min, max, default: field.default ?? null };
     if (field.step !== undefined) read.step = field.step;
     return [read];
   });

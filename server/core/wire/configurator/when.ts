@@ -26,7 +26,8 @@ export function readWhen(value: unknown, blocks: readonly OptionBlock[], path: s
   for (const [blockId, listed] of readEntries(value, MAX_WHEN_BLOCKS, path, warnings)) {
     const block = blocks.find((entry) => entry.id === blockId);
     if (!block) {
-      warnings.warn(join(path, blockId), 'unknown_reference', `"${blockId}" is no earlier option block.`);
+      const message = `No option block "${blockId}" here; a rule names only earlier blocks.`;
+      warnings.warn(join(path, blockId), 'unknown_reference', message);
       return null;
     }
     const choiceIds: string[] = [];
