@@ -48,7 +48,9 @@ function readNodes(value: unknown, model: string | null, path: string, context: 
   const { warnings, models } = context;
   const targets = model === null ? models : models.filter((entry) => entry.id === model);
   const names: string[] = [];
-  readList(value, MAX_NODES_PER_EFFECT, path, warnings).forEach((name, i) => {
+  const listed = readList(value, MAX_NODES_PER_EFFECT, path, warnings);
+  if (Array.isArray(value) && value.length === 0) warnings.warn(path, 'missing_field', 'List at least one node name.');
+  listed.forEach((name, i) => {
     const text = readText(name, join(path, i), warnings, MAX_NAME);
     if (text === undefined) return;
     if (targets.length > 0 && targets.every((entry) => entry.deletedParts.includes(text))) {
