@@ -242,7 +242,10 @@ function parseGltfJson(bytes: Uint8Array): Record<string, unknown> {
   try {
     json = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
   } catch {
-    throw invalidModelFile('INVALID_JSON', 'The .gltf file is not valid JSON: glTF JSON must be one UTF-8 JSON object.');
+    throw invalidModelFile(
+      'INVALID_JSON',
+      'The .gltf file is not valid JSON: glTF JSON must be one UTF-8 JSON object.',
+    );
   }
   if (!json || typeof json !== 'object' || Array.isArray(json))
     throw invalidModelFile('INVALID_JSON', 'The .gltf file is not a JSON object.');

@@ -38,7 +38,8 @@ const IMAGE_SIGNATURES: Array<{ mimeType: string; matches: (bytes: Uint8Array) =
 const startsWith = (bytes: Uint8Array, prefix: number[]) =>
   bytes.length >= prefix.length && prefix.every((value, i) => bytes[i] === value);
 const alignUp = (offset: number) => Math.ceil(offset / ALIGNMENT) * ALIGNMENT;
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const objects = (value: unknown): Json[] => (Array.isArray(value) ? value.filter(isObject) : []);
 const isIndex = (value: unknown, length: number): value is number =>
   Number.isInteger(value) && (value as number) >= 0 && (value as number) < length;
@@ -122,7 +123,10 @@ function mergeBuffers(json: Json, resources: Map<string, Uint8Array>, chunk: Bin
 /** Points every buffer view (and the meshopt data it compresses) at its buffer's new place. */
 function moveBufferViews(json: Json, moved: Array<{ buffer: number; offset: number } | null>) {
   objects(json.bufferViews).forEach((view, index) => {
-    const targets = [view, ...MESHOPT_EXTENSIONS.map((name) => (isObject(view.extensions) ? view.extensions[name] : null))];
+    const targets = [
+      view,
+      ...MESHOPT_EXTENSIONS.map((name) => (isObject(view.extensions) ? view.extensions[name] : null)),
+    ];
     for (const target of targets.filter(isObject)) {
       const place = isIndex(target.buffer, moved.length) ? moved[target.buffer] : null;
       if (!place) throw unconvertible(`buffer view ${index} refers to a buffer that does not exist or holds no data.`);
@@ -152,7 +156,8 @@ function writeGlb(json: Json, chunk: BinaryChunk, maxBytes: number): Uint8Array 
   const text = Buffer.from(JSON.stringify(json), 'utf8');
   const jsonLength = alignUp(text.length);
   const binLength = chunk.parts.length > 0 ? alignUp(chunk.length) : 0;
-  const total = GLB_HEADER_BYTES + CHUNK_HEADER_BYTES + jsonLength + (binLength > 0 ? CHUNK_HEADER_BYTES + binLength : 0);
+  const total =
+    GLB_HEADER_BYTES + CHUNK_HEADER_BYTES + jsonLength + (binLength > 0 ? CHUNK_HEADER_BYTES + binLength : 0);
   if (total > maxBytes) throw new ModelFileError('too_large', `The converted model is larger than ${maxBytes} bytes.`);
   const glb = Buffer.alloc(total);
   glb.writeUInt32LE(GLB_MAGIC, 0);
