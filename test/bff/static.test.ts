@@ -58,7 +58,7 @@ describe('BFF static files', () => {
     );
     expect(policy).toMatchObject({
       'default-src': ["'self'"],
-      'script-src': ["'self'"],
+      'script-src': ["'self'", "'wasm-unsafe-eval'"],
       'connect-src': ["'self'", 'https://api.example.com', 'blob:'],
       'style-src': ["'self'"],
       'object-src': ["'none'"],

@@ -111,7 +111,7 @@ afterAll(async () => {
 /** What the browser wrote to its console on each page (an invalid pattern attribute is logged there). */
 const consoleMessages = new WeakMap<Page, string[]>();
 
-/** What the page's Content-Security-Policy refused (Chromium logs each refusal to the console). */
+/** What the page's Content-Security-Policy refused (Chromium logs each refusal, or the page throws it). */
 const policyRefusals = (page: Page) => consoleMessages.get(page)!.filter((m) => /Content Security Policy/i.test(m));
 
 /** The console signed in through the printed link's fragment, with the console's project open. */
@@ -125,9 +125,12 @@ const panelText = (page: Page, panel: string) =>
 
 async function openConsole(projectName?: string, link = `${bffUrl}/demo/owner/#token=${owner.token}`): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  page.on('pageerror', (error) => console.error('console page error:', error.message));
   const messages: string[] = [];
   consoleMessages.set(page, messages);
+  page.on('pageerror', (error) => {
+    console.error('console page error:', error.message);
+    messages.push(error.message);
+  });
   page.on('console', (message) => messages.push(message.text()));
   await page.goto(link);
   await expect
@@ -313,6 +316,7 @@ describe('the owner console', () => {
     await expect.poll(() => card.textContent(), { timeout: 10_000 }).toContain('disabled');
     await card.getByRole('button', { name: 'Enable' }).click();
     await expect.poll(() => card.getByRole('button', { name: 'Disable' }).count(), { timeout: 10_000 }).toBe(1);
+    expect(policyRefusals(page)).toEqual([]);
     await page.close();
   }, 60_000);
 
@@ -364,6 +368,7 @@ describe('the owner console', () => {
       })
       .toBe('quoted');
     await shoot(page, 'requests');
+    expect(policyRefusals(page)).toEqual([]);
     await page.close();
   }, 90_000);
 
@@ -447,6 +452,7 @@ describe('the owner console', () => {
     await expect
       .poll(() => page.locator('#library-b-connection').textContent(), { timeout: 10_000 })
       .toContain('not connected');
+    expect(policyRefusals(page)).toEqual([]);
     await page.close();
   }, 150_000);
 });

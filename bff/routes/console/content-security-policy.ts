@@ -10,7 +10,8 @@ export function consoleContentSecurityPolicy(apiBase: string): string {
   const api = originOf(apiBase);
   const directives: Record<string, string[]> = {
     'default-src': ["'self'"],
-    'script-src': ["'self'"],
+    // The 3D preview's model-viewer compiles its meshopt decoder (WebAssembly): allowed, not eval.
+    'script-src': ["'self'", "'wasm-unsafe-eval'"],
     'connect-src': ["'self'", ...api, 'blob:'],
     'img-src': ['*', 'data:', 'blob:'],
     'style-src': ["'self'"],
