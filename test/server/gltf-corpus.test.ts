@@ -104,7 +104,7 @@ describe('the glTF corpus through POST /assets', () => {
     expect(status).toBe(422);
     expect(body).toMatchObject({ success: false, error: 'conversion_failed' });
     expect(body.message).toBe(
-      'The model could not be converted to GLB: image 0 is not a PNG, JPEG, WebP or KTX2 image; ' +
+      'The model could not be converted: image 0 is not a PNG, JPEG, WebP, AVIF or KTX2 image; ' +
         'an image stored inside a GLB needs its media type.',
     );
   });

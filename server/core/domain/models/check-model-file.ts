@@ -191,7 +191,16 @@ export async function convertModel(
   const opts = { ...CHECK_MODEL_DEFAULTS, ...options };
   if (parts.format === 'glb') return { glb: withCopyright(ownBytes(parts.glb), opts) };
   assertKnownRequiredExtensions(parts.json);
-  return { glb: packGlb(parts.json, parts.resources, opts) };
+  try {
+    return { glb: packGlb(parts.json, parts.resources, opts) };
+  } catch (error) {
+    if (error instanceof ModelFileError) throw error;
+    // The packing reads only buffers, buffer views and images: anything else it trips on is their shape.
+    throw new ModelFileError(
+      'conversion_failed',
+      'The model could not be converted: its buffers, buffer views or images do not follow the glTF 2.0 schema.',
+    );
+  }
 }
 
 const withCopyright = (glb: Uint8Array, opts: Pick<CheckModelOptions, 'copyright'>) =>

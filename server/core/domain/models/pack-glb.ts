@@ -33,6 +33,8 @@ const IMAGE_SIGNATURES: Array<{ mimeType: string; matches: (bytes: Uint8Array) =
     matches: (b) => startsWith(b, [0x52, 0x49, 0x46, 0x46]) && startsWith(b.subarray(8), [0x57, 0x45, 0x42, 0x50]),
   },
   { mimeType: 'image/ktx2', matches: (b) => startsWith(b, [0xab, 0x4b, 0x54, 0x58, 0x20, 0x32, 0x30, 0xbb]) },
+  // An ISO media file ("ftyp" at byte 4) of brand avif (still image) or avis (image sequence).
+  { mimeType: 'image/avif', matches: (b) => /^ftypavi[fs]$/.test(Buffer.from(b.subarray(4, 12)).toString('latin1')) },
 ];
 
 const startsWith = (bytes: Uint8Array, prefix: number[]) =>
@@ -46,7 +48,7 @@ const isIndex = (value: unknown, length: number): value is number =>
 
 /** A refusal of the conversion whose message says which glTF rule the model breaks. */
 const unconvertible = (rule: string) =>
-  new ModelFileError('conversion_failed', `The model could not be converted to GLB: ${rule}`);
+  new ModelFileError('conversion_failed', `The model could not be converted: ${rule}`);
 
 /** A `data:` URI's media type and bytes (base64 only, as glTF writes them); null when it is not one. */
 function decodeDataUri(uri: string): { mimeType: string; bytes: Uint8Array } | null {
@@ -74,7 +76,7 @@ function imageMimeType(image: Json, declared: string, bytes: Uint8Array, index: 
   const sniffed = IMAGE_SIGNATURES.find((signature) => signature.matches(bytes))?.mimeType;
   if (sniffed) return sniffed;
   throw unconvertible(
-    `image ${index} is not a PNG, JPEG, WebP or KTX2 image; an image stored inside a GLB needs its media type.`,
+    `image ${index} is not a PNG, JPEG, WebP, AVIF or KTX2 image; an image stored inside a GLB needs its media type.`,
   );
 }
 
@@ -113,7 +115,7 @@ function mergeBuffers(json: Json, resources: Map<string, Uint8Array>, chunk: Bin
     }
     const { bytes } = resourceBytes(buffer.uri, resources, `buffer ${index}`);
     const byteLength = buffer.byteLength;
-    if (!Number.isInteger(byteLength) || (byteLength as number) > bytes.length)
+    if (!Number.isInteger(byteLength) || (byteLength as number) < 0 || (byteLength as number) > bytes.length)
       throw unconvertible(`buffer ${index} declares ${String(byteLength)} bytes but holds ${bytes.length}.`);
     return { buffer: 0, offset: chunk.add(bytes.subarray(0, byteLength as number)) };
   });
