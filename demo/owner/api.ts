@@ -11,6 +11,7 @@ import type * as Projects from '../../server/core/wire/projects.js';
 import type * as Requests from '../../server/core/wire/requests.js';
 import type * as Shares from '../../server/core/wire/share-settings.js';
 import type * as Webhooks from '../../server/core/wire/webhooks.js';
+import type { AnalyticsReport, SceneReport } from './configurator-reports.js';
 
 // The shapes are the server's own schemas (server/core/wire), so the console cannot drift from the API.
 export type Me = Static<typeof MeShapes.MeReply>;
@@ -137,6 +138,11 @@ export function createApi(credentials: Credentials) {
       call<{ project: { data?: { sceneData?: ProjectLabels } } }>('GET', project(projectId)).then(
         (r) => r.project.data?.sceneData ?? {},
       ),
+    analytics: (projectId: string, range: { from: string; to: string; top?: number }) => {
+      const query = new URLSearchParams({ from: range.from, to: range.to, top: String(range.top ?? 10) });
+      return call<AnalyticsReport>('GET', `${project(projectId)}/analytics?${query}`);
+    },
+    sceneReport: (projectId: string) => call<SceneReport>('GET', `${project(projectId)}/scene-report`),
     requests: (projectId: string) =>
       call<Static<typeof Requests.RequestListReply>>('GET', `${project(projectId)}/requests?limit=50`),
     request: (projectId: string, id: string) =>

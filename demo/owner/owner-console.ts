@@ -6,12 +6,14 @@ import './share-panel.js';
 import './webhooks-panel.js';
 import './requests-panel.js';
 import './library-panel.js';
+import './analytics-panel.js';
+import './scene-report-panel.js';
 
 const TOKEN_KEY = 'config-share-console.token';
 const API_KEY = 'config-share-console.api';
 const WORKSPACE_KEY = 'config-share-console.workspace';
 
-type Panel = 'share' | 'webhooks' | 'requests';
+type Panel = 'share' | 'webhooks' | 'requests' | 'analytics' | 'scene';
 
 /**
  * The owner console's shell: sign-in (the token from the link's `#token=` fragment, kept in
@@ -259,7 +261,7 @@ export class OwnerConsole extends LitElement {
                 project
                   ? this.renderProject(api, project)
                   : html`<h2 id="project-title">Open a project</h2><p class="muted"
-                      >Choose a project to see its share state, webhooks and requests.</p>`
+                      >Choose a project to see its share state, webhooks, requests, analytics and scene report.</p>`
               }
             </section>
           </div>`
@@ -280,6 +282,8 @@ export class OwnerConsole extends LitElement {
       ['share', 'Share'],
       ['webhooks', 'Webhooks'],
       ['requests', 'Requests'],
+      ['analytics', 'Analytics'],
+      ['scene', 'Scene report'],
     ];
     return html`
       <h2 id="project-title" tabindex="-1">${project.name}</h2>
@@ -300,6 +304,16 @@ export class OwnerConsole extends LitElement {
       ${
         this.panel === 'requests'
           ? html`<requests-panel .api=${api} .projectId=${project.id}></requests-panel>`
+          : nothing
+      }
+      ${
+        this.panel === 'analytics'
+          ? html`<analytics-panel .api=${api} .projectId=${project.id}></analytics-panel>`
+          : nothing
+      }
+      ${
+        this.panel === 'scene'
+          ? html`<scene-report-panel .api=${api} .projectId=${project.id}></scene-report-panel>`
           : nothing
       }
     `;

@@ -39,7 +39,73 @@ function apiClient(baseUrl: string, token: string): Api {
 
 type DemoModel = { id: string; fileName: string; assetId: string };
 
-const scene = (model: DemoModel | null, copies = 1) => ({
+/**
+ * The demo stool's configurator (contract 12.14): one block per effect type the element applies
+ * (material by node, variant, visibility), a base price, a quantity formula, VAT included, a
+ * button animation and saved configurations. Effects name the parts of demo-model.ts.
+ */
+const configurator = (target: string | undefined) => ({
+  optionBlocks: [
+    {
+      id: 'seat',
+      name: 'Seat',
+      type: 'swatch',
+      targetObjectId: target,
+      choices: [
+        { id: 'oak', label: 'Oak', default: true, color: '#9e7347' },
+        {
+          id: 'walnut',
+          label: 'Walnut',
+          price: 40,
+          color: '#5a3a22',
+          effects: [{ type: 'material', nodes: ['Seat', 'Backrest'], color: '#5a3a22', roughness: 0.55 }],
+        },
+      ],
+    },
+    {
+      id: 'legs',
+      name: 'Legs',
+      type: 'choice',
+      targetObjectId: target,
+      choices: [
+        { id: 'steel', label: 'Steel', default: true, effects: [{ type: 'variant', name: 'steel' }] },
+        { id: 'brass', label: 'Brass', price: 25, effects: [{ type: 'variant', name: 'brass' }] },
+      ],
+    },
+    {
+      id: 'backrest',
+      name: 'Backrest',
+      type: 'toggle',
+      targetObjectId: target,
+      choices: [
+        {
+          id: 'off',
+          label: 'Without backrest',
+          default: true,
+          effects: [{ type: 'visibility', nodes: ['Backrest'], visible: false }],
+        },
+        {
+          id: 'on',
+          label: 'With backrest',
+          price: 30,
+          effects: [{ type: 'visibility', nodes: ['Backrest'], visible: true }],
+        },
+      ],
+    },
+  ],
+  formFields: [
+    { id: 'name', label: 'Name', type: 'text', required: true },
+    { id: 'email', label: 'E-mail', type: 'email', required: true },
+    { id: 'quantity', label: 'Quantity', type: 'number', min: 1, max: 20, step: 1, default: 1 },
+    { id: 'notes', label: 'Notes', type: 'textarea' },
+  ],
+  animationBlocks: [{ id: 'turn', name: 'Turn around', clip: 'Turn', trigger: 'button' }],
+  pricingBlocks: [{ id: 'base', label: 'Base price', price: 149 }],
+  pricingFormula: [{ op: 'multiply', field: 'quantity', label: 'Quantity' }],
+});
+
+/** A demo project's data: the stool (or `copies` of it in a grid) as a configurator; the bench uses it too. */
+export const demoProjectData = (model: DemoModel | null, copies = 1) => ({
   // Copies stand in a grid, 0.6 m apart: 25 of them exercise the element's model-urls fallback
   // (only the first 20 models of a read carry a URL).
   models: model
@@ -49,6 +115,7 @@ const scene = (model: DemoModel | null, copies = 1) => ({
         position: [(i % 5) * 0.6 - (copies > 1 ? 1.2 : 0), 0, Math.floor(i / 5) * 0.6 - (copies > 1 ? 1.2 : 0)],
         rotation: [0, 0, 0],
         scale: [1, 1, 1],
+        deletedParts: ['Footrest'],
       }))
     : [],
   sceneData: {
@@ -56,38 +123,11 @@ const scene = (model: DemoModel | null, copies = 1) => ({
       title: 'Demo stool',
       brandColor: '#3a6ea5',
       showPrices: true,
-      currency: 'EUR',
+      pricing: { currency: 'EUR', tax: { rate: 0.19, included: true, label: 'VAT' } },
       emailAdminAddress: DEMO_OWNER_EMAIL,
     },
-    optionBlocks: [
-      {
-        id: 'seat',
-        name: 'Seat',
-        targetObjectId: 'stool',
-        choices: [
-          { id: 'oak', label: 'Oak', price: 0 },
-          { id: 'walnut', label: 'Walnut', price: 40 },
-        ],
-      },
-      {
-        id: 'legs',
-        name: 'Legs',
-        targetObjectId: 'stool',
-        choices: [
-          { id: 'steel', label: 'Steel', price: 0 },
-          { id: 'brass', label: 'Brass', price: 25 },
-        ],
-      },
-    ],
-    formFields: [
-      { id: 'name', label: 'Name', type: 'text', required: true },
-      { id: 'email', label: 'E-mail', type: 'email', required: true },
-      { id: 'quantity', label: 'Quantity', type: 'number' },
-      { id: 'notes', label: 'Notes', type: 'textarea' },
-    ],
-    animationBlocks: [],
-    pricingBlocks: [{ id: 'base', label: 'Base price', price: 149 }],
-    pricingFormula: [],
+    // One model: its effects name it; copies (or none): every model, so each copy follows.
+    ...configurator(model && copies === 1 ? model.id : undefined),
   },
   // Far enough back to see the whole grid when there are copies.
   camera:
@@ -156,7 +196,7 @@ export async function ensureDemoShares(
     const res = await on<{ project: { id: string } }>('POST', '/projects', {
       name,
       type: 'configurator',
-      data: scene(on === api ? model : null, copies),
+      data: demoProjectData(on === api ? model : null, copies),
     });
     if (res.status !== 201)
       throw new Error(`creating the demo project "${name}" answered ${res.status}: ${JSON.stringify(res.body)}`);
@@ -239,7 +279,7 @@ export async function ensureDemoProject(apiUrl: string, ownerToken: string): Pro
     const res = await api<{ project: { id: string } }>('POST', '/projects', {
       name: DEMO_PROJECT_NAME,
       type: 'configurator',
-      data: scene(model),
+      data: demoProjectData(model),
     });
     if (res.status !== 201)
       throw new Error(`creating the demo project answered ${res.status}: ${JSON.stringify(res.body)}`);

@@ -1,9 +1,7 @@
-import { Document, NodeIO, type Material } from '@gltf-transform/core';
+import { Document, NodeIO, type Material, type Node } from '@gltf-transform/core';
+import { KHRMaterialsVariants } from '@gltf-transform/extensions';
 
-/**
- * The demo's 3D model, generated rather than shipped: a small stool (a seat and four legs,
- * two materials), about 0.4 × 0.45 × 0.4 m, as one GLB.
- */
+/** An axis-aligned box of size sx × sy × sz centred on the origin, with flat normals. */
 function boxPrimitive(doc: Document, material: Material, [sx, sy, sz]: [number, number, number]) {
   const buffer = doc.getRoot().listBuffers()[0];
   const position: number[] = [];
@@ -68,41 +66,88 @@ function boxPrimitive(doc: Document, material: Material, [sx, sy, sz]: [number, 
     .setMaterial(material);
 }
 
+/** A quarter turn about Y per key, so linear (slerp) interpolation never takes the short way back. */
+function turnAnimation(doc: Document, target: Node, seconds: number) {
+  const buffer = doc.getRoot().listBuffers()[0];
+  const keys = [0, 1, 2, 3, 4];
+  const times = new Float32Array(keys.map((k) => (k * seconds) / 4));
+  const rotations = new Float32Array(
+    keys.flatMap((k) => [0, Math.sin((k * Math.PI) / 4), 0, Math.cos((k * Math.PI) / 4)]),
+  );
+  const sampler = doc
+    .createAnimationSampler()
+    .setInput(doc.createAccessor().setType('SCALAR').setArray(times).setBuffer(buffer))
+    .setOutput(doc.createAccessor().setType('VEC4').setArray(rotations).setBuffer(buffer))
+    .setInterpolation('LINEAR');
+  const channel = doc.createAnimationChannel().setTargetNode(target).setTargetPath('rotation').setSampler(sampler);
+  return doc.createAnimation('Turn').addSampler(sampler).addChannel(channel);
+}
+
+/**
+ * The demo's 3D model, generated rather than shipped (contract 12.14): a stool about
+ * 0.4 × 0.85 × 0.4 m as one GLB, with what the configurator needs to show every effect type:
+ * `Seat` and `Backrest` in `Oak` (material effects by node), four `Leg_n` sharing one `Steel`
+ * mesh whose `KHR_materials_variants` `steel` / `brass` switch its material, a `Footrest` the
+ * project deletes, and a `Turn` clip turning `Stool` once about Y in 2 s.
+ */
 export async function demoStoolGlb(): Promise<Uint8Array> {
   const doc = new Document();
   doc.createBuffer();
-  const wood = doc
+  const oak = doc
     .createMaterial('Oak')
     .setBaseColorFactor([0.62, 0.45, 0.28, 1])
     .setRoughnessFactor(0.7)
     .setMetallicFactor(0);
-  const metal = doc
+  const steel = doc
     .createMaterial('Steel')
     .setBaseColorFactor([0.55, 0.56, 0.6, 1])
     .setRoughnessFactor(0.35)
     .setMetallicFactor(1);
+  const brass = doc
+    .createMaterial('Brass')
+    .setBaseColorFactor([0.78, 0.57, 0.22, 1])
+    .setRoughnessFactor(0.3)
+    .setMetallicFactor(1);
+
   const stool = doc.createNode('Stool');
-  stool.addChild(
-    doc
-      .createNode('Seat')
-      .setMesh(doc.createMesh('Seat').addPrimitive(boxPrimitive(doc, wood, [0.4, 0.04, 0.4])))
-      .setTranslation([0, 0.43, 0]),
-  );
-  const leg = doc.createMesh('Leg').addPrimitive(boxPrimitive(doc, metal, [0.03, 0.41, 0.03]));
+  const part = (name: string, mesh: ReturnType<Document['createMesh']>, at: [number, number, number]) => {
+    const node = doc.createNode(name).setMesh(mesh).setTranslation(at);
+    stool.addChild(node);
+    return node;
+  };
+  part('Seat', doc.createMesh('Seat').addPrimitive(boxPrimitive(doc, oak, [0.4, 0.04, 0.4])), [0, 0.43, 0]);
+
+  // One leg mesh shared by four nodes: the variants map its one primitive, so all four switch together.
+  const legPrimitive = boxPrimitive(doc, steel, [0.03, 0.41, 0.03]);
+  const variants = doc.createExtension(KHRMaterialsVariants);
+  const mappings = variants.createMappingList();
+  for (const [name, material] of [
+    ['steel', steel],
+    ['brass', brass],
+  ] as const)
+    mappings.addMapping(variants.createMapping().setMaterial(material).addVariant(variants.createVariant(name)));
+  legPrimitive.setExtension('KHR_materials_variants', mappings);
+  const leg = doc.createMesh('Leg').addPrimitive(legPrimitive);
   [
     [-0.17, -0.17],
     [0.17, -0.17],
     [-0.17, 0.17],
     [0.17, 0.17],
-  ].forEach(([x, z], i) =>
-    stool.addChild(
-      doc
-        .createNode(`Leg_${i + 1}`)
-        .setMesh(leg)
-        .setTranslation([x, 0.205, z]),
-    ),
+  ].forEach(([x, z], i) => part(`Leg_${i + 1}`, leg, [x, 0.205, z]));
+
+  part(
+    'Backrest',
+    doc.createMesh('Backrest').addPrimitive(boxPrimitive(doc, oak, [0.4, 0.36, 0.03])),
+    [0, 0.65, -0.185],
   );
+  part(
+    'Footrest',
+    doc.createMesh('Footrest').addPrimitive(boxPrimitive(doc, steel, [0.34, 0.02, 0.02])),
+    [0, 0.15, 0.17],
+  );
+
+  turnAnimation(doc, stool, 2);
   doc.getRoot().setDefaultScene(doc.createScene('Scene').addChild(stool));
   doc.getRoot().getAsset().copyright = 'config-share demo model, CC0';
-  return new NodeIO().writeBinary(doc);
+  return new NodeIO().registerExtensions([KHRMaterialsVariants]).writeBinary(doc);
 }

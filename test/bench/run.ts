@@ -1,7 +1,8 @@
 /**
- * `npm run bench`: public reads, the BFF cache, the submit acknowledgement, scale-out, uploads and the element's first
- * frame, then each process's start-up, each next to an anchor measured the same way in the same run (for reads: bare
- * Fastify answering the same bytes). Compare ratios, not absolutes: the load generator and the server share the cores.
+ * `npm run bench`: public reads, the BFF cache, the submit acknowledgement, scale-out, uploads, the element's first
+ * frame and an option change, then each process's start-up, each next to an anchor measured the same way in the same
+ * run (for reads: bare Fastify answering the same bytes). Compare ratios, not absolutes: the load generator and the
+ * server share the cores.
  */
 import autocannon, { type Result } from 'autocannon';
 import pg from 'pg';
@@ -17,6 +18,7 @@ import { issueAccessToken } from '../../server/core/platform/tokens.js';
 import { TEST_SECRETS, freePort } from '../helpers/test-env.js';
 import { ensureElementBuilt } from '../../scripts/start/element-build.js';
 import { measureElement } from './element-first-frame.js';
+import { measureOptionChange, printOptionChange } from './option-change.js';
 import { measureReadScaleOut, measureUploads } from './scale-out.js';
 import { benchWebhooks } from './webhook-deliveries.js';
 import { benchLibraries, printLibraries } from './libraries.js';
@@ -31,8 +33,9 @@ const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const ELEMENT_ONLY = process.env.BENCH_ONLY === 'element';
 const base = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 /**
- * `BENCH_ONLY=webhooks`, `libraries`, `scale-out`, `bff` (the BFF cache rows) or `startup` (each process's start-up,
- * startup.ts) runs that benchmark alone (element: above).
+ * `BENCH_ONLY=webhooks`, `libraries`, `scale-out`, `bff` (the BFF cache rows), `startup` (each process's start-up,
+ * startup.ts) or `options` (an option change to the next drawn frame, option-change.ts) runs that benchmark alone
+ * (element: above).
  */
 const ONLY = process.env.BENCH_ONLY;
 
@@ -270,6 +273,11 @@ async function main() {
     );
     const bffUrl = `http://127.0.0.1:${bffPort}`;
     await waitFor(`${bffUrl}/health`, bff);
+    if (ONLY === 'options') {
+      await ensureElementBuilt((line) => console.error(line));
+      printOptionChange(await measureOptionChange({ apiUrl: api, bffUrl, ownerHeaders: owner }));
+      return;
+    }
 
     if (!ELEMENT_ONLY) {
       // The anchor serves the very bytes (and content-type, ETag) the public read answered.
@@ -493,7 +501,10 @@ async function main() {
       `\nfirst frames, ms: element ${element.elementSamples.map(Math.round).join(', ')}; model-viewer ` +
         `${element.modelViewerSamples.map(Math.round).join(', ')}`,
     );
-    if (!ELEMENT_ONLY) printStartup(await benchStartup({ env, rounds: ROUNDS }));
+    if (!ELEMENT_ONLY) {
+      printOptionChange(await measureOptionChange({ apiUrl: api, bffUrl, ownerHeaders: owner }));
+      printStartup(await benchStartup({ env, rounds: ROUNDS }));
+    }
   } finally {
     for (const started of [child, bare, bff]) {
       if (!started || started.exitCode !== null) continue;

@@ -1,0 +1,241 @@
+import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser } from 'playwright-core';
+import { startTestServer, type TestPerson, type TestServer } from '../helpers/test-server.js';
+import { freePort } from '../helpers/test-env.js';
+import { startTsProcess, type ChildProcessHandle } from '../helpers/child-process.js';
+import { startSmtpCatcher, type SmtpCatcher } from '../helpers/smtp-catcher.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { pdfText } from '../helpers/pdf-text.js';
+import { startTestWorker, waitFor, waitForSteps } from '../worker/submission-fixtures.js';
+import type { WorkerApp } from '../../worker/app.js';
+import { ensureElementBuilt } from '../../scripts/start/element-build.js';
+import { ownerCaller, sharedStoolProject } from '../helpers/owner-call.js';
+
+/**
+ * The configurator as a merchant's visitor uses it (contract section 12): a shop on another
+ * origin, the element from the BFF, options picked in the shadow DOM, a submit. The request's
+ * price is the server's own figure, the PDF and e-mail show its lines, a local receiver gets the
+ * visitor events and the quote (verified by libraries we did not write), the analytics read counts them.
+ */
+const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+const SECRET = 'whsec_' + Buffer.from('configurator-e2e-secret-32-bytes!').toString('base64');
+
+let smtp: SmtpCatcher;
+let server: TestServer;
+let worker: WorkerApp;
+let bff: ChildProcessHandle;
+let bffUrl: string;
+let shop: Server;
+let shopUrl: string;
+let browser: Browser;
+let owner: TestPerson;
+let receiver: WebhookReceiver;
+
+const ownerCall = ownerCaller(
+  () => server.url,
+  () => owner.headers,
+);
+
+/** The demo stool's configurator (contract 12.14), with a form the visitor fills. */
+const STOOL_SCENE = {
+  projectSettings: {
+    emailAdminAddress: 'owner@configurator.test',
+    pricing: { currency: 'EUR', locale: 'en', tax: { rate: 0.19, included: true, label: 'VAT' } },
+  },
+  optionBlocks: [
+    {
+      id: 'seat',
+      name: 'Seat',
+      type: 'swatch',
+      targetObjectId: 'stool',
+      choices: [
+        { id: 'oak', label: 'Oak', color: '#c8a165', default: true },
+        {
+          id: 'walnut',
+          label: 'Walnut',
+          price: 40,
+          color: '#5a3a22',
+          effects: [{ type: 'material', nodes: ['Seat', 'Backrest'], color: '#5a3a22', roughness: 0.6 }],
+        },
+      ],
+    },
+    {
+      id: 'legs',
+      name: 'Legs',
+      type: 'choice',
+      targetObjectId: 'stool',
+      choices: [
+        { id: 'steel', label: 'Steel', default: true, effects: [{ type: 'variant', name: 'steel' }] },
+        { id: 'brass', label: 'Brass', price: 25, effects: [{ type: 'variant', name: 'brass' }] },
+      ],
+    },
+  ],
+  pricingBlocks: [{ id: 'base', label: 'Base price', price: 149 }],
+  pricingFormula: [{ op: 'multiply', field: 'quantity', label: 'Quantity' }],
+  formFields: [
+    { id: 'name', label: 'Name', type: 'text', required: true },
+    { id: 'email', label: 'E-mail', type: 'email', required: true },
+    { id: 'quantity', label: 'Quantity', type: 'number', min: 1, max: 20, default: 1 },
+  ],
+};
+
+beforeAll(async () => {
+  await ensureElementBuilt(() => {});
+  smtp = await startSmtpCatcher();
+  receiver = await startWebhookReceiver(SECRET);
+  server = await startTestServer({ SMTP_URL: smtp.url, TRUST_PROXY: '127.0.0.1,::1', WEBHOOK_ALLOW_INSECURE: '1' });
+  worker = await startTestWorker(server.env.env, { SMTP_URL: smtp.url, WEBHOOK_ALLOW_INSECURE: '1' });
+  owner = await server.person('owner@configurator.test');
+
+  const bffPort = await freePort();
+  bffUrl = `http://127.0.0.1:${bffPort}`;
+  bff = startTsProcess('bff/main.ts', {
+    ...server.env.env,
+    BFF_PORT: String(bffPort),
+    BFF_UPSTREAM_URL: server.url,
+    LOG_LEVEL: 'warn',
+  });
+  await waitFor(
+    () =>
+      fetch(`${bffUrl}/health`).then(
+        (res) => res.status === 200,
+        () => false,
+      ),
+    'the BFF',
+    30_000,
+  );
+
+  const shopPort = await freePort();
+  shopUrl = `http://localhost:${shopPort}`;
+  shop = createServer((request, response) => {
+    const [projectId, token] = new URL(request.url ?? '/', shopUrl).searchParams.getAll('share');
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title>
+      <script type="module" src="${bffUrl}/element/config-share.js"></script></head>
+      <body><config-share project-id="${projectId}" token="${token}"
+        style="display:block;width:900px;height:640px"></config-share></body></html>`);
+  });
+  await new Promise<void>((resolve) => shop.listen(shopPort, '127.0.0.1', resolve));
+
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-dev-shm-usage', '--enable-unsafe-swiftshader', '--no-first-run'],
+  });
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((resolve) => shop?.close(resolve));
+  await bff?.stop();
+  await worker?.close();
+  await server?.close();
+  await smtp?.close();
+  await receiver?.close();
+});
+
+describe('a configurator on a merchant page', () => {
+  it('prices the options on the server; the owner sees the events, the quote and the analytics', async () => {
+    const share = await sharedStoolProject(ownerCall, {
+      name: 'Configurator stool',
+      sceneData: STOOL_SCENE,
+      camera: { position: { x: 0.9, y: 0.8, z: 0.9 }, target: { x: 0, y: 0.25, z: 0 } },
+    });
+    await ownerCall('PUT', `/projects/${share.projectId}/webhooks/shop`, {
+      url: receiver.url,
+      secret: SECRET,
+      events: ['option.changed', 'price.calculated', 'quote.submitted'],
+    });
+
+    const page = await browser.newPage();
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await page.goto(`${shopUrl}/?share=${share.projectId}&share=${share.token}`);
+    const element = page.locator('config-share');
+    await expect.poll(() => element.getAttribute('state'), { timeout: 60_000 }).toBe('ready');
+
+    // The visitor picks walnut and brass legs in the options panel, and orders two.
+    await page.getByRole('radio', { name: /Walnut/ }).check();
+    await page.getByRole('radio', { name: /Brass/ }).check();
+    await page.locator('config-share input[name="quantity"]').fill('2');
+    // (149 + 40 + 25) × 2 = 428.00 EUR, shown in the price part.
+    await expect
+      .poll(() => page.locator('config-share [part~="price"]').innerText(), { timeout: 30_000 })
+      .toContain('428.00');
+
+    await page.locator('config-share input[name="name"]').fill('Ada Lovelace');
+    await page.locator('config-share input[name="email"]').fill('ada@example.com');
+    const submitted = element.evaluate(
+      (node: any) =>
+        new Promise<string>((resolve) =>
+          node.addEventListener('config-share-submit', (event: any) => resolve(event.detail.requestId), { once: true }),
+        ),
+    );
+    await page.locator('config-share [part~="submit-button"]').click();
+    const requestId = await submitted;
+
+    // The request's price is the server's figure, with its lines; the page's agrees.
+    const { request } = await ownerCall('GET', `/projects/${share.projectId}/requests/${requestId}`);
+    expect(request.selectedOptions).toMatchObject({ seat: 'walnut', legs: 'brass' });
+    expect(request.price).toMatchObject({ currency: 'EUR', decimals: 2, subtotal: 21400, total: 42800 });
+    expect(request.price.lines.map((line: { id: string; amount: number }) => [line.id, line.amount])).toEqual([
+      ['base', 14900],
+      ['seat.walnut', 4000],
+      ['legs.brass', 2500],
+      ['formula.0', 21400],
+    ]);
+    expect(request.clientPrice).toEqual({ total: 42800, currency: 'EUR' });
+    expect(request.priceMismatch).toBe(false);
+
+    // The PDF and the owner's e-mail carry the lines and the total.
+    const steps = await waitForSteps(server.deps.db, requestId, 60_000);
+    expect(steps.email.state).toBe('done');
+    const mail = await waitFor(
+      async () => smtp.messages.find((message) => message.messageId === `<request-${requestId}@config-share>`),
+      'the owner e-mail',
+      30_000,
+    );
+    const pdf = await pdfText(mail.attachments[0].content);
+    expect(pdf).toContain('Seat: Walnut');
+    expect(pdf).toContain('€428.00');
+    expect(mail.text).toContain('€428.00');
+
+    // The receiver verified every delivery with standardwebhooks and @octokit/webhooks-methods.
+    const events = await receiver.waitFor(3, undefined, 60_000).then(() =>
+      waitFor(
+        async () => {
+          const types = new Set(receiver.received.map((delivery) => delivery.json.event));
+          return ['option.changed', 'price.calculated', 'quote.submitted'].every((type) => types.has(type))
+            ? receiver.received
+            : null;
+        },
+        'option.changed, price.calculated and quote.submitted',
+        60_000,
+      ),
+    );
+    expect(events.every((delivery) => delivery.standardValid && delivery.githubValid)).toBe(true);
+    const walnut = events.find(
+      (delivery) => delivery.json.event === 'option.changed' && delivery.json.data.choiceId === 'walnut',
+    );
+    expect(walnut?.json.data).toMatchObject({ blockId: 'seat', blockName: 'Seat', choiceLabel: 'Walnut' });
+    const quote = events.find((delivery) => delivery.json.event === 'quote.submitted');
+    expect(quote?.json.data).toMatchObject({ price: { total: 42800, currency: 'EUR' } });
+
+    // The analytics read counts the view, the session, the option changes and the submission.
+    const analytics = await waitFor(
+      async () => {
+        const body = await ownerCall('GET', `/projects/${share.projectId}/analytics`);
+        return body.totals.views >= 1 && body.totals.optionChanges >= 2 && body.totals.submissions === 1 ? body : null;
+      },
+      'the analytics counters',
+      30_000,
+    );
+    expect(analytics.totals.sessions).toBe(1);
+    expect(analytics.conversion).toBe(1);
+    expect(analytics.topChoices).toEqual(
+      expect.arrayContaining([expect.objectContaining({ blockId: 'seat', choiceId: 'walnut', count: 1 })]),
+    );
+    expect(pageErrors).toEqual([]);
+    await page.close();
+  }, 240_000);
+});
