@@ -66,12 +66,19 @@ export class OwnerConsole extends LitElement {
       this.shareStates = { ...this.shareStates, [projectId]: isEnabled };
     });
     // The token arrives in the fragment, which never reaches a server log; keep it for this tab only.
+    // A hand-made link may carry it in the query instead: taken the same way, and the address bar
+    // keeps neither (nor the fragment's other entries), so no bookmark, history or copy holds it.
     const fragment = new URLSearchParams(location.hash.slice(1));
-    const fromLink = fragment.get('token');
+    const query = new URLSearchParams(location.search);
+    const fromLink = fragment.get('token') || query.get('token');
     if (fromLink) {
       sessionStorage.setItem(TOKEN_KEY, fromLink);
       sessionStorage.removeItem(WORKSPACE_KEY);
-      history.replaceState(null, '', location.pathname + location.search);
+    }
+    if (fragment.has('token') || query.has('token')) {
+      query.delete('token');
+      const rest = query.toString();
+      history.replaceState(null, '', location.pathname + (rest ? `?${rest}` : ''));
     }
     this.token = sessionStorage.getItem(TOKEN_KEY) ?? '';
     this.workspaceId = sessionStorage.getItem(WORKSPACE_KEY) ?? '';

@@ -48,6 +48,22 @@ describe('BFF static files', () => {
     expect(page.headers.get('x-frame-options')).toBe('DENY');
     expect(page.headers.get('referrer-policy')).toBe('no-referrer');
     expect(page.headers.get('cache-control')).toBe('no-cache');
+    // Scripts from the page's own origin only; calls (with the owner token) to it and the API only.
+    const policy = Object.fromEntries(
+      page.headers
+        .get('content-security-policy')!
+        .split(';')
+        .map((directive) => directive.trim().split(/\s+/))
+        .map(([name, ...sources]) => [name, sources]),
+    );
+    expect(policy).toMatchObject({
+      'default-src': ["'self'"],
+      'script-src': ["'self'", "'wasm-unsafe-eval'"],
+      'connect-src': ["'self'", 'https://api.example.com', 'blob:'],
+      'style-src': ["'self'"],
+      'object-src': ["'none'"],
+      'frame-ancestors': ["'none'"],
+    });
     const chunk = await fetch(`${bff.url}/demo/owner/assets/index-1a2b3c.js`);
     expect(chunk.headers.get('cache-control')).toContain('immutable');
     expect(await (await fetch(`${bff.url}/demo/owner/config.json`)).json()).toEqual({

@@ -111,6 +111,9 @@ afterAll(async () => {
 /** What the browser wrote to its console on each page (an invalid pattern attribute is logged there). */
 const consoleMessages = new WeakMap<Page, string[]>();
 
+/** What the page's Content-Security-Policy refused (Chromium logs each refusal, or the page throws it). */
+const policyRefusals = (page: Page) => consoleMessages.get(page)!.filter((m) => /Content Security Policy/i.test(m));
+
 /** The console signed in through the printed link's fragment, with the console's project open. */
 async function shoot(page: Page, name: string) {
   if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true });
@@ -120,13 +123,16 @@ async function shoot(page: Page, name: string) {
 const panelText = (page: Page, panel: string) =>
   page.locator(panel).evaluate((el) => (el.shadowRoot ?? el).textContent ?? '');
 
-async function openConsole(projectName?: string): Promise<Page> {
+async function openConsole(projectName?: string, link = `${bffUrl}/demo/owner/#token=${owner.token}`): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  page.on('pageerror', (error) => console.error('console page error:', error.message));
   const messages: string[] = [];
   consoleMessages.set(page, messages);
+  page.on('pageerror', (error) => {
+    console.error('console page error:', error.message);
+    messages.push(error.message);
+  });
   page.on('console', (message) => messages.push(message.text()));
-  await page.goto(`${bffUrl}/demo/owner/#token=${owner.token}`);
+  await page.goto(link);
   await expect
     .poll(() => page.locator('#status').textContent(), { timeout: 20_000 })
     .toContain('Signed in as owner@console.test');
@@ -158,6 +164,14 @@ describe('the owner console', () => {
     await page.getByLabel('Access token').fill(owner.token);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect.poll(() => page.locator('#status').textContent(), { timeout: 10_000 }).toContain('Signed in');
+    expect(page.url()).toBe(`${bffUrl}/demo/owner/`);
+    expect(policyRefusals(page)).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it('takes a token from a hand-made ?token= link and keeps it out of the address bar', async () => {
+    const page = await openConsole(undefined, `${bffUrl}/demo/owner/?token=${owner.token}`);
+    expect(policyRefusals(page)).toEqual([]);
     await page.close();
   }, 60_000);
 
@@ -173,6 +187,8 @@ describe('the owner console', () => {
     );
     const preview = page.locator('config-share#preview');
     await expect.poll(() => preview.getAttribute('state'), { timeout: 60_000 }).toBe('ready');
+    // The live preview (the element, its model and textures) runs under the console's policy.
+    expect(policyRefusals(page)).toEqual([]);
 
     // Regenerate: the dialog opens, Escape cancels (keyboard), then it is confirmed.
     await page.getByRole('button', { name: 'Regenerate token…' }).click();
@@ -300,6 +316,7 @@ describe('the owner console', () => {
     await expect.poll(() => card.textContent(), { timeout: 10_000 }).toContain('disabled');
     await card.getByRole('button', { name: 'Enable' }).click();
     await expect.poll(() => card.getByRole('button', { name: 'Disable' }).count(), { timeout: 10_000 }).toBe(1);
+    expect(policyRefusals(page)).toEqual([]);
     await page.close();
   }, 60_000);
 
@@ -351,6 +368,7 @@ describe('the owner console', () => {
       })
       .toBe('quoted');
     await shoot(page, 'requests');
+    expect(policyRefusals(page)).toEqual([]);
     await page.close();
   }, 90_000);
 
@@ -434,6 +452,7 @@ describe('the owner console', () => {
     await expect
       .poll(() => page.locator('#library-b-connection').textContent(), { timeout: 10_000 })
       .toContain('not connected');
+    expect(policyRefusals(page)).toEqual([]);
     await page.close();
   }, 150_000);
   // Contract 12.12's reads arrive with their own engineers' work: until the server answers them, this is skipped.

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import { consoleContentSecurityPolicy } from './content-security-policy.js';
 
 /** Options of the owner console routes. */
 export interface ConsoleRouteOptions {
@@ -12,13 +13,15 @@ export interface ConsoleRouteOptions {
 /**
  * The owner console at `/demo/owner/` (issue 15), and `/demo/owner/config.json` telling it where
  * the API is. The page holds an owner token (in sessionStorage, from the link's fragment), so it
- * may not be framed and sends no Referer. Without a build the path is a 404 and the BFF still
- * starts; a build made later is served without a restart.
+ * may not be framed, sends no Referer and has a Content-Security-Policy of its own. Without a
+ * build the path is a 404 and the BFF still starts; a build made later is served without a restart.
  */
 export default async function consoleRoutes(app: FastifyInstance, { root, apiBase }: ConsoleRouteOptions) {
+  const contentSecurityPolicy = consoleContentSecurityPolicy(apiBase);
   await app.register(async (scope) => {
     scope.addHook('onSend', async (_request, reply) => {
       reply
+        .header('content-security-policy', contentSecurityPolicy)
         .header('x-frame-options', 'DENY')
         .header('referrer-policy', 'no-referrer')
         .header('x-content-type-options', 'nosniff');

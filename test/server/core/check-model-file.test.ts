@@ -3,6 +3,7 @@ import { NodeIO } from '@gltf-transform/core';
 import { zipSync } from 'fflate';
 import {
   checkModelFile as checkWith,
+  convertModel,
   detectFormat,
   type CheckModelOptions,
 } from '../../../server/core/domain/models/check-model-file.js';
@@ -192,7 +193,7 @@ describe('checkModelFile refuses', () => {
     expect((await refusal(await fixtures.chairGlb(), 'chair.glb', { maxBytes: 1000 })).code).toBe('too_large');
     // The converted GLB is checked as well as the input.
     const zip = await fixtures.chairZip();
-    const glbSize = (await fixtures.chairGlb()).length;
+    const glbSize = (await checkModelFile(zip, 'chair.zip')).glb.length;
     expect(zip.length).toBeLessThan(glbSize);
     const converted = await refusal(zip, 'chair.zip', { maxBytes: glbSize - 1 });
     expect(converted.code).toBe('too_large');
@@ -204,5 +205,59 @@ describe('checkModelFile refuses', () => {
     expect(gltf.code).toBe('conversion_failed');
     expect(gltf.statusCode).toBe(422);
     expect((await refusal(await fixtures.unknownExtensionGlb(), 'x.glb')).code).toBe('conversion_failed');
+  });
+});
+
+describe('convertModel (which imports run beside the validator, so it meets files the validator refuses)', () => {
+  const convert = (json: Record<string, unknown>, resources = new Map<string, Uint8Array>()) =>
+    convertModel({ format: 'gltf', sourceFormat: 'zip', entry: 'scene.gltf', json, resources }).then(
+      () => null,
+      (error: unknown) => error,
+    );
+  const bin = new Map([['a.bin', new Uint8Array(8)]]);
+  const asset = { version: '2.0' };
+
+  it('refuses malformed buffers, views and images with the rule they break, never a JavaScript error', async () => {
+    const cases: Array<[Record<string, unknown>, RegExp]> = [
+      [{ buffers: [{ uri: 'a.bin', byteLength: 8 }] }, /no "asset" object/],
+      [{ asset, buffers: [5] }, /every entry of "buffers" must be an object/],
+      [{ asset, buffers: [{ uri: 'a.bin', byteLength: -1 }] }, /buffer 0 declares -1 bytes but holds 8/],
+      [{ asset, buffers: [{ uri: 'a.bin', byteLength: 9 }] }, /buffer 0 declares 9 bytes but holds 8/],
+      [{ asset, buffers: [{ uri: 'b.bin', byteLength: 8 }] }, /buffer 0 refers to "b.bin", which was not uploaded/],
+      [{ asset, bufferViews: [{ buffer: 3, byteLength: 4 }] }, /buffer view 0 refers to a buffer that does not exist/],
+      [{ asset, images: [{ uri: 'data:image/png,%89PNG' }] }, /image 0 has a data URI that is not base64-encoded/],
+    ];
+    for (const [json, rule] of cases) {
+      const error = await convert(json, bin);
+      expect(error, JSON.stringify(json)).toBeInstanceOf(ModelFileError);
+      expect((error as ModelFileError).code).toBe('conversion_failed');
+      expect((error as ModelFileError).message).toMatch(/^The model could not be converted: /);
+      expect((error as ModelFileError).message).toMatch(rule);
+    }
+  });
+
+  it('keeps the model as it came: only buffers, views and images move into the GLB', async () => {
+    const json = {
+      asset,
+      extensionsUsed: ['EXT_made_up_but_optional'],
+      buffers: [{ uri: 'a.bin', byteLength: 8 }],
+      bufferViews: [{ buffer: 0, byteLength: 8 }],
+      accessors: [{ bufferView: 0, componentType: 5126, count: 2, type: 'SCALAR' }],
+      extras: { partNumbers: ['A-1'] },
+    };
+    const { glb } = await convertModel({
+      format: 'gltf',
+      sourceFormat: 'zip',
+      entry: 'scene.gltf',
+      json,
+      resources: bin,
+    });
+    const view = Buffer.from(glb);
+    const stored = JSON.parse(view.toString('utf8', 20, 20 + view.readUInt32LE(12)));
+    expect(stored).toEqual({
+      ...json,
+      buffers: [{ byteLength: 8 }],
+      bufferViews: [{ buffer: 0, byteOffset: 0, byteLength: 8 }],
+    });
   });
 });

@@ -1,10 +1,10 @@
 import path from 'node:path';
-import { NodeIO, type Document, type JSONDocument } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import { ModelFileError, invalidModelFile } from './model-file-error.js';
 import { ownBytes, validateGltf as validate } from './validate-gltf.js';
 import { safeUnzip, type SafeUnzipOptions } from './safe-unzip.js';
 import { setGlbCopyright } from './glb-copyright.js';
+import { packGlb } from './pack-glb.js';
 
 /**
  * The asset file checks: one entry point for uploads (POST /assets) and library imports.
@@ -26,8 +26,6 @@ export interface CheckModelOptions {
    * the file's own is kept.
    */
   copyright?: string;
-  /** Sees the glTF-Transform document of a converted glTF before it is written (readiness metrics). */
-  onDocument?: (document: Document) => void;
 }
 
 const CHECK_MODEL_DEFAULTS: Omit<CheckModelOptions, 'validatorErrorCodes'> = {
@@ -49,7 +47,6 @@ export interface CheckedModel {
   info: Record<string, unknown>;
 }
 
-const NAME = 'check-model';
 const GLB_MAGIC = 0x46546c67; // "glTF"
 const EXTENSION_FORMAT: Record<string, SourceFormat> = { '.glb': 'glb', '.gltf': 'gltf', '.zip': 'zip' };
 const FORMAT_LABEL: Record<SourceFormat, string> = { glb: 'a GLB model', gltf: 'glTF JSON', zip: 'a zip archive' };
@@ -183,9 +180,9 @@ export async function validateModel(
 }
 
 /**
- * Step 3: the GLB to store. A glTF is read by glTF-Transform and written as GLB (`onDocument`
- * sees the document); a GLB is kept byte for byte. The credit goes into `asset.copyright`.
- * Independent of step 2, so both may run at once; only a model that passed both is kept.
+ * Step 3: the GLB to store. A glTF is packed into a GLB as it is (pack-glb.ts); a GLB is kept
+ * byte for byte. The credit goes into `asset.copyright`. Independent of step 2, so both may run
+ * at once; only a model that passed both is kept.
  */
 export async function convertModel(
   parts: ModelParts,
@@ -193,7 +190,17 @@ export async function convertModel(
 ): Promise<{ glb: Uint8Array }> {
   const opts = { ...CHECK_MODEL_DEFAULTS, ...options };
   if (parts.format === 'glb') return { glb: withCopyright(ownBytes(parts.glb), opts) };
-  return { glb: await gltfToGlb(parts.json, parts.resources, opts) };
+  assertKnownRequiredExtensions(parts.json);
+  try {
+    return { glb: packGlb(parts.json, parts.resources, opts) };
+  } catch (error) {
+    if (error instanceof ModelFileError) throw error;
+    // The packing reads only buffers, buffer views and images: anything else it trips on is their shape.
+    throw new ModelFileError(
+      'conversion_failed',
+      'The model could not be converted: its buffers, buffer views or images do not follow the glTF 2.0 schema.',
+    );
+  }
 }
 
 const withCopyright = (glb: Uint8Array, opts: Pick<CheckModelOptions, 'copyright'>) =>
@@ -202,17 +209,17 @@ const withCopyright = (glb: Uint8Array, opts: Pick<CheckModelOptions, 'copyright
 const KNOWN_EXTENSIONS = new Set(ALL_EXTENSIONS.map((extension) => extension.EXTENSION_NAME));
 
 /**
- * A GLB is stored as uploaded (its compression kept), so it is not read by glTF-Transform; a
- * required extension that glTF-Transform does not know would fail there and in viewers, so it
- * is refused the same way a .gltf conversion fails.
+ * Models are stored as they came (a GLB as uploaded, a glTF packed as it is), so a required
+ * extension that glTF-Transform does not know would fail in the readiness checks and in viewers:
+ * it is refused. `model` is the glTF JSON or the validator's summary (both list extensionsRequired).
  */
-function assertKnownRequiredExtensions(info: Record<string, unknown>) {
-  const required = Array.isArray(info.extensionsRequired) ? (info.extensionsRequired as string[]) : [];
-  const unknown = required.filter((name) => !KNOWN_EXTENSIONS.has(name));
+function assertKnownRequiredExtensions(model: Record<string, unknown>) {
+  const required = Array.isArray(model.extensionsRequired) ? model.extensionsRequired : [];
+  const unknown = required.filter((name) => !KNOWN_EXTENSIONS.has(String(name)));
   if (unknown.length > 0)
     throw new ModelFileError(
       'conversion_failed',
-      `${NAME}: the model requires unsupported extensions (${unknown.join(', ')}).`,
+      `The model could not be converted: it requires extensions this service does not support (${unknown.join(', ')}).`,
     );
 }
 
@@ -231,16 +238,23 @@ function pickModelEntry(files: Map<string, Uint8Array>): string {
   return top[0];
 }
 
+const UTF8_BOM = [0xef, 0xbb, 0xbf];
+
+/** The glTF JSON; refused as the validator refuses it (INVALID_JSON): a BOM, or text that is not JSON. */
 function parseGltfJson(bytes: Uint8Array): Record<string, unknown> {
+  if (UTF8_BOM.every((byte, i) => bytes[i] === byte))
+    throw invalidModelFile(
+      'INVALID_JSON',
+      'The .gltf file starts with a byte order mark (BOM): glTF JSON must be UTF-8 without one.',
+    );
   let json: unknown;
   try {
-    json = JSON.parse(
-      Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-        .toString('utf8')
-        .replace(/^\uFEFF/, ''),
+    json = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+  } catch {
+    throw invalidModelFile(
+      'INVALID_JSON',
+      'The .gltf file is not valid JSON: glTF JSON must be one UTF-8 JSON object.',
     );
-  } catch (error) {
-    throw invalidModelFile('INVALID_JSON', `The .gltf file is not valid JSON (${(error as Error).message}).`);
   }
   if (!json || typeof json !== 'object' || Array.isArray(json))
     throw invalidModelFile('INVALID_JSON', 'The .gltf file is not a JSON object.');
@@ -292,27 +306,4 @@ function resolveResources(json: Record<string, unknown>, archive: Archive | null
     resources.set(uri, data);
   }
   return resources;
-}
-
-async function gltfToGlb(
-  json: Record<string, unknown>,
-  resources: Map<string, Uint8Array>,
-  opts: Omit<CheckModelOptions, 'validatorErrorCodes'>,
-): Promise<Uint8Array> {
-  let glb: Uint8Array;
-  try {
-    const io = new NodeIO().registerExtensions(ALL_EXTENSIONS);
-    const document = await io.readJSON({ json, resources: Object.fromEntries(resources) } as unknown as JSONDocument);
-    if (opts.copyright !== undefined) document.getRoot().getAsset().copyright = opts.copyright;
-    opts.onDocument?.(document);
-    glb = await io.writeBinary(document);
-  } catch (error) {
-    throw new ModelFileError(
-      'conversion_failed',
-      `${NAME}: the model could not be converted to GLB (${(error as Error).message}).`,
-    );
-  }
-  if (glb.length > opts.maxBytes)
-    throw new ModelFileError('too_large', `The converted model is larger than ${opts.maxBytes} bytes.`);
-  return glb;
 }

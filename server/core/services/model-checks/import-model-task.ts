@@ -1,6 +1,6 @@
 import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { NodeIO, type Document } from '@gltf-transform/core';
+import { NodeIO } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import yauzl from 'yauzl';
 import {
@@ -86,7 +86,7 @@ async function unpack(source: ImportSource, maxBytes: number): Promise<ModelPart
   return unpackModelFiles(files, { maxBytes });
 }
 
-/** Measures a GLB's document when glTF-Transform can read it (not when it needs a decoder we lack). */
+/** Measures the stored GLB when glTF-Transform can read it (not when it needs a decoder we lack). */
 async function measureGlb(glb: Uint8Array): Promise<ModelMetrics | null> {
   try {
     const io = new NodeIO().registerExtensions(ALL_EXTENSIONS);
@@ -101,17 +101,10 @@ async function convert(
   copyright: string,
   maxBytes: number,
 ): Promise<{ glb: Uint8Array; metrics: ModelMetrics | null }> {
-  let metrics: ModelMetrics | null = null;
-  let { glb } = await convertModel(parts, {
-    maxBytes,
-    copyright,
-    onDocument: (document: Document) => (metrics = measureDocument(document)),
-  });
+  let { glb } = await convertModel(parts, { maxBytes, copyright });
   // Given back in memory of its own, moved (not copied) to the caller and written as usual.
   if (!(glb.buffer instanceof ArrayBuffer)) glb = new Uint8Array(glb);
-  // A GLB kept as it came was not read by glTF-Transform: measured now.
-  metrics ??= await measureGlb(glb);
-  return { glb, metrics };
+  return { glb, metrics: await measureGlb(glb) };
 }
 
 /**
