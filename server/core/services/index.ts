@@ -93,6 +93,7 @@ export function createServices(baseDeps: ServiceDeps, options: ServicesOptions) 
       ...deps,
       outbox: options.outbox,
       formFields: (access) => publicShare.formFields(access),
+      parsedScene: (access) => publicShare.parsedScene(access),
     }),
     webhooks: createWebhookService({
       ...deps,
