@@ -1,0 +1,84 @@
+import { formatMoney, parseScene } from '../../server/core/wire/configurator/index.js';
+import { isPriceMismatch, type ClientPrice, type StoredPrice } from '../../server/core/domain/request-price.js';
+import type { ProjectData } from '../../server/core/domain/scene.js';
+
+/**
+ * The request's stored price as text rows (contract 12.11), shared by the PDF and the e-mail:
+ * never recomputed, only formatted as 12.5 says, in the project's pricing locale, else `en`.
+ */
+export interface PriceRows {
+  /** Label and formatted amount of each line, tax lines included. */
+  lines: Array<[string, string]>;
+  total: [string, string];
+  /** Tax included in the total, e.g. `Includes VAT (19%): €60.35`; null otherwise. */
+  taxNote: string | null;
+}
+
+/** What PDF and e-mail format prices in: `pricing.locale`, else `en`. */
+export function priceLocale(projectData: ProjectData): string {
+  return parseScene(projectData).scene.settings.pricing.locale ?? 'en';
+}
+
+/** `19%`, `7.5%`; in `en` when the locale is not one Intl knows. */
+function percent(rate: number, locale: string): string {
+  const options = { style: 'percent', maximumFractionDigits: 3 } as const;
+  try {
+    return new Intl.NumberFormat(locale, options).format(rate);
+  } catch {
+    return new Intl.NumberFormat('en', options).format(rate);
+  }
+}
+
+function lineLabel(line: StoredPrice['lines'][number]): string {
+  return line.sku ? `${line.label} (SKU ${line.sku})` : line.label;
+}
+
+export function priceRows(price: StoredPrice, locale: string): PriceRows {
+  const money = (amount: number) => formatMoney(amount, price, locale);
+  const { tax } = price;
+  return {
+    lines: price.lines.map((line) => [lineLabel(line), money(line.amount)]),
+    total: ['Total', money(price.total)],
+    taxNote: tax?.included ? `Includes ${tax.label} (${percent(tax.rate, locale)}): ${money(tax.amount)}` : null,
+  };
+}
+
+/** Minor unit digits of a currency the page named: the server's when it is the same currency, else Intl's. */
+function decimalsOf(currency: string | null, price: StoredPrice): 0 | 2 | 3 {
+  if (currency === price.currency) return price.decimals;
+  if (currency === null) return 2;
+  try {
+    const digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits;
+    return digits === 0 || digits === 3 ? digits : 2;
+  } catch {
+    return 2;
+  }
+}
+
+/** The page's figure, formatted like the server's: `€300.00`. */
+export function formatClientPrice(clientPrice: ClientPrice, price: StoredPrice, locale: string): string {
+  const { currency } = clientPrice;
+  return formatMoney(clientPrice.total, { currency, decimals: decimalsOf(currency, price) }, locale);
+}
+
+/**
+ * The e-mail's price block: the lines, the total and the tax note, then, when the page showed
+ * another figure, what the visitor saw (the owner may be asked about it). Empty without a price.
+ */
+export function priceLines(
+  request: { price: StoredPrice | null; clientPrice: ClientPrice | null },
+  projectData: ProjectData,
+): string[] {
+  const { price, clientPrice } = request;
+  if (!price) return [];
+  const locale = priceLocale(projectData);
+  const rows = priceRows(price, locale);
+  const text = ['Price:', ...[...rows.lines, rows.total].map(([label, amount]) => `  ${label}: ${amount}`)];
+  if (rows.taxNote) text.push(`  ${rows.taxNote}`);
+  if (clientPrice && isPriceMismatch(price, clientPrice))
+    text.push(
+      `The visitor saw ${formatClientPrice(clientPrice, price, locale)}: the page's figure differs from the price ` +
+        'above, which the server computed from the submitted options.',
+    );
+  return text;
+}
