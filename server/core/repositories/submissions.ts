@@ -27,9 +27,9 @@ export interface NewSubmission {
   selectedOptions: Record<string, unknown>;
   configurationSummary: string;
   /** The server's price of the request (contract 12.11), null without pricing. */
-  price: StoredPrice | null;
+  price?: StoredPrice | null;
   /** What the visitor's page showed, as sent. */
-  clientPrice: ClientPrice | null;
+  clientPrice?: ClientPrice | null;
   idempotencyKey: string | null;
   clientIp: string | null;
   screenshots: Array<{ mimeType: string; data: Buffer }>;
@@ -131,8 +131,8 @@ export function createSubmissionRepository(db: Db) {
           jobs.map((job) => job.name),
           jobs.map((job) => job.jobId),
           jobs.map((job) => JSON.stringify(job.data)),
-          input.price && JSON.stringify(input.price),
-          input.clientPrice && JSON.stringify(input.clientPrice),
+          input.price ? JSON.stringify(input.price) : null,
+          input.clientPrice ? JSON.stringify(input.clientPrice) : null,
         ],
       );
       if (rows[0].created) {
