@@ -63,9 +63,9 @@ describe('price rows', () => {
   });
 
   it("formats the page's figure in its own currency's digits", () => {
-    expect(formatClientPrice({ total: 100, currency: 'EUR' }, stored, 'en')).toBe('€1.00');
-    expect(formatClientPrice({ total: 500, currency: 'JPY' }, stored, 'en')).toBe('¥500');
-    expect(formatClientPrice({ total: 1234, currency: null }, stored, 'en')).toBe('12.34');
+    expect(formatClientPrice({ total: 100, currency: 'EUR' }, 'en')).toBe('€1.00');
+    expect(formatClientPrice({ total: 500, currency: 'JPY' }, 'en')).toBe('¥500');
+    expect(formatClientPrice({ total: 1234, currency: null }, 'en')).toBe('12.34');
   });
 
   it("writes the e-mail's block in the project's pricing locale, with what the visitor saw only on a mismatch", () => {

@@ -1,4 +1,4 @@
-import { formatMoney, parseScene } from '../../server/core/wire/configurator/index.js';
+import { currencyDecimals, formatMoney, parseScene } from '../../server/core/wire/configurator/index.js';
 import { isPriceMismatch, type ClientPrice, type StoredPrice } from '../../server/core/domain/request-price.js';
 import type { ProjectData } from '../../server/core/domain/scene.js';
 
@@ -43,22 +43,13 @@ export function priceRows(price: StoredPrice, locale: string): PriceRows {
   };
 }
 
-/** Minor unit digits of a currency the page named: the server's when it is the same currency, else Intl's. */
-function decimalsOf(currency: string | null, price: StoredPrice): 0 | 2 | 3 {
-  if (currency === price.currency) return price.decimals;
-  if (currency === null) return 2;
-  try {
-    const digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits;
-    return digits === 0 || digits === 3 ? digits : 2;
-  } catch {
-    return 2;
-  }
-}
+/** Minor unit digits of the currency the page named (its ISO 4217 table's; 2 without one). */
+const decimalsOf = (currency: string | null) => (currency ? currencyDecimals(currency) : null) ?? 2;
 
 /** The page's figure, formatted like the server's: `€300.00`. */
-export function formatClientPrice(clientPrice: ClientPrice, price: StoredPrice, locale: string): string {
+export function formatClientPrice(clientPrice: ClientPrice, locale: string): string {
   const { currency } = clientPrice;
-  return formatMoney(clientPrice.total, { currency, decimals: decimalsOf(currency, price) }, locale);
+  return formatMoney(clientPrice.total, { currency, decimals: decimalsOf(currency) }, locale);
 }
 
 /**
@@ -77,7 +68,7 @@ export function priceLines(
   if (rows.taxNote) text.push(`  ${rows.taxNote}`);
   if (clientPrice && isPriceMismatch(price, clientPrice))
     text.push(
-      `The visitor saw ${formatClientPrice(clientPrice, price, locale)}: the page's figure differs from the price ` +
+      `The visitor saw ${formatClientPrice(clientPrice, locale)}: the page's figure differs from the price ` +
         'above, which the server computed from the submitted options.',
     );
   return text;
