@@ -131,7 +131,7 @@ describe('a priced submit', () => {
     expect(request.price.lines).toEqual([
       expect.objectContaining({ id: 'base', kind: 'pricing', label: 'Base price', amount: 14900 }),
       expect.objectContaining({ kind: 'option', blockId: 'seat', choiceId: 'walnut', amount: 4000, sku: 'SEAT-WAL' }),
-      expect.objectContaining({ kind: 'formula', label: 'Quantity', amount: 18900 }),
+      expect.objectContaining({ id: 'formula.0', kind: 'formula', label: 'Quantity × 2', amount: 18900 }),
     ]);
     expect([...request.price.ignored].sort()).toEqual(['finish', 'legs']);
     expect(request.clientPrice).toEqual({ total: 100, currency: 'EUR' });
