@@ -16,7 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-/** A small stool scene with three deliberate mistakes: an unknown effect, a repeated block id, an unknown formula op. */
+/** A small stool scene with three deliberate mistakes: an unknown effect, a repeated block id, a formula op. */
 const sceneData = {
   formFields: [
     { id: 'name', label: 'Name', type: 'text', required: true },

@@ -238,7 +238,7 @@ describe('a priced submit', () => {
     });
   });
 
-  it("refuses a page price that is not an integer within ±10^15 with a currency code or null, naming the field", async () => {
+  it('refuses a page total that is no integer within ±10^15 or a bad currency, naming the field', async () => {
     const cases: Array<[unknown, string]> = [
       [{ total: 12.5, currency: 'EUR' }, 'body.price.total'],
       [{ total: 1e16, currency: 'EUR' }, 'body.price.total'],

@@ -3,8 +3,8 @@ import { RequestGoneError, defineSubmissionStep } from '../submission-step.js';
 
 /**
  * Hands the submission to webhook dispatch: `form.submitted`, and `quote.submitted` when the
- * request has a price (contract 12.11), both carrying the stored price. The events are written with the step's result, under dedupe keys,
- * so a retried job emits each one once.
+ * request has a price (contract 12.11), both carrying the stored price. The events are written
+ * with the step's result, under dedupe keys, so a retried job emits each one once.
  */
 export const submissionEvents = defineSubmissionStep(
   {

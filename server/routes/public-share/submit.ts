@@ -69,7 +69,7 @@ export default async function submitRoutes(fastify: FastifyInstance) {
           'Same headers and checks as the read, in the same order (a password-protected share needs ' +
           'X-Share-Password here too), all before the body is read; then the body. ' +
           'The server prices the request itself from selectedOptions and the number fields of formData ' +
-          '(stored as the request\'s price; `price` in the body is kept as what the visitor saw, never trusted, ' +
+          "(stored as the request's price; `price` in the body is kept as what the visitor saw, never trusted, " +
           'and a different figure never refuses the request). ' +
           'The answer comes once the request is stored with its pending background work; screenshots, PDF, ' +
           'e-mail and webhook events follow (see GET /projects/{id}/requests/{requestId} for their state). ' +
