@@ -1,4 +1,5 @@
-import { currencyDecimals, formatMoney, parseScene } from '../../server/core/wire/configurator/index.js';
+import { formatMoney, parseScene } from '../../server/core/wire/configurator/index.js';
+import { currencyDecimals } from '../../server/core/wire/configurator/currency-decimals.js';
 import { isPriceMismatch, type ClientPrice, type StoredPrice } from '../../server/core/domain/request-price.js';
 import type { ProjectData } from '../../server/core/domain/scene.js';
 

@@ -5,7 +5,7 @@ import { Type } from 'typebox';
  * page's price with them, the request read and the scene report document the server's.
  */
 
-/** A running total is clamped to ±10^15 minor units (contract 12.13): nothing the page shows lies beyond. */
+/** The price function clamps a running total to ±10^15 minor units (contract 12.13): no page shows more. */
 const MAX_MINOR_UNITS = 1e15;
 
 const MinorUnits = (description: string) =>
