@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { Uuid } from './common.js';
 import { SharePasswordHeader } from './shares.js';
+import { ClientPriceSchema } from '../core/wire/request-price-schema.js';
 import {
   MAX_OBJECT_JSON_BYTES,
   MAX_SCREENSHOT_PIXELS,
@@ -72,6 +73,7 @@ export const SubmitBody = Type.Object(
           `and ${MAX_SCREENSHOT_PIXELS} pixels (4096 × 4096) in all (else 400 naming body.screenshots.<i>).`,
       }),
     ),
+    price: Type.Optional(ClientPriceSchema),
   },
   {
     description:

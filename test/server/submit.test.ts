@@ -178,7 +178,7 @@ describe('submit: the happy path, through every background step', () => {
     expect(attachedPdf?.content).toEqual(pdf);
     expect(mail.attachments).toHaveLength(1);
 
-    // form.submitted, and quote.submitted because the project has pricing blocks; once each.
+    // form.submitted, and quote.submitted because the request has a price; once each.
     const events = await query<{ type: string; data: Record<string, unknown> }>(
       'select type, data from project_events where project_id = $1 and type like $2 order by type',
       [share.projectId, '%.submitted'],
@@ -218,8 +218,11 @@ describe('submit: the happy path, through every background step', () => {
     expect(new URL(request.pdfUrl).searchParams.get('sig')).toBeTruthy();
   });
 
-  it('emits form.submitted only without pricing blocks; mails the workspace owner when no address is set', async () => {
-    const share = await createSharedProject(server, owner, { projectSettings: {} });
+  it('emits form.submitted only without pricing; mails the workspace owner when no address is set', async () => {
+    const share = await createSharedProject(server, owner, {
+      projectSettings: {},
+      optionBlocks: [{ id: 'wood', name: 'Wood finish', choices: [{ id: 'oak', label: 'Natural oak' }] }],
+    });
     const res = await submit(server.url, share, validBody());
     const { requestId } = await res.json();
     const steps = await waitForSteps(server.deps.db, requestId);

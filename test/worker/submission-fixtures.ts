@@ -50,7 +50,10 @@ export interface SharedProjectOptions {
   name?: string;
   formFields?: unknown[];
   pricingBlocks?: unknown[];
+  optionBlocks?: unknown[];
   projectSettings?: Record<string, unknown>;
+  /** More sceneData keys (pricingFormula, ...). */
+  sceneData?: Record<string, unknown>;
   password?: string;
 }
 
@@ -66,9 +69,10 @@ export async function createSharedProject(server: TestServer, owner: TestPerson,
         models: [],
         sceneData: {
           formFields: options.formFields ?? FORM_FIELDS,
-          optionBlocks: OPTION_BLOCKS,
+          optionBlocks: options.optionBlocks ?? OPTION_BLOCKS,
           pricingBlocks: options.pricingBlocks ?? [],
           projectSettings: options.projectSettings ?? {},
+          ...options.sceneData,
         },
       },
     }),

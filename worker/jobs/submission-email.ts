@@ -2,6 +2,7 @@ import { UnrecoverableError } from 'bullmq';
 import { readFormFields } from '../../server/core/wire/form-fields.js';
 import { isEmailAddress } from '../../server/core/wire/form-field-rules.js';
 import { formRows, formatDate, optionRows } from '../pdf/request-rows.js';
+import { priceLines } from '../pdf/price-rows.js';
 import { RequestGoneError, defineSubmissionStep } from '../submission-step.js';
 
 /** The Message-ID of a request's e-mail: the same on every send, so a re-send is recognisable. */
@@ -80,6 +81,7 @@ export const submissionEmail = defineSubmissionStep(
       const options = optionRows(sceneData.optionBlocks, submission.selectedOptions);
       if (options.length > 0)
         lines.push('', 'Selected options:', ...options.map(([name, value]) => `  ${name}: ${value}`));
+      if (submission.price) lines.push('', ...priceLines(submission, projectData));
       if (submission.configurationSummary.trim())
         lines.push('', 'Configuration summary:', submission.configurationSummary.trim());
       lines.push(

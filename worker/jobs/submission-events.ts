@@ -3,8 +3,8 @@ import { RequestGoneError, defineSubmissionStep } from '../submission-step.js';
 
 /**
  * Hands the submission to webhook dispatch: `form.submitted`, and `quote.submitted` when the
- * project has pricing blocks. The events are written with the step's result, under dedupe keys,
- * so a retried job emits each one once.
+ * request has a price (contract 12.11), both carrying the stored price. The events are written
+ * with the step's result, under dedupe keys, so a retried job emits each one once.
  */
 export const submissionEvents = defineSubmissionStep(
   {
@@ -20,6 +20,7 @@ export const submissionEvents = defineSubmissionStep(
         selectedOptions: submission.selectedOptions,
         configurationSummary: submission.configurationSummary,
         createdAt: submission.createdAt.toISOString(),
+        price: submission.price,
       };
       const base = { workspaceId: submission.workspaceId, projectId: submission.projectId };
       return {
@@ -33,7 +34,7 @@ export const submissionEvents = defineSubmissionStep(
               dedupeKey: `submission:${submission.id}:form.submitted`,
             }),
           ];
-          if (work.hasPricing) {
+          if (submission.price) {
             emitted.push(
               await emitEvent(tx, {
                 ...base,

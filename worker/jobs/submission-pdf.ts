@@ -2,6 +2,7 @@ import { storageKeys } from '../../server/core/platform/storage/index.js';
 import { renderRequestPdfInPool } from '../pdf/render-in-pool.js';
 import type { RequestPdfInput } from '../pdf/render-request-pdf.js';
 import { loadScreenshots, type ScreenshotFile } from '../screenshot-files.js';
+import { priceLocale, priceRows } from '../pdf/price-rows.js';
 import { RequestGoneError, defineSubmissionStep } from '../submission-step.js';
 
 /**
@@ -42,6 +43,8 @@ export const submissionPdf = defineSubmissionStep(
         currency: settings.currency,
         formData: submission.formData,
         selectedOptions: submission.selectedOptions,
+        // The price stored with the request, never recomputed: the owner sees what submit decided.
+        price: submission.price && priceRows(submission.price, priceLocale(projectData)),
         configurationSummary: submission.configurationSummary,
         screenshots,
       };

@@ -4,10 +4,11 @@ import { brandColorOf, textOn } from './brand-color.js';
 import { printable } from './printable.js';
 import { fixMissingGlyphWidth, requestPdfFonts, type FontName } from './request-pdf-fonts.js';
 import { formRows, formatDate, optionRows } from './request-rows.js';
+import type { PriceRows } from './price-rows.js';
 
 /**
  * The request PDF an owner forwards or files: brand-coloured header, id and date, answers, options,
- * summary and screenshots. pdfkit decodes an alpha PNG at width × height × 4 bytes, so screenshots
+ * the request's price, summary and screenshots. pdfkit decodes an alpha PNG at width × height × 4 bytes, so screenshots
  * come as small JPEGs (screenshot-for-pdf.ts), only within the screenshot limits, and the render runs
  * in the CPU pool (render-in-pool.ts). DejaVu Sans (subset) covers Latin, Greek, Cyrillic and the
  * currency signs the standard PDF fonts lack; CJK and emoji show as empty boxes.
@@ -26,6 +27,8 @@ export interface RequestPdfInput {
   currency?: unknown;
   formData: Record<string, unknown>;
   selectedOptions: Record<string, unknown>;
+  /** The request's stored price, formatted (price-rows.ts); no Price section without one. */
+  price?: PriceRows | null;
   configurationSummary: string;
   /** PNG and JPEG are embedded; `unreadable` (bytes that could not be decoded) and other types are listed. */
   screenshots: Array<{ mimeType: string; data: Buffer | null; unreadable?: boolean }>;
@@ -121,7 +124,7 @@ export async function renderRequestPdf(input: RequestPdfInput): Promise<Buffer> 
     doc.moveDown(0.8);
   };
 
-  const rows = (entries: Array<[string, string]>, empty: string) => {
+  const rows = (entries: Array<[string, string]>, empty: string, valueFont: FontName = 'body') => {
     if (entries.length === 0) {
       doc.fillColor(MUTED).font('italic').fontSize(10).text(empty, MARGIN, doc.y, { width });
       return;
@@ -145,7 +148,7 @@ export async function renderRequestPdf(input: RequestPdfInput): Promise<Buffer> 
       const afterLabel = doc.y;
       doc
         .fillColor(TEXT)
-        .font('body')
+        .font(valueFont)
         .fontSize(10)
         .text(value, MARGIN + LABEL_WIDTH, y, { width: width - LABEL_WIDTH });
       doc.y = Math.max(doc.y, afterLabel) + 4;
@@ -164,6 +167,14 @@ export async function renderRequestPdf(input: RequestPdfInput): Promise<Buffer> 
 
   section('Selected options');
   rows(optionRows(input.optionBlocks, input.selectedOptions, input.currency), 'No options were selected.');
+
+  if (input.price) {
+    section('Price');
+    if (input.price.lines.length > 0) rows(input.price.lines, '');
+    rows([input.price.total], '', 'bold');
+    if (input.price.taxNote)
+      doc.fillColor(MUTED).font('body').fontSize(9).text(printable(input.price.taxNote), MARGIN, doc.y, { width });
+  }
 
   section('Configuration summary');
   const summary = input.configurationSummary.trim();

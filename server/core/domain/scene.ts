@@ -54,12 +54,6 @@ export function redactSettings(value: unknown): unknown {
   return out;
 }
 
-/** True when the project has pricing blocks (a submit then also emits quote.submitted). */
-export function hasPricingBlocks(data: ProjectData): boolean {
-  const blocks = data.sceneData?.pricingBlocks;
-  return Array.isArray(blocks) && blocks.length > 0;
-}
-
 /**
  * The stored scene: the five keys of contract section 3 with the defaults the public read relies
  * on. Other keys are ignored like any unknown field (contract section 1), not stored.

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../platform/db/client.js';
 import { projects, submissions, submissionScreenshots } from '../platform/db/schema/index.js';
-import { compressScene, hasPricingBlocks, type ProjectData } from '../domain/scene.js';
+import { compressScene, type ProjectData } from '../domain/scene.js';
 import { afterCursor, toPage, type PageCursor } from './pagination.js';
 
 /** Projects, always scoped by workspace: a project of another workspace simply does not exist. */
@@ -13,7 +13,7 @@ export interface ProjectInputData {
 
 function sceneColumns(data: ProjectData) {
   const scene = compressScene(data);
-  return { scene, sceneBytes: scene.length, modelCount: data.models.length, hasPricing: hasPricingBlocks(data) };
+  return { scene, sceneBytes: scene.length, modelCount: data.models.length };
 }
 
 export function createProjectRepository(db: Db) {

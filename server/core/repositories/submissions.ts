@@ -11,6 +11,7 @@ import {
 import { afterCursor, toPage, type PageCursor } from './pagination.js';
 import { completeOutboxJobs, type NewOutboxRow } from './outbox.js';
 import { decompressScene, type ProjectData } from '../domain/scene.js';
+import type { ClientPrice, StoredPrice } from '../domain/request-price.js';
 
 /**
  * Submissions ("requests" on the owner side). Owner methods take the workspace and project ids,
@@ -25,6 +26,10 @@ export interface NewSubmission {
   formData: Record<string, unknown>;
   selectedOptions: Record<string, unknown>;
   configurationSummary: string;
+  /** The server's price of the request (contract 12.11), null without pricing. */
+  price?: StoredPrice | null;
+  /** What the visitor's page showed, as sent. */
+  clientPrice?: ClientPrice | null;
   idempotencyKey: string | null;
   clientIp: string | null;
   screenshots: Array<{ mimeType: string; data: Buffer }>;
@@ -35,7 +40,6 @@ export interface SubmissionForWork {
   submission: Submission;
   projectName: string;
   projectData: ProjectData;
-  hasPricing: boolean;
 }
 
 export function createSubmissionRepository(db: Db) {
@@ -90,8 +94,8 @@ export function createSubmissionRepository(db: Db) {
       }>(
         `WITH inserted AS (
            INSERT INTO submissions (id, project_id, workspace_id, form_data, selected_options, configuration_summary,
-                                    idempotency_key, client_ip)
-           VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7, $8)
+                                    idempotency_key, client_ip, price, client_price)
+           VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7, $8, $16::jsonb, $17::jsonb)
            ON CONFLICT (project_id, idempotency_key) DO NOTHING
            RETURNING id
          ), shots AS (
@@ -127,6 +131,8 @@ export function createSubmissionRepository(db: Db) {
           jobs.map((job) => job.name),
           jobs.map((job) => job.jobId),
           jobs.map((job) => JSON.stringify(job.data)),
+          input.price ? JSON.stringify(input.price) : null,
+          input.clientPrice ? JSON.stringify(input.clientPrice) : null,
         ],
       );
       if (rows[0].created) {
@@ -257,14 +263,13 @@ export function createSubmissionRepository(db: Db) {
       return row ?? null;
     },
 
-    /** The submission with its project's name, scene and pricing flag; null when deleted. */
+    /** The submission with its project's name and scene; null when deleted. */
     async forWork(submissionId: string): Promise<SubmissionForWork | null> {
       const [row] = await db
         .select({
           submission: submissions,
           projectName: projects.name,
           scene: projects.scene,
-          hasPricing: projects.hasPricing,
         })
         .from(submissions)
         .innerJoin(projects, eq(projects.id, submissions.projectId))
@@ -274,7 +279,6 @@ export function createSubmissionRepository(db: Db) {
         submission: row.submission,
         projectName: row.projectName,
         projectData: decompressScene(row.scene),
-        hasPricing: row.hasPricing,
       };
     },
 

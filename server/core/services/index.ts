@@ -4,6 +4,7 @@ import type { OutboxNudger } from '../jobs/outbox.js';
 import { createApiKeyService } from './api-keys.js';
 import { createAssetService, type CheckModel } from './assets.js';
 import { createProjectService } from './projects.js';
+import { createSceneReportService } from './scene-report.js';
 import { createPublicShareService } from './public-share/public-share.js';
 import { createShareService } from './shares.js';
 import { createSubmissionService } from './submissions.js';
@@ -70,6 +71,7 @@ export function createServices(baseDeps: ServiceDeps, options: ServicesOptions) 
     workspaces: createWorkspaceService(deps, { defaultModelLimit: options.defaultModelLimit }),
     apiKeys: createApiKeyService(deps),
     projects: createProjectService(deps),
+    sceneReport: createSceneReportService(deps),
     shares: createShareService(deps),
     assets,
     libraryConnections,
@@ -93,6 +95,7 @@ export function createServices(baseDeps: ServiceDeps, options: ServicesOptions) 
       ...deps,
       outbox: options.outbox,
       formFields: (access) => publicShare.formFields(access),
+      parsedScene: (access) => publicShare.parsedScene(access),
     }),
     webhooks: createWebhookService({
       ...deps,

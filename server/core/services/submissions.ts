@@ -8,6 +8,8 @@ import { emitEvent } from './events.js';
 import type { PageCursor } from '../repositories/pagination.js';
 import { notFound } from '../domain/errors.js';
 import { checkFormData, checkJsonSize, decodeScreenshot } from '../domain/submission-input.js';
+import { priceRequest, type ClientPrice } from '../domain/request-price.js';
+import type { Scene } from '../wire/configurator/index.js';
 import { IDEMPOTENCY_WINDOW_MS } from '../wire/submit-limits.js';
 import { deleteFiles, nudgeDeliveries, type ServiceDeps } from './service-deps.js';
 import type { ShareAccess } from './public-share/share-access.js';
@@ -19,6 +21,8 @@ export interface SubmitInput {
   configurationSummary: string;
   /** Base64 data URLs, as sent. */
   screenshots: string[];
+  /** The price the visitor's page showed, or null. */
+  clientPrice: ClientPrice | null;
   idempotencyKey: string | null;
   clientIp: string;
 }
@@ -28,6 +32,8 @@ export interface SubmissionServiceDeps extends ServiceDeps {
   outbox: OutboxNudger;
   /** The project's form fields at the revision the share checks saw (public-share service). */
   formFields(access: ShareAccess): Promise<unknown>;
+  /** The parsed scene at the revision the share checks saw (public-share service). */
+  parsedScene(access: ShareAccess): Promise<Scene>;
 }
 
 /**
@@ -60,6 +66,8 @@ export function createSubmissionService(deps: SubmissionServiceDeps) {
       checkJsonSize('body.selectedOptions', input.selectedOptions);
       const screenshots = input.screenshots.map(decodeScreenshot);
       checkFormData(await deps.formFields(access), input.formData);
+      // The server's figure is the one used everywhere; the page's is kept beside it (contract 12.11).
+      const price = priceRequest(await deps.parsedScene(access), input.selectedOptions, input.formData);
       const id = randomUUID();
       const jobs = FIRST_SUBMISSION_STEPS.map((step) => submissionJob(id, step));
       return deps.inTransaction.statement(async ({ afterCommit }) => {
@@ -71,6 +79,8 @@ export function createSubmissionService(deps: SubmissionServiceDeps) {
             formData: input.formData,
             selectedOptions: input.selectedOptions,
             configurationSummary: input.configurationSummary,
+            price,
+            clientPrice: input.clientPrice,
             idempotencyKey: input.idempotencyKey,
             clientIp: input.clientIp,
             screenshots,
@@ -107,6 +117,7 @@ export function createSubmissionService(deps: SubmissionServiceDeps) {
             status: result.row.status,
             previousStatus: result.previousStatus,
             updatedAt: result.row.updatedAt.toISOString(),
+            price: result.row.price,
           },
         });
         afterCommit(nudgeDeliveries(deps, emitted));

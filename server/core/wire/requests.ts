@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { ClientPriceSchema, StoredPriceSchema } from './request-price-schema.js';
 
 /**
  * The owner request routes' answers (contract section 6), as TypeBox schemas: the routes
@@ -46,6 +47,15 @@ const requestFields = {
   formData: Type.Object({}, { additionalProperties: true }),
   selectedOptions: Type.Object({}, { additionalProperties: true }),
   configurationSummary: Type.String(),
+  price: Type.Union([StoredPriceSchema, Type.Null()], {
+    description: "The server's price of the request, used everywhere; null when the project has no pricing.",
+  }),
+  clientPrice: Type.Union([ClientPriceSchema, Type.Null()], {
+    description: "What the visitor's page showed, as sent (null when it sent none).",
+  }),
+  priceMismatch: Type.Boolean({
+    description: 'True when both prices are present and their total or currency differ.',
+  }),
   steps: RequestSteps,
   createdAt: Type.String(),
   updatedAt: Type.String(),

@@ -6,6 +6,7 @@ import { Project, ProjectInput, ProjectListReply } from '../../schemas/projects.
 import { IdParams, PageQuery, errors, pageLimit } from '../../schemas/common.js';
 import { decodeCursor } from '../../core/domain/page-cursor.js';
 import type { ProjectData } from '../../core/domain/scene.js';
+import sceneReportRoutes from './scene-report.js';
 
 const ProjectReply = Type.Object({ success: Type.Boolean(), project: Project });
 
@@ -14,6 +15,7 @@ export default async function projectRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { projects } = app.deps.services;
   const tags = ['projects'];
+  await app.register(sceneReportRoutes);
 
   app.post(
     '/projects',

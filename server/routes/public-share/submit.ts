@@ -68,6 +68,9 @@ export default async function submitRoutes(fastify: FastifyInstance) {
         description:
           'Same headers and checks as the read, in the same order (a password-protected share needs ' +
           'X-Share-Password here too), all before the body is read; then the body. ' +
+          'The server prices the request itself from selectedOptions and the number fields of formData ' +
+          "(stored as the request's price; `price` in the body is kept as what the visitor saw, never trusted, " +
+          'and a different figure never refuses the request). ' +
           'The answer comes once the request is stored with its pending background work; screenshots, PDF, ' +
           'e-mail and webhook events follow (see GET /projects/{id}/requests/{requestId} for their state). ' +
           `Rate limit (RATE_LIMIT_SUBMIT): ${per(config.rateLimits.submit)} per client IP. ` +
@@ -90,6 +93,7 @@ export default async function submitRoutes(fastify: FastifyInstance) {
         selectedOptions: (body.selectedOptions ?? {}) as Record<string, unknown>,
         configurationSummary: body.configurationSummary ?? '',
         screenshots: body.screenshots ?? [],
+        clientPrice: body.price ?? null,
         // Validated by SubmitHeaders (1 to 200 characters).
         idempotencyKey: request.headers['idempotency-key'] ?? null,
         clientIp: request.ip,

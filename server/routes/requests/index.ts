@@ -12,6 +12,7 @@ import {
 } from '../../schemas/submissions.js';
 import { decodeCursor } from '../../core/domain/page-cursor.js';
 import type { Submission } from '../../core/platform/db/schema/index.js';
+import { isPriceMismatch } from '../../core/domain/request-price.js';
 
 /** Signed screenshot and PDF URLs in owner reads live this long. */
 const FILE_URL_SECONDS = 3600;
@@ -24,6 +25,9 @@ function baseBody(row: Submission) {
     formData: row.formData,
     selectedOptions: row.selectedOptions,
     configurationSummary: row.configurationSummary,
+    price: row.price,
+    clientPrice: row.clientPrice,
+    priceMismatch: isPriceMismatch(row.price, row.clientPrice),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

@@ -2,6 +2,7 @@ import { integer, jsonb, pgTable, primaryKey, text, timestamp, uuid, index, uniq
 import { timestamps } from './_columns.js';
 import { projects, bytea } from './projects.js';
 import { workspaces } from './workspaces.js';
+import type { ClientPrice, StoredPrice } from '../../../domain/request-price.js';
 
 export const SUBMISSION_STEPS = ['screenshots', 'pdf', 'email', 'events'] as const;
 export type SubmissionStep = (typeof SUBMISSION_STEPS)[number];
@@ -24,9 +25,9 @@ export const submissions = pgTable(
     selectedOptions: jsonb('selected_options').$type<Record<string, unknown>>().notNull(),
     configurationSummary: text('configuration_summary').notNull().default(''),
     /** The server's price of the request (contract 12.11, with `ignored`), null without pricing. */
-    price: jsonb('price').$type<Record<string, unknown>>(),
+    price: jsonb('price').$type<StoredPrice>(),
     /** `{ total, currency }` as the page sent it, or null. */
-    clientPrice: jsonb('client_price').$type<{ total: number; currency: string | null }>(),
+    clientPrice: jsonb('client_price').$type<ClientPrice>(),
     idempotencyKey: text('idempotency_key'),
     clientIp: text('client_ip'),
     pdfKey: text('pdf_key'),

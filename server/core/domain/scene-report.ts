@@ -1,0 +1,65 @@
+import {
+  computePrice,
+  parseScene,
+  resolveOptions,
+  type Options,
+  type Price,
+  type Scene,
+  type SceneWarning,
+} from '../wire/configurator/index.js';
+import { readFormFields } from '../wire/form-fields.js';
+import type { ProjectData } from './scene.js';
+
+/**
+ * What the configurator makes of a stored scene (contract 12.12): how much of each kind it kept,
+ * what it dropped and why, and what a visitor sees first. The shared parser over the stored
+ * data, without the model files.
+ */
+export interface SceneReport {
+  revision: number;
+  counts: {
+    models: number;
+    optionBlocks: number;
+    choices: number;
+    effects: number;
+    rules: number;
+    animationBlocks: number;
+    pricingBlocks: number;
+    formulaSteps: number;
+    formFields: number;
+  };
+  warnings: SceneWarning[];
+  /** The selections before any visitor choice: defaults with the option rules applied. */
+  defaultOptions: Options;
+  /** The price of the default selections with the form's number fields at their defaults; null without pricing. */
+  defaultPrice: Price | null;
+}
+
+const sum = <T>(items: readonly T[], count: (item: T) => number) => items.reduce((n, item) => n + count(item), 0);
+
+function countsOf(scene: Scene, data: ProjectData): SceneReport['counts'] {
+  const choices = scene.optionBlocks.flatMap((block) => block.choices);
+  return {
+    models: scene.models.length,
+    optionBlocks: scene.optionBlocks.length,
+    choices: choices.length,
+    effects: sum(choices, (choice) => choice.effects.length),
+    rules: sum(scene.optionBlocks, (block) => block.rules.length),
+    animationBlocks: scene.animations.length,
+    pricingBlocks: scene.pricingBlocks.length,
+    formulaSteps: scene.formula.length,
+    formFields: readFormFields(data.sceneData?.formFields).length,
+  };
+}
+
+export function sceneReport(revision: number, data: ProjectData): SceneReport {
+  const { scene, warnings } = parseScene(data);
+  const defaultOptions = resolveOptions(scene, {}).options;
+  return {
+    revision,
+    counts: countsOf(scene, data),
+    warnings,
+    defaultOptions,
+    defaultPrice: computePrice(scene, defaultOptions, {}),
+  };
+}

@@ -1,0 +1,17 @@
+import { createProjectRepository } from '../repositories/projects.js';
+import { notFound } from '../domain/errors.js';
+import { decompressScene } from '../domain/scene.js';
+import { sceneReport, type SceneReport } from '../domain/scene-report.js';
+import type { ServiceDeps } from './service-deps.js';
+
+/** The scene report of a project's current revision (contract 12.12), for owners checking their scene data. */
+export function createSceneReportService(deps: Pick<ServiceDeps, 'db'>) {
+  const projects = createProjectRepository(deps.db);
+  return {
+    async report(workspaceId: string, projectId: string): Promise<SceneReport> {
+      const row = await projects.get(workspaceId, projectId);
+      if (!row) throw notFound('Project');
+      return sceneReport(row.revision, decompressScene(row.scene));
+    },
+  };
+}

@@ -1,0 +1,76 @@
+import { formatMoney, parseScene } from '../../server/core/wire/configurator/index.js';
+import { currencyDecimals } from '../../server/core/wire/configurator/currency-decimals.js';
+import { isPriceMismatch, type ClientPrice, type StoredPrice } from '../../server/core/domain/request-price.js';
+import type { ProjectData } from '../../server/core/domain/scene.js';
+
+/**
+ * The request's stored price as text rows (contract 12.11), shared by the PDF and the e-mail:
+ * never recomputed, only formatted as 12.5 says, in the project's pricing locale, else `en`.
+ */
+export interface PriceRows {
+  /** Label and formatted amount of each line, tax lines included. */
+  lines: Array<[string, string]>;
+  total: [string, string];
+  /** Tax included in the total, e.g. `Includes VAT (19%): €60.35`; null otherwise. */
+  taxNote: string | null;
+}
+
+/** What PDF and e-mail format prices in: `pricing.locale`, else `en`. */
+export function priceLocale(projectData: ProjectData): string {
+  return parseScene(projectData).scene.settings.pricing.locale ?? 'en';
+}
+
+/** `19%`, `7.5%`; in `en` when the locale is not one Intl knows. */
+function percent(rate: number, locale: string): string {
+  const options = { style: 'percent', maximumFractionDigits: 3 } as const;
+  try {
+    return new Intl.NumberFormat(locale, options).format(rate);
+  } catch {
+    return new Intl.NumberFormat('en', options).format(rate);
+  }
+}
+
+function lineLabel(line: StoredPrice['lines'][number]): string {
+  return line.sku ? `${line.label} (SKU ${line.sku})` : line.label;
+}
+
+export function priceRows(price: StoredPrice, locale: string): PriceRows {
+  const money = (amount: number) => formatMoney(amount, price, locale);
+  const { tax } = price;
+  return {
+    lines: price.lines.map((line) => [lineLabel(line), money(line.amount)]),
+    total: ['Total', money(price.total)],
+    taxNote: tax?.included ? `Includes ${tax.label} (${percent(tax.rate, locale)}): ${money(tax.amount)}` : null,
+  };
+}
+
+/** Minor unit digits of the currency the page named (its ISO 4217 table's; 2 without one). */
+const decimalsOf = (currency: string | null) => (currency ? currencyDecimals(currency) : null) ?? 2;
+
+/** The page's figure, formatted like the server's: `€300.00`. */
+export function formatClientPrice(clientPrice: ClientPrice, locale: string): string {
+  const { currency } = clientPrice;
+  return formatMoney(clientPrice.total, { currency, decimals: decimalsOf(currency) }, locale);
+}
+
+/**
+ * The e-mail's price block: the lines, the total and the tax note, then, when the page showed
+ * another figure, what the visitor saw (the owner may be asked about it). Empty without a price.
+ */
+export function priceLines(
+  request: { price: StoredPrice | null; clientPrice: ClientPrice | null },
+  projectData: ProjectData,
+): string[] {
+  const { price, clientPrice } = request;
+  if (!price) return [];
+  const locale = priceLocale(projectData);
+  const rows = priceRows(price, locale);
+  const text = ['Price:', ...[...rows.lines, rows.total].map(([label, amount]) => `  ${label}: ${amount}`)];
+  if (rows.taxNote) text.push(`  ${rows.taxNote}`);
+  if (clientPrice && isPriceMismatch(price, clientPrice))
+    text.push(
+      `The visitor saw ${formatClientPrice(clientPrice, locale)}: the page's figure differs from the price ` +
+        'above, which the server computed from the submitted options.',
+    );
+  return text;
+}
