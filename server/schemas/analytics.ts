@@ -8,7 +8,9 @@ export const AnalyticsQuery = Type.Object({
   from: Type.Optional(
     Type.String({ maxLength: 10, description: 'First UTC day, YYYY-MM-DD (default: 29 days before to).' }),
   ),
-  to: Type.Optional(Type.String({ maxLength: 10, description: 'Last UTC day, YYYY-MM-DD, included (default: today).' })),
+  to: Type.Optional(
+    Type.String({ maxLength: 10, description: 'Last UTC day, YYYY-MM-DD, included (default: today).' }),
+  ),
   top: Type.Optional(Type.String({ maxLength: 10, description: 'How many top choices, 1 to 50 (default 10).' })),
 });
 
@@ -34,9 +36,13 @@ export const AnalyticsReply = Type.Object(
     topChoices: Type.Array(
       Type.Object({
         blockId: Type.String(),
-        blockName: Type.Union([Type.String(), Type.Null()], { description: 'Current name; null when the block is gone.' }),
+        blockName: Type.Union([Type.String(), Type.Null()], {
+          description: 'Current name; null when the block is gone.',
+        }),
         choiceId: Type.String(),
-        label: Type.Union([Type.String(), Type.Null()], { description: 'Current label; null when the choice is gone.' }),
+        label: Type.Union([Type.String(), Type.Null()], {
+          description: 'Current label; null when the choice is gone.',
+        }),
         count: Type.Integer({ description: 'option.changed events to this choice over the range.' }),
       }),
     ),

@@ -30,7 +30,8 @@ export const VisitorEventsBody = Type.Object(
   {
     sessionId: Type.String({
       pattern: '^[A-Za-z0-9_-]{16,64}$',
-      description: '16 to 64 of A-Z a-z 0-9 _ -: 128 random bits per page load, shared by the page, kept in memory only.',
+      description:
+        '16 to 64 of A-Z a-z 0-9 _ -: 128 random bits per page load, shared by the page, kept in memory only.',
     }),
     events: Type.Array(VisitorEventInput, { minItems: 1, maxItems: VISITOR_EVENT_LIMITS.eventsPerCall }),
   },

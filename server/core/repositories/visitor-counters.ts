@@ -34,7 +34,13 @@ export interface ChoiceIncrement {
  */
 export async function addVisitorCounts(
   tx: Executor,
-  input: { projectId: string; day: string; sessionId: string; counts: DayIncrements; choices: readonly ChoiceIncrement[] },
+  input: {
+    projectId: string;
+    day: string;
+    sessionId: string;
+    counts: DayIncrements;
+    choices: readonly ChoiceIncrement[];
+  },
 ): Promise<void> {
   const { projectId, day, sessionId, counts } = input;
   // Sorted, so concurrent calls lock the choice rows in one order.

@@ -20,12 +20,26 @@ export interface VisitorAnalytics {
   to: string;
   totals: Totals;
   days: DayCounts[];
-  topChoices: Array<{ blockId: string; blockName: string | null; choiceId: string; label: string | null; count: number }>;
+  topChoices: Array<{
+    blockId: string;
+    blockName: string | null;
+    choiceId: string;
+    label: string | null;
+    count: number;
+  }>;
   conversion: number | null;
 }
 
 function sum(days: readonly DayCounts[]): Totals {
-  const totals: Totals = { views: 0, sessions: 0, optionChanges: 0, submissions: 0, animations: 0, arOpens: 0, saves: 0 };
+  const totals: Totals = {
+    views: 0,
+    sessions: 0,
+    optionChanges: 0,
+    submissions: 0,
+    animations: 0,
+    arOpens: 0,
+    saves: 0,
+  };
   for (const day of days) for (const key of Object.keys(totals) as Array<keyof Totals>) totals[key] += day[key];
   return totals;
 }
@@ -72,7 +86,8 @@ export function createVisitorAnalyticsService(deps: Pick<ServiceDeps, 'db'>) {
         return { blockId, blockName: block?.name ?? null, choiceId, label: choice?.label ?? null, count };
       });
       const totals = sum(days);
-      const conversion = totals.sessions > 0 ? Math.round((totals.submissions / totals.sessions) * 10_000) / 10_000 : null;
+      const conversion =
+        totals.sessions > 0 ? Math.round((totals.submissions / totals.sessions) * 10_000) / 10_000 : null;
       return { success: true, from, to, totals, days, topChoices, conversion };
     },
   };

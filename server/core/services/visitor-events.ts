@@ -82,7 +82,9 @@ export function createVisitorEventService(deps: VisitorEventServiceDeps) {
       await deps.inTransaction(async ({ tx, afterCommit }) => {
         const deliveries = await insertVisitorEvents(tx, { workspaceId, projectId, createdAt: receivedAt, events });
         if (deliveries.length > 0) {
-          const jobs = deliveries.map((d) => webhookAttemptJob({ id: d.deliveryId, projectId, webhookId: d.webhookId }, 1));
+          const jobs = deliveries.map((d) =>
+            webhookAttemptJob({ id: d.deliveryId, projectId, webhookId: d.webhookId }, 1),
+          );
           const ids = await addToOutbox(tx, jobs);
           const queued = jobs.map((job, i) => ({ ...job, id: ids[i] }));
           afterCommit(() => deps.outbox?.nudge(queued, deps.log));

@@ -31,7 +31,12 @@ function checkDataSizes(events: ReadonlyArray<{ data?: object }>) {
       bytes = Infinity; // nested too deep to serialize
     }
     return bytes > VISITOR_EVENT_LIMITS.dataBytes
-      ? [{ field: `body.events.${index}.data`, message: `must be at most ${VISITOR_EVENT_LIMITS.dataBytes} bytes as JSON` }]
+      ? [
+          {
+            field: `body.events.${index}.data`,
+            message: `must be at most ${VISITOR_EVENT_LIMITS.dataBytes} bytes as JSON`,
+          },
+        ]
       : [];
   });
   if (details.length > 0) throw invalidRequest(`${details[0].field} ${details[0].message}`, details);
@@ -47,7 +52,11 @@ function checkDataSizes(events: ReadonlyArray<{ data?: object }>) {
 export default async function visitorEventRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { config, services } = app.deps;
-  const budget = createEventsBudget({ redis: app.deps.redis, prefix: config.queuePrefix, rate: config.rateLimits.events });
+  const budget = createEventsBudget({
+    redis: app.deps.redis,
+    prefix: config.queuePrefix,
+    rate: config.rateLimits.events,
+  });
   const parseJson = app.getDefaultJsonParser('error', 'error');
 
   app.removeContentTypeParser('application/json');
@@ -80,7 +89,7 @@ export default async function visitorEventRoutes(fastify: FastifyInstance) {
         summary: "Record a page's visitor events (public).",
         description:
           'Same headers as the read; the BFF proxies it as submit and refuses a body over 32 KB itself (413). ' +
-          'Checks in the read\'s order: public key (401), events budget (429 with Retry-After; RATE_LIMIT_EVENTS: ' +
+          "Checks in the read's order: public key (401), events budget (429 with Retry-After; RATE_LIMIT_EVENTS: " +
           `${per(config.rateLimits.events)} events per client IP, a call spends one unit per event, its own counter; ` +
           'a call that would pass it is refused whole and spends nothing), project/token/enabled (404), ' +
           'billing (402), embed host (403), password (401), then the body (400 invalid_request with details). ' +
@@ -89,7 +98,7 @@ export default async function visitorEventRoutes(fastify: FastifyInstance) {
           'Days and ordering use the receive time; `at` is kept when from 24 hours before to 5 minutes after it, ' +
           'else replaced by it. Only the listed fields are stored, never the IP address or user agent. ' +
           'option.changed, price.calculated (the latest of a batch only; its webhook carries the price the server ' +
-          'computes next to the page\'s total), viewer.screenshot and animation.triggered reach subscribed webhooks.',
+          "computes next to the page's total), viewer.screenshot and animation.triggered reach subscribed webhooks.",
         security: [{ publicKey: [] }],
         params: ShareParams,
         headers: VisitorEventsHeaders,
@@ -102,7 +111,11 @@ export default async function visitorEventRoutes(fastify: FastifyInstance) {
       checkDataSizes(events);
       const answer = await services.visitorEvents.record(request.shareAccess!, {
         sessionId,
-        events: events.map((event) => ({ type: event.type, at: event.at, data: (event.data ?? {}) as Record<string, unknown> })),
+        events: events.map((event) => ({
+          type: event.type,
+          at: event.at,
+          data: (event.data ?? {}) as Record<string, unknown>,
+        })),
       });
       return reply.code(202).send(answer);
     },

@@ -1,9 +1,4 @@
-import {
-  computePrice,
-  resolveOptions,
-  type Scene,
-  type VisitorEventType,
-} from '../../wire/configurator/index.js';
+import { computePrice, resolveOptions, type Scene, type VisitorEventType } from '../../wire/configurator/index.js';
 
 /** An accepted event as the page's `data` was checked (`checkVisitorEvent`'s stored form). */
 export interface CheckedVisitorEvent {
