@@ -6,6 +6,7 @@ import { startWebhookReceiver, type ReceivedDelivery, type WebhookReceiver } fro
 import { ownerCaller } from '../helpers/owner-call.js';
 import { PUBLIC_HEADERS, startTestWorker, waitFor } from '../worker/submission-fixtures.js';
 import type { WorkerApp } from '../../worker/app.js';
+import { STOOL_SCENE } from '../helpers/stool-scene.js';
 
 /**
  * POST /share/:projectId/:token/events (contract 12.10) end to end: the API, the BFF in front of
@@ -13,37 +14,6 @@ import type { WorkerApp } from '../../worker/app.js';
  * `standardwebhooks`, and Postgres holding the events and day counters.
  */
 const SECRET = 'whsec_' + Buffer.alloc(32, 9).toString('base64');
-/** The demo stool of contract 12.14, without its model file (the checks never open it). */
-export const STOOL_SCENE = {
-  optionBlocks: [
-    {
-      id: 'seat',
-      name: 'Seat',
-      type: 'swatch',
-      choices: [
-        { id: 'oak', label: 'Oak', default: true, color: '#c8a165' },
-        { id: 'walnut', label: 'Walnut', price: 40, color: '#5b3a29' },
-      ],
-    },
-    {
-      id: 'legs',
-      name: 'Legs',
-      choices: [
-        { id: 'steel', label: 'Steel', default: true },
-        { id: 'brass', label: 'Brass', price: 25 },
-      ],
-    },
-  ],
-  pricingBlocks: [{ id: 'base', label: 'Base price', price: 149 }],
-  formFields: [
-    { id: 'email', label: 'E-mail', type: 'email', required: true },
-    { id: 'quantity', label: 'Quantity', type: 'number', min: 1, max: 20, default: 1 },
-  ],
-  pricingFormula: [{ op: 'multiply', field: 'quantity', label: 'Quantity' }],
-  animationBlocks: [{ id: 'turn', name: 'Turn around', clip: 'Turn', trigger: 'button' }],
-  projectSettings: { pricing: { currency: 'EUR', tax: { rate: 0.19, included: true, label: 'VAT' } } },
-};
-
 let server: TestServer;
 let bff: TestBff;
 let worker: WorkerApp;
