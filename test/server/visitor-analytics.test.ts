@@ -198,7 +198,7 @@ describe('retention', () => {
     const { rows } = await db.query('select type from project_events where project_id = $1 order by type', [
       share.projectId,
     ]);
-    expect(rows.map((r) => r.type)).toEqual(['project.updated', 'view']);
+    expect(rows.map((r) => r.type)).toEqual(['project.published', 'project.updated', 'view']);
     expect((await analytics(share.projectId)).body.totals.views).toBe(1);
   });
 });

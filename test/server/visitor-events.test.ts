@@ -7,6 +7,7 @@ import { ownerCaller } from '../helpers/owner-call.js';
 import { PUBLIC_HEADERS, startTestWorker, waitFor } from '../worker/submission-fixtures.js';
 import type { WorkerApp } from '../../worker/app.js';
 import { STOOL_SCENE } from '../helpers/stool-scene.js';
+import { VISITOR_EVENT_TYPES } from '../../server/core/wire/configurator/index.js';
 
 /**
  * POST /share/:projectId/:token/events (contract 12.10) end to end: the API, the BFF in front of
@@ -102,8 +103,9 @@ async function counters(projectId: string) {
 
 async function storedEvents(projectId: string) {
   const { rows } = await server.deps.db.$client.query(
-    'select type, data, created_at from project_events where project_id = $1 order by created_at',
-    [projectId],
+    `select type, data, created_at from project_events
+     where project_id = $1 and type = any ($2) order by created_at`,
+    [projectId, VISITOR_EVENT_TYPES],
   );
   return rows as Array<{ type: string; data: Record<string, unknown>; created_at: Date }>;
 }
