@@ -7,6 +7,7 @@ import { ownerCaller } from '../helpers/owner-call.js';
 import { PUBLIC_HEADERS, startTestWorker, waitFor } from '../worker/submission-fixtures.js';
 import type { WorkerApp } from '../../worker/app.js';
 import { STOOL_SCENE } from '../helpers/stool-scene.js';
+import { hashPassword } from '../../server/core/platform/password-hashing.js';
 import { VISITOR_EVENT_TYPES } from '../../server/core/wire/configurator/index.js';
 
 /**
@@ -200,10 +201,7 @@ describe('recording', () => {
       [{ sessionId: sessionId(), events: [] }, 'body.events'],
       [{ sessionId: sessionId(), events: Array.from({ length: 21 }, view) }, 'body.events'],
       [{ sessionId: sessionId(), events: [{ type: 'view', at: 'yesterday', data: {} }] }, 'body.events.0.at'],
-      [
-        { sessionId: sessionId(), events: [{ ...view(), data: { note: 'x'.repeat(2100) } }] },
-        'body.events.0.data',
-      ],
+      [{ sessionId: sessionId(), events: [{ ...view(), data: { note: 'x'.repeat(2100) } }] }, 'body.events.0.data'],
     ];
     for (const [body, field] of cases) {
       const res = await send(share, body);
@@ -226,7 +224,12 @@ describe('checks, in the read order', () => {
       () => server.url,
       () => locked.headers,
     );
-    const share = await stoolShare({ domainRestrictions: ['shop.example.com'], requirePassword: true, password: 'pw' });
+    const share = await stoolShare({ domainRestrictions: ['shop.example.com'] });
+    // A password whose hash is cheap (scrypt N=2^10): the product's own costs seconds on shared cores.
+    await server.deps.db.$client.query(
+      'update share_settings set require_password = true, password_hash = $1 where project_id = $2',
+      [await hashPassword('pw', { ln: 10, r: 8, p: 1 }), share.projectId],
+    );
     const lockedShare = await stoolShare({}, lockedCall);
     await server.deps.services.workspaces.change(locked.workspaceId, { billingStatus: 'locked' });
     const bad = 'not json at all';
@@ -252,7 +255,9 @@ describe('checks, in the read order', () => {
     // calls above spent one unit each (a body that is not JSON counts as one event); 45 more fill it.
     for (const n of [20, 20, 5]) {
       const events = JSON.stringify({ sessionId: sessionId(), events: Array.from({ length: n }, view) });
-      expect((await send(share, null, { raw: events, ip, headers: { origin: 'https://shop.example.com' } })).status).toBe(401);
+      expect(
+        (await send(share, null, { raw: events, ip, headers: { origin: 'https://shop.example.com' } })).status,
+      ).toBe(401);
     }
     const limited = await at({}, { ...share, token: 'x'.repeat(43) });
     expect(limited.status).toBe(429);
@@ -283,7 +288,10 @@ describe('checks, in the read order', () => {
 describe('the BFF', () => {
   it('refuses a body over 32 KB itself with 413 payload_too_large', async () => {
     const share = await stoolShare();
-    const big = JSON.stringify({ sessionId: sessionId(), events: [{ ...view(), data: { pad: 'x'.repeat(33 * 1024) } }] });
+    const big = JSON.stringify({
+      sessionId: sessionId(),
+      events: [{ ...view(), data: { pad: 'x'.repeat(33 * 1024) } }],
+    });
     const res = await send(share, null, { raw: big, base: bff.url, contentType: 'text/plain' });
     expect(res.status).toBe(413);
     expect(await res.json()).toMatchObject({ success: false, error: 'payload_too_large' });
@@ -336,9 +344,17 @@ describe('webhooks', () => {
         view(),
         optionChanged(),
         // Only the latest price of a batch is recorded.
-        { type: 'price.calculated', at: now(), data: { options, fields: { quantity: 1 }, total: 21400, currency: 'EUR' } },
+        {
+          type: 'price.calculated',
+          at: now(),
+          data: { options, fields: { quantity: 1 }, total: 21400, currency: 'EUR' },
+        },
         // The page's total disagrees (a stale page): the event stays, with the server's price.
-        { type: 'price.calculated', at: now(), data: { options, fields: { quantity: 2 }, total: 100, currency: 'EUR' } },
+        {
+          type: 'price.calculated',
+          at: now(),
+          data: { options, fields: { quantity: 2 }, total: 100, currency: 'EUR' },
+        },
         { type: 'animation.triggered', at: now(), data: { animationId: 'turn', trigger: 'button' } },
       ],
     });
@@ -389,10 +405,9 @@ describe('webhooks', () => {
     expect(delivered.json.event).toBe('viewer.screenshot');
     expect(delivered.json.data).toMatchObject({ width: 800, height: 600 });
     expect((await counters(share.projectId)).views).toBe(2);
-    const { rows } = await server.deps.db.$client.query(
-      'select event from webhook_deliveries where project_id = $1',
-      [share.projectId],
-    );
+    const { rows } = await server.deps.db.$client.query('select event from webhook_deliveries where project_id = $1', [
+      share.projectId,
+    ]);
     expect(rows).toEqual([{ event: 'viewer.screenshot' }]);
     await waitFor(async () => receiver.received.filter(mine).length === 1, 'no further delivery', 1000).catch(() => {});
     expect(receiver.received.filter(mine)).toHaveLength(1);
