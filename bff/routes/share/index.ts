@@ -41,10 +41,11 @@ function dropOwnOrigin(request: FastifyRequest, addressing: RequestAddressing) {
 
 /**
  * The public share routes, proxied to the server (`GET /share/:projectId/:token`, `POST
- * .../submit`, `POST .../model-urls`, `POST .../events` (events.ts), their preflights): the public key headers and the client's
- * address are added, everything else (X-Share-Password, If-None-Match, Origin, Referer, the body)
- * passes through. Reads go through the cache (cached-read.ts); a browser navigation gets the share
- * page instead (page.ts). Needs the read cache and read budget plugins.
+ * .../submit`, `POST .../model-urls`, `POST .../events` (events.ts), their preflights): the
+ * public key headers and the client's address are added, everything else (X-Share-Password,
+ * If-None-Match, Origin, Referer, the body) passes through. Reads go through the cache
+ * (cached-read.ts); a browser navigation gets the share page instead (page.ts). Needs the read
+ * cache and read budget plugins.
  */
 export default async function shareRoutes(
   app: FastifyInstance,

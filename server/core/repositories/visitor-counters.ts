@@ -147,7 +147,10 @@ export async function readTopChoices(
   return result.rows.map((row) => ({ blockId: row.block_id, choiceId: row.choice_id, count: Number(row.count) }));
 }
 
-/** Forgets the sessions of days before `day`: their counts are in the day rows already, and only today's are checked. */
+/**
+ * Forgets the sessions of days before `day`: their counts are in the day rows already, and only
+ * the current day's are ever checked.
+ */
 export async function deleteSessionsBefore(db: Executor, day: string): Promise<number> {
   const result = await db.execute(sql`delete from visitor_day_sessions where day < ${day}::date`);
   return result.rowCount ?? 0;
