@@ -8,7 +8,7 @@ import type { Executor } from '../platform/db/client.js';
  */
 
 /** Shards per project and day. */
-export const COUNTER_SHARDS = 8;
+const COUNTER_SHARDS = 8;
 
 const randomShard = () => Math.floor(Math.random() * COUNTER_SHARDS);
 

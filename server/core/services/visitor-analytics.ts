@@ -92,5 +92,3 @@ export function createVisitorAnalyticsService(deps: Pick<ServiceDeps, 'db'>) {
     },
   };
 }
-
-export type VisitorAnalyticsService = ReturnType<typeof createVisitorAnalyticsService>;

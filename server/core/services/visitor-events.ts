@@ -101,5 +101,3 @@ export function createVisitorEventService(deps: VisitorEventServiceDeps) {
     },
   };
 }
-
-export type VisitorEventService = ReturnType<typeof createVisitorEventService>;

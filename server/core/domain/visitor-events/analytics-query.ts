@@ -4,7 +4,7 @@ import { utcDay } from './receive-time.js';
 /** The longest range one analytics read covers, in days (contract 12.12). */
 export const MAX_ANALYTICS_DAYS = 366;
 /** The range when none is asked for: the last 30 days ending today. */
-export const DEFAULT_ANALYTICS_DAYS = 30;
+const DEFAULT_ANALYTICS_DAYS = 30;
 const DAY_MS = 24 * 3600_000;
 
 /** A calendar date `YYYY-MM-DD` that exists (no 2026-02-30), as UTC midnight; null otherwise. */
@@ -15,8 +15,8 @@ function dateOf(value: string): number | null {
 }
 
 /** Top choices when none is asked for, and the most one read gives. */
-export const DEFAULT_TOP_CHOICES = 10;
-export const MAX_TOP_CHOICES = 50;
+const DEFAULT_TOP_CHOICES = 10;
+const MAX_TOP_CHOICES = 50;
 
 const refuse = (field: 'from' | 'to' | 'top', message: string) =>
   invalidRequest(`querystring.${field} ${message}`, [{ field: `querystring.${field}`, message }]);

@@ -541,7 +541,7 @@ export const worker = settingsPiece(
 );
 
 /** How long raw visitor events are kept; the day counters stay as long as the project. */
-export const visitorEvents = settingsPiece(
+const visitorEvents = settingsPiece(
   ['worker'],
   {
     VISITOR_EVENT_RETENTION_DAYS: int(1, 36500, {

@@ -51,5 +51,3 @@ export function createEventsBudget({ redis, prefix, rate }: EventsBudgetOptions)
     },
   };
 }
-
-export type EventsBudget = ReturnType<typeof createEventsBudget>;
