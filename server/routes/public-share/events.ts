@@ -100,6 +100,7 @@ export default async function visitorEventRoutes(fastify: FastifyInstance) {
           'option.changed, price.calculated (the latest of a batch only; its webhook carries the price the server ' +
           "computes next to the page's total), viewer.screenshot and animation.triggered reach subscribed webhooks.",
         security: [{ publicKey: [] }],
+        consumes: ['application/json', 'text/plain'],
         params: ShareParams,
         headers: VisitorEventsHeaders,
         body: VisitorEventsBody,
