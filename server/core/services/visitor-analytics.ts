@@ -8,8 +8,8 @@ import { projectRevision } from '../repositories/project-revision.js';
 import { readDays, readTopChoices, type DayCounts } from '../repositories/visitor-counters.js';
 import type { ServiceDeps } from './service-deps.js';
 
-/** Parsed scenes kept for labels, by project and revision. */
-const SCENES_KEPT = 500;
+/** Parsed scenes kept for labels, by project and revision, bounded by the size of their JSON. */
+const SCENES_BYTES = 16 * 1024 * 1024;
 
 type Totals = Omit<DayCounts, 'date'>;
 
@@ -51,15 +51,20 @@ function sum(days: readonly DayCounts[]): Totals {
  */
 export function createVisitorAnalyticsService(deps: Pick<ServiceDeps, 'db'>) {
   const shares = createShareRepository(deps.db);
-  const scenes = new LRUCache<string, Scene>({ max: SCENES_KEPT });
+  const scenes = new LRUCache<string, { scene: Scene; size: number }>({
+    maxSize: SCENES_BYTES,
+    maxEntrySize: SCENES_BYTES / 16,
+    sizeCalculation: (entry) => entry.size,
+  });
 
   async function currentScene(workspaceId: string, projectId: string, revision: number): Promise<Scene | null> {
     const kept = scenes.get(`${projectId}|${revision}`);
-    if (kept) return kept;
+    if (kept) return kept.scene;
     const stored = await shares.scene(workspaceId, projectId);
     if (!stored) return null;
     const { scene } = parseScene(decompressScene(stored.scene));
-    scenes.set(`${projectId}|${stored.revision}`, scene);
+    const size = Math.max(1, JSON.stringify(scene.optionBlocks).length);
+    scenes.set(`${projectId}|${stored.revision}`, { scene, size });
     return scene;
   }
 
