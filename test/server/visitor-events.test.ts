@@ -4,7 +4,7 @@ import { startTestServer, type TestPerson, type TestServer } from '../helpers/te
 import { startTestBff, type TestBff } from '../helpers/bff-app.js';
 import { startWebhookReceiver, type ReceivedDelivery, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { ownerCaller } from '../helpers/owner-call.js';
-import { PUBLIC_HEADERS, startTestWorker, waitFor } from '../worker/submission-fixtures.js';
+import { PUBLIC_HEADERS, startTestWorker } from '../worker/submission-fixtures.js';
 import type { WorkerApp } from '../../worker/app.js';
 import { STOOL_SCENE } from '../helpers/stool-scene.js';
 import { hashPassword } from '../../server/core/platform/password-hashing.js';
@@ -56,8 +56,10 @@ async function stoolShare(settings: Record<string, unknown> = {}, call = ownerCa
   return { projectId: project.id, token: saved.shareToken };
 }
 
-/** A client address of its own per test: each has a budget of its own. */
-const newClient = () => `198.51.100.${1 + Math.floor(Math.random() * 250)}`;
+/** A client address of its own per call or test: each has a budget of its own. */
+let clients = 0;
+/** An IPv6 /64 of its own (the budget keys IPv6 clients by /64). */
+const newClient = () => `2001:db8:${(++clients).toString(16)}::1`;
 const sessionId = () => randomBytes(16).toString('base64url');
 const now = () => new Date().toISOString();
 
@@ -149,7 +151,20 @@ describe('recording', () => {
     const changed = stored.find((e) => e.type === 'option.changed')!;
     expect(changed.data).toMatchObject({ sessionId: session, blockName: 'Seat', choiceLabel: 'Walnut' });
     // Only the listed fields: no address, no user agent.
-    expect(JSON.stringify(stored)).not.toMatch(/198\.51\.100|user-agent|node/i);
+    expect(Object.keys(changed.data).sort()).toEqual(
+      [
+        'at',
+        'blockId',
+        'blockName',
+        'choiceId',
+        'choiceLabel',
+        'options',
+        'previousChoiceId',
+        'sessionId',
+        'source',
+      ].sort(),
+    );
+    expect(JSON.stringify(stored)).not.toContain('2001:db8');
 
     // A second call of the same session on the same day is the same session.
     expect((await send(share, { sessionId: session, events: [view()] })).status).toBe(202);
@@ -409,7 +424,5 @@ describe('webhooks', () => {
       share.projectId,
     ]);
     expect(rows).toEqual([{ event: 'viewer.screenshot' }]);
-    await waitFor(async () => receiver.received.filter(mine).length === 1, 'no further delivery', 1000).catch(() => {});
-    expect(receiver.received.filter(mine)).toHaveLength(1);
   });
 });
