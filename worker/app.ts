@@ -9,6 +9,7 @@ import { postponeOutboxCheck } from './dispatch-outbox.js';
 import { JOBS, familyOptions, type JobRegistry } from './jobs/index.js';
 import { UnknownJobError, jobOptions, runJob } from './jobs/define-job.js';
 import { storageSweep } from './jobs/storage-sweep.js';
+import { VISITOR_EVENT_SWEEP_INTERVAL_MS, visitorEventSweep } from './jobs/visitor-event-sweep.js';
 import { QUEUES } from '../server/core/jobs/queues.js';
 
 export interface WorkerApp {
@@ -119,17 +120,17 @@ export async function startWorker(config: WorkerConfig, options: StartWorkerOpti
   const workers = [...deps.jobs.queues.keys()].map((queue) => startQueueWorker(deps, queue, running, handingBack));
   await Promise.all(workers.map((w) => w.waitUntilReady()));
 
-  // Idempotent across workers: the scheduler's id is fixed, so N workers keep one schedule.
-  if (deps.jobs.get(QUEUES.maintenance, storageSweep.name)) {
-    const { removeOnComplete, removeOnFail } = jobOptions(storageSweep, storageSweep.name);
+  // Idempotent across workers: each scheduler's id is fixed, so N workers keep one schedule.
+  for (const [type, every] of [
+    [storageSweep, config.storage.sweepIntervalMs],
+    [visitorEventSweep, VISITOR_EVENT_SWEEP_INTERVAL_MS],
+  ] as const) {
+    if (!deps.jobs.get(QUEUES.maintenance, type.name)) continue;
+    const { removeOnComplete, removeOnFail } = jobOptions(type, type.name);
     await deps.queues[QUEUES.maintenance]
-      .upsertJobScheduler(
-        storageSweep.name,
-        { every: config.storage.sweepIntervalMs },
-        { name: storageSweep.name, opts: { removeOnComplete, removeOnFail } },
-      )
+      .upsertJobScheduler(type.name, { every }, { name: type.name, opts: { removeOnComplete, removeOnFail } })
       .catch((error: unknown) =>
-        log.warn({ err: error }, 'could not schedule the storage sweep; the next worker start will'),
+        log.warn({ err: error, job: type.name }, 'could not schedule a sweep; the next worker start will'),
       );
   }
 

@@ -23,6 +23,7 @@ import { measureReadScaleOut, measureUploads } from './scale-out.js';
 import { benchWebhooks } from './webhook-deliveries.js';
 import { benchLibraries, printLibraries } from './libraries.js';
 import { benchStartup, printStartup } from './startup.js';
+import { benchAnalytics, benchVisitorEvents, printAnalytics, printVisitorEvents } from './visitor-events.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 8);
 // 50 connections: how the issue measured the public read and bare Fastify from outside.
@@ -34,8 +35,9 @@ const ELEMENT_ONLY = process.env.BENCH_ONLY === 'element';
 const base = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 /**
  * `BENCH_ONLY=webhooks`, `libraries`, `scale-out`, `bff` (the BFF cache rows), `startup` (each process's start-up,
- * startup.ts) or `options` (an option change to the next drawn frame, option-change.ts) runs that benchmark alone
- * (element: above).
+ * startup.ts), `options` (an option change to the next drawn frame, option-change.ts), `events` (visitor events
+ * through the BFF) or `analytics` (the analytics read at 1,000,000 events, visitor-events.ts) runs that benchmark
+ * alone (element: above).
  */
 const ONLY = process.env.BENCH_ONLY;
 
@@ -112,6 +114,7 @@ async function main() {
     // The benchmark measures throughput, not the limiter.
     RATE_LIMIT_SHARE_READ: '100000000/5m',
     RATE_LIMIT_SUBMIT: '100000000/5m',
+    RATE_LIMIT_EVENTS: '100000000/5m',
     // The webhook benchmark delivers to a local sink.
     WEBHOOK_ALLOW_INSECURE: '1',
   };
@@ -147,6 +150,10 @@ async function main() {
     const owner = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     if (ONLY === 'libraries') {
       printLibraries(await benchLibraries({ env, token }));
+      return;
+    }
+    if (ONLY === 'analytics') {
+      if (!printAnalytics(await benchAnalytics({ api, db, ownerHeaders: owner }))) process.exitCode = 1;
       return;
     }
     if (ONLY === 'webhooks') {
@@ -276,6 +283,22 @@ async function main() {
     if (ONLY === 'options') {
       await ensureElementBuilt((line) => console.error(line));
       printOptionChange(await measureOptionChange({ apiUrl: api, bffUrl, ownerHeaders: owner }));
+      return;
+    }
+    const visitorEventRows = async () => {
+      const events = await benchVisitorEvents({
+        api,
+        bffUrl,
+        db,
+        ownerHeaders: owner,
+        connections: CONNECTIONS,
+        duration: DURATION,
+        rounds: ROUNDS,
+      });
+      if (!printVisitorEvents(events)) process.exitCode = 1;
+    };
+    if (ONLY === 'events') {
+      await visitorEventRows();
       return;
     }
 
@@ -483,6 +506,8 @@ async function main() {
         }),
       );
       printLibraries(await benchLibraries({ env, token }));
+      await visitorEventRows();
+      if (!printAnalytics(await benchAnalytics({ api, db, ownerHeaders: owner }))) process.exitCode = 1;
     }
 
     // The element in a real Chromium: its loader's size, and its first frame next to model-viewer alone.

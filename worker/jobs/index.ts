@@ -7,6 +7,7 @@ import { submissionPdf } from './submission-pdf.js';
 import { submissionEmail } from './submission-email.js';
 import { submissionEvents } from './submission-events.js';
 import { storageSweep } from './storage-sweep.js';
+import { visitorEventSweep } from './visitor-event-sweep.js';
 import { webhookDelivery, webhookDeliveryBatch } from './webhook-delivery.js';
 import { libraryImport } from './library-import.js';
 
@@ -77,6 +78,7 @@ export const JOBS = createJobRegistry(
     submissionEmail,
     submissionEvents,
     storageSweep,
+    visitorEventSweep,
     webhookDelivery,
     webhookDeliveryBatch,
     libraryImport,

@@ -9,6 +9,8 @@ import { varyWithAccept } from '../../services/vary-with-accept.js';
 import { withoutOwnOrigin } from '../../services/own-origin.js';
 import type { RequestAddressing } from '../../services/request-address.js';
 import type { CacheHitFastPath } from '../../services/cache-hit-fast-path.js';
+import { VISITOR_EVENT_LIMITS } from '../../../server/core/wire/configurator/index.js';
+import visitorEventsProxy, { VISITOR_EVENTS_ROUTE } from './events.js';
 
 /** Options of the share routes. */
 export interface ShareRouteOptions {
@@ -39,10 +41,11 @@ function dropOwnOrigin(request: FastifyRequest, addressing: RequestAddressing) {
 
 /**
  * The public share routes, proxied to the server (`GET /share/:projectId/:token`, `POST
- * .../submit`, `POST .../model-urls`, their preflights): the public key headers and the client's
- * address are added, everything else (X-Share-Password, If-None-Match, Origin, Referer, the body)
- * passes through. Reads go through the cache (cached-read.ts); a browser navigation gets the share
- * page instead (page.ts). Needs the read cache and read budget plugins.
+ * .../submit`, `POST .../model-urls`, `POST .../events` (events.ts), their preflights): the
+ * public key headers and the client's address are added, everything else (X-Share-Password,
+ * If-None-Match, Origin, Referer, the body) passes through. Reads go through the cache
+ * (cached-read.ts); a browser navigation gets the share page instead (page.ts). Needs the read
+ * cache and read budget plugins.
  */
 export default async function shareRoutes(
   app: FastifyInstance,
@@ -57,7 +60,9 @@ export default async function shareRoutes(
     // The answers the BFF gives itself (304, 413, 429, 503) must be as readable to the page as the API's.
     publicCorsHeaders(request, reply);
     // Refused here rather than half-sent upstream and cut off there.
-    if (Number(request.headers['content-length']) > SUBMIT_BODY_LIMIT) {
+    const limit =
+      request.routeOptions.url === VISITOR_EVENTS_ROUTE ? VISITOR_EVENT_LIMITS.bodyBytes : SUBMIT_BODY_LIMIT;
+    if (Number(request.headers['content-length']) > limit) {
       reply.header('connection', 'close');
       reply.code(413).send(errorBody('payload_too_large', 'The request body is too large.'));
       return;
@@ -77,6 +82,14 @@ export default async function shareRoutes(
     done(null, payload);
   });
 
+  const keyHeaders = (request: FastifyRequest) => ({
+    apikey: publicKey,
+    authorization: `Bearer ${publicKey}`,
+    // Overwritten, never appended: a client must not pick the address it is rate-limited by.
+    'x-forwarded-for': request.ip,
+  });
+  await app.register(visitorEventsProxy, { upstream, upstreamHeaders: keyHeaders });
+
   await app.register(httpProxy, {
     upstream,
     prefix: '/share',
@@ -91,13 +104,7 @@ export default async function shareRoutes(
     // The casts below: reply-from's types cover HTTP/2 servers too; the BFF serves HTTP/1 only.
     replyOptions: {
       rewriteRequestHeaders: (request, headers) =>
-        cache.upstreamHeaders(request as FastifyRequest, {
-          ...headers,
-          apikey: publicKey,
-          authorization: `Bearer ${publicKey}`,
-          // Overwritten, never appended: a client must not pick the address it is rate-limited by.
-          'x-forwarded-for': request.ip,
-        }),
+        cache.upstreamHeaders(request as FastifyRequest, { ...headers, ...keyHeaders(request as FastifyRequest) }),
       onResponse: (request, reply, res) => {
         cache
           .onResponse(request as FastifyRequest, reply as FastifyReply, res as unknown as UpstreamResponse)

@@ -19,6 +19,8 @@ import type { TokenCipher } from '../platform/token-cipher.js';
 import { createLibraryConnectionService } from './libraries/library-connection.js';
 import { createLibrarySearchService } from './libraries/library-search.js';
 import { createImportService } from './libraries/imports.js';
+import { createVisitorEventService } from './visitor-events.js';
+import { createVisitorAnalyticsService } from './visitor-analytics.js';
 
 export interface ServicesOptions {
   /** Fail-fast Redis of the request path. */
@@ -91,6 +93,8 @@ export function createServices(baseDeps: ServiceDeps, options: ServicesOptions) 
       timeoutMs: options.libraryTimeoutMs,
     }),
     publicShare,
+    visitorEvents: createVisitorEventService({ ...deps, parsedScene: (access) => publicShare.parsedScene(access) }),
+    visitorAnalytics: createVisitorAnalyticsService(deps),
     submissions: createSubmissionService({
       ...deps,
       outbox: options.outbox,

@@ -13,6 +13,8 @@ import type { Scene } from '../wire/configurator/index.js';
 import { IDEMPOTENCY_WINDOW_MS } from '../wire/submit-limits.js';
 import { deleteFiles, nudgeDeliveries, type ServiceDeps } from './service-deps.js';
 import type { ShareAccess } from './public-share/share-access.js';
+import { addSubmission } from '../repositories/visitor-counters.js';
+import { utcDay } from '../domain/visitor-events/receive-time.js';
 
 /** A public submit as the route parsed it (contract section 6). */
 export interface SubmitInput {
@@ -90,6 +92,8 @@ export function createSubmissionService(deps: SubmissionServiceDeps) {
         );
         // Fire and forget: the submission is safe in Postgres; Redis must not delay or fail the answer.
         afterCommit(() => deps.outbox.nudge(created.outbox, deps.log));
+        // The day's submissions counter (contract 12.11), in a statement of its own once the request is safe.
+        if (created.created) afterCommit(() => addSubmission(deps.db, access.projectId, utcDay(new Date())));
         return created.id;
       });
     },

@@ -11,6 +11,7 @@ import type { PublicShareRouteOptions } from './share-request.js';
 import readRoutes from './read.js';
 import modelUrlRoutes from './model-urls.js';
 import submitRoutes from './submit.js';
+import visitorEventRoutes from './events.js';
 import { bearerToken } from '../../plugins/auth.js';
 import { publicCorsHeaders } from '../../core/http/public-cors.js';
 
@@ -19,7 +20,8 @@ const PUBLIC_ALLOWED_HEADERS = 'apikey, authorization, content-type, if-none-mat
 const ALLOWED_METHODS = 'GET, POST, OPTIONS';
 
 /**
- * The public share surface: GET /share/:projectId/:token, POST .../model-urls, POST .../submit.
+ * The public share surface: GET /share/:projectId/:token, POST .../model-urls, POST .../submit,
+ * POST .../events.
  * One encapsulated context so CORS and the public-key check apply to exactly these routes, and
  * run first: public key, then each route's rate limit (an onRequest hook of the route), then the
  * share checks of the public share service. The read budget is created here once and handed
@@ -72,4 +74,5 @@ export default async function publicShareRoutes(app: FastifyInstance) {
   await app.register(readRoutes, options);
   await app.register(modelUrlRoutes, options);
   await app.register(submitRoutes, options);
+  await app.register(visitorEventRoutes);
 }

@@ -474,6 +474,10 @@ const limits = settingsPiece(
     SIGNED_MODEL_LIMIT: int(1, INT32_MAX, { default: '20', doc: 'Models that get a signed URL per public read.' }),
     ...shareReadLimit.settings,
     RATE_LIMIT_SUBMIT: rate({ default: '30/5m', doc: 'Public submits per client IP.' }),
+    RATE_LIMIT_EVENTS: rate({
+      default: '600/5m',
+      doc: 'Visitor events per client IP, counted per event (a call of 20 spends 20); a call past it is refused whole.',
+    }),
     RATE_LIMIT_SEARCH: rate({ default: '60/1m', doc: 'Library searches per person.' }),
     RATE_LIMIT_IMPORT: rate({ default: '30/10m', doc: 'Library import starts per person.' }),
     RATE_LIMIT_UPLOAD: rate({ default: '60/10m', doc: 'Asset uploads per workspace.' }),
@@ -487,6 +491,7 @@ const limits = settingsPiece(
     rateLimits: {
       shareRead: shareReadLimit.read(env).shareReadRate,
       submit: parseRate(env.RATE_LIMIT_SUBMIT),
+      events: parseRate(env.RATE_LIMIT_EVENTS),
       search: parseRate(env.RATE_LIMIT_SEARCH),
       import: parseRate(env.RATE_LIMIT_IMPORT),
       upload: parseRate(env.RATE_LIMIT_UPLOAD),
@@ -535,6 +540,18 @@ export const worker = settingsPiece(
   }),
 );
 
+/** How long raw visitor events are kept; the day counters stay as long as the project. */
+const visitorEvents = settingsPiece(
+  ['worker'],
+  {
+    VISITOR_EVENT_RETENTION_DAYS: int(1, 36500, {
+      default: '90',
+      doc: 'Days raw visitor events (view, option.changed, ...) are kept; the analytics counters stay.',
+    }),
+  },
+  (env) => ({ visitorEventRetentionDays: Number(env.VISITOR_EVENT_RETENTION_DAYS) }),
+);
+
 const cpu = settingsPiece(
   ['server', 'worker'],
   {
@@ -567,6 +584,7 @@ export const ALL_PIECES = [
   limits,
   shareReadLimit,
   worker,
+  visitorEvents,
   shutdown,
   cpu,
   logging,

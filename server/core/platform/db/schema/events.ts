@@ -24,6 +24,8 @@ export const projectEvents = pgTable(
   (t) => [
     uniqueIndex('project_events_dedupe_key').on(t.dedupeKey),
     index('project_events_project_idx').on(t.projectId, t.createdAt),
+    // The visitor event retention sweep deletes by type and age.
+    index('project_events_type_created_idx').on(t.type, t.createdAt),
   ],
 );
 

@@ -1,0 +1,1 @@
+CREATE INDEX "project_events_type_created_idx" ON "project_events" USING btree ("type","created_at");

@@ -1,0 +1,157 @@
+import { sql } from 'drizzle-orm';
+import type { Executor } from '../platform/db/client.js';
+
+/**
+ * The visitor day counters (contract 12.12): written as events are recorded and as requests are
+ * submitted, read by the analytics. Days are UTC dates (`YYYY-MM-DD`) the caller computes; writers
+ * pick a random shard so that concurrent calls never queue on one row, and reads sum the shards.
+ */
+
+/** Shards per project and day. */
+const COUNTER_SHARDS = 8;
+
+const randomShard = () => Math.floor(Math.random() * COUNTER_SHARDS);
+
+/** What one call adds to its day. */
+export interface DayIncrements {
+  views: number;
+  optionChanges: number;
+  animations: number;
+  arOpens: number;
+  saves: number;
+}
+
+export interface ChoiceIncrement {
+  blockId: string;
+  choiceId: string;
+  count: number;
+}
+
+/**
+ * Adds one call's counts to its day: its session (a row added is a new session-day), the per-choice
+ * counts and the day row, in one statement. The caller runs it last in its transaction, so the
+ * counter rows stay locked only until the commit.
+ */
+export async function addVisitorCounts(
+  tx: Executor,
+  input: {
+    projectId: string;
+    day: string;
+    sessionId: string;
+    counts: DayIncrements;
+    choices: readonly ChoiceIncrement[];
+  },
+): Promise<void> {
+  const { projectId, day, sessionId, counts } = input;
+  // Sorted, so concurrent calls lock the choice rows in one order.
+  const choices = [...input.choices].sort((a, b) =>
+    a.blockId === b.blockId ? (a.choiceId < b.choiceId ? -1 : 1) : a.blockId < b.blockId ? -1 : 1,
+  );
+  await tx.execute(sql`
+    with new_session as (
+      insert into visitor_day_sessions (project_id, day, session_id)
+      values (${projectId}, ${day}, ${sessionId})
+      on conflict do nothing
+      returning 1
+    ), choices as (
+      insert into visitor_choice_counters as t (project_id, day, block_id, choice_id, count)
+      select ${projectId}, ${day}, c.block_id, c.choice_id, c.n
+      from unnest(
+        ${sql.param(choices.map((c) => c.blockId))}::text[],
+        ${sql.param(choices.map((c) => c.choiceId))}::text[],
+        ${sql.param(choices.map((c) => c.count))}::int[]
+      ) with ordinality as c(block_id, choice_id, n, position)
+      order by c.position
+      on conflict (project_id, day, block_id, choice_id) do update set count = t.count + excluded.count
+      returning 1
+    )
+    insert into visitor_day_counters as t
+      (project_id, day, shard, views, sessions, option_changes, animations, ar_opens, saves)
+    values (${projectId}, ${day}, ${randomShard()}, ${counts.views}, (select count(*) from new_session),
+      ${counts.optionChanges}, ${counts.animations}, ${counts.arOpens}, ${counts.saves})
+    on conflict (project_id, day, shard) do update set
+      views = t.views + excluded.views,
+      sessions = t.sessions + excluded.sessions,
+      option_changes = t.option_changes + excluded.option_changes,
+      animations = t.animations + excluded.animations,
+      ar_opens = t.ar_opens + excluded.ar_opens,
+      saves = t.saves + excluded.saves
+  `);
+}
+
+/** Counts one submitted request on its day (a statement of its own). */
+export async function addSubmission(db: Executor, projectId: string, day: string): Promise<void> {
+  await db.execute(sql`
+    insert into visitor_day_counters as t (project_id, day, shard, submissions)
+    values (${projectId}, ${day}, ${randomShard()}, 1)
+    on conflict (project_id, day, shard) do update set submissions = t.submissions + 1
+  `);
+}
+
+/** One day's counters, the shards summed. */
+export interface DayCounts {
+  date: string;
+  views: number;
+  sessions: number;
+  optionChanges: number;
+  submissions: number;
+  animations: number;
+  arOpens: number;
+  saves: number;
+}
+
+/** Every day from `from` to `to` (inclusive, oldest first), zeros where nothing was counted. */
+export async function readDays(db: Executor, projectId: string, from: string, to: string): Promise<DayCounts[]> {
+  const result = await db.execute<Record<keyof DayCounts, string | number>>(sql`
+    select to_char(d.day, 'YYYY-MM-DD') as "date",
+      coalesce(sum(c.views), 0)::int as "views",
+      coalesce(sum(c.sessions), 0)::int as "sessions",
+      coalesce(sum(c.option_changes), 0)::int as "optionChanges",
+      coalesce(sum(c.submissions), 0)::int as "submissions",
+      coalesce(sum(c.animations), 0)::int as "animations",
+      coalesce(sum(c.ar_opens), 0)::int as "arOpens",
+      coalesce(sum(c.saves), 0)::int as "saves"
+    from generate_series(${from}::date, ${to}::date, interval '1 day') as d(day)
+    left join visitor_day_counters c on c.project_id = ${projectId} and c.day = d.day::date
+    group by d.day
+    order by d.day
+  `);
+  return result.rows.map((row) => ({
+    date: String(row.date),
+    views: Number(row.views),
+    sessions: Number(row.sessions),
+    optionChanges: Number(row.optionChanges),
+    submissions: Number(row.submissions),
+    animations: Number(row.animations),
+    arOpens: Number(row.arOpens),
+    saves: Number(row.saves),
+  }));
+}
+
+/** The most changed-to choices over the range, most first (ties by block and choice id). */
+export async function readTopChoices(
+  db: Executor,
+  projectId: string,
+  from: string,
+  to: string,
+  limit: number,
+): Promise<ChoiceIncrement[]> {
+  const result = await db.execute<{ block_id: string; choice_id: string; count: string }>(sql`
+    select block_id, choice_id, sum(count) as count
+    from visitor_choice_counters
+    where project_id = ${projectId} and day between ${from}::date and ${to}::date
+    group by block_id, choice_id
+    order by sum(count) desc, block_id, choice_id
+    limit ${limit}
+  `);
+  return result.rows.map((row) => ({ blockId: row.block_id, choiceId: row.choice_id, count: Number(row.count) }));
+}
+
+/**
+ * Forgets the sessions of days before `day`: their counts are in the day rows already, and only
+ * the current day's are ever checked.
+ */
+export async function deleteSessionsBefore(db: Executor, day: string): Promise<number> {
+  const result = await db.execute(sql`delete from visitor_day_sessions where day < ${day}::date`);
+  return result.rowCount ?? 0;
+}

@@ -1,0 +1,24 @@
+import { QUEUES } from '../../server/core/jobs/queues.js';
+import { sweepVisitorEvents } from '../../server/core/services/visitor-event-retention.js';
+import { defineJob } from './define-job.js';
+
+/** How often the sweep runs: retention is counted in days, an hour late is nothing. */
+export const VISITOR_EVENT_SWEEP_INTERVAL_MS = 3600_000;
+
+/**
+ * `visitor-event-sweep`: deletes visitor events older than VISITOR_EVENT_RETENTION_DAYS (contract
+ * 12.10) and past days' session rows; the day counters stay. A BullMQ job scheduler (one per
+ * deployment) runs it every hour; a lost run is simply the next one.
+ */
+export const visitorEventSweep = defineJob({
+  queue: QUEUES.maintenance,
+  name: 'visitor-event-sweep',
+  timeoutMs: 30 * 60_000,
+  removeOnComplete: 10,
+  removeOnFail: 10,
+  async process(_job, { deps }) {
+    const result = await sweepVisitorEvents(deps.db, { retentionDays: deps.config.visitorEventRetentionDays });
+    if (result.events > 0) deps.log.info({ ...result }, 'visitor event sweep removed events past their retention');
+    return result;
+  },
+});
