@@ -1,5 +1,4 @@
 import {
-  Color,
   DirectionalLight,
   Group,
   LoaderUtils,
@@ -27,13 +26,7 @@ import { applyModelFields } from './scene/model-fields.js';
 import { createModelMaterials } from './scene/model-materials.js';
 import { createNameWarnings, nodeNames } from './scene/node-names.js';
 import { writePose } from './scene/part-pose.js';
-import {
-  applyCameraLimits,
-  backgroundOf,
-  DEFAULT_VIEW_SETTINGS,
-  environmentMap,
-  shadowsOn,
-} from './scene/settings.js';
+import { applyCameraLimits, backgroundOf, DEFAULT_VIEW_SETTINGS, environmentMap, shadowsOn } from './scene/settings.js';
 import { createTextureCache } from './scene/textures.js';
 import { preloadVariants, variantMaterials } from './scene/variants.js';
 import { visibleBounds } from './scene/visible-bounds.js';
@@ -99,7 +92,7 @@ export const QUALITY = {
   high: { pixelRatio: 2, antialias: true, shadows: true, environmentSize: 256 },
 } as const;
 
-/** `display.autoRotate`: 30° a second, in OrbitControls' unit (a full turn per minute per 1 with a delta in seconds). */
+/** `display.autoRotate`: 30° a second in OrbitControls' unit (1 is a turn a minute, given deltas in seconds). */
 const AUTO_ROTATE_SPEED = 5;
 
 /**
@@ -213,7 +206,7 @@ export function createViewer(
     if (!width || !height) return;
     renderer.setSize(width, height);
     camera.aspect = width / height;
-    // Narrower than square: the vertical angle widens so the horizontal one stays the set fov, and the model stays in view.
+    // Narrower than square: the vertical angle widens so the horizontal one stays `fov`, and the model stays in view.
     camera.fov = camera.aspect >= 1 ? fov : 2 * MathUtils.radToDeg(Math.atan(Math.tan(halfFov) / camera.aspect));
     camera.updateProjectionMatrix();
     // At once: a resized drawing buffer is blank until drawn, and a frame later would flash.

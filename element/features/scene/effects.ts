@@ -67,7 +67,8 @@ export function applyEffects(
         });
       switch (effect.type) {
         case 'visibility':
-          for (const object of effect.nodes ? nodes(effect.nodes) : [model.root]) base.set(object, 'visible', effect.visible);
+          for (const object of effect.nodes ? nodes(effect.nodes) : [model.root])
+            base.set(object, 'visible', effect.visible);
           break;
         case 'variant':
           if (!model.variants.names.includes(effect.name)) model.warn('variant', effect.name);

@@ -26,8 +26,10 @@ export function clonePose(pose: PartPose): PartPose {
 /** Replaces the components the transform gives; an omitted component keeps the pose's value (12.2). */
 export function overridePose(pose: PartPose, transform: PartTransform): void {
   const { position, rotation, scale } = transform;
-  if (position) pose.position.set(position.x ?? pose.position.x, position.y ?? pose.position.y, position.z ?? pose.position.z);
-  if (rotation) pose.rotation.set(rotation.x ?? pose.rotation.x, rotation.y ?? pose.rotation.y, rotation.z ?? pose.rotation.z);
+  if (position)
+    pose.position.set(position.x ?? pose.position.x, position.y ?? pose.position.y, position.z ?? pose.position.z);
+  if (rotation)
+    pose.rotation.set(rotation.x ?? pose.rotation.x, rotation.y ?? pose.rotation.y, rotation.z ?? pose.rotation.z);
   if (scale) pose.scale.set(scale.x ?? pose.scale.x, scale.y ?? pose.scale.y, scale.z ?? pose.scale.z);
 }
 

@@ -53,7 +53,9 @@ export async function preloadVariants(gltf: GLTF): Promise<ModelVariants> {
     meshes,
     materialFor(mesh, name) {
       const index = names.indexOf(name);
-      return (index >= 0 ? byVariant.get(mesh)?.get(index) : undefined) ?? meshes.get(mesh) ?? (mesh.material as Material);
+      return (
+        (index >= 0 ? byVariant.get(mesh)?.get(index) : undefined) ?? meshes.get(mesh) ?? (mesh.material as Material)
+      );
     },
   };
 }

@@ -12,7 +12,7 @@ export function visibleBounds(root: Object3D): Box3 {
   root.traverseVisible((object) => {
     const mesh = object as Mesh;
     if (!mesh.isMesh) return;
-    mesh.geometry.boundingBox ?? mesh.geometry.computeBoundingBox();
+    if (!mesh.geometry.boundingBox) mesh.geometry.computeBoundingBox();
     bounds.union(box.copy(mesh.geometry.boundingBox!).applyMatrix4(mesh.matrixWorld));
   });
   return bounds;
