@@ -186,6 +186,7 @@ describe('the viewer: model fields, effects, animations and the export', () => {
       oak: [],
       paint: [{ type: 'material', nodes: ['Seat'], color: '#ff00ff' }],
       red: [{ type: 'material', material: 'Oak', color: '#ff0000', roughness: 0.5 }],
+      brass: [{ type: 'material', nodes: ['Seat'], use: 'Brass' }],
     });
     const viewer = await mountViewer(sceneOf({ blocks: [seat] }), { seat: 'oak' });
     const before = look(viewer);
@@ -199,6 +200,9 @@ describe('the viewer: model fields, effects, animations and the export', () => {
       red.count.red > 5 && red.count.magenta === 0 && red.count.green === 0,
       `red by material name: ${JSON.stringify(red.count)}`,
     );
+    await viewer.configure({ seat: 'brass' });
+    const brass = look(viewer);
+    assert(brass.count.red > 5 && brass.count.green === 0, `another material in use: ${JSON.stringify(brass.count)}`);
     await viewer.configure({ seat: 'oak' });
     sameFrame(look(viewer).pixels, before.pixels, 'back to the very same frame');
   });
@@ -379,6 +383,29 @@ describe('the viewer: model fields, effects, animations and the export', () => {
     await viewer.configure({ seat: 'fabric' });
     const { count } = look(viewer);
     assert(count.magenta > 5 && count.green === 0, `the textured seat at once: ${JSON.stringify(count)}`);
+  });
+
+  it('honours lighting: no environment and no key light leave the stool unlit', async () => {
+    const scene = sceneOf({});
+    scene.settings = { ...SETTINGS, lighting: { ...SETTINGS.lighting, environment: 'none', keyLight: 0 } };
+    const { count, pixels } = look(await mountViewer(scene));
+    equal(
+      HUES.map((hue) => count[hue]),
+      [0, 0, 0, 0, 0, 0],
+      'no colour without light',
+    );
+    assert(
+      pixels.some((value, i) => i % 4 === 0 && value < 30),
+      'the stool is drawn dark',
+    );
+  });
+
+  it('turns the view by itself with display.autoRotate', async () => {
+    const scene = sceneOf({});
+    scene.settings = { ...SETTINGS, display: { ...SETTINGS.display, autoRotate: true } };
+    const viewer = await mountViewer(scene);
+    const first = look(viewer).pixels;
+    await until(() => look(viewer).pixels.some((value, i) => value !== first[i]), 'a turned view');
   });
 
   it('honours display.background: transparent leaves the canvas clear around the model', async () => {
