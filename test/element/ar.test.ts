@@ -27,7 +27,7 @@ interface XrNavigator {
  * answers these queries in the order asked, so ours settle after model-viewer's own.
  */
 async function settledModelViewer(element: ConfigShareElement): Promise<ModelViewerElement> {
-  await until(() => modelViewerOf(element), 'the model-viewer element', 40_000);
+  await until(() => modelViewerOf(element), 'the model-viewer element', 60_000);
   const viewer = modelViewerOf(element)!;
   await viewer.updateComplete;
   const { xr, userAgentData } = navigator as Navigator & XrNavigator;
@@ -57,7 +57,7 @@ describe('<config-share> AR through model-viewer', () => {
   it('a one-model scene adds <model-viewer ar> lazily and hides the AR button where AR cannot start', async () => {
     const element = mountShare('plain');
     await untilState(element, 'ready');
-    await until(() => modelViewerOf(element), 'the model-viewer element', 40_000);
+    await until(() => modelViewerOf(element), 'the model-viewer element', 60_000);
     assert(fetched(MODEL_VIEWER).length > 0, 'model-viewer was fetched for the one-model scene');
     const viewer = modelViewerOf(element)!;
     assert(customElements.get('model-viewer'), 'model-viewer is defined');
