@@ -1,7 +1,7 @@
 import type { OutboxRow } from '../server/core/platform/db/schema/index.js';
 import { withTimeout } from '../server/core/platform/deadline.js';
 import type { QueueName } from '../server/core/jobs/queues.js';
-import { jobOptions, type JobType } from './jobs/define-job.js';
+import { jobOptions, type BatchJobData, type JobType } from './jobs/define-job.js';
 import type { WorkerDeps } from './deps.js';
 
 export interface DispatchOptions {
@@ -67,18 +67,35 @@ export async function dispatchOutbox(deps: WorkerDeps, options: DispatchOptions 
   const claimed: Claimed[] = rows.map((row) => ({ ...row, type: jobs.get(row.queue, row.jobName)! }));
   const redis = <T>(work: () => Promise<T>) => withTimeout(work, deadlineMs, `Redis took longer than ${deadlineMs} ms`);
 
-  // 2. Redis: new rows in one addBulk per queue, rows handed over before only when BullMQ lost their job.
+  // 2. Redis.
   const sent: Claimed[] = [];
   const alive: number[] = [];
+  const carried: number[] = [];
   const failed: number[] = [];
   const giveUp: Claimed[] = [];
   const firstTime = new Map<QueueName, Claimed[]>();
   for (const row of claimed.filter((r) => r.lastEnqueuedAt === null)) {
-    const queue = row.queue as QueueName;
-    firstTime.set(queue, [...(firstTime.get(queue) ?? []), row]);
+    const queued = firstTime.get(row.queue as QueueName);
+    if (queued) queued.push(row);
+    else firstTime.set(row.queue as QueueName, [row]);
   }
   const addInBulk = [...firstTime].map(async ([queue, batch]) => {
-    const bulk = batch.map((row) => ({ name: row.jobName, data: row.payload, opts: jobOptions(row.type, row.jobId) }));
+    const bulk = batch
+      .filter((row) => !row.type.batch)
+      .map((row) => ({ name: row.jobName, data: row.payload as object, opts: jobOptions(row.type, row.jobId) }));
+    // Rows of a type with `batch` share a carrier job, its id made of theirs (a second hand-over is absorbed).
+    for (const type of new Set(batch.map((row) => row.type))) {
+      if (!type.batch) continue;
+      const { type: carrier, size } = type.batch;
+      const group = batch.filter((row) => row.type === type);
+      for (let i = 0; i < group.length; i += size) {
+        const chunk = group.slice(i, i + size);
+        const carrierJobId = `${carrier.name}_${chunk[0].id}_${chunk[chunk.length - 1].id}_${chunk.length}`;
+        for (const row of chunk) row.carrierJobId = carrierJobId;
+        const data: BatchJobData = { items: chunk.map((row) => row.payload) };
+        bulk.push({ name: carrier.name, data, opts: jobOptions(carrier, carrierJobId) });
+      }
+    }
     await redis(() => queues[queue].addBulk(bulk)).then(
       () => sent.push(...batch),
       () => failed.push(...batch.map((row) => row.id)),
@@ -89,6 +106,11 @@ export async function dispatchOutbox(deps: WorkerDeps, options: DispatchOptions 
     .map(async (row) => {
       const queue = queues[row.queue as QueueName];
       try {
+        // A row that went with others: while their carrier job is in BullMQ, it may still do the work.
+        const carrier = row.carrierJobId;
+        if (carrier && !GONE_STATES.has(await redis(() => queue.getJobState(carrier)))) return carried.push(row.id);
+        // Its own job from now on (a carrier hands over what it cannot run at once as the row's own job).
+        row.carrierJobId = null;
         const state = await redis(() => queue.getJobState(row.jobId));
         if (!GONE_STATES.has(state)) return alive.push(row.id);
         if (row.type.giveUp && row.enqueueCount >= maxEnqueues) return giveUp.push(row);
@@ -105,10 +127,15 @@ export async function dispatchOutbox(deps: WorkerDeps, options: DispatchOptions 
 
   // 3. Record the outcomes. A row deleted meanwhile (its job finished) is simply not updated.
   await outbox.markSent(
-    sent.map((row) => ({ id: row.id, checkAfterMs: (row.type.delayMs ?? 0) + resendAfterMs })),
+    sent.map((row) => ({
+      id: row.id,
+      checkAfterMs: (row.type.delayMs ?? 0) + resendAfterMs,
+      carrierJobId: row.carrierJobId,
+    })),
     CLAIM_MS,
   );
-  await outbox.checkLater(alive, resendAfterMs);
+  await outbox.checkLater(alive, resendAfterMs, true);
+  await outbox.checkLater(carried, resendAfterMs);
   // Redis is unreachable (or slow): leave the rows for the relay and back off a little.
   await outbox.checkLater(failed, RETRY_AFTER_FAILURE_MS);
   const giveUpErrors: unknown[] = [];
@@ -121,7 +148,7 @@ export async function dispatchOutbox(deps: WorkerDeps, options: DispatchOptions 
     }
   }
   result.sent = sent.length;
-  result.alive = alive.length;
+  result.alive = alive.length + carried.length;
   result.failed = failed.length + giveUpErrors.length;
   if (giveUpErrors.length > 0) throw new AggregateError(giveUpErrors, 'outbox: giving up a row failed');
   return result;

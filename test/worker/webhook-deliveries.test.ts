@@ -15,7 +15,8 @@ import { createLogger } from '../../server/core/platform/log.js';
 import { emitEvent } from '../../server/core/services/events.js';
 import { outboxWakeUpChannel } from '../../server/core/jobs/outbox.js';
 import { QUEUES } from '../../server/core/jobs/queues.js';
-import { webhookDelivery } from '../../worker/jobs/webhook-delivery.js';
+import { WEBHOOK_DELIVERY_BATCH_JOB } from '../../server/core/jobs/webhook-jobs.js';
+import { webhookDeliveryBatch } from '../../worker/jobs/webhook-delivery.js';
 import { JOBS } from '../../worker/jobs/index.js';
 import type { Job } from 'bullmq';
 import { dispatchOutbox } from '../../worker/dispatch-outbox.js';
@@ -466,8 +467,8 @@ describe('isolation and recovery', () => {
   });
 });
 
-describe('bursts of first attempts', () => {
-  /** Events committed together, as a burst: the relay hands their first attempts over in one addBulk. */
+describe('batches of first attempts', () => {
+  /** Events committed together, as a burst: the relay hands their first attempts over in batch jobs. */
   async function burst(projectId: string, type: Parameters<typeof emitEvent>[1]['type'], count: number) {
     await server.deps.db.transaction(async (tx) => {
       for (let i = 0; i < count; i++)
@@ -479,9 +480,9 @@ describe('bursts of first attempts', () => {
   }
 
   it(
-    'a burst whose endpoints include a dead and a hanging one delivers to the healthy one at once, each delivery once',
+    'a batch whose endpoints include a dead and a hanging one delivers to the healthy one at once, each delivery once',
     () =>
-      withDeadAndHangingEndpoints(async ({ hanging, projectId, healthy }) => {
+      withDeadAndHangingEndpoints(async ({ small, hanging, projectId, healthy }) => {
         const started = Date.now();
         await burst(projectId, 'quote.updated', 20);
         const got = await receiver.waitFor(20, healthy, 10_000);
@@ -491,13 +492,24 @@ describe('bursts of first attempts', () => {
         expect(receiver.received.filter(healthy)).toHaveLength(20);
         expect(new Set(got.map((d) => d.headers['x-service-delivery'])).size).toBe(20);
         expect(hanging.received.length).toBeGreaterThan(0);
+        // They travelled in batches (not one job per delivery).
+        const queue = small.deps.queues[QUEUES.webhookDeliveries];
+        const jobs = [
+          ...(await queue.getJobs(['completed', 'active'])),
+          ...(await worker.deps.queues[QUEUES.webhookDeliveries].getJobs(['completed', 'active'])),
+        ];
+        expect(
+          jobs.some(
+            (job) => job.name === WEBHOOK_DELIVERY_BATCH_JOB && (job.data as { items: unknown[] }).items.length > 1,
+          ),
+        ).toBe(true);
       }),
     40_000,
   );
 
-  it('a rerun of the burst after a run died part-way sends only what was undelivered, keeping each state', async () => {
+  it('a batch rerun after a run died part-way sends only what was undelivered, keeping each state', async () => {
     await worker.close(5000);
-    // No relay: the test hands the jobs to the processor itself, as BullMQ would after a crash.
+    // No relay: the test hands the batch to the processor itself, as BullMQ would after a crash.
     const direct = await startWorker(workerConfig(server.env.env, workerOverrides()), {
       log: createLogger('silent'),
       relay: false,
@@ -516,14 +528,11 @@ describe('bursts of first attempts', () => {
       const item = (id: string) =>
         byHook.get(id)!.outbox.data as { deliveryId: string; attempt: number; endpoint: string };
       const items = paths.map(item);
-      // Each delivery's job, run as BullMQ would run it again after a crash.
-      const runBatch = async (batch: typeof items) => {
-        for (const data of batch)
-          await webhookDelivery.process({ data } as Job<(typeof items)[number]>, {
-            deps: direct.deps,
-            signal: new AbortController().signal,
-          });
-      };
+      const runBatch = (batch: typeof items, signal = new AbortController().signal) =>
+        webhookDeliveryBatch.process({ data: { items: batch } } as unknown as Job<{ items: typeof items }>, {
+          deps: direct.deps,
+          signal,
+        });
       const sentTo = (id: string) => receiver.received.filter((d) => d.path === `/hook/${projectId}/${id}`);
       const state = async (id: string) =>
         (
@@ -537,6 +546,14 @@ describe('bursts of first attempts', () => {
             paths.map((id) => `whd_${item(id).deliveryId}_1`),
           ])
         ).rows.length;
+
+      // A run whose job is out of time before its attempts got a place starts none of them: they stay for the relay.
+      const outOfTime = new AbortController();
+      outOfTime.abort(new Error('the job ran out of time'));
+      expect(await runBatch(items, outOfTime.signal)).toMatchObject({ attempts: 3, failed: 0 });
+      expect(paths.flatMap(sentTo)).toHaveLength(0);
+      expect(await state('a')).toEqual({ state: 'pending', attempts: 0 });
+      expect(await outboxRows()).toBe(3);
 
       // The first run delivered to a, and died while sending to b (its lease still runs).
       await runBatch([item('a')]);
@@ -575,7 +592,7 @@ describe('bursts of first attempts', () => {
     }
   }, 40_000);
 
-  it('first attempts Redis lost: the relay hands each delivery over again, each delivered once', async () => {
+  it('a batch job Redis lost: the relay hands each delivery over again alone, each delivered once', async () => {
     await worker.close(5000);
     const direct = await startWorker(workerConfig(server.env.env, workerOverrides()), {
       log: createLogger('silent'),
@@ -598,14 +615,23 @@ describe('bursts of first attempts', () => {
       ).rows.map((r) => r.job_id as string);
       expect(jobIds).toHaveLength(5);
       // Handed over together (no worker takes them: this one runs no queue)...
-      expect((await dispatchOutbox(direct.deps, {})).sent).toBeGreaterThanOrEqual(5);
-      const queue = direct.deps.queues[QUEUES.webhookDeliveries];
-      for (const id of jobIds) expect(await queue.getJobState(id)).toBe('waiting');
-      // ...then Redis loses them, and the rows come due.
-      for (const id of jobIds) await queue.remove(id);
+      await dispatchOutbox(direct.deps, {});
+      const carriers = (
+        await server.deps.db.$client.query(`select distinct carrier_job_id from outbox where job_id = any($1)`, [
+          jobIds,
+        ])
+      ).rows;
+      expect(carriers).toHaveLength(1);
+      expect(carriers[0].carrier_job_id).toMatch(/^deliver-batch_/);
+      // ...then Redis loses the carrier, and the rows come due.
+      await direct.deps.queues[QUEUES.webhookDeliveries].remove(carriers[0].carrier_job_id);
       await server.deps.db.$client.query(`update outbox set next_attempt_at = now() where job_id = any($1)`, [jobIds]);
       const again = await dispatchOutbox(direct.deps, {});
       expect(again.sent).toBeGreaterThanOrEqual(5);
+      const left = (
+        await server.deps.db.$client.query(`select carrier_job_id from outbox where job_id = any($1)`, [jobIds])
+      ).rows;
+      expect(left.every((r) => r.carrier_job_id === null)).toBe(true);
       for (const id of jobIds)
         expect(await direct.deps.queues[QUEUES.webhookDeliveries].getJobState(id)).toBe('waiting');
     } finally {

@@ -42,6 +42,18 @@ export interface JobType<Data = unknown, Result = unknown> {
    * row: the place to record the work's final failure. Without it the row is re-sent forever.
    */
   giveUp?(tx: Tx, row: OutboxRow, deps: WorkerDeps): Promise<void>;
+  /**
+   * Rows of this type handed to BullMQ for the first time travel together: up to `size` of them
+   * in one job of `type` (same queue), whose data is `{ items: [each row's data] }`, so a burst
+   * costs one BullMQ job per `size` rows. Each row keeps its own outbox row and job id: a row
+   * whose carrier is gone without finishing it is handed over again alone, as this type's job.
+   */
+  batch?: { type: JobType; size: number };
+}
+
+/** The data of a job carrying the work of several outbox rows (`JobType.batch`). */
+export interface BatchJobData<Item = Record<string, unknown>> {
+  items: Item[];
 }
 
 /** Declares a job type (typed; the registry in ./index.ts lists them). */

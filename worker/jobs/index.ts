@@ -7,7 +7,7 @@ import { submissionPdf } from './submission-pdf.js';
 import { submissionEmail } from './submission-email.js';
 import { submissionEvents } from './submission-events.js';
 import { storageSweep } from './storage-sweep.js';
-import { webhookDelivery } from './webhook-delivery.js';
+import { webhookDelivery, webhookDeliveryBatch } from './webhook-delivery.js';
 import { libraryImport } from './library-import.js';
 
 /**
@@ -78,6 +78,7 @@ export const JOBS = createJobRegistry(
     submissionEvents,
     storageSweep,
     webhookDelivery,
+    webhookDeliveryBatch,
     libraryImport,
   ],
   {
@@ -86,10 +87,9 @@ export const JOBS = createJobRegistry(
     // A long scan: one at a time, with a lock that outlives a slow page of the store's listing.
     [QUEUES.maintenance]: { concurrency: 1, lockDurationMs: 120_000 },
     [QUEUES.submissionSteps]: {},
-    // Attempts wait on receivers: WEBHOOK_CONCURRENCY sending at once (DeliveryAttempts' `maxSending`) and
-    // as many again three times over claiming or recording, so those statements fill up and are shared.
-    // They use a pool of their own (worker/deps.ts), holding a connection only around each statement.
-    [QUEUES.webhookDeliveries]: { concurrency: (settings) => 4 * settings.webhooks.concurrency, connectionsPerJob: 0 },
+    // Attempts wait on receivers, not on the CPU or Postgres: many at once (WEBHOOK_CONCURRENCY),
+    // on a pool of their own (worker/deps.ts), holding a connection only around the request.
+    [QUEUES.webhookDeliveries]: { concurrency: (settings) => settings.webhooks.concurrency, connectionsPerJob: 0 },
     // Downloads wait on the network, checks on the CPU pool: a few at once per worker process
     // (the API lets 3 run per workspace). Each holds at most 80 MB on disk and the model in the pool.
     [QUEUES.imports]: { concurrency: 3 },

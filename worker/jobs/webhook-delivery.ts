@@ -1,37 +1,68 @@
 import { DelayedError, type Job } from 'bullmq';
+import pLimit, { type LimitFunction } from 'p-limit';
 import { QUEUES } from '../../server/core/jobs/queues.js';
-import { WEBHOOK_DELIVERY_JOB, type WebhookDeliveryJobData } from '../../server/core/jobs/webhook-jobs.js';
+import {
+  WEBHOOK_DELIVERY_BATCH_JOB,
+  WEBHOOK_DELIVERY_JOB,
+  webhookAttemptJobId,
+  type WebhookDeliveryJobData,
+} from '../../server/core/jobs/webhook-jobs.js';
 import { ATTEMPT_BUDGET_MS } from '../../server/core/services/webhooks/delivery-attempts.js';
-import { defineJob } from './define-job.js';
+import { defineJob, jobOptions, type BatchJobData } from './define-job.js';
+import type { WorkerDeps } from '../deps.js';
 
 /** Attempts to each endpoint this worker process is making right now. */
 const inFlight = new Map<string, number>();
 
-/** How long a job waits when its endpoint is at its cap: long enough not to spin, short next to any retry. */
-const deferMs = () => 1000 + Math.round(Math.random() * 1000);
+/**
+ * Per worker: at most IN_PROGRESS_PER_SENDING x WEBHOOK_CONCURRENCY attempts in progress,
+ * whether their jobs carry one or many; of those, WEBHOOK_CONCURRENCY are sending at once
+ * (DeliveryAttempts' `maxSending`), the others claiming or recording, in shared statements.
+ */
+const IN_PROGRESS_PER_SENDING = 4;
+const limits = new WeakMap<WorkerDeps, LimitFunction>();
+const limitOf = (deps: WorkerDeps) => {
+  let limit = limits.get(deps);
+  if (!limit) limits.set(deps, (limit = pLimit(IN_PROGRESS_PER_SENDING * deps.config.webhooks.concurrency)));
+  return limit;
+};
 
 /**
- * One attempt of a webhook delivery (`DeliveryAttempts.run`: claim, send, log, settle, schedule
- * the next attempt). Each retry is its own job, delayed in BullMQ, and never holds a slot. A
- * worker makes at most WEBHOOK_ENDPOINT_CONCURRENCY attempts to one endpoint at once: past that
- * a job steps aside for a second or two (its attempt is not counted), so a slow or dead
- * receiver holds only that many places and the other webhooks' deliveries keep flowing.
+ * What both delivery jobs share: their queue, their time limit (an attempt may first wait for a
+ * place among the process's WEBHOOK_CONCURRENCY) and how long BullMQ keeps them.
  */
-export const webhookDelivery = defineJob({
+const DELIVERY_JOB_OPTIONS = {
   queue: QUEUES.webhookDeliveries,
-  name: WEBHOOK_DELIVERY_JOB,
-  // An attempt may first wait for a place among the process's WEBHOOK_CONCURRENCY sending at once.
   timeoutMs: ATTEMPT_BUDGET_MS,
   removeOnComplete: { age: 3600, count: 1000 },
   removeOnFail: { age: 7 * 24 * 3600 },
-  async process(job: Job<WebhookDeliveryJobData>, { deps, token }) {
-    const { deliveryId, attempt, endpoint } = job.data;
+};
+
+/** First attempts per batch job (see webhookDeliveryBatch). */
+const WEBHOOK_BATCH_SIZE = 50;
+
+/** How long a job waits when its endpoint is at its cap: long enough not to spin, short next to any retry. */
+const deferMs = () => 1000 + Math.round(Math.random() * 1000);
+
+type Outcome = { result: string; statusCode: number; error: string | null } | { skipped: string };
+
+/**
+ * Runs one attempt unless its endpoint already has WEBHOOK_ENDPOINT_CONCURRENCY attempts going
+ * in this process (then `null`: the caller steps aside). The check and the count happen
+ * together, once the attempt has one of the process's WEBHOOK_CONCURRENCY places.
+ */
+function attempt(
+  deps: WorkerDeps,
+  item: WebhookDeliveryJobData,
+  signal: AbortSignal,
+  capped = true,
+): Promise<Outcome | null> {
+  return limitOf(deps)(async () => {
+    // Its job ran out of time while this attempt waited for a place: it stays for the relay to hand over again.
+    if (signal.aborted) return { skipped: 'aborted' };
+    const { deliveryId, attempt, endpoint } = item;
     const running = inFlight.get(endpoint) ?? 0;
-    // Without a lock token (a test running the processor directly) it cannot step aside: no cap.
-    if (token && running >= deps.config.webhooks.endpointConcurrency) {
-      await job.moveToDelayed(Date.now() + deferMs(), token);
-      throw new DelayedError();
-    }
+    if (capped && running >= deps.config.webhooks.endpointConcurrency) return null;
     inFlight.set(endpoint, running + 1);
     try {
       const run = await deps.webhookAttempts.run(deliveryId, attempt);
@@ -43,10 +74,72 @@ export const webhookDelivery = defineJob({
       if (left > 0) inFlight.set(endpoint, left);
       else inFlight.delete(endpoint);
     }
+  });
+}
+
+/**
+ * Up to 50 first attempts handed to BullMQ together by the relay: one job, so a burst of
+ * events costs one BullMQ round trip per batch instead of per delivery. Its attempts run side
+ * by side, each on its own (claimed, sent and recorded as if it were alone; concurrent claims
+ * and records share their statements), and each settles its own delivery and outbox row: one
+ * that fails leaves only itself to the relay, which hands it over again as its own job. An
+ * attempt whose endpoint is at its cap leaves the batch as its own job, delayed a second or
+ * two, so a slow receiver holds at most its cap of attempts, never the batch's others.
+ */
+export const webhookDeliveryBatch = defineJob({
+  ...DELIVERY_JOB_OPTIONS,
+  name: WEBHOOK_DELIVERY_BATCH_JOB,
+  async process(job: Job<BatchJobData<WebhookDeliveryJobData>>, { deps, signal }) {
+    const outcomes = await Promise.all(
+      job.data.items.map(async (item) => {
+        try {
+          const outcome = await attempt(deps, item, signal);
+          if (outcome) return outcome;
+          await deps.queues[QUEUES.webhookDeliveries].add(WEBHOOK_DELIVERY_JOB, item, {
+            ...jobOptions(webhookDelivery, webhookAttemptJobId(item.deliveryId, item.attempt)),
+            delay: deferMs(),
+          });
+          return { deferred: true };
+        } catch (error) {
+          // Its outbox row stays: the relay hands it over again as its own job.
+          deps.log.warn(
+            { err: error, deliveryId: item.deliveryId, attempt: item.attempt },
+            'webhook attempt in a batch failed; the relay will hand it over again',
+          );
+          return { failed: true };
+        }
+      }),
+    );
+    return {
+      attempts: outcomes.length,
+      failed: outcomes.filter((o) => 'failed' in o).length,
+      deferred: outcomes.filter((o) => 'deferred' in o).length,
+    };
+  },
+});
+
+/**
+ * One attempt of a webhook delivery (`DeliveryAttempts.run`: claim, send, log, settle, schedule
+ * the next attempt). Each retry is its own job, delayed in BullMQ, and never holds a slot. A
+ * worker makes at most WEBHOOK_ENDPOINT_CONCURRENCY attempts to one endpoint at once: past that
+ * a job steps aside for a second or two (its attempt is not counted), so a slow or dead
+ * receiver can hold only that many of the WEBHOOK_CONCURRENCY places and the other webhooks'
+ * deliveries keep flowing. First attempts handed over in a burst travel in batches (below).
+ */
+export const webhookDelivery = defineJob({
+  ...DELIVERY_JOB_OPTIONS,
+  name: WEBHOOK_DELIVERY_JOB,
+  async process(job: Job<WebhookDeliveryJobData>, { deps, signal, token }) {
+    // Without a lock token (a test running the processor directly) it cannot step aside: no cap.
+    const outcome = await attempt(deps, job.data, signal, Boolean(token));
+    if (outcome) return outcome;
+    await job.moveToDelayed(Date.now() + deferMs(), token);
+    throw new DelayedError();
   },
   /** Its job was lost again and again (it kills every worker that takes it): the delivery ends failed. */
   async giveUp(tx, row, deps) {
     const deliveryId = (row.payload as Partial<WebhookDeliveryJobData>).deliveryId;
     if (typeof deliveryId === 'string') await deps.webhookAttempts.abandon(tx, deliveryId);
   },
+  batch: { type: webhookDeliveryBatch, size: WEBHOOK_BATCH_SIZE },
 });

@@ -6,6 +6,8 @@ import type { OutboxJob } from './outbox.js';
  * delayed until it is due, and a delivery's outbox row always names the attempt it waits for.
  */
 export const WEBHOOK_DELIVERY_JOB = 'deliver';
+/** First attempts handed over in a burst share a job of this name (the worker's relay makes them; data `{ items }`). */
+export const WEBHOOK_DELIVERY_BATCH_JOB = 'deliver-batch';
 
 export interface WebhookDeliveryJobData {
   deliveryId: string;

@@ -16,10 +16,11 @@ export interface NewOutboxRow {
   data: Record<string, unknown>;
 }
 
-/** A row handed to BullMQ, and when the relay looks at it next. */
+/** A row handed to BullMQ: when the relay looks at it next, and the carrier job it went in, if any. */
 export interface SentOutboxRow {
   id: number;
   checkAfterMs: number;
+  carrierJobId: string | null;
 }
 
 const inMs = (ms: number) => sql`now() + ${Math.round(ms)}::int * interval '1 millisecond'`;
@@ -100,22 +101,22 @@ export function createOutboxRepository(db: Db) {
      */
     async markSent(rows: readonly SentOutboxRow[], claimMs: number): Promise<void> {
       if (rows.length === 0) return;
-      const input = JSON.stringify(rows.map((r) => ({ id: r.id, ms: Math.round(r.checkAfterMs) })));
+      const input = JSON.stringify(rows.map((r) => ({ id: r.id, ms: Math.round(r.checkAfterMs), c: r.carrierJobId })));
       await db.execute(sql`
-        update outbox o set last_enqueued_at = now(), enqueue_count = o.enqueue_count + 1,
+        update outbox o set last_enqueued_at = now(), enqueue_count = o.enqueue_count + 1, carrier_job_id = i.c,
           next_attempt_at = greatest(now() + i.ms * interval '1 millisecond',
             case when o.next_attempt_at > ${inMs(claimMs)} then o.next_attempt_at end)
-        from jsonb_to_recordset(${input}::jsonb) as i(id bigint, ms int)
+        from jsonb_to_recordset(${input}::jsonb) as i(id bigint, ms int, c text)
         where o.id = i.id
       `);
     },
 
-    /** Rows to look at again in `ms`. */
-    async checkLater(ids: number[], ms: number): Promise<void> {
+    /** Rows to look at again in `ms`; `dropCarrier` also forgets the job they went in with others. */
+    async checkLater(ids: number[], ms: number, dropCarrier = false): Promise<void> {
       if (ids.length === 0) return;
       await db
         .update(outbox)
-        .set({ nextAttemptAt: inMs(ms) })
+        .set({ nextAttemptAt: inMs(ms), ...(dropCarrier ? { carrierJobId: null } : {}) })
         .where(inArray(outbox.id, ids));
     },
 

@@ -14,6 +14,8 @@ export const outbox = pgTable(
     payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
     enqueueCount: integer('enqueue_count').notNull().default(0),
     lastEnqueuedAt: timestamp('last_enqueued_at', { withTimezone: true }),
+    /** The BullMQ job carrying this row's work with other rows' (a job type's `batch`); null: its own job, `job_id`. */
+    carrierJobId: text('carrier_job_id'),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },

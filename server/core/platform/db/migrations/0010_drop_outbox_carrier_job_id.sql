@@ -1,1 +1,0 @@
-ALTER TABLE "outbox" DROP COLUMN "carrier_job_id";
