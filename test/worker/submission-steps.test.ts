@@ -274,9 +274,9 @@ describe('step runner', () => {
     expect(await first).toMatchObject({ done: true });
     expect(runs).toBe(1);
     const [row] = await query<{ state: string; attempts: number; last_error: string | null; leased: boolean }>(
-      `select state, attempts, last_error, exists (select 1 from job_leases where key = $3) as leased
+      `select state, attempts, last_error, lease_holder is not null as leased
        from submission_steps where submission_id = $1 and step = $2`,
-      [requestId, 'events', submissionJobId(requestId, 'events')],
+      [requestId, 'events'],
     );
     // The busy job counted no attempt and left no error; finishing released the lease.
     expect(row).toEqual({ state: 'done', attempts: 1, last_error: null, leased: false });
@@ -304,9 +304,10 @@ describe('step runner', () => {
     });
     expect(await deps.submissions.claim(requestId, 'pdf', 60_000)).toEqual({ kind: 'busy' });
     // A run that died without a word: once its lease has run out, another run takes the step.
-    await query(`update job_leases set expires_at = now() - interval '1 second' where key = $1`, [
-      submissionJobId(requestId, 'pdf'),
-    ]);
+    await query(
+      `update submission_steps set leased_until = now() - interval '1 second' where submission_id = $1 and step = $2`,
+      [requestId, 'pdf'],
+    );
     expect(await deps.submissions.claim(requestId, 'pdf', 60_000)).toEqual({
       kind: 'run',
       attempts: 3,

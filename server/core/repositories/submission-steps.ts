@@ -1,10 +1,30 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
+import { and, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../platform/db/client.js';
 import { submissionSteps, type StepState, type SubmissionStep } from '../platform/db/schema/index.js';
 
-/** Starting a run of a step: run it; `finished`, done or failed already; `missing`, the request was deleted. */
-export type StepStart =
-  { kind: 'run'; attempts: number } | { kind: 'finished'; state: StepState } | { kind: 'missing' };
+/** A step's lease taken by `claim`: the token that proves which run holds it. */
+export interface StepLease {
+  submissionId: string;
+  step: SubmissionStep;
+  holder: string;
+}
+
+/**
+ * Claiming a step for a run: run it (holding `lease`); `busy`, another run holds the step's lease
+ * (try again later); `finished`, done or failed already; `missing`, the request was deleted.
+ */
+export type StepClaim =
+  | { kind: 'run'; attempts: number; lease: StepLease }
+  | { kind: 'busy' }
+  | { kind: 'finished'; state: StepState }
+  | { kind: 'missing' };
+
+const fromNow = (ms: number) => sql`now() + ${Math.round(ms)}::int * interval '1 millisecond'`;
+const stepKey = (submissionId: string, step: SubmissionStep) =>
+  and(eq(submissionSteps.submissionId, submissionId), eq(submissionSteps.step, step));
+const heldBy = (lease: StepLease) =>
+  and(stepKey(lease.submissionId, lease.step), eq(submissionSteps.leaseHolder, lease.holder));
 
 /** Submissions' background steps (a row per submission and step), by the submission id the worker's jobs carry. */
 export function createSubmissionStepRepository(db: Db) {
@@ -13,7 +33,7 @@ export function createSubmissionStepRepository(db: Db) {
     const [row] = await db
       .select({ state: submissionSteps.state })
       .from(submissionSteps)
-      .where(and(eq(submissionSteps.submissionId, submissionId), eq(submissionSteps.step, step)));
+      .where(stepKey(submissionId, step));
     return row?.state ?? null;
   }
 
@@ -21,34 +41,47 @@ export function createSubmissionStepRepository(db: Db) {
     stepState,
 
     /**
-     * Counts a run of the step and says whether it should run: a step already done or failed
-     * is skipped (jobs are delivered at least once), a deleted request has nothing to do. The
-     * caller holds the step's lease (leases.ts), so no other run counts at the same time.
+     * Counts a run of a pending step and leases it for `leaseMs`, in one statement, unless another
+     * run holds an unexpired lease: of runs arriving together (jobs arrive at least once, and
+     * again after a Redis flush) exactly one runs; a run that died leaves a lease that expires.
      */
-    async startStep(submissionId: string, step: SubmissionStep): Promise<StepStart> {
+    async claim(submissionId: string, step: SubmissionStep, leaseMs: number): Promise<StepClaim> {
+      const holder = randomUUID();
       const [started] = await db
         .update(submissionSteps)
-        .set({ attempts: sql`${submissionSteps.attempts} + 1` })
+        .set({ attempts: sql`${submissionSteps.attempts} + 1`, leaseHolder: holder, leasedUntil: fromNow(leaseMs) })
         .where(
           and(
-            eq(submissionSteps.submissionId, submissionId),
-            eq(submissionSteps.step, step),
+            stepKey(submissionId, step),
             eq(submissionSteps.state, 'pending'),
+            or(isNull(submissionSteps.leasedUntil), lte(submissionSteps.leasedUntil, sql`now()`)),
           ),
         )
         .returning({ attempts: submissionSteps.attempts });
-      if (started) return { kind: 'run', attempts: started.attempts };
+      if (started) return { kind: 'run', attempts: started.attempts, lease: { submissionId, step, holder } };
       const state = await stepState(submissionId, step);
-      return state ? { kind: 'finished', state } : { kind: 'missing' };
+      if (!state) return { kind: 'missing' };
+      return state === 'pending' ? { kind: 'busy' } : { kind: 'finished', state };
+    },
+
+    /** Extends a lease still held to `ms` from now; false when it expired and another run took it. */
+    async renew(lease: StepLease, ms: number): Promise<boolean> {
+      const rows = await db
+        .update(submissionSteps)
+        .set({ leasedUntil: fromNow(ms) })
+        .where(and(heldBy(lease), gt(submissionSteps.leasedUntil, sql`now()`)))
+        .returning({ step: submissionSteps.step });
+      return rows.length > 0;
+    },
+
+    /** Gives a lease back (a no-op when another run holds it by now). */
+    async release(lease: StepLease): Promise<void> {
+      await db.update(submissionSteps).set({ leaseHolder: null, leasedUntil: null }).where(heldBy(lease));
     },
 
     /** Locks the step row for the transaction that records its result; null when the request is gone. */
     async lockStep(tx: Executor, submissionId: string, step: SubmissionStep) {
-      const [row] = await tx
-        .select()
-        .from(submissionSteps)
-        .where(and(eq(submissionSteps.submissionId, submissionId), eq(submissionSteps.step, step)))
-        .for('update');
+      const [row] = await tx.select().from(submissionSteps).where(stepKey(submissionId, step)).for('update');
       return row ?? null;
     },
 
@@ -62,7 +95,7 @@ export function createSubmissionStepRepository(db: Db) {
       await tx
         .update(submissionSteps)
         .set({ state, lastError: message, doneAt: state === 'done' ? new Date() : null })
-        .where(and(eq(submissionSteps.submissionId, submissionId), eq(submissionSteps.step, step)));
+        .where(stepKey(submissionId, step));
     },
 
     /** Keeps the error of a run that will be retried, for the owner to see. */
@@ -70,13 +103,7 @@ export function createSubmissionStepRepository(db: Db) {
       await db
         .update(submissionSteps)
         .set({ lastError: message })
-        .where(
-          and(
-            eq(submissionSteps.submissionId, submissionId),
-            eq(submissionSteps.step, step),
-            eq(submissionSteps.state, 'pending'),
-          ),
-        );
+        .where(and(stepKey(submissionId, step), eq(submissionSteps.state, 'pending')));
     },
   };
 }

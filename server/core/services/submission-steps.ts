@@ -1,8 +1,7 @@
 import type { Db, Tx } from '../platform/db/client.js';
-import type { StepState, SubmissionStep } from '../platform/db/schema/index.js';
+import type { SubmissionStep } from '../platform/db/schema/index.js';
 import { NEXT_SUBMISSION_STEP, submissionJob, submissionJobId } from '../jobs/submission-jobs.js';
 import { workspaceOwnerEmails } from '../repositories/accounts.js';
-import { createLeaseRepository, type Lease } from '../repositories/leases.js';
 import { addToOutbox, completeOutbox } from '../repositories/outbox.js';
 import { createSubmissionScreenshotRepository } from '../repositories/submission-screenshots.js';
 import { createSubmissionStepRepository } from '../repositories/submission-steps.js';
@@ -16,27 +15,15 @@ export const SCREENSHOT_EXTENSIONS: Record<string, string> = {
 };
 
 /**
- * The outcome of claiming a step for a run: run it (holding `lease`); `busy`, another run holds
- * the step's lease (try again later); `finished`, done or failed already; `missing`, the request
- * was deleted.
- */
-export type StepClaim =
-  | { kind: 'run'; attempts: number; lease: Lease }
-  | { kind: 'busy' }
-  | { kind: 'finished'; state: StepState }
-  | { kind: 'missing' };
-
-/**
  * The background steps of a submission, as the worker runs them: each step is claimed under a
- * lease keyed by its job id (of runs arriving together exactly one runs; a run that died leaves a
- * lease that expires), and its result, its state, the next step's outbox row and the removal of
- * its own commit in one transaction. Methods that answer outbox ids: rows to hand over after commit.
+ * lease on its own row (repositories/submission-steps.ts), and its result, its state, the next
+ * step's outbox row and the removal of its own outbox row commit in one transaction. Methods that
+ * answer outbox ids: rows to hand over after commit.
  */
 export function createSubmissionStepService(db: Db) {
   const submissions = createSubmissionRepository(db);
   const repo = createSubmissionStepRepository(db);
   const screenshots = createSubmissionScreenshotRepository(db);
-  const leases = createLeaseRepository(db);
 
   /** Finishes the step, adds the next step's row (and `commit`'s), removes its own; null when the request is gone. */
   async function finish(
@@ -62,23 +49,9 @@ export function createSubmissionStepService(db: Db) {
 
   return {
     /** Takes the step's lease for `leaseMs` and counts the run; only the lease holder counts. */
-    async claim(submissionId: string, step: SubmissionStep, leaseMs: number): Promise<StepClaim> {
-      const lease = await leases.acquire(submissionJobId(submissionId, step), leaseMs);
-      if (!lease) {
-        const state = await repo.stepState(submissionId, step);
-        if (!state) return { kind: 'missing' };
-        return state === 'pending' ? { kind: 'busy' } : { kind: 'finished', state };
-      }
-      const start = await repo.startStep(submissionId, step).catch(async (error: unknown) => {
-        await leases.release(lease);
-        throw error;
-      });
-      if (start.kind === 'run') return { ...start, lease };
-      await leases.release(lease);
-      return start;
-    },
-    renew: (lease: Lease, ms: number) => leases.renew(lease, ms),
-    release: (lease: Lease) => leases.release(lease),
+    claim: repo.claim,
+    renew: repo.renew,
+    release: repo.release,
 
     /** Records a run's result with `commit` (whose outbox ids join the answer); null when the request is gone. */
     done: (

@@ -6,7 +6,6 @@ export * from './assets.js';
 export * from './submissions.js';
 export * from './outbox.js';
 export * from './events.js';
-export * from './job-leases.js';
 export * from './webhooks.js';
 export * from './imports.js';
 export * from './analytics.js';

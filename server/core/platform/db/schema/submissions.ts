@@ -70,6 +70,9 @@ export const submissionSteps = pgTable(
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
     doneAt: timestamp('done_at', { withTimezone: true }),
+    /** The run working on the step until `leased_until` (database clock): a job redelivered meanwhile waits. */
+    leaseHolder: text('lease_holder'),
+    leasedUntil: timestamp('leased_until', { withTimezone: true, precision: 3 }),
   },
   (t) => [primaryKey({ columns: [t.submissionId, t.step] })],
 );
