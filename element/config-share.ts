@@ -17,10 +17,10 @@ import { refusedHostMessage, warnRefusedHost } from './features/refused-host.js'
 import { downloadModel, placeModels } from './features/models.js';
 import { pngWithinLimits } from './features/screenshot.js';
 import { passwordTemplate, rememberPassword, rememberedPassword } from './features/password.js';
-import { DEFAULT_STRINGS, format, type ConfigShareStrings } from './features/strings.js';
+import { DEFAULT_STRINGS, format, type ConfigShareStrings, type LoaderStrings } from './features/strings.js';
 import type { PlacedModel, Viewer } from './features/viewer.js';
 import type { ArView } from './features/ar.js';
-import { dropVisitorEvents, queueVisitorEvent, type EventSink } from './features/visitor-events.js';
+import type { EventSink } from './features/visitor-events.js';
 import type { ConfigurationSnapshot, Configurator } from './configurator/index.js';
 
 /** Whether some element of the page already asked for the 3D chunk. */
@@ -49,9 +49,18 @@ export interface ConfigShareEventDetails {
   'config-share-animation': { animationId: string; trigger: 'button' | 'choice' | 'api' };
 }
 
+/** The page's visitor-event queue, fetched with the first event (a chunk of its own). */
+let queue: Promise<typeof import('./features/visitor-events.js') | null> | undefined;
+const visitorEvents = () => (queue ??= import('./features/visitor-events.js').catch(() => null));
+
 /** A payload the configurator chunk has work for (contract 12.9 "Chunks"). */
 function wantsConfigurator({ sceneData, saveConfigEnabled }: PublicProject['data']): boolean {
-  const lists = [sceneData?.optionBlocks, sceneData?.pricingBlocks, sceneData?.pricingFormula, sceneData?.animationBlocks];
+  const lists = [
+    sceneData?.optionBlocks,
+    sceneData?.pricingBlocks,
+    sceneData?.pricingFormula,
+    sceneData?.animationBlocks,
+  ];
   const settings = sceneData?.projectSettings ?? {};
   return (
     saveConfigEnabled === true ||
@@ -166,7 +175,7 @@ export class ConfigShareElement extends LitElement {
     return this.status;
   }
 
-  private get text(): ConfigShareStrings {
+  private get text(): LoaderStrings {
     return { ...DEFAULT_STRINGS, ...this.strings };
   }
 
@@ -192,10 +201,12 @@ export class ConfigShareElement extends LitElement {
       refused: (status) =>
         this.emit('config-share-error', {
           type: 'events',
-          message: `Visitor events were refused (HTTP ${status}); none are sent until the page is reloaded.`,
+          message: `Visitor events refused (HTTP ${status}) until a reload.`,
         }),
     };
-    queueVisitorEvent(this.sink, type, data);
+    const { sink } = this;
+    // The queue is its own small chunk: the loader's budget (15 KB gzip) holds only this hook.
+    void visitorEvents().then((queue) => this.events !== 'off' && queue?.queueVisitorEvent(sink, type, data));
   }
 
   override connectedCallback() {
@@ -265,7 +276,9 @@ export class ConfigShareElement extends LitElement {
       this.showProject(undefined);
       void this.reload();
     }
-    if (changed.has('events') && this.events === 'off' && this.sink) dropVisitorEvents(this.sink);
+    const { sink } = this;
+    if (changed.has('events') && this.events === 'off' && sink)
+      void visitorEvents().then((queue) => queue?.dropVisitorEvents(sink));
     // Set again after load, the attribute applies as setOption calls would.
     if (changed.has('configuration') && changed.get('configuration') !== undefined)
       this.cfg?.applyAttribute(this.configuration);
@@ -358,7 +371,7 @@ export class ConfigShareElement extends LitElement {
   }
 
   /** The states a failed read, model or submit answer leads to. */
-  private onFailure(failure: Failure, strings: ConfigShareStrings) {
+  private onFailure(failure: Failure, strings: LoaderStrings) {
     switch (failure.kind) {
       case 'password':
         if (this.target) rememberPassword(this.target, undefined);
@@ -414,7 +427,7 @@ export class ConfigShareElement extends LitElement {
         {
           element: this,
           projectId: target.projectId,
-          strings: () => this.text,
+          strings: () => this.strings,
           viewer: () => this.viewer,
           track: (type, data) => this.track(type, data),
         },
@@ -425,7 +438,7 @@ export class ConfigShareElement extends LitElement {
     } catch {
       this.emit('config-share-error', {
         type: 'configuration',
-        message: 'The configurator could not be loaded: options, prices and saving are not shown.',
+        message: 'The options could not be loaded.',
       });
       return null;
     }
@@ -476,7 +489,12 @@ export class ConfigShareElement extends LitElement {
       if (project !== this.project) return null;
       const label = format(strings.viewerLabel, { name: project.name });
       // Defaults and restored selections apply before the first frame.
-      const viewer = createViewer(stage, project.data, label, cfg ? { scene: cfg.scene, options: cfg.options } : undefined);
+      const viewer = createViewer(
+        stage,
+        project.data,
+        label,
+        cfg ? { scene: cfg.scene, options: cfg.options } : undefined,
+      );
       const failed = await viewer.load(loading);
       cfg?.viewerReady();
       if (project === this.project) this.progress = 1;
@@ -595,7 +613,7 @@ export class ConfigShareElement extends LitElement {
     return null;
   }
 
-  private statusText(strings: ConfigShareStrings): string {
+  private statusText(strings: LoaderStrings): string {
     switch (this.status) {
       case 'loading':
         return strings.loading;

@@ -11,7 +11,8 @@ import {
   type Scene,
 } from '../../server/core/wire/configurator/index.js';
 import type { PublicProject } from '../../server/core/wire/public-project.js';
-import { format } from '../features/strings.js';
+import { DEFAULT_STRINGS, format, type ConfigShareStrings } from '../features/strings.js';
+import { CONFIGURATOR_STRINGS } from './strings.js';
 import { emitFrom, type ConfiguratorHost } from './host.js';
 import { formattingLocale } from './locale.js';
 import { restoreRequest } from './restore.js';
@@ -87,6 +88,10 @@ export class Configurator {
     return this.scene.settings.display.showForm;
   }
 
+  private get strings(): ConfigShareStrings {
+    return { ...DEFAULT_STRINGS, ...CONFIGURATOR_STRINGS, ...this.host.strings() };
+  }
+
   private get locale() {
     return formattingLocale(this.host.element.getAttribute('locale'), this.scene.settings.pricing.locale);
   }
@@ -106,7 +111,8 @@ export class Configurator {
     const state = this.resolved.blocks[blockId];
     if (!block || !state?.active || !block.choices.some((choice) => choice.id === choiceId)) return false;
     if (state.hidden.includes(choiceId) || state.disabled.includes(choiceId)) return false;
-    if (this.resolved.options[blockId] !== choiceId) this.select({ ...this.options, [blockId]: choiceId }, blockId, source);
+    if (this.resolved.options[blockId] !== choiceId)
+      this.select({ ...this.options, [blockId]: choiceId }, blockId, source);
     return true;
   }
 
@@ -142,14 +148,25 @@ export class Configurator {
         price: this.price,
       });
       if (cause !== 'rule')
-        this.host.track('option.changed', { blockId: block.id, choiceId, previousChoiceId, source: cause, options: after });
+        this.host.track('option.changed', {
+          blockId: block.id,
+          choiceId,
+          previousChoiceId,
+          source: cause,
+          options: after,
+        });
       this.choiceAnimations(block.id, choiceId, previousChoiceId, cause === 'visitor');
     }
     this.rendered(blockId);
   }
 
   /** `choice` triggers: forward when their choice is selected, backward when it is left (if `reverse`). */
-  private choiceAnimations(blockId: string, choiceId: string | null, previousChoiceId: string | null, visitor: boolean) {
+  private choiceAnimations(
+    blockId: string,
+    choiceId: string | null,
+    previousChoiceId: string | null,
+    visitor: boolean,
+  ) {
     for (const animation of this.scene.animations) {
       if (animation.trigger !== 'choice' || animation.on?.blockId !== blockId) continue;
       if (animation.on.choiceId === choiceId) this.play(animation.id, 'forward', 'choice', visitor);
@@ -181,7 +198,11 @@ export class Configurator {
     const still = matchMedia('(prefers-reduced-motion: reduce)').matches;
     void viewer?.then((ready) => {
       for (const animation of this.scene.animations) {
-        if (animation.trigger === 'choice' && animation.on && this.options[animation.on.blockId] === animation.on.choiceId)
+        if (
+          animation.trigger === 'choice' &&
+          animation.on &&
+          this.options[animation.on.blockId] === animation.on.choiceId
+        )
           ready?.playAnimation(animation.id, 'end');
         if (animation.trigger === 'load' && !still) ready?.playAnimation(animation.id, 'play');
       }
@@ -204,7 +225,9 @@ export class Configurator {
   /** Restored field values go into the form once it is drawn. */
   private fillFields() {
     for (const [id, value] of Object.entries(this.fields)) {
-      const input = this.host.element.renderRoot.querySelector<HTMLInputElement>(`[part="form"] [name="${CSS.escape(id)}"]`);
+      const input = this.host.element.renderRoot.querySelector<HTMLInputElement>(
+        `[part="form"] [name="${CSS.escape(id)}"]`,
+      );
       if (input && !input.value) input.value = String(value);
     }
   }
@@ -240,12 +263,17 @@ export class Configurator {
   }
 
   snapshot(): ConfigurationSnapshot {
-    return { configuration: this.configuration(), options: this.options, fields: { ...this.fields }, price: this.price };
+    return {
+      configuration: this.configuration(),
+      options: this.options,
+      fields: { ...this.fields },
+      price: this.price,
+    };
   }
 
   /** What a submit sends from the configurator: the active blocks' selections, their summary and the price shown. */
   submitValues() {
-    const strings = this.host.strings();
+    const strings = this.strings;
     const lines = this.scene.optionBlocks.flatMap((block) => {
       const choice = block.choices.find((candidate) => candidate.id === this.options[block.id]);
       return choice ? [`${block.name}: ${choice.label}`] : [];
@@ -286,13 +314,15 @@ export class Configurator {
     void this.host.element.updateComplete.then(() => {
       if (!focused || focused.isConnected || !name) return;
       const block = name.startsWith('option:') ? name : `option:${blockId}`;
-      root.querySelector<HTMLInputElement>(`[name="${CSS.escape(block)}"]:checked, [name="${CSS.escape(block)}"]`)?.focus();
+      root
+        .querySelector<HTMLInputElement>(`[name="${CSS.escape(block)}"]:checked, [name="${CSS.escape(block)}"]`)
+        ?.focus();
     });
   }
 
   /** The logo, the options, the price, the animation buttons and the save controls, in that order. */
   render() {
-    const strings = this.host.strings();
+    const strings = this.strings;
     const { settings } = this.scene;
     const logo = settings.branding.logoUrl;
     return html`
@@ -303,14 +333,22 @@ export class Configurator {
               scene: this.scene,
               resolved: this.resolved,
               strings,
-              delta: settings.pricing.showPrices && settings.pricing.showDeltas ? (amount) => this.money(amount, true) : null,
+              delta:
+                settings.pricing.showPrices && settings.pricing.showDeltas
+                  ? (amount) => this.money(amount, true)
+                  : null,
               onChange: (blockId, choiceId) => this.setOption(blockId, choiceId, 'visitor'),
             })
           : nothing
       }
       ${
         this.price && settings.pricing.showPrices
-          ? priceDisplay({ strings, shown: this.shownPrice ?? this.price, price: this.price, money: (n) => this.money(n) })
+          ? priceDisplay({
+              strings,
+              shown: this.shownPrice ?? this.price,
+              price: this.price,
+              money: (n) => this.money(n),
+            })
           : nothing
       }
       ${animationButtons({

@@ -7,7 +7,8 @@ export interface ConfiguratorHost {
   /** The element: its shadow root, `locale` attribute, updates and events. */
   element: LitElement;
   projectId: string;
-  strings(): ConfigShareStrings;
+  /** The page's replacements for the element's texts (the configurator fills in its defaults). */
+  strings(): Partial<ConfigShareStrings>;
   /** The scene as it is now, if one is being built (never starts one). */
   viewer(): Promise<Viewer | null> | undefined;
   /** Queues a visitor event (12.10), unless the page switched events off. */

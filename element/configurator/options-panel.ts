@@ -1,7 +1,13 @@
 import { html, nothing } from 'lit';
 import { live } from 'lit/directives/live.js';
 import { repeat } from 'lit/directives/repeat.js';
-import { choiceDelta, type Choice, type OptionBlock, type ResolvedOptions, type Scene } from '../../server/core/wire/configurator/index.js';
+import {
+  choiceDelta,
+  type Choice,
+  type OptionBlock,
+  type ResolvedOptions,
+  type Scene,
+} from '../../server/core/wire/configurator/index.js';
 import { format, type ConfigShareStrings } from '../features/strings.js';
 
 /** What the options panel shows, and where a visitor's choice goes. */

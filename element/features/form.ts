@@ -1,7 +1,7 @@
 import { html, nothing } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import type { FormField } from '../../server/core/wire/form-fields.js';
-import { format, type ConfigShareStrings } from './strings.js';
+import { format, type LoaderStrings } from './strings.js';
 
 /**
  * The visitor's form: the project's `formFields` in the minimal shape of contract section 3
@@ -29,7 +29,7 @@ export function formValues(form: HTMLFormElement, fields: FormField[]): Record<s
 
 /** What the form shows. */
 export interface FormView {
-  strings: ConfigShareStrings;
+  strings: LoaderStrings;
   fields: FormField[];
   /** Field id → message, shown under the field. */
   errors: Record<string, string>;
@@ -116,5 +116,5 @@ export function formTemplate({ strings, fields, errors, submitting, message, onS
 }
 
 /** The message for a required field left empty. */
-export const requiredMessage = (strings: ConfigShareStrings, field: FormField) =>
+export const requiredMessage = (strings: LoaderStrings, field: FormField) =>
   format(strings.fieldRequired, { label: field.label });

@@ -87,7 +87,8 @@ function send(sink: EventSink, body: string, leaving: boolean) {
   const headers: Record<string, string> = sink.password ? { 'x-share-password': sink.password } : {};
   fetch(sink.url, { method: 'POST', body, keepalive: true, headers }).then(
     (res) => {
-      if (res.status === 429) pausedUntil.set(sink.url, Date.now() + (Number(res.headers.get('retry-after')) || 1) * 1e3);
+      if (res.status === 429)
+        pausedUntil.set(sink.url, Date.now() + (Number(res.headers.get('retry-after')) || 1) * 1e3);
       else if ([401, 402, 403, 404].includes(res.status)) {
         stopped.add(sink.url);
         waiting = waiting.filter((item) => item.sink.url !== sink.url);
