@@ -1,30 +1,41 @@
 import {
-  Box3,
-  Color,
   DirectionalLight,
   Group,
   LoaderUtils,
   MathUtils,
   Mesh,
+  NeutralToneMapping,
   PerspectiveCamera,
   PlaneGeometry,
-  PMREMGenerator,
   Scene,
   ShadowMaterial,
+  Timer,
   Vector3,
   WebGLRenderer,
+  type Box3,
   type Object3D,
 } from 'three';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
-import { RoomEnvironment } from 'three/addons/environments/RoomEnvironment.js';
 import type { PublicModel, PublicProject } from '../../server/core/wire/public-project.js';
-import type { Options, Scene } from '../../server/core/wire/configurator/types.js';
+import type { Options, Scene as ParsedScene, Vec3 } from '../../server/core/wire/configurator/types.js';
+import { createAnimations } from './scene/animations.js';
+import { BaseValues } from './scene/base-values.js';
+import { applyEffects, selectedEffects, textureUrls, type ConfigurableModel } from './scene/effects.js';
+import { applyModelFields } from './scene/model-fields.js';
+import { createModelMaterials } from './scene/model-materials.js';
+import { createNameWarnings, nodeNames } from './scene/node-names.js';
+import { writePose } from './scene/part-pose.js';
+import { applyCameraLimits, backgroundOf, DEFAULT_VIEW_SETTINGS, environmentMap, shadowsOn } from './scene/settings.js';
+import { createTextureCache } from './scene/textures.js';
+import { preloadVariants, variantMaterials } from './scene/variants.js';
+import { visibleBounds } from './scene/visible-bounds.js';
 
 /**
  * The 3D view, loaded as its own chunk (dynamic import) once the element nears the viewport:
- * three.js with one GLTFLoader request per model, all models in one scene. Everything heavy lives
- * here so the loader stays small.
+ * three.js with one GLTFLoader request per model, all models in one scene, configured by the
+ * option effects (contract 12.2, 12.3), animated (12.6) and set up by projectSettings (12.7).
+ * Everything heavy lives here so the loader stays small; the AR export is its own chunk.
  */
 
 /** A payload model whose URL is known (from the read or from model-urls). */
@@ -36,8 +47,9 @@ export type LoadingModel = PlacedModel & { file: Promise<ArrayBuffer> };
 /** The scene of one element. */
 export interface Viewer {
   /**
-   * Parses and places the models, drawing each as soon as it is there; resolves once all are
-   * done, with the ids of those whose file failed to download or parse.
+   * Parses and places the models, drawing each as soon as it is there (configured: the setup's
+   * options apply before its first frame); resolves once all are done, with the ids of those
+   * whose file failed to download or parse.
    */
   load(models: LoadingModel[]): Promise<string[]>;
   /**
@@ -50,8 +62,15 @@ export interface Viewer {
    * or `backward` for a choice trigger, `end` jumps to the end pose. False for an unknown id or clip.
    */
   playAnimation(animationId: string, how: 'play' | 'forward' | 'backward' | 'end'): boolean;
+  /** The animation blocks whose clip a loaded model has, in block order (the buttons to show). */
+  availableAnimations(): string[];
   /** The configured scene as a binary glTF (what AR shows: no hidden or deleted parts). */
   exportConfigured(): Promise<Blob>;
+  /**
+   * Calls `listener` whenever what AR would show changed and is drawn: a configuration, a clip
+   * that came to rest, models that finished loading. Returns the unsubscribe function.
+   */
+  onSceneChange(listener: () => void): () => void;
   /** Draws the current view and returns the canvas holding it (read it at once). */
   capture(): HTMLCanvasElement;
   dispose(): void;
@@ -59,9 +78,11 @@ export interface Viewer {
 
 /** What the viewer needs from the parsed scene before a model's first frame. */
 export interface ViewerSetup {
-  scene: Scene;
+  scene: ParsedScene;
   /** Defaults or restored selections, applied before the first frame. */
   options: Options;
+  /** A block's clip started or stopped moving (a repeat/pingpong button's `aria-pressed`). */
+  onAnimationPlaying?(animationId: string, playing: boolean): void;
 }
 
 /** renderQuality → renderer settings: a pixel ratio capped by the device's own, the environment map's face size. */
@@ -71,13 +92,8 @@ export const QUALITY = {
   high: { pixelRatio: 2, antialias: true, shadows: true, environmentSize: 256 },
 } as const;
 
-/**
- * The room environment's blur (radians). A face of `environmentSize` pixels spans 90°, so 128
- * pixels give about 3 pixels per sigma: the blur, not the size, sets the reflections' sharpness,
- * and the prefilter (256 GGX samples per pixel on every level) costs a quarter of three's default
- * 256, the largest single cost of a first frame under software WebGL.
- */
-const ENVIRONMENT_SIGMA = 0.04;
+/** `display.autoRotate`: 30° a second in OrbitControls' unit (1 is a turn a minute, given deltas in seconds). */
+const AUTO_ROTATE_SPEED = 5;
 
 /**
  * The stored transform as a column-major 4×4 matrix (three.js order), when it is one: either the
@@ -89,21 +105,25 @@ export function transformMatrix(transform: unknown): number[] | null {
   return Array.isArray(candidate) && candidate.length === 16 && candidate.every(Number.isFinite) ? candidate : null;
 }
 
-function place(object: Object3D, model: PublicModel) {
+/** Places the model; rotation and scale turn about the model's pivot (12.2), which a matrix ignores. */
+function place(object: Object3D, model: PublicModel, pivot: Vec3 | null | undefined) {
   const matrix = transformMatrix(model.transform);
   if (matrix) {
     object.matrix.fromArray(matrix);
     object.matrix.decompose(object.position, object.quaternion, object.scale);
     return;
   }
-  object.position.set(model.position.x, model.position.y, model.position.z);
-  object.rotation.set(model.rotation.x, model.rotation.y, model.rotation.z);
-  object.scale.set(model.scale.x, model.scale.y, model.scale.z);
+  const { position, rotation, scale } = model;
+  const pose = {
+    position: new Vector3(position.x, position.y, position.z),
+    rotation: object.rotation.clone().set(rotation.x, rotation.y, rotation.z, 'XYZ'),
+    scale: new Vector3(scale.x, scale.y, scale.z),
+  };
+  writePose(object, pose, pivot);
 }
 
-/** The camera's vertical field of view in degrees (the horizontal one, on views narrower than square). */
-const FOV = 45;
-const HALF_FOV = MathUtils.degToRad(FOV / 2);
+const prefersReducedMotion = () =>
+  typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
 
 /**
  * Creates the renderer inside `stage` (throws where WebGL is unavailable; the element catches
@@ -115,14 +135,24 @@ export function createViewer(
   label: string,
   setup?: ViewerSetup,
 ): Viewer {
-  void setup;
+  const settings = setup?.scene.settings ?? DEFAULT_VIEW_SETTINGS;
+  const { lighting, display } = settings;
   const quality = QUALITY[data.renderQuality] ?? QUALITY.optimised;
-  const renderer = new WebGLRenderer({ antialias: quality.antialias, preserveDrawingBuffer: true });
+  const shadows = shadowsOn(lighting.shadows, quality.shadows);
+  const background = backgroundOf(display.background);
+  const renderer = new WebGLRenderer({
+    antialias: quality.antialias,
+    preserveDrawingBuffer: true,
+    alpha: background === null,
+  });
   // As model-viewer does in production: no status query after each shader link, each of which
   // waits for the GPU process; a shader that fails to link still fails the draw (shaders are ours and three's).
   renderer.debug.checkShaderErrors = false;
   renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, quality.pixelRatio));
-  renderer.shadowMap.enabled = quality.shadows;
+  renderer.shadowMap.enabled = shadows;
+  // Khronos PBR Neutral, as model-viewer: base colours stay true, and `exposure` has something to scale.
+  renderer.toneMapping = NeutralToneMapping;
+  renderer.toneMappingExposure = lighting.exposure;
   const canvas = renderer.domElement;
   // Focusable and named: OrbitControls' arrow keys work once the canvas has focus.
   canvas.tabIndex = 0;
@@ -131,37 +161,44 @@ export function createViewer(
   stage.append(canvas);
 
   const scene = new Scene();
-  scene.background = new Color(0xffffff);
-  const environment = new PMREMGenerator(renderer);
-  scene.environment = environment.fromScene(new RoomEnvironment(), ENVIRONMENT_SIGMA, 0.1, 100, {
-    size: quality.environmentSize,
-  }).texture;
-  environment.dispose();
-  const sun = new DirectionalLight(0xffffff, 1.5);
+  scene.background = background;
+  scene.environment = environmentMap(renderer, lighting.environment, quality.environmentSize);
+  scene.environmentIntensity = lighting.environmentIntensity;
+  const sun = new DirectionalLight(0xffffff, lighting.keyLight);
   sun.position.set(3, 6, 4);
-  sun.castShadow = quality.shadows;
+  sun.castShadow = shadows;
   scene.add(sun);
   const content = new Group();
   scene.add(content);
 
-  const camera = new PerspectiveCamera(FOV, 1, 0.01, 1000);
+  const fov = settings.camera.fov;
+  const halfFov = MathUtils.degToRad(fov / 2);
+  const camera = new PerspectiveCamera(fov, 1, 0.01, 1000);
   const controls = new OrbitControls(camera, canvas);
   controls.listenToKeyEvents(canvas);
+  applyCameraLimits(controls, settings.camera);
   if (data.camera) {
     camera.position.set(data.camera.position.x, data.camera.position.y, data.camera.position.z);
     controls.target.set(data.camera.target.x, data.camera.target.y, data.camera.target.z);
   } else camera.position.set(2, 1.5, 2);
   controls.update();
 
-  // Rendered on demand (controls, resize, loads), not in a loop: an idle configurator costs nothing.
+  // Rendered on demand (controls, resize, loads, changes), not in a loop: an idle configurator
+  // costs nothing. Only a moving clip or the auto-rotation draws every frame.
   let pendingFrame = 0;
+  let drawnWaiters: Array<() => void> = [];
   const render = () => {
     cancelAnimationFrame(pendingFrame);
     pendingFrame = 0;
     renderer.render(scene, camera);
+    const waiters = drawnWaiters;
+    drawnWaiters = [];
+    waiters.forEach((resolve) => resolve());
   };
-  /** One render at the next frame for models arriving together. */
+  /** One render at the next frame for changes arriving together. */
   const renderSoon = () => (pendingFrame ||= requestAnimationFrame(render));
+  /** Resolves once the next frame is drawn. */
+  const drawn = () => new Promise<void>((resolve) => drawnWaiters.push(resolve));
   // Camera moves (dragging, keys, framing new models) draw once per animation frame, however many there were.
   controls.addEventListener('change', renderSoon);
   const resize = new ResizeObserver(() => {
@@ -169,13 +206,43 @@ export function createViewer(
     if (!width || !height) return;
     renderer.setSize(width, height);
     camera.aspect = width / height;
-    // Narrower than square: the vertical angle widens so the horizontal one stays FOV, and the model stays in view.
-    camera.fov = camera.aspect >= 1 ? FOV : 2 * MathUtils.radToDeg(Math.atan(Math.tan(HALF_FOV) / camera.aspect));
+    // Narrower than square: the vertical angle widens so the horizontal one stays `fov`, and the model stays in view.
+    camera.fov = camera.aspect >= 1 ? fov : 2 * MathUtils.radToDeg(Math.atan(Math.tan(halfFov) / camera.aspect));
     camera.updateProjectionMatrix();
     // At once: a resized drawing buffer is blank until drawn, and a frame later would flash.
     render();
   });
   resize.observe(stage);
+
+  const changeListeners = new Set<() => void>();
+  const changed = () => changeListeners.forEach((listener) => listener());
+
+  const animations = createAnimations(setup?.scene.animations ?? [], setup?.onAnimationPlaying);
+  const timer = new Timer();
+  timer.connect(document);
+  let loopFrame = 0;
+  const tick = (timestamp: number) => {
+    timer.update(timestamp);
+    const seconds = timer.getDelta();
+    animations.update(seconds);
+    if (controls.autoRotate) controls.update(seconds);
+    render();
+    if (animations.running || controls.autoRotate) loopFrame = requestAnimationFrame(tick);
+    else {
+      loopFrame = 0;
+      // A clip came to rest: AR exports this pose.
+      changed();
+    }
+  };
+  /** Draws every frame until nothing moves. */
+  const startLoop = () => {
+    if (loopFrame) return;
+    // The first delta is one frame, not the idle time since the last loop.
+    timer.update(performance.now());
+    loopFrame = requestAnimationFrame(tick);
+  };
+  // The first touch of the view stops the auto-rotation for good.
+  controls.addEventListener('start', () => (controls.autoRotate = false));
 
   /** Without a payload camera: look at everything from a distance that fits it. */
   function frame(box: Box3) {
@@ -189,33 +256,91 @@ export function createViewer(
     controls.update();
   }
 
-  /** High quality: a ground that only shows shadows, under the lowest model. */
+  /** With shadows: a ground that only shows them, under the lowest model. */
   function addGround(box: Box3) {
     const size = box.getSize(new Vector3()).length() * 4 || 10;
-    const ground = new Mesh(new PlaneGeometry(size, size), new ShadowMaterial({ opacity: 0.25 }));
+    const ground = new Mesh(new PlaneGeometry(size, size), new ShadowMaterial({ opacity: lighting.shadowOpacity }));
     ground.rotation.x = -Math.PI / 2;
     ground.position.set(box.getCenter(new Vector3()).x, box.min.y, box.getCenter(new Vector3()).z);
     ground.receiveShadow = true;
     scene.add(ground);
   }
 
+  /** The loaded models in payload order. */
+  const models: Array<ConfigurableModel & { order: number }> = [];
+  const base = new BaseValues();
+  const textures = createTextureCache();
+  const warnName = createNameWarnings();
+  let options: Options = setup?.options ?? {};
+  /** Bumped by each configure: one held for its textures applies only if no later one came. */
+  let configuration = 0;
+  let disposed = false;
+
+  const effectsNow = () => (setup ? selectedEffects(setup.scene, options) : []);
+  const missingTextures = () => textureUrls(effectsNow()).filter((url) => textures.get(url) === undefined);
+  const applyAll = () => applyEffects(models, effectsNow(), base, textures);
+  /** `use` names the effects may apply to this model: their final materials are preloaded. */
+  const useNames = (modelId: string) =>
+    (setup?.scene.optionBlocks ?? []).flatMap((block) =>
+      block.choices.flatMap((choice) =>
+        choice.effects.flatMap((effect) =>
+          effect.type === 'material' && effect.use !== undefined && (effect.model === null || effect.model === modelId)
+            ? [effect.use]
+            : [],
+        ),
+      ),
+    );
+
+  /** Textures of every choice, loaded when the page is idle after the first frame. */
+  const preloadTextures = () => {
+    const urls = (setup?.scene.optionBlocks ?? []).flatMap((block) =>
+      block.choices.flatMap((choice) => textureUrls(choice.effects)),
+    );
+    if (urls.length === 0) return;
+    const start = () => void (disposed || textures.load(urls));
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(start, { timeout: 5000 });
+    else setTimeout(start, 200);
+  };
+
+  async function loadModel(loader: GLTFLoader, model: LoadingModel, order: number) {
+    const gltf = await loader.parseAsync(await model.file, LoaderUtils.extractUrlBase(model.url));
+    const sceneModel = setup?.scene.models.find((each) => each.id === model.id);
+    const warn = (kind: string, name: string) => warnName(model.id, kind, name);
+    // Names first: deleting parts and three's renaming must not change what a name reaches.
+    const names = nodeNames(gltf.parser);
+    const { poses, pivots } = sceneModel
+      ? applyModelFields(gltf.scene, names, sceneModel, warn)
+      : { poses: new Map(), pivots: new Map() };
+    const variants = await preloadVariants(gltf);
+    const materials = await createModelMaterials(gltf, useNames(model.id));
+    materials.register(variantMaterials(variants));
+    place(gltf.scene, model, sceneModel?.pivot);
+    gltf.scene.traverse((node) => (node.castShadow = shadows));
+    // The current options' textures first: the unconfigured model is never shown.
+    while (missingTextures().length > 0) await textures.load(missingTextures());
+    if (disposed) return;
+    models.push({ id: model.id, order, root: gltf.scene, names, materials, variants, poses, pivots, warn });
+    models.sort((a, b) => a.order - b.order);
+    animations.addModel({ id: model.id, order, root: gltf.scene, clips: gltf.animations });
+    applyAll();
+    content.add(gltf.scene);
+  }
+
+  /** Without a payload camera, the view widens as models arrive; hidden parts are not framed. */
+  const reframe = () => {
+    const box = visibleBounds(content);
+    if (!box.isEmpty() && !data.camera) frame(box);
+    return box;
+  };
+
   return {
-    async load(models) {
+    async load(list) {
       const loader = new GLTFLoader();
       const failed: string[] = [];
-      /** Without a payload camera, the view widens as models arrive. */
-      const reframe = () => {
-        const box = new Box3().setFromObject(content);
-        if (!box.isEmpty() && !data.camera) frame(box);
-        return box;
-      };
       await Promise.all(
-        models.map(async (model) => {
+        list.map(async (model, order) => {
           try {
-            const gltf = await loader.parseAsync(await model.file, LoaderUtils.extractUrlBase(model.url));
-            place(gltf.scene, model);
-            gltf.scene.traverse((node) => (node.castShadow = quality.shadows));
-            content.add(gltf.scene);
+            await loadModel(loader, model, order);
             // Each model is drawn as soon as it is parsed, not after the slowest download.
             reframe();
             renderSoon();
@@ -225,30 +350,75 @@ export function createViewer(
         }),
       );
       const box = reframe();
-      if (!box.isEmpty() && quality.shadows) addGround(box);
+      if (!box.isEmpty() && shadows) addGround(box);
       render();
+      preloadTextures();
+      const motion = !prefersReducedMotion();
+      for (const block of setup?.scene.animations ?? [])
+        if (block.trigger === 'load' && motion) animations.play(block.id, 'play');
+      if (display.autoRotate && motion) {
+        controls.autoRotate = true;
+        controls.autoRotateSpeed = AUTO_ROTATE_SPEED;
+      }
+      if (animations.running || controls.autoRotate) startLoop();
+      changed();
       return failed;
     },
-    configure() {
-      return Promise.resolve();
+    configure(next) {
+      options = next;
+      const current = ++configuration;
+      const apply = () => {
+        if (disposed) return Promise.resolve();
+        // A later configure replaced this one while its textures loaded: that one is drawn instead.
+        if (current !== configuration) return drawn();
+        applyAll();
+        renderSoon();
+        return drawn().then(changed);
+      };
+      const missing = missingTextures();
+      // Synchronous when nothing is missing; otherwise the whole change waits for its textures.
+      return missing.length === 0 ? apply() : textures.load(missing).then(apply);
     },
-    playAnimation() {
-      return false;
+    playAnimation(animationId, how) {
+      const played = animations.play(animationId, how);
+      if (!played) return false;
+      if (animations.running) startLoop();
+      else {
+        renderSoon();
+        void drawn().then(changed);
+      }
+      return true;
     },
-    exportConfigured() {
-      return Promise.reject(new Error('exportConfigured: not implemented yet'));
+    availableAnimations() {
+      return animations.available();
+    },
+    async exportConfigured() {
+      const { exportConfigured } = await import('./scene/export-configured.js');
+      return exportConfigured(models.map((model) => model.root));
+    },
+    onSceneChange(listener) {
+      changeListeners.add(listener);
+      return () => changeListeners.delete(listener);
     },
     capture() {
       render();
       return canvas;
     },
     dispose() {
+      disposed = true;
       cancelAnimationFrame(pendingFrame);
+      cancelAnimationFrame(loopFrame);
+      changeListeners.clear();
+      animations.dispose();
+      timer.dispose();
       resize.disconnect();
       controls.dispose();
+      textures.dispose();
       renderer.dispose();
       renderer.forceContextLoss();
       canvas.remove();
+      drawnWaiters.forEach((resolve) => resolve());
+      drawnWaiters = [];
     },
   };
 }

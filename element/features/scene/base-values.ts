@@ -1,0 +1,54 @@
+import { Color, Quaternion, Vector3, type Material } from 'three';
+
+type Copyable = Color | Vector3 | Quaternion;
+
+/**
+ * The base value of every property an effect has written (contract 12.3: undo is exact, and only
+ * properties some effect touches are reset). Each rebuild first puts them all back.
+ */
+export class BaseValues {
+  private readonly values = new Map<object, Map<string, unknown>>();
+
+  /** Sets `target[key]`, remembering the base value the first time. */
+  set<T extends object, K extends keyof T & string>(target: T, key: K, value: T[K]): void {
+    this.remember(target, key);
+    if (key === 'map') this.setMap(target as unknown as Material, value);
+    else target[key] = value;
+  }
+
+  /** Copies into the vector, colour or quaternion at `target[key]`, remembering its base value first. */
+  copy<T extends object, K extends keyof T & string>(target: T, key: K, value: Copyable): void {
+    this.remember(target, key);
+    (target[key] as { copy(value: Copyable): unknown }).copy(value);
+  }
+
+  /** Puts every remembered property back to its base value. */
+  restore(): void {
+    for (const [target, properties] of this.values) {
+      for (const [key, base] of properties) {
+        const current = (target as Record<string, unknown>)[key];
+        if (key === 'map') this.setMap(target as Material, base);
+        else if (isCopyable(base)) (current as { copy(value: Copyable): unknown }).copy(base);
+        else (target as Record<string, unknown>)[key] = base;
+      }
+    }
+  }
+
+  private remember(target: object, key: string): void {
+    const properties = this.values.get(target) ?? new Map<string, unknown>();
+    this.values.set(target, properties);
+    if (properties.has(key)) return;
+    const value = (target as Record<string, unknown>)[key];
+    properties.set(key, isCopyable(value) ? value.clone() : value);
+  }
+
+  /** A map appearing or going changes the shader program, which three does not check per draw. */
+  private setMap(material: Material, map: unknown): void {
+    const target = material as unknown as { map: unknown };
+    if (Boolean(target.map) !== Boolean(map)) material.needsUpdate = true;
+    target.map = map;
+  }
+}
+
+const isCopyable = (value: unknown): value is Copyable =>
+  value instanceof Color || value instanceof Vector3 || value instanceof Quaternion;

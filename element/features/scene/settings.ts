@@ -1,0 +1,65 @@
+import { Color, MathUtils, PMREMGenerator, type Texture, type WebGLRenderer } from 'three';
+import type { OrbitControls } from 'three/addons/controls/OrbitControls.js';
+import { RoomEnvironment } from 'three/addons/environments/RoomEnvironment.js';
+import type { SceneSettings } from '../../../server/core/wire/configurator/types.js';
+
+/**
+ * The room environment's blur (radians). A face of `size` pixels spans 90°, so 128 pixels give
+ * about 3 pixels per sigma: the blur, not the size, sets the reflections' sharpness, and the
+ * prefilter (256 GGX samples per pixel on every level) costs a quarter of three's default 256,
+ * the largest single cost of a first frame under software WebGL.
+ */
+const ENVIRONMENT_SIGMA = 0.04;
+
+/** The image-based lighting of `lighting.environment` (contract 12.7): the room, or none. */
+export function environmentMap(
+  renderer: WebGLRenderer,
+  environment: SceneSettings['lighting']['environment'],
+  size: number,
+): Texture | null {
+  if (environment === 'none') return null;
+  const generator = new PMREMGenerator(renderer);
+  const texture = generator.fromScene(new RoomEnvironment(), ENVIRONMENT_SIGMA, 0.1, 100, { size }).texture;
+  generator.dispose();
+  return texture;
+}
+
+/** `display.background`: a colour (sRGB), or null for a transparent canvas. */
+export const backgroundOf = (background: string): Color | null =>
+  background === 'transparent' ? null : new Color().setStyle(background);
+
+/** `shadows: auto` follows the render quality (on at `high`). */
+export const shadowsOn = (shadows: SceneSettings['lighting']['shadows'], qualityShadows: boolean): boolean =>
+  shadows === 'auto' ? qualityShadows : shadows;
+
+/** The `camera` keys on OrbitControls; position and target stay in `data.camera`. */
+export function applyCameraLimits(controls: OrbitControls, camera: SceneSettings['camera']): void {
+  if (camera.minDistance !== null) controls.minDistance = camera.minDistance;
+  if (camera.maxDistance !== null) controls.maxDistance = camera.maxDistance;
+  controls.minPolarAngle = MathUtils.degToRad(camera.minPolarAngle);
+  controls.maxPolarAngle = MathUtils.degToRad(camera.maxPolarAngle);
+  controls.enablePan = camera.enablePan;
+  controls.enableZoom = camera.enableZoom;
+}
+
+/** The settings a viewer without a parsed scene uses: today's look (contract 12.7 defaults). */
+export const DEFAULT_VIEW_SETTINGS: Pick<SceneSettings, 'lighting' | 'display' | 'camera'> = {
+  lighting: {
+    environment: 'room',
+    environmentIntensity: 1,
+    exposure: 1,
+    keyLight: 1.5,
+    shadows: 'auto',
+    shadowOpacity: 0.25,
+  },
+  display: { background: '#ffffff', autoRotate: false, showOptions: true, showForm: true },
+  camera: {
+    fov: 45,
+    minDistance: null,
+    maxDistance: null,
+    minPolarAngle: 0,
+    maxPolarAngle: 180,
+    enablePan: true,
+    enableZoom: true,
+  },
+};

@@ -1,0 +1,385 @@
+import { Color, type Mesh, type MeshStandardMaterial, type Object3D } from 'three';
+import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
+import { createViewer, type Viewer } from '../../element/features/viewer.js';
+import type {
+  Effect,
+  OptionBlock,
+  Options,
+  Scene,
+  SceneModel,
+  SceneSettings,
+} from '../../server/core/wire/configurator/types.js';
+import type { PublicProject } from '../../server/core/wire/public-project.js';
+import { assert, equal, until } from './helpers.js';
+import { stoolGlb } from './stool-glb.js';
+
+/**
+ * The viewer chunk on its own (contract 12.2, 12.3, 12.6, 12.7, 12.9's export): a tiny stool
+ * whose parts each have a colour of their own, drawn on a 96 px canvas and read back.
+ */
+
+const glb = stoolGlb();
+const vec = (x: number, y: number, z: number) => ({ x, y, z });
+
+const SETTINGS: SceneSettings = {
+  pricing: {
+    currency: null,
+    decimals: 2,
+    locale: null,
+    showPrices: true,
+    showDeltas: true,
+    tax: null,
+    rounding: 'half-up',
+  },
+  branding: { primaryColor: '#1f3a5f', logoUrl: null },
+  lighting: {
+    environment: 'room',
+    environmentIntensity: 1,
+    exposure: 1,
+    keyLight: 1.5,
+    shadows: false,
+    shadowOpacity: 0.25,
+  },
+  display: { background: '#ffffff', autoRotate: false, showOptions: true, showForm: true },
+  camera: {
+    fov: 45,
+    minDistance: null,
+    maxDistance: null,
+    minPolarAngle: 0,
+    maxPolarAngle: 180,
+    enablePan: true,
+    enableZoom: true,
+  },
+  ar: { enabled: true, placement: 'floor', scale: 'auto' },
+};
+
+/** A block whose choices carry these effects (model null: every model). */
+function block(id: string, choices: Record<string, Array<Partial<Effect> & { type: Effect['type'] }>>): OptionBlock {
+  return {
+    id,
+    name: id,
+    type: 'choice',
+    targetObjectId: null,
+    defaultChoiceId: null,
+    rules: [],
+    choices: Object.entries(choices).map(([choiceId, effects]) => ({
+      id: choiceId,
+      label: choiceId,
+      price: null,
+      effects: effects.map((effect) => ({ model: null, ...effect }) as Effect),
+    })),
+  };
+}
+
+function sceneOf(parts: { blocks?: OptionBlock[]; model?: Partial<SceneModel>; more?: Partial<Scene> }): Scene {
+  return {
+    models: [{ id: 'stool', partTransforms: {}, deletedParts: [], pivot: null, partPivots: {}, ...parts.model }],
+    optionBlocks: parts.blocks ?? [],
+    pricingBlocks: [],
+    formula: [],
+    numberFields: [],
+    animations: [],
+    settings: SETTINGS,
+    saveConfigEnabled: false,
+    hasPricing: false,
+    ...parts.more,
+  };
+}
+
+const MODEL = {
+  id: 'stool',
+  fileName: 'stool.glb',
+  transform: {},
+  position: vec(0, 0, 0),
+  rotation: vec(0, 0, 0),
+  scale: vec(1, 1, 1),
+  partTransforms: {},
+  deletedParts: [],
+  pivotData: {},
+};
+
+const DATA: PublicProject['data'] = {
+  models: [MODEL],
+  sceneData: {
+    optionBlocks: [],
+    projectSettings: {},
+    formFields: [],
+    animationBlocks: [],
+    pricingBlocks: [],
+    pricingFormula: [],
+  },
+  // From the front and a little above: seat, backrest behind it, legs and footrest below.
+  camera: { position: vec(0, 1, 1.4), target: vec(0, 0.4, 0) },
+  renderQuality: 'low',
+  saveConfigEnabled: false,
+};
+
+const viewers: Array<{ viewer: Viewer; stage: HTMLElement }> = [];
+afterEach(() => {
+  for (const { viewer, stage } of viewers.splice(0)) {
+    viewer.dispose();
+    stage.remove();
+  }
+});
+
+async function mountViewer(scene: Scene, options: Options = {}): Promise<Viewer> {
+  const stage = document.createElement('div');
+  stage.style.cssText = 'width:96px;height:96px';
+  document.body.append(stage);
+  const viewer = createViewer(stage, DATA, 'Stool', { scene, options });
+  viewers.push({ viewer, stage });
+  const failed = await viewer.load([{ ...MODEL, url: '/fake/stool.glb', file: glb.then((bytes) => bytes.slice(0)) }]);
+  equal(failed, [], 'the stool loads');
+  return viewer;
+}
+
+type Hue = 'red' | 'yellow' | 'green' | 'cyan' | 'blue' | 'magenta';
+const HUES: Hue[] = ['red', 'yellow', 'green', 'cyan', 'blue', 'magenta'];
+
+/** The drawn frame: its RGBA bytes, and per hue the pixels of that colour and their mean column. */
+function look(viewer: Viewer) {
+  const canvas = viewer.capture();
+  const copy = document.createElement('canvas');
+  [copy.width, copy.height] = [canvas.width, canvas.height];
+  const context = copy.getContext('2d')!;
+  context.drawImage(canvas, 0, 0);
+  const { data } = context.getImageData(0, 0, copy.width, copy.height);
+  const count = Object.fromEntries(HUES.map((hue) => [hue, 0])) as Record<Hue, number>;
+  const columns = Object.fromEntries(HUES.map((hue) => [hue, 0])) as Record<Hue, number>;
+  for (let i = 0; i < data.length; i += 4) {
+    const [r, g, b] = [data[i], data[i + 1], data[i + 2]];
+    const max = Math.max(r, g, b);
+    const spread = max - Math.min(r, g, b);
+    // Greys (the white background, shading) have no hue.
+    if (max < 30 || spread < 40) continue;
+    const degrees =
+      max === r
+        ? (((g - b) / spread) * 60 + 360) % 360
+        : max === g
+          ? ((b - r) / spread) * 60 + 120
+          : ((r - g) / spread) * 60 + 240;
+    const hue = HUES[Math.round(degrees / 60) % 6];
+    count[hue]++;
+    columns[hue] += (i / 4) % copy.width;
+  }
+  const column = (hue: Hue) => columns[hue] / count[hue];
+  return { pixels: [...data], count, column, width: copy.width };
+}
+
+describe('the viewer: model fields, effects, animations and the export', () => {
+  it('draws the stool: seat green, legs blue, backrest yellow, footrest cyan', async () => {
+    const viewer = await mountViewer(sceneOf({}));
+    const { count } = look(viewer);
+    for (const hue of ['green', 'blue', 'yellow', 'cyan'] as const)
+      assert(count[hue] > 5, `${hue} pixels: ${count[hue]}`);
+    equal([count.red, count.magenta], [0, 0], 'no red or magenta');
+  });
+
+  it('a material effect recolours the seat, by nodes or by material name, and undoing it is exact', async () => {
+    const seat = block('seat', {
+      oak: [],
+      paint: [{ type: 'material', nodes: ['Seat'], color: '#ff00ff' }],
+      red: [{ type: 'material', material: 'Oak', color: '#ff0000', roughness: 0.5 }],
+    });
+    const viewer = await mountViewer(sceneOf({ blocks: [seat] }), { seat: 'oak' });
+    const before = look(viewer);
+    await viewer.configure({ seat: 'paint' });
+    const painted = look(viewer);
+    assert(painted.count.magenta > 5, `the seat is magenta: ${painted.count.magenta}`);
+    equal(painted.count.green, 0, 'no green left');
+    await viewer.configure({ seat: 'red' });
+    const red = look(viewer);
+    assert(
+      red.count.red > 5 && red.count.magenta === 0 && red.count.green === 0,
+      `red by material name: ${JSON.stringify(red.count)}`,
+    );
+    await viewer.configure({ seat: 'oak' });
+    equal(look(viewer).pixels, before.pixels, 'back to the very same frame');
+  });
+
+  it('applies the options given at creation before the first frame', async () => {
+    const seat = block('seat', { oak: [], paint: [{ type: 'material', nodes: ['Seat'], color: '#ff00ff' }] });
+    const viewer = await mountViewer(sceneOf({ blocks: [seat] }), { seat: 'paint' });
+    const { count } = look(viewer);
+    assert(count.magenta > 5 && count.green === 0, `configured at once: ${JSON.stringify(count)}`);
+  });
+
+  it('leaves deleted parts out for good, and warns once for a name the file lacks', async () => {
+    const warnings: string[] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => void warnings.push(args.join(' '));
+    try {
+      const show = block('show', { all: [{ type: 'visibility', nodes: ['Footrest', 'Nowhere'], visible: true }] });
+      const viewer = await mountViewer(sceneOf({ blocks: [show], model: { deletedParts: ['Footrest', 'Nowhere'] } }), {
+        show: 'all',
+      });
+      equal(look(viewer).count.cyan, 0, 'no footrest, even when an effect shows it');
+      await viewer.configure({ show: 'all' });
+      equal(look(viewer).count.cyan, 0, 'still none');
+      equal(warnings.filter((text) => text.includes('"Nowhere"')).length, 1, 'one warning for the unknown name');
+    } finally {
+      console.warn = warn;
+    }
+  });
+
+  it('hides and shows a part with a visibility effect', async () => {
+    const backrest = block('backrest', {
+      off: [{ type: 'visibility', nodes: ['Backrest'], visible: false }],
+      on: [{ type: 'visibility', nodes: ['Backrest'], visible: true }],
+    });
+    const viewer = await mountViewer(sceneOf({ blocks: [backrest] }), { backrest: 'off' });
+    equal(look(viewer).count.yellow, 0, 'hidden from the first frame');
+    await viewer.configure({ backrest: 'on' });
+    assert(look(viewer).count.yellow > 5, 'shown');
+    await viewer.configure({ backrest: 'off' });
+    equal(look(viewer).count.yellow, 0, 'hidden again');
+  });
+
+  it('switches the legs with a KHR_materials_variants variant, an unknown name showing the defaults', async () => {
+    const legs = block('legs', {
+      steel: [{ type: 'variant', name: 'steel' }],
+      brass: [{ type: 'variant', name: 'brass' }],
+      gold: [{ type: 'variant', name: 'gold' }],
+      brassRecoloured: [
+        { type: 'variant', name: 'brass' },
+        { type: 'material', material: 'Brass', color: '#00ff00' },
+      ],
+    });
+    const viewer = await mountViewer(sceneOf({ blocks: [legs] }), { legs: 'steel' });
+    const steel = look(viewer);
+    await viewer.configure({ legs: 'brass' });
+    const brass = look(viewer);
+    assert(brass.count.red > 5 && brass.count.blue === 0, `brass legs: ${JSON.stringify(brass.count)}`);
+    await viewer.configure({ legs: 'gold' });
+    equal(look(viewer).pixels, steel.pixels, 'an unknown variant shows the default materials');
+    await viewer.configure({ legs: 'brassRecoloured' });
+    const recoloured = look(viewer);
+    assert(recoloured.count.red === 0 && recoloured.count.green > brass.count.green, 'a material after a variant wins');
+  });
+
+  it('moves a part with a transform effect, on top of partTransforms', async () => {
+    const move = block('move', { stay: [], right: [{ type: 'transform', nodes: ['Backrest'], position: { x: 0.3 } }] });
+    const viewer = await mountViewer(sceneOf({ blocks: [move] }), { move: 'stay' });
+    const home = look(viewer).column('yellow');
+    await viewer.configure({ move: 'right' });
+    const moved = look(viewer).column('yellow');
+    assert(moved > home + 8, `moved right: ${home} → ${moved}`);
+
+    const shifted = await mountViewer(
+      sceneOf({ blocks: [move], model: { partTransforms: { Backrest: { position: { x: -0.3 } } } } }),
+      { move: 'stay' },
+    );
+    const left = look(shifted).column('yellow');
+    assert(left < home - 8, `partTransforms moved it left: ${home} → ${left}`);
+    await shifted.configure({ move: 'right' });
+    const back = look(shifted).column('yellow');
+    assert(Math.abs(back - moved) < 1.5, `the effect replaces x only: ${back} vs ${moved}`);
+  });
+
+  it('turns a part about its pivot', async () => {
+    const turned = { Backrest: { rotation: { z: Math.PI / 2 } } };
+    const about = await mountViewer(sceneOf({ model: { partTransforms: turned } }));
+    const centre = look(about).column('yellow');
+    const pivoted = await mountViewer(
+      sceneOf({ model: { partTransforms: turned, partPivots: { Backrest: vec(0.15, 0, 0) } } }),
+    );
+    // T(pivot)·R·T(−pivot) with a quarter turn moves the centre by (+0.15, −0.15).
+    const side = look(pivoted).column('yellow');
+    assert(side > centre + 5, `turned about its right edge: ${centre} → ${side}`);
+  });
+
+  it('plays an animation: the end pose differs from the start, and the clip runs forward', async () => {
+    const scene = sceneOf({
+      more: {
+        animations: [
+          {
+            id: 'slide',
+            name: 'Slide',
+            clip: 'Slide',
+            trigger: 'button',
+            on: null,
+            model: null,
+            loop: 'once',
+            speed: 1,
+            reverse: false,
+          },
+          {
+            id: 'ghost',
+            name: 'Ghost',
+            clip: 'Nowhere',
+            trigger: 'button',
+            on: null,
+            model: null,
+            loop: 'once',
+            speed: 1,
+            reverse: false,
+          },
+        ],
+      },
+    });
+    const viewer = await mountViewer(scene);
+    equal(viewer.availableAnimations(), ['slide'], 'only the clip the file has');
+    equal(viewer.playAnimation('ghost', 'play'), false, 'a missing clip');
+    equal(viewer.playAnimation('nope', 'play'), false, 'an unknown block');
+    const start = look(viewer).column('yellow');
+    assert(viewer.playAnimation('slide', 'end'), 'jumps to the end');
+    await until(() => look(viewer).column('yellow') > start + 8, 'the end pose');
+    assert(viewer.playAnimation('slide', 'backward'), 'back');
+    await until(() => Math.abs(look(viewer).column('yellow') - start) < 1, 'back at the start pose');
+    assert(viewer.playAnimation('slide', 'forward'), 'forward');
+    await until(() => look(viewer).column('yellow') > start + 8, 'played forward to the end');
+  });
+
+  it('exports the configured scene: no hidden or deleted parts, current materials, no variants extension', async () => {
+    const scene = sceneOf({
+      model: { deletedParts: ['Footrest'] },
+      blocks: [
+        block('seat', { paint: [{ type: 'material', nodes: ['Seat'], color: '#ff00ff' }] }),
+        block('legs', { brass: [{ type: 'variant', name: 'brass' }] }),
+        block('backrest', { off: [{ type: 'visibility', nodes: ['Backrest'], visible: false }] }),
+      ],
+    });
+    const viewer = await mountViewer(scene, { seat: 'paint', legs: 'brass', backrest: 'off' });
+    const blob = await viewer.exportConfigured();
+    const bytes = await blob.arrayBuffer();
+    assert(!new TextDecoder().decode(bytes).includes('KHR_materials_variants'), 'no variants in the export');
+    const gltf = await new GLTFLoader().parseAsync(bytes, '');
+    const names: string[] = [];
+    const materials = new Map<string, MeshStandardMaterial>();
+    gltf.scene.traverse((object: Object3D) => {
+      names.push(object.userData.name ?? object.name);
+      const mesh = object as Mesh;
+      if (mesh.isMesh) materials.set(object.userData.name ?? object.name, mesh.material as MeshStandardMaterial);
+    });
+    assert(!names.includes('Backrest') && !names.includes('Footrest'), `no hidden or deleted parts: ${names}`);
+    assert(names.includes('Seat') && names.includes('Leg_4'), `the shown parts: ${names}`);
+    const close = (a: Color, b: Color) =>
+      Math.max(...a.toArray().map((value, i) => Math.abs(value - b.toArray()[i]))) < 0.01;
+    assert(close(materials.get('Seat')!.color, new Color('#ff00ff')), 'the seat keeps its colour');
+    assert(close(materials.get('Leg_1')!.color, new Color(0.6, 0.02, 0.02)), 'the legs are brass');
+  });
+
+  it('holds a change until its texture has loaded, then shows it whole', async () => {
+    const swatch = document.createElement('canvas');
+    swatch.width = swatch.height = 4;
+    const paint = swatch.getContext('2d')!;
+    paint.fillStyle = '#ff00ff';
+    paint.fillRect(0, 0, 4, 4);
+    const seat = block('seat', {
+      oak: [],
+      fabric: [{ type: 'material', nodes: ['Seat'], color: '#ffffff', map: swatch.toDataURL('image/png') }],
+    });
+    const viewer = await mountViewer(sceneOf({ blocks: [seat] }), { seat: 'oak' });
+    await viewer.configure({ seat: 'fabric' });
+    const { count } = look(viewer);
+    assert(count.magenta > 5 && count.green === 0, `the textured seat at once: ${JSON.stringify(count)}`);
+  });
+
+  it('honours display.background: transparent leaves the canvas clear around the model', async () => {
+    const scene = sceneOf({});
+    scene.settings = { ...SETTINGS, display: { ...SETTINGS.display, background: 'transparent' } };
+    const viewer = await mountViewer(scene);
+    const { pixels } = look(viewer);
+    equal(pixels[3], 0, 'a transparent corner');
+  });
+});
