@@ -192,20 +192,12 @@ export class Configurator {
     return true;
   }
 
-  /** Once the models are drawn: restored and default choices hold their animations' end pose, `load` clips play. */
+  /** Once the models are drawn: restored and default choices hold their animations' end pose (the viewer plays `load` clips). */
   viewerReady() {
-    const viewer = this.host.viewer();
-    const still = matchMedia('(prefers-reduced-motion: reduce)').matches;
-    void viewer?.then((ready) => {
-      for (const animation of this.scene.animations) {
-        if (
-          animation.trigger === 'choice' &&
-          animation.on &&
-          this.options[animation.on.blockId] === animation.on.choiceId
-        )
-          ready?.playAnimation(animation.id, 'end');
-        if (animation.trigger === 'load' && !still) ready?.playAnimation(animation.id, 'play');
-      }
+    void this.host.viewer()?.then((viewer) => {
+      for (const animation of this.scene.animations)
+        if (animation.trigger === 'choice' && animation.on && this.options[animation.on.blockId] === animation.on.choiceId)
+          viewer?.playAnimation(animation.id, 'end');
     });
   }
 
