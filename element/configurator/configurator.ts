@@ -134,7 +134,8 @@ export class Configurator {
     this.resolved = resolveOptions(this.scene, requested);
     const after = this.options;
     void this.host.viewer()?.then((viewer) => viewer?.configure(after));
-    this.reprice(source === 'visitor');
+    // The change events carry the new price; its own event follows them.
+    const price = computePrice(this.scene, after, this.fields);
     for (const block of this.scene.optionBlocks) {
       const [choiceId, previousChoiceId] = [after[block.id] ?? null, before[block.id] ?? null];
       if (choiceId === previousChoiceId) continue;
@@ -145,7 +146,7 @@ export class Configurator {
         previousChoiceId,
         source: cause,
         options: after,
-        price: this.price,
+        price,
       });
       if (cause !== 'rule')
         this.host.track('option.changed', {
@@ -157,6 +158,7 @@ export class Configurator {
         });
       this.choiceAnimations(block.id, choiceId, previousChoiceId, cause === 'visitor');
     }
+    this.reprice(source === 'visitor', price);
     this.rendered(blockId);
   }
 
@@ -224,8 +226,7 @@ export class Configurator {
     }
   }
 
-  private reprice(announce: boolean) {
-    const price = computePrice(this.scene, this.options, this.fields);
+  private reprice(announce: boolean, price = computePrice(this.scene, this.options, this.fields)) {
     if (JSON.stringify(price) !== JSON.stringify(this.price)) {
       this.price = price;
       if (price) {
