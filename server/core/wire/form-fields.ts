@@ -17,7 +17,13 @@ export interface FormField {
   step?: number;
   minLength?: number;
   maxLength?: number;
+  /** `number` fields: the initial value, within the bounds (12.5). */
+  default?: number;
 }
+
+/** A `number` field's bounds when the owner gives none (contract 12.5). */
+export const NUMBER_FIELD_MIN = 0;
+export const NUMBER_FIELD_MAX = 1_000_000;
 
 const FIELD_TYPES = new Set<string>(['text', 'email', 'tel', 'number', 'textarea', 'select', 'checkbox']);
 const isRecord = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object';
@@ -36,19 +42,32 @@ export function readFormFields(raw: unknown): FormField[] {
         : { value: String(option), label: String(option) },
     );
     const type = FIELD_TYPES.has(String(field.type)) ? (field.type as FormField['type']) : 'text';
-    return [
-      {
-        id,
-        label: String(field.label ?? id),
-        type,
-        required: field.required === true,
-        options,
-        min: finite(field.min),
-        max: finite(field.max),
-        step: positive(field.step) ? (field.step as number) : undefined,
-        minLength: positive(field.minLength) ? Math.floor(field.minLength as number) : undefined,
-        maxLength: positive(field.maxLength) ? Math.floor(field.maxLength as number) : undefined,
-      },
-    ];
+    const read: FormField = {
+      id,
+      label: String(field.label ?? id),
+      type,
+      required: field.required === true,
+      options,
+      min: finite(field.min),
+      max: finite(field.max),
+      step: positive(field.step) ? (field.step as number) : undefined,
+      minLength: positive(field.minLength) ? Math.floor(field.minLength as number) : undefined,
+      maxLength: positive(field.maxLength) ? Math.floor(field.maxLength as number) : undefined,
+    };
+    return [type === 'number' ? withNumberBounds(read, finite(field.default)) : read];
   });
+}
+
+/**
+ * A `number` field always has bounds (12.5): the owner's, else 0 and 1,000,000 (widened to take a
+ * lone bound beyond them); crossed bounds are unusable and fall back to both defaults. A default
+ * outside the bounds is dropped.
+ */
+function withNumberBounds(field: FormField, initial: number | undefined): FormField {
+  let { min, max } = field;
+  if (min !== undefined && max !== undefined && min > max) min = max = undefined;
+  min ??= Math.min(NUMBER_FIELD_MIN, max ?? NUMBER_FIELD_MIN);
+  max ??= Math.max(NUMBER_FIELD_MAX, min);
+  const inBounds = initial !== undefined && initial >= min && initial <= max;
+  return { ...field, min, max, ...(inBounds ? { default: initial } : {}) };
 }

@@ -114,9 +114,43 @@ describe('checkFormFields', () => {
     ]);
   });
 
-  it('ignores bounds the owner left unusable', () => {
+  it('ignores bounds the owner left unusable: a number field then has the bounds 0 and 1,000,000 (12.5)', () => {
     const loose = readFormFields([{ id: 'n', type: 'number', min: 'one', step: 0, maxLength: -1 }]);
-    expect(loose[0]).toMatchObject({ min: undefined, step: undefined, maxLength: undefined });
-    expect(checkFormFields(loose, { n: -3.7 }, FORM_FIELD_MESSAGES)).toEqual([]);
+    expect(loose[0]).toMatchObject({ min: 0, max: 1_000_000, step: undefined, maxLength: undefined });
+    expect(checkFormFields(loose, { n: 3.7 }, FORM_FIELD_MESSAGES)).toEqual([]);
+    expect(checkFormFields(loose, { n: -3.7 }, FORM_FIELD_MESSAGES).map((problem) => problem.rule)).toEqual([
+      'fieldMin',
+    ]);
+  });
+
+  it('refuses a number field value outside the default bounds (12.5)', () => {
+    const open = readFormFields([{ id: 'area', label: 'Area', type: 'number' }]);
+    expect(checkFormFields(open, { area: 1_000_000 }, FORM_FIELD_MESSAGES)).toEqual([]);
+    expect(checkFormFields(open, { area: 1_000_001 }, FORM_FIELD_MESSAGES)).toEqual([
+      { id: 'area', rule: 'fieldMax', message: 'Must be at most 1000000.' },
+    ]);
+    expect(checkFormFields(open, { area: -1 }, FORM_FIELD_MESSAGES)).toEqual([
+      { id: 'area', rule: 'fieldMin', message: 'Must be at least 0.' },
+    ]);
+  });
+
+  it("reads a number field's default within its bounds, widens a default bound past a lone owner bound", () => {
+    const [quantity, far, wrong, crossed] = readFormFields([
+      { id: 'quantity', type: 'number', min: 1, max: 20, default: 1 },
+      { id: 'far', type: 'number', min: 2_000_000 },
+      { id: 'wrong', type: 'number', max: 5, default: 6 },
+      { id: 'crossed', type: 'number', min: 10, max: 5 },
+    ]);
+    expect(quantity).toMatchObject({ min: 1, max: 20, default: 1 });
+    expect(far).toMatchObject({ min: 2_000_000, max: 2_000_000 });
+    expect(wrong).toMatchObject({ min: 0, max: 5 });
+    expect(wrong.default).toBeUndefined();
+    expect(crossed).toMatchObject({ min: 0, max: 1_000_000 });
+  });
+
+  it('gives bounds only to number fields', () => {
+    const [text] = readFormFields([{ id: 'name', type: 'text', default: 3 }]);
+    expect(text).toMatchObject({ min: undefined, max: undefined });
+    expect(text.default).toBeUndefined();
   });
 });

@@ -8,5 +8,13 @@ export { parseScene } from './parse-scene.js';
 export { resolveOptions } from './resolve-options.js';
 export { computePrice, choiceDelta } from './price.js';
 export { formatMoney } from './format-money.js';
-export { encodeConfiguration, decodeConfiguration } from './configuration-codec.js';
+export {
+  encodeConfiguration,
+  decodeConfiguration,
+  configurationFieldsFor,
+  MAX_CONFIGURATION_LENGTH,
+  type SavedConfiguration,
+} from './configuration-codec.js';
+export { currencyDecimals } from './currency-decimals.js';
+export { whenHolds } from './when.js';
 export { checkVisitorEvent } from './check-visitor-event.js';

@@ -122,9 +122,7 @@ export interface PricingBlock {
 }
 
 export type FormulaOperand =
-  | { kind: 'value'; value: number }
-  | { kind: 'field'; field: string }
-  | { kind: 'option'; blockId: string };
+  { kind: 'value'; value: number } | { kind: 'field'; field: string } | { kind: 'option'; blockId: string };
 
 export interface FormulaStep {
   op: 'add' | 'multiply' | 'min' | 'max' | 'round';
@@ -133,6 +131,8 @@ export interface FormulaStep {
   mode?: 'half-up' | 'half-even' | 'up' | 'down';
   when: When | null;
   label: string | null;
+  /** The step's position in the owner's `pricingFormula` (its line id is `formula.<index>`). */
+  index?: number;
 }
 
 /** A `number` form field as pricing reads it (bounds default 0 and 1,000,000). */

@@ -44,7 +44,8 @@ export interface VisitorEventBatch {
   events: VisitorEvent[];
 }
 
-export type VisitorEventError = 'unknown_type' | 'unknown_block' | 'unknown_choice' | 'unknown_animation' | 'invalid_event';
+export type VisitorEventError =
+  'unknown_type' | 'unknown_block' | 'unknown_choice' | 'unknown_animation' | 'invalid_event';
 
 /** 202's body: events left out, by index in the batch. */
 export interface VisitorEventsAnswer {

@@ -1,0 +1,164 @@
+import { currencyDecimals } from './currency-decimals.js';
+import {
+  isRecord,
+  join,
+  readBoolean,
+  readColor,
+  readEnum,
+  readHttpsUrl,
+  readLabel,
+  readNumber,
+  type Json,
+} from './owner-values.js';
+import type { SceneWarnings } from './scene-warnings.js';
+import type { PricingSettings, SceneSettings } from './types.js';
+
+/** The projectSettings keys the element honours (12.7), defaults filled in; a bad value is its default. */
+const PATH = 'sceneData.projectSettings';
+const DEFAULT_PRIMARY_COLOR = '#1f3a5f';
+
+function group(settings: Json, key: string, warnings: SceneWarnings): Json {
+  const value = settings[key];
+  if (value === undefined || value === null) return {};
+  if (isRecord(value)) return value;
+  warnings.warn(join(PATH, key), 'invalid_type', `${key} must be an object; its defaults apply.`);
+  return {};
+}
+
+function readLocale(value: unknown, path: string, warnings: SceneWarnings): string | null {
+  if (value === undefined || value === null) return null;
+  try {
+    if (typeof value === 'string' && value.length <= 64) return Intl.getCanonicalLocales(value)[0] ?? null;
+  } catch {
+    // A malformed tag (`en_US`) is reported below.
+  }
+  warnings.warn(path, 'invalid_value', 'A locale is a BCP 47 tag such as de-DE.');
+  return null;
+}
+
+function readCurrency(pricing: Json, settings: Json, warnings: SceneWarnings) {
+  const inPricing = pricing.currency !== undefined && pricing.currency !== null;
+  const raw = inPricing ? pricing.currency : settings.currency;
+  const path = inPricing ? join(join(PATH, 'pricing'), 'currency') : join(PATH, 'currency');
+  if (raw === undefined || raw === null || raw === '') return { currency: null, decimals: 2 as const };
+  const code = typeof raw === 'string' ? raw.trim().toUpperCase() : '';
+  const decimals = currencyDecimals(code);
+  if (decimals === null) {
+    warnings.warn(
+      path,
+      'invalid_value',
+      'A currency is an ISO 4217 code with 0, 2 or 3 decimals; prices show plain numbers.',
+    );
+    return { currency: null, decimals: 2 as const };
+  }
+  return { currency: code, decimals };
+}
+
+function readTax(value: unknown, path: string, warnings: SceneWarnings): PricingSettings['tax'] {
+  if (value === undefined || value === null) return null;
+  if (!isRecord(value)) {
+    warnings.warn(path, 'invalid_type', 'tax is { rate, included?, label? }.');
+    return null;
+  }
+  if (value.rate === undefined) warnings.warn(join(path, 'rate'), 'missing_field', 'A tax needs a rate from 0 to 1.');
+  const rate = readNumber(value.rate, join(path, 'rate'), warnings, 0, 1);
+  if (rate === undefined) return null;
+  return {
+    rate,
+    included: readBoolean(value.included, join(path, 'included'), warnings) ?? true,
+    label: readLabel(value.label, 'Tax', join(path, 'label'), warnings),
+  };
+}
+
+function readPricing(settings: Json, warnings: SceneWarnings): PricingSettings {
+  const pricing = group(settings, 'pricing', warnings);
+  const at = (key: string) => join(join(PATH, 'pricing'), key);
+  const showPrices =
+    readBoolean(pricing.showPrices, at('showPrices'), warnings) ??
+    readBoolean(settings.showPrices, join(PATH, 'showPrices'), warnings) ??
+    true;
+  return {
+    ...readCurrency(pricing, settings, warnings),
+    locale: readLocale(pricing.locale, at('locale'), warnings),
+    showPrices,
+    showDeltas: readBoolean(pricing.showDeltas, at('showDeltas'), warnings) ?? true,
+    tax: readTax(pricing.tax, at('tax'), warnings),
+    rounding: readEnum(pricing.rounding, ['half-up', 'half-even'] as const, at('rounding'), warnings) ?? 'half-up',
+  };
+}
+
+function readBackground(value: unknown, path: string, warnings: SceneWarnings) {
+  return value === 'transparent' ? 'transparent' : (readColor(value, path, warnings) ?? '#ffffff');
+}
+
+/** Reads projectSettings (12.7) with every default in place. */
+export function parseSettings(value: unknown, warnings: SceneWarnings): SceneSettings {
+  let settings: Json = {};
+  if (isRecord(value)) settings = value;
+  else if (value !== undefined && value !== null)
+    warnings.warn(PATH, 'invalid_type', 'projectSettings must be an object.');
+
+  const branding = group(settings, 'branding', warnings);
+  const lighting = group(settings, 'lighting', warnings);
+  const display = group(settings, 'display', warnings);
+  const camera = group(settings, 'camera', warnings);
+  const ar = group(settings, 'ar', warnings);
+  const at = (name: string, key: string) => join(join(PATH, name), key);
+  const number = (source: Json, name: string, key: string, min: number, max: number) =>
+    readNumber(source[key], at(name, key), warnings, min, max);
+  const flag = (source: Json, name: string, key: string) => readBoolean(source[key], at(name, key), warnings);
+
+  const minDistance = number(camera, 'camera', 'minDistance', 0, Number.MAX_VALUE) ?? null;
+  let maxDistance = number(camera, 'camera', 'maxDistance', 0, Number.MAX_VALUE) ?? null;
+  if (minDistance !== null && maxDistance !== null && maxDistance < minDistance) {
+    warnings.warn(at('camera', 'maxDistance'), 'invalid_value', 'maxDistance is below minDistance; none is used.');
+    maxDistance = null;
+  }
+  const minPolarAngle = number(camera, 'camera', 'minPolarAngle', 0, 180) ?? 0;
+  let maxPolarAngle = number(camera, 'camera', 'maxPolarAngle', 0, 180) ?? 180;
+  if (maxPolarAngle < minPolarAngle) {
+    warnings.warn(at('camera', 'maxPolarAngle'), 'invalid_value', 'maxPolarAngle is below minPolarAngle; 180 is used.');
+    maxPolarAngle = 180;
+  }
+  const shadows = lighting.shadows === 'auto' ? 'auto' : (flag(lighting, 'lighting', 'shadows') ?? 'auto');
+
+  return {
+    pricing: readPricing(settings, warnings),
+    branding: {
+      primaryColor:
+        readColor(settings.brandColor, join(PATH, 'brandColor'), warnings) ??
+        readColor(branding.primaryColor, at('branding', 'primaryColor'), warnings) ??
+        DEFAULT_PRIMARY_COLOR,
+      logoUrl: readHttpsUrl(branding.logoUrl, at('branding', 'logoUrl'), warnings) ?? null,
+    },
+    lighting: {
+      environment:
+        readEnum(lighting.environment, ['room', 'none'] as const, at('lighting', 'environment'), warnings) ?? 'room',
+      environmentIntensity: number(lighting, 'lighting', 'environmentIntensity', 0, 5) ?? 1,
+      exposure: number(lighting, 'lighting', 'exposure', 0.1, 4) ?? 1,
+      keyLight: number(lighting, 'lighting', 'keyLight', 0, 10) ?? 1.5,
+      shadows,
+      shadowOpacity: number(lighting, 'lighting', 'shadowOpacity', 0, 1) ?? 0.25,
+    },
+    display: {
+      background: readBackground(display.background, at('display', 'background'), warnings),
+      autoRotate: flag(display, 'display', 'autoRotate') ?? false,
+      showOptions: flag(display, 'display', 'showOptions') ?? true,
+      showForm: flag(display, 'display', 'showForm') ?? true,
+    },
+    camera: {
+      fov: number(camera, 'camera', 'fov', 10, 100) ?? 45,
+      minDistance,
+      maxDistance,
+      minPolarAngle,
+      maxPolarAngle,
+      enablePan: flag(camera, 'camera', 'enablePan') ?? true,
+      enableZoom: flag(camera, 'camera', 'enableZoom') ?? true,
+    },
+    ar: {
+      enabled: flag(ar, 'ar', 'enabled') ?? true,
+      placement: readEnum(ar.placement, ['floor', 'wall'] as const, at('ar', 'placement'), warnings) ?? 'floor',
+      scale: readEnum(ar.scale, ['auto', 'fixed'] as const, at('ar', 'scale'), warnings) ?? 'auto',
+    },
+  };
+}
