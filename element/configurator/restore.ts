@@ -1,5 +1,4 @@
-import { decodeConfiguration } from '../../server/core/wire/configurator/index.js';
-import type { SavedConfiguration } from '../../server/core/wire/configurator/configuration-codec.js';
+import { decodeConfiguration, type SavedConfiguration } from '../../server/core/wire/configurator/index.js';
 
 /** The selections a page asks for at load (12.8), and why a saved configuration was set aside. */
 export interface RestoreRequest {

@@ -72,6 +72,7 @@ function control(field: FormField, id: string, error: string) {
         min=${ifDefined(field.min)}
         max=${ifDefined(field.max)}
         step=${ifDefined(field.step)}
+        value=${ifDefined(field.default)}
         minlength=${ifDefined(field.minLength)}
         maxlength=${ifDefined(field.maxLength)}
         aria-invalid=${invalid}

@@ -173,8 +173,9 @@ describe('<config-share> price', () => {
     );
 
     const quantity = part<HTMLInputElement>(element, '[part="form"] [name="quantity"]')!;
+    equal(quantity.value, '1', 'the field shows its default');
+    quantity.value = '';
     quantity.focus();
-    quantity.select();
     await sendKeys({ type: '2' });
     equal(element.getConfiguration()?.price?.total, 42800, 'quantity 2 doubles it at once');
     equal(element.getConfiguration()?.fields, { quantity: 2 }, 'the field is part of the configuration');
