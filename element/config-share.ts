@@ -88,20 +88,35 @@ const idempotencyKey = () =>
 /**
  * `<config-share project-id token>` (or `share-url`): a shared 3D configurator on a merchant page.
  * The element reads the share through the BFF, asks for its password, shows the scene (three.js,
- * loaded lazily when the element nears the viewport) and sends the visitor's form. Failures
- * become states and events, never exceptions thrown at the page.
+ * loaded lazily when the element nears the viewport) and sends the visitor's form. With option
+ * blocks, pricing, animations or saving (contract 12) a second lazy chunk adds the configurator:
+ * the options panel, the price, animation buttons and saved configurations; visitor events go to
+ * the owner's analytics in batches (`events="off"` stops them). Failures become states and events,
+ * never exceptions thrown at the page.
  *
  * @fires config-share-load - `{ project }` when a payload is shown (not again for an unchanged one).
  * @fires config-share-error - `{ type, message }`: unavailable, not-found, domain_not_allowed, network, http,
- *   rate-limited, config, webgl, invalid, submit, ar.
+ *   rate-limited, config, webgl, invalid, submit, ar, configuration (a saved configuration or entries of
+ *   it set aside), events (visitor events refused for good).
  * @fires config-share-password-required - the password prompt is shown.
  * @fires config-share-model-missing - `{ modelIds }` of models left out of the scene.
  * @fires config-share-submit - `{ requestId }` once the server stored the request.
+ * @fires config-share-option-change - `{ blockId, choiceId, previousChoiceId, source, options, price }`:
+ *   a selection changed (`source` visitor, api or rule); not for defaults or a restore.
+ * @fires config-share-price - `{ price }` when first computed and whenever it changes.
+ * @fires config-share-save - `{ configuration, url }`, cancelable: prevented, nothing is copied or shown.
+ * @fires config-share-animation - `{ animationId, trigger }` (button, choice or api).
  * @csspart viewer - the 3D view. @csspart status - the state message (a live region).
  * @csspart password-form - the password prompt. @csspart form - the visitor's form.
  * @csspart submit-button - the form's submit button.
  * @csspart ar - the "View in AR" button (one-model scenes, on devices that can show AR).
- * @cssproperty --config-share-accent - buttons, checked choices, focus rings (default #2563eb).
+ * @csspart options - the options panel, between the viewer and the form. @csspart option-block - a block's fieldset.
+ * @csspart choice - a choice's label. @csspart price - the total and tax note (a live region).
+ * @csspart price-lines - the price breakdown (a details element). @csspart animation-button - an animation's button.
+ * @csspart save-button - saves the configuration. @csspart save-link - the saved link (read-only).
+ * @csspart logo - the project's logo.
+ * @cssproperty --config-share-accent - buttons, checked choices, focus rings (default: the owner's brand colour,
+ *   else #2563eb).
  * @cssproperty --config-share-accent-contrast - text on the accent (default #fff).
  * @cssproperty --config-share-radius - corners of inputs, choices and buttons (default 0.5rem).
  * @cssproperty --config-share-gap - spacing in the panel (default 1rem).

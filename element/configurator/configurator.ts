@@ -194,11 +194,15 @@ export class Configurator {
     return true;
   }
 
-  /** Once the models are drawn: restored and default choices hold their animations' end pose (the viewer plays `load` clips). */
+  /** Once the models are drawn, restored and default choices hold their animations' end pose. */
   viewerReady() {
     void this.host.viewer()?.then((viewer) => {
       for (const animation of this.scene.animations)
-        if (animation.trigger === 'choice' && animation.on && this.options[animation.on.blockId] === animation.on.choiceId)
+        if (
+          animation.trigger === 'choice' &&
+          animation.on &&
+          this.options[animation.on.blockId] === animation.on.choiceId
+        )
           viewer?.playAnimation(animation.id, 'end');
     });
   }

@@ -17,9 +17,10 @@ export interface PriceView {
  * first frame, so only later changes are announced) and the breakdown (`part="price-lines"`).
  */
 export function priceDisplay({ strings, shown, price, money }: PriceView) {
-  const tax = shown.tax?.included
-    ? html` <span class="tax">${format(strings.priceTaxIncluded, { label: shown.tax.label, amount: money(shown.tax.amount) })}</span>`
-    : nothing;
+  const note = shown.tax?.included
+    ? format(strings.priceTaxIncluded, { label: shown.tax.label, amount: money(shown.tax.amount) })
+    : '';
+  const tax = note ? html` <span class="tax">${note}</span>` : nothing;
   return html`<div part="price" role="status" aria-live="polite" aria-atomic="true">
       <span class="total-label">${strings.priceTotal}</span> <strong class="total">${money(shown.total)}</strong>${tax}
     </div>

@@ -23,7 +23,14 @@ const panelStyles = css`
   [part='choice']:has(:focus-visible) { outline: 2px solid var(--_accent); outline-offset: 2px; }
   .swatch .has-face { padding: 0.25rem; }
   .swatch .has-face input { position: absolute; opacity: 0; pointer-events: none; }
-  .swatch .swatch { display: block; width: 2.5rem; height: 2.5rem; border-radius: 50%; object-fit: cover; border: 1px solid var(--_line); }
+  .swatch .swatch {
+    display: block;
+    width: 2.5rem;
+    height: 2.5rem;
+    border-radius: 50%;
+    object-fit: cover;
+    border: 1px solid var(--_line);
+  }
   .swatch [part='choice']:has(:checked) { box-shadow: 0 0 0 3px var(--_accent); }
   .check { display: none; font-weight: 700; color: var(--_accent); }
   [part='choice']:has(:checked) .check { display: inline; }

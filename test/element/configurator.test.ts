@@ -1,6 +1,17 @@
 import { sendKeys } from '@web/test-runner-commands';
 import type { ConfigShareElement } from '../../element/config-share.js';
-import { assert, cleanUp, equal, mount, part, projectOf, recordEvents, requestsOf, until, untilState } from './helpers.js';
+import {
+  assert,
+  cleanUp,
+  equal,
+  mount,
+  part,
+  projectOf,
+  recordEvents,
+  requestsOf,
+  until,
+  untilState,
+} from './helpers.js';
 
 afterEach(cleanUp);
 
@@ -24,8 +35,8 @@ describe('<config-share> options panel', () => {
     const element = mountStool();
     await ready(element);
     const root = element.shadowRoot!;
-    const [viewer, options, form] = ['[part="viewer"]', '[part="options"]', '[part="form"]'].map(
-      (selector) => root.querySelector(selector)!,
+    const [viewer, options, form] = ['[part="viewer"]', '[part="options"]', '[part="form"]'].map((selector) =>
+      root.querySelector(selector)!,
     );
     assert(viewer.compareDocumentPosition(options) & Node.DOCUMENT_POSITION_FOLLOWING, 'options after the viewer');
     assert(options.compareDocumentPosition(form) & Node.DOCUMENT_POSITION_FOLLOWING, 'the form after the options');
@@ -56,7 +67,7 @@ describe('<config-share> options panel', () => {
     assert(radio(element, 'seat', 'oak')!.checked && radio(element, 'legs', 'steel')!.checked, 'defaults checked');
   });
 
-  it('keyboard: one Tab stop per block, arrows select and apply, disabled skipped, Space flips the switch', async () => {
+  it('keyboard: a Tab stop per block, arrows select and apply, disabled skipped, Space flips the switch', async () => {
     const changes = recordEvents('config-share-option-change');
     const element = mountStool();
     await ready(element);
@@ -64,7 +75,11 @@ describe('<config-share> options panel', () => {
     await sendKeys({ press: 'Tab' });
     equal(focused(element)?.value, 'steel', 'Tab goes to the next block, on its checked radio');
     await sendKeys({ press: 'ArrowRight' });
-    equal([focused(element)?.value, radio(element, 'legs', 'brass')!.checked], ['brass', true], 'arrow moves and checks');
+    equal(
+      [focused(element)?.value, radio(element, 'legs', 'brass')!.checked],
+      ['brass', true],
+      'arrow moves and checks',
+    );
     equal(element.getConfiguration()?.options.legs, 'brass', 'applied at once');
     const last = changes.seen.at(-1)!.detail;
     equal([last.blockId, last.choiceId, last.previousChoiceId, last.source], ['legs', 'brass', 'steel', 'visitor']);
@@ -86,7 +101,7 @@ describe('<config-share> options panel', () => {
     changes.stop();
   });
 
-  it('rules: requires disables and moves the selection, hide drops a choice to the default, hideBlock removes the block', async () => {
+  it('rules: requires disables and moves, hide drops to the default, hideBlock removes the block', async () => {
     const changes = recordEvents('config-share-option-change');
     const element = mountStool();
     await ready(element);

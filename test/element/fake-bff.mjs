@@ -30,7 +30,11 @@ async function cubeGlb() {
   const node = doc.createNode('cube').setMesh(mesh);
   doc.createScene().addChild(node);
   // `Turn`: one turn about Y in 2 s (the demo stool's clip), for the animation buttons.
-  const times = doc.createAccessor().setType('SCALAR').setArray(new Float32Array([0, 1, 2])).setBuffer(buffer);
+  const times = doc
+    .createAccessor()
+    .setType('SCALAR')
+    .setArray(new Float32Array([0, 1, 2]))
+    .setBuffer(buffer);
   const turns = new Float32Array([0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, -1]);
   const rotations = doc.createAccessor().setType('VEC4').setArray(turns).setBuffer(buffer);
   const sampler = doc.createAnimationSampler().setInput(times).setOutput(rotations).setInterpolation('LINEAR');
@@ -109,8 +113,18 @@ function stoolProject(id, scenario) {
             type: 'toggle',
             targetObjectId: 'stool',
             choices: [
-              { id: 'off', label: 'Without', default: true, effects: [{ type: 'visibility', nodes: ['Backrest'], visible: false }] },
-              { id: 'on', label: 'With', price: 30, effects: [{ type: 'visibility', nodes: ['Backrest'], visible: true }] },
+              {
+                id: 'off',
+                label: 'Without',
+                default: true,
+                effects: [{ type: 'visibility', nodes: ['Backrest'], visible: false }],
+              },
+              {
+                id: 'on',
+                label: 'With',
+                price: 30,
+                effects: [{ type: 'visibility', nodes: ['Backrest'], visible: true }],
+              },
             ],
           },
           {

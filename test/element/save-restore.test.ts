@@ -1,6 +1,17 @@
 import { decodeConfiguration, encodeConfiguration } from '../../server/core/wire/configurator/index.js';
 import type { ConfigShareElement } from '../../element/config-share.js';
-import { assert, cleanUp, equal, eventsOf, mount, part, projectOf, recordEvents, until, untilState } from './helpers.js';
+import {
+  assert,
+  cleanUp,
+  equal,
+  eventsOf,
+  mount,
+  part,
+  projectOf,
+  recordEvents,
+  until,
+  untilState,
+} from './helpers.js';
 
 /** The clipboard as the element sees it: what was written, and whether writing works. */
 const clipboard = { written: [] as string[], works: true };
@@ -118,8 +129,15 @@ describe('<config-share> restore', () => {
     const element = mountStool({ configuration: 'not a configuration!' });
     await ready(element);
     equal(checked(element, 'seat'), 'oak', 'defaults');
-    equal(errors.seen.map((event) => event.detail.type), ['configuration'], 'said once');
-    element.setAttribute('configuration', encodeConfiguration({ projectId: element.projectId, options: { seat: 'walnut' } }));
+    equal(
+      errors.seen.map((event) => event.detail.type),
+      ['configuration'],
+      'said once',
+    );
+    element.setAttribute(
+      'configuration',
+      encodeConfiguration({ projectId: element.projectId, options: { seat: 'walnut' } }),
+    );
     await until(() => checked(element, 'seat') === 'walnut', 'applied');
     equal(changes.seen[0].detail.source, 'api', 'as an api change');
     errors.stop();

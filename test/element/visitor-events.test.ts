@@ -27,7 +27,11 @@ function sinkFor(scenario = 'stool') {
     ((await (await fetch(`/fake/log?project=${projectId}`)).json()) as LoggedRequest[]).filter(
       (request) => request.action === '/events',
     );
-  return { sink: { url: `/share/${projectId}/tok/events`, refused: (status: number) => refused.push(status) }, batches, refused };
+  return {
+    sink: { url: `/share/${projectId}/tok/events`, refused: (status: number) => refused.push(status) },
+    batches,
+    refused,
+  };
 }
 
 describe('<config-share> visitor events', () => {
@@ -44,7 +48,10 @@ describe('<config-share> visitor events', () => {
     for (const batch of batches) {
       assert(batch.contentType?.startsWith('text/plain'), `text/plain, no preflight: ${batch.contentType}`);
       equal(batch.body.sessionId, sessionId, 'the page session');
-      assert(batch.body.events.filter((event: { type: string }) => event.type === 'price.calculated').length <= 1, 'one price');
+      assert(
+        batch.body.events.filter((event: { type: string }) => event.type === 'price.calculated').length <= 1,
+        'one price',
+      );
     }
     assert(/^[A-Za-z0-9_-]{22}$/.test(sessionId), `128 random bits, base64url: ${sessionId}`);
     const events = await eventsOf(element);
@@ -96,8 +103,15 @@ describe('<config-share> visitor events', () => {
     for (let i = 0; i < 11; i++) queueVisitorEvent(big.sink, 'viewer.screenshot', data);
     await until(async () => (await big.batches()).length >= 2, 'cut by size');
     const sizes = (await big.batches()).map((batch) => JSON.stringify(batch.body).length);
-    assert(sizes.every((size) => size <= 16 * 1024), `each at most 16 KB: ${sizes}`);
-    equal((await big.batches()).reduce((sum, batch) => sum + batch.body.events.length, 0), 11, 'all sent');
+    assert(
+      sizes.every((size) => size <= 16 * 1024),
+      `each at most 16 KB: ${sizes}`,
+    );
+    equal(
+      (await big.batches()).reduce((sum, batch) => sum + batch.body.events.length, 0),
+      11,
+      'all sent',
+    );
   });
 
   it('visibilitychange to hidden sends at once; pagehide uses sendBeacon with a string', async () => {
@@ -141,7 +155,10 @@ describe('<config-share> visitor events', () => {
     await until(async () => (await busy.batches()).length === 2, 'sent after Retry-After', 10_000);
     const [refused, held] = await busy.batches();
     equal([refused.status, held.body.events[0].type], [429, 'configuration.saved'], 'the held event');
-    assert(held.receivedAt - refused.receivedAt >= 2900, `held until Retry-After: ${held.receivedAt - refused.receivedAt} ms`);
+    assert(
+      held.receivedAt - refused.receivedAt >= 2900,
+      `held until Retry-After: ${held.receivedAt - refused.receivedAt} ms`,
+    );
     equal(busy.refused, [], 'a 429 is not a refusal for good');
   });
 });
