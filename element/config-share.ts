@@ -109,7 +109,7 @@ const idempotencyKey = () =>
  * @csspart viewer - the 3D view. @csspart status - the state message (a live region).
  * @csspart password-form - the password prompt. @csspart form - the visitor's form.
  * @csspart submit-button - the form's submit button.
- * @csspart ar - the "View in AR" button (one-model scenes, on devices that can show AR).
+ * @csspart ar - the "View in AR" button where AR can start ("Preparing AR…", disabled, until the export is ready).
  * @csspart options - the options panel, between the viewer and the form. @csspart option-block - a block's fieldset.
  * @csspart choice - a choice's label. @csspart price - the total and tax note (a live region).
  * @csspart price-lines - the price breakdown (a details element). @csspart animation-button - an animation's button.
@@ -158,8 +158,10 @@ export class ConfigShareElement extends LitElement {
   @state() private busy = false;
   @state() private progress = 1;
   @state() private notice = '';
-  /** A one-model scene that this device can show in AR: the "View in AR" button is there. */
+  /** This device can show the scene in AR: the "View in AR" button is there. */
   @state() private arAvailable = false;
+  /** The configured scene's AR export is in model-viewer: the button is enabled. */
+  @state() private arReady = false;
   @state() private fieldErrors: Record<string, string> = {};
   @state() private submitMessage = '';
   /** The submit under way: a second click or call joins it instead of sending again. */
@@ -175,7 +177,7 @@ export class ConfigShareElement extends LitElement {
   /** Bumped by every load, so an answer that arrives after a newer load is ignored. */
   private generation = 0;
   private viewer?: Promise<Viewer | null>;
-  /** The scene's AR side (model-viewer), for one-model scenes; `arView` once it is there. */
+  /** The scene's AR side (model-viewer); `arView` once it is there. */
   private ar?: Promise<ArView | null>;
   private arView?: ArView;
   /** Bumped when the scene is dropped: work of a dropped scene that is still under way stops there. */
@@ -464,7 +466,7 @@ export class ConfigShareElement extends LitElement {
     this.viewer = undefined;
     void this.ar?.then((ar) => ar?.dispose());
     this.ar = this.arView = undefined;
-    this.arAvailable = false;
+    this.arAvailable = this.arReady = false;
     this.scene++;
   }
 
@@ -518,10 +520,9 @@ export class ConfigShareElement extends LitElement {
         this.notice = strings.modelsMissing;
         this.emit('config-share-model-missing', { modelIds: missing });
       }
-      // AR only where the scene is exactly one model, and that model is shown.
-      const [only] = models.placed;
-      if (project.data.models.length === 1 && only && missing.length === 0 && scene === this.scene)
-        this.ar = this.mountAr(project, only);
+      // AR shows the configured scene, whatever its number of models (the first one's file until the export is ready).
+      const [first] = models.placed;
+      if (first && scene === this.scene) this.ar = this.mountAr(project, first, viewer);
       return viewer;
     } catch (error) {
       // No WebGL (or the chunk could not be fetched): the form still works without the scene.
@@ -539,7 +540,7 @@ export class ConfigShareElement extends LitElement {
    * Adds model-viewer for AR once the scene has drawn, when the page is idle: the AR chunks never
    * compete with the first frame. The button shows only if model-viewer can start AR here.
    */
-  private async mountAr(project: PublicProject, model: PlacedModel): Promise<ArView | null> {
+  private async mountAr(project: PublicProject, model: PlacedModel, viewer: Viewer): Promise<ArView | null> {
     const { scene } = this;
     await new Promise<void>((resolve) =>
       typeof requestIdleCallback === 'function'
@@ -555,7 +556,9 @@ export class ConfigShareElement extends LitElement {
       const ar = await createArView(stage, model, {
         label: project.name,
         onAvailability: (available) => (this.arAvailable = available && scene === this.scene),
+        onReady: (ready) => (this.arReady = ready && scene === this.scene),
         onError: fail,
+        source: viewer,
       });
       // A scene dropped meanwhile disposes `ar` through the promise dropViewer() chained on.
       if (scene === this.scene) this.arView = ar;
@@ -685,8 +688,8 @@ export class ConfigShareElement extends LitElement {
                 }
                 ${
                   this.arAvailable
-                    ? html`<button type="button" part="ar" @click=${() => this.activateAr()}
-                      >${strings.viewInAr}</button>`
+                    ? html`<button type="button" part="ar" ?disabled=${!this.arReady} @click=${() => this.activateAr()}
+                      >${this.arReady ? strings.viewInAr : strings.preparingAr}</button>`
                     : nothing
                 }
               </div>

@@ -1,16 +1,27 @@
 import { Euler, Matrix4, Quaternion, Vector3 } from 'three';
+import type { SceneSettings } from '../../server/core/wire/configurator/types.js';
 import type { PublicModel } from '../../server/core/wire/public-project.js';
-import type { PlacedModel } from './viewer.js';
+import type { PlacedModel, Viewer } from './viewer.js';
 import { transformMatrix } from './viewer.js';
 
 /**
- * "View in AR" for a one-model scene through @google/model-viewer, loaded only after the first frame (and its own
- * chunk only when the page has not defined `<model-viewer>`). It stays 1 px and inert until a WebXR session shows it,
- * and loads the model only when AR starts, so desktop visitors never pay a second parse.
+ * "View in AR" through @google/model-viewer, loaded only after the first frame (and its own chunk
+ * only when the page has not defined `<model-viewer>`). It stays 1 px and inert until a WebXR
+ * session shows it, and loads the model only when AR starts, so desktop visitors never pay a
+ * second parse. AR shows the configured scene (contract 12.9): where AR can start, each settled
+ * configuration is exported ahead (three's GLTFExporter, in this chunk's own lazy part) and
+ * becomes model-viewer's `src` as a blob URL.
  */
 
 /** The AR modes offered, in model-viewer's order of preference. */
 const AR_MODES = 'webxr scene-viewer quick-look';
+/**
+ * With a blob `src`: Scene Viewer runs in the Google app, which cannot read a page's blob URLs
+ * (it fails or crashes), so it is left out; WebXR and Quick Look use model-viewer's own copy.
+ */
+const BLOB_AR_MODES = 'webxr quick-look';
+/** The export waits this long after the last change, then for an idle moment (12.9). */
+const EXPORT_DELAY_MS = 1000;
 
 /** The parts of `<model-viewer>` this chunk uses. */
 export interface ModelViewerElement extends HTMLElement {
@@ -26,6 +37,8 @@ export interface ArView {
   readonly element: ModelViewerElement;
   /** Starts AR; call it from the click itself (Scene Viewer and Quick Look need the gesture). */
   activate(): void;
+  /** False while the current configuration's export is being prepared (the button says so). */
+  readonly ready: boolean;
   dispose(): void;
 }
 
@@ -36,6 +49,15 @@ export interface ArOptions {
   onAvailability(available: boolean): void;
   /** A failure to start AR, or the model failing to load in model-viewer. */
   onError(message: string): void;
+  /**
+   * The configured scene: AR shows its export instead of the model's file. Without it, AR shows
+   * `model` as uploaded (and is always ready).
+   */
+  source?: Pick<Viewer, 'exportConfigured' | 'onSceneChange'>;
+  /** The project's `ar` settings (12.7): placement and scale. Default: floor, auto. */
+  settings?: Pick<SceneSettings['ar'], 'placement' | 'scale'>;
+  /** Called with false when a change makes the export stale, and true once the new one is in `src`. */
+  onReady?(ready: boolean): void;
 }
 
 /**
@@ -90,15 +112,29 @@ async function arModeChosen(element: ModelViewerElement): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, 0));
 }
 
-/** Adds the `<model-viewer ar>` for `model` to `stage`; availability arrives through `onAvailability`. */
+/** Waits for an idle moment (a timer where requestIdleCallback is missing). */
+const idle = () =>
+  new Promise<void>((resolve) =>
+    typeof requestIdleCallback === 'function'
+      ? requestIdleCallback(() => resolve(), { timeout: 2000 })
+      : setTimeout(resolve, 50),
+  );
+
+/**
+ * Adds the `<model-viewer ar>` to `stage`, showing `model` until the first export of `source` is
+ * ready; availability arrives through `onAvailability`.
+ */
 export async function createArView(stage: HTMLElement, model: PlacedModel, options: ArOptions): Promise<ArView> {
   await defineModelViewer();
   const element = document.createElement('model-viewer') as ModelViewerElement;
   const { orientation, scale } = modelViewerTransform(model);
   const attributes: Record<string, string> = {
+    // The first model's file until the first export is ready: model-viewer only picks an AR mode when `src` is set.
     src: model.url,
     ar: '',
     'ar-modes': AR_MODES,
+    'ar-placement': options.settings?.placement ?? 'floor',
+    'ar-scale': options.settings?.scale ?? 'auto',
     // The model loads when AR starts, not before (model-viewer's activateAR loads it).
     reveal: 'manual',
     loading: 'lazy',
@@ -111,7 +147,66 @@ export async function createArView(stage: HTMLElement, model: PlacedModel, optio
   element.inert = true;
 
   let disposed = false;
-  const onLoad = () => disposed || options.onAvailability(element.canActivateAR);
+  let available = false;
+  let ready = !options.source;
+  /** The blob URL in `src`, revoked when replaced. */
+  let exported: string | null = null;
+  /** Bumped by every change: an export of an older configuration is dropped. */
+  let generation = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  const setReady = (value: boolean) => {
+    if (ready === value) return;
+    ready = value;
+    options.onReady?.(value);
+  };
+  const onLoad = () => {
+    if (disposed) return;
+    available = element.canActivateAR;
+    options.onAvailability(available);
+    if (available && !ready && timer === undefined) schedule();
+  };
+
+  /** Exports the scene 1 s after the last change, when idle, and puts it in `src`. */
+  function schedule() {
+    clearTimeout(timer);
+    const current = generation;
+    timer = setTimeout(async () => {
+      try {
+        await idle();
+        if (disposed || current !== generation || !options.source) return;
+        const blob = await options.source.exportConfigured();
+        if (disposed || current !== generation) return;
+        const previous = exported;
+        exported = URL.createObjectURL(blob);
+        // The export carries the models' placement: no second rotation or scale on top.
+        element.removeAttribute('orientation');
+        element.removeAttribute('scale');
+        element.setAttribute('ar-modes', BLOB_AR_MODES);
+        element.setAttribute('src', exported);
+        if (previous) URL.revokeObjectURL(previous);
+        // model-viewer picks its AR mode again for the new src and modes.
+        await arModeChosen(element);
+        if (disposed || current !== generation) return;
+        setReady(true);
+        onLoad();
+      } catch (error) {
+        options.onError(
+          `The scene could not be prepared for AR (${error instanceof Error ? error.message : 'export'}).`,
+        );
+      } finally {
+        if (current === generation) timer = undefined;
+      }
+    }, EXPORT_DELAY_MS);
+  }
+  const unsubscribe = options.source?.onSceneChange(() => {
+    generation++;
+    clearTimeout(timer);
+    timer = undefined;
+    setReady(false);
+    if (available) schedule();
+  });
+
   const onError = (event: Event) => {
     options.onAvailability(false);
     const detail = (event as CustomEvent<{ type?: string }>).detail;
@@ -135,7 +230,12 @@ export async function createArView(stage: HTMLElement, model: PlacedModel, optio
 
   return {
     element,
+    get ready() {
+      return ready;
+    },
     activate() {
+      // The button is disabled meanwhile; a stale export is never shown.
+      if (!ready) return;
       try {
         element
           .activateAR()
@@ -146,10 +246,13 @@ export async function createArView(stage: HTMLElement, model: PlacedModel, optio
     },
     dispose() {
       disposed = true;
+      clearTimeout(timer);
+      unsubscribe?.();
       element.removeEventListener('load', onLoad);
       element.removeEventListener('error', onError);
       element.removeEventListener('ar-status', onStatus);
       element.remove();
+      if (exported) URL.revokeObjectURL(exported);
     },
   };
 }

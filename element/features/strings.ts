@@ -13,6 +13,7 @@ export const DEFAULT_STRINGS = {
   modelsMissing: 'Some parts of this scene could not be shown.',
   viewerUnavailable: 'The 3D view cannot be shown on this device.',
   viewInAr: 'View in AR',
+  preparingAr: 'Preparing AR…',
   passwordPrompt: 'This configurator is protected by a password.',
   passwordLabel: 'Password',
   passwordSubmit: 'Open',

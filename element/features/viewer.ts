@@ -201,17 +201,21 @@ export function createViewer(
   const drawn = () => new Promise<void>((resolve) => drawnWaiters.push(resolve));
   // Camera moves (dragging, keys, framing new models) draw once per animation frame, however many there were.
   controls.addEventListener('change', renderSoon);
-  const resize = new ResizeObserver(() => {
+  /** Sizes the drawing buffer and the camera to the stage; false while the stage has no size. */
+  const fit = () => {
     const { clientWidth: width, clientHeight: height } = stage;
-    if (!width || !height) return;
+    if (!width || !height) return false;
     renderer.setSize(width, height);
     camera.aspect = width / height;
     // Narrower than square: the vertical angle widens so the horizontal one stays `fov`, and the model stays in view.
     camera.fov = camera.aspect >= 1 ? fov : 2 * MathUtils.radToDeg(Math.atan(Math.tan(halfFov) / camera.aspect));
     camera.updateProjectionMatrix();
-    // At once: a resized drawing buffer is blank until drawn, and a frame later would flash.
-    render();
-  });
+    return true;
+  };
+  // Now, not at the observer's first call: a model parsed before it would be drawn at the canvas's default size.
+  fit();
+  // At once: a resized drawing buffer is blank until drawn, and a frame later would flash.
+  const resize = new ResizeObserver(() => fit() && render());
   resize.observe(stage);
 
   const changeListeners = new Set<() => void>();
@@ -221,9 +225,12 @@ export function createViewer(
   const timer = new Timer();
   timer.connect(document);
   let loopFrame = 0;
+  let firstTick = false;
   const tick = (timestamp: number) => {
     timer.update(timestamp);
-    const seconds = timer.getDelta();
+    // The first delta would span the idle time since the last loop (or be negative): the clock starts here.
+    const seconds = firstTick ? 0 : timer.getDelta();
+    firstTick = false;
     animations.update(seconds);
     if (controls.autoRotate) controls.update(seconds);
     render();
@@ -237,8 +244,7 @@ export function createViewer(
   /** Draws every frame until nothing moves. */
   const startLoop = () => {
     if (loopFrame) return;
-    // The first delta is one frame, not the idle time since the last loop.
-    timer.update(performance.now());
+    firstTick = true;
     loopFrame = requestAnimationFrame(tick);
   };
   // The first touch of the view stops the auto-rotation for good.

@@ -163,7 +163,13 @@ function look(viewer: Viewer) {
     columns[hue] += (i / 4) % copy.width;
   }
   const column = (hue: Hue) => columns[hue] / count[hue];
-  return { pixels: [...data], count, column, width: copy.width };
+  return { pixels: data, count, column, width: copy.width };
+}
+
+/** Asserts two frames are the same, byte for byte (the message counts the bytes that differ). */
+function sameFrame(a: Uint8ClampedArray, b: Uint8ClampedArray, message: string) {
+  const differing = a.length === b.length ? a.filter((value, i) => value !== b[i]).length : -1;
+  assert(differing === 0, `${message}: ${differing} bytes differ (sizes ${a.length}, ${b.length})`);
 }
 
 describe('the viewer: model fields, effects, animations and the export', () => {
@@ -180,6 +186,7 @@ describe('the viewer: model fields, effects, animations and the export', () => {
       oak: [],
       paint: [{ type: 'material', nodes: ['Seat'], color: '#ff00ff' }],
       red: [{ type: 'material', material: 'Oak', color: '#ff0000', roughness: 0.5 }],
+      brass: [{ type: 'material', nodes: ['Seat'], use: 'Brass' }],
     });
     const viewer = await mountViewer(sceneOf({ blocks: [seat] }), { seat: 'oak' });
     const before = look(viewer);
@@ -193,8 +200,11 @@ describe('the viewer: model fields, effects, animations and the export', () => {
       red.count.red > 5 && red.count.magenta === 0 && red.count.green === 0,
       `red by material name: ${JSON.stringify(red.count)}`,
     );
+    await viewer.configure({ seat: 'brass' });
+    const brass = look(viewer);
+    assert(brass.count.red > 5 && brass.count.green === 0, `another material in use: ${JSON.stringify(brass.count)}`);
     await viewer.configure({ seat: 'oak' });
-    equal(look(viewer).pixels, before.pixels, 'back to the very same frame');
+    sameFrame(look(viewer).pixels, before.pixels, 'back to the very same frame');
   });
 
   it('applies the options given at creation before the first frame', async () => {
@@ -251,7 +261,7 @@ describe('the viewer: model fields, effects, animations and the export', () => {
     const brass = look(viewer);
     assert(brass.count.red > 5 && brass.count.blue === 0, `brass legs: ${JSON.stringify(brass.count)}`);
     await viewer.configure({ legs: 'gold' });
-    equal(look(viewer).pixels, steel.pixels, 'an unknown variant shows the default materials');
+    sameFrame(look(viewer).pixels, steel.pixels, 'an unknown variant shows the default materials');
     await viewer.configure({ legs: 'brassRecoloured' });
     const recoloured = look(viewer);
     assert(recoloured.count.red === 0 && recoloured.count.green > brass.count.green, 'a material after a variant wins');
@@ -273,7 +283,7 @@ describe('the viewer: model fields, effects, animations and the export', () => {
     assert(left < home - 8, `partTransforms moved it left: ${home} → ${left}`);
     await shifted.configure({ move: 'right' });
     const back = look(shifted).column('yellow');
-    assert(Math.abs(back - moved) < 1.5, `the effect replaces x only: ${back} vs ${moved}`);
+    assert(Math.abs(back - moved) < 1.5, `the effect replaces x only: ${back} vs ${moved} (${look(shifted).width})`);
   });
 
   it('turns a part about its pivot', async () => {
@@ -373,6 +383,29 @@ describe('the viewer: model fields, effects, animations and the export', () => {
     await viewer.configure({ seat: 'fabric' });
     const { count } = look(viewer);
     assert(count.magenta > 5 && count.green === 0, `the textured seat at once: ${JSON.stringify(count)}`);
+  });
+
+  it('honours lighting: no environment and no key light leave the stool unlit', async () => {
+    const scene = sceneOf({});
+    scene.settings = { ...SETTINGS, lighting: { ...SETTINGS.lighting, environment: 'none', keyLight: 0 } };
+    const { count, pixels } = look(await mountViewer(scene));
+    equal(
+      HUES.map((hue) => count[hue]),
+      [0, 0, 0, 0, 0, 0],
+      'no colour without light',
+    );
+    assert(
+      pixels.some((value, i) => i % 4 === 0 && value < 30),
+      'the stool is drawn dark',
+    );
+  });
+
+  it('turns the view by itself with display.autoRotate', async () => {
+    const scene = sceneOf({});
+    scene.settings = { ...SETTINGS, display: { ...SETTINGS.display, autoRotate: true } };
+    const viewer = await mountViewer(scene);
+    const first = look(viewer).pixels;
+    await until(() => look(viewer).pixels.some((value, i) => value !== first[i]), 'a turned view');
   });
 
   it('honours display.background: transparent leaves the canvas clear around the model', async () => {

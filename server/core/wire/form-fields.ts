@@ -22,8 +22,8 @@ export interface FormField {
 }
 
 /** A `number` field's bounds when the owner gives none (contract 12.5). */
-export const NUMBER_FIELD_MIN = 0;
-export const NUMBER_FIELD_MAX = 1_000_000;
+const NUMBER_FIELD_MIN = 0;
+const NUMBER_FIELD_MAX = 1_000_000;
 
 const FIELD_TYPES = new Set<string>(['text', 'email', 'tel', 'number', 'textarea', 'select', 'checkbox']);
 const isRecord = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object';

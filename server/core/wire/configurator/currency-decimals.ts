@@ -9,7 +9,7 @@ const THREE = new Set('BHD IQD JOD KWD LYD OMR TND'.split(' '));
 /** Four minor units fall outside 12.5's 0, 2 or 3: such a currency is refused. */
 const FOUR = new Set(['CLF', 'UYW']);
 
-export const CURRENCY_CODE = /^[A-Z]{3}$/;
+const CURRENCY_CODE = /^[A-Z]{3}$/;
 
 /** The minor units of an upper-case ISO 4217 code; null for a code 12.5 cannot price (4 digits, malformed). */
 export function currencyDecimals(code: string): 0 | 2 | 3 | null {

@@ -15,6 +15,5 @@ export {
   MAX_CONFIGURATION_LENGTH,
   type SavedConfiguration,
 } from './configuration-codec.js';
-export { currencyDecimals } from './currency-decimals.js';
-export { whenHolds } from './when.js';
+
 export { checkVisitorEvent } from './check-visitor-event.js';

@@ -16,6 +16,9 @@ export const MAX_OWNER_NUMBER = 1_000_000_000;
 export const MAX_ID_LENGTH = 64;
 export const MAX_LABEL_LENGTH = 200;
 
+/** Present in the owner's JSON: neither absent nor null. */
+export const isGiven = (value: unknown) => value !== undefined && value !== null;
+
 export const join = (path: string, key: string | number) => (path ? `${path}.${key}` : String(key));
 
 /** An id: a string of 1 to 64 characters, or a number as its decimal string. */

@@ -12,7 +12,7 @@ import {
 import type { SceneWarnings } from './scene-warnings.js';
 import type { AnimationBlock, OptionBlock, SceneModel } from './types.js';
 
-export const MAX_ANIMATION_BLOCKS = 50;
+const MAX_ANIMATION_BLOCKS = 50;
 const TRIGGERS = ['button', 'load', 'choice'] as const;
 const LOOPS = ['once', 'repeat', 'pingpong'] as const;
 

@@ -14,8 +14,8 @@ import {
 import type { SceneWarnings } from './scene-warnings.js';
 import type { Effect, SceneModel } from './types.js';
 
-export const MAX_EFFECTS_PER_CHOICE = 20;
-export const MAX_NODES_PER_EFFECT = 100;
+const MAX_EFFECTS_PER_CHOICE = 20;
+const MAX_NODES_PER_EFFECT = 100;
 const MAX_NAME = 1000;
 const EFFECT_TYPES = ['material', 'visibility', 'variant', 'transform'] as const;
 
@@ -48,7 +48,9 @@ function readNodes(value: unknown, model: string | null, path: string, context: 
   const { warnings, models } = context;
   const targets = model === null ? models : models.filter((entry) => entry.id === model);
   const names: string[] = [];
-  readList(value, MAX_NODES_PER_EFFECT, path, warnings).forEach((name, i) => {
+  const listed = readList(value, MAX_NODES_PER_EFFECT, path, warnings);
+  if (Array.isArray(value) && value.length === 0) warnings.warn(path, 'missing_field', 'List at least one node name.');
+  listed.forEach((name, i) => {
     const text = readText(name, join(path, i), warnings, MAX_NAME);
     if (text === undefined) return;
     if (targets.length > 0 && targets.every((entry) => entry.deletedParts.includes(text))) {

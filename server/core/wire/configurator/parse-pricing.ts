@@ -1,5 +1,6 @@
 import { readFormFields } from '../form-fields.js';
 import {
+  isGiven,
   isRecord,
   join,
   readEnum,
@@ -9,6 +10,7 @@ import {
   readNumber,
   readText,
   MAX_ID_LENGTH,
+  MAX_LABEL_LENGTH,
   MAX_OWNER_NUMBER,
 } from './owner-values.js';
 import type { SceneWarnings } from './scene-warnings.js';
@@ -16,8 +18,8 @@ import type { FormulaOperand, FormulaStep, NumberField, OptionBlock, PricingBloc
 import { readWhen } from './when.js';
 
 /** Limits of 12.13. */
-export const MAX_PRICING_BLOCKS = 100;
-export const MAX_FORMULA_STEPS = 50;
+const MAX_PRICING_BLOCKS = 100;
+const MAX_FORMULA_STEPS = 50;
 const OPS = ['add', 'multiply', 'min', 'max', 'round'] as const;
 const ROUND_MODES = ['half-up', 'half-even', 'up', 'down'] as const;
 /** A multiply factor is exact to 6 decimals (12.5). */
@@ -30,18 +32,16 @@ export function parsePricingBlocks(value: unknown, blocks: OptionBlock[], warnin
   readList(value, MAX_PRICING_BLOCKS, path, warnings).forEach((entry, i) => {
     const at = join(path, i);
     if (!isRecord(entry)) return warnings.warn(at, 'invalid_type', 'A pricing block must be an object.');
-    const given = entry.id === undefined || entry.id === null ? undefined : readId(entry.id, join(at, 'id'), warnings);
-    if (given === undefined && entry.id !== undefined && entry.id !== null) return;
+    const given = isGiven(entry.id) ? readId(entry.id, join(at, 'id'), warnings) : undefined;
+    if (given === undefined && isGiven(entry.id)) return;
     const id = given ?? at.slice('sceneData.'.length);
     if (pricing.some((other) => other.id === id)) {
       return warnings.warn(join(at, 'id'), 'duplicate_id', `Pricing block id "${id}" is used twice.`);
     }
-    const hasPrice = entry.price !== undefined && entry.price !== null;
     const price = readNumber(entry.price, join(at, 'price'), warnings);
-    if (hasPrice && price === undefined) return;
-    const when =
-      entry.when === undefined || entry.when === null ? null : readWhen(entry.when, blocks, join(at, 'when'), warnings);
-    if (entry.when !== undefined && entry.when !== null && !when) return;
+    if (isGiven(entry.price) && price === undefined) return;
+    const when = isGiven(entry.when) ? readWhen(entry.when, blocks, join(at, 'when'), warnings) : null;
+    if (isGiven(entry.when) && !when) return;
     const block: PricingBlock = {
       id,
       label: readLabel(entry.label, id, join(at, 'label'), warnings),
@@ -80,7 +80,8 @@ export function parseNumberFields(value: unknown, warnings: SceneWarnings): Numb
     seen.add(field.id);
     const min = Math.max(field.min ?? 0, -MAX_OWNER_NUMBER);
     const max = Math.min(field.max ?? 0, MAX_OWNER_NUMBER);
-    const read: NumberField = { id: field.id, label: field.label, min, max, default: field.default ?? null };
+    const label = field.label.slice(0, MAX_LABEL_LENGTH);
+    const read: NumberField = { id: field.id, label, min, max, default: field.default ?? null };
     if (field.step !== undefined) read.step = field.step;
     return [read];
   });
@@ -92,9 +93,7 @@ function readOperand(
   context: { blocks: OptionBlock[]; fields: NumberField[]; warnings: SceneWarnings },
 ): FormulaOperand | null {
   const { warnings } = context;
-  const given = (['value', 'field', 'option'] as const).filter(
-    (key) => entry[key] !== undefined && entry[key] !== null,
-  );
+  const given = (['value', 'field', 'option'] as const).filter((key) => isGiven(entry[key]));
   if (given.length !== 1) {
     const code = given.length === 0 ? 'missing_field' : 'invalid_value';
     warnings.warn(at, code, 'A formula step has exactly one of `value`, `field` or `option`.');
@@ -137,13 +136,9 @@ export function parseFormula(
     if (op === 'round' && operand.kind === 'value' && operand.value <= 0) {
       return warnings.warn(join(at, 'value'), 'invalid_value', 'A rounding step must be above 0.');
     }
-    const when =
-      entry.when === undefined || entry.when === null ? null : readWhen(entry.when, blocks, join(at, 'when'), warnings);
-    if (entry.when !== undefined && entry.when !== null && !when) return;
-    const label =
-      entry.label === undefined || entry.label === null
-        ? null
-        : readLabel(entry.label, '', join(at, 'label'), warnings) || null;
+    const when = isGiven(entry.when) ? readWhen(entry.when, blocks, join(at, 'when'), warnings) : null;
+    if (isGiven(entry.when) && !when) return;
+    const label = isGiven(entry.label) ? readLabel(entry.label, '', join(at, 'label'), warnings) || null : null;
     const step: FormulaStep = { op, operand, when, label, index };
     if (op === 'round') step.mode = readEnum(entry.mode, ROUND_MODES, join(at, 'mode'), warnings) ?? 'half-up';
     steps.push(step);

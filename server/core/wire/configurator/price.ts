@@ -6,7 +6,7 @@ import type { Choice, FormulaStep, Options, Price, PriceLine, Scene } from './ty
 import { whenHolds } from './when.js';
 
 /** A running total is clamped to ±10^15 minor units (12.13). */
-export const MAX_RUNNING_TOTAL = 10n ** 15n;
+const MAX_RUNNING_TOTAL = 10n ** 15n;
 
 /** The number a step reads and what its default label calls it; null: missing, so the step is skipped. */
 function operandOf(step: FormulaStep, scene: Scene, options: Options, fields: Record<string, unknown>) {

@@ -39,5 +39,3 @@ export function resolveOptions(scene: Scene, requested: Record<string, unknown> 
   }
   return { options, ignored, blocks };
 }
-
-export type { Options };

@@ -3,7 +3,7 @@ import type { SceneWarnings } from './scene-warnings.js';
 import type { OptionBlock, Options, When } from './types.js';
 
 /** Blocks one `when` may name (12.13). */
-export const MAX_WHEN_BLOCKS = 10;
+const MAX_WHEN_BLOCKS = 10;
 
 /** Holds when every named block's selection is one of those listed; an inactive block has none (12.4). */
 export function whenHolds(when: When | null, options: Options): boolean {
@@ -26,7 +26,8 @@ export function readWhen(value: unknown, blocks: readonly OptionBlock[], path: s
   for (const [blockId, listed] of readEntries(value, MAX_WHEN_BLOCKS, path, warnings)) {
     const block = blocks.find((entry) => entry.id === blockId);
     if (!block) {
-      warnings.warn(join(path, blockId), 'unknown_reference', `"${blockId}" is no earlier option block.`);
+      const message = `No option block "${blockId}" here; a rule names only earlier blocks.`;
+      warnings.warn(join(path, blockId), 'unknown_reference', message);
       return null;
     }
     const choiceIds: string[] = [];

@@ -3,12 +3,18 @@ import {
   configurationFieldsFor,
   decodeConfiguration,
   encodeConfiguration,
+  MAX_CONFIGURATION_LENGTH,
   parseScene,
+  type SavedConfiguration,
 } from '../../../../server/core/wire/configurator/index.js';
 import { demoStool } from './demo-stool.js';
 
 /** Saved configurations (contract 12.8): base64url of UTF-8 JSON, or plain JSON in the attribute. */
-const saved = { projectId: 'p-1', options: { seat: 'walnut', legs: 'brass' }, fields: { quantity: 2 } };
+const saved: SavedConfiguration & { projectId: string } = {
+  projectId: 'p-1',
+  options: { seat: 'walnut', legs: 'brass' },
+  fields: { quantity: 2 },
+};
 
 describe('encodeConfiguration', () => {
   it('writes base64url without padding of { v: 1, projectId, options, fields }', () => {
@@ -59,7 +65,7 @@ describe('decodeConfiguration', () => {
     ['JSON that is not an object', Buffer.from('[1,2]').toString('base64url')],
     ['options that are not an object', '{"options":["seat"]}'],
     ['a projectId that is not a string', '{"projectId":5,"options":{}}'],
-    ['more than 2,048 characters', `{"options":{"seat":"${'x'.repeat(2048)}"}}`],
+    ['more than 2,048 characters', `{"options":{"seat":"${'x'.repeat(MAX_CONFIGURATION_LENGTH)}"}}`],
     ['an empty text', ''],
   ])('ignores %s whole', (_case, text) => {
     expect(decodeConfiguration(text)).toBeNull();

@@ -199,6 +199,14 @@ describe('parseScene: blocks, effects and rules (12.3, 12.4)', () => {
     ]);
   });
 
+  it('drops an effect with an empty node list', () => {
+    const data = stoolCopy();
+    data.sceneData.optionBlocks[2].choices[1].effects = [{ type: 'visibility', nodes: [], visible: true }];
+    const { scene, warnings } = parseScene(data);
+    expect(scene.optionBlocks[2].choices[1].effects).toEqual([]);
+    expect(codes(warnings)).toEqual([['sceneData.optionBlocks.2.choices.1.effects.0.nodes', 'missing_field']]);
+  });
+
   it('drops unknown effect types and effects naming an unknown model', () => {
     const data = stoolCopy();
     data.sceneData.optionBlocks[1].choices[0].effects.push(
