@@ -220,13 +220,13 @@ export class Configurator {
     this.reprice(true);
   }
 
-  /** Restored field values go into the form once it is drawn. */
+  /** Restored field values go into the form once it is drawn (in place of the fields' defaults). */
   private fillFields() {
     for (const [id, value] of Object.entries(this.fields)) {
       const input = this.host.element.renderRoot.querySelector<HTMLInputElement>(
         `[part="form"] [name="${CSS.escape(id)}"]`,
       );
-      if (input && !input.value) input.value = String(value);
+      if (input) input.value = String(value);
     }
   }
 
