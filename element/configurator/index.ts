@@ -4,4 +4,3 @@
  * soon as a payload with options, pricing, animations, branding or saving arrives.
  */
 export { Configurator, type ConfigurationSnapshot } from './configurator.js';
-export type { ConfiguratorHost } from './host.js';
