@@ -95,7 +95,11 @@ describe('<config-share> save', () => {
 describe('<config-share> restore', () => {
   it('restores from the fragment of this project, ahead of the attribute', async () => {
     const id = projectOf('stool');
-    const saved = encodeConfiguration({ projectId: id, options: { seat: 'walnut', backrest: 'on' } });
+    const saved = encodeConfiguration({
+      projectId: id,
+      options: { seat: 'walnut', backrest: 'on' },
+      fields: { quantity: 3 },
+    });
     history.replaceState(null, '', `#cs=${saved}`);
     const errors = recordEvents('config-share-error');
     const changes = recordEvents('config-share-option-change');
@@ -103,6 +107,8 @@ describe('<config-share> restore', () => {
     await ready(element);
     equal([checked(element, 'seat'), checked(element, 'legs')], ['walnut', 'brass'], 'restored, rules applied');
     assert(part<HTMLInputElement>(element, 'input[name="option:backrest"]')!.checked, 'the switch on');
+    await until(() => part<HTMLInputElement>(element, '[part="form"] [name="quantity"]')?.value === '3', 'quantity 3');
+    equal(element.getConfiguration()?.price?.total, 73200, '(149 + 40 + 25 + 30) × 3');
     equal(errors.seen, [], 'no error');
     equal(changes.seen, [], 'a restore is not a change');
     errors.stop();
