@@ -56,8 +56,12 @@ export const untilState = (element: ConfigShareElement, state: ConfigShareState)
 export const part = <T extends Element = HTMLElement>(element: ConfigShareElement, selector: string) =>
   element.shadowRoot!.querySelector<T>(selector);
 
+const loggedOf = async (element: ConfigShareElement): Promise<LoggedRequest[]> =>
+  (await fetch(`/fake/log?project=${encodeURIComponent(element.projectId)}`)).json();
+
+/** The share's reads, model-urls and submits the fake BFF logged (visitor-event batches: {@link eventBatchesOf}). */
 export async function requestsOf(element: ConfigShareElement): Promise<LoggedRequest[]> {
-  return (await fetch(`/fake/log?project=${encodeURIComponent(element.projectId)}`)).json();
+  return (await loggedOf(element)).filter((request) => request.action !== '/events');
 }
 
 /** Collects the events of these types that reach the document (so: bubbling and composed). */
@@ -82,7 +86,7 @@ export interface ReceivedEvent {
 
 /** The visitor-event batches the fake BFF received for this element's project, in order. */
 export async function eventBatchesOf(element: ConfigShareElement): Promise<LoggedRequest[]> {
-  return (await requestsOf(element)).filter((request) => request.action === '/events');
+  return (await loggedOf(element)).filter((request) => request.action === '/events');
 }
 
 /** Every visitor event the fake BFF received for this element's project, in order. */
