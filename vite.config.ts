@@ -28,6 +28,9 @@ export default defineConfig(({ mode }) =>
             fileName: () => 'config-share.js',
           },
           rolldownOptions: {
+            // Lit and what else the lazy chunks share with the loader stay in the loader (they import
+            // it from there), rather than moving into a chunk the loader would have to fetch first.
+            preserveEntrySignatures: 'allow-extension',
             output: {
               chunkFileNames: 'assets/[name]-[hash].js',
               // A script for merchant pages, not a package for bundlers: minified fully (Vite's lib

@@ -1,25 +1,27 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import type { PublicProject } from '../server/core/wire/public-project.js';
-import { MAX_SCREENSHOTS } from '../server/core/wire/submit-limits.js';
-import { postSubmit, type Failure, type ReadResult, type ShareTarget, type SubmitBody } from './features/api.js';
+import { MAX_SCREENSHOTS, MAX_SUMMARY_CHARS } from '../server/core/wire/submit-limits.js';
 import {
-  formTemplate,
-  formValues,
-  readFormFields,
-  readOptionBlocks,
-  requiredMessage,
-  type FormValues,
-} from './features/form.js';
+  eventsUrl,
+  postSubmit,
+  type Failure,
+  type ReadResult,
+  type ShareTarget,
+  type SubmitBody,
+} from './features/api.js';
+import { formTemplate, formValues, readFormFields, requiredMessage } from './features/form.js';
 import { loadShare, shareTarget } from './features/loading.js';
 import { styles } from './features/styles.js';
 import { refusedHostMessage, warnRefusedHost } from './features/refused-host.js';
 import { downloadModel, placeModels } from './features/models.js';
 import { pngWithinLimits } from './features/screenshot.js';
 import { passwordTemplate, rememberPassword, rememberedPassword } from './features/password.js';
-import { DEFAULT_STRINGS, format, type ConfigShareStrings } from './features/strings.js';
+import { DEFAULT_STRINGS, format, type ConfigShareStrings, type LoaderStrings } from './features/strings.js';
 import type { PlacedModel, Viewer } from './features/viewer.js';
 import type { ArView } from './features/ar.js';
+import type { EventSink } from './features/visitor-events.js';
+import type { ConfigurationSnapshot, Configurator } from './configurator/index.js';
 
 /** Whether some element of the page already asked for the 3D chunk. */
 let viewerPrefetched = false;
@@ -34,6 +36,37 @@ export interface ConfigShareEventDetails {
   'config-share-password-required': Record<string, never>;
   'config-share-model-missing': { modelIds: string[] };
   'config-share-submit': { requestId: string };
+  'config-share-option-change': {
+    blockId: string;
+    choiceId: string | null;
+    previousChoiceId: string | null;
+    source: 'visitor' | 'api' | 'rule';
+    options: Record<string, string>;
+    price: ConfigurationSnapshot['price'];
+  };
+  'config-share-price': { price: NonNullable<ConfigurationSnapshot['price']> };
+  'config-share-save': { configuration: string; url: string };
+  'config-share-animation': { animationId: string; trigger: 'button' | 'choice' | 'api' };
+}
+
+/** The page's visitor-event queue, fetched with the first event (a chunk of its own). */
+let queue: Promise<typeof import('./features/visitor-events.js') | null> | undefined;
+const visitorEvents = () => (queue ??= import('./features/visitor-events.js').catch(() => null));
+
+/** A payload the configurator chunk has work for (contract 12.9 "Chunks"). */
+function wantsConfigurator({ sceneData, saveConfigEnabled }: PublicProject['data']): boolean {
+  const lists = [
+    sceneData?.optionBlocks,
+    sceneData?.pricingBlocks,
+    sceneData?.pricingFormula,
+    sceneData?.animationBlocks,
+  ];
+  const settings = sceneData?.projectSettings ?? {};
+  return (
+    saveConfigEnabled === true ||
+    lists.some((list) => Array.isArray(list) && list.length > 0) ||
+    ['branding', 'display', 'brandColor'].some((key) => key in settings)
+  );
 }
 
 /** What `submit(extra)` adds to, or puts in place of, the form's own values. */
@@ -55,20 +88,35 @@ const idempotencyKey = () =>
 /**
  * `<config-share project-id token>` (or `share-url`): a shared 3D configurator on a merchant page.
  * The element reads the share through the BFF, asks for its password, shows the scene (three.js,
- * loaded lazily when the element nears the viewport) and sends the visitor's form. Failures
- * become states and events, never exceptions thrown at the page.
+ * loaded lazily when the element nears the viewport) and sends the visitor's form. With option
+ * blocks, pricing, animations or saving (contract 12) a second lazy chunk adds the configurator:
+ * the options panel, the price, animation buttons and saved configurations; visitor events go to
+ * the owner's analytics in batches (`events="off"` stops them). Failures become states and events,
+ * never exceptions thrown at the page.
  *
  * @fires config-share-load - `{ project }` when a payload is shown (not again for an unchanged one).
  * @fires config-share-error - `{ type, message }`: unavailable, not-found, domain_not_allowed, network, http,
- *   rate-limited, config, webgl, invalid, submit, ar.
+ *   rate-limited, config, webgl, invalid, submit, ar, configuration (a saved configuration or entries of
+ *   it set aside), events (visitor events refused for good).
  * @fires config-share-password-required - the password prompt is shown.
  * @fires config-share-model-missing - `{ modelIds }` of models left out of the scene.
  * @fires config-share-submit - `{ requestId }` once the server stored the request.
+ * @fires config-share-option-change - `{ blockId, choiceId, previousChoiceId, source, options, price }`:
+ *   a selection changed (`source` visitor, api or rule); not for defaults or a restore.
+ * @fires config-share-price - `{ price }` when first computed and whenever it changes.
+ * @fires config-share-save - `{ configuration, url }`, cancelable: prevented, nothing is copied or shown.
+ * @fires config-share-animation - `{ animationId, trigger }` (button, choice or api).
  * @csspart viewer - the 3D view. @csspart status - the state message (a live region).
  * @csspart password-form - the password prompt. @csspart form - the visitor's form.
  * @csspart submit-button - the form's submit button.
  * @csspart ar - the "View in AR" button where AR can start ("Preparing AR…", disabled, until the export is ready).
- * @cssproperty --config-share-accent - buttons, checked choices, focus rings (default #2563eb).
+ * @csspart options - the options panel, between the viewer and the form. @csspart option-block - a block's fieldset.
+ * @csspart choice - a choice's label. @csspart price - the total and tax note (a live region).
+ * @csspart price-lines - the price breakdown (a details element). @csspart animation-button - an animation's button.
+ * @csspart save-button - saves the configuration. @csspart save-link - the saved link (read-only).
+ * @csspart logo - the project's logo.
+ * @cssproperty --config-share-accent - buttons, checked choices, focus rings (default: the owner's brand colour,
+ *   else #2563eb).
  * @cssproperty --config-share-accent-contrast - text on the accent (default #fff).
  * @cssproperty --config-share-radius - corners of inputs, choices and buttons (default 0.5rem).
  * @cssproperty --config-share-gap - spacing in the panel (default 1rem).
@@ -97,6 +145,12 @@ export class ConfigShareElement extends LitElement {
   @property({ attribute: 'api-base' }) apiBase = '';
   /** Replacements for any of the element's texts (English by default). */
   @property({ attribute: false }) strings: Partial<ConfigShareStrings> = {};
+  /** Selections to start from (contract 12.8): a saved configuration, or JSON like `{"options":{"seat":"walnut"}}`. */
+  @property() configuration = '';
+  /** `off`: no visitor event is queued or sent (contract 12.10). */
+  @property() events: 'on' | 'off' = 'on';
+  /** Formatting locale of prices (BCP 47); default: the project's, the page's, the browser's. */
+  @property() locale = '';
 
   @state() private status: ConfigShareState = 'loading';
   @state() private project?: PublicProject;
@@ -112,6 +166,12 @@ export class ConfigShareElement extends LitElement {
   @state() private submitMessage = '';
   /** The submit under way: a second click or call joins it instead of sending again. */
   @state() private submitting?: Promise<string | null>;
+  /** The configurator of the payload shown (a lazy chunk), once it is there. */
+  @state() private cfg?: Configurator;
+  private cfgLoad?: Promise<Configurator | null>;
+  /** Calls that wait for the first payload's configurator. */
+  private cfgWaiting: ((cfg: Configurator | null) => void)[] = [];
+  private sink?: EventSink;
 
   private target: ShareTarget | null = null;
   /** Bumped by every load, so an answer that arrives after a newer load is ignored. */
@@ -132,7 +192,7 @@ export class ConfigShareElement extends LitElement {
     return this.status;
   }
 
-  private get text(): ConfigShareStrings {
+  private get text(): LoaderStrings {
     return { ...DEFAULT_STRINGS, ...this.strings };
   }
 
@@ -140,8 +200,30 @@ export class ConfigShareElement extends LitElement {
     return readFormFields(this.project?.data.sceneData?.formFields);
   }
 
-  private get blocks() {
-    return readOptionBlocks(this.project?.data.sceneData?.optionBlocks);
+  /** The configurator of the payload shown, waiting for the first payload if none is there yet. */
+  private configurator(): Promise<Configurator | null> {
+    if (this.cfgLoad || this.project || this.status !== 'loading') return this.cfgLoad ?? Promise.resolve(null);
+    return new Promise((resolve) => this.cfgWaiting.push(resolve));
+  }
+
+  /** Queues a visitor event for this share unless the page switched events off. */
+  private track(type: string, data?: Record<string, unknown>) {
+    const { target } = this;
+    if (this.events === 'off' || !target) return;
+    this.sink ??= {
+      url: eventsUrl(target),
+      get password() {
+        return rememberedPassword(target);
+      },
+      refused: (status) =>
+        this.emit('config-share-error', {
+          type: 'events',
+          message: `Visitor events refused (HTTP ${status}) until a reload.`,
+        }),
+    };
+    const { sink } = this;
+    // The queue is its own small chunk: the loader's budget (15 KB gzip) holds only this hook.
+    void visitorEvents().then((queue) => this.events !== 'off' && queue?.queueVisitorEvent(sink, type, data));
   }
 
   override connectedCallback() {
@@ -178,15 +260,45 @@ export class ConfigShareElement extends LitElement {
   /** A PNG data URL of the scene (loading it first if needed); null where it cannot be drawn. */
   async screenshot(): Promise<string | null> {
     const viewer = await this.ensureViewer();
-    return viewer ? pngWithinLimits(viewer.capture()) : null;
+    if (!viewer) return null;
+    const canvas = viewer.capture();
+    const png = pngWithinLimits(canvas);
+    if (png) this.track('viewer.screenshot', { width: canvas.width, height: canvas.height });
+    return png;
+  }
+
+  /**
+   * Selects a choice as a visitor would, once the configurator is there. False for an unknown,
+   * hidden or disabled choice or an inactive block. Never rejects.
+   */
+  async setOption(blockId: string, choiceId: string): Promise<boolean> {
+    return !!(await this.configurator())?.setOption(String(blockId), String(choiceId), 'api');
+  }
+
+  /** `{ configuration, options, fields, price }` of what is selected now; null until the configurator is ready. */
+  getConfiguration(): ConfigurationSnapshot | null {
+    return this.cfg?.snapshot() ?? null;
+  }
+
+  /** Plays an animation block of the scene; false for an unknown one or without a scene. Never rejects. */
+  async playAnimation(animationId: string): Promise<boolean> {
+    const cfg = await this.configurator();
+    return (await cfg?.play(String(animationId), 'play', 'api').catch(() => false)) ?? false;
   }
 
   protected override willUpdate(changed: PropertyValues<this>) {
     if (changed.has('projectId') || changed.has('token') || changed.has('shareUrl') || changed.has('apiBase')) {
       this.target = shareTarget(this, SCRIPT_ORIGIN);
+      this.sink = undefined;
       this.showProject(undefined);
       void this.reload();
     }
+    const { sink } = this;
+    if (changed.has('events') && this.events === 'off' && sink)
+      void visitorEvents().then((queue) => queue?.dropVisitorEvents(sink));
+    // Set again after load, the attribute applies as setOption calls would.
+    if (changed.has('configuration') && changed.get('configuration') !== undefined)
+      this.cfg?.applyAttribute(this.configuration);
   }
 
   protected override updated() {
@@ -237,6 +349,7 @@ export class ConfigShareElement extends LitElement {
 
   private fail(status: ConfigShareState, type: string, message: string) {
     this.showProject(undefined);
+    this.cfgWaiting.splice(0).forEach((resolve) => resolve(null));
     this.setStatus(status);
     this.emit('config-share-error', { type, message });
   }
@@ -268,13 +381,14 @@ export class ConfigShareElement extends LitElement {
       if (result.project === this.project) return;
       this.showProject(result.project);
       this.emit('config-share-load', { project: result.project });
+      this.track('view');
       return;
     }
     this.onFailure(result, strings);
   }
 
   /** The states a failed read, model or submit answer leads to. */
-  private onFailure(failure: Failure, strings: ConfigShareStrings) {
+  private onFailure(failure: Failure, strings: LoaderStrings) {
     switch (failure.kind) {
       case 'password':
         if (this.target) rememberPassword(this.target, undefined);
@@ -308,11 +422,43 @@ export class ConfigShareElement extends LitElement {
   private showProject(project: PublicProject | undefined) {
     if (project === this.project) return;
     this.dropViewer();
+    // A new revision keeps the visitor's selections where they are still valid.
+    const keep = project && this.cfg ? this.cfg.options : undefined;
     this.project = project;
+    this.cfg = undefined;
+    this.cfgLoad = project && wantsConfigurator(project.data) ? this.loadConfigurator(project, keep) : undefined;
+    if (project) this.cfgWaiting.splice(0).forEach((resolve) => void this.configurator().then(resolve));
     this.progress = 1;
     this.notice = '';
     this.fieldErrors = {};
     this.submitMessage = '';
+  }
+
+  /** Fetches the configurator chunk (in parallel with the viewer's) and sets up this payload's selections. */
+  private async loadConfigurator(project: PublicProject, keep?: Record<string, string>): Promise<Configurator | null> {
+    const target = this.target;
+    try {
+      const { Configurator } = await import('./configurator/index.js');
+      if (project !== this.project || !target) return null;
+      this.cfg = new Configurator(
+        {
+          element: this,
+          projectId: target.projectId,
+          strings: () => this.strings,
+          viewer: () => this.viewer,
+          track: (type, data) => this.track(type, data),
+        },
+        project,
+        keep,
+      );
+      return this.cfg;
+    } catch {
+      this.emit('config-share-error', {
+        type: 'configuration',
+        message: 'The options could not be loaded.',
+      });
+      return null;
+    }
   }
 
   private dropViewer() {
@@ -356,10 +502,18 @@ export class ConfigShareElement extends LitElement {
         file.catch(() => undefined); // the viewer reports it as a missing model
         return { ...model, file };
       });
-      const { createViewer } = await chunk;
+      const [{ createViewer }, cfg] = await Promise.all([chunk, this.cfgLoad]);
       if (project !== this.project) return null;
-      const viewer = createViewer(stage, project.data, format(strings.viewerLabel, { name: project.name }));
+      const label = format(strings.viewerLabel, { name: project.name });
+      // Defaults and restored selections apply before the first frame.
+      const viewer = createViewer(
+        stage,
+        project.data,
+        label,
+        cfg ? { scene: cfg.scene, options: cfg.options } : undefined,
+      );
       const failed = await viewer.load(loading);
+      cfg?.viewerReady();
       if (project === this.project) this.progress = 1;
       const missing = [...models.missing, ...failed];
       if (missing.length > 0) {
@@ -419,6 +573,7 @@ export class ConfigShareElement extends LitElement {
   /** The AR button's click: model-viewer starts AR within this very gesture (not after an await). */
   private activateAr() {
     this.arView?.activate();
+    this.track('ar.opened');
   }
 
   private async send(extra: SubmitExtra): Promise<string | null> {
@@ -430,10 +585,8 @@ export class ConfigShareElement extends LitElement {
       return null;
     }
     const fields = this.fields;
-    const own: FormValues = form
-      ? formValues(form, fields, this.blocks)
-      : { formData: {}, selectedOptions: {}, configurationSummary: '' };
-    const formData = { ...own.formData, ...extra.formData };
+    const formData = { ...(form ? formValues(form, fields) : {}), ...extra.formData };
+    const own = this.cfg?.submitValues();
     // The server's rule set, lazily: the loader stays small. Unreachable, the server still checks.
     const rules = await import('../server/core/wire/form-field-rules.js').catch(() => null);
     const problems = rules?.checkFormFields(fields, formData, strings) ?? [];
@@ -444,9 +597,10 @@ export class ConfigShareElement extends LitElement {
     const screenshot = extra.screenshots ? null : await this.screenshot();
     const body: SubmitBody = {
       formData,
-      selectedOptions: { ...own.selectedOptions, ...extra.selectedOptions },
-      configurationSummary: extra.configurationSummary ?? own.configurationSummary,
+      selectedOptions: { ...own?.selectedOptions, ...extra.selectedOptions },
+      configurationSummary: extra.configurationSummary ?? (own?.summary.join('\n') ?? '').slice(0, MAX_SUMMARY_CHARS),
       screenshots: (extra.screenshots ?? (screenshot ? [screenshot] : [])).slice(0, MAX_SCREENSHOTS),
+      ...(own?.price ? { price: own.price } : {}),
     };
     const result = await postSubmit(target, body, idempotencyKey(), rememberedPassword(target));
     if (result.kind === 'ok') {
@@ -477,7 +631,7 @@ export class ConfigShareElement extends LitElement {
     return null;
   }
 
-  private statusText(strings: ConfigShareStrings): string {
+  private statusText(strings: LoaderStrings): string {
     switch (this.status) {
       case 'loading':
         return strings.loading;
@@ -498,8 +652,9 @@ export class ConfigShareElement extends LitElement {
     const strings = this.text;
     const project = this.status === 'ready' ? this.project : undefined;
     const fields = this.fields;
-    const blocks = this.blocks;
-    const withPanel = !!this.notice || fields.length > 0 || blocks.length > 0;
+    const { cfg } = this;
+    const formShown = (cfg?.showForm ?? true) && (fields.length > 0 || !!cfg?.scene.optionBlocks.length);
+    const withPanel = !!this.notice || formShown || !!cfg;
     return html`
       <p
         part="status"
@@ -542,16 +697,17 @@ export class ConfigShareElement extends LitElement {
                 withPanel
                   ? html`<div class="panel">
                       ${this.notice ? html`<p class="notice">${this.notice}</p>` : nothing}
+                      ${cfg?.render() ?? nothing}
                       ${
-                        fields.length || blocks.length
+                        formShown
                           ? formTemplate({
                               strings,
                               fields,
-                              blocks,
                               errors: this.fieldErrors,
                               submitting: !!this.submitting,
                               message: this.submitMessage,
                               onSubmit: () => void this.submit(),
+                              onInput: (form) => cfg?.fieldsChanged(form),
                             })
                           : nothing
                       }
@@ -575,5 +731,9 @@ declare global {
     'config-share-password-required': CustomEvent<ConfigShareEventDetails['config-share-password-required']>;
     'config-share-model-missing': CustomEvent<ConfigShareEventDetails['config-share-model-missing']>;
     'config-share-submit': CustomEvent<ConfigShareEventDetails['config-share-submit']>;
+    'config-share-option-change': CustomEvent<ConfigShareEventDetails['config-share-option-change']>;
+    'config-share-price': CustomEvent<ConfigShareEventDetails['config-share-price']>;
+    'config-share-save': CustomEvent<ConfigShareEventDetails['config-share-save']>;
+    'config-share-animation': CustomEvent<ConfigShareEventDetails['config-share-animation']>;
   }
 }

@@ -89,6 +89,9 @@ async function failureOf(res: Response | null): Promise<Failure> {
   return { kind: 'error', message: `HTTP ${res.status}${body?.error ? ` ${body.error}` : ''}` };
 }
 
+/** Where the page's visitor events for this share go (contract 12.10). */
+export const eventsUrl = (target: ShareTarget) => `${sharePath(target)}/events`;
+
 const passwordHeader = (password: string | undefined): Record<string, string> =>
   password ? { 'x-share-password': password } : {};
 
@@ -144,6 +147,8 @@ export interface SubmitBody {
   selectedOptions: Record<string, unknown>;
   configurationSummary: string;
   screenshots: string[];
+  /** The total the visitor saw (contract 12.9 "Form"); absent without pricing. */
+  price?: { total: number; currency: string | null };
 }
 
 /** `POST .../submit` with an Idempotency-Key, so a retried request is stored once. */

@@ -1,48 +1,18 @@
 import { html, nothing } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import type { FormField } from '../../server/core/wire/form-fields.js';
-import { MAX_SUMMARY_CHARS } from '../../server/core/wire/submit-limits.js';
-import { format, type ConfigShareStrings } from './strings.js';
+import { format, type LoaderStrings } from './strings.js';
 
 /**
- * The visitor's form: the project's `formFields` and `optionBlocks` in the minimal shape of
- * contract section 3 (anything else in that opaque JSON is ignored) and the values a submit sends;
+ * The visitor's form: the project's `formFields` in the minimal shape of contract section 3
+ * (anything else in that opaque JSON is ignored) and the values a submit sends;
  * the server's own rules (server/core/wire/form-field-rules.ts) check them before sending.
  */
 
 export { readFormFields, type FormField } from '../../server/core/wire/form-fields.js';
 
-/** An option block: one choice per block, sent as `selectedOptions[block.id]`. */
-export interface OptionBlock {
-  id: string;
-  name: string;
-  choices: { id: string; label: string }[];
-}
-
-const isRecord = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object';
-const idOf = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value) : '');
-
-/** The option blocks of `sceneData.optionBlocks` that have an id and at least one choice. */
-export function readOptionBlocks(raw: unknown): OptionBlock[] {
-  return (Array.isArray(raw) ? raw : []).filter(isRecord).flatMap((block) => {
-    const choices = (Array.isArray(block.choices) ? block.choices : [])
-      .filter(isRecord)
-      .map((choice) => ({ id: idOf(choice.id), label: String(choice.label ?? choice.id ?? '') }))
-      .filter((choice) => choice.id);
-    const id = idOf(block.id);
-    return id && choices.length > 0 ? [{ id, name: String(block.name ?? id), choices }] : [];
-  });
-}
-
-/** What a submit sends from the form. */
-export interface FormValues {
-  formData: Record<string, unknown>;
-  selectedOptions: Record<string, string>;
-  configurationSummary: string;
-}
-
 /** Reads the rendered form: answered fields only (numbers as numbers, unreadable ones NaN, checkboxes as booleans). */
-export function formValues(form: HTMLFormElement, fields: FormField[], blocks: OptionBlock[]): FormValues {
+export function formValues(form: HTMLFormElement, fields: FormField[]): Record<string, unknown> {
   const data = new FormData(form);
   const formData: Record<string, unknown> = {};
   for (const field of fields) {
@@ -54,28 +24,21 @@ export function formValues(form: HTMLFormElement, fields: FormField[], blocks: O
     else if ((form.elements.namedItem(field.id) as HTMLInputElement | null)?.validity?.badInput)
       formData[field.id] = NaN;
   }
-  const selectedOptions: Record<string, string> = {};
-  const summary: string[] = [];
-  for (const block of blocks) {
-    const choice = block.choices.find((candidate) => candidate.id === data.get(`option:${block.id}`));
-    if (!choice) continue;
-    selectedOptions[block.id] = choice.id;
-    summary.push(`${block.name}: ${choice.label}`);
-  }
-  return { formData, selectedOptions, configurationSummary: summary.join('\n').slice(0, MAX_SUMMARY_CHARS) };
+  return formData;
 }
 
 /** What the form shows. */
 export interface FormView {
-  strings: ConfigShareStrings;
+  strings: LoaderStrings;
   fields: FormField[];
-  blocks: OptionBlock[];
   /** Field id → message, shown under the field. */
   errors: Record<string, string>;
   submitting: boolean;
   /** The outcome of the last submit, announced in the form's own live region. */
   message: string;
   onSubmit: () => void;
+  /** Any field changed (number fields a price formula reads reprice at once). */
+  onInput: (form: HTMLFormElement) => void;
 }
 
 const requiredMark = html`<span aria-hidden="true"> *</span>`;
@@ -109,6 +72,7 @@ function control(field: FormField, id: string, error: string) {
         min=${ifDefined(field.min)}
         max=${ifDefined(field.max)}
         step=${ifDefined(field.step)}
+        value=${ifDefined(field.default)}
         minlength=${ifDefined(field.minLength)}
         maxlength=${ifDefined(field.maxLength)}
         aria-invalid=${invalid}
@@ -118,32 +82,16 @@ function control(field: FormField, id: string, error: string) {
 }
 
 /**
- * The form: option blocks as radio groups, then the fields, each with its label and its error in
- * place. `novalidate`: the element checks by the server's rules and shows their messages.
+ * The form: the fields, each with its label and its error in place (option blocks live in the
+ * configurator's panel). `novalidate`: the element checks by the server's rules and shows their messages.
  */
-export function formTemplate({ strings, fields, blocks, errors, submitting, message, onSubmit }: FormView) {
+export function formTemplate({ strings, fields, errors, submitting, message, onSubmit, onInput }: FormView) {
   const submit = (event: SubmitEvent) => {
     event.preventDefault();
     onSubmit();
   };
-  return html`<form part="form" novalidate @submit=${submit} aria-busy=${submitting}>
-    ${
-      blocks.length
-        ? html`<fieldset class="options">
-          <legend>${strings.optionsLegend}</legend>
-          ${blocks.map(
-            (block) => html`<fieldset>
-              <legend>${block.name}</legend>
-              ${block.choices.map(
-                (choice, i) =>
-                  html`<label><input type="radio" name=${`option:${block.id}`} value=${choice.id}
-                    ?checked=${i === 0} /> ${choice.label}</label>`,
-              )}
-            </fieldset>`,
-          )}
-        </fieldset>`
-        : nothing
-    }
+  return html`<form part="form" novalidate @submit=${submit} @input=${(event: Event) =>
+    onInput(event.currentTarget as HTMLFormElement)} aria-busy=${submitting}>
     ${
       fields.length
         ? html`<fieldset class="fields">
@@ -169,5 +117,5 @@ export function formTemplate({ strings, fields, blocks, errors, submitting, mess
 }
 
 /** The message for a required field left empty. */
-export const requiredMessage = (strings: ConfigShareStrings, field: FormField) =>
+export const requiredMessage = (strings: LoaderStrings, field: FormField) =>
   format(strings.fieldRequired, { label: field.label });

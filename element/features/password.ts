@@ -1,6 +1,6 @@
 import { html } from 'lit';
 import type { ShareTarget } from './api.js';
-import type { ConfigShareStrings } from './strings.js';
+import type { LoaderStrings } from './strings.js';
 
 /**
  * The share password: the prompt, and the passwords accepted during this page session. They are
@@ -21,7 +21,7 @@ export function rememberPassword(target: ShareTarget, password: string | undefin
 
 /** What the prompt shows. */
 export interface PasswordView {
-  strings: ConfigShareStrings;
+  strings: LoaderStrings;
   /** The last password was wrong: the message stays next to the field. */
   invalid: boolean;
   busy: boolean;

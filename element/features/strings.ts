@@ -1,3 +1,4 @@
+import type { ConfiguratorStrings } from '../configurator/strings.js';
 import { FORM_FIELD_MESSAGES } from '../../server/core/wire/form-field-messages.js';
 
 /**
@@ -32,8 +33,11 @@ export const DEFAULT_STRINGS = {
   submitInvalid: 'Please check the highlighted fields.',
 };
 
-/** The keys and texts of {@link DEFAULT_STRINGS}; a page may pass any subset. */
-export type ConfigShareStrings = typeof DEFAULT_STRINGS;
+/** The loader's own texts: what the element shows before and without the configurator. */
+export type LoaderStrings = typeof DEFAULT_STRINGS;
+
+/** Every text key of the element; a page may pass any subset through the `strings` property. */
+export type ConfigShareStrings = LoaderStrings & ConfiguratorStrings;
 
 /** Fills `{key}` placeholders; unknown keys stay as written so a typo in a translation shows. */
 export function format(text: string, values: Record<string, string | number> = {}): string {

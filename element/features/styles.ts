@@ -83,18 +83,6 @@ export const styles = css`
   fieldset { display: grid; gap: 0.75rem; min-width: 0; border: 0; padding: 0; margin: 0; }
   legend { padding: 0; margin-bottom: 0.5rem; font-weight: 600; }
   form > fieldset > legend { font-size: 1.125em; }
-  .options fieldset { display: flex; flex-wrap: wrap; gap: 0.5rem; }
-  .options fieldset > legend { font-size: 0.9375em; margin-bottom: 0.375rem; }
-  .options label {
-    display: inline-flex;
-    align-items: center;
-    gap: 0.5rem;
-    padding: 0.5rem 0.875rem;
-    border: 1px solid var(--_line);
-    border-radius: var(--_radius);
-    cursor: pointer;
-  }
-  .options label:has(:checked) { border-color: var(--_accent); box-shadow: inset 0 0 0 1px var(--_accent); }
   .field { display: grid; gap: 0.375rem; }
   .field > label { font-size: 0.9375em; font-weight: 500; }
   .field.checkbox { grid-template-columns: auto 1fr; align-items: center; gap: 0.5rem; }
@@ -133,7 +121,5 @@ export const styles = css`
   [part='ar'] { position: absolute; top: 0.75rem; right: 0.75rem; border-color: #ccc; background: #fff; color: #222; }
   :focus-visible { outline: 2px solid var(--_accent); outline-offset: 2px; }
   canvas:focus-visible { outline-offset: -2px; }
-  .options input:focus-visible { outline: 0; }
-  .options label:has(:focus-visible) { outline: 2px solid var(--_accent); outline-offset: 2px; }
   :host([state='error']) button { margin: 0 var(--_gap) var(--_gap); }
 `;

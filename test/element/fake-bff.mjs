@@ -27,7 +27,19 @@ async function cubeGlb() {
   const mesh = doc
     .createMesh('cube')
     .addPrimitive(doc.createPrimitive().setAttribute('POSITION', position).setIndices(indices).setMaterial(material));
-  doc.createScene().addChild(doc.createNode('cube').setMesh(mesh));
+  const node = doc.createNode('cube').setMesh(mesh);
+  doc.createScene().addChild(node);
+  // `Turn`: one turn about Y in 2 s (the demo stool's clip), for the animation buttons.
+  const times = doc
+    .createAccessor()
+    .setType('SCALAR')
+    .setArray(new Float32Array([0, 1, 2]))
+    .setBuffer(buffer);
+  const turns = new Float32Array([0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, -1]);
+  const rotations = doc.createAccessor().setType('VEC4').setArray(turns).setBuffer(buffer);
+  const sampler = doc.createAnimationSampler().setInput(times).setOutput(rotations).setInterpolation('LINEAR');
+  const channel = doc.createAnimationChannel().setTargetNode(node).setTargetPath('rotation').setSampler(sampler);
+  doc.createAnimation('Turn').addSampler(sampler).addChannel(channel);
   return Buffer.from(await new NodeIO().writeBinary(doc));
 }
 
@@ -52,7 +64,113 @@ const manyModels = () =>
   Array.from({ length: 25 }, (_, i) => model(`m${i + 1}`, i < 20 ? MODEL_URL : undefined, (i % 5) * 0.6));
 const KNOWN_UNSIGNED = new Set(['m21', 'm22', 'm23']);
 
+/**
+ * The demo stool of contract 12.14 on the test cube (its node names are not in the cube: the
+ * viewer only warns), plus a `cushion` block for hide and hideBlock rules. `stoolplain`: no
+ * currency, no tax, no save (plain numbers); `stoolhidden`: showPrices false.
+ */
+function stoolProject(id, scenario) {
+  const plain = scenario === 'stoolplain';
+  return {
+    id,
+    name: 'Stool',
+    type: 'configurator',
+    data: {
+      models: [model('stool', MODEL_URL)],
+      sceneData: {
+        optionBlocks: [
+          {
+            id: 'seat',
+            name: 'Seat',
+            type: 'swatch',
+            targetObjectId: 'stool',
+            choices: [
+              { id: 'oak', label: 'Oak', default: true, color: '#c8a165' },
+              {
+                id: 'walnut',
+                label: 'Walnut',
+                price: 40,
+                color: '#5b3a29',
+                effects: [{ type: 'material', nodes: ['Seat', 'Backrest'], color: '#5b3a29', roughness: 0.6 }],
+              },
+              { id: 'plain', label: 'Plain', price: 10 },
+            ],
+          },
+          {
+            id: 'legs',
+            name: 'Legs',
+            type: 'choice',
+            targetObjectId: 'stool',
+            choices: [
+              { id: 'steel', label: 'Steel', default: true, effects: [{ type: 'variant', name: 'steel' }] },
+              { id: 'brass', label: 'Brass', price: 25, effects: [{ type: 'variant', name: 'brass' }] },
+            ],
+            rules: [{ when: { seat: 'walnut' }, disable: ['steel'] }],
+          },
+          {
+            id: 'backrest',
+            name: 'Backrest',
+            type: 'toggle',
+            targetObjectId: 'stool',
+            choices: [
+              {
+                id: 'off',
+                label: 'Without',
+                default: true,
+                effects: [{ type: 'visibility', nodes: ['Backrest'], visible: false }],
+              },
+              {
+                id: 'on',
+                label: 'With',
+                price: 30,
+                effects: [{ type: 'visibility', nodes: ['Backrest'], visible: true }],
+              },
+            ],
+          },
+          {
+            id: 'cushion',
+            name: 'Cushion',
+            choices: [
+              { id: 'none', label: 'None', default: true },
+              { id: 'linen', label: 'Linen' },
+              { id: 'velvet', label: 'Velvet' },
+            ],
+            rules: [
+              { when: { legs: 'brass' }, hide: ['velvet'] },
+              { when: { seat: 'plain' }, hideBlock: true },
+            ],
+          },
+        ],
+        projectSettings: plain
+          ? {}
+          : {
+              pricing: {
+                currency: 'EUR',
+                tax: { rate: 0.19, included: true, label: 'VAT' },
+                ...(scenario === 'stoolhidden' ? { showPrices: false } : {}),
+              },
+            },
+        formFields: [
+          { id: 'name', label: 'Name', type: 'text', required: true },
+          { id: 'email', label: 'E-mail', type: 'email', required: true },
+          { id: 'quantity', label: 'Quantity', type: 'number', min: 1, max: 20, default: 1 },
+        ],
+        animationBlocks: [
+          { id: 'turn', name: 'Turn around', clip: 'Turn', trigger: 'button' },
+          { id: 'spin', name: 'Keep turning', clip: 'Turn', trigger: 'button', loop: 'repeat' },
+        ],
+        pricingBlocks: [{ id: 'base', label: 'Base price', price: 149 }],
+        pricingFormula: [{ op: 'multiply', field: 'quantity', label: 'Quantity' }],
+      },
+      camera: { position: vec(1.2, 1, 1.2), target: vec(0, 0, 0) },
+      renderQuality: 'low',
+      saveConfigEnabled: !plain,
+    },
+  };
+}
+
 function project(id, scenario) {
+  if (scenario.startsWith('stool')) return stoolProject(id, scenario);
   const models =
     scenario === 'many'
       ? manyModels()
@@ -131,7 +249,7 @@ export async function fakeBff() {
       ctx.body = log.get(ctx.query.project) ?? [];
       return;
     }
-    const match = /^\/share\/([^/]+)\/([^/]+)(\/model-urls|\/submit)?$/.exec(ctx.path);
+    const match = /^\/share\/([^/]+)\/([^/]+)(\/model-urls|\/submit|\/events)?$/.exec(ctx.path);
     if (!match) return next();
     const [, projectId, token, action = ''] = match;
     const scenario = projectId.split('-')[0];
@@ -143,6 +261,8 @@ export async function fakeBff() {
       ifNoneMatch: ctx.get('if-none-match') || null,
       password: ctx.get('x-share-password') || null,
       idempotencyKey: ctx.get('idempotency-key') || null,
+      contentType: ctx.get('content-type') || null,
+      receivedAt: Date.now(),
       body: ctx.method === 'POST' ? await readJson(ctx.req) : null,
     };
     entries.push(entry);
@@ -172,6 +292,19 @@ export async function fakeBff() {
       if (entry.password !== PASSWORD) return error(ctx, 401, 'invalid_password');
     }
     const payload = project(projectId, scenario);
+
+    if (action === '/events') {
+      // `stoolgone`: the events route refuses for good; `stoolbusy`: the first batch is told to wait 3 s.
+      if (scenario === 'stoolgone') return error(ctx, 404, 'not_found');
+      if (scenario === 'stoolbusy' && entries.filter((e) => e.action === '/events').length === 1) {
+        ctx.set('retry-after', '3');
+        return error(ctx, 429, 'rate_limited', { retryAfter: 3 });
+      }
+      const events = Array.isArray(entry.body?.events) ? entry.body.events : [];
+      ctx.status = 202;
+      ctx.body = { success: true, accepted: events.length, rejected: [] };
+      return;
+    }
 
     if (action === '/model-urls') {
       const ids = entry.body?.modelIds;

@@ -16,6 +16,7 @@ describe('<config-share> form and submit', () => {
   it('renders the fields with labels and names, and the option blocks', async () => {
     const element = mountShare('plain');
     await untilState(element, 'ready');
+    await until(() => part(element, '[part="options"]'), 'the options panel (a lazy chunk)');
     for (const [name, label] of [
       ['name', 'Name'],
       ['email', 'E-mail'],
@@ -133,7 +134,8 @@ describe('<config-share> form and submit', () => {
     const element = mountShare('plain');
     await untilState(element, 'ready');
     fill(element, { name: 'Ada', email: 'ada@example.com', quantity: '2' });
-    part<HTMLInputElement>(element, 'input[name="option:seat"][value="walnut"]')!.checked = true;
+    await until(() => part(element, 'input[name="option:seat"]'), 'the options');
+    part<HTMLInputElement>(element, 'input[name="option:seat"][value="walnut"]')!.click();
     const button = part<HTMLButtonElement>(element, '[part="submit-button"]')!;
     button.click();
     button.click();
@@ -144,10 +146,12 @@ describe('<config-share> form and submit', () => {
     const sent = await submits(element);
     equal(sent.length, 1, 'one request');
     assert(/^[0-9a-f]{32}$/.test(sent[0].idempotencyKey!), `an Idempotency-Key: ${sent[0].idempotencyKey}`);
-    const { formData, selectedOptions, configurationSummary, screenshots } = sent[0].body;
+    const { formData, selectedOptions, configurationSummary, screenshots, price } = sent[0].body;
     equal(formData, { name: 'Ada', email: 'ada@example.com', quantity: 2, terms: false }, 'formData');
     equal(selectedOptions, { seat: 'walnut' }, 'selectedOptions');
-    equal(configurationSummary, 'Seat: Walnut', 'summary');
+    // A choice with a price makes a priced project (no currency: plain numbers).
+    equal(configurationSummary, 'Seat: Walnut\nTotal: 40.00', 'summary with the total');
+    equal(price, { total: 4000, currency: null }, 'the price shown');
     assert(screenshots.length === 1 && screenshots[0].startsWith('data:image/png;base64,'), 'one PNG screenshot');
     await until(() => part(element, '.submit-status')?.textContent?.includes(requestId), 'the request id shown');
     equal(part(element, '.submit-status')!.getAttribute('role'), 'status', 'announced');

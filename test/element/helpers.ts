@@ -4,11 +4,14 @@ import type { ConfigShareElement, ConfigShareState } from '../../element/config-
 /** What the fake BFF (fake-bff.mjs) logged of one request. */
 export interface LoggedRequest {
   method: string;
-  action: '' | '/model-urls' | '/submit';
+  action: '' | '/model-urls' | '/submit' | '/events';
   status: number;
   ifNoneMatch: string | null;
   password: string | null;
   idempotencyKey: string | null;
+  contentType: string | null;
+  /** When the fake BFF received it (ms since the epoch). */
+  receivedAt: number;
   body: any;
 }
 
@@ -53,8 +56,12 @@ export const untilState = (element: ConfigShareElement, state: ConfigShareState)
 export const part = <T extends Element = HTMLElement>(element: ConfigShareElement, selector: string) =>
   element.shadowRoot!.querySelector<T>(selector);
 
+const loggedOf = async (element: ConfigShareElement): Promise<LoggedRequest[]> =>
+  (await fetch(`/fake/log?project=${encodeURIComponent(element.projectId)}`)).json();
+
+/** The share's reads, model-urls and submits the fake BFF logged (visitor-event batches: {@link eventBatchesOf}). */
 export async function requestsOf(element: ConfigShareElement): Promise<LoggedRequest[]> {
-  return (await fetch(`/fake/log?project=${encodeURIComponent(element.projectId)}`)).json();
+  return (await loggedOf(element)).filter((request) => request.action !== '/events');
 }
 
 /** Collects the events of these types that reach the document (so: bubbling and composed). */
@@ -68,4 +75,21 @@ export function recordEvents(...types: string[]) {
 /** Removes every element a test mounted. */
 export function cleanUp() {
   document.querySelectorAll('config-share').forEach((element) => element.remove());
+}
+
+/** A visitor event as the fake BFF received it. */
+export interface ReceivedEvent {
+  type: string;
+  at: string;
+  data: Record<string, any>;
+}
+
+/** The visitor-event batches the fake BFF received for this element's project, in order. */
+export async function eventBatchesOf(element: ConfigShareElement): Promise<LoggedRequest[]> {
+  return (await loggedOf(element)).filter((request) => request.action === '/events');
+}
+
+/** Every visitor event the fake BFF received for this element's project, in order. */
+export async function eventsOf(element: ConfigShareElement): Promise<ReceivedEvent[]> {
+  return (await eventBatchesOf(element)).flatMap((batch) => batch.body?.events ?? []);
 }

@@ -1,0 +1,28 @@
+import { html } from 'lit';
+import type { ConfigShareStrings } from '../features/strings.js';
+
+/** The last saved link, and whether copying it worked (undefined while the copy is under way). */
+export interface SaveState {
+  url: string;
+  copied: boolean | undefined;
+}
+
+/** The save button (12.8), shown when the project has `saveConfigEnabled`. */
+export const saveControls = ({ strings, onSave }: { strings: ConfigShareStrings; onSave: () => void }) =>
+  html`<button type="button" part="save-button" @click=${onSave}>${strings.saveButton}</button>`;
+
+/**
+ * The saved link, read-only so it can be selected and copied, and what became of the copy in a
+ * live region ("Link copied"; when the clipboard refused, the link is selected instead).
+ */
+export const saveLink = (strings: ConfigShareStrings, { url, copied }: SaveState) =>
+  html`<div class="save">
+    <label
+      >${strings.saveLink}
+      <input part="save-link" type="url" readonly .value=${url} @focus=${(event: FocusEvent) =>
+        (event.target as HTMLInputElement).select()}
+    /></label>
+    <p class="save-status" role="status">
+      ${copied === undefined ? '' : copied ? strings.saveCopied : strings.saveCopyFailed}
+    </p>
+  </div>`;

@@ -1,0 +1,85 @@
+import { css, unsafeCSS, type LitElement } from 'lit';
+import type { Scene } from '../../server/core/wire/configurator/index.js';
+import type { PublicProject } from '../../server/core/wire/public-project.js';
+
+/** The configurator's own look, added to the element's shadow root when the chunk arrives (not in the loader). */
+const panelStyles = css`
+  [part='options'] { display: grid; gap: var(--_gap); }
+  [part='option-block'] { display: flex; flex-wrap: wrap; gap: 0.5rem; }
+  [part='option-block'] > legend { font-size: 0.9375em; margin-bottom: 0.375rem; }
+  [part='choice'] {
+    position: relative;
+    display: inline-flex;
+    align-items: center;
+    gap: 0.5rem;
+    padding: 0.5rem 0.875rem;
+    border: 1px solid var(--_line);
+    border-radius: var(--_radius);
+    cursor: pointer;
+  }
+  [part='choice']:has(:checked) { border-color: var(--_accent); box-shadow: inset 0 0 0 1px var(--_accent); }
+  [part='choice']:has(:disabled) { opacity: 0.55; cursor: not-allowed; }
+  [part='choice'] input:focus-visible { outline: 0; }
+  [part='choice']:has(:focus-visible) { outline: 2px solid var(--_accent); outline-offset: 2px; }
+  .swatch .has-face { padding: 0.25rem; }
+  .swatch .has-face input { position: absolute; opacity: 0; pointer-events: none; }
+  .swatch .swatch {
+    display: block;
+    width: 2.5rem;
+    height: 2.5rem;
+    border-radius: 50%;
+    object-fit: cover;
+    border: 1px solid var(--_line);
+  }
+  .swatch [part='choice']:has(:checked) { box-shadow: 0 0 0 3px var(--_accent); }
+  .check { display: none; font-weight: 700; color: var(--_accent); }
+  [part='choice']:has(:checked) .check { display: inline; }
+  .swatch .has-face .check {
+    position: absolute;
+    right: -0.25rem;
+    top: -0.25rem;
+    width: 1.25rem;
+    height: 1.25rem;
+    border-radius: 50%;
+    background: var(--_accent);
+    color: var(--_on-accent);
+    font-size: 0.75rem;
+    line-height: 1.25rem;
+    text-align: center;
+  }
+  .toggle [part='choice'] { border: 0; padding: 0; }
+  .toggle [part='choice']:has(:checked) { box-shadow: none; }
+  .delta { font-size: 0.875em; opacity: 0.8; }
+  [part='price'] { display: flex; flex-wrap: wrap; align-items: baseline; gap: 0.25rem 0.5rem; font-size: 1.125em; }
+  [part='price'] .tax { font-size: 0.8em; opacity: 0.8; }
+  [part='price-lines'] dl { display: grid; grid-template-columns: 1fr auto; gap: 0.25rem 1rem; margin: 0.5rem 0 0; }
+  [part='price-lines'] dd { margin: 0; text-align: end; font-variant-numeric: tabular-nums; }
+  [part='logo'] { max-width: 10rem; max-height: 3rem; object-fit: contain; }
+  .animations { display: flex; flex-wrap: wrap; gap: 0.5rem; }
+  [part='animation-button'][aria-pressed='true'] { box-shadow: inset 0 0 0 2px var(--_on-accent); }
+  [part='save-button'] { background: transparent; color: inherit; }
+  .save label { display: grid; gap: 0.375rem; font-size: 0.9375em; }
+  .save-status:empty { display: none; }
+`;
+
+/** Whether the owner set a brand colour (the parser fills a default in either case). */
+function ownerBrandColor(data: PublicProject['data']): boolean {
+  const settings = data.sceneData?.projectSettings ?? {};
+  const branding = settings.branding as Record<string, unknown> | undefined;
+  return !!(settings.brandColor ?? settings.primaryColor ?? branding?.primaryColor);
+}
+
+/**
+ * Adds the panel's styles and the brand colour. The colour is a `:host` rule inside the shadow
+ * root, so a page's own `--config-share-accent` on the element still wins (12.7).
+ */
+export function adoptConfiguratorStyles(element: LitElement, scene: Scene, data: PublicProject['data']) {
+  const root = element.renderRoot as ShadowRoot;
+  const brand = ownerBrandColor(data)
+    ? [css`:host { --config-share-accent: ${unsafeCSS(scene.settings.branding.primaryColor)}; }`.styleSheet!]
+    : [];
+  const own = root.adoptedStyleSheets.filter((sheet) => !(sheet as { configurator?: true }).configurator);
+  const added = [panelStyles.styleSheet!, ...brand];
+  for (const sheet of added) Object.assign(sheet, { configurator: true });
+  root.adoptedStyleSheets = [...own, ...added];
+}
