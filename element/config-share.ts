@@ -116,7 +116,7 @@ const idempotencyKey = () =>
  * @csspart save-button - saves the configuration. @csspart save-link - the saved link (read-only).
  * @csspart logo - the project's logo.
  * @cssproperty --config-share-accent - buttons, checked choices, focus rings (default: the owner's brand colour,
- *   else #2563eb).
+ *   else #1f3a5f).
  * @cssproperty --config-share-accent-contrast - text on the accent (default #fff).
  * @cssproperty --config-share-radius - corners of inputs, choices and buttons (default 0.5rem).
  * @cssproperty --config-share-gap - spacing in the panel (default 1rem).

@@ -13,7 +13,7 @@ import { css } from 'lit';
  */
 export const styles = css`
   :host {
-    --_accent: var(--config-share-accent, #2563eb);
+    --_accent: var(--config-share-accent, #1f3a5f);
     --_on-accent: var(--config-share-accent-contrast, #fff);
     --_radius: var(--config-share-radius, 0.5rem);
     --_gap: var(--config-share-gap, 1rem);
