@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { SharePasswordHeader } from './shares.js';
-import { VISITOR_EVENT_LIMITS, VISITOR_EVENT_TYPES } from '../core/wire/configurator/index.js';
+import { SESSION_ID_PATTERN, VISITOR_EVENT_LIMITS, VISITOR_EVENT_TYPES } from '../core/wire/configurator/index.js';
 
 /** Shapes of `POST /share/:projectId/:token/events` (contract 12.10). */
 
@@ -29,7 +29,7 @@ const VisitorEventInput = Type.Object({
 export const VisitorEventsBody = Type.Object(
   {
     sessionId: Type.String({
-      pattern: '^[A-Za-z0-9_-]{16,64}$',
+      pattern: SESSION_ID_PATTERN.source,
       description:
         '16 to 64 of A-Z a-z 0-9 _ -: 128 random bits per page load, shared by the page, kept in memory only.',
     }),

@@ -15,14 +15,6 @@ export const VISITOR_EVENT_TYPES = [
 
 export type VisitorEventType = (typeof VISITOR_EVENT_TYPES)[number];
 
-/** Visitor event types that are also webhook event types (the others are recorded and counted only). */
-export const WEBHOOK_VISITOR_EVENT_TYPES: readonly VisitorEventType[] = [
-  'option.changed',
-  'price.calculated',
-  'viewer.screenshot',
-  'animation.triggered',
-];
-
 export const VISITOR_EVENT_LIMITS = {
   eventsPerCall: 20,
   bodyBytes: 32 * 1024,
