@@ -155,8 +155,9 @@ describe('a configurator on a merchant page', () => {
     await expect.poll(() => element.getAttribute('state'), { timeout: 60_000 }).toBe('ready');
 
     // The visitor picks walnut and brass legs in the options panel, and orders two.
-    await page.getByRole('radio', { name: /Walnut/ }).check();
-    await page.getByRole('radio', { name: /Brass/ }).check();
+    await page.locator('config-share [part~="choice"]', { hasText: 'Walnut' }).click();
+    await page.locator('config-share [part~="choice"]', { hasText: 'Brass' }).click();
+    await expect.poll(() => page.getByRole('radio', { name: /Walnut/ }).isChecked()).toBe(true);
     await page.locator('config-share input[name="quantity"]').fill('2');
     // (149 + 40 + 25) × 2 = 428.00 EUR, shown in the price part.
     await expect
