@@ -314,7 +314,7 @@ describe('parseScene: pricing (12.5)', () => {
     expect(codes(warnings)).toEqual([
       ['sceneData.formFields.1.min', 'invalid_value'],
       ['sceneData.formFields.2.default', 'invalid_value'],
-      // The demo formula reads `quantity`, which this form no longer has.
+      // The demo formula reads `quantity`, which this form lacks.
       ['sceneData.pricingFormula.0.field', 'unknown_reference'],
     ]);
   });
