@@ -42,7 +42,7 @@ export function applyCameraLimits(controls: OrbitControls, camera: SceneSettings
   controls.enableZoom = camera.enableZoom;
 }
 
-/** The settings a viewer without a parsed scene uses: today's look (contract 12.7 defaults). */
+/** Contract 12.7's defaults, for a viewer made without a parsed scene (the parser stays out of this chunk). */
 export const DEFAULT_VIEW_SETTINGS: Pick<SceneSettings, 'lighting' | 'display' | 'camera'> = {
   lighting: {
     environment: 'room',
