@@ -1,16 +1,17 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../platform/db/client.js';
 
 /**
  * The visitor day counters (contract 12.12): written as events are recorded and as requests are
  * submitted, read by the analytics. Days are UTC dates (`YYYY-MM-DD`) the caller computes; writers
- * pick a random shard so that concurrent calls never queue on one row, and reads sum the shards.
+ * pick a random shard so that concurrent calls never queue on one row, reads sum the shards, and
+ * the hourly sweep folds past days' shards into shard 0, so a long range reads one row per day.
  */
 
 /** Shards per project and day. */
 const COUNTER_SHARDS = 8;
 
-const randomShard = () => Math.floor(Math.random() * COUNTER_SHARDS);
+export const randomShard = () => Math.floor(Math.random() * COUNTER_SHARDS);
 
 /** What one call adds to its day. */
 export interface DayIncrements {
@@ -27,56 +28,64 @@ export interface ChoiceIncrement {
   count: number;
 }
 
+/** One call's counts on its day; `shard` is the row the call writes (`randomShard()`). */
+export interface CallCounts {
+  projectId: string;
+  day: string;
+  sessionId: string;
+  counts: DayIncrements;
+  choices: readonly ChoiceIncrement[];
+  shard: number;
+}
+
 /**
- * Adds one call's counts to its day: its session (a row added is a new session-day), the per-choice
- * counts and the day row, in one statement. The caller runs it last in its transaction, so the
- * counter rows stay locked only until the commit.
+ * The CTEs that add one call's counts to its day's shard: its session (a row added is a new
+ * session-day), the per-choice counts and the day row. For a statement that also records the
+ * call's events (visitor-events.ts): the row locks are then held only inside Postgres, never
+ * across a round trip to the caller.
  */
-export async function addVisitorCounts(
-  tx: Executor,
-  input: {
-    projectId: string;
-    day: string;
-    sessionId: string;
-    counts: DayIncrements;
-    choices: readonly ChoiceIncrement[];
-  },
-): Promise<void> {
-  const { projectId, day, sessionId, counts } = input;
-  // Sorted, so concurrent calls lock the choice rows in one order.
+export function visitorCountsCtes(input: CallCounts): SQL {
+  const { projectId, day, sessionId, counts, shard } = input;
+  // Sorted, so concurrent calls on one shard lock the choice rows in one order.
   const choices = [...input.choices].sort((a, b) =>
     a.blockId === b.blockId ? (a.choiceId < b.choiceId ? -1 : 1) : a.blockId < b.blockId ? -1 : 1,
   );
-  await tx.execute(sql`
-    with new_session as (
+  return sql`
+    new_session as (
       insert into visitor_day_sessions (project_id, day, session_id)
       values (${projectId}, ${day}, ${sessionId})
       on conflict do nothing
       returning 1
-    ), choices as (
-      insert into visitor_choice_counters as t (project_id, day, block_id, choice_id, count)
-      select ${projectId}, ${day}, c.block_id, c.choice_id, c.n
+    ), choice_counts as (
+      insert into visitor_choice_counters as t (project_id, day, shard, block_id, choice_id, count)
+      select ${projectId}, ${day}, ${shard}, c.block_id, c.choice_id, c.n
       from unnest(
         ${sql.param(choices.map((c) => c.blockId))}::text[],
         ${sql.param(choices.map((c) => c.choiceId))}::text[],
         ${sql.param(choices.map((c) => c.count))}::int[]
       ) with ordinality as c(block_id, choice_id, n, position)
       order by c.position
-      on conflict (project_id, day, block_id, choice_id) do update set count = t.count + excluded.count
+      on conflict (project_id, day, shard, block_id, choice_id) do update set count = t.count + excluded.count
       returning 1
-    )
-    insert into visitor_day_counters as t
-      (project_id, day, shard, views, sessions, option_changes, animations, ar_opens, saves)
-    values (${projectId}, ${day}, ${randomShard()}, ${counts.views}, (select count(*) from new_session),
-      ${counts.optionChanges}, ${counts.animations}, ${counts.arOpens}, ${counts.saves})
-    on conflict (project_id, day, shard) do update set
-      views = t.views + excluded.views,
-      sessions = t.sessions + excluded.sessions,
-      option_changes = t.option_changes + excluded.option_changes,
-      animations = t.animations + excluded.animations,
-      ar_opens = t.ar_opens + excluded.ar_opens,
-      saves = t.saves + excluded.saves
-  `);
+    ), day_counts as (
+      insert into visitor_day_counters as t
+        (project_id, day, shard, views, sessions, option_changes, animations, ar_opens, saves)
+      values (${projectId}, ${day}, ${shard}, ${counts.views}, (select count(*) from new_session),
+        ${counts.optionChanges}, ${counts.animations}, ${counts.arOpens}, ${counts.saves})
+      on conflict (project_id, day, shard) do update set
+        views = t.views + excluded.views,
+        sessions = t.sessions + excluded.sessions,
+        option_changes = t.option_changes + excluded.option_changes,
+        animations = t.animations + excluded.animations,
+        ar_opens = t.ar_opens + excluded.ar_opens,
+        saves = t.saves + excluded.saves
+      returning 1
+    )`;
+}
+
+/** Adds one call's counts to its day in a statement of its own (no events recorded with them). */
+export async function addVisitorCounts(db: Executor, input: Omit<CallCounts, 'shard'>): Promise<void> {
+  await db.execute(sql`with ${visitorCountsCtes({ ...input, shard: randomShard() })} select 1`);
 }
 
 /** Counts one submitted request on its day (a statement of its own). */
@@ -145,6 +154,54 @@ export async function readTopChoices(
     limit ${limit}
   `);
   return result.rows.map((row) => ({ blockId: row.block_id, choiceId: row.choice_id, count: Number(row.count) }));
+}
+
+/**
+ * Folds up to `limit` shard rows of days before `day` into their day's shard 0, per table, each in
+ * one statement (the counts move atomically); the rows folded. Writers write only the current day,
+ * so past days' rows stop changing and a long range reads one row per day (and choice).
+ */
+export async function foldShardsBefore(db: Executor, day: string, limit: number): Promise<number> {
+  const choices = await db.execute(sql`
+    with moved as (
+      delete from visitor_choice_counters where ctid = any (array(
+        select ctid from visitor_choice_counters where shard <> 0 and day < ${day}::date limit ${limit}
+      ))
+      returning project_id, day, block_id, choice_id, count
+    ), folded as (
+      insert into visitor_choice_counters as t (project_id, day, shard, block_id, choice_id, count)
+      select project_id, day, 0, block_id, choice_id, sum(count) from moved
+      group by project_id, day, block_id, choice_id
+      order by project_id, day, block_id, choice_id
+      on conflict (project_id, day, shard, block_id, choice_id) do update set count = t.count + excluded.count
+    )
+    select count(*)::int as rows from moved
+  `);
+  const days = await db.execute(sql`
+    with moved as (
+      delete from visitor_day_counters where ctid = any (array(
+        select ctid from visitor_day_counters where shard <> 0 and day < ${day}::date limit ${limit}
+      ))
+      returning *
+    ), folded as (
+      insert into visitor_day_counters as t
+        (project_id, day, shard, views, sessions, option_changes, submissions, animations, ar_opens, saves)
+      select project_id, day, 0, sum(views), sum(sessions), sum(option_changes), sum(submissions),
+        sum(animations), sum(ar_opens), sum(saves)
+      from moved group by project_id, day
+      order by project_id, day
+      on conflict (project_id, day, shard) do update set
+        views = t.views + excluded.views,
+        sessions = t.sessions + excluded.sessions,
+        option_changes = t.option_changes + excluded.option_changes,
+        submissions = t.submissions + excluded.submissions,
+        animations = t.animations + excluded.animations,
+        ar_opens = t.ar_opens + excluded.ar_opens,
+        saves = t.saves + excluded.saves
+    )
+    select count(*)::int as rows from moved
+  `);
+  return Number(choices.rows[0]?.rows ?? 0) + Number(days.rows[0]?.rows ?? 0);
 }
 
 /**
