@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../platform/db/client.js';
+import type { DayRange, MonthSpans } from '../domain/visitor-events/month-spans.js';
 
 /**
  * The visitor day counters (contract 12.12): written as events are recorded and as requests are
@@ -40,7 +41,7 @@ export interface CallCounts {
 
 /**
  * The CTEs that add one call's counts to its day's shard: its session (a row added is a new
- * session-day), the per-choice counts and the day row. For a statement that also records the
+ * session-day), the per-choice counts of the day and of its month, and the day row. For a statement that also records the
  * call's events (visitor-events.ts): the row locks are then held only inside Postgres, never
  * across a round trip to the caller.
  */
@@ -56,16 +57,22 @@ export function visitorCountsCtes(input: CallCounts): SQL {
       values (${projectId}, ${day}, ${sessionId})
       on conflict do nothing
       returning 1
-    ), choice_counts as (
-      insert into visitor_choice_counters as t (project_id, day, shard, block_id, choice_id, count)
-      select ${projectId}, ${day}, ${shard}, c.block_id, c.choice_id, c.n
-      from unnest(
+    ), incoming_choices as (
+      select * from unnest(
         ${sql.param(choices.map((c) => c.blockId))}::text[],
         ${sql.param(choices.map((c) => c.choiceId))}::text[],
         ${sql.param(choices.map((c) => c.count))}::int[]
       ) with ordinality as c(block_id, choice_id, n, position)
-      order by c.position
+    ), choice_counts as (
+      insert into visitor_choice_counters as t (project_id, day, shard, block_id, choice_id, count)
+      select ${projectId}, ${day}, ${shard}, c.block_id, c.choice_id, c.n from incoming_choices c order by c.position
       on conflict (project_id, day, shard, block_id, choice_id) do update set count = t.count + excluded.count
+      returning 1
+    ), choice_month_counts as (
+      insert into visitor_choice_months as t (project_id, month, shard, block_id, choice_id, count)
+      select ${projectId}, date_trunc('month', ${day}::date)::date, ${shard}, c.block_id, c.choice_id, c.n
+      from incoming_choices c order by c.position
+      on conflict (project_id, month, shard, block_id, choice_id) do update set count = t.count + excluded.count
       returning 1
     ), day_counts as (
       insert into visitor_day_counters as t
@@ -137,18 +144,26 @@ export async function readDays(db: Executor, projectId: string, from: string, to
   }));
 }
 
-/** The most changed-to choices over the range, most first (ties by block and choice id). */
+/**
+ * The most changed-to choices over the range, most first (ties by block and choice id): whole
+ * months from the month rows, the days around them from the day rows.
+ */
 export async function readTopChoices(
   db: Executor,
   projectId: string,
-  from: string,
-  to: string,
+  spans: MonthSpans,
   limit: number,
 ): Promise<ChoiceIncrement[]> {
+  const parts = [
+    spans.headDays && choicesOfDays(projectId, spans.headDays),
+    spans.months &&
+      sql`select block_id, choice_id, count from visitor_choice_months
+        where project_id = ${projectId} and month between ${spans.months.from}::date and ${spans.months.to}::date`,
+    spans.tailDays && choicesOfDays(projectId, spans.tailDays),
+  ].filter((part) => part !== null);
   const result = await db.execute<{ block_id: string; choice_id: string; count: string }>(sql`
     select block_id, choice_id, sum(count) as count
-    from visitor_choice_counters
-    where project_id = ${projectId} and day between ${from}::date and ${to}::date
+    from (${sql.join(parts, sql` union all `)}) c
     group by block_id, choice_id
     order by sum(count) desc, block_id, choice_id
     limit ${limit}
@@ -156,10 +171,14 @@ export async function readTopChoices(
   return result.rows.map((row) => ({ blockId: row.block_id, choiceId: row.choice_id, count: Number(row.count) }));
 }
 
+const choicesOfDays = (projectId: string, days: DayRange) =>
+  sql`select block_id, choice_id, count from visitor_choice_counters
+    where project_id = ${projectId} and day between ${days.from}::date and ${days.to}::date`;
+
 /**
- * Folds up to `limit` shard rows of days before `day` into their day's shard 0, per table, each in
- * one statement (the counts move atomically); the rows folded. Writers write only the current day,
- * so past days' rows stop changing and a long range reads one row per day (and choice).
+ * Folds up to `limit` shard rows of days before `day` (and of months before its month) into their
+ * shard 0, per table, each in one statement (the counts move atomically); the rows folded. Writers
+ * write only the current day, so past rows stop changing and a range reads one row per day or month.
  */
 export async function foldShardsBefore(db: Executor, day: string, limit: number): Promise<number> {
   const choices = await db.execute(sql`
@@ -201,7 +220,23 @@ export async function foldShardsBefore(db: Executor, day: string, limit: number)
     )
     select count(*)::int as rows from moved
   `);
-  return Number(choices.rows[0]?.rows ?? 0) + Number(days.rows[0]?.rows ?? 0);
+  const months = await db.execute(sql`
+    with moved as (
+      delete from visitor_choice_months where ctid = any (array(
+        select ctid from visitor_choice_months
+        where shard <> 0 and month < date_trunc('month', ${day}::date)::date limit ${limit}
+      ))
+      returning project_id, month, block_id, choice_id, count
+    ), folded as (
+      insert into visitor_choice_months as t (project_id, month, shard, block_id, choice_id, count)
+      select project_id, month, 0, block_id, choice_id, sum(count) from moved
+      group by project_id, month, block_id, choice_id
+      order by project_id, month, block_id, choice_id
+      on conflict (project_id, month, shard, block_id, choice_id) do update set count = t.count + excluded.count
+    )
+    select count(*)::int as rows from moved
+  `);
+  return [choices, days, months].reduce((n, result) => n + Number(result.rows[0]?.rows ?? 0), 0);
 }
 
 /**

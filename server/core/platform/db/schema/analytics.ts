@@ -56,6 +56,31 @@ export const visitorChoiceCounters = pgTable(
   ],
 );
 
+/**
+ * The same `option.changed` counts per choice and calendar month (`month`: its first day), written with the day
+ * rows, so a long range reads whole months as one row each. Sharded and folded like the day rows; its key also
+ * INCLUDEs `count` in the migration.
+ */
+export const visitorChoiceMonths = pgTable(
+  'visitor_choice_months',
+  {
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    month: date('month', { mode: 'string' }).notNull(),
+    shard: smallint('shard').notNull().default(0),
+    blockId: text('block_id').notNull(),
+    choiceId: text('choice_id').notNull(),
+    count: integer('count').notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.month, t.shard, t.blockId, t.choiceId] }),
+    index('visitor_choice_months_shards_idx')
+      .on(t.month)
+      .where(sql`${t.shard} <> 0`),
+  ],
+);
+
 /** The sessions seen per day: an insert that adds a row is a new session-day (distinct, exact). */
 export const visitorDaySessions = pgTable(
   'visitor_day_sessions',
