@@ -129,6 +129,7 @@ export async function readDays(db: Executor, projectId: string, from: string, to
       coalesce(sum(c.saves), 0)::int as "saves"
     from generate_series(${from}::date, ${to}::date, interval '1 day') as d(day)
     left join visitor_day_counters c on c.project_id = ${projectId} and c.day = d.day::date
+      and c.day between ${from}::date and ${to}::date
     group by d.day
     order by d.day
   `);

@@ -1,6 +1,9 @@
 import { sql } from 'drizzle-orm';
-import type { Executor } from '../platform/db/client.js';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import type { Db, Executor } from '../platform/db/client.js';
 import { visitorCountsCtes, type CallCounts } from './visitor-counters.js';
+
+const dialect = new PgDialect();
 
 /** One accepted visitor event as a project event, with its delivery body serialized once. */
 export interface NewVisitorEvent {
@@ -39,7 +42,7 @@ export interface QueuedVisitorDelivery {
  * whose rows are locked only until this statement commits. The outbox rows added, in no order.
  */
 export async function recordVisitorCall(
-  db: Executor,
+  db: Db,
   call: {
     workspaceId: string;
     projectId: string;
@@ -52,7 +55,7 @@ export async function recordVisitorCall(
   const { workspaceId, projectId, events, job } = call;
   const fill = (template: string) =>
     sql`replace(replace(${template}, ${DELIVERY_ID}, d.id::text), ${WEBHOOK_ID}, d.webhook_id::text)`;
-  const result = await db.execute<{ id: string; job_id: string; payload: Record<string, unknown> }>(sql`
+  const statement = dialect.sqlToQuery(sql`
     with incoming as (
       select * from unnest(
         ${sql.param(events.map((e) => e.id))}::uuid[],
@@ -79,6 +82,12 @@ export async function recordVisitorCall(
     ), ${visitorCountsCtes(call.counts)}
     select id, job_id, payload from queued
   `);
+  // Named: each pooled connection parses and plans this statement once, not per call.
+  const result = await db.$client.query<{ id: string; job_id: string; payload: Record<string, unknown> }>({
+    name: 'record-visitor-call',
+    text: statement.sql,
+    values: statement.params,
+  });
   return result.rows.map((row) => ({ id: Number(row.id), jobId: row.job_id, data: row.payload }));
 }
 
