@@ -182,7 +182,7 @@ describe('analytics', () => {
 });
 
 describe('long ranges', () => {
-  it('counts choices over whole months and the days around them alike, before and after the sweep folds shards', async () => {
+  it('counts whole months and the days around them alike, before and after the sweep folds shards', async () => {
     const share = await stoolShare();
     // Days in whole months of the range (60 and 40 days ago) and in its partial months; each day
     // written by several calls, which land on random shards as concurrent pages do.

@@ -41,9 +41,9 @@ export interface CallCounts {
 
 /**
  * The CTEs that add one call's counts to its day's shard: its session (a row added is a new
- * session-day), the per-choice counts of the day and of its month, and the day row. For a statement that also records the
- * call's events (visitor-events.ts): the row locks are then held only inside Postgres, never
- * across a round trip to the caller.
+ * session-day), the per-choice counts of the day and of its month, and the day row. For a
+ * statement that also records the call's events (visitor-events.ts): the row locks are then
+ * held only inside Postgres, never across a round trip to the caller.
  */
 export function visitorCountsCtes(input: CallCounts): SQL {
   const { projectId, day, sessionId, counts, shard } = input;
