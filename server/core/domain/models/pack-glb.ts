@@ -98,7 +98,8 @@ class BinaryChunk {
 
 /**
  * Merges the buffers that hold data (a `uri`) into buffer 0, the GLB's binary chunk; buffers
- * without data (a meshopt fallback) stay, after it. Returns, per original buffer, where it went.
+ * without data (a meshopt fallback, or one a .gltf declares without a uri) stay, after it.
+ * Returns, per original buffer, where it went.
  */
 function mergeBuffers(json: Json, resources: Map<string, Uint8Array>, chunk: BinaryChunk) {
   const buffers = objects(json.buffers);
@@ -191,9 +192,10 @@ export function packGlb(source: Json, resources: Map<string, Uint8Array>, option
   const { moved, kept } = mergeBuffers(json, resources, chunk);
   moveBufferViews(json, moved);
   embedImages(json, resources, chunk);
+  // A GLB's buffer 0 is its binary chunk: buffers without data (a .gltf may declare them) follow a small
+  // placeholder when no buffer holds data, as their data stays undefined rather than becoming zeros.
+  if (chunk.parts.length === 0 && kept.length > 0) chunk.add(new Uint8Array(ALIGNMENT));
   const binary = chunk.parts.length > 0 ? [{ byteLength: chunk.length }] : [];
-  if (binary.length === 0 && kept.length > 0)
-    throw unconvertible('a buffer without data is used, but no buffer holds the data a GLB needs.');
   const buffers = [...binary, ...kept];
   if (buffers.length > 0) json.buffers = buffers;
   else delete json.buffers;
