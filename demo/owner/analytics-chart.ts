@@ -1,5 +1,5 @@
 import { html, svg, nothing } from 'lit';
-import type { AnalyticsReport, DayCounters } from './configurator-reports.js';
+import type { AnalyticsReport, DayCounters } from './api.js';
 
 /** The series the chart draws: colour and dash pattern both tell them apart (never colour alone). */
 const CHART_SERIES: Array<{ key: keyof DayCounters; label: string; color: string; dash: string }> = [

@@ -1,7 +1,6 @@
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import type { Api } from './api.js';
-import type { AnalyticsReport, DayCounters } from './configurator-reports.js';
+import type { AnalyticsReport, Api, DayCounters } from './api.js';
 import { chartLegend, dailyChart } from './analytics-chart.js';
 import { announce, errorText, panelStyles } from './styles.js';
 
