@@ -1,7 +1,6 @@
 /**
- * A small typed client of the owner API for the console: every call sends the session token
- * (`Authorization: Bearer`) and, when one is chosen, `X-Workspace-Id` (contract section 2). Errors
- * become `ApiError` with the contract's code and message, so panels can show them as they are.
+ * The console's typed client of the owner API (contract section 2). Errors become `ApiError` with the contract's
+ * code and message, so panels can show them as they are.
  */
 import type { Static } from 'typebox';
 import type * as Analytics from '../../server/core/wire/analytics.js';
