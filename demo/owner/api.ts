@@ -172,7 +172,9 @@ export function createApi(credentials: Credentials) {
       return call<ImportStart>('POST', '/external-assets/imports', body);
     },
     importJob: (jobId: string) =>
-      call<{ job: ImportJob }>('GET', `/external-assets/imports/${enc(jobId)}`).then((r) => r.job),
+      call<Static<typeof Libraries.ImportJobReply>>('GET', `/external-assets/imports/${enc(jobId)}`).then(
+        (r) => r.job as ImportJob,
+      ),
     libraryBConnection: () =>
       call<Static<typeof Libraries.ConnectionReply>>('GET', '/external-providers/library_b/connection'),
     connectLibraryB: () => call<Static<typeof Libraries.ConnectReply>>('POST', '/external-providers/library_b/connect'),

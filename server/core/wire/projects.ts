@@ -18,7 +18,7 @@ export const ProjectListReply = Type.Object({
 });
 
 /** `data` is the stored scene as the owner saved it: free-form JSON the configurator parses leniently. */
-export const Project = Type.Object({
+const Project = Type.Object({
   id: Type.String(),
   workspaceId: Type.String(),
   name: Type.String(),
