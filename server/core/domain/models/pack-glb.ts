@@ -1,11 +1,8 @@
 import { ModelFileError } from './model-file-error.js';
 
 /**
- * Packs a glTF (JSON plus its resources) into one GLB without reinterpreting the model: every
- * buffer that holds data becomes part of the single binary chunk, images given by URI become
- * buffer views, and the JSON is otherwise kept as it came. A model the Khronos validator passes
- * stays the same model, whatever extensions, accessor layouts or animation targets it uses
- * (a read-and-write through a scene library keeps only what that library models).
+ * Packs a glTF into one GLB without reinterpreting it, so a model the validator passes stays the same model
+ * (a round trip through a scene library would keep only what that library models).
  */
 export interface PackGlbOptions {
   /** Largest GLB written; past it the packing stops with `too_large`. */
