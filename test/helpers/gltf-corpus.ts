@@ -146,6 +146,38 @@ function accessorsWithoutBufferViews() {
   return { title: 'accessors without buffer views, one sparse', ...single(json) };
 }
 
+/**
+ * A buffer declared without a `uri` (its data undefined, which a `.gltf` may do) read by a sparse
+ * accessor, and no buffer with data: the GLB needs a binary chunk of its own for buffer 0.
+ * Hand-written: glTF-Transform writes every buffer's data.
+ */
+function bufferWithoutData() {
+  const json = {
+    asset: { version: '2.0' },
+    accessors: [
+      {
+        bufferView: 0,
+        componentType: 5126,
+        count: 4,
+        type: 'VEC3',
+        min: [0, 0, 0],
+        max: [1, 1, 1],
+        sparse: {
+          count: 2,
+          indices: { bufferView: 1, byteOffset: 24, componentType: 5121 },
+          values: { bufferView: 1 },
+        },
+      },
+    ],
+    bufferViews: [
+      { buffer: 0, byteLength: 48 },
+      { buffer: 0, byteOffset: 48, byteLength: 26 },
+    ],
+    buffers: [{ byteLength: 74 }],
+  };
+  return { title: 'a buffer without data (no uri) read by a sparse accessor', ...single(json) };
+}
+
 /** A sparse accessor on top of a real base, as glTF-Transform writes it for a mostly-unchanged morph target. */
 function sparseMorphTarget() {
   const doc = new Document();
@@ -495,6 +527,7 @@ export async function gltfCorpus(): Promise<CorpusCase[]> {
   return Promise.all([
     severalBuffers(),
     accessorsWithoutBufferViews(),
+    bufferWithoutData(),
     sparseMorphTarget(),
     unknownAccessorType(),
     skin(),
