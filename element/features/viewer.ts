@@ -19,6 +19,7 @@ import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import type { PublicModel, PublicProject } from '../../server/core/wire/public-project.js';
 import type { Options, Scene as ParsedScene, Vec3 } from '../../server/core/wire/configurator/types.js';
+import { DEFAULT_SETTINGS } from '../../server/core/wire/configurator/default-settings.js';
 import { createAnimations } from './scene/animations.js';
 import { BaseValues } from './scene/base-values.js';
 import { applyEffects, selectedEffects, textureUrls, type ConfigurableModel } from './scene/effects.js';
@@ -26,7 +27,7 @@ import { applyModelFields } from './scene/model-fields.js';
 import { createModelMaterials } from './scene/model-materials.js';
 import { createNameWarnings, nodeNames } from './scene/node-names.js';
 import { writePose } from './scene/part-pose.js';
-import { applyCameraLimits, backgroundOf, DEFAULT_VIEW_SETTINGS, environmentMap, shadowsOn } from './scene/settings.js';
+import { applyCameraLimits, backgroundOf, environmentMap, shadowsOn } from './scene/settings.js';
 import { createTextureCache } from './scene/textures.js';
 import { preloadVariants, variantMaterials } from './scene/variants.js';
 import { visibleBounds } from './scene/visible-bounds.js';
@@ -135,7 +136,7 @@ export function createViewer(
   label: string,
   setup?: ViewerSetup,
 ): Viewer {
-  const settings = setup?.scene.settings ?? DEFAULT_VIEW_SETTINGS;
+  const settings = setup?.scene.settings ?? DEFAULT_SETTINGS;
   const { lighting, display } = settings;
   const quality = QUALITY[data.renderQuality] ?? QUALITY.optimised;
   const shadows = shadowsOn(lighting.shadows, quality.shadows);
