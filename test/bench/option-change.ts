@@ -53,8 +53,9 @@ const p95 = (values: number[]) => sorted(values)[Math.max(0, Math.ceil(values.le
 
 /** First in each page: every WebGL draw call reports to `window.onDraw` (both viewers draw with WebGL 2). */
 const DRAW_STAMP = `<script>
+  const draws = ['drawElements', 'drawArrays', 'drawElementsInstanced', 'drawArraysInstanced', 'drawRangeElements'];
   for (const proto of [WebGLRenderingContext.prototype, WebGL2RenderingContext.prototype])
-    for (const name of ['drawElements', 'drawArrays', 'drawElementsInstanced', 'drawArraysInstanced', 'drawRangeElements']) {
+    for (const name of draws) {
       const draw = proto[name];
       if (draw) proto[name] = function (...args) { window.onDraw?.(performance.now()); return draw.apply(this, args); };
     }
@@ -142,7 +143,8 @@ export async function measureOptionChange(options: {
           viewer.variantName = name;
         });
       </script>`,
-    '/element.html': `<!doctype html>${DRAW_STAMP}<script type="module" src="${bffUrl}/element/config-share.js"></script>
+    '/element.html': `<!doctype html>${DRAW_STAMP}
+      <script type="module" src="${bffUrl}/element/config-share.js"></script>
       <config-share project-id="${project.id}" token="${settings.shareToken}"
         style="display:block;width:400px;height:400px"></config-share>
       <script>${MEASURE}</script>
