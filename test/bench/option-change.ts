@@ -80,22 +80,28 @@ const MEASURE = `
       requestAnimationFrame((frameTime) => resolve({ drawAt, shownAt: performance.now(), frameTime }));
     };
   });
-  window.measureSwitches = async (count, warmUp, switchTo, interval, start) => {
+  window.measureSwitches = async (count, warmUp, switchTo, start) => {
     const shown = [], drawn = [], applied = [], frames = [];
     for (let i = 0; i < count + warmUp; i++) {
       const choice = (start + i) % 2 === 0 ? 'brass' : 'steel';
-      const frameTime = await frame();
+      await frame();
       const t0 = performance.now();
+      // Each frame after t0's, by its timestamp, until the one that shows the change.
+      const stamps = [];
+      let counting = true;
+      const count = (stamp) => (stamps.push(stamp), counting && requestAnimationFrame(count));
+      requestAnimationFrame(count);
       const draw = nextDraw();
       await switchTo(choice);
       const t = performance.now();
       const { drawAt, shownAt, frameTime: shownFrame } = await draw;
+      counting = false;
       if (i < warmUp) continue;
       shown.push(shownAt - t0);
       drawn.push(drawAt - t0);
       applied.push(t - t0);
-      // Frames from t0's to the one after the draw's, less one: 0 is a draw in t0's own frame.
-      frames.push(Math.max(0, Math.round((shownFrame - frameTime) / interval) - 1));
+      // 0: shown by the frame after t0's, so drawn in t0's own frame; 1: drawn in the next one.
+      frames.push(stamps.indexOf(shownFrame));
     }
     return { shown, drawn, applied, frames };
   };
@@ -200,7 +206,7 @@ export async function measureOptionChange(options: {
     for (const other of others) await other.cdp.send('Page.setWebLifecycleState', { state: 'frozen' });
     await page.cdp.send('Page.setWebLifecycleState', { state: 'active' });
     const block = (await page.tab.evaluate(
-      `window.measureSwitches(${count}, ${warmUp}, window.switchTo, ${page.frameInterval}, ${page.next})`,
+      `window.measureSwitches(${count}, ${warmUp}, window.switchTo, ${page.next})`,
     )) as { shown: number[]; drawn: number[]; applied: number[]; frames: number[] };
     page.next += count + warmUp;
     page.shown.push(...block.shown);
