@@ -101,7 +101,9 @@ const MEASURE = `
       drawn.push(drawAt - t0);
       applied.push(t - t0);
       // 0: shown by the frame after t0's, so drawn in t0's own frame; 1: drawn in the next one.
-      frames.push(stamps.indexOf(shownFrame));
+      // The chain may not have reached the showing frame yet: then it is the one after its last.
+      const index = stamps.indexOf(shownFrame);
+      frames.push(index >= 0 ? index : stamps.length);
     }
     return { shown, drawn, applied, frames };
   };
