@@ -13,12 +13,14 @@ import {
   Vector3,
   WebGLRenderer,
   type Box3,
+  type Material,
   type Object3D,
 } from 'three';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import type { PublicModel, PublicProject } from '../../server/core/wire/public-project.js';
 import type { Options, Scene as ParsedScene, Vec3 } from '../../server/core/wire/configurator/types.js';
+import { DEFAULT_SETTINGS } from '../../server/core/wire/configurator/default-settings.js';
 import { createAnimations } from './scene/animations.js';
 import { BaseValues } from './scene/base-values.js';
 import { applyEffects, selectedEffects, textureUrls, type ConfigurableModel } from './scene/effects.js';
@@ -26,7 +28,7 @@ import { applyModelFields } from './scene/model-fields.js';
 import { createModelMaterials } from './scene/model-materials.js';
 import { createNameWarnings, nodeNames } from './scene/node-names.js';
 import { writePose } from './scene/part-pose.js';
-import { applyCameraLimits, backgroundOf, DEFAULT_VIEW_SETTINGS, environmentMap, shadowsOn } from './scene/settings.js';
+import { applyCameraLimits, backgroundOf, environmentMap, shadowsOn } from './scene/settings.js';
 import { createTextureCache } from './scene/textures.js';
 import { preloadVariants, variantMaterials } from './scene/variants.js';
 import { visibleBounds } from './scene/visible-bounds.js';
@@ -135,7 +137,7 @@ export function createViewer(
   label: string,
   setup?: ViewerSetup,
 ): Viewer {
-  const settings = setup?.scene.settings ?? DEFAULT_VIEW_SETTINGS;
+  const settings = setup?.scene.settings ?? DEFAULT_SETTINGS;
   const { lighting, display } = settings;
   const quality = QUALITY[data.renderQuality] ?? QUALITY.optimised;
   const shadows = shadowsOn(lighting.shadows, quality.shadows);
@@ -197,6 +199,19 @@ export function createViewer(
   };
   /** One render at the next frame for changes arriving together. */
   const renderSoon = () => (pendingFrame ||= requestAnimationFrame(render));
+  let renderQueued = false;
+  /**
+   * One render at the end of this task, for changes made together: the frame being produced shows
+   * them (a render at the next animation frame would, called from a frame's callbacks, show them a frame late).
+   */
+  const renderNow = () => {
+    if (renderQueued) return;
+    renderQueued = true;
+    queueMicrotask(() => {
+      renderQueued = false;
+      if (!disposed) render();
+    });
+  };
   /** Resolves once the next frame is drawn. */
   const drawn = () => new Promise<void>((resolve) => drawnWaiters.push(resolve));
   // Camera moves (dragging, keys, framing new models) draw once per animation frame, however many there were.
@@ -308,6 +323,36 @@ export function createViewer(
     else setTimeout(start, 200);
   };
 
+  /**
+   * The materials a choice can switch to (variants, `use`) that the first frame did not draw: their
+   * shader programs are compiled when idle after it, so a switch never waits for a compile.
+   */
+  const precompileChoices = () => {
+    const stand = new Group();
+    const add = (mesh: Mesh, material: Material | undefined) => {
+      if (!material || material === mesh.material) return;
+      const proxy = new Mesh(mesh.geometry, material);
+      proxy.receiveShadow = mesh.receiveShadow;
+      stand.add(proxy);
+    };
+    for (const model of models) {
+      for (const mesh of model.variants.meshes.keys())
+        for (const name of model.variants.names) add(mesh, model.variants.materialFor(mesh, name));
+      const uses = new Set(useNames(model.id));
+      if (uses.size > 0)
+        model.root.traverse((object) => {
+          if ((object as Mesh).isMesh)
+            for (const name of uses) add(object as Mesh, model.materials.final(object as Mesh, name));
+        });
+    }
+    if (stand.children.length === 0) return;
+    // compile, not compileAsync: its readiness poll outlives a disposed renderer and throws. With
+    // checkShaderErrors off, compile only issues the programs; the GPU process builds them meanwhile.
+    const start = () => void (disposed || renderer.compile(stand, camera, scene));
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(start, { timeout: 2000 });
+    else setTimeout(start, 200);
+  };
+
   async function loadModel(loader: GLTFLoader, model: LoadingModel, order: number) {
     const gltf = await loader.parseAsync(await model.file, LoaderUtils.extractUrlBase(model.url));
     const sceneModel = setup?.scene.models.find((each) => each.id === model.id);
@@ -358,6 +403,7 @@ export function createViewer(
       const box = reframe();
       if (!box.isEmpty() && shadows) addGround(box);
       render();
+      precompileChoices();
       preloadTextures();
       const motion = !prefersReducedMotion();
       for (const block of setup?.scene.animations ?? [])
@@ -378,7 +424,7 @@ export function createViewer(
         // A later configure replaced this one while its textures loaded: that one is drawn instead.
         if (current !== configuration) return drawn();
         applyAll();
-        renderSoon();
+        renderNow();
         return drawn().then(changed);
       };
       const missing = missingTextures();

@@ -10,7 +10,8 @@ import { Document, NodeIO } from '@gltf-transform/core';
 
 const TOKEN = 'tok';
 export const PASSWORD = 'secret';
-const ETAG = '"rev-1"';
+/** The share's revision: `stoolrevised` moves to revision 2 (walnut withdrawn) after its first read. */
+const etagOf = (revision) => `"rev-${revision}"`;
 
 /** A one-cube GLB, built at start-up (no binary fixture in the repository). */
 async function cubeGlb() {
@@ -216,6 +217,14 @@ function project(id, scenario) {
   };
 }
 
+/** The stool's second revision: the owner withdrew the walnut seat; everything else stands. */
+function withoutWalnut(payload) {
+  const revised = structuredClone(payload);
+  const seat = revised.data.sceneData.optionBlocks.find((block) => block.id === 'seat');
+  seat.choices = seat.choices.filter((choice) => choice.id !== 'walnut');
+  return revised;
+}
+
 async function readJson(req) {
   const chunks = [];
   for await (const chunk of req) chunks.push(chunk);
@@ -334,12 +343,14 @@ export async function fakeBff() {
       ctx.body = { success: true, requestId };
       return;
     }
-    ctx.set('etag', ETAG);
+    const revision = scenario === 'stoolrevised' && entries.filter((e) => e.action === '').length > 1 ? 2 : 1;
+    const etag = etagOf(revision);
+    ctx.set('etag', etag);
     ctx.set('cache-control', scenario === 'password' ? 'private, no-cache' : 'no-cache');
-    if (entry.ifNoneMatch === ETAG) {
+    if (entry.ifNoneMatch === etag) {
       ctx.status = 304;
       return;
     }
-    ctx.body = { success: true, project: payload };
+    ctx.body = { success: true, project: revision === 2 ? withoutWalnut(payload) : payload };
   }
 }

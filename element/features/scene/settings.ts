@@ -41,25 +41,3 @@ export function applyCameraLimits(controls: OrbitControls, camera: SceneSettings
   controls.enablePan = camera.enablePan;
   controls.enableZoom = camera.enableZoom;
 }
-
-/** Contract 12.7's defaults, for a viewer made without a parsed scene (the parser stays out of this chunk). */
-export const DEFAULT_VIEW_SETTINGS: Pick<SceneSettings, 'lighting' | 'display' | 'camera'> = {
-  lighting: {
-    environment: 'room',
-    environmentIntensity: 1,
-    exposure: 1,
-    keyLight: 1.5,
-    shadows: 'auto',
-    shadowOpacity: 0.25,
-  },
-  display: { background: '#ffffff', autoRotate: false, showOptions: true, showForm: true },
-  camera: {
-    fov: 45,
-    minDistance: null,
-    maxDistance: null,
-    minPolarAngle: 0,
-    maxPolarAngle: 180,
-    enablePan: true,
-    enableZoom: true,
-  },
-};
