@@ -75,9 +75,10 @@ export async function recordVisitorCall(
     ), delivery as (
       insert into webhook_deliveries (workspace_id, project_id, webhook_id, event_id, event, body, next_attempt_at)
       select w.workspace_id, w.project_id, w.id, event.id, event.type,
-        '{"id":' || to_json(event.id::text)::text || ',"event":' || to_json(event.type)::text ||
-          ',"createdAt":' || to_json(${createdAt}::text)::text || ',"projectId":' || to_json(${projectId}::text)::text ||
-          ',"data":' || incoming.data::text || '}',
+        '{"id":' || to_json(event.id::text)::text || ',"event":' || to_json(event.type)::text
+          || ',"createdAt":' || to_json(${createdAt}::text)::text
+          || ',"projectId":' || to_json(${projectId}::text)::text
+          || ',"data":' || incoming.data::text || '}',
         now()
       from event
       join incoming on incoming.id = event.id
