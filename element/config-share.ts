@@ -86,50 +86,8 @@ const idempotencyKey = () =>
   Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
 
 /**
- * `<config-share project-id token>` (or `share-url`): a shared 3D configurator on a merchant page.
- * The element reads the share through the BFF, asks for its password, shows the scene (three.js,
- * loaded lazily when the element nears the viewport) and sends the visitor's form. With option
- * blocks, pricing, animations or saving (contract 12) a second lazy chunk adds the configurator:
- * the options panel, the price, animation buttons and saved configurations; visitor events go to
- * the owner's analytics in batches (`events="off"` stops them). Failures become states and events,
- * never exceptions thrown at the page.
- *
- * @fires config-share-load - `{ project }` when a payload is shown (not again for an unchanged one).
- * @fires config-share-error - `{ type, message }`: unavailable, not-found, domain_not_allowed, network, http,
- *   rate-limited, config, webgl, invalid, submit, ar, configuration (a saved configuration or entries of
- *   it set aside), events (visitor events refused for good).
- * @fires config-share-password-required - the password prompt is shown.
- * @fires config-share-model-missing - `{ modelIds }` of models left out of the scene.
- * @fires config-share-submit - `{ requestId }` once the server stored the request.
- * @fires config-share-option-change - `{ blockId, choiceId, previousChoiceId, source, options, price }`:
- *   a selection changed (`source` visitor, api or rule); not for defaults or a restore.
- * @fires config-share-price - `{ price }` when first computed and whenever it changes.
- * @fires config-share-save - `{ configuration, url }`, cancelable: prevented, nothing is copied or shown.
- * @fires config-share-animation - `{ animationId, trigger }` (button, choice or api).
- * @csspart viewer - the 3D view. @csspart status - the state message (a live region).
- * @csspart password-form - the password prompt. @csspart form - the visitor's form.
- * @csspart submit-button - the form's submit button.
- * @csspart ar - the "View in AR" button where AR can start ("Preparing AR…", disabled, until the export is ready).
- * @csspart options - the options panel, between the viewer and the form. @csspart option-block - a block's fieldset.
- * @csspart choice - a choice's label. @csspart price - the total and tax note (a live region).
- * @csspart price-lines - the price breakdown (a details element). @csspart animation-button - an animation's button.
- * @csspart save-button - saves the configuration. @csspart save-link - the saved link (read-only).
- * @csspart logo - the project's logo.
- * @cssproperty --config-share-accent - buttons, checked choices, focus rings (default: the owner's brand colour,
- *   else #1f3a5f).
- * @cssproperty --config-share-accent-contrast - text on the accent (default #fff).
- * @cssproperty --config-share-radius - corners of inputs, choices and buttons (default 0.5rem).
- * @cssproperty --config-share-gap - spacing in the panel (default 1rem).
- * @cssproperty --config-share-border-color - input and choice borders (default: the text colour at 22%).
- * @cssproperty --config-share-input-background - inputs' background (default transparent).
- * @cssproperty --config-share-error-color - field errors (default #c62828).
- * @cssproperty --config-share-viewer-aspect - the viewer's width / height (default 4 / 3).
- * @cssproperty --config-share-viewer-height - a fixed viewer height instead of the aspect (default auto).
- * @cssproperty --config-share-viewer-max-height - the viewer's cap (default 60svh narrow, 100svh wide).
- * @cssproperty --config-share-viewer-background, --config-share-viewer-radius - the viewer box (#fff, 0).
- * @cssproperty --config-share-panel-width - the panel beside the viewer (default 22rem, at most 45%).
- * @cssproperty --config-share-panel-padding - the panel's padding (default 1rem).
- * @cssproperty --config-share-min-height - the least height side by side (default 28rem, capped by the window).
+ * `<config-share project-id token>` (or `share-url`): a shared 3D configurator on a merchant page; its events, parts
+ * and custom properties are listed in element/README.md. Failures become states and events, never thrown at the page.
  */
 @customElement('config-share')
 export class ConfigShareElement extends LitElement {
@@ -248,9 +206,8 @@ export class ConfigShareElement extends LitElement {
   }
 
   /**
-   * Sends the form (validated first, as the server does) with a screenshot of the scene.
-   * Resolves with the requestId, or null when it did not go through: the reason is shown in
-   * place and sent as a `config-share-error` event. Calls while one is running share it.
+   * Sends the form with a screenshot; resolves with the requestId, or null when it did not go through (the reason is
+   * shown and sent as `config-share-error`, so the page need not catch). Calls while one is running share it.
    */
   submit(extra: SubmitExtra = {}): Promise<string | null> {
     this.submitting ??= this.send(extra).finally(() => (this.submitting = undefined));
@@ -311,9 +268,8 @@ export class ConfigShareElement extends LitElement {
   }
 
   /**
-   * Watches for the element coming within 200 px of the viewport (three.js is fetched then, not
-   * with the page). The first time, the 3D chunk is fetched at once, while the payload is still on
-   * its way, so the two downloads overlap; the scene is built as soon as both are there.
+   * Watches the viewport so three.js is fetched only within 200 px of it; the first time, the 3D chunk is fetched at
+   * once so its download overlaps the payload's.
    */
   private watchViewport() {
     if (this.nearViewport) return;
