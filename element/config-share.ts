@@ -87,7 +87,45 @@ const idempotencyKey = () =>
 
 /**
  * `<config-share project-id token>` (or `share-url`): a shared 3D configurator on a merchant page; its events, parts
- * and custom properties are listed in element/README.md. Failures become states and events, never thrown at the page.
+ * and custom properties (tagged here for editors and custom-elements analyzers) are in element/README.md.
+ * Failures become states and events, never thrown at the page.
+ *
+ * @fires config-share-load - `{ project }` when a payload is shown (not again for an unchanged one).
+ * @fires config-share-error - `{ type, message }`: unavailable, not-found, domain_not_allowed, network, http,
+ *   rate-limited, config, webgl, invalid, submit, ar, configuration (a saved configuration or entries of
+ *   it set aside), events (visitor events refused for good).
+ * @fires config-share-password-required - the password prompt is shown.
+ * @fires config-share-model-missing - `{ modelIds }` of models left out of the scene.
+ * @fires config-share-submit - `{ requestId }` once the server stored the request.
+ * @fires config-share-option-change - `{ blockId, choiceId, previousChoiceId, source, options, price }`:
+ *   a selection changed (`source` visitor, api or rule); not for defaults or a restore.
+ * @fires config-share-price - `{ price }` when first computed and whenever it changes.
+ * @fires config-share-save - `{ configuration, url }`, cancelable: prevented, nothing is copied or shown.
+ * @fires config-share-animation - `{ animationId, trigger }` (button, choice or api).
+ * @csspart viewer - the 3D view. @csspart status - the state message (a live region).
+ * @csspart password-form - the password prompt. @csspart form - the visitor's form.
+ * @csspart submit-button - the form's submit button.
+ * @csspart ar - the "View in AR" button where AR can start ("Preparing AR…", disabled, until the export is ready).
+ * @csspart options - the options panel, between the viewer and the form. @csspart option-block - a block's fieldset.
+ * @csspart choice - a choice's label. @csspart price - the total and tax note (a live region).
+ * @csspart price-lines - the price breakdown (a details element). @csspart animation-button - an animation's button.
+ * @csspart save-button - saves the configuration. @csspart save-link - the saved link (read-only).
+ * @csspart logo - the project's logo.
+ * @cssproperty --config-share-accent - buttons, checked choices, focus rings (default: the owner's brand colour,
+ *   else #1f3a5f).
+ * @cssproperty --config-share-accent-contrast - text on the accent (default #fff).
+ * @cssproperty --config-share-radius - corners of inputs, choices and buttons (default 0.5rem).
+ * @cssproperty --config-share-gap - spacing in the panel (default 1rem).
+ * @cssproperty --config-share-border-color - input and choice borders (default: the text colour at 22%).
+ * @cssproperty --config-share-input-background - inputs' background (default transparent).
+ * @cssproperty --config-share-error-color - field errors (default #c62828).
+ * @cssproperty --config-share-viewer-aspect - the viewer's width / height (default 4 / 3).
+ * @cssproperty --config-share-viewer-height - a fixed viewer height instead of the aspect (default auto).
+ * @cssproperty --config-share-viewer-max-height - the viewer's cap (default 60svh narrow, 100svh wide).
+ * @cssproperty --config-share-viewer-background, --config-share-viewer-radius - the viewer box (#fff, 0).
+ * @cssproperty --config-share-panel-width - the panel beside the viewer (default 22rem, at most 45%).
+ * @cssproperty --config-share-panel-padding - the panel's padding (default 1rem).
+ * @cssproperty --config-share-min-height - the least height side by side (default 28rem, capped by the window).
  */
 @customElement('config-share')
 export class ConfigShareElement extends LitElement {
