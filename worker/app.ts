@@ -1,16 +1,14 @@
 import { UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
 import type { WorkerConfig } from './config.js';
-import type { QueueName } from '../server/core/jobs/queues.js';
+import { QUEUES, type QueueName } from '../server/core/jobs/queues.js';
 import { closeWorkerDeps, createWorkerDeps, type WorkerDeps } from './deps.js';
 import { createLogger, type Logger } from '../server/core/platform/log.js';
 import { withTimeout } from '../server/core/platform/deadline.js';
-import { startOutboxRelay, type OutboxRelay } from './relay.js';
-import { postponeOutboxCheck } from './dispatch-outbox.js';
+import { startOutboxRelay, type OutboxRelay } from './outbox-relay.js';
 import { JOBS, familyOptions, type JobRegistry } from './jobs/index.js';
 import { UnknownJobError, jobOptions, runJob } from './jobs/define-job.js';
 import { storageSweep } from './jobs/storage-sweep.js';
 import { VISITOR_EVENT_SWEEP_INTERVAL_MS, visitorEventSweep } from './jobs/visitor-event-sweep.js';
-import { QUEUES } from '../server/core/jobs/queues.js';
 
 export interface WorkerApp {
   deps: WorkerDeps;
@@ -96,11 +94,13 @@ function startQueueWorker(
   worker.on('error', (error) => log.warn({ queue, err: error }, 'worker connection error'));
   worker.on('failed', (job, error) => {
     log.warn({ queue, job: job?.name, jobId: job?.id, attemptsMade: job?.attemptsMade, err: error }, 'job failed');
-    // BullMQ retries it after its backoff (`job.delay`): its outbox row need not be checked before.
+    // BullMQ retries it after its backoff (`job.delay`): the relay need not look at its row before that retry.
     if (job?.id && willRetry(job, error)) {
-      postponeOutboxCheck(deps, job.id, job.delay).catch((postponeError: unknown) =>
-        log.warn({ jobId: job.id, err: postponeError }, 'could not postpone the outbox check of a retried job'),
-      );
+      deps.outbox
+        .postpone(job.id, job.delay + config.worker.resendAfterMs)
+        .catch((postponeError: unknown) =>
+          log.warn({ jobId: job.id, err: postponeError }, 'could not postpone the outbox check of a retried job'),
+        );
     }
   });
   worker.on('stalled', (jobId) => log.warn({ queue, jobId }, 'job stalled; it will run again'));
@@ -134,7 +134,7 @@ export async function startWorker(config: WorkerConfig, options: StartWorkerOpti
       );
   }
 
-  const relay = options.relay === false ? null : startOutboxRelay(deps, { intervalMs: config.worker.relayIntervalMs });
+  const relay = options.relay === false ? null : startOutboxRelay(deps, config.worker.relayIntervalMs);
 
   let closing: Promise<boolean> | null = null;
   return {

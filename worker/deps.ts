@@ -1,9 +1,10 @@
 import type { Redis } from 'ioredis';
+import { Queue } from 'bullmq';
+import { QUEUES, type QueueName } from '../server/core/jobs/queues.js';
 import type { WorkerConfig } from './config.js';
 import { createDb, type Db } from '../server/core/platform/db/client.js';
 import { createRedis } from '../server/core/platform/redis.js';
 import { withTimeout } from '../server/core/platform/deadline.js';
-import { closeQueues, createQueues, type Queues } from './queues.js';
 import { JOBS, familyOptions, type JobRegistry } from './jobs/index.js';
 import { createStorage, type StorageDriver } from '../server/core/platform/storage/index.js';
 import { createSubmissionStepService, type SubmissionStepService } from '../server/core/services/submission-steps.js';
@@ -22,6 +23,9 @@ import { checkModelFileInPool } from '../server/core/services/model-checks/check
 import { IMPORT_MODEL_TASK } from '../server/core/services/model-checks/import-model-in-pool.js';
 import { createLibraryConnectionService } from '../server/core/services/libraries/library-connection.js';
 import { createImportRunner, type ImportRunner } from '../server/core/services/libraries/import-runner.js';
+
+/** One BullMQ producer per queue: only the worker hands jobs to BullMQ (the relay, a step handing over to the next). */
+export type Queues = Record<QueueName, Queue>;
 
 /**
  * What the worker process needs, built once. Two Redis clients on purpose: BullMQ workers block
@@ -80,7 +84,14 @@ export function createWorkerDeps(config: WorkerConfig, log: Logger, jobs: JobReg
   }, 0);
   const db = createDb(config.databaseUrl, Math.max(4, Math.ceil(connections) + 2));
   const producerRedis = createRedis(config.redisUrl, 'request');
-  const queues = createQueues(producerRedis, config.queuePrefix);
+  const queues = Object.fromEntries(
+    Object.values(QUEUES).map((name) => {
+      const queue = new Queue(name, { connection: producerRedis, prefix: config.queuePrefix });
+      // Failed calls surface where they are made (the outbox keeps the work); unheard, BullMQ prints every reconnect.
+      queue.on('error', () => {});
+      return [name, queue];
+    }),
+  ) as Queues;
   const webhookSender = createWebhookSender({ allowInsecure: config.webhooks.allowInsecure });
   // A pool of its own whose commits do not wait for the disk: two commits per attempt would
   // otherwise cap deliveries at the disk's flush rate. A crash of Postgres may lose the last
@@ -162,7 +173,7 @@ export function createWorkerDeps(config: WorkerConfig, log: Logger, jobs: JobReg
 /** Closes what `createWorkerDeps` opened; call it after the workers are closed. */
 export async function closeWorkerDeps(deps: WorkerDeps): Promise<void> {
   // Queue.close waits for Redis; it must not hold the shutdown when Redis is gone.
-  await withTimeout(() => closeQueues(deps.queues), 2000).catch(() => {});
+  await withTimeout(() => Promise.all(Object.values(deps.queues).map((q) => q.close())), 2000).catch(() => {});
   // Clients passed to BullMQ are shared: BullMQ leaves them open, so they are ours to end.
   await withTimeout(() => Promise.all([deps.workerRedis.quit(), deps.producerRedis.quit()]), 1000).catch(() => {});
   deps.workerRedis.disconnect();

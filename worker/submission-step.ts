@@ -4,7 +4,7 @@ import type { OutboxRow, SubmissionStep } from '../server/core/platform/db/schem
 import { QUEUES } from '../server/core/jobs/queues.js';
 import { withTimeout } from '../server/core/platform/deadline.js';
 import { defineJob, type JobType } from './jobs/define-job.js';
-import { dispatchOutbox } from './dispatch-outbox.js';
+import { dispatchOutbox } from './outbox-relay.js';
 import type { WorkerDeps } from './deps.js';
 
 /**

@@ -1,12 +1,12 @@
 import { DelayedError, type Job } from 'bullmq';
 import pLimit, { type LimitFunction } from 'p-limit';
-import { QUEUES } from '../../server/core/jobs/queues.js';
 import {
+  QUEUES,
   WEBHOOK_DELIVERY_BATCH_JOB,
   WEBHOOK_DELIVERY_JOB,
   webhookAttemptJobId,
   type WebhookDeliveryJobData,
-} from '../../server/core/jobs/webhook-jobs.js';
+} from '../../server/core/jobs/queues.js';
 import { ATTEMPT_BUDGET_MS } from '../../server/core/services/webhooks/delivery-attempts.js';
 import { defineJob, jobOptions, type BatchJobData } from './define-job.js';
 import type { WorkerDeps } from '../deps.js';

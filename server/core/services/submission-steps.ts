@@ -1,6 +1,6 @@
 import type { Db, Tx } from '../platform/db/client.js';
 import type { SubmissionStep } from '../platform/db/schema/index.js';
-import { NEXT_SUBMISSION_STEP, submissionJob, submissionJobId } from '../jobs/submission-jobs.js';
+import { NEXT_SUBMISSION_STEP, submissionJob, submissionJobId } from '../jobs/queues.js';
 import { workspaceOwnerEmails } from '../repositories/accounts.js';
 import { addToOutbox, completeOutbox } from '../repositories/outbox.js';
 import { createSubmissionScreenshotRepository } from '../repositories/submission-screenshots.js';

@@ -7,7 +7,7 @@ import { MAX_MODEL_BYTES, type Libraries, type LibraryItem } from '../../platfor
 import type { CpuPool } from '../../platform/cpu-pool.js';
 import { withTimeout } from '../../platform/deadline.js';
 import { completeOutbox } from '../../repositories/outbox.js';
-import { importJobId } from '../../jobs/import-jobs.js';
+import { importJobId } from '../../jobs/queues.js';
 import { createImportRepository } from '../../repositories/imports.js';
 import { attributionLine } from '../../domain/libraries/licences.js';
 import { importModelInPool } from '../model-checks/import-model-in-pool.js';

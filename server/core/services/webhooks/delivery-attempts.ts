@@ -6,7 +6,7 @@ import type { Db, Tx } from '../../platform/db/client.js';
 import type { SendOutcome, WebhookSender } from '../../platform/webhook-sender.js';
 import type { OutboxJob } from '../../jobs/outbox.js';
 import { addScheduledToOutbox, completeOutbox } from '../../repositories/outbox.js';
-import { webhookAttemptJob, webhookAttemptJobId } from '../../jobs/webhook-jobs.js';
+import { webhookAttemptJob, webhookAttemptJobId } from '../../jobs/queues.js';
 import {
   createWebhookDeliveryRepository,
   type ClaimRequest,
