@@ -42,7 +42,7 @@ const GONE_STATES = new Set(['completed', 'failed', 'unknown']);
 type Claimed = OutboxRow & { type: JobType };
 type BulkJob = { name: string; data: object; opts: JobsOptions };
 
-/** First hand-overs in one bulk job list; rows of a type with `batch` share carrier jobs whose ids are made of theirs. */
+/** First hand-overs as one bulk list; rows of a type with `batch` share carrier jobs, ids made of theirs. */
 function bulkOf(rows: Claimed[]): BulkJob[] {
   const bulk: BulkJob[] = [];
   const carried = new Map<JobType, Claimed[]>();
