@@ -279,7 +279,9 @@ function pruneLog(keep: SQL) {
     )
     delete from webhook_deliveries d
     where d.id = any (array(select delivery_id from gone)) and d.state <> 'pending' and ${keep}
-      and not exists (select 1 from webhook_attempts a where a.delivery_id = d.id and a.id not in (select id from gone))`;
+      and not exists (
+        select 1 from webhook_attempts a where a.delivery_id = d.id and a.id not in (select id from gone)
+      )`;
 }
 
 /** How much of the request body the log shows (the receiver got all of it). */
