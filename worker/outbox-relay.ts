@@ -213,5 +213,3 @@ export function startOutboxRelay(deps: WorkerDeps, intervalMs: number) {
     },
   };
 }
-
-export type OutboxRelay = ReturnType<typeof startOutboxRelay>;

@@ -82,5 +82,3 @@ export function createSubmissionStepService(db: Db) {
     ownerEmails: (workspaceId: string) => workspaceOwnerEmails(db, workspaceId),
   };
 }
-
-export type SubmissionStepService = ReturnType<typeof createSubmissionStepService>;
