@@ -49,7 +49,8 @@ function bulkOf(rows: Claimed[]): BulkJob[] {
   for (const row of rows) {
     if (!row.type.batch)
       bulk.push({ name: row.jobName, data: row.payload as object, opts: jobOptions(row.type, row.jobId) });
-    else carried.set(row.type, [...(carried.get(row.type) ?? []), row]);
+    else if (carried.has(row.type)) carried.get(row.type)!.push(row);
+    else carried.set(row.type, [row]);
   }
   for (const [{ batch }, group] of carried) {
     for (let i = 0; i < group.length; i += batch!.size) {
@@ -88,8 +89,10 @@ export async function dispatchOutbox(deps: WorkerDeps, options: DispatchOptions 
   const [alive, carried, failed]: number[][] = [[], [], []];
   const giveUp: Claimed[] = [];
   const firstTime = new Map<QueueName, Claimed[]>();
-  for (const row of claimed.filter((r) => r.lastEnqueuedAt === null))
-    firstTime.set(row.queue as QueueName, [...(firstTime.get(row.queue as QueueName) ?? []), row]);
+  for (const row of claimed.filter((r) => r.lastEnqueuedAt === null)) {
+    if (firstTime.has(row.queue as QueueName)) firstTime.get(row.queue as QueueName)!.push(row);
+    else firstTime.set(row.queue as QueueName, [row]);
+  }
   const addInBulk = [...firstTime].map(([queue, batch]) =>
     redis(() => queues[queue].addBulk(bulkOf(batch))).then(
       () => sent.push(...batch),
