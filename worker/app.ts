@@ -1,28 +1,14 @@
-import { UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
+import { UnrecoverableError, WaitingError, Worker } from 'bullmq';
 import type { WorkerConfig } from './config.js';
-import type { QueueName } from '../server/core/jobs/queues.js';
+import { QUEUES, type QueueName } from '../server/core/jobs/queues.js';
 import { closeWorkerDeps, createWorkerDeps, type WorkerDeps } from './deps.js';
 import { createLogger, type Logger } from '../server/core/platform/log.js';
 import { withTimeout } from '../server/core/platform/deadline.js';
-import { startOutboxRelay, type OutboxRelay } from './relay.js';
-import { postponeOutboxCheck } from './dispatch-outbox.js';
+import { startOutboxRelay } from './outbox-relay.js';
 import { JOBS, familyOptions, type JobRegistry } from './jobs/index.js';
 import { UnknownJobError, jobOptions, runJob } from './jobs/define-job.js';
 import { storageSweep } from './jobs/storage-sweep.js';
 import { VISITOR_EVENT_SWEEP_INTERVAL_MS, visitorEventSweep } from './jobs/visitor-event-sweep.js';
-import { QUEUES } from '../server/core/jobs/queues.js';
-
-export interface WorkerApp {
-  deps: WorkerDeps;
-  workers: Worker[];
-  relay: OutboxRelay | null;
-  /**
-   * Stops taking jobs, lets the active ones finish for up to `timeoutMs`, then hands the ones
-   * still running back to the queue (another worker takes them at once), and closes every
-   * connection. Resolves true when every job finished in time.
-   */
-  close(timeoutMs?: number): Promise<boolean>;
-}
 
 export interface StartWorkerOptions {
   log?: Logger;
@@ -41,15 +27,6 @@ const settlesWithin = (promise: Promise<unknown>, ms: number) =>
 
 /** The part of the shutdown time kept for handing jobs back and closing connections. */
 const HAND_BACK_MS = 2000;
-
-/** Why a job stopped: the worker is shutting down and gives it back, it did not fail. */
-class HandedBack extends Error {
-  override name = 'HandedBack';
-}
-
-/** Whether BullMQ runs this failed job again (it has just recorded the failure). */
-const willRetry = (job: Job, error: Error) =>
-  !(error instanceof UnrecoverableError) && job.attemptsMade < (job.opts.attempts ?? 1);
 
 /** One BullMQ Worker for a queue, with its family's concurrency and lock, running its job types. */
 function startQueueWorker(
@@ -96,11 +73,13 @@ function startQueueWorker(
   worker.on('error', (error) => log.warn({ queue, err: error }, 'worker connection error'));
   worker.on('failed', (job, error) => {
     log.warn({ queue, job: job?.name, jobId: job?.id, attemptsMade: job?.attemptsMade, err: error }, 'job failed');
-    // BullMQ retries it after its backoff (`job.delay`): its outbox row need not be checked before.
-    if (job?.id && willRetry(job, error)) {
-      postponeOutboxCheck(deps, job.id, job.delay).catch((postponeError: unknown) =>
-        log.warn({ jobId: job.id, err: postponeError }, 'could not postpone the outbox check of a retried job'),
-      );
+    // BullMQ retries it after its backoff (`job.delay`): the relay need not look at its row before that retry.
+    if (job?.id && !(error instanceof UnrecoverableError) && job.attemptsMade < (job.opts.attempts ?? 1)) {
+      deps.outbox
+        .postpone(job.id, job.delay + config.worker.resendAfterMs)
+        .catch((postponeError: unknown) =>
+          log.warn({ jobId: job.id, err: postponeError }, 'could not postpone the outbox check of a retried job'),
+        );
     }
   });
   worker.on('stalled', (jobId) => log.warn({ queue, jobId }, 'job stalled; it will run again'));
@@ -111,7 +90,7 @@ function startQueueWorker(
  * The worker: one BullMQ Worker per queue of the job registry, created here and nowhere else,
  * plus the outbox relay. `worker/main.ts` runs it as a process; tests start it in-process.
  */
-export async function startWorker(config: WorkerConfig, options: StartWorkerOptions = {}): Promise<WorkerApp> {
+export async function startWorker(config: WorkerConfig, options: StartWorkerOptions = {}) {
   const log = options.log ?? createLogger(config.logLevel, { process: 'worker' });
   const deps = createWorkerDeps(config, log, options.jobs ?? JOBS);
   // The runs in progress, so that shutdown can stop the ones still going at its deadline.
@@ -134,14 +113,18 @@ export async function startWorker(config: WorkerConfig, options: StartWorkerOpti
       );
   }
 
-  const relay = options.relay === false ? null : startOutboxRelay(deps, { intervalMs: config.worker.relayIntervalMs });
+  const relay = options.relay === false ? null : startOutboxRelay(deps, config.worker.relayIntervalMs);
 
   let closing: Promise<boolean> | null = null;
   return {
     deps,
     workers,
     relay,
-    close(timeoutMs = config.shutdownTimeoutMs) {
+    /**
+     * Stops taking jobs, lets the active ones finish for up to `timeoutMs`, then hands those still running back to
+     * the queue (another worker takes them at once) and closes every connection; true when every job finished in time.
+     */
+    close(timeoutMs = config.shutdownTimeoutMs): Promise<boolean> {
       closing ??= (async () => {
         await relay?.stop();
         // Workers before queues and connections: they may still hand work to the next step.
@@ -150,7 +133,7 @@ export async function startWorker(config: WorkerConfig, options: StartWorkerOpti
         if (!graceful) {
           log.warn({ timeoutMs }, 'active jobs did not finish in time; handing them back to the queue');
           handingBack.value = true;
-          for (const run of running) run.abort(new HandedBack('the worker is shutting down'));
+          for (const run of running) run.abort(new Error('the worker is shutting down'));
           if (!(await settlesWithin(closed, HAND_BACK_MS / 2)))
             await settlesWithin(Promise.all(workers.map((w) => w.close(true))), HAND_BACK_MS / 2);
         }
@@ -161,3 +144,5 @@ export async function startWorker(config: WorkerConfig, options: StartWorkerOpti
     },
   };
 }
+
+export type WorkerApp = Awaited<ReturnType<typeof startWorker>>;

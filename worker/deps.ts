@@ -1,19 +1,19 @@
-import type { Redis } from 'ioredis';
+import { Queue } from 'bullmq';
+import { QUEUES, type QueueName } from '../server/core/jobs/queues.js';
 import type { WorkerConfig } from './config.js';
-import { createDb, type Db } from '../server/core/platform/db/client.js';
+import { createDb } from '../server/core/platform/db/client.js';
 import { createRedis } from '../server/core/platform/redis.js';
 import { withTimeout } from '../server/core/platform/deadline.js';
-import { closeQueues, createQueues, type Queues } from './queues.js';
 import { JOBS, familyOptions, type JobRegistry } from './jobs/index.js';
-import { createStorage, type StorageDriver } from '../server/core/platform/storage/index.js';
-import { createSubmissionStepService, type SubmissionStepService } from '../server/core/services/submission-steps.js';
-import { createOutboxService, type OutboxService } from '../server/core/services/outbox.js';
+import { createStorage } from '../server/core/platform/storage/index.js';
+import { createSubmissionStepService } from '../server/core/services/submission-steps.js';
+import { createOutboxService } from '../server/core/services/outbox.js';
 import type { Logger } from '../server/core/platform/log.js';
 import { createCpuPool, type CpuPool } from '../server/core/platform/cpu-pool.js';
-import { createWebhookSender, type WebhookSender } from '../server/core/platform/webhook-sender.js';
-import { createDeliveryAttempts, type DeliveryAttempts } from '../server/core/services/webhooks/delivery-attempts.js';
+import { createWebhookSender } from '../server/core/platform/webhook-sender.js';
+import { createDeliveryAttempts } from '../server/core/services/webhooks/delivery-attempts.js';
 import { jobOptions } from './jobs/define-job.js';
-import { createLibraries, type Libraries } from '../server/core/platform/libraries/index.js';
+import { createLibraries } from '../server/core/platform/libraries/index.js';
 import { createTokenCipher } from '../server/core/platform/token-cipher.js';
 import { createTransactionRunner } from '../server/core/platform/db/transactions.js';
 import { createShareChangePublisher } from '../server/core/platform/share-changes.js';
@@ -23,39 +23,8 @@ import { IMPORT_MODEL_TASK } from '../server/core/services/model-checks/import-m
 import { createLibraryConnectionService } from '../server/core/services/libraries/library-connection.js';
 import { createImportRunner, type ImportRunner } from '../server/core/services/libraries/import-runner.js';
 
-/**
- * What the worker process needs, built once. Two Redis clients on purpose: BullMQ workers block
- * and must retry forever (`workerRedis`), while enqueuing (the relay, a step handing over to the
- * next) must fail fast so that a Redis outage never holds an outbox transaction open.
- */
-export interface WorkerDeps {
-  config: WorkerConfig;
-  db: Db;
-  storage: StorageDriver;
-  /** The job types this worker runs and hands to BullMQ. */
-  jobs: JobRegistry;
-  /** Producers on the fail-fast client. */
-  queues: Queues;
-  workerRedis: Redis;
-  producerRedis: Redis;
-  /** The submission steps' state, leases and reads. */
-  submissions: SubmissionStepService;
-  /** The outbox rows the relay hands to BullMQ. */
-  outbox: OutboxService;
-  /** Threads for CPU work (PDF rendering). */
-  cpuPool: CpuPool;
-  /** Sends webhook requests (connections kept alive per receiver). */
-  webhookSender: WebhookSender;
-  /** The webhook attempts' own pool (commits without waiting for the disk, see createWorkerDeps). */
-  webhookDb: Db;
-  /** Makes the attempts of webhook deliveries. */
-  webhookAttempts: DeliveryAttempts;
-  /** The online libraries' adapters (imports). */
-  libraries: Libraries;
-  /** Runs library imports (download, checks in the CPU pool, save). */
-  imports: ImportRunner;
-  log: Logger;
-}
+/** One BullMQ producer per queue: only the worker hands jobs to BullMQ (the relay, a step handing over to the next). */
+export type Queues = Record<QueueName, Queue>;
 
 /**
  * The CPU pool, its threads started (each loading the import steps' modules) on first need, not
@@ -71,8 +40,12 @@ function createLazyWarmPool(threads: number): CpuPool & { warm(): void } {
   };
 }
 
-/** `jobs`: the job types (default every job type of the product; tests register their own). */
-export function createWorkerDeps(config: WorkerConfig, log: Logger, jobs: JobRegistry = JOBS): WorkerDeps {
+/**
+ * What the worker process needs, built once; `jobs`: the job types it runs (tests register their own). Two Redis
+ * clients on purpose: BullMQ workers block and retry forever (`workerRedis`), while producers (`queues`) fail fast so
+ * that a Redis outage never holds up the relay or a step.
+ */
+export function createWorkerDeps(config: WorkerConfig, log: Logger, jobs: JobRegistry = JOBS) {
   // Two connections per job that may run at once (its work, its lease), plus the relay's.
   const connections = [...jobs.queues.values()].reduce((sum, family) => {
     const options = familyOptions(family, config);
@@ -80,7 +53,14 @@ export function createWorkerDeps(config: WorkerConfig, log: Logger, jobs: JobReg
   }, 0);
   const db = createDb(config.databaseUrl, Math.max(4, Math.ceil(connections) + 2));
   const producerRedis = createRedis(config.redisUrl, 'request');
-  const queues = createQueues(producerRedis, config.queuePrefix);
+  const queues = Object.fromEntries(
+    Object.values(QUEUES).map((name) => {
+      const queue = new Queue(name, { connection: producerRedis, prefix: config.queuePrefix });
+      // Failed calls surface where they are made (the outbox keeps the work); unheard, BullMQ prints every reconnect.
+      queue.on('error', () => {});
+      return [name, queue];
+    }),
+  ) as Queues;
   const webhookSender = createWebhookSender({ allowInsecure: config.webhooks.allowInsecure });
   // A pool of its own whose commits do not wait for the disk: two commits per attempt would
   // otherwise cap deliveries at the disk's flush rate. A crash of Postgres may lose the last
@@ -159,10 +139,12 @@ export function createWorkerDeps(config: WorkerConfig, log: Logger, jobs: JobReg
   };
 }
 
+export type WorkerDeps = ReturnType<typeof createWorkerDeps>;
+
 /** Closes what `createWorkerDeps` opened; call it after the workers are closed. */
 export async function closeWorkerDeps(deps: WorkerDeps): Promise<void> {
   // Queue.close waits for Redis; it must not hold the shutdown when Redis is gone.
-  await withTimeout(() => closeQueues(deps.queues), 2000).catch(() => {});
+  await withTimeout(() => Promise.all(Object.values(deps.queues).map((q) => q.close())), 2000).catch(() => {});
   // Clients passed to BullMQ are shared: BullMQ leaves them open, so they are ours to end.
   await withTimeout(() => Promise.all([deps.workerRedis.quit(), deps.producerRedis.quit()]), 1000).catch(() => {});
   deps.workerRedis.disconnect();

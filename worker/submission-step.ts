@@ -1,36 +1,34 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { Tx } from '../server/core/platform/db/client.js';
-import type { OutboxRow, SubmissionStep } from '../server/core/platform/db/schema/index.js';
+import type { SubmissionStep } from '../server/core/platform/db/schema/index.js';
 import { QUEUES } from '../server/core/jobs/queues.js';
 import { withTimeout } from '../server/core/platform/deadline.js';
 import { defineJob, type JobType } from './jobs/define-job.js';
-import { dispatchOutbox } from './dispatch-outbox.js';
+import { dispatchOutbox } from './outbox-relay.js';
 import type { WorkerDeps } from './deps.js';
 
 /**
- * How every background step of a submission runs, so that each is idempotent and retried on
- * its own: a run is counted and skipped when the step is already done (jobs arrive at least
- * once); the step's result, its `done` state, the next step's outbox row and the removal of its
- * own outbox row commit in one transaction (services/submission-steps.ts); a retried error is
- * kept for the owner to see; the last failed attempt marks the step failed and still hands over
- * to the next step, so a PDF that cannot be rendered does not keep the owner's e-mail from going
- * out. A run holds the step's lease while it works, so a job redelivered meanwhile waits.
+ * How every background step of a submission runs: idempotent (a step already finished is skipped, as
+ * jobs arrive at least once), its result, state, next step's outbox row and the removal of its own
+ * row in one transaction (services/submission-steps.ts), under a lease so a job redelivered meanwhile
+ * waits. A retried error is kept for the owner; the last one fails the step and still hands over to
+ * the next, so a PDF that cannot be rendered does not keep the owner's e-mail from going out.
  */
 export interface SubmissionJobData {
   submissionId: string;
 }
 
-export interface StepContext {
+interface StepContext {
   deps: WorkerDeps;
   submissionId: string;
   /** 1 for the first run of the step. */
   attempt: number;
-  /** Aborts when the run's time is up: stop what was started (the step fails with the timeout either way). */
+  /** Aborts when the run's time is up: stop what was started. */
   signal: AbortSignal;
 }
 
-export interface StepResult {
-  /** Writes the step's result, in the transaction that marks the step done; answers outbox rows it added. */
+interface StepResult {
+  /** Writes the step's result in the transaction that marks it done; answers outbox rows it added. */
   commit?(tx: Tx): Promise<number[] | void>;
   /** Kept with the done step, for the owner (e.g. "no e-mail address is set"). */
   note?: string;
@@ -50,11 +48,7 @@ export class RequestGoneError extends UnrecoverableError {
   }
 }
 
-/**
- * Thrown by a job whose step another run is working on right now (it holds the step's lease):
- * a plain, retryable error, so BullMQ tries again after its backoff, by when that run has
- * finished (the retry then finds the step done) or died (its lease expired).
- */
+/** Another run holds the step's lease: retried after the backoff, by when that run finished or died. */
 export class StepBusyError extends Error {
   override name = 'StepBusyError';
   constructor(step: SubmissionStep) {
@@ -62,38 +56,17 @@ export class StepBusyError extends Error {
   }
 }
 
-/** The final error of a step whose job was lost again and again (see `giveUpSubmissionStep`). */
-const GAVE_UP_MESSAGE = 'gave up after repeated interruptions';
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 1000);
 
-const MAX_ERROR_CHARS = 1000;
-const messageOf = (error: unknown) =>
-  (error instanceof Error ? error.message : String(error)).slice(0, MAX_ERROR_CHARS);
-
-async function handOver(deps: WorkerDeps, ids: number[]) {
-  // Best effort: the relay enqueues whatever this misses.
-  await dispatchOutbox(deps, { ids }).catch(() => 0);
-}
+/** Best effort: the relay enqueues whatever this misses. */
+const handOver = (deps: WorkerDeps, ids: number[]) => dispatchOutbox(deps, { ids }).catch(() => 0);
 
 async function recordFailure(deps: WorkerDeps, job: Job<SubmissionJobData>, step: SubmissionStep, error: unknown) {
   const { submissionId } = job.data;
-  const message = messageOf(error);
   // A retryable error with attempts left: BullMQ retries it.
-  if (!(error instanceof UnrecoverableError) && job.attemptsMade + 1 < (job.opts.attempts ?? 1)) {
-    await deps.submissions.recordStepError(submissionId, step, message);
-    return;
-  }
-  await handOver(deps, (await deps.submissions.fail(submissionId, step, message)) ?? []);
-}
-
-/**
- * A submission step's give-up: a step whose job was lost too many times (it kills or stalls
- * every worker that takes it) fails for good with GAVE_UP_MESSAGE, and the next step still gets
- * its turn (the relay enqueues its row on its next sweep).
- */
-async function giveUpSubmissionStep(tx: Tx, row: OutboxRow, deps: WorkerDeps): Promise<void> {
-  const submissionId = (row.payload as Partial<SubmissionJobData>).submissionId;
-  if (typeof submissionId !== 'string') return;
-  await deps.submissions.fail(submissionId, row.jobName as SubmissionStep, GAVE_UP_MESSAGE, tx);
+  if (!(error instanceof UnrecoverableError) && job.attemptsMade + 1 < (job.opts.attempts ?? 1))
+    await deps.submissions.recordStepError(submissionId, step, messageOf(error));
+  else await handOver(deps, (await deps.submissions.fail(submissionId, step, messageOf(error))) ?? []);
 }
 
 /** Runs one step for a BullMQ job; see the file comment for the guarantees. `signal` aborts the run (its timeout). */
@@ -109,12 +82,9 @@ export async function runSubmissionStep(
 
   const leaseMs = deps.config.worker.lockDurationMs;
   const claim = await submissions.claim(submissionId, step, leaseMs);
-  if (claim.kind === 'missing') {
+  if (claim.kind === 'missing' || claim.kind === 'finished') {
     await submissions.forget(submissionId, step);
-    throw new RequestGoneError();
-  }
-  if (claim.kind === 'finished') {
-    await submissions.forget(submissionId, step);
+    if (claim.kind === 'missing') throw new RequestGoneError();
     return { step, skipped: claim.state };
   }
   if (claim.kind === 'busy') throw new StepBusyError(step);
@@ -153,15 +123,10 @@ export async function runSubmissionStep(
   }
 }
 
-/** Options every submission step shares: 8 runs, exponential backoff from 2 s; failed jobs kept a week (operators). */
-const STEP_OPTIONS = {
-  attempts: 8,
-  backoff: { type: 'exponential', delay: 2000, jitter: 0.2 },
-  removeOnComplete: { age: 3600, count: 1000 },
-  removeOnFail: { age: 7 * 24 * 3600 },
-} as const;
-
-/** A submission step as a job type of the `submission-steps` queue; `timeoutMs` bounds one run. */
+/**
+ * A submission step as a job type of the `submission-steps` queue: 8 runs, exponential backoff from 2 s, failed
+ * jobs kept a week (operators); `timeoutMs` bounds one run.
+ */
 export function defineSubmissionStep(
   processor: StepProcessor,
   options: { timeoutMs: number },
@@ -169,10 +134,19 @@ export function defineSubmissionStep(
   const type = defineJob({
     queue: QUEUES.submissionSteps,
     name: processor.step,
-    ...STEP_OPTIONS,
+    attempts: 8,
+    backoff: { type: 'exponential', delay: 2000, jitter: 0.2 },
+    removeOnComplete: { age: 3600, count: 1000 },
+    removeOnFail: { age: 7 * 24 * 3600 },
     timeoutMs: options.timeoutMs,
     process: (job: Job<SubmissionJobData>, { deps, signal }) => runSubmissionStep(deps, job, processor, signal),
-    giveUp: giveUpSubmissionStep,
+    // Its job was lost too often (it kills or stalls every worker): the step fails, the next still gets its turn.
+    async giveUp(tx, row, deps) {
+      const { submissionId } = row.payload as Partial<SubmissionJobData>;
+      const step = row.jobName as SubmissionStep;
+      if (typeof submissionId === 'string')
+        await deps.submissions.fail(submissionId, step, 'gave up after repeated interruptions', tx);
+    },
   });
   return { ...type, ...processor };
 }

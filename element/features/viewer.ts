@@ -34,10 +34,8 @@ import { preloadVariants, variantMaterials } from './scene/variants.js';
 import { visibleBounds } from './scene/visible-bounds.js';
 
 /**
- * The 3D view, loaded as its own chunk (dynamic import) once the element nears the viewport:
- * three.js with one GLTFLoader request per model, all models in one scene, configured by the
- * option effects (contract 12.2, 12.3), animated (12.6) and set up by projectSettings (12.7).
- * Everything heavy lives here so the loader stays small; the AR export is its own chunk.
+ * The 3D view (three.js, contract 12.2–12.7), a chunk of its own loaded once the element nears the viewport, so
+ * everything heavy stays out of the loader.
  */
 
 /** A payload model whose URL is known (from the read or from model-urls). */
@@ -49,9 +47,8 @@ export type LoadingModel = PlacedModel & { file: Promise<ArrayBuffer> };
 /** The scene of one element. */
 export interface Viewer {
   /**
-   * Parses and places the models, drawing each as soon as it is there (configured: the setup's
-   * options apply before its first frame); resolves once all are done, with the ids of those
-   * whose file failed to download or parse.
+   * Places each model as soon as it is there, its options applied before its first frame; resolves with the ids of
+   * those whose file failed to download or parse.
    */
   load(models: LoadingModel[]): Promise<string[]>;
   /**
@@ -98,9 +95,8 @@ export const QUALITY = {
 const AUTO_ROTATE_SPEED = 5;
 
 /**
- * The stored transform as a column-major 4×4 matrix (three.js order), when it is one: either the
- * transform itself or its `matrix` field, 16 finite numbers. The interface leaves the transform's
- * inner shape open; anything else falls back to position, rotation (radians, XYZ) and scale.
+ * The stored transform as a column-major 4×4 matrix (three.js order) when it is one (itself or its `matrix`); the
+ * interface leaves its shape open, so anything else falls back to position, rotation (radians, XYZ) and scale.
  */
 export function transformMatrix(transform: unknown): number[] | null {
   const candidate = Array.isArray(transform) ? transform : (transform as { matrix?: unknown } | null)?.matrix;

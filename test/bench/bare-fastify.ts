@@ -1,8 +1,6 @@
 /**
- * The benchmark's anchor: bare Fastify answering fixed bytes, run as its own process and measured like the server, so
- * the ratio is what the API's work costs. Env: BARE_PORT and BARE_ROUTES
- * (`{ "/path": { status, file?, headers, notModified? } }`): a route with `notModified` headers answers 304 with them
- * when If-None-Match names its ETag, as any Fastify app that honours conditional GETs would.
+ * The benchmark's anchor: bare Fastify answering fixed bytes in its own process, measured like the server, so the
+ * ratio is what the API's work costs. Env: BARE_PORT, BARE_ROUTES (a JSON object of path → BareRoute).
  */
 import Fastify from 'fastify';
 import { readFile } from 'node:fs/promises';
@@ -11,6 +9,7 @@ interface BareRoute {
   status: number;
   file?: string;
   headers: Record<string, string>;
+  /** A 304's headers when If-None-Match names the ETag, as any Fastify app honouring conditional GETs answers. */
   notModified?: Record<string, string>;
 }
 

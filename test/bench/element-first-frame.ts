@@ -6,9 +6,8 @@ import { ELEMENT_ENTRY } from '../../scripts/start/element-build.js';
 import { openShopBrowser } from './shop-browser.js';
 
 /**
- * The element's own figures: the loader's gzipped size, and the time from navigation to the
- * first drawn frame of one GLB, next to @google/model-viewer alone showing the same GLB in the
- * same Chromium (the anchor). Each page is loaded ROUNDS times, alternating; medians reported.
+ * The element's figures: the loader's gzipped size, and navigation to the first drawn frame of one GLB next to
+ * @google/model-viewer alone on the same GLB in the same Chromium (the anchor).
  */
 export interface ElementFigures {
   loaderGzipBytes: number;

@@ -4,18 +4,8 @@ import { openShopBrowser } from './shop-browser.js';
 import type { CDPSession, Page } from 'playwright-core';
 
 /**
- * Option change to the next drawn frame (contract 12.14), on the demo stool in one headless
- * Chromium: our element's `setOption('legs', …)` next to @google/model-viewer 4.4 switching
- * `variantName` on the same GLB (the anchor), steel and brass alternating. Both pages are
- * measured by the same instrument, not by either viewer's own events: every WebGL draw call is
- * stamped (a wrapper installed before any script). t0: at the start of an animation frame's
- * callbacks, just before the change call (as an input handler would run). Drawn: the first draw
- * call after t0. Shown (the figure): the animation frame after the one that drew the change, so
- * that frame has been presented. Same canvas (400 × 400 CSS px, device pixel ratio 1, antialiased,
- * no shadows), same GLB, neutral tone mapping and a room environment on both; model-viewer's
- * render scale is pinned to 1 so it cannot draw fewer pixels when frames run long. Both pages
- * are open at once and measured in alternating blocks of five switches, the idle one frozen (no
- * frames, no tasks), so a busy machine weighs on both alike.
+ * Option change to its shown frame (contract 12.14): our `setOption` next to model-viewer's `variantName` (the anchor)
+ * on one GLB and canvas, timed by the same draw-call stamps; model-viewer's render scale pinned at 1, no fewer pixels.
  */
 export interface OptionChangeFigures {
   switches: number;

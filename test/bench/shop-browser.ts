@@ -15,9 +15,8 @@ export interface ShopBrowser {
 }
 
 /**
- * Serves `pages` (path → HTML) and model-viewer's bundle at `/model-viewer.min.js` from a local
- * origin, as a merchant's site would, and launches the system Chromium headless (SwiftShader
- * WebGL), as the element's benchmarks against model-viewer need.
+ * Serves `pages` and model-viewer's bundle from a local origin, as a merchant's site would, to the system Chromium
+ * headless (SwiftShader WebGL), so the element and model-viewer are measured under the same conditions.
  */
 export async function openShopBrowser(pages: Record<string, string>): Promise<ShopBrowser> {
   const modelViewerJs = await readFile(path.resolve('node_modules/@google/model-viewer/dist/model-viewer.min.js'));

@@ -1,8 +1,6 @@
 /**
- * Visitor events (contract 12.14): calls of 20 events through the BFF, each recorded with its
- * webhook delivery to one subscribed webhook and counted, next to the public read through the
- * same BFF in the same run (alternating rounds, median ratio kept); and the analytics read over
- * 1,000,000 counted events, p95 of sequential reads for 30 and 366 days, next to GET /projects/:id.
+ * Visitor events (contract 12.14): calls of 20 events through the BFF, recorded, delivered and counted, next to the
+ * public read through it; the analytics read over 1,000,000 events (p95, 30 and 366 days) next to GET /projects/:id.
  */
 import autocannon, { type Result } from 'autocannon';
 import { randomBytes } from 'node:crypto';
@@ -225,10 +223,8 @@ async function timedReads(url: string, headers: Record<string, string>) {
 }
 
 /**
- * 1,000,000 events as the writers count them and the hourly sweep leaves them, inserted in bulk:
- * 366 days with 100 choices per day, the days before today folded into one row per day (and
- * choice), today in 8 shard rows, and the month rows beside them (this month's in shards); the same
- * for OTHER_PROJECTS projects beside the measured one.
+ * 1,000,000 events as the writers and the hourly sweep leave them (past days folded, today in 8 shards, month rows
+ * beside), for OTHER_PROJECTS projects too, so the read meets the rows production has.
  */
 async function seedCounters(db: Db, projectIds: readonly string[]) {
   // Per day and shard: views + option changes + animations + AR + saves = events.

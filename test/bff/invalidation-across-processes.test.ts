@@ -6,10 +6,8 @@ import { ownerShares, type Shared } from '../helpers/owner-shares.js';
 import { readBudgetKey } from '../../server/core/services/public-share/read-budget.js';
 
 /**
- * The issue's scale test: two server processes and two BFF processes on one Postgres and Redis.
- * Both BFF caches hold a share; a change made through one server's owner API must reach both
- * BFFs within a second. Server A runs in this process (the owner talks to it); server B and
- * both BFFs are processes of their own, each BFF in front of a different server.
+ * Two servers and two BFFs on one Postgres and Redis (server A in this process, the rest processes of their own, each
+ * BFF in front of a different server): a change through one server reaches both BFF caches within a second.
  */
 let a: TestServer;
 let shares: ReturnType<typeof ownerShares>;

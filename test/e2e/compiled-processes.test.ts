@@ -8,9 +8,8 @@ import type * as CpuPoolModule from '../../server/core/platform/cpu-pool.js';
 import type * as CheckModelModule from '../../server/core/services/model-checks/check-model-in-pool.js';
 
 /**
- * The build (`npm run build`, what `npm start`, the start:* scripts and the Dockerfile run with
- * plain node): the server, the worker and the BFF start from dist/ and answer /health, and the CPU
- * pool's threads load their compiled tasks. The other tests run the sources through tsx.
+ * The build as `npm start`, the start:* scripts and the Dockerfile run it: each process starts from dist/ with plain
+ * node and answers /health, and the CPU pool loads its compiled tasks (the other tests run tsx).
  */
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 let env: TestEnv;

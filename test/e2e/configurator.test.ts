@@ -9,10 +9,8 @@ import { waitFor, waitForSteps } from '../worker/submission-fixtures.js';
 import { ownerCaller, sharedStoolProject } from '../helpers/owner-call.js';
 
 /**
- * The configurator as a merchant's visitor uses it (contract section 12): a shop on another
- * origin, the element from the BFF, options picked in the shadow DOM, a submit. The request's
- * price is the server's own figure, the PDF and e-mail show its lines, a local receiver gets the
- * visitor events and the quote (verified by libraries we did not write), the analytics read counts them.
+ * The configurator as a merchant's visitor uses it (contract section 12), from a shop on another origin to the
+ * analytics read; the quote and the visitor events are verified by libraries we did not write.
  */
 const SECRET = 'whsec_' + Buffer.from('configurator-e2e-secret-32-bytes!').toString('base64');
 

@@ -8,10 +8,8 @@ import { waitFor, waitForSteps } from '../worker/submission-fixtures.js';
 import { ownerCaller, sharedStoolProject } from '../helpers/owner-call.js';
 
 /**
- * The whole product as a merchant uses it: a shop page on its own origin loads the element from
- * the BFF with one script tag; the element reads the share through the BFF from the real server,
- * renders the model, and the visitor's submit reaches the database, the worker and the owner's
- * e-mail. Chromium is the system one (`/usr/bin/chromium`, or CHROME_PATH).
+ * The whole product as a merchant uses it: one script tag on a shop of its own origin, through the BFF and the real
+ * server, to the database, the worker and the owner's e-mail.
  */
 let shop: MerchantShop;
 let smtp: SmtpCatcher;

@@ -2,10 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Document, NodeIO } from '@gltf-transform/core';
 
 /**
- * A fake BFF for the element's browser tests: koa middleware in web-test-runner's dev server that
- * answers the BFF's public routes (contract sections 5, 6 and 10) as the real one does. The
- * project id picks the scenario (`<scenario>-<unique>`), so parallel tests never share answers;
- * `GET /fake/log?project=<id>` lists what the element sent for one project.
+ * A fake BFF in web-test-runner's dev server answering the public routes as the real one does. The project id picks
+ * the scenario (`<scenario>-<unique>`) so parallel tests never share answers; `GET /fake/log?project=<id>` lists calls.
  */
 
 const TOKEN = 'tok';
@@ -66,9 +64,8 @@ const manyModels = () =>
 const KNOWN_UNSIGNED = new Set(['m21', 'm22', 'm23']);
 
 /**
- * The demo stool of contract 12.14 on the test cube (its node names are not in the cube: the
- * viewer only warns), plus a `cushion` block for hide and hideBlock rules. `stoolplain`: no
- * currency, no tax, no save (plain numbers); `stoolhidden`: showPrices false.
+ * The demo stool of contract 12.14 on the test cube (missing node names only warn), plus a `cushion` block for hide
+ * rules. `stoolplain`: no currency, tax or save; `stoolhidden`: showPrices false.
  */
 function stoolProject(id, scenario) {
   const plain = scenario === 'stoolplain';

@@ -5,11 +5,11 @@ import { addToOutbox, completeOutbox } from '../../server/core/repositories/outb
 import { QUEUES } from '../../server/core/jobs/queues.js';
 import { createLogger } from '../../server/core/platform/log.js';
 import { closeWorkerDeps, createWorkerDeps, type WorkerDeps } from '../../worker/deps.js';
-import { dispatchOutbox } from '../../worker/dispatch-outbox.js';
+import { dispatchOutbox } from '../../worker/outbox-relay.js';
 import { startWorker } from '../../worker/app.js';
 import { createJobRegistry } from '../../worker/jobs/index.js';
 import { defineJob } from '../../worker/jobs/define-job.js';
-import type { Queues } from '../../worker/queues.js';
+import type { Queues } from '../../worker/deps.js';
 import { createTestEnv, type TestEnv } from '../helpers/test-env.js';
 import { waitFor, workerConfig } from './submission-fixtures.js';
 

@@ -10,11 +10,10 @@ import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
 import { freePort } from '../helpers/test-env.js';
 import { Queue, UnrecoverableError, Worker } from 'bullmq';
 import { createRedis } from '../../server/core/platform/redis.js';
-import { QUEUES } from '../../server/core/jobs/queues.js';
-import { FIRST_SUBMISSION_STEPS, submissionJob, submissionJobId } from '../../server/core/jobs/submission-jobs.js';
+import { FIRST_SUBMISSION_STEPS, QUEUES, submissionJob, submissionJobId } from '../../server/core/jobs/queues.js';
 import { createSubmissionRepository } from '../../server/core/repositories/submissions.js';
 import { closeWorkerDeps, createWorkerDeps } from '../../worker/deps.js';
-import { dispatchOutbox } from '../../worker/dispatch-outbox.js';
+import { dispatchOutbox } from '../../worker/outbox-relay.js';
 import { createLogger } from '../../server/core/platform/log.js';
 import {
   createSharedProject,

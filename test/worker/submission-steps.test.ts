@@ -16,7 +16,7 @@ import { PROJECT_MAIL_MESSAGES } from '../../worker/mail.js';
 import { freePort } from '../helpers/test-env.js';
 import { submissionEvents as eventsStep } from '../../worker/jobs/submission-events.js';
 import { submissionPdf as pdfStep } from '../../worker/jobs/submission-pdf.js';
-import { submissionJobId } from '../../server/core/jobs/submission-jobs.js';
+import { submissionJobId } from '../../server/core/jobs/queues.js';
 import {
   createSharedProject,
   startTestWorker,

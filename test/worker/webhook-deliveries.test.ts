@@ -14,12 +14,11 @@ import { startWorker } from '../../worker/app.js';
 import { createLogger } from '../../server/core/platform/log.js';
 import { emitEvent } from '../../server/core/services/events.js';
 import { outboxWakeUpChannel } from '../../server/core/jobs/outbox.js';
-import { QUEUES } from '../../server/core/jobs/queues.js';
-import { WEBHOOK_DELIVERY_BATCH_JOB } from '../../server/core/jobs/webhook-jobs.js';
+import { QUEUES, WEBHOOK_DELIVERY_BATCH_JOB } from '../../server/core/jobs/queues.js';
 import { webhookDeliveryBatch } from '../../worker/jobs/webhook-delivery.js';
 import { JOBS } from '../../worker/jobs/index.js';
 import type { Job } from 'bullmq';
-import { dispatchOutbox } from '../../worker/dispatch-outbox.js';
+import { dispatchOutbox } from '../../worker/outbox-relay.js';
 import type { WorkerApp } from '../../worker/app.js';
 import { createWebhookDeliveryRepository } from '../../server/core/repositories/webhook-deliveries.js';
 

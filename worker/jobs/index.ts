@@ -29,16 +29,10 @@ export interface QueueFamily {
 export type FamilySettings = WorkerSettings & WebhookSettings;
 
 /** A family's options, with the settings filling in what it leaves unset. */
-export function familyOptions(
-  family: QueueFamily,
-  settings: FamilySettings,
-): Required<Omit<QueueFamily, 'concurrency'>> & { concurrency: number } {
-  const concurrency =
-    typeof family.concurrency === 'function'
-      ? family.concurrency(settings)
-      : (family.concurrency ?? settings.worker.concurrency);
+export function familyOptions(family: QueueFamily, settings: FamilySettings) {
+  const { concurrency = settings.worker.concurrency } = family;
   return {
-    concurrency,
+    concurrency: typeof concurrency === 'function' ? concurrency(settings) : concurrency,
     lockDurationMs: family.lockDurationMs ?? settings.worker.lockDurationMs,
     connectionsPerJob: family.connectionsPerJob ?? 2,
   };

@@ -1,6 +1,5 @@
 import type { Job } from 'bullmq';
-import { QUEUES } from '../../server/core/jobs/queues.js';
-import { IMPORT_JOB, type ImportJobData } from '../../server/core/jobs/import-jobs.js';
+import { IMPORT_JOB, QUEUES, type ImportJobData } from '../../server/core/jobs/queues.js';
 import { defineJob } from './define-job.js';
 
 /**

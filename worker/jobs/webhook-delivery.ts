@@ -1,12 +1,12 @@
 import { DelayedError, type Job } from 'bullmq';
 import pLimit, { type LimitFunction } from 'p-limit';
-import { QUEUES } from '../../server/core/jobs/queues.js';
 import {
+  QUEUES,
   WEBHOOK_DELIVERY_BATCH_JOB,
   WEBHOOK_DELIVERY_JOB,
   webhookAttemptJobId,
   type WebhookDeliveryJobData,
-} from '../../server/core/jobs/webhook-jobs.js';
+} from '../../server/core/jobs/queues.js';
 import { ATTEMPT_BUDGET_MS } from '../../server/core/services/webhooks/delivery-attempts.js';
 import { defineJob, jobOptions, type BatchJobData } from './define-job.js';
 import type { WorkerDeps } from '../deps.js';
@@ -78,13 +78,9 @@ function attempt(
 }
 
 /**
- * Up to 50 first attempts handed to BullMQ together by the relay: one job, so a burst of
- * events costs one BullMQ round trip per batch instead of per delivery. Its attempts run side
- * by side, each on its own (claimed, sent and recorded as if it were alone; concurrent claims
- * and records share their statements), and each settles its own delivery and outbox row: one
- * that fails leaves only itself to the relay, which hands it over again as its own job. An
- * attempt whose endpoint is at its cap leaves the batch as its own job, delayed a second or
- * two, so a slow receiver holds at most its cap of attempts, never the batch's others.
+ * Up to 50 first attempts the relay hands over together, so a burst costs one BullMQ job per batch. Each attempt
+ * settles its own delivery and outbox row; one that fails is left to the relay, one whose endpoint is at its cap
+ * leaves as its own delayed job, so a slow receiver never holds up the batch's others.
  */
 export const webhookDeliveryBatch = defineJob({
   ...DELIVERY_JOB_OPTIONS,
@@ -119,12 +115,8 @@ export const webhookDeliveryBatch = defineJob({
 });
 
 /**
- * One attempt of a webhook delivery (`DeliveryAttempts.run`: claim, send, log, settle, schedule
- * the next attempt). Each retry is its own job, delayed in BullMQ, and never holds a slot. A
- * worker makes at most WEBHOOK_ENDPOINT_CONCURRENCY attempts to one endpoint at once: past that
- * a job steps aside for a second or two (its attempt is not counted), so a slow or dead
- * receiver can hold only that many of the WEBHOOK_CONCURRENCY places and the other webhooks'
- * deliveries keep flowing. First attempts handed over in a burst travel in batches (below).
+ * One attempt of a webhook delivery (`DeliveryAttempts.run`: claim, send, log, settle, schedule the next). Past its
+ * endpoint's cap it steps aside for a second or two, uncounted, so a dead receiver never holds every place.
  */
 export const webhookDelivery = defineJob({
   ...DELIVERY_JOB_OPTIONS,

@@ -29,13 +29,10 @@ interface NudgeLog {
 }
 
 /**
- * After a commit with outbox rows: tells the workers' relays to sweep now, on a Redis pub/sub
- * channel, instead of at their next periodic sweep. Fire and forget and coalesced (commits
- * within a few milliseconds share one message); never throws and never waits for Redis. A
- * wake-up lost (Redis down, no worker listening) costs only time: the periodic sweep finds the
- * rows. `redis` must fail fast (a request-path client).
+ * After a commit with outbox rows, tells the relays to sweep now (commits a few ms apart share one message); never
+ * throws or waits for Redis (`redis` must fail fast). A lost wake-up costs only time: the periodic sweep finds them.
  */
-export function createOutboxNudger(redis: Redis, channel: string, options: { delayMs?: number } = {}) {
+export function createOutboxNudger(redis: Redis, channel: string) {
   let timer: NodeJS.Timeout | null = null;
   let publishing: Promise<void> | null = null;
   let log: NudgeLog | undefined;
@@ -59,7 +56,7 @@ export function createOutboxNudger(redis: Redis, channel: string, options: { del
     nudge(rows: readonly CommittedOutboxJob[], requestLog?: NudgeLog) {
       if (rows.length === 0) return;
       if (requestLog) log = requestLog;
-      timer ??= setTimeout(publish, options.delayMs ?? 5);
+      timer ??= setTimeout(publish, 5);
     },
     /** Publishes what is pending now and waits for it (graceful shutdown, tests). */
     async drain() {

@@ -1,8 +1,10 @@
+import type { SubmissionStep } from '../platform/db/schema/index.js';
+import type { OutboxJob } from './outbox.js';
+
 /**
- * Every BullMQ queue the product uses, named in one place: the server names them in the outbox
- * rows it commits, the worker (worker/jobs/) declares each queue's jobs and runs them. One queue
- * per family of jobs that must not starve each other: each gets its own BullMQ Worker with its
- * own concurrency.
+ * Every BullMQ queue and the jobs services commit to the outbox for them. One queue per family of
+ * jobs that must not starve each other (each gets its own BullMQ Worker). Job ids are deterministic,
+ * so a second hand-over of the same work is absorbed; BullMQ ids must not contain ':'.
  */
 export const QUEUES = {
   health: 'health',
@@ -14,3 +16,58 @@ export const QUEUES = {
   imports: 'imports',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
+
+/**
+ * A submission's steps: submit commits the first ones; a step that finishes commits the next with
+ * its result (screenshots → pdf → email). `events` runs on its own.
+ */
+export const FIRST_SUBMISSION_STEPS: SubmissionStep[] = ['screenshots', 'events'];
+export const NEXT_SUBMISSION_STEP: Partial<Record<SubmissionStep, SubmissionStep>> = {
+  screenshots: 'pdf',
+  pdf: 'email',
+};
+export const submissionJobId = (submissionId: string, step: SubmissionStep) => `sub_${submissionId}_${step}`;
+export const submissionJob = (submissionId: string, step: SubmissionStep): OutboxJob => ({
+  queue: QUEUES.submissionSteps,
+  name: step,
+  jobId: submissionJobId(submissionId, step),
+  data: { submissionId },
+});
+
+/** A library import: one job per import, run once. */
+export const IMPORT_JOB = 'import';
+export interface ImportJobData {
+  importId: string;
+}
+export const importJobId = (importId: string) => `imp_${importId}`;
+export const importOutboxJob = (importId: string): OutboxJob => ({
+  queue: QUEUES.imports,
+  name: IMPORT_JOB,
+  jobId: importJobId(importId),
+  data: { importId } satisfies ImportJobData,
+});
+
+/** A webhook delivery: one job per attempt, so a retry is a BullMQ job delayed until it is due. */
+export const WEBHOOK_DELIVERY_JOB = 'deliver';
+/** First attempts handed over in a burst share a job of this name (data `{ items }`). */
+export const WEBHOOK_DELIVERY_BATCH_JOB = 'deliver-batch';
+export interface WebhookDeliveryJobData {
+  deliveryId: string;
+  attempt: number;
+  /** `<projectId>/<webhookId>`: lets a worker cap its attempts to one endpoint before touching Postgres. */
+  endpoint: string;
+}
+export const webhookAttemptJobId = (deliveryId: string, attempt: number) => `whd_${deliveryId}_${attempt}`;
+export const webhookAttemptJob = (
+  delivery: { id: string; projectId: string; webhookId: string },
+  attempt: number,
+): OutboxJob => ({
+  queue: QUEUES.webhookDeliveries,
+  name: WEBHOOK_DELIVERY_JOB,
+  jobId: webhookAttemptJobId(delivery.id, attempt),
+  data: {
+    deliveryId: delivery.id,
+    attempt,
+    endpoint: `${delivery.projectId}/${delivery.webhookId}`,
+  } satisfies WebhookDeliveryJobData,
+});

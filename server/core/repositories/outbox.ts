@@ -128,8 +128,8 @@ export function createOutboxRepository(db: Db) {
         .where(eq(outbox.jobId, jobId));
     },
 
-    /** Runs `work` on the row, locked, then deletes it, in one transaction; false when it was gone. */
-    async takeAndDelete(id: number, work: (tx: Tx, row: OutboxRow) => Promise<void>): Promise<boolean> {
+    /** Runs the job type's `work` on the locked row, then deletes it, in one transaction; false when it was gone. */
+    async giveUp(id: number, work: (tx: Tx, row: OutboxRow) => Promise<void>): Promise<boolean> {
       return db.transaction(async (tx) => {
         const [row] = await tx.select().from(outbox).where(eq(outbox.id, id)).for('update');
         if (!row) return false;

@@ -29,8 +29,8 @@ const heldBy = (lease: StepLease) =>
 /** Submissions' background steps (a row per submission and step), by the submission id the worker's jobs carry. */
 export function createSubmissionStepRepository(db: Db) {
   /** Where the step stands; null when the request is gone. */
-  async function stepState(submissionId: string, step: SubmissionStep): Promise<StepState | null> {
-    const [row] = await db
+  async function stepState(submissionId: string, step: SubmissionStep, tx: Executor = db): Promise<StepState | null> {
+    const [row] = await tx
       .select({ state: submissionSteps.state })
       .from(submissionSteps)
       .where(stepKey(submissionId, step));
@@ -79,23 +79,20 @@ export function createSubmissionStepRepository(db: Db) {
       await db.update(submissionSteps).set({ leaseHolder: null, leasedUntil: null }).where(heldBy(lease));
     },
 
-    /** Locks the step row for the transaction that records its result; null when the request is gone. */
-    async lockStep(tx: Executor, submissionId: string, step: SubmissionStep) {
-      const [row] = await tx.select().from(submissionSteps).where(stepKey(submissionId, step)).for('update');
-      return row ?? null;
-    },
-
+    /** Finishes a pending step (locking its row); false when it is not pending, or gone. */
     async finishStep(
       tx: Executor,
       submissionId: string,
       step: SubmissionStep,
       state: 'done' | 'failed',
       message: string | null,
-    ) {
-      await tx
+    ): Promise<boolean> {
+      const finished = await tx
         .update(submissionSteps)
         .set({ state, lastError: message, doneAt: state === 'done' ? new Date() : null })
-        .where(stepKey(submissionId, step));
+        .where(and(stepKey(submissionId, step), eq(submissionSteps.state, 'pending')))
+        .returning({ step: submissionSteps.step });
+      return finished.length > 0;
     },
 
     /** Keeps the error of a run that will be retried, for the owner to see. */

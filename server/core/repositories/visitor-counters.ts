@@ -3,10 +3,8 @@ import type { Executor } from '../platform/db/client.js';
 import type { DayRange, MonthSpans } from '../domain/visitor-events/month-spans.js';
 
 /**
- * The visitor day counters (contract 12.12): written as events are recorded and as requests are
- * submitted, read by the analytics. Days are UTC dates (`YYYY-MM-DD`) the caller computes; writers
- * pick a random shard so that concurrent calls never queue on one row, reads sum the shards, and
- * the hourly sweep folds past days' shards into shard 0, so a long range reads one row per day.
+ * The visitor day counters (contract 12.12). Writers pick a random shard so concurrent calls never queue on one row;
+ * the hourly sweep folds past days into shard 0, so a long range reads one row per day.
  */
 
 /** Shards per project and day. */
@@ -40,10 +38,8 @@ export interface CallCounts {
 }
 
 /**
- * The CTEs that add one call's counts to its day's shard: its session (a row added is a new
- * session-day), the per-choice counts of the day and of its month, and the day row. For a
- * statement that also records the call's events (visitor-events.ts): the row locks are then
- * held only inside Postgres, never across a round trip to the caller.
+ * The CTEs that add one call's counts to its day's shard, for the statement that also records its events
+ * (visitor-events.ts): the row locks are then held only inside Postgres, never across a round trip.
  */
 export function visitorCountsCtes(input: CallCounts): SQL {
   const { projectId, day, sessionId, counts, shard } = input;
@@ -177,9 +173,8 @@ const choicesOfDays = (projectId: string, days: DayRange) =>
     where project_id = ${projectId} and day between ${days.from}::date and ${days.to}::date`;
 
 /**
- * Folds up to `limit` shard rows of days before `day` (and of months before its month) into their
- * shard 0, per table, each in one statement (the counts move atomically); the rows folded. Writers
- * write only the current day, so past rows stop changing and a range reads one row per day or month.
+ * Folds up to `limit` shard rows of past days and months into shard 0, one statement per table so counts move
+ * atomically; returns the rows folded. Writers touch only the current day, so folded rows stay folded.
  */
 export async function foldShardsBefore(db: Executor, day: string, limit: number): Promise<number> {
   const choices = await db.execute(sql`

@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db, Executor } from '../platform/db/client.js';
 import {
   webhookAttempts,
@@ -148,34 +148,18 @@ export function createWebhookDeliveryRepository(db: Db) {
       return row ?? null;
     },
 
-    /**
-     * Logs an attempt and prunes the webhook's log to DELIVERY_LOG_SIZE in the caller's transaction. Rows another
-     * transaction is pruning are skipped, so concurrent attempts to one webhook never block each other.
-     */
+    /** Logs an attempt and prunes the webhook's log (pruneLog) in the caller's transaction. */
     async recordAttempt(tx: Executor, attempt: NewAttempt): Promise<WebhookAttempt> {
       const [row] = await tx.insert(webhookAttempts).values(attempt).returning();
       await tx.execute(sql`
-        with old as (
-          select id from webhook_attempts
-          where project_id = ${attempt.projectId} and webhook_id = ${attempt.webhookId}
-          order by id desc offset ${DELIVERY_LOG_SIZE}
-          for update skip locked
-        ), gone as (
-          delete from webhook_attempts a using old where a.id = old.id returning a.id, a.delivery_id
-        )
-        delete from webhook_deliveries d
-        where d.id in (select delivery_id from gone) and d.state <> 'pending'
-          and not exists (
-            select 1 from webhook_attempts a where a.delivery_id = d.id and a.id not in (select id from gone)
-          )
+        with hooks as (
+          select ${attempt.projectId}::uuid as project_id, ${attempt.webhookId}::text as webhook_id, 0 as added
+        ), ${pruneLog(sql`true`)}
       `);
       return row;
     },
 
-    /**
-     * Records many delivered attempts in one statement (one round trip). Its prune cannot see the rows it adds,
-     * so it keeps that many fewer older ones; rows another transaction is pruning are skipped.
-     */
+    /** Records many delivered attempts, their deliveries and outbox rows in one statement (one round trip). */
     async recordDeliveredMany(attempts: readonly DeliveredAttempt[]): Promise<void> {
       if (attempts.length === 0) return;
       const input = JSON.stringify(
@@ -215,22 +199,7 @@ export function createWebhookDeliveryRepository(db: Db) {
         ), streak as (
           update webhooks w set failing_since = null
           from hooks where w.project_id = hooks.project_id and w.id = hooks.webhook_id and w.failing_since is not null
-        ), old as (
-          select o.id from hooks cross join lateral (
-            select a.id from webhook_attempts a
-            where a.project_id = hooks.project_id and a.webhook_id = hooks.webhook_id
-            order by a.id desc offset greatest(0, ${DELIVERY_LOG_SIZE} - hooks.added)
-            for update skip locked
-          ) o
-        ), gone as (
-          delete from webhook_attempts a using old where a.id = old.id returning a.id, a.delivery_id
-        )
-        delete from webhook_deliveries d
-        where d.id = any (array(select delivery_id from gone)) and d.state <> 'pending'
-          and d.id <> all (array(select delivery_id from input))
-          and not exists (
-            select 1 from webhook_attempts a where a.delivery_id = d.id and a.id not in (select id from gone)
-          )
+        ), ${pruneLog(sql`d.id <> all (array(select delivery_id from input))`)}
       `);
     },
 
@@ -289,6 +258,30 @@ export function createWebhookDeliveryRepository(db: Db) {
         ),
   };
   return repository;
+}
+
+/**
+ * The tail of a statement whose CTE `hooks` (project_id, webhook_id, added) names webhooks just logged to: prunes
+ * each log to DELIVERY_LOG_SIZE (`added` rows inserted by the same statement, which it cannot see) and deletes
+ * finished deliveries left without attempts, except those `keep` excludes. Rows another transaction is pruning are
+ * skipped, so concurrent attempts to one webhook never block each other.
+ */
+function pruneLog(keep: SQL) {
+  return sql`old as (
+      select o.id from hooks cross join lateral (
+        select a.id from webhook_attempts a
+        where a.project_id = hooks.project_id and a.webhook_id = hooks.webhook_id
+        order by a.id desc offset greatest(0, ${DELIVERY_LOG_SIZE} - hooks.added)
+        for update skip locked
+      ) o
+    ), gone as (
+      delete from webhook_attempts a using old where a.id = old.id returning a.id, a.delivery_id
+    )
+    delete from webhook_deliveries d
+    where d.id = any (array(select delivery_id from gone)) and d.state <> 'pending' and ${keep}
+      and not exists (
+        select 1 from webhook_attempts a where a.delivery_id = d.id and a.id not in (select id from gone)
+      )`;
 }
 
 /** How much of the request body the log shows (the receiver got all of it). */

@@ -3,7 +3,7 @@ import type { Executor } from '../platform/db/client.js';
 import { serializeDeliveryBody, type WebhookEventType } from '../domain/webhooks/event-types.js';
 import { insertEventWithDeliveries } from '../repositories/events.js';
 import { addToOutbox } from '../repositories/outbox.js';
-import { webhookAttemptJob } from '../jobs/webhook-jobs.js';
+import { webhookAttemptJob } from '../jobs/queues.js';
 import type { CommittedOutboxJob } from '../jobs/outbox.js';
 
 export interface EmitEventInput {

@@ -1,6 +1,6 @@
 import type { Db, Tx } from '../platform/db/client.js';
 import type { SubmissionStep } from '../platform/db/schema/index.js';
-import { NEXT_SUBMISSION_STEP, submissionJob, submissionJobId } from '../jobs/submission-jobs.js';
+import { NEXT_SUBMISSION_STEP, submissionJob, submissionJobId } from '../jobs/queues.js';
 import { workspaceOwnerEmails } from '../repositories/accounts.js';
 import { addToOutbox, completeOutbox } from '../repositories/outbox.js';
 import { createSubmissionScreenshotRepository } from '../repositories/submission-screenshots.js';
@@ -34,17 +34,16 @@ export function createSubmissionStepService(db: Db) {
     message: string | null,
     commit?: (tx: Tx) => Promise<number[] | void>,
   ): Promise<number[] | null> {
-    const row = await repo.lockStep(tx, submissionId, step);
     let ids: number[] = [];
     // A parallel run (a job redelivered while this one ran) may have finished it first.
-    if (row?.state === 'pending') {
+    const finished = await repo.finishStep(tx, submissionId, step, state, message);
+    if (finished) {
       ids = (await commit?.(tx)) ?? [];
-      await repo.finishStep(tx, submissionId, step, state, message);
       const next = NEXT_SUBMISSION_STEP[step];
       if (next) ids = [...ids, ...(await addToOutbox(tx, [submissionJob(submissionId, next)]))];
     }
     await completeOutbox(tx, submissionJobId(submissionId, step));
-    return row ? ids : null;
+    return finished || (await repo.stepState(submissionId, step, tx)) ? ids : null;
   }
 
   return {
@@ -82,5 +81,3 @@ export function createSubmissionStepService(db: Db) {
     ownerEmails: (workspaceId: string) => workspaceOwnerEmails(db, workspaceId),
   };
 }
-
-export type SubmissionStepService = ReturnType<typeof createSubmissionStepService>;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { OutboxNudger } from '../jobs/outbox.js';
-import { FIRST_SUBMISSION_STEPS, submissionJob, submissionJobId } from '../jobs/submission-jobs.js';
+import { FIRST_SUBMISSION_STEPS, submissionJob, submissionJobId } from '../jobs/queues.js';
 import { SUBMISSION_STEPS } from '../platform/db/schema/index.js';
 import { createProjectRepository } from '../repositories/projects.js';
 import { createSubmissionRepository } from '../repositories/submissions.js';

@@ -11,7 +11,7 @@ import { visitorEventRecord, type CheckedVisitorEvent } from '../domain/visitor-
 import { visitorDayCounts } from '../domain/visitor-events/day-counts.js';
 import { DELIVERY_ID, WEBHOOK_ID, recordVisitorCall } from '../repositories/visitor-events.js';
 import { randomShard } from '../repositories/visitor-counters.js';
-import { webhookAttemptJob } from '../jobs/webhook-jobs.js';
+import { webhookAttemptJob } from '../jobs/queues.js';
 import type { ServiceDeps } from './service-deps.js';
 import type { ShareAccess } from './public-share/share-access.js';
 
@@ -84,7 +84,7 @@ export function createVisitorEventService(deps: VisitorEventServiceDeps) {
         data: visitorEventRecord(scene, batch.sessionId, event),
       }));
       const counts = visitorDayCounts(accepted);
-      // Placeholders the statement fills with each delivery's ids: the job stays webhook-jobs.ts's.
+      // Placeholders the statement fills with each delivery's ids: the job stays queues.ts's.
       const job = webhookAttemptJob({ id: DELIVERY_ID, projectId, webhookId: WEBHOOK_ID }, 1);
       await deps.inTransaction.statement(async ({ afterCommit }) => {
         const queued = await recordVisitorCall(deps.db, {

@@ -7,7 +7,7 @@ import { MAX_MODEL_BYTES, type Libraries, type LibraryItem } from '../../platfor
 import type { CpuPool } from '../../platform/cpu-pool.js';
 import { withTimeout } from '../../platform/deadline.js';
 import { completeOutbox } from '../../repositories/outbox.js';
-import { importJobId } from '../../jobs/import-jobs.js';
+import { importJobId } from '../../jobs/queues.js';
 import { createImportRepository } from '../../repositories/imports.js';
 import { attributionLine } from '../../domain/libraries/licences.js';
 import { importModelInPool } from '../model-checks/import-model-in-pool.js';
@@ -46,6 +46,8 @@ export function createImportRunner(deps: ServiceDeps, options: ImportRunnerOptio
 
   /** Fails the job and drops its outbox row, in one transaction; removes what a run may have left. */
   async function fail(job: ImportJob, error: { code: string; message: string }) {
+    // The download goes first, so a job that reads failed has nothing left on disk.
+    await rm(importTempDir(tmpRoot, job.id), { recursive: true, force: true }).catch(() => {});
     await deps.db.transaction(async (tx) => {
       await repo.fail(tx, job.id, error);
       await completeOutbox(tx, importJobId(job.id));

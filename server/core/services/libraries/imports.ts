@@ -2,7 +2,7 @@ import { PROVIDER_IDS, type Asset, type ImportJob, type ProviderId } from '../..
 import { MAX_DOWNLOAD_BYTES, type Libraries, type LibraryItem } from '../../platform/libraries/index.js';
 import { withTimeout } from '../../platform/deadline.js';
 import { addToOutbox } from '../../repositories/outbox.js';
-import { importOutboxJob } from '../../jobs/import-jobs.js';
+import { importOutboxJob } from '../../jobs/queues.js';
 import { createImportRepository } from '../../repositories/imports.js';
 import { forbidden, invalidRequest, notFound } from '../../domain/errors.js';
 import {

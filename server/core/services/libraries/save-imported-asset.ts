@@ -2,7 +2,7 @@ import type { ImportJob } from '../../platform/db/schema/index.js';
 import { storageKeys } from '../../platform/storage/index.js';
 import type { LibraryAdapter, LibraryItem } from '../../platform/libraries/index.js';
 import { completeOutbox } from '../../repositories/outbox.js';
-import { importJobId } from '../../jobs/import-jobs.js';
+import { importJobId } from '../../jobs/queues.js';
 import type { ImportRepository } from '../../repositories/imports.js';
 import type { importModelInPool } from '../model-checks/import-model-in-pool.js';
 import type { ImportSource } from '../model-checks/import-model-task.js';

@@ -6,7 +6,7 @@ import type { Db, Tx } from '../../platform/db/client.js';
 import type { SendOutcome, WebhookSender } from '../../platform/webhook-sender.js';
 import type { OutboxJob } from '../../jobs/outbox.js';
 import { addScheduledToOutbox, completeOutbox } from '../../repositories/outbox.js';
-import { webhookAttemptJob, webhookAttemptJobId } from '../../jobs/webhook-jobs.js';
+import { webhookAttemptJob, webhookAttemptJobId } from '../../jobs/queues.js';
 import {
   createWebhookDeliveryRepository,
   type ClaimRequest,
@@ -122,8 +122,7 @@ export function createDeliveryAttempts(deps: DeliveryAttemptDeps) {
       return { kind: 'attempted', outcome, result: 'delivered', nextAttemptAt: null };
     }
 
-    let next: { job: OutboxJob; delayMs: number } | null = null;
-    const settled = await deps.db.transaction(async (tx) => {
+    const { next, ...settled } = await deps.db.transaction(async (tx) => {
       const { projectId, webhookId } = delivery;
       await deliveries.recordAttempt(tx, {
         deliveryId,
@@ -137,24 +136,18 @@ export function createDeliveryAttempts(deps: DeliveryAttemptDeps) {
       if (outcome.delivered) {
         if (!isTest) await hooks.noteOutcome(tx, projectId, webhookId, true);
         await deliveries.settle(tx, deliveryId, 'delivered', null);
-        return { result: 'delivered' as const, nextAttemptAt: null };
+        return { result: 'delivered' as const, nextAttemptAt: null, next: null };
       }
       // A test says how the endpoint answers; it neither disables the webhook nor counts in its streak.
-      if (!isTest) {
-        if (outcome.statusCode === 410) {
-          await hooks.disable(tx, projectId, webhookId, 'gone');
-          await deliveries.settle(tx, deliveryId, 'failed', null);
-          return { result: 'failed' as const, nextAttemptAt: null };
-        }
+      let disabled: 'gone' | 'failing' | null = null;
+      if (!isTest && outcome.statusCode === 410) disabled = 'gone';
+      else if (!isTest) {
         const failingSince = await hooks.noteOutcome(tx, projectId, webhookId, false);
-        if (failingSince && Date.now() - failingSince.getTime() >= FAILING_DISABLE_AFTER_MS) {
-          await hooks.disable(tx, projectId, webhookId, 'failing');
-          await deliveries.settle(tx, deliveryId, 'failed', null);
-          return { result: 'failed' as const, nextAttemptAt: null };
-        }
+        if (failingSince && Date.now() - failingSince.getTime() >= FAILING_DISABLE_AFTER_MS) disabled = 'failing';
       }
+      if (disabled) await hooks.disable(tx, projectId, webhookId, disabled);
       const delayMs =
-        attempt < maxAttempts
+        !disabled && attempt < maxAttempts
           ? retryDelayMs({
               schedule: deps.retryScheduleMs,
               attempt,
@@ -164,18 +157,17 @@ export function createDeliveryAttempts(deps: DeliveryAttemptDeps) {
           : null;
       if (delayMs === null) {
         await deliveries.settle(tx, deliveryId, 'failed', null);
-        return { result: 'failed' as const, nextAttemptAt: null };
+        return { result: 'failed' as const, nextAttemptAt: null, next: null };
       }
       const nextAttemptAt = new Date(Date.now() + delayMs);
       await deliveries.settle(tx, deliveryId, 'pending', nextAttemptAt);
-      next = { job: webhookAttemptJob(delivery, attempt + 1), delayMs };
-      await addScheduledToOutbox(tx, next.job, delayMs + (deps.resendAfterMs ?? 60_000));
-      return { result: 'retrying' as const, nextAttemptAt };
+      const job = webhookAttemptJob(delivery, attempt + 1);
+      await addScheduledToOutbox(tx, job, delayMs + (deps.resendAfterMs ?? 60_000));
+      return { result: 'retrying' as const, nextAttemptAt, next: { job, delayMs } };
     });
-    const scheduled = next as { job: OutboxJob; delayMs: number } | null;
-    if (scheduled && deps.enqueue) {
+    if (next && deps.enqueue) {
       await deps
-        .enqueue(scheduled.job, scheduled.delayMs)
+        .enqueue(next.job, next.delayMs)
         .catch((error: unknown) =>
           deps.log.debug({ err: error, deliveryId }, 'next webhook attempt not handed to BullMQ; the relay will'),
         );

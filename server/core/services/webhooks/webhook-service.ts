@@ -11,7 +11,7 @@ import { generateWebhookSecret, secretProblem } from '../../domain/webhooks/sign
 import type { LoggedAttempt, Webhook } from '../../platform/db/schema/index.js';
 import type { OutboxNudger } from '../../jobs/outbox.js';
 import { addToOutbox } from '../../repositories/outbox.js';
-import { webhookAttemptJob } from '../../jobs/webhook-jobs.js';
+import { webhookAttemptJob } from '../../jobs/queues.js';
 import { emitEvent } from '../events.js';
 import { createProjectRepository } from '../../repositories/projects.js';
 import { createWebhookDeliveryRepository } from '../../repositories/webhook-deliveries.js';

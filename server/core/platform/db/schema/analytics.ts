@@ -32,9 +32,8 @@ export const visitorDayCounters = pgTable(
 );
 
 /**
- * `option.changed` counts per choice and day: the analytics read's top choices. Sharded like the day rows; the
- * hourly sweep folds the shards of past days into shard 0. The migration's key INCLUDEs `count` (drizzle cannot
- * say it), so the range read is an index-only scan.
+ * `option.changed` counts per choice and day, sharded like the day rows. The migration's key INCLUDEs `count`
+ * (drizzle cannot say it), so the top choices' range read is an index-only scan.
  */
 export const visitorChoiceCounters = pgTable(
   'visitor_choice_counters',
@@ -57,9 +56,8 @@ export const visitorChoiceCounters = pgTable(
 );
 
 /**
- * The same `option.changed` counts per choice and calendar month (`month`: its first day), written with the day
- * rows, so a long range reads whole months as one row each. Sharded and folded like the day rows; its key also
- * INCLUDEs `count` in the migration.
+ * The same counts per calendar month (`month`: its first day), so a long range reads a month as one row; sharded,
+ * folded and covered (its key INCLUDEs `count`) like the per-day rows.
  */
 export const visitorChoiceMonths = pgTable(
   'visitor_choice_months',

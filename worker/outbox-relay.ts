@@ -1,0 +1,218 @@
+import type { Redis } from 'ioredis';
+import type { JobsOptions } from 'bullmq';
+import type { OutboxRow } from '../server/core/platform/db/schema/index.js';
+import { withTimeout } from '../server/core/platform/deadline.js';
+import type { QueueName } from '../server/core/jobs/queues.js';
+import { outboxWakeUpChannel } from '../server/core/jobs/outbox.js';
+import { jobOptions, type BatchJobData, type JobType } from './jobs/define-job.js';
+import type { WorkerDeps } from './deps.js';
+
+export interface DispatchOptions {
+  /** Only these rows (the fast path after a step committed the next one). */
+  ids?: number[];
+  /** How long after a hand-over (and its job's own delay) a row is checked again (default OUTBOX_RESEND_AFTER_MS). */
+  resendAfterMs?: number;
+  /** Rows per call (default 100). */
+  batchSize?: number;
+  /** How long each call to Redis may take; rows not handed over by then wait for the next sweep (default 3000 ms). */
+  deadlineMs?: number;
+  /** Hand-overs to BullMQ after which a lost job is given to its type's `giveUp` (default 5). */
+  maxEnqueues?: number;
+}
+
+/**
+ * What one dispatch did with the rows it claimed: `sent` to BullMQ (added or re-added), `alive`
+ * (BullMQ still holds the job), `failed` (Redis refused or was slow), `gaveUp` (given to `giveUp`).
+ */
+export interface DispatchResult {
+  claimed: number;
+  sent: number;
+  alive: number;
+  failed: number;
+  gaveUp: number;
+}
+
+/** A claimed row is invisible to other dispatchers this long: far longer than `deadlineMs` plus the marking. */
+const CLAIM_MS = 30_000;
+/** How long a row waits after Redis refused it. */
+const RETRY_AFTER_FAILURE_MS = 2000;
+/** Job states in which BullMQ will never run the job again: a plain `add` with its id would be ignored. */
+const GONE_STATES = new Set(['completed', 'failed', 'unknown']);
+
+type Claimed = OutboxRow & { type: JobType };
+type BulkJob = { name: string; data: object; opts: JobsOptions };
+
+/** First hand-overs as one bulk list; rows of a type with `batch` share carrier jobs, ids made of theirs. */
+function bulkOf(rows: Claimed[]): BulkJob[] {
+  const bulk: BulkJob[] = [];
+  const carried = new Map<JobType, Claimed[]>();
+  for (const row of rows) {
+    if (!row.type.batch)
+      bulk.push({ name: row.jobName, data: row.payload as object, opts: jobOptions(row.type, row.jobId) });
+    else if (carried.has(row.type)) carried.get(row.type)!.push(row);
+    else carried.set(row.type, [row]);
+  }
+  for (const [{ batch }, group] of carried) {
+    for (let i = 0; i < group.length; i += batch!.size) {
+      const chunk = group.slice(i, i + batch!.size);
+      const carrierJobId = `${batch!.type.name}_${chunk[0].id}_${chunk[chunk.length - 1].id}_${chunk.length}`;
+      for (const row of chunk) row.carrierJobId = carrierJobId;
+      const data: BatchJobData = { items: chunk.map((row) => row.payload) };
+      bulk.push({ name: batch!.type.name, data, opts: jobOptions(batch!.type, carrierJobId) });
+    }
+  }
+  return bulk;
+}
+
+/**
+ * Hands due outbox rows to BullMQ with their job type's options. Safe to run concurrently; no
+ * Postgres transaction is held while Redis is called: claim (SKIP LOCKED, pushed CLAIM_MS ahead),
+ * enqueue (new rows in one `addBulk` per queue, each call bounded by `deadlineMs`), record.
+ * A due row already enqueued is left while BullMQ holds its job live, else re-added (processors
+ * are idempotent against Postgres); after `maxEnqueues` a job type with `giveUp` is given up.
+ */
+export async function dispatchOutbox(deps: WorkerDeps, options: DispatchOptions = {}): Promise<DispatchResult> {
+  const { ids, resendAfterMs = deps.config.worker.resendAfterMs, batchSize = 100, deadlineMs = 3000 } = options;
+  const { maxEnqueues = 5 } = options;
+  const { queues, jobs, outbox } = deps;
+  const result: DispatchResult = { claimed: 0, sent: 0, alive: 0, failed: 0, gaveUp: 0 };
+  if (ids && ids.length === 0) return result;
+
+  // Rows of a job type this process does not know (another version's) are left alone.
+  const rows = await outbox.claimDue({ keys: jobs.keys(), ids, limit: batchSize, claimMs: CLAIM_MS });
+  result.claimed = rows.length;
+  if (rows.length === 0) return result;
+  const claimed: Claimed[] = rows.map((row) => ({ ...row, type: jobs.get(row.queue, row.jobName)! }));
+  const redis = <T>(work: () => Promise<T>) => withTimeout(work, deadlineMs, `Redis took longer than ${deadlineMs} ms`);
+
+  const sent: Claimed[] = [];
+  const [alive, carried, failed]: number[][] = [[], [], []];
+  const giveUp: Claimed[] = [];
+  const firstTime = new Map<QueueName, Claimed[]>();
+  for (const row of claimed.filter((r) => r.lastEnqueuedAt === null)) {
+    if (firstTime.has(row.queue as QueueName)) firstTime.get(row.queue as QueueName)!.push(row);
+    else firstTime.set(row.queue as QueueName, [row]);
+  }
+  const addInBulk = [...firstTime].map(([queue, batch]) =>
+    redis(() => queues[queue].addBulk(bulkOf(batch))).then(
+      () => sent.push(...batch),
+      () => failed.push(...batch.map((row) => row.id)),
+    ),
+  );
+  const resend = claimed
+    .filter((row) => row.lastEnqueuedAt !== null)
+    .map(async (row) => {
+      const queue = queues[row.queue as QueueName];
+      try {
+        // A row that went with others: while their carrier job is in BullMQ, it may still do the work.
+        const carrier = row.carrierJobId;
+        if (carrier && !GONE_STATES.has(await redis(() => queue.getJobState(carrier)))) return carried.push(row.id);
+        // Its own job from now on (a carrier hands over what it cannot run at once as the row's own job).
+        row.carrierJobId = null;
+        const state = await redis(() => queue.getJobState(row.jobId));
+        if (!GONE_STATES.has(state)) return alive.push(row.id);
+        if (row.type.giveUp && row.enqueueCount >= maxEnqueues) return giveUp.push(row);
+        await redis(async () => {
+          if (state !== 'unknown') await queue.remove(row.jobId);
+          await queue.add(row.jobName, row.payload, jobOptions(row.type, row.jobId));
+        });
+        sent.push(row);
+      } catch {
+        failed.push(row.id);
+      }
+    });
+  await Promise.all([...addInBulk, ...resend]);
+
+  // Record the outcomes. A row deleted meanwhile (its job finished) is simply not updated.
+  const checkAfterMs = (row: Claimed) => (row.type.delayMs ?? 0) + resendAfterMs;
+  await outbox.markSent(
+    sent.map((row) => ({ id: row.id, checkAfterMs: checkAfterMs(row), carrierJobId: row.carrierJobId })),
+    CLAIM_MS,
+  );
+  await outbox.checkLater(alive, resendAfterMs, true);
+  await outbox.checkLater(carried, resendAfterMs);
+  await outbox.checkLater(failed, RETRY_AFTER_FAILURE_MS);
+  const giveUpErrors: unknown[] = [];
+  for (const row of giveUp) {
+    try {
+      if (await outbox.giveUp(row.id, (tx, current) => row.type.giveUp!(tx, current, deps))) result.gaveUp++;
+    } catch (error) {
+      giveUpErrors.push(error);
+      await outbox.checkLater([row.id], RETRY_AFTER_FAILURE_MS);
+    }
+  }
+  Object.assign(result, {
+    sent: sent.length,
+    alive: alive.length + carried.length,
+    failed: failed.length + giveUpErrors.length,
+  });
+  if (giveUpErrors.length > 0) throw new AggregateError(giveUpErrors, 'outbox: giving up a row failed');
+  return result;
+}
+
+/** Rows per relay dispatch; a full batch is followed by another at once. */
+const RELAY_BATCH = 500;
+
+/**
+ * The outbox relay: hands BullMQ the due rows at once when a process publishes a wake-up after
+ * committing work (createOutboxNudger), and every `intervalMs` for whatever a lost wake-up, a Redis
+ * outage or a dead worker left. Relays in several processes share the rows (SKIP LOCKED).
+ */
+export function startOutboxRelay(deps: WorkerDeps, intervalMs: number) {
+  const { log } = deps;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<number> | null = null;
+  /** A wake-up arrived during a sweep: rows committed after its claim need another one. */
+  let again = false;
+
+  async function drain(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      again = false;
+      const result = await dispatchOutbox(deps, { batchSize: RELAY_BATCH });
+      total += result.sent;
+      if (result.gaveUp > 0) log.warn({ gaveUp: result.gaveUp }, 'outbox relay gave up on jobs lost too often');
+      // A failure means Redis is in trouble: wait for the next periodic sweep.
+      if (stopped || result.failed > 0 || (result.claimed < RELAY_BATCH && !again)) return total;
+    }
+  }
+
+  /** One sweep now (also what the timer and a wake-up run); resolves when it is done. */
+  function sweep(): Promise<number> {
+    if (running) again = true;
+    running ??= drain()
+      .catch((error: unknown) => {
+        log.warn({ err: error }, 'outbox relay sweep failed');
+        return 0;
+      })
+      .finally(() => (running = null));
+    return running;
+  }
+
+  function schedule() {
+    if (!stopped) timer = setTimeout(() => void sweep().finally(schedule), intervalMs);
+  }
+
+  // Its own connection: a subscribed client can do nothing else. Resubscribes after reconnects.
+  const subscriber: Redis = deps.workerRedis.duplicate();
+  subscriber.on('error', () => {});
+  subscriber.on('message', () => void sweep());
+  subscriber
+    .subscribe(outboxWakeUpChannel(deps.config.queuePrefix))
+    .catch((error: unknown) =>
+      log.warn({ err: error }, 'outbox relay could not subscribe to wake-ups; sweeping periodically'),
+    );
+
+  void sweep().finally(schedule);
+  return {
+    sweep,
+    /** Stops the timer and the subscription and waits for a sweep in progress. */
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      subscriber.disconnect();
+      await running;
+    },
+  };
+}
