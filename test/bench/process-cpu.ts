@@ -18,7 +18,7 @@ function clockTicks(): number {
  * CPU ms (user + system) used so far by processes whose command line matches (Linux /proc; elsewhere 0). CPU per unit
  * of work barely moves on shared cores, where throughput swings by half from one minute to the next.
  */
-export function cpuMsOf(matches: (commandLine: string) => boolean): number {
+export function cpuMsOf(matches: (commandLine: string, pid: string) => boolean): number {
   let ticks = 0;
   let entries: string[];
   try {
@@ -30,7 +30,7 @@ export function cpuMsOf(matches: (commandLine: string) => boolean): number {
     if (!/^\d+$/.test(pid)) continue;
     try {
       const commandLine = readFileSync(`/proc/${pid}/cmdline`, 'latin1').replaceAll('\0', ' ');
-      if (!matches(commandLine)) continue;
+      if (!matches(commandLine, pid)) continue;
       ticks += ticksOf(pid);
     } catch {
       /* gone meanwhile */

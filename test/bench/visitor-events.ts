@@ -4,8 +4,10 @@
  */
 import autocannon, { type Result } from 'autocannon';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { Db } from '../../server/core/platform/db/client.js';
 import { STOOL_SCENE } from '../helpers/stool-scene.js';
+import { cpuMsOf } from './process-cpu.js';
 
 const EVENTS_PER_CALL = 20;
 /** The goals of contract 12.14. */
@@ -60,6 +62,23 @@ export interface VisitorEventsBenchResult {
   deliveries: number;
   accepted: number;
   failures: number;
+  /** CPU µs (user + system) per events call of the server and the BFF, over every measured events run. */
+  serverCpuUsPerCall: number;
+  bffCpuUsPerCall: number;
+  /** The Postgres backends of this run's database (their process title names it). */
+  postgresCpuUsPerCall: number;
+}
+
+/**
+ * This run's process (its tsx wrapper too) listening on `url`'s port, told apart from other benches on the machine
+ * by the port variable in its environment.
+ */
+function listeningOn(url: string, script: string, portVariable: string) {
+  const wanted = `${portVariable}=${new URL(url).port}`;
+  return (commandLine: string, pid: string) => {
+    if (!commandLine.includes(script)) return false;
+    return readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(wanted);
+  };
 }
 
 export async function benchVisitorEvents(options: {
@@ -112,10 +131,27 @@ export async function benchVisitorEvents(options: {
     await autocannon({ connections, duration: 1, ...opts });
     return autocannon({ connections, duration, ...opts });
   };
+  const server = listeningOn(api, 'server/main.ts', 'PORT');
+  const bff = listeningOn(bffUrl, 'bff/main.ts', 'BFF_PORT');
+  const database = (await db.$client.query<{ name: string }>('select current_database() as name')).rows[0].name;
+  const postgres = (commandLine: string) =>
+    commandLine.startsWith('postgres: ') && commandLine.includes(` ${database} `);
+  let serverCpuMs = 0;
+  let bffCpuMs = 0;
+  let postgresCpuMs = 0;
+  let measuredCalls = 0;
 
   const results: Array<{ calls: Result; read: Result; ratio: number }> = [];
   for (let round = 0; round < rounds; round++) {
-    const calls = await measure(eventsOptions);
+    await autocannon({ connections, duration: 1, ...eventsOptions });
+    const serverBefore = cpuMsOf(server);
+    const bffBefore = cpuMsOf(bff);
+    const postgresBefore = cpuMsOf(postgres);
+    const calls = await autocannon({ connections, duration, ...eventsOptions });
+    serverCpuMs += cpuMsOf(server) - serverBefore;
+    bffCpuMs += cpuMsOf(bff) - bffBefore;
+    postgresCpuMs += cpuMsOf(postgres) - postgresBefore;
+    measuredCalls += calls.requests.total;
     const read = await measure({ url: readUrl });
     const eventsPerSecond = calls.requests.average * EVENTS_PER_CALL;
     results.push({ calls, read, ratio: eventsPerSecond / Math.max(read.requests.average, 0.001) });
@@ -137,6 +173,9 @@ export async function benchVisitorEvents(options: {
     accepted: Number(counted.rows[0].accepted),
     deliveries: Number(counted.rows[0].deliveries),
     failures: results.reduce((n, r) => n + failures(r.calls) + failures(r.read), 0),
+    serverCpuUsPerCall: (serverCpuMs * 1000) / Math.max(measuredCalls, 1),
+    bffCpuUsPerCall: (bffCpuMs * 1000) / Math.max(measuredCalls, 1),
+    postgresCpuUsPerCall: (postgresCpuMs * 1000) / Math.max(measuredCalls, 1),
   };
 }
 
@@ -155,6 +194,10 @@ export function printVisitorEvents(result: VisitorEventsBenchResult): boolean {
   console.log(
     `\n${result.deliveries} deliveries recorded for ${result.accepted} option.changed events accepted ` +
       '(one per event; the worker was not running).',
+  );
+  console.log(
+    `CPU per events call (user + system, /proc, all rounds): server ${Math.round(result.serverCpuUsPerCall)} µs, ` +
+      `BFF ${Math.round(result.bffCpuUsPerCall)} µs, Postgres backends ${Math.round(result.postgresCpuUsPerCall)} µs.`,
   );
   const ok = result.failures === 0 && result.deliveries === result.accepted;
   if (!ok) console.error(`\nvisitor events: ${result.failures} failed calls or reads, or deliveries missing`);

@@ -9,6 +9,7 @@ import type { WorkerApp } from '../../worker/app.js';
 import { STOOL_SCENE } from '../helpers/stool-scene.js';
 import { hashPassword } from '../../server/core/platform/password-hashing.js';
 import { VISITOR_EVENT_TYPES } from '../../server/core/wire/configurator/index.js';
+import { serializeDeliveryBody } from '../../server/core/domain/webhooks/event-types.js';
 
 /**
  * POST /share/:projectId/:token/events (contract 12.10) end to end: the API, the BFF, the worker delivering to a
@@ -407,6 +408,45 @@ describe('webhooks', () => {
       animationName: 'Turn around',
       trigger: 'button',
     });
+  });
+
+  it('stores each delivery body as the webhook module serializes its event, byte for byte', async () => {
+    const share = await stoolShare();
+    await hook(share, 'bodies', ['option.changed', 'price.calculated', 'viewer.screenshot']);
+    const price = {
+      type: 'price.calculated',
+      at: now(),
+      data: { options: { seat: 'walnut' }, total: 1, currency: 'EUR' },
+    };
+    const shot = { type: 'viewer.screenshot', at: now(), data: { width: 800 } };
+    const res = await send(
+      share,
+      { sessionId: sessionId(), events: [view(), optionChanged(), price, shot] },
+      {
+        base: bff.url,
+      },
+    );
+    expect(res.status).toBe(202);
+    const { rows } = await server.deps.db.$client.query(
+      `select d.body, e.id, e.type, e.created_at, e.data from webhook_deliveries d
+       join project_events e on e.id = d.event_id where d.project_id = $1 order by e.type`,
+      [share.projectId],
+    );
+    expect(rows.map((row) => row.type)).toEqual(['option.changed', 'price.calculated', 'viewer.screenshot']);
+    for (const row of rows) {
+      // The data's own key order is the body's: re-serializing it must give the very bytes stored.
+      const data = JSON.parse(row.body).data;
+      expect(data).toEqual(row.data);
+      expect(row.body).toBe(
+        serializeDeliveryBody({
+          id: row.id,
+          event: row.type,
+          createdAt: row.created_at,
+          projectId: share.projectId,
+          data,
+        }),
+      );
+    }
   });
 
   it('counts a view but delivers nothing for it', async () => {

@@ -5,13 +5,11 @@ import { visitorCountsCtes, type CallCounts } from './visitor-counters.js';
 
 const dialect = new PgDialect();
 
-/** One accepted visitor event as a project event, with its delivery body serialized once. */
+/** One accepted visitor event as a project event. */
 export interface NewVisitorEvent {
   id: string;
   type: string;
   data: Record<string, unknown>;
-  /** The delivery body; only read when a webhook subscribes to the type. */
-  body: string;
 }
 
 /**
@@ -40,6 +38,10 @@ export interface QueuedVisitorDelivery {
  * accepted events as project events; one delivery per event and enabled webhook of the project
  * that subscribes to its type, each with its first job in the outbox; and the day's counters,
  * whose rows are locked only until this statement commits. The outbox rows added, in no order.
+ *
+ * The events' data travel once, as one JSON array: Postgres keeps each element's text as given, so
+ * a delivery body is built there, only for the events a webhook takes, with `serializeDeliveryBody`'s
+ * bytes (domain/webhooks/event-types.ts; the visitor events tests hold the two to the same bytes).
  */
 export async function recordVisitorCall(
   db: Db,
@@ -53,6 +55,7 @@ export async function recordVisitorCall(
   },
 ): Promise<QueuedVisitorDelivery[]> {
   const { workspaceId, projectId, events, job } = call;
+  const createdAt = call.createdAt.toISOString();
   const fill = (template: string) =>
     sql`replace(replace(${template}, ${DELIVERY_ID}, d.id::text), ${WEBHOOK_ID}, d.webhook_id::text)`;
   const statement = dialect.sqlToQuery(sql`
@@ -60,16 +63,23 @@ export async function recordVisitorCall(
       select * from unnest(
         ${sql.param(events.map((e) => e.id))}::uuid[],
         ${sql.param(events.map((e) => e.type))}::text[],
-        ${sql.param(events.map((e) => JSON.stringify(e.data)))}::jsonb[],
-        ${sql.param(events.map((e) => e.body))}::text[]
-      ) as e(id, type, data, body)
+        array(
+          select value from json_array_elements(${JSON.stringify(events.map((e) => e.data))}::json)
+            with ordinality as d(value, n) order by n
+        )
+      ) as e(id, type, data)
     ), event as (
       insert into project_events (id, workspace_id, project_id, type, data, created_at)
-      select id, ${workspaceId}, ${projectId}, type, data, ${call.createdAt.toISOString()} from incoming
+      select id, ${workspaceId}, ${projectId}, type, data::jsonb, ${createdAt} from incoming
       returning id, type
     ), delivery as (
       insert into webhook_deliveries (workspace_id, project_id, webhook_id, event_id, event, body, next_attempt_at)
-      select w.workspace_id, w.project_id, w.id, event.id, event.type, incoming.body, now()
+      select w.workspace_id, w.project_id, w.id, event.id, event.type,
+        '{"id":' || to_json(event.id::text)::text || ',"event":' || to_json(event.type)::text
+          || ',"createdAt":' || to_json(${createdAt}::text)::text
+          || ',"projectId":' || to_json(${projectId}::text)::text
+          || ',"data":' || incoming.data::text || '}',
+        now()
       from event
       join incoming on incoming.id = event.id
       join webhooks w on w.project_id = ${projectId} and w.enabled and event.type = any (w.events)

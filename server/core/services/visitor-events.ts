@@ -6,7 +6,6 @@ import {
   type VisitorEventsAnswer,
   type VisitorEventType,
 } from '../wire/configurator/index.js';
-import { serializeDeliveryBody } from '../domain/webhooks/event-types.js';
 import { keptEventTime, utcDay } from '../domain/visitor-events/receive-time.js';
 import { visitorEventRecord, type CheckedVisitorEvent } from '../domain/visitor-events/event-record.js';
 import { visitorDayCounts } from '../domain/visitor-events/day-counts.js';
@@ -35,6 +34,13 @@ function checkBatch(scene: Scene, batch: VisitorEventBatch, receivedAt: Date) {
   batch.events.forEach((event, index) => {
     if (event.type === 'price.calculated') lastPrice = index;
   });
+  // A page's batch often repeats one `at`: each distinct one is parsed once.
+  const keptTimes = new Map<string, string>();
+  const keptTime = (at: string) => {
+    let kept = keptTimes.get(at);
+    if (kept === undefined) keptTimes.set(at, (kept = keptEventTime(at, receivedAt)));
+    return kept;
+  };
   batch.events.forEach((event, index) => {
     if (event.type === 'price.calculated' && index !== lastPrice) {
       const message = 'Only the latest price.calculated of a batch is recorded.';
@@ -46,7 +52,7 @@ function checkBatch(scene: Scene, batch: VisitorEventBatch, receivedAt: Date) {
     else
       accepted.push({
         type: event.type as VisitorEventType,
-        at: keptEventTime(event.at, receivedAt),
+        at: keptTime(event.at),
         data: checked.data,
       });
   });
@@ -71,12 +77,12 @@ export function createVisitorEventService(deps: VisitorEventServiceDeps) {
       if (accepted.length === 0) return { success: true, accepted: 0, rejected };
 
       const { projectId, workspaceId } = access;
-      const events = accepted.map((event) => {
-        const id = randomUUID();
-        const data = visitorEventRecord(scene, batch.sessionId, event);
-        const body = serializeDeliveryBody({ id, event: event.type, createdAt: receivedAt, projectId, data });
-        return { id, type: event.type, data, body };
-      });
+      // Delivery bodies are built by the statement, only for the events a webhook subscribes to.
+      const events = accepted.map((event) => ({
+        id: randomUUID(),
+        type: event.type,
+        data: visitorEventRecord(scene, batch.sessionId, event),
+      }));
       const counts = visitorDayCounts(accepted);
       // Placeholders the statement fills with each delivery's ids: the job stays queues.ts's.
       const job = webhookAttemptJob({ id: DELIVERY_ID, projectId, webhookId: WEBHOOK_ID }, 1);

@@ -6,7 +6,7 @@ import { VisitorEventsBody, VisitorEventsHeaders, VisitorEventsReply } from '../
 import { errors } from '../../schemas/common.js';
 import { per } from '../../schemas/rate-text.js';
 import { invalidRequest } from '../../core/domain/errors.js';
-import { VISITOR_EVENT_LIMITS } from '../../core/wire/configurator/index.js';
+import { VISITOR_EVENT_LIMITS, type VisitorEventBatch } from '../../core/wire/configurator/index.js';
 import { createEventsBudget } from '../../core/services/public-share/events-budget.js';
 import { readBudgetExceeded, readBudgetHeaders } from '../../core/services/public-share/read-budget.js';
 
@@ -108,16 +108,9 @@ export default async function visitorEventRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { sessionId, events } = request.body;
-      checkDataSizes(events);
-      const answer = await services.visitorEvents.record(request.shareAccess!, {
-        sessionId,
-        events: events.map((event) => ({
-          type: event.type,
-          at: event.at,
-          data: (event.data ?? {}) as Record<string, unknown>,
-        })),
-      });
+      checkDataSizes(request.body.events);
+      // Passed as parsed: the schema's default gives every event its `data` object.
+      const answer = await services.visitorEvents.record(request.shareAccess!, request.body as VisitorEventBatch);
       return reply.code(202).send(answer);
     },
   );
