@@ -84,13 +84,14 @@ it('answers 503 unavailable with Retry-After while Postgres is down, then recove
     TIMEOUT_MS,
   );
   let samples: LoadSample[] = [];
+  let backAt = 0;
   try {
     await waitFor(async () => acknowledgedIds(load.samples, 'submit').length >= 5, 'submissions before the fault');
     const stoppedAt = Date.now();
     await postgres.stop();
     await new Promise((r) => setTimeout(r, DOWN_MS));
     await postgres.start();
-    const backAt = Date.now();
+    backAt = Date.now();
     await waitFor(
       async () =>
         recoveryMs(load.samples, 'read', backAt) !== null && recoveryMs(load.samples, 'submit', backAt) !== null,
@@ -126,6 +127,7 @@ it('answers 503 unavailable with Retry-After while Postgres is down, then recove
   // Every acknowledged submission, before, during and after the outage, reaches the owner exactly once.
   const ids = acknowledgedIds(samples, 'submit');
   await waitForMails(smtp, ids, 90_000);
+  console.log(`Postgres back to the last of ${ids.length} acknowledged requests e-mailed: ${Date.now() - backAt} ms`);
   await waitForStepsDone(postgres.databaseUrl, 90_000);
   const mails = mailsByRequest(smtp);
   expect(ids.filter((id) => mails.get(id) !== 1)).toEqual([]);
