@@ -196,7 +196,8 @@ export function printSoak(result: SoakResult): boolean {
       `submissions/s through the BFF, ${seconds} s, server, worker and BFF from the build\n`,
   );
   console.log(
-    '| load | requests | req/s | status counts | no answer (of which timeouts) | p50 ms | p99 ms | other than 200/304/429 |',
+    '| load | requests | req/s | status counts | no answer (of which timeouts) | p50 ms | p99 ms | ' +
+      'other than 200/304/429 |',
   );
   console.log('|---|---:|---:|---|---:|---:|---:|---:|');
   const rows = [

@@ -20,7 +20,6 @@ import {
   sentBetween,
   startSteadyLoad,
   unexpectedOutcomes,
-  type LoadSample,
 } from '../helpers/steady-load.js';
 import { mailsByRequest, waitForMails, waitForStepsDone } from '../helpers/mails-by-request.js';
 import { waitFor } from '../worker/submission-fixtures.js';
@@ -83,7 +82,8 @@ it('answers 503 unavailable with Retry-After while Postgres is down, then recove
     ],
     TIMEOUT_MS,
   );
-  let samples: LoadSample[] = [];
+  // Filled as answers come in; read once the load has stopped.
+  const samples = load.samples;
   let backAt = 0;
   try {
     await waitFor(async () => acknowledgedIds(load.samples, 'submit').length >= 5, 'submissions before the fault');
@@ -99,7 +99,6 @@ it('answers 503 unavailable with Retry-After while Postgres is down, then recove
       60_000,
     );
     await load.stop();
-    samples = load.samples;
 
     const down = [
       ...sentBetween(samples, 'read', stoppedAt, backAt),

@@ -16,7 +16,6 @@ import {
   sentBetween,
   startSteadyLoad,
   unexpectedOutcomes,
-  type LoadSample,
 } from '../helpers/steady-load.js';
 import { mailsByRequest, waitForMails, waitForStepsDone } from '../helpers/mails-by-request.js';
 import { waitFor } from '../worker/submission-fixtures.js';
@@ -71,7 +70,8 @@ it('keeps answering reads and loses no acknowledged submission when Redis restar
     ],
     TIMEOUT_MS,
   );
-  let samples: LoadSample[] = [];
+  // Filled as answers come in; read once the load has stopped.
+  const samples = load.samples;
   let backAt = 0;
   try {
     await waitFor(async () => acknowledgedIds(load.samples, 'submit').length >= 5, 'submissions before the fault');
@@ -86,7 +86,6 @@ it('keeps answering reads and loses no acknowledged submission when Redis restar
       60_000,
     );
     await load.stop();
-    samples = load.samples;
 
     const down = ['bff read', 'read', 'submit'].flatMap((stream) => sentBetween(samples, stream, stoppedAt, backAt));
     console.log(
