@@ -219,6 +219,22 @@ export function printSoak(result: SoakResult): boolean {
       `${more}; e-mails for requests not acknowledged in time: ${result.unacknowledgedMails}; drain after the ` +
       `load: ${(result.drainMs / 1000).toFixed(1)} s`,
   );
+  // When in the run the submissions slowed or went unanswered: a stall shows here (a shared core, a pause).
+  const windows = new Map<number, LoadSample[]>();
+  const firstSent = Math.min(...result.submits.map((s) => s.sentAt));
+  for (const sample of result.submits) {
+    const window = Math.floor((sample.sentAt - firstSent) / 10_000);
+    windows.set(window, [...(windows.get(window) ?? []), sample]);
+  }
+  console.log('\n| submissions sent in | sent | answered 200 | no answer | p99 ms |');
+  console.log('|---|---:|---:|---:|---:|');
+  for (const [window, samples] of [...windows].sort(([a], [b]) => a - b)) {
+    const row = submitsRow(samples, 10);
+    console.log(
+      `| ${window * 10}-${window * 10 + 10} s | ${row.requests} | ${row.statuses[200] ?? 0} | ${row.unanswered} | ` +
+        `${row.p99} |`,
+    );
+  }
   const column = (s: RssSample) => (s.drained ? `${s.at} s, drained` : `${s.at} s`);
   console.log('\n| RSS, MiB | ' + result.rss.map(column).join(' | ') + ' |');
   console.log('|---|' + result.rss.map(() => '---:').join('|') + '|');
