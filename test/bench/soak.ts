@@ -1,9 +1,11 @@
 import autocannon, { type Result } from 'autocannon';
 import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { startSmtpCatcher } from '../helpers/smtp-catcher.js';
 import { createStackShare, startProcessStack, type ProcessStack } from '../helpers/process-stack.js';
 import { mailsByRequest, waitForMails, waitForStepsDone } from '../helpers/mails-by-request.js';
 import { build } from './startup.js';
+import { cpuMsOfPid } from './process-cpu.js';
 import { acknowledgedIds, startSteadyLoad, type LoadSample } from '../helpers/steady-load.js';
 
 /** A submission not answered in this long counts as unanswered (autocannon's default for the reads). */
@@ -29,6 +31,10 @@ interface RssSample {
   at: number;
   /** MiB, by process. */
   mib: Record<string, number>;
+  /** CPU seconds (user + system) used so far, by process. */
+  cpuSeconds: Record<string, number>;
+  /** The machine's 1-minute load average (its cores are shared with other work). */
+  load: number;
   /** Taken once the worker had drained, after the load. */
   drained?: boolean;
 }
@@ -60,8 +66,13 @@ function rssMib(pid: number | undefined): number {
 
 function sampleRss(stack: ProcessStack, at: number): RssSample {
   const mib: Record<string, number> = {};
-  for (const part of [stack.server, stack.worker, stack.bff]) mib[part.name] = rssMib(part.current()?.child.pid);
-  return { at, mib };
+  const cpuSeconds: Record<string, number> = {};
+  for (const part of [stack.server, stack.worker, stack.bff]) {
+    const pid = part.current()?.child.pid;
+    mib[part.name] = rssMib(pid);
+    cpuSeconds[part.name] = pid === undefined ? 0 : Math.round(cpuMsOfPid(pid) / 1000);
+  }
+  return { at, mib, cpuSeconds, load: loadavg()[0] };
 }
 
 export async function benchSoak(options: SoakOptions): Promise<SoakResult> {
@@ -240,5 +251,12 @@ export function printSoak(result: SoakResult): boolean {
   console.log('|---|' + result.rss.map(() => '---:').join('|') + '|');
   for (const name of ['server', 'worker', 'bff'])
     console.log(`| ${name} | ` + result.rss.map((s) => s.mib[name]).join(' | ') + ' |');
+  console.log('\n| CPU s used so far | ' + result.rss.map(column).join(' | ') + ' |');
+  console.log('|---|' + result.rss.map(() => '---:').join('|') + '|');
+  for (const name of ['server', 'worker', 'bff'])
+    console.log(`| ${name} | ` + result.rss.map((s) => s.cpuSeconds[name]).join(' | ') + ' |');
+  console.log(
+    '| machine load average (2 shared cores) | ' + result.rss.map((s) => s.load.toFixed(1)).join(' | ') + ' |',
+  );
   return rows.every(([, row]) => refused(row) === 0) && none === 0 && more === 0;
 }
