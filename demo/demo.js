@@ -1,6 +1,5 @@
-// The QA panel of the demo page: loads <config-share> for each prepared share and shows its
-// state attribute and events as they happen, the live price and the saved link as a shop would,
-// and one button per configurator effect. Plain browser JavaScript, served as is by the BFF.
+// The demo page's QA panel: each prepared share's <config-share> with its state, events, price and saved link
+// as a shop would see them. Plain browser JavaScript, so the BFF serves it without a build.
 
 const EVENTS = [
   'config-share-load',

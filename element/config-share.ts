@@ -86,13 +86,9 @@ const idempotencyKey = () =>
   Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
 
 /**
- * `<config-share project-id token>` (or `share-url`): a shared 3D configurator on a merchant page.
- * The element reads the share through the BFF, asks for its password, shows the scene (three.js,
- * loaded lazily when the element nears the viewport) and sends the visitor's form. With option
- * blocks, pricing, animations or saving (contract 12) a second lazy chunk adds the configurator:
- * the options panel, the price, animation buttons and saved configurations; visitor events go to
- * the owner's analytics in batches (`events="off"` stops them). Failures become states and events,
- * never exceptions thrown at the page.
+ * `<config-share project-id token>` (or `share-url`): a shared 3D configurator on a merchant page; its events, parts
+ * and custom properties (tagged here for editors and custom-elements analyzers) are in element/README.md.
+ * Failures become states and events, never thrown at the page.
  *
  * @fires config-share-load - `{ project }` when a payload is shown (not again for an unchanged one).
  * @fires config-share-error - `{ type, message }`: unavailable, not-found, domain_not_allowed, network, http,
@@ -248,9 +244,8 @@ export class ConfigShareElement extends LitElement {
   }
 
   /**
-   * Sends the form (validated first, as the server does) with a screenshot of the scene.
-   * Resolves with the requestId, or null when it did not go through: the reason is shown in
-   * place and sent as a `config-share-error` event. Calls while one is running share it.
+   * Sends the form with a screenshot; resolves with the requestId, or null when it did not go through (the reason is
+   * shown and sent as `config-share-error`, so the page need not catch). Calls while one is running share it.
    */
   submit(extra: SubmitExtra = {}): Promise<string | null> {
     this.submitting ??= this.send(extra).finally(() => (this.submitting = undefined));
@@ -311,9 +306,8 @@ export class ConfigShareElement extends LitElement {
   }
 
   /**
-   * Watches for the element coming within 200 px of the viewport (three.js is fetched then, not
-   * with the page). The first time, the 3D chunk is fetched at once, while the payload is still on
-   * its way, so the two downloads overlap; the scene is built as soon as both are there.
+   * Watches the viewport so three.js is fetched only within 200 px of it; the first time, the 3D chunk is fetched at
+   * once so its download overlaps the payload's.
    */
   private watchViewport() {
     if (this.nearViewport) return;

@@ -1,7 +1,6 @@
 /**
- * Tests read the many JSON bodies they assert on with `await res.json()`. Node's fetch types
- * answer `Promise<unknown>` there (the DOM's answer `Promise<any>`), which would need a cast per
- * read; for the tests alone, the DOM's answer. Production code keeps `unknown` and validates.
+ * For the tests alone, `res.json()` answers `any` as in the DOM's types rather than Node's `unknown`, which would need
+ * a cast per asserted body. Production code keeps `unknown` and validates.
  */
 declare global {
   interface Response {

@@ -1,5 +1,5 @@
 import { html, svg, nothing } from 'lit';
-import type { AnalyticsReport, DayCounters } from './configurator-reports.js';
+import type { AnalyticsReport, DayCounters } from './api.js';
 
 /** The series the chart draws: colour and dash pattern both tell them apart (never colour alone). */
 const CHART_SERIES: Array<{ key: keyof DayCounters; label: string; color: string; dash: string }> = [
@@ -22,9 +22,8 @@ function roundUp(value: number): number {
 const count = new Intl.NumberFormat();
 
 /**
- * Views, sessions and submissions per day as inline SVG: one line per series over every day of
- * the range, a round-numbered axis and the first, middle and last dates. The SVG is an image with
- * a title and a description; the same figures are in the panel's table.
+ * Views, sessions and submissions per day as inline SVG: an image with a title and a description, as the panel's
+ * table carries the same figures for screen readers.
  */
 export function dailyChart(report: AnalyticsReport, titleId: string) {
   const days = report.days;

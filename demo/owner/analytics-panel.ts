@@ -1,7 +1,6 @@
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import type { Api } from './api.js';
-import type { AnalyticsReport, DayCounters } from './configurator-reports.js';
+import type { AnalyticsReport, Api, DayCounters } from './api.js';
 import { chartLegend, dailyChart } from './analytics-chart.js';
 import { announce, errorText, panelStyles } from './styles.js';
 
@@ -30,11 +29,7 @@ function lastDays(days: number, now = new Date()): { from: string; to: string } 
   return { from, to };
 }
 
-/**
- * The analytics panel (contract 12.12): for the last 7, 30, 90 or 365 days, views, sessions and
- * submissions per day as a chart (with the same figures as a table), every counter's total, the
- * conversion (submissions per session) and the choices visitors picked most.
- */
+/** The analytics panel (contract 12.12): a period's daily counters as a chart and a table, totals and top choices. */
 @customElement('analytics-panel')
 export class AnalyticsPanel extends LitElement {
   static override styles = [

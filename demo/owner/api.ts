@@ -1,17 +1,17 @@
 /**
- * A small typed client of the owner API for the console: every call sends the session token
- * (`Authorization: Bearer`) and, when one is chosen, `X-Workspace-Id` (contract section 2). Errors
- * become `ApiError` with the contract's code and message, so panels can show them as they are.
+ * The console's typed client of the owner API (contract section 2). Errors become `ApiError` with the contract's
+ * code and message, so panels can show them as they are.
  */
 import type { Static } from 'typebox';
+import type * as Analytics from '../../server/core/wire/analytics.js';
 import type { LibraryItem } from '../../server/core/wire/library-item.js';
 import type * as Libraries from '../../server/core/wire/libraries.js';
 import type * as MeShapes from '../../server/core/wire/me.js';
 import type * as Projects from '../../server/core/wire/projects.js';
 import type * as Requests from '../../server/core/wire/requests.js';
+import type * as SceneReports from '../../server/core/wire/scene-report.js';
 import type * as Shares from '../../server/core/wire/share-settings.js';
 import type * as Webhooks from '../../server/core/wire/webhooks.js';
-import type { AnalyticsReport, SceneReport } from './configurator-reports.js';
 
 // The shapes are the server's own schemas (server/core/wire), so the console cannot drift from the API.
 export type Me = Static<typeof MeShapes.MeReply>;
@@ -35,10 +35,13 @@ export type LibraryDescription = Static<typeof Libraries.ProvidersReply>['provid
 export type ImportJob = Omit<Static<typeof Libraries.ImportJob>, 'readiness'> & {
   readiness: Libraries.ImportReadiness | null;
 };
+export type AnalyticsReport = Static<typeof Analytics.AnalyticsReply>;
+export type DayCounters = AnalyticsReport['totals'];
+export type SceneReport = Static<typeof SceneReports.SceneReportReply>;
 type ImportStart =
   Static<typeof Libraries.ImportReused> | (Static<typeof Libraries.ImportAccepted> & { job: ImportJob });
 
-/** The parts of a project's scene the console labels requests with (form fields, option blocks). */
+/** The labels the console reads from a project's scene; the schema leaves `data` open, as owners store it free-form. */
 export interface ProjectLabels {
   formFields?: Array<{ id?: string; label?: string }>;
   optionBlocks?: Array<{ id?: string; name?: string; choices?: Array<{ id?: string; label?: string }> }>;
@@ -135,8 +138,8 @@ export function createApi(credentials: Credentials) {
       ),
 
     projectLabels: (projectId: string) =>
-      call<{ project: { data?: { sceneData?: ProjectLabels } } }>('GET', project(projectId)).then(
-        (r) => r.project.data?.sceneData ?? {},
+      call<Static<typeof Projects.ProjectReply>>('GET', project(projectId)).then(
+        (r) => (r.project.data as { sceneData?: ProjectLabels }).sceneData ?? {},
       ),
     analytics: (projectId: string, range: { from: string; to: string; top?: number }) => {
       const query = new URLSearchParams({ from: range.from, to: range.to, top: String(range.top ?? 10) });
@@ -169,7 +172,9 @@ export function createApi(credentials: Credentials) {
       return call<ImportStart>('POST', '/external-assets/imports', body);
     },
     importJob: (jobId: string) =>
-      call<{ job: ImportJob }>('GET', `/external-assets/imports/${enc(jobId)}`).then((r) => r.job),
+      call<Static<typeof Libraries.ImportJobReply>>('GET', `/external-assets/imports/${enc(jobId)}`).then(
+        (r) => r.job as ImportJob,
+      ),
     libraryBConnection: () =>
       call<Static<typeof Libraries.ConnectionReply>>('GET', '/external-providers/library_b/connection'),
     connectLibraryB: () => call<Static<typeof Libraries.ConnectReply>>('POST', '/external-providers/library_b/connect'),

@@ -7,11 +7,7 @@ import { LICENSE_FILTER_WORDS, LICENSE_TIER_WORDS, searchStatusWords } from './l
 const POLL_MS = 500;
 const READINESS_COLUMNS = ['Check', 'Result', 'Value', 'Limit', 'Note'];
 
-/**
- * The library panel: search across the three libraries with the interface's filters and each
- * library's status, an item's details with licence and credit, an import followed with a live
- * progress bar and stage up to its readiness report, and the library_b account connection.
- */
+/** The library panel: search, an item's licence and credit, an import up to its readiness, library_b's account. */
 @customElement('library-panel')
 export class LibraryPanel extends LitElement {
   static override styles = panelStyles;

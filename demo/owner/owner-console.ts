@@ -15,11 +15,7 @@ const WORKSPACE_KEY = 'config-share-console.workspace';
 
 type Panel = 'share' | 'webhooks' | 'requests' | 'analytics' | 'scene';
 
-/**
- * The owner console's shell: sign-in (the token from the link's `#token=` fragment, kept in
- * sessionStorage, or pasted), the workspace switcher, the project list and the panels, and one
- * live region that announces every panel's status messages.
- */
+/** The owner console's shell: sign-in, workspace, project and panel, and one live region for every panel's status. */
 @customElement('owner-console')
 export class OwnerConsole extends LitElement {
   static override styles = [
@@ -65,9 +61,8 @@ export class OwnerConsole extends LitElement {
       const { projectId, isEnabled } = (event as CustomEvent<{ projectId: string; isEnabled: boolean }>).detail;
       this.shareStates = { ...this.shareStates, [projectId]: isEnabled };
     });
-    // The token arrives in the fragment, which never reaches a server log; keep it for this tab only.
-    // A hand-made link may carry it in the query instead: taken the same way, and the address bar
-    // keeps neither (nor the fragment's other entries), so no bookmark, history or copy holds it.
+    // The fragment never reaches a server log; a hand-made ?token= is taken too. The address bar keeps
+    // neither, so no bookmark, history or copy holds the token.
     const fragment = new URLSearchParams(location.hash.slice(1));
     const query = new URLSearchParams(location.search);
     const fromLink = fragment.get('token') || query.get('token');

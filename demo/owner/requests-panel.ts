@@ -16,10 +16,8 @@ const RETRY_NOTE =
   'so a step that failed for good is shown with its error.';
 
 /**
- * The requests panel: the project's form submissions with the state of each background step,
- * the PDF link and the screenshots. The API has no retry or resend for a step (each step retries
- * itself, 8 attempts, and a step that failed for good stays failed), so the panel shows the state
- * and says so; the owner can set the request's status (PATCH, emits quote.updated).
+ * The requests panel: submissions with each background step's state, the PDF and screenshots. It offers no
+ * retry because the API has none (each step retries itself), so it shows the state and says so.
  */
 @customElement('requests-panel')
 export class RequestsPanel extends LitElement {

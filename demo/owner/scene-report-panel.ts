@@ -1,8 +1,7 @@
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { formatMoney, type Price, type WarningCode } from '../../server/core/wire/configurator/index.js';
-import type { Api, ProjectLabels } from './api.js';
-import type { SceneReport } from './configurator-reports.js';
+import type { Api, ProjectLabels, SceneReport } from './api.js';
 import { optionRows } from './request-rows.js';
 import { announce, errorText, panelStyles } from './styles.js';
 

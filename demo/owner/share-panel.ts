@@ -11,10 +11,8 @@ const REGENERATE_WARNING =
   'Pages must be updated with the new token.';
 
 /**
- * The share panel: on/off, password (set, change, remove), allowed hosts, regenerate behind a
- * confirmation, the share link with copy, the script-tag and iframe snippets, and a live preview
- * of `<config-share>` for the current token. PUT replaces the whole settings object (interface),
- * so saving a password-protected share needs the password typed again.
+ * The share panel: settings, link, snippets and a live preview. PUT replaces the whole settings object
+ * (interface), so saving a password-protected share needs the password typed again.
  */
 @customElement('share-panel')
 export class SharePanel extends LitElement {

@@ -24,11 +24,7 @@ const DISABLED_REASONS: Record<string, string> = {
 
 const LOG_COLUMNS = ['When', 'Event', 'Status', 'Attempt', 'Next retry', 'Request / response', ''];
 
-/**
- * The webhooks panel: create (a generated secret is shown once), edit events, enable/disable,
- * test (the receiver's answer shown), the delivery log (status, attempts, next retry, request and
- * response excerpts), redeliver, and why the platform switched a webhook off.
- */
+/** The webhooks panel: webhooks, a test against the receiver, the delivery log and redelivery. */
 @customElement('webhooks-panel')
 export class WebhooksPanel extends LitElement {
   static override styles = panelStyles;

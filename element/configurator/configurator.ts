@@ -37,9 +37,8 @@ export interface ConfigurationSnapshot {
 }
 
 /**
- * The configurator of one payload (contract 12.3–12.9): the parsed scene, the visitor's
- * selections and number fields, the price, and the panel that shows them. The element owns the
- * payload and the viewer; this owns everything the selections decide.
+ * The configurator of one payload (contract 12.3–12.9): the element owns the payload and the viewer, this owns
+ * everything the selections decide.
  */
 export class Configurator {
   readonly scene: Scene;

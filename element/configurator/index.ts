@@ -1,6 +1,5 @@
 /**
- * **Lazy chunk** (`configurator-[hash].js`): the scene parser, pricing, the options panel and
- * saving (contract 12.9 "Chunks"). The element fetches it, in parallel with the viewer chunk, as
- * soon as a payload with options, pricing, animations, branding or saving arrives.
+ * **Lazy chunk** (contract 12.9 "Chunks"): fetched only for a payload with options, pricing, animations, branding or
+ * saving, so a plain share never downloads it.
  */
 export { Configurator, type ConfigurationSnapshot } from './configurator.js';

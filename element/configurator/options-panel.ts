@@ -33,9 +33,8 @@ function deltaOf(view: OptionsPanelView, choice: Choice) {
 }
 
 /**
- * A `choice` or `swatch` block: the WAI-ARIA radio group of native radios (one Tab stop, arrows
- * move and select, disabled ones skipped). `repeat` keys the radios by choice, so a rule hiding
- * one never hands its focused input to the next.
+ * A `choice` or `swatch` block as a WAI-ARIA radio group of native radios; `repeat` keys them by choice so a rule
+ * hiding one never hands its focused input to the next.
  */
 function radioGroup(view: OptionsPanelView, block: OptionBlock) {
   const state = view.resolved.blocks[block.id];

@@ -1,9 +1,8 @@
 import type { PublicProject } from '../../server/core/wire/public-project.js';
 
 /**
- * The three public routes the BFF proxies (contract sections 5, 6 and 10). Browsers send no key:
- * the BFF adds it. Nothing here throws: every answer, network failures included, becomes a
- * {@link Failure} or a success value the element turns into a state.
+ * The public routes the BFF proxies (contract sections 5, 6 and 10); the BFF adds the key. Nothing here throws: every
+ * answer becomes a {@link Failure} or a value, so the element can always turn it into a state.
  */
 
 /** Where a share lives: the BFF origin and the share's two ids. */
@@ -116,9 +115,8 @@ export async function readShare(target: ShareTarget, password?: string): Promise
 }
 
 /**
- * URLs for models the read left without one (only the first 20 carry a url), from
- * `POST .../model-urls` in batches of {@link MODEL_URLS_BATCH}. Ids the server does not answer,
- * or whose batch failed, are simply absent.
+ * URLs for models the read left without one (only the first 20 carry a url), in batches of {@link MODEL_URLS_BATCH};
+ * ids the server does not answer, or whose batch failed, are absent.
  */
 export async function fetchModelUrls(
   target: ShareTarget,

@@ -5,12 +5,8 @@ import type { PlacedModel, Viewer } from './viewer.js';
 import { transformMatrix } from './viewer.js';
 
 /**
- * "View in AR" through @google/model-viewer, loaded only after the first frame (and its own chunk
- * only when the page has not defined `<model-viewer>`). It stays 1 px and inert until a WebXR
- * session shows it, and loads the model only when AR starts, so desktop visitors never pay a
- * second parse. AR shows the configured scene (contract 12.9): where AR can start, each settled
- * configuration is exported ahead (three's GLTFExporter, in this chunk's own lazy part) and
- * becomes model-viewer's `src` as a blob URL.
+ * "View in AR" through @google/model-viewer, loaded after the first frame and inert until a WebXR session shows it;
+ * it loads the model only when AR starts, so desktop visitors never pay a second parse.
  */
 
 /** The AR modes offered, in model-viewer's order of preference. */
@@ -61,10 +57,8 @@ export interface ArOptions {
 }
 
 /**
- * The model's rotation and scale as model-viewer's `orientation` ("roll pitch yaw", applied as a
- * YXZ Euler) and `scale`. The payload's rotation is an XYZ Euler in radians, or it comes from the
- * transform matrix. The position is left out: model-viewer centres the model, and AR places it
- * on the visitor's floor.
+ * The model's rotation and scale as model-viewer's `orientation` (roll pitch yaw, a YXZ Euler) and `scale`. Position
+ * is left out: model-viewer centres the model and AR places it on the visitor's floor.
  */
 export function modelViewerTransform(model: Pick<PublicModel, 'transform' | 'rotation' | 'scale'>): {
   orientation: string;

@@ -4,9 +4,8 @@ import type { FormField } from '../../server/core/wire/form-fields.js';
 import { format, type LoaderStrings } from './strings.js';
 
 /**
- * The visitor's form: the project's `formFields` in the minimal shape of contract section 3
- * (anything else in that opaque JSON is ignored) and the values a submit sends;
- * the server's own rules (server/core/wire/form-field-rules.ts) check them before sending.
+ * The visitor's form in contract section 3's minimal field shape (the rest of that opaque JSON is ignored), checked
+ * before sending by the server's own rules (server/core/wire/form-field-rules.ts) so the two never disagree on a field.
  */
 
 export { readFormFields, type FormField } from '../../server/core/wire/form-fields.js';

@@ -25,10 +25,8 @@ export async function placeModels(
 }
 
 /**
- * Downloads one model file, reporting the fraction received when the size is known. The element
- * starts every download as soon as the URLs are known, so the files arrive while the 3D chunk
- * loads and the renderer starts, instead of after them. Same request as three's loaders make:
- * CORS, credentials only for the page's own origin.
+ * Downloads one model file with its progress, started as soon as the URLs are known so files arrive while the 3D chunk
+ * loads. Same request as three's loaders make: CORS, credentials only for the page's own origin.
  */
 export async function downloadModel(url: string, onProgress: (fraction: number) => void): Promise<ArrayBuffer> {
   const response = await fetch(url, { credentials: 'same-origin' });

@@ -3,9 +3,8 @@ import type { ShareTarget } from './api.js';
 import type { LoaderStrings } from './strings.js';
 
 /**
- * The share password: the prompt, and the passwords accepted during this page session. They are
- * kept in memory, not sessionStorage, so the password never lands in the merchant's storage;
- * reload() and other elements of the same share still do not ask again.
+ * Passwords accepted during this page session, kept in memory rather than sessionStorage so they never land in the
+ * merchant's storage; reload() and other elements of the same share still do not ask again.
  */
 const accepted = new Map<string, string>();
 const keyOf = ({ projectId, token }: ShareTarget) => `${projectId}/${token}`;

@@ -5,9 +5,8 @@ import {
 } from '../../server/core/wire/submit-limits.js';
 
 /**
- * A PNG data URL of a canvas within the submit limits (server/core/wire/submit-limits.ts): drawn
- * smaller until its sides, pixels and decoded bytes fit, so the server never refuses a screenshot
- * the element took. Lives outside the lazy viewer so that chunk shares no module with the entry.
+ * A PNG of the canvas drawn smaller until it fits the submit limits, so the server never refuses a screenshot the
+ * element took. Outside the lazy viewer so that chunk shares no module with the entry.
  */
 export function pngWithinLimits(canvas: HTMLCanvasElement): string {
   const { width, height } = canvas;

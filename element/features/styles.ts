@@ -1,15 +1,8 @@
 import { css } from 'lit';
 
 /**
- * The element's own look, inside its shadow root so that it never touches the page's styles. It
- * inherits the page's font and colour; `--config-share-*` custom properties and the parts theme it.
- * The host is a size container: from 720 px of its own width the panel (options and form) sits
- * beside the viewer, below it when narrower. With a fixed height (the share page, an iframe) the
- * panel scrolls inside that height; with an automatic one the element grows with its form.
- * Wide, the row is at least --config-share-min-height (capped by the window) so that the panel beside a
- * short viewer has room; the panel takes the row's height and scrolls within it. model-viewer only
- * presents AR: it stays out of sight until a WebXR session shows its overlay.
- * (No comments inside the CSS: the template is shipped as written, in the loader's 15 KB.)
+ * The element's look, in its shadow root so it never touches the page's styles. No comments inside the CSS: the
+ * template ships as written, in the loader's 15 KB.
  */
 export const styles = css`
   :host {

@@ -13,12 +13,14 @@ import {
   Vector3,
   WebGLRenderer,
   type Box3,
+  type Material,
   type Object3D,
 } from 'three';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import type { PublicModel, PublicProject } from '../../server/core/wire/public-project.js';
 import type { Options, Scene as ParsedScene, Vec3 } from '../../server/core/wire/configurator/types.js';
+import { DEFAULT_SETTINGS } from '../../server/core/wire/configurator/default-settings.js';
 import { createAnimations } from './scene/animations.js';
 import { BaseValues } from './scene/base-values.js';
 import { applyEffects, selectedEffects, textureUrls, type ConfigurableModel } from './scene/effects.js';
@@ -26,16 +28,14 @@ import { applyModelFields } from './scene/model-fields.js';
 import { createModelMaterials } from './scene/model-materials.js';
 import { createNameWarnings, nodeNames } from './scene/node-names.js';
 import { writePose } from './scene/part-pose.js';
-import { applyCameraLimits, backgroundOf, DEFAULT_VIEW_SETTINGS, environmentMap, shadowsOn } from './scene/settings.js';
+import { applyCameraLimits, backgroundOf, environmentMap, shadowsOn } from './scene/settings.js';
 import { createTextureCache } from './scene/textures.js';
 import { preloadVariants, variantMaterials } from './scene/variants.js';
 import { visibleBounds } from './scene/visible-bounds.js';
 
 /**
- * The 3D view, loaded as its own chunk (dynamic import) once the element nears the viewport:
- * three.js with one GLTFLoader request per model, all models in one scene, configured by the
- * option effects (contract 12.2, 12.3), animated (12.6) and set up by projectSettings (12.7).
- * Everything heavy lives here so the loader stays small; the AR export is its own chunk.
+ * The 3D view (three.js, contract 12.2–12.7), a chunk of its own loaded once the element nears the viewport, so
+ * everything heavy stays out of the loader.
  */
 
 /** A payload model whose URL is known (from the read or from model-urls). */
@@ -47,9 +47,8 @@ export type LoadingModel = PlacedModel & { file: Promise<ArrayBuffer> };
 /** The scene of one element. */
 export interface Viewer {
   /**
-   * Parses and places the models, drawing each as soon as it is there (configured: the setup's
-   * options apply before its first frame); resolves once all are done, with the ids of those
-   * whose file failed to download or parse.
+   * Places each model as soon as it is there, its options applied before its first frame; resolves with the ids of
+   * those whose file failed to download or parse.
    */
   load(models: LoadingModel[]): Promise<string[]>;
   /**
@@ -96,9 +95,8 @@ export const QUALITY = {
 const AUTO_ROTATE_SPEED = 5;
 
 /**
- * The stored transform as a column-major 4×4 matrix (three.js order), when it is one: either the
- * transform itself or its `matrix` field, 16 finite numbers. The interface leaves the transform's
- * inner shape open; anything else falls back to position, rotation (radians, XYZ) and scale.
+ * The stored transform as a column-major 4×4 matrix (three.js order) when it is one (itself or its `matrix`); the
+ * interface leaves its shape open, so anything else falls back to position, rotation (radians, XYZ) and scale.
  */
 export function transformMatrix(transform: unknown): number[] | null {
   const candidate = Array.isArray(transform) ? transform : (transform as { matrix?: unknown } | null)?.matrix;
@@ -135,7 +133,7 @@ export function createViewer(
   label: string,
   setup?: ViewerSetup,
 ): Viewer {
-  const settings = setup?.scene.settings ?? DEFAULT_VIEW_SETTINGS;
+  const settings = setup?.scene.settings ?? DEFAULT_SETTINGS;
   const { lighting, display } = settings;
   const quality = QUALITY[data.renderQuality] ?? QUALITY.optimised;
   const shadows = shadowsOn(lighting.shadows, quality.shadows);
@@ -197,6 +195,19 @@ export function createViewer(
   };
   /** One render at the next frame for changes arriving together. */
   const renderSoon = () => (pendingFrame ||= requestAnimationFrame(render));
+  let renderQueued = false;
+  /**
+   * One render at the end of this task, for changes made together: the frame being produced shows
+   * them (a render at the next animation frame would, called from a frame's callbacks, show them a frame late).
+   */
+  const renderNow = () => {
+    if (renderQueued) return;
+    renderQueued = true;
+    queueMicrotask(() => {
+      renderQueued = false;
+      if (!disposed) render();
+    });
+  };
   /** Resolves once the next frame is drawn. */
   const drawn = () => new Promise<void>((resolve) => drawnWaiters.push(resolve));
   // Camera moves (dragging, keys, framing new models) draw once per animation frame, however many there were.
@@ -308,6 +319,36 @@ export function createViewer(
     else setTimeout(start, 200);
   };
 
+  /**
+   * The materials a choice can switch to (variants, `use`) that the first frame did not draw: their
+   * shader programs are compiled when idle after it, so a switch never waits for a compile.
+   */
+  const precompileChoices = () => {
+    const stand = new Group();
+    const add = (mesh: Mesh, material: Material | undefined) => {
+      if (!material || material === mesh.material) return;
+      const proxy = new Mesh(mesh.geometry, material);
+      proxy.receiveShadow = mesh.receiveShadow;
+      stand.add(proxy);
+    };
+    for (const model of models) {
+      for (const mesh of model.variants.meshes.keys())
+        for (const name of model.variants.names) add(mesh, model.variants.materialFor(mesh, name));
+      const uses = new Set(useNames(model.id));
+      if (uses.size > 0)
+        model.root.traverse((object) => {
+          if ((object as Mesh).isMesh)
+            for (const name of uses) add(object as Mesh, model.materials.final(object as Mesh, name));
+        });
+    }
+    if (stand.children.length === 0) return;
+    // compile, not compileAsync: its readiness poll outlives a disposed renderer and throws. With
+    // checkShaderErrors off, compile only issues the programs; the GPU process builds them meanwhile.
+    const start = () => void (disposed || renderer.compile(stand, camera, scene));
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(start, { timeout: 2000 });
+    else setTimeout(start, 200);
+  };
+
   async function loadModel(loader: GLTFLoader, model: LoadingModel, order: number) {
     const gltf = await loader.parseAsync(await model.file, LoaderUtils.extractUrlBase(model.url));
     const sceneModel = setup?.scene.models.find((each) => each.id === model.id);
@@ -358,6 +399,7 @@ export function createViewer(
       const box = reframe();
       if (!box.isEmpty() && shadows) addGround(box);
       render();
+      precompileChoices();
       preloadTextures();
       const motion = !prefersReducedMotion();
       for (const block of setup?.scene.animations ?? [])
@@ -378,7 +420,7 @@ export function createViewer(
         // A later configure replaced this one while its textures loaded: that one is drawn instead.
         if (current !== configuration) return drawn();
         applyAll();
-        renderSoon();
+        renderNow();
         return drawn().then(changed);
       };
       const missing = missingTextures();

@@ -1,9 +1,8 @@
 import { demoStoolGlb } from './demo-model.js';
 
 /**
- * The demo data of `npm start`, created through the API like any client would, and only once:
- * a project named {@link DEMO_PROJECT_NAME} in the demo owner's workspace, with sharing enabled.
- * A project the owner changed or whose share they disabled later is left as it is.
+ * The demo data of `npm start`, created once through the API like any client's, so a project the owner
+ * changed or whose share they disabled later is left as it is.
  */
 export const DEMO_OWNER_EMAIL = 'demo@example.com';
 const DEMO_PROJECT_NAME = 'Demo stool';

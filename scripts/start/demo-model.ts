@@ -84,11 +84,8 @@ function turnAnimation(doc: Document, target: Node, seconds: number) {
 }
 
 /**
- * The demo's 3D model, generated rather than shipped (contract 12.14): a stool about
- * 0.4 × 0.85 × 0.4 m as one GLB, with what the configurator needs to show every effect type:
- * `Seat` and `Backrest` in `Oak` (material effects by node), four `Leg_n` sharing one `Steel`
- * mesh whose `KHR_materials_variants` `steel` / `brass` switch its material, a `Footrest` the
- * project deletes, and a `Turn` clip turning `Stool` once about Y in 2 s.
+ * The demo's stool GLB, generated rather than shipped (contract 12.14), with a part, material, variant and clip
+ * for every effect type the configurator shows.
  */
 export async function demoStoolGlb(): Promise<Uint8Array> {
   const doc = new Document();

@@ -1,8 +1,6 @@
 import { Type } from 'typebox';
 import { OpaqueObject } from './common.js';
 
-export { ProjectListReply } from '../core/wire/projects.js';
-
 const Vector = Type.Union([
   Type.Array(Type.Number(), { minItems: 3, maxItems: 3 }),
   Type.Object({ x: Type.Number(), y: Type.Number(), z: Type.Number() }),
@@ -51,15 +49,4 @@ export const ProjectInput = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 200 }),
   type: Type.String({ minLength: 1, maxLength: 50, default: 'configurator' }),
   data: Type.Optional(ProjectData),
-});
-
-export const Project = Type.Object({
-  id: Type.String(),
-  workspaceId: Type.String(),
-  name: Type.String(),
-  type: Type.String(),
-  revision: Type.Integer(),
-  data: Type.Object({}, { additionalProperties: true }),
-  createdAt: Type.String(),
-  updatedAt: Type.String(),
 });

@@ -1,16 +1,13 @@
-import { createServer } from 'node:http';
 import { readFile, writeFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
 import { demoStoolGlb } from '../../scripts/start/demo-model.js';
 import { ELEMENT_ENTRY } from '../../scripts/start/element-build.js';
-import { freePort } from '../helpers/test-env.js';
+import { openShopBrowser } from './shop-browser.js';
 
 /**
- * The element's own figures: the loader's gzipped size, and the time from navigation to the
- * first drawn frame of one GLB, next to @google/model-viewer alone showing the same GLB in the
- * same Chromium (the anchor). Each page is loaded ROUNDS times, alternating; medians reported.
+ * The element's figures: the loader's gzipped size, and navigation to the first drawn frame of one GLB next to
+ * @google/model-viewer alone on the same GLB in the same Chromium (the anchor).
  */
 export interface ElementFigures {
   loaderGzipBytes: number;
@@ -24,7 +21,6 @@ export interface ElementFigures {
 
 /** Alternating loads of each page (BENCH_ELEMENT_ROUNDS, default 5). */
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ELEMENT_ROUNDS ?? 5));
-const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 export async function measureElement(options: {
@@ -65,7 +61,6 @@ export async function measureElement(options: {
   const glbUrl: string = asset.url;
 
   // The pages, on an origin of their own as a shop would be. Each records its first frame in window.firstFrame.
-  const modelViewerJs = await readFile(path.resolve('node_modules/@google/model-viewer/dist/model-viewer.min.js'));
   const pages: Record<string, string> = {
     '/element.html': `<!doctype html><script type="module" src="${bffUrl}/element/config-share.js"></script>
       <config-share project-id="${project.id}" token="${settings.shareToken}"
@@ -97,29 +92,8 @@ export async function measureElement(options: {
         document.querySelector('model-viewer').addEventListener('load', () => (window.firstFrame = performance.now()));
       </script>`,
   };
-  const port = await freePort();
-  const shop = createServer((request, response) => {
-    if (request.url === '/model-viewer.min.js') {
-      response.writeHead(200, { 'content-type': 'text/javascript' });
-      return response.end(modelViewerJs);
-    }
-    const html = pages[request.url ?? ''];
-    response.writeHead(html ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
-    response.end(html ?? 'not found');
-  });
-  await new Promise<void>((resolve) => shop.listen(port, '127.0.0.1', resolve));
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-dev-shm-usage',
-      '--enable-unsafe-swiftshader',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-      '--disable-sync',
-    ],
-  });
+  const shop = await openShopBrowser(pages);
+  const { browser } = shop;
   try {
     /** BENCH_PROFILE_DIR: the last round of each page is CPU-profiled there (`<page>.cpuprofile`, main thread). */
     const profileDir = process.env.BENCH_PROFILE_DIR;
@@ -132,7 +106,7 @@ export async function measureElement(options: {
         await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
         await cdp.send('Profiler.start');
       }
-      await tab.goto(`http://localhost:${port}${page}`);
+      await tab.goto(shop.url(page));
       const ms = (await tab
         .waitForFunction(() => (globalThis as { firstFrame?: number }).firstFrame, undefined, {
           timeout: 120_000,
@@ -191,7 +165,6 @@ export async function measureElement(options: {
       modelViewerSamples: anchor,
     };
   } finally {
-    await browser.close();
-    await new Promise((resolve) => shop.close(resolve));
+    await shop.close();
   }
 }

@@ -61,6 +61,30 @@ async function waitFor(url: string, child: ChildProcess) {
   throw new Error(`${url} did not come up`);
 }
 
+/**
+ * Throws unless the anchor at `url` gives the BFF's two answers (200 and, for its ETag, 304): the same status and
+ * headers, RateLimit-Remaining aside (it counts down).
+ */
+async function sameAnswers(
+  url: string,
+  etag: string,
+  expected: Record<'full' | 'notModified', { status: number; headers: Record<string, string> }>,
+) {
+  const perRequest = ['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'ratelimit-remaining'];
+  const shape = (status: number, headers: Iterable<[string, string]>) =>
+    JSON.stringify([status, [...headers].filter(([name]) => !perRequest.includes(name)).sort()]);
+  for (const [kind, headers] of [
+    ['full', {}],
+    ['notModified', { 'if-none-match': etag }],
+  ] as const) {
+    const answer = await fetch(url, { headers });
+    await answer.arrayBuffer();
+    const want = shape(expected[kind].status, Object.entries(expected[kind].headers));
+    const got = shape(answer.status, answer.headers);
+    if (got !== want) throw new Error(`the anchor's ${kind} answer differs from the BFF's: ${got} vs ${want}`);
+  }
+}
+
 /** Answers that are neither 2xx nor 3xx. */
 function unexpected(result: Result): number {
   return Object.entries(result.statusCodeStats ?? {})
@@ -316,7 +340,10 @@ async function main() {
     if (!ELEMENT_ONLY) {
       // The anchor serves the very bytes (and content-type, ETag) the public read answered.
       const reads: Record<string, { url: string; etag: string; bytes: number; barePath: string }> = {};
-      const bareRoutes: Record<string, { status: number; file?: string; headers: Record<string, string> }> = {};
+      const bareRoutes: Record<
+        string,
+        { status: number; file?: string; headers: Record<string, string>; notModified?: Record<string, string> }
+      > = {};
       for (const [index, label] of Object.keys(projects).entries()) {
         const { id, token: shareToken } = projects[label];
         const url = `${api}/share/${id}/${shareToken}`;
@@ -336,23 +363,30 @@ async function main() {
       bareRoutes['/read-304'] = { status: 304, headers: { etag: Object.values(reads)[0].etag } };
       // The BFF's cache hits are also measured next to the very answer they give (status, headers
       // and body), so the ratio is the BFF's work, not the bytes of its CORS, RateLimit and CSP headers.
-      {
-        const { id, token: shareToken } = projects['1 model'];
-        const url = `${bffUrl}/share/${id}/${shareToken}`;
+      // Like the BFF, the anchor's one route compares If-None-Match with the ETag and answers its 304 or its 200.
+      const bffRead = `${bffUrl}/share/${projects['1 model'].id}/${projects['1 model'].token}`;
+      const bffAnswer = async (headers: Record<string, string>) => {
+        let answer = await fetch(bffRead, { headers });
+        for (let i = 0; i < 3; i++) answer = await fetch(bffRead, { headers });
         const perConnection = ['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'];
-        for (const [barePath, headers] of [
-          ['/bff-200', {}],
-          ['/bff-304', { 'if-none-match': reads['1 model'].etag }],
-        ] as const) {
-          let answer = await fetch(url, { headers });
-          for (let i = 0; i < 3; i++) answer = await fetch(url, { headers });
-          const body = Buffer.from(await answer.arrayBuffer());
-          const file = path.join(storageDir, `bare${barePath.replace('/', '-')}.json`);
-          await writeFile(file, body);
-          const kept = Object.fromEntries([...answer.headers].filter(([name]) => !perConnection.includes(name)));
-          bareRoutes[barePath] = { status: answer.status, file: body.byteLength > 0 ? file : undefined, headers: kept };
-        }
-      }
+        return {
+          status: answer.status,
+          headers: Object.fromEntries([...answer.headers].filter(([name]) => !perConnection.includes(name))),
+          body: Buffer.from(await answer.arrayBuffer()),
+        };
+      };
+      const bffAnswers = {
+        full: await bffAnswer({}),
+        notModified: await bffAnswer({ 'if-none-match': reads['1 model'].etag }),
+      };
+      const bffFile = path.join(storageDir, 'bare-bff.json');
+      await writeFile(bffFile, bffAnswers.full.body);
+      bareRoutes['/bff'] = {
+        status: bffAnswers.full.status,
+        file: bffFile,
+        headers: bffAnswers.full.headers,
+        notModified: bffAnswers.notModified.headers,
+      };
       const barePort = await freePort();
       bare = spawn(
         profile ? process.execPath : tsx,
@@ -366,6 +400,7 @@ async function main() {
       );
       const bareUrl = `http://127.0.0.1:${barePort}`;
       await waitFor(`${bareUrl}/ready`, bare);
+      await sameAnswers(`${bareUrl}/bff`, reads['1 model'].etag, bffAnswers);
 
       const measure = async (opts: autocannon.Options) => {
         // A short warm-up first, so JIT and connection pools do not colour the figures.
@@ -430,17 +465,18 @@ async function main() {
         const { id, token: shareToken } = projects['1 model'];
         const { etag, bytes, barePath } = reads['1 model'];
         const url = `${bffUrl}/share/${id}/${shareToken}`;
+        const conditional = { 'if-none-match': etag };
         await runAgainst(
           `BFF cache hit 200, 1 model (${Math.round(bytes / 1024)} KB), ${bffConnections} conn.`,
           { url, connections: bffConnections },
-          { url: `${bareUrl}/bff-200`, connections: bffConnections },
+          { url: `${bareUrl}/bff`, connections: bffConnections },
           { url: `${bareUrl}${barePath}`, connections: bffConnections },
         );
         await runAgainst(
           `BFF 304, 1 model, ${bffConnections} conn.`,
-          { url, headers: { 'if-none-match': etag }, connections: bffConnections },
-          { url: `${bareUrl}/bff-304`, connections: bffConnections },
-          { url: `${bareUrl}/read-304`, connections: bffConnections },
+          { url, headers: conditional, connections: bffConnections },
+          { url: `${bareUrl}/bff`, headers: conditional, connections: bffConnections },
+          { url: `${bareUrl}/read-304`, headers: conditional, connections: bffConnections },
         );
       }
       const { id, token: shareToken } = projects['1 model'];
@@ -477,8 +513,8 @@ async function main() {
         );
       }
       console.log(
-        "\nThe BFF rows' anchor is bare Fastify giving the BFF's own answer (status, every header, body). Next to " +
-          'bare Fastify with the body and ETag only:',
+        "\nThe BFF rows' anchor is bare Fastify giving the BFF's own answer (status, every header, body; 304 " +
+          'when If-None-Match names the ETag). Next to bare Fastify with the body and ETag only:',
       );
       for (const { name, anchor, ratio } of secondAnchors)
         console.log(

@@ -1,8 +1,6 @@
 /**
- * The scale-out rows of `npm run bench`: the public read through one server process and
- * through two (autocannon spreading its connections over both), and the upload of a 20 MB model
- * on local disk and on S3 (s3rver, a real S3 REST server on this machine), next to a bare S3
- * PutObject of the same bytes as the anchor.
+ * The scale-out rows: the public read through one server process and through two, and a 20 MB upload on local disk
+ * and on S3 (s3rver, a real S3 REST server), next to a bare S3 PutObject of the same bytes.
  */
 import autocannon from 'autocannon';
 import { Document, NodeIO } from '@gltf-transform/core';
@@ -91,9 +89,8 @@ async function largeGlb(megabytes: number): Promise<Uint8Array> {
 }
 
 /**
- * POST /assets of a 20 MB model (checked by the Khronos validator, then stored) on a server with
- * local storage and on one with S3 storage; the anchor is a bare PutObject of the same bytes to
- * the same S3 server. Medians of `rounds` uploads each.
+ * POST /assets of a 20 MB model with local and with S3 storage (medians of `rounds`); the anchor, a bare PutObject of
+ * the same bytes to the same S3 server, leaves only the API's own cost in the ratio.
  */
 export async function measureUploads(options: {
   env: Record<string, string>;

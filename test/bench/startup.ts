@@ -9,13 +9,8 @@ import { freePort } from '../helpers/test-env.js';
 import { cpuMsOfPid } from './process-cpu.js';
 
 /**
- * `npm run bench` (BENCH_ONLY=startup alone): each process's start-up, from spawn to the first
- * 200 from its `/health`, the database migrated beforehand. Each runs two ways: on the sources
- * through tsx (`node --import tsx`) and on the build (`node dist/...`, `npm run build` first),
- * next to the anchor, a bare Fastify process (bare-fastify.ts, its `/ready`) spawned the same
- * way in the same run (goal: at most 4x it on the build). Rounds (BENCH_ROUNDS) go through every
- * row in turn, so that a busy moment on shared cores hits them all; each cell is the median. The
- * CPU time each process used until then is printed too: on busy shared cores it moves far less.
+ * Spawn to the first 200 from `/health`, on tsx and on the build, next to a bare Fastify spawned the same way (goal:
+ * 4x it on the build). Rounds take every row in turn so busy shared cores hit all alike; CPU time moves far less.
  */
 type Runner = 'tsx' | 'node';
 const RUNNERS: Runner[] = ['tsx', 'node'];

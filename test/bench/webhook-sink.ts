@@ -1,7 +1,6 @@
 /**
- * The benchmark's webhook receiver, in a process of its own: answers every POST 204 at once,
- * counts them, and notes for deliveries how long after their event's `createdAt` they arrived
- * (first-attempt latency: same machine, same clock). `GET /stats` reports, `POST /reset` clears.
+ * The benchmark's webhook receiver, a process of its own: answers every POST 204 at once and notes how long after its
+ * event's `createdAt` each delivery arrived (same machine, same clock). `GET /stats` reports, `POST /reset` clears.
  */
 import { createServer } from 'node:http';
 

@@ -7,10 +7,8 @@ import { readBudgetKey } from '../../server/core/services/public-share/read-budg
 import { captureLogs } from '../helpers/log-lines.js';
 
 /**
- * The cache hit's answer (bff/services/cache-hit-fast-path.ts) runs below Fastify's routing. A
- * BFF without that gives it from the share route, after Fastify's hooks; the two must be
- * indistinguishable to a client: status, body and every header, in order (Date and the seconds
- * of RateLimit-Reset tick).
+ * The cache hit answered below Fastify's routing (cache-hit-fast-path.ts) must be indistinguishable from the share
+ * route's: status, body and every header, in order (Date and RateLimit-Reset's seconds tick).
  */
 let server: TestServer;
 let fast: TestBff;

@@ -5,9 +5,8 @@ import { ownerShares, type Shared } from '../helpers/owner-shares.js';
 import { readBudgetKey } from '../../server/core/services/public-share/read-budget.js';
 
 /**
- * One read budget per client whether the BFF's cache or the server answers (contract section 5):
- * the BFF spends the server's own Redis counter. Limit 5 per minute here; each test plays a
- * visitor of its own through X-Forwarded-For.
+ * One read budget per client whether the BFF's cache or the server answers (contract section 5). Limit 5 per minute;
+ * each test plays a visitor of its own through X-Forwarded-For.
  */
 let server: TestServer;
 let bff: TestBff;

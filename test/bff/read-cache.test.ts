@@ -5,9 +5,8 @@ import { noticesHeard, startTestBff, type TestBff } from '../helpers/bff-app.js'
 import { ownerShares, type Shared } from '../helpers/owner-shares.js';
 
 /**
- * The BFF's cache of public reads in front of the real API: what it answers itself, what it
- * asks the server (seen through the server's own HTTP server), and that a password or an embed
- * host the server would refuse never gets a kept answer.
+ * The BFF's read cache in front of the real API: what it answers itself, what it asks the server, and that a
+ * password or an embed host the server would refuse never gets a kept answer.
  */
 let server: TestServer;
 let bff: TestBff;

@@ -4,9 +4,8 @@ import { noticesHeard, startTestBff, type TestBff } from '../helpers/bff-app.js'
 import { ownerShares, type Shared } from '../helpers/owner-shares.js';
 
 /**
- * The share link as a page and oEmbed on the BFF (contract section 11), in front of the real API:
- * a browser navigation gets HTML, anything else the JSON it always got, and neither ever gets
- * the other's answer from a cache.
+ * The share link as a page and as oEmbed (contract section 11): a browser navigation gets HTML, anything else JSON,
+ * and the cache never hands either the other's answer.
  */
 let server: TestServer;
 let bff: TestBff;

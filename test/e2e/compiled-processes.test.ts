@@ -8,9 +8,8 @@ import type * as CpuPoolModule from '../../server/core/platform/cpu-pool.js';
 import type * as CheckModelModule from '../../server/core/services/model-checks/check-model-in-pool.js';
 
 /**
- * The build (`npm run build`, what `npm start`, the start:* scripts and the Dockerfile run with
- * plain node): the server, the worker and the BFF start from dist/ and answer /health, and the CPU
- * pool's threads load their compiled tasks. The other tests run the sources through tsx.
+ * The build as `npm start`, the start:* scripts and the Dockerfile run it: each process starts from dist/ with plain
+ * node and answers /health, and the CPU pool loads its compiled tasks (the other tests run tsx).
  */
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 let env: TestEnv;
@@ -41,6 +40,25 @@ async function untilHealthy(url: string, handle: ChildProcessHandle, timeoutMs =
   }
 }
 
+/**
+ * Starts a built entry point on a port picked free and waits until the child itself logs that it listens there:
+ * freePort's probe closes before the child binds, so another process (or a sibling's port pick) may take it first.
+ */
+async function startOnFreePort(script: string, env: (port: number) => Record<string, string>) {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const handle = startBuiltProcess(script, { ...env(port), LOG_LEVEL: 'info' });
+    processes.push(handle);
+    try {
+      await handle.waitForOutput(new RegExp(`listening at http://127\\.0\\.0\\.1:${port}"`), 90_000);
+      return { handle, origin: `http://127.0.0.1:${port}` };
+    } catch (error) {
+      if (attempt < 3 && /already in use/.test(handle.output())) continue;
+      throw error;
+    }
+  }
+}
+
 beforeAll(async () => {
   env = await createTestEnv({ LOG_LEVEL: 'warn' });
   await build();
@@ -52,18 +70,30 @@ afterAll(async () => {
 });
 
 it('starts the server, the worker and the BFF from the build, each answering /health', async () => {
-  const [port, workerPort, bffPort] = [await freePort(), await freePort(), await freePort()];
-  const api = `http://127.0.0.1:${port}`;
-  const server = startBuiltProcess('server/main.ts', { ...env.env, PORT: String(port), PUBLIC_BASE_URL: api });
-  const worker = startBuiltProcess('worker/main.ts', { ...env.env, WORKER_HEALTH_PORT: String(workerPort) });
-  processes.push(server, worker);
-  await untilHealthy(`${api}/health`, server);
-  const bff = startBuiltProcess('bff/main.ts', { ...env.env, BFF_PORT: String(bffPort), BFF_UPSTREAM_URL: api });
-  processes.push(bff);
-  await untilHealthy(`http://127.0.0.1:${workerPort}/health`, worker);
-  await untilHealthy(`http://127.0.0.1:${bffPort}/health`, bff);
-  expect([server, worker, bff].map((p) => p.child.exitCode)).toEqual([null, null, null]);
-}, 120_000);
+  // WORKER_HEALTH_PORT=0 (the test env's): the worker binds a free port itself and logs where.
+  const worker = startBuiltProcess('worker/main.ts', { ...env.env, LOG_LEVEL: 'info' });
+  processes.push(worker);
+  const server = await startOnFreePort('server/main.ts', (port) => ({
+    ...env.env,
+    PORT: String(port),
+    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+  }));
+  await untilHealthy(`${server.origin}/health`, server.handle);
+  const bff = await startOnFreePort('bff/main.ts', (port) => ({
+    ...env.env,
+    BFF_PORT: String(port),
+    BFF_UPSTREAM_URL: server.origin,
+  }));
+  await worker.waitForOutput(/"msg":"worker ready"/, 90_000);
+  const workerHealth = /worker health on (http:\/\/[^"\s]+\/health)/.exec(worker.output())![1]!;
+  await untilHealthy(workerHealth, worker);
+  await untilHealthy(`${bff.origin}/health`, bff.handle);
+  const running = [server.handle, worker, bff.handle];
+  expect(
+    running.map((p) => p.child.exitCode),
+    running.map((p) => p.output()).join('\n'),
+  ).toEqual([null, null, null]);
+}, 240_000);
 
 it("runs a CPU pool task from the build (the thread loads the task's compiled module)", async () => {
   const built = (file: string) => import(pathToFileURL(`${ROOT}dist/${file}`).href);

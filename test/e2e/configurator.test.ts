@@ -1,32 +1,22 @@
-import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser } from 'playwright-core';
-import { startTestServer, type TestPerson, type TestServer } from '../helpers/test-server.js';
-import { freePort } from '../helpers/test-env.js';
-import { startTsProcess, type ChildProcessHandle } from '../helpers/child-process.js';
-import { startSmtpCatcher, type SmtpCatcher } from '../helpers/smtp-catcher.js';
+import type { Browser } from 'playwright-core';
+import type { TestPerson, TestServer } from '../helpers/test-server.js';
+import type { SmtpCatcher } from '../helpers/smtp-catcher.js';
+import { startMerchantShop, type MerchantShop } from '../helpers/merchant-shop.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { pdfText } from '../helpers/pdf-text.js';
-import { startTestWorker, waitFor, waitForSteps } from '../worker/submission-fixtures.js';
-import type { WorkerApp } from '../../worker/app.js';
-import { ensureElementBuilt } from '../../scripts/start/element-build.js';
+import { waitFor, waitForSteps } from '../worker/submission-fixtures.js';
 import { ownerCaller, sharedStoolProject } from '../helpers/owner-call.js';
 
 /**
- * The configurator as a merchant's visitor uses it (contract section 12): a shop on another
- * origin, the element from the BFF, options picked in the shadow DOM, a submit. The request's
- * price is the server's own figure, the PDF and e-mail show its lines, a local receiver gets the
- * visitor events and the quote (verified by libraries we did not write), the analytics read counts them.
+ * The configurator as a merchant's visitor uses it (contract section 12), from a shop on another origin to the
+ * analytics read; the quote and the visitor events are verified by libraries we did not write.
  */
-const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const SECRET = 'whsec_' + Buffer.from('configurator-e2e-secret-32-bytes!').toString('base64');
 
+let shop: MerchantShop;
 let smtp: SmtpCatcher;
 let server: TestServer;
-let worker: WorkerApp;
-let bff: ChildProcessHandle;
-let bffUrl: string;
-let shop: Server;
 let shopUrl: string;
 let browser: Browser;
 let owner: TestPerson;
@@ -81,56 +71,14 @@ const STOOL_SCENE = {
 };
 
 beforeAll(async () => {
-  await ensureElementBuilt(() => {});
-  smtp = await startSmtpCatcher();
   receiver = await startWebhookReceiver(SECRET);
-  server = await startTestServer({ SMTP_URL: smtp.url, TRUST_PROXY: '127.0.0.1,::1', WEBHOOK_ALLOW_INSECURE: '1' });
-  worker = await startTestWorker(server.env.env, { SMTP_URL: smtp.url, WEBHOOK_ALLOW_INSECURE: '1' });
+  shop = await startMerchantShop({ env: { WEBHOOK_ALLOW_INSECURE: '1' }, width: 900, height: 640 });
+  ({ smtp, server, shopUrl, browser } = shop);
   owner = await server.person('owner@configurator.test');
-
-  const bffPort = await freePort();
-  bffUrl = `http://127.0.0.1:${bffPort}`;
-  bff = startTsProcess('bff/main.ts', {
-    ...server.env.env,
-    BFF_PORT: String(bffPort),
-    BFF_UPSTREAM_URL: server.url,
-    LOG_LEVEL: 'warn',
-  });
-  await waitFor(
-    () =>
-      fetch(`${bffUrl}/health`).then(
-        (res) => res.status === 200,
-        () => false,
-      ),
-    'the BFF',
-    30_000,
-  );
-
-  const shopPort = await freePort();
-  shopUrl = `http://localhost:${shopPort}`;
-  shop = createServer((request, response) => {
-    const [projectId, token] = new URL(request.url ?? '/', shopUrl).searchParams.getAll('share');
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    response.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title>
-      <script type="module" src="${bffUrl}/element/config-share.js"></script></head>
-      <body><config-share project-id="${projectId}" token="${token}"
-        style="display:block;width:900px;height:640px"></config-share></body></html>`);
-  });
-  await new Promise<void>((resolve) => shop.listen(shopPort, '127.0.0.1', resolve));
-
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-dev-shm-usage', '--enable-unsafe-swiftshader', '--no-first-run'],
-  });
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await new Promise((resolve) => shop?.close(resolve));
-  await bff?.stop();
-  await worker?.close();
-  await server?.close();
-  await smtp?.close();
+  await shop?.close();
   await receiver?.close();
 });
 

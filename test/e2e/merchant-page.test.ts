@@ -1,30 +1,19 @@
-import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
-import { startTestServer, type TestPerson, type TestServer } from '../helpers/test-server.js';
-import { freePort } from '../helpers/test-env.js';
-import { startTsProcess, type ChildProcessHandle } from '../helpers/child-process.js';
-import { startSmtpCatcher, type SmtpCatcher } from '../helpers/smtp-catcher.js';
-import { startTestWorker, waitFor, waitForSteps } from '../worker/submission-fixtures.js';
-import type { WorkerApp } from '../../worker/app.js';
-import { ensureElementBuilt } from '../../scripts/start/element-build.js';
+import type { TestPerson, TestServer } from '../helpers/test-server.js';
+import type { SmtpCatcher } from '../helpers/smtp-catcher.js';
+import { startMerchantShop, type MerchantShop } from '../helpers/merchant-shop.js';
+import { waitFor, waitForSteps } from '../worker/submission-fixtures.js';
 import { ownerCaller, sharedStoolProject } from '../helpers/owner-call.js';
 
 /**
- * The whole product as a merchant uses it: a shop page on its own origin loads the element from
- * the BFF with one script tag; the element reads the share through the BFF from the real server,
- * renders the model, and the visitor's submit reaches the database, the worker and the owner's
- * e-mail. Chromium is the system one (`/usr/bin/chromium`, or CHROME_PATH).
+ * The whole product as a merchant uses it: one script tag on a shop of its own origin, through the BFF and the real
+ * server, to the database, the worker and the owner's e-mail.
  */
-const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
-
+let shop: MerchantShop;
 let smtp: SmtpCatcher;
 let server: TestServer;
-let worker: WorkerApp;
-let bff: ChildProcessHandle;
-let bffUrl: string;
-let shop: Server;
 let shopUrl: string;
 let browser: Browser;
 let owner: TestPerson;
@@ -50,65 +39,12 @@ async function sharedStool() {
 }
 
 beforeAll(async () => {
-  await ensureElementBuilt(() => {});
-  smtp = await startSmtpCatcher();
-  server = await startTestServer({ SMTP_URL: smtp.url, TRUST_PROXY: '127.0.0.1,::1' });
-  worker = await startTestWorker(server.env.env, { SMTP_URL: smtp.url });
+  shop = await startMerchantShop({ width: 480, height: 480 });
+  ({ smtp, server, shopUrl, browser } = shop);
   owner = await server.person('owner@e2e.test');
-
-  const bffPort = await freePort();
-  bffUrl = `http://127.0.0.1:${bffPort}`;
-  bff = startTsProcess('bff/main.ts', {
-    ...server.env.env,
-    BFF_PORT: String(bffPort),
-    BFF_UPSTREAM_URL: server.url,
-    LOG_LEVEL: 'warn',
-  });
-  await waitFor(
-    () =>
-      fetch(`${bffUrl}/health`).then(
-        (res) => res.status === 200,
-        () => false,
-      ),
-    'the BFF',
-    30_000,
-  );
-
-  // The merchant's shop: another origin (localhost, not 127.0.0.1), its own page.
-  const shopPort = await freePort();
-  shopUrl = `http://localhost:${shopPort}`;
-  shop = createServer((request, response) => {
-    const [projectId, token] = new URL(request.url ?? '/', shopUrl).searchParams.getAll('share');
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    response.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title>
-      <script type="module" src="${bffUrl}/element/config-share.js"></script></head>
-      <body><h1>A shop</h1><config-share project-id="${projectId}" token="${token}"
-        style="display:block;width:480px;height:480px"></config-share></body></html>`);
-  });
-  await new Promise<void>((resolve) => shop.listen(shopPort, '127.0.0.1', resolve));
-
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-dev-shm-usage',
-      '--enable-unsafe-swiftshader',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-      '--disable-sync',
-    ],
-  });
 }, 180_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await new Promise((resolve) => shop?.close(resolve));
-  await bff?.stop();
-  await worker?.close();
-  await server?.close();
-  await smtp?.close();
-});
+afterAll(() => shop?.close());
 
 describe('a merchant page on another origin', () => {
   it('loads the element from the BFF, renders the model, delivers a submit to the database and owner', async () => {

@@ -12,10 +12,8 @@ import { startFixtureLibraries, type FixtureLibraries } from '../../scripts/star
 import { ownerCaller, sharedStoolProject } from '../helpers/owner-call.js';
 
 /**
- * The owner console (issue 15) in Chromium against the real server, worker and BFF: signed in
- * from the link's `#token=` fragment, each panel's main path. The console is built the way
- * `npm start` builds it, and the BFF serves it at /demo/owner/ on its own origin, so every API
- * call crosses origins under CONSOLE_ORIGINS.
+ * The owner console in Chromium against the real server, worker and BFF, built as `npm start` builds it and served
+ * on the BFF's own origin, so every API call crosses origins under CONSOLE_ORIGINS.
  */
 const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 /** Set to a folder to keep full-page screenshots of the panels (for looking at the console). */

@@ -2,15 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { Document, NodeIO } from '@gltf-transform/core';
 
 /**
- * A fake BFF for the element's browser tests: koa middleware in web-test-runner's dev server that
- * answers the BFF's public routes (contract sections 5, 6 and 10) as the real one does. The
- * project id picks the scenario (`<scenario>-<unique>`), so parallel tests never share answers;
- * `GET /fake/log?project=<id>` lists what the element sent for one project.
+ * A fake BFF in web-test-runner's dev server answering the public routes as the real one does. The project id picks
+ * the scenario (`<scenario>-<unique>`) so parallel tests never share answers; `GET /fake/log?project=<id>` lists calls.
  */
 
 const TOKEN = 'tok';
 export const PASSWORD = 'secret';
-const ETAG = '"rev-1"';
+/** The share's revision: `stoolrevised` moves to revision 2 (walnut withdrawn) after its first read. */
+const etagOf = (revision) => `"rev-${revision}"`;
 
 /** A one-cube GLB, built at start-up (no binary fixture in the repository). */
 async function cubeGlb() {
@@ -65,9 +64,8 @@ const manyModels = () =>
 const KNOWN_UNSIGNED = new Set(['m21', 'm22', 'm23']);
 
 /**
- * The demo stool of contract 12.14 on the test cube (its node names are not in the cube: the
- * viewer only warns), plus a `cushion` block for hide and hideBlock rules. `stoolplain`: no
- * currency, no tax, no save (plain numbers); `stoolhidden`: showPrices false.
+ * The demo stool of contract 12.14 on the test cube (missing node names only warn), plus a `cushion` block for hide
+ * rules. `stoolplain`: no currency, tax or save; `stoolhidden`: showPrices false.
  */
 function stoolProject(id, scenario) {
   const plain = scenario === 'stoolplain';
@@ -216,6 +214,14 @@ function project(id, scenario) {
   };
 }
 
+/** The stool's second revision: the owner withdrew the walnut seat; everything else stands. */
+function withoutWalnut(payload) {
+  const revised = structuredClone(payload);
+  const seat = revised.data.sceneData.optionBlocks.find((block) => block.id === 'seat');
+  seat.choices = seat.choices.filter((choice) => choice.id !== 'walnut');
+  return revised;
+}
+
 async function readJson(req) {
   const chunks = [];
   for await (const chunk of req) chunks.push(chunk);
@@ -334,12 +340,14 @@ export async function fakeBff() {
       ctx.body = { success: true, requestId };
       return;
     }
-    ctx.set('etag', ETAG);
+    const revision = scenario === 'stoolrevised' && entries.filter((e) => e.action === '').length > 1 ? 2 : 1;
+    const etag = etagOf(revision);
+    ctx.set('etag', etag);
     ctx.set('cache-control', scenario === 'password' ? 'private, no-cache' : 'no-cache');
-    if (entry.ifNoneMatch === ETAG) {
+    if (entry.ifNoneMatch === etag) {
       ctx.status = 304;
       return;
     }
-    ctx.body = { success: true, project: payload };
+    ctx.body = { success: true, project: revision === 2 ? withoutWalnut(payload) : payload };
   }
 }

@@ -2,9 +2,8 @@ import { executeServerCommand, setViewport } from '@web/test-runner-commands';
 import { assert, cleanUp, projectOf, until } from './helpers.js';
 
 /**
- * The element's layout where it is used: on a merchant's page, as the share page filling a browser
- * window, and in the console's iframe snippet (800x600), at a phone's, a small iframe's and a
- * desktop's size. Each case leaves a screenshot (see web-test-runner.config.mjs) to be looked at.
+ * The element's layout on a merchant's page, as the full-window share page and in the console's 800x600 iframe, at
+ * a phone's, a small iframe's and a desktop's size; each case leaves a screenshot to be looked at.
  */
 
 const SIZES = [
@@ -77,9 +76,8 @@ function clickable(target: Element, doc: Document) {
 }
 
 /**
- * The checks of every case: the canvas wholly in view, the first option and the submit button
- * reachable (scrolled to as a visitor would), nothing wider than the window. `fixed`: the element
- * has the window's height (share page, iframe), so its panel scrolls and the page never does.
+ * The canvas wholly in view, the first option and the submit button reachable, nothing wider than the window.
+ * `fixed` (share page, iframe): the element has the window's height, so its panel scrolls and the page never does.
  */
 async function checkLayout(win: Window, element: HTMLElement, fixed: boolean, name: string) {
   const doc = win.document;

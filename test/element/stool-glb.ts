@@ -2,11 +2,8 @@ import { Document, WebIO, type Material, type Node } from '@gltf-transform/core'
 import { KHRMaterialsVariants } from '@gltf-transform/extensions';
 
 /**
- * A small stool built in the browser for the viewer's tests (no binary fixture in the repository),
- * each part in a colour of its own so a test can find it in the pixels:
- * `Stool` holds `Seat` (Oak, green), `Leg_1`–`Leg_4` (one `Leg` mesh, Steel, blue; variants
- * `steel` → Steel and `brass` → Brass, red), `Backrest` (Fabric, yellow) and `Footrest` (Paint,
- * cyan). Clip `Slide` moves the Backrest 0.3 along +x in 0.5 s.
+ * A stool built in the browser (no binary fixture in the repository), each part a colour of its own so tests find it
+ * in the pixels: Seat green, Leg_1–Leg_4 blue (variant `brass` red), Backrest yellow, Footrest cyan.
  */
 export async function stoolGlb(): Promise<ArrayBuffer> {
   const doc = new Document();

@@ -137,8 +137,10 @@ type Hue = 'red' | 'yellow' | 'green' | 'cyan' | 'blue' | 'magenta';
 const HUES: Hue[] = ['red', 'yellow', 'green', 'cyan', 'blue', 'magenta'];
 
 /** The drawn frame: its RGBA bytes, and per hue the pixels of that colour and their mean column. */
-function look(viewer: Viewer) {
-  const canvas = viewer.capture();
+const look = (viewer: Viewer) => lookAt(viewer.capture());
+
+/** What the canvas holds now, without drawing it again (the drawing buffer is preserved). */
+function lookAt(canvas: HTMLCanvasElement) {
   const copy = document.createElement('canvas');
   [copy.width, copy.height] = [canvas.width, canvas.height];
   const context = copy.getContext('2d')!;
@@ -265,6 +267,29 @@ describe('the viewer: model fields, effects, animations and the export', () => {
     await viewer.configure({ legs: 'brassRecoloured' });
     const recoloured = look(viewer);
     assert(recoloured.count.red === 0 && recoloured.count.green > brass.count.green, 'a material after a variant wins');
+  });
+
+  it('draws a change within the task that made it, with no animation frame needed', async () => {
+    const legs = block('legs', {
+      steel: [{ type: 'variant', name: 'steel' }],
+      brass: [{ type: 'variant', name: 'brass' }],
+    });
+    const viewer = await mountViewer(sceneOf({ blocks: [legs] }), { legs: 'steel' });
+    const canvas = viewers.at(-1)!.stage.querySelector('canvas')!;
+    // Past the first frame, whose resize observation draws again.
+    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+    equal(lookAt(canvas).count.red, 0, 'steel legs drawn');
+    // No animation frame comes: a change drawn only at the next frame would never reach the canvas.
+    const requestFrame = window.requestAnimationFrame;
+    window.requestAnimationFrame = () => 0;
+    try {
+      void viewer.configure({ legs: 'brass' });
+      // A task later, the canvas already holds the change.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      assert(lookAt(canvas).count.red > 5, `brass legs on the canvas: ${JSON.stringify(lookAt(canvas).count)}`);
+    } finally {
+      window.requestAnimationFrame = requestFrame;
+    }
   });
 
   it('moves a part with a transform effect, on top of partTransforms', async () => {

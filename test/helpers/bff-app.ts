@@ -11,9 +11,8 @@ export interface TestBff {
 }
 
 /**
- * The BFF app on a real port with the given settings (a test server's env, usually, so it shares
- * that server's Redis prefix), trusting the test client as its proxy: X-Forwarded-For plays
- * visitors at other addresses, each with a read budget of its own.
+ * The BFF app on a real port, usually with a test server's env (sharing its Redis prefix), trusting the test client
+ * as its proxy so X-Forwarded-For plays visitors, each with a read budget of its own.
  */
 export async function startTestBff(env: Record<string, string>, options: BuildBffOptions = {}): Promise<TestBff> {
   const app = await buildBffApp(loadBffConfig({ TRUST_PROXY: '127.0.0.1', ...env }), { logger: false, ...options });
@@ -22,9 +21,8 @@ export async function startTestBff(env: Record<string, string>, options: BuildBf
 }
 
 /**
- * Until the BFF has heard every share-change notice published so far. A change's notice goes
- * out just after its commit, so a read sent at once may overtake it; the BFF then rightly keeps
- * nothing (the notice may be about that answer), which a test of the cache must wait out.
+ * Until the BFF has heard every share-change notice so far: a read sent right after a change may overtake its notice,
+ * and the BFF then rightly keeps nothing, which a test of the cache must wait out.
  */
 export async function noticesHeard(bff: TestBff, prefix: string): Promise<void> {
   for (let i = 0; ; i++) {

@@ -20,9 +20,8 @@ export interface ChildProcessHandle {
 }
 
 /**
- * Runs one of the project's TypeScript entry points (its sources) as its own process. Node itself
- * loads tsx (`node --import tsx`) rather than through the tsx or npx wrapper, so a signal sent to
- * the child reaches the program, not a wrapper that outlives it.
+ * Runs a TypeScript entry point as its own process with `node --import tsx`, not the tsx or npx wrapper, so a signal
+ * reaches the program, not a wrapper that outlives it.
  */
 export function startTsProcess(script: string, env: Record<string, string>): ChildProcessHandle {
   return startNodeProcess(script, ['--import', 'tsx', script], env);

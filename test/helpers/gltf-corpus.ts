@@ -14,11 +14,8 @@ import sharp from 'sharp';
 import { embedResources, jsonBytes, makePng } from './model-fixtures.js';
 
 /**
- * A corpus of glTF models for the upload checks, one per class of model that real exporters
- * write: several buffers, accessors without buffer views, sparse accessors, skins, morph
- * targets, the common extensions, embedded and external images, plus files the validator
- * refuses. Made in code with glTF-Transform; JSON is written by hand only where glTF-Transform
- * cannot write the case. Whether a case is valid is for the Khronos validator to say, not this file.
+ * glTF models for the upload checks, one per class of model real exporters write, plus files the validator refuses.
+ * Whether a case is valid is for the Khronos validator to say, not this file.
  */
 export interface CorpusCase {
   /** What the case covers. */
@@ -108,9 +105,8 @@ function severalBuffers() {
 }
 
 /**
- * Accessors without a buffer view (all zeros, per the spec): a sparse POSITION accessor whose
- * zero base is overridden by three values, and an unused one. Hand-written: glTF-Transform
- * always writes accessor data.
+ * Accessors without a buffer view (zeros, per the spec): a sparse POSITION over a zero base, and an unused one.
+ * Hand-written: glTF-Transform always writes accessor data.
  */
 function accessorsWithoutBufferViews() {
   const indices = new Uint8Array(new Uint16Array([0, 1, 2]).buffer);
@@ -144,6 +140,37 @@ function accessorsWithoutBufferViews() {
     ],
   };
   return { title: 'accessors without buffer views, one sparse', ...single(json) };
+}
+
+/**
+ * A buffer without a `uri` (its data undefined, as a `.gltf` may do) read by a sparse accessor, so the GLB needs a
+ * binary chunk of its own for buffer 0. Hand-written: glTF-Transform writes every buffer's data.
+ */
+function bufferWithoutData() {
+  const json = {
+    asset: { version: '2.0' },
+    accessors: [
+      {
+        bufferView: 0,
+        componentType: 5126,
+        count: 4,
+        type: 'VEC3',
+        min: [0, 0, 0],
+        max: [1, 1, 1],
+        sparse: {
+          count: 2,
+          indices: { bufferView: 1, byteOffset: 24, componentType: 5121 },
+          values: { bufferView: 1 },
+        },
+      },
+    ],
+    bufferViews: [
+      { buffer: 0, byteLength: 48 },
+      { buffer: 0, byteOffset: 48, byteLength: 26 },
+    ],
+    buffers: [{ byteLength: 74 }],
+  };
+  return { title: 'a buffer without data (no uri) read by a sparse accessor', ...single(json) };
 }
 
 /** A sparse accessor on top of a real base, as glTF-Transform writes it for a mostly-unchanged morph target. */
@@ -495,6 +522,7 @@ export async function gltfCorpus(): Promise<CorpusCase[]> {
   return Promise.all([
     severalBuffers(),
     accessorsWithoutBufferViews(),
+    bufferWithoutData(),
     sparseMorphTarget(),
     unknownAccessorType(),
     skin(),

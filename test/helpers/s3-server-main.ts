@@ -1,9 +1,8 @@
 import S3rver from 's3rver';
 
 /**
- * s3rver as a process of its own (started by s3-server.ts), so that the S3 store's own memory
- * and CPU never count against the process under test. Settings: S3RVER_DIR, S3RVER_BUCKET,
- * S3RVER_PORT (0 picks a free port). Prints the port it listens on.
+ * s3rver in a process of its own, so its memory and CPU never count against the process under test. Env: S3RVER_DIR,
+ * S3RVER_BUCKET, S3RVER_PORT (0 picks a free port); prints the port it listens on.
  */
 const server = new S3rver({
   address: '127.0.0.1',

@@ -2,10 +2,8 @@ import { SMTPServer } from 'smtp-server';
 import type { AddressInfo } from 'node:net';
 
 /**
- * A local SMTP server for tests, built on `smtp-server`, that keeps every message it accepted.
- * A message counts as delivered only once the server has answered its DATA with 250, as with a
- * real mail server. `holdNext()` withholds that answer for the next message, so a test can kill
- * the sender mid-send: if the connection drops first, the message was never delivered.
+ * A local SMTP server keeping what it accepts; a message counts only once its DATA got 250, as with a real server.
+ * `holdNext()` withholds that answer for the next message, so a test can kill the sender mid-send.
  */
 export interface CaughtPart {
   headers: Map<string, string>;

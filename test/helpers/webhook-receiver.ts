@@ -4,10 +4,8 @@ import { verify as verifyGithubStyle } from '@octokit/webhooks-methods';
 import { Webhook } from 'standardwebhooks';
 
 /**
- * A real HTTP endpoint that receives webhook deliveries and checks each one with verifier
- * libraries we did not write: `@octokit/webhooks-methods` for `X-Service-Signature` (GitHub's
- * scheme) and `standardwebhooks` for the `webhook-*` headers (with its 5-minute replay window).
- * Answers 200 unless told otherwise, request by request.
+ * A real webhook endpoint checking each delivery with libraries we did not write: `@octokit/webhooks-methods` for
+ * `X-Service-Signature` (GitHub's scheme), `standardwebhooks` for the `webhook-*` headers (5-minute replay window).
  */
 export interface ReceivedDelivery {
   headers: IncomingHttpHeaders;

@@ -5,9 +5,8 @@ import * as fixtures from '../helpers/model-fixtures.js';
 import { sweepUnclaimedFiles } from '../../server/core/services/storage-sweep.js';
 
 /**
- * The API on S3-compatible storage (s3rver, a real S3 REST server): uploads land in the bucket,
- * `/files/...` checks the signature and redirects to a presigned GET, the bucket going away is a
- * clear 503 that leaves nothing behind, and the sweeper removes objects no row claims.
+ * The API on real S3 (s3rver): uploads land in the bucket, `/files/...` checks the signature and redirects to a
+ * presigned GET, a lost bucket is a clear 503 that leaves nothing behind, the sweeper removes unclaimed objects.
  */
 let s3: TestS3Server;
 let server: TestServer;

@@ -5,9 +5,8 @@ import { uploadForm } from '../helpers/model-fixtures.js';
 import { gltfCorpus, uploadBytes, type CorpusCase } from '../helpers/gltf-corpus.js';
 
 /**
- * Every model of the corpus uploaded through POST /assets: what the Khronos validator passes
- * becomes a GLB asset that itself passes the validator and holds the same model; what it
- * refuses is refused with the validator's own issue codes.
+ * Every corpus model through POST /assets: what the Khronos validator passes becomes a GLB that passes it too and
+ * holds the same model; what it refuses is refused with the validator's own issue codes.
  */
 
 let server: TestServer;

@@ -5,9 +5,8 @@ import { startFixtureLibraries, type FixtureLibraries } from '../../scripts/star
 import type { WorkerApp } from '../../worker/app.js';
 
 /**
- * The start of an import decides in the contract's order (section 8): rate, body, library set
- * up, model read, licence, reuse, seat, library_b account, plan, size, imports running. Each
- * test holds a request that two neighbouring checks would refuse and expects the earlier one.
+ * An import decides in contract section 8's order (rate, body, library set up, model read, licence, reuse, seat,
+ * library_b account, plan, size, imports running): each test trips two neighbouring checks and expects the earlier.
  */
 let libs: FixtureLibraries;
 let server: TestServer;

@@ -3,9 +3,8 @@ import { startTestServer, type TestServer, type TestPerson } from '../helpers/te
 import { startFixtureLibraries, type FixtureLibraries } from '../../scripts/start/fixture-libraries/server.js';
 
 /**
- * GET /external-assets/search, /items and /providers against the fixture libraries: the
- * fan-out and its statuses, interleaving, cursors bound to the filters, the licence and
- * category rules, the per-person rate limit, and that no answer carries a download URL.
+ * GET /external-assets/search, /items and /providers against the fixture libraries: fan-out, interleaving, cursors
+ * bound to the filters, licence and category rules, the per-person rate limit, and no download URL in any answer.
  */
 let libs: FixtureLibraries;
 let server: TestServer;

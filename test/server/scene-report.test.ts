@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { startTestServer, type TestPerson, type TestServer } from '../helpers/test-server.js';
+import { PRICED_STOOL } from '../helpers/priced-stool.js';
 
 /** GET /projects/:id/scene-report (contract 12.12): the shared parser's view of the stored scene. */
 let server: TestServer;
@@ -16,49 +17,31 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-/** A small stool scene with three deliberate mistakes: an unknown effect, a repeated block id, a formula op. */
+const [seat, legs] = PRICED_STOOL.optionBlocks;
+/** The priced stool with three deliberate mistakes: an unknown effect, a repeated block id, a formula op. */
 const sceneData = {
-  formFields: [
-    { id: 'name', label: 'Name', type: 'text', required: true },
-    { id: 'quantity', label: 'Quantity', type: 'number', min: 1, max: 20, default: 1 },
-  ],
+  ...PRICED_STOOL,
+  formFields: PRICED_STOOL.formFields.filter(({ id }) => id !== 'email'),
   optionBlocks: [
     {
-      id: 'seat',
-      name: 'Seat',
-      type: 'swatch',
-      choices: [
-        { id: 'oak', label: 'Oak', default: true, color: '#c8a165' },
-        {
-          id: 'walnut',
-          label: 'Walnut',
-          price: 40,
-          color: '#5c4033',
-          effects: [
-            { type: 'material', nodes: ['Seat'], color: '#5c4033' },
-            { type: 'sparkle', nodes: ['Seat'] },
-          ],
-        },
-      ],
+      ...seat,
+      choices: seat.choices.map((choice) =>
+        choice.id === 'walnut'
+          ? {
+              ...choice,
+              effects: [
+                { type: 'material', nodes: ['Seat'], color: '#5c4033' },
+                { type: 'sparkle', nodes: ['Seat'] },
+              ],
+            }
+          : choice,
+      ),
     },
-    {
-      id: 'legs',
-      name: 'Legs',
-      choices: [
-        { id: 'steel', label: 'Steel', default: true },
-        { id: 'brass', label: 'Brass', price: 25 },
-      ],
-      rules: [{ when: { seat: 'walnut' }, disable: ['brass'] }],
-    },
+    legs,
     { id: 'seat', name: 'Seat again', choices: [{ id: 'pine', label: 'Pine' }] },
   ],
-  pricingBlocks: [{ id: 'base', label: 'Base price', price: 149 }],
-  pricingFormula: [
-    { op: 'multiply', field: 'quantity', label: 'Quantity' },
-    { op: 'evaluate', value: 2 },
-  ],
+  pricingFormula: [...PRICED_STOOL.pricingFormula, { op: 'evaluate', value: 2 }],
   animationBlocks: [{ id: 'turn', name: 'Turn around', clip: 'Turn', trigger: 'button' }],
-  projectSettings: { pricing: { currency: 'EUR' } },
 };
 
 async function createProject(data: Record<string, unknown>) {

@@ -4,10 +4,8 @@ import { TEST_SECRETS, freePort } from '../helpers/test-env.js';
 import { startTsProcess, type ChildProcessHandle } from '../helpers/child-process.js';
 
 /**
- * Every server process keeps public share state and payloads in memory between changes. A change
- * made through one server must take effect at once on every other: a rotated token or a disabled
- * share never answers again, wherever the visitor's request lands. Server A runs in this process
- * (the owner talks to it); server B is a real second process on the same Postgres and Redis.
+ * Every server keeps share state in memory, so a change through server A (this process) must take effect at once on
+ * server B (a process of its own): a rotated token or a disabled share never answers again.
  */
 const PUBLIC = { apikey: TEST_SECRETS.PUBLIC_ANON_KEY, authorization: `Bearer ${TEST_SECRETS.PUBLIC_ANON_KEY}` };
 

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { startTestServer, type TestPerson, type TestServer } from '../helpers/test-server.js';
 import { startSmtpCatcher, type SmtpCatcher } from '../helpers/smtp-catcher.js';
 import { pdfText } from '../helpers/pdf-text.js';
+import { PRICED_STOOL } from '../helpers/priced-stool.js';
 import type { WorkerApp } from '../../worker/app.js';
 import { createSharedProject, startTestWorker, submit, waitFor, waitForSteps } from '../worker/submission-fixtures.js';
 
@@ -30,42 +31,6 @@ afterAll(async () => {
 
 const query = async <T = Record<string, unknown>>(sql: string, params: unknown[] = []) =>
   (await server.deps.db.$client.query(sql, params)).rows as T[];
-
-/** The demo stool's pricing (contract 12.14): a base price, priced choices, a quantity formula, VAT included. */
-const STOOL = {
-  formFields: [
-    { id: 'name', label: 'Full name', type: 'text', required: true },
-    { id: 'email', label: 'E-mail address', type: 'email', required: true },
-    { id: 'quantity', label: 'Quantity', type: 'number', min: 1, max: 20, default: 1 },
-  ],
-  optionBlocks: [
-    {
-      id: 'seat',
-      name: 'Seat',
-      type: 'swatch',
-      choices: [
-        { id: 'oak', label: 'Oak', default: true, color: '#c8a165' },
-        { id: 'walnut', label: 'Walnut', price: 40, sku: 'SEAT-WAL', color: '#5c4033' },
-      ],
-    },
-    {
-      id: 'legs',
-      name: 'Legs',
-      choices: [
-        { id: 'steel', label: 'Steel', default: true },
-        { id: 'brass', label: 'Brass', price: 25 },
-      ],
-      // Brass legs are not offered with a walnut seat.
-      rules: [{ when: { seat: 'walnut' }, disable: ['brass'] }],
-    },
-  ],
-  pricingBlocks: [{ id: 'base', label: 'Base price', price: 149 }],
-  sceneData: { pricingFormula: [{ op: 'multiply', field: 'quantity', label: 'Quantity' }] },
-  projectSettings: {
-    emailAdminAddress: 'sales@stool.example',
-    pricing: { currency: 'EUR', tax: { rate: 0.19, included: true, label: 'VAT' } },
-  },
-};
 
 const form = (extra: Record<string, unknown> = {}) => ({
   formData: { name: 'Ada Lovelace', email: 'ada@example.com', quantity: 2 },
@@ -110,7 +75,7 @@ const WALNUT_TIMES_TWO = {
 describe('a priced submit', () => {
   let share: { projectId: string; token: string };
   beforeAll(async () => {
-    share = await createSharedProject(server, owner, { name: 'Stool', ...STOOL });
+    share = await createSharedProject(server, owner, { name: 'Stool', sceneData: PRICED_STOOL });
   });
 
   it("stores the server's price, not the page's, and shows the mismatch", async () => {

@@ -181,6 +181,53 @@ describe('analytics', () => {
   });
 });
 
+describe('long ranges', () => {
+  it('counts whole months and the days around them alike, before and after the sweep folds shards', async () => {
+    const share = await stoolShare();
+    // Days in whole months of the range (60 and 40 days ago) and in its partial months; each day
+    // written by several calls, which land on random shards as concurrent pages do.
+    const written: Array<[number, string, number]> = [
+      [-200, 'walnut', 3],
+      [-60, 'walnut', 5],
+      [-40, 'oak', 4],
+      [-3, 'oak', 2],
+      [0, 'walnut', 1],
+    ];
+    for (const [offset, choiceId, calls] of written)
+      for (let i = 0; i < calls; i++)
+        await addVisitorCounts(server.deps.db, {
+          projectId: share.projectId,
+          day: day(offset),
+          sessionId: sessionId(),
+          counts: { views: 1, optionChanges: 1, animations: 0, arOpens: 0, saves: 0 },
+          choices: [{ blockId: 'seat', choiceId, count: 1 }],
+        });
+    const read = async () => (await analytics(share.projectId, `?from=${day(-365)}&to=${day(0)}`)).body;
+    const expected = [
+      { blockId: 'seat', blockName: 'Seat', choiceId: 'walnut', label: 'Walnut', count: 9 },
+      { blockId: 'seat', blockName: 'Seat', choiceId: 'oak', label: 'Oak', count: 6 },
+    ];
+    const before = await read();
+    expect(before.topChoices).toEqual(expected);
+    expect(before.totals).toMatchObject({ views: 15, sessions: 15, optionChanges: 15 });
+    // A range that starts and ends inside months reads only their days.
+    const partial = (await analytics(share.projectId, `?from=${day(-61)}&to=${day(-39)}`)).body;
+    expect(partial.topChoices.map((c: { count: number }) => c.count)).toEqual([5, 4]);
+
+    const swept = await sweepVisitorEvents(server.deps.db, { retentionDays: 90 });
+    expect(swept.folded).toBeGreaterThan(0);
+    expect(await read()).toEqual(before);
+    const { rows } = await server.deps.db.$client.query(
+      `select (select count(*) from visitor_choice_counters where project_id = $1 and day < current_date
+                 and shard <> 0)::int as days,
+              (select count(*) from visitor_day_counters where project_id = $1 and day < current_date
+                 and shard <> 0)::int as counters`,
+      [share.projectId],
+    );
+    expect(rows[0]).toEqual({ days: 0, counters: 0 });
+  });
+});
+
 describe('retention', () => {
   it('deletes visitor events past their retention and keeps other events and the counters', async () => {
     const share = await stoolShare();

@@ -11,9 +11,8 @@ import { hashPassword } from '../../server/core/platform/password-hashing.js';
 import { VISITOR_EVENT_TYPES } from '../../server/core/wire/configurator/index.js';
 
 /**
- * POST /share/:projectId/:token/events (contract 12.10) end to end: the API, the BFF in front of
- * it, the worker delivering to a real receiver that verifies every signature with
- * `standardwebhooks`, and Postgres holding the events and day counters.
+ * POST /share/:projectId/:token/events (contract 12.10) end to end: the API, the BFF, the worker delivering to a
+ * receiver that verifies every signature with `standardwebhooks`, and the events and day counters in Postgres.
  */
 const SECRET = 'whsec_' + Buffer.alloc(32, 9).toString('base64');
 let server: TestServer;

@@ -4,9 +4,8 @@ import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-r
 import { freePort } from '../helpers/test-env.js';
 
 /**
- * The owner side of webhooks (contract section 7): configuration, validation, the write-only
- * secret, the limits, the synchronous test endpoint against a real receiver, SSRF refusals with
- * insecure mode off, and who may do what.
+ * The owner side of webhooks (contract section 7): configuration, validation, the write-only secret, the limits, the
+ * test endpoint against a real receiver, SSRF refusals with insecure mode off, and who may do what.
  */
 let secure: TestServer;
 let insecure: TestServer;

@@ -7,11 +7,8 @@ const ZERO_WIDTH_SPACE = '\u200b';
 const UNPRINTABLE = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
 
 /**
- * Text as the document sets it: line ends made `\n`, a tab a few spaces (the font has no glyph
- * for it), and the other control characters (C0 and C1, DEL), which pdfkit would take as line
- * breaks or draw as boxes, left out. Runs of more than MAX_UNBROKEN_RUN characters without a
- * space get invisible break opportunities, and text past `maxChars` is cut with a note, so no
- * answer a visitor sends can make the render slow. Everything else is kept as typed.
+ * Text as the PDF sets it: control characters out (pdfkit would break lines or draw boxes), tabs as spaces (no
+ * glyph), long runs breakable and length capped, so no visitor's answer can make the render slow.
  */
 export function printable(value: string, maxChars = MAX_VALUE_CHARS): string {
   const clean = value.replace(/\r\n?/g, '\n').replace(/\t/g, '    ').replace(UNPRINTABLE, '');

@@ -2,10 +2,8 @@ import { cpuTask, type CpuPool } from '../../server/core/platform/cpu-pool.js';
 import type { RequestPdfInput } from './render-request-pdf.js';
 
 /**
- * `renderRequestPdf` in the process's CPU pool, so that rendering (synchronous CPU work, seconds
- * for large images) never blocks the worker's event loop: BullMQ keeps renewing the job's lock,
- * other jobs keep running, and a render that runs away is stopped without taking the process
- * with it.
+ * `renderRequestPdf` in the CPU pool, so seconds of synchronous rendering never block the event loop (BullMQ
+ * keeps renewing the job's lock) and a runaway render is stopped without taking the process with it.
  */
 export interface RenderInPoolOptions {
   /** A render still running after this long is stopped and fails the attempt (default 60000 ms). */

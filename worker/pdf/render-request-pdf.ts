@@ -7,11 +7,8 @@ import { formRows, formatDate, optionRows } from './request-rows.js';
 import type { PriceRows } from './price-rows.js';
 
 /**
- * The request PDF an owner forwards or files: brand-coloured header, id and date, answers, options,
- * the request's price, summary and screenshots. pdfkit decodes an alpha PNG at width × height × 4 bytes, so screenshots
- * come as small JPEGs (screenshot-for-pdf.ts), only within the screenshot limits, and the render runs
- * in the CPU pool (render-in-pool.ts). DejaVu Sans (subset) covers Latin, Greek, Cyrillic and the
- * currency signs the standard PDF fonts lack; CJK and emoji show as empty boxes.
+ * The request PDF an owner forwards or files. Screenshots come as small JPEGs because pdfkit decodes an alpha
+ * PNG at width × height × 4 bytes; DejaVu Sans covers the currency signs the standard PDF fonts lack.
  */
 export interface RequestPdfInput {
   requestId: string;

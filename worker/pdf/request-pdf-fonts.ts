@@ -9,9 +9,8 @@ export type FontName = keyof typeof FONT_FILES;
 let fontBytes: Record<FontName, Buffer> | undefined;
 
 /**
- * The font files, read from the installed `dejavu-fonts-ttf` package on first use and kept by
- * the module. A render thread renders one PDF, so there this is one read; it saves the reads
- * where the module renders in place (the fallback without screenshots, tests).
+ * The font files of `dejavu-fonts-ttf`, read on first use and kept, which saves the reads where PDFs render
+ * in place rather than one per pool thread.
  */
 export function requestPdfFonts(): Record<FontName, Buffer> {
   if (!fontBytes) {
@@ -32,10 +31,8 @@ interface EmbeddedFontState {
 }
 
 /**
- * pdfkit (0.20) writes the width of glyph 0, the box drawn for a character the font lacks, in
- * the font's own units instead of thousandths of an em: DejaVu's 2048-unit box would be drawn
- * twice as wide as it was measured, pushing a line with CJK or emoji past the margin. This puts
- * the width in the right units for the current font (a no-op once pdfkit does so itself).
+ * pdfkit 0.20 writes glyph 0's width (the box for a missing character) in font units, not thousandths of an
+ * em, which pushes lines with CJK or emoji past the margin; this rescales it (a no-op once pdfkit does).
  */
 export function fixMissingGlyphWidth(doc: PDFKit.PDFDocument): void {
   const font = (doc as unknown as EmbeddedFontState)._font;

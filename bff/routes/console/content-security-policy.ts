@@ -1,10 +1,6 @@
 /**
- * The owner console's Content-Security-Policy. The page holds an owner token, so scripts come
- * only from its own origin and calls go only to its own origin and the API (a link's `#api=` to
- * another host cannot receive the token). Lit's styles are constructable stylesheets (no
- * 'unsafe-inline' for style elements); the panels' templates use style attributes, allowed alone.
- * Images come from the libraries' own thumbnail hosts, the API's signed URLs, and the 3D
- * preview's blob: textures.
+ * The owner console's Content-Security-Policy: the page holds an owner token, so scripts and calls stay on its
+ * own origin and the API's (a link's `#api=` to another host cannot receive the token).
  */
 export function consoleContentSecurityPolicy(apiBase: string): string {
   const api = originOf(apiBase);
@@ -13,7 +9,9 @@ export function consoleContentSecurityPolicy(apiBase: string): string {
     // The 3D preview's model-viewer compiles its meshopt decoder (WebAssembly): allowed, not eval.
     'script-src': ["'self'", "'wasm-unsafe-eval'"],
     'connect-src': ["'self'", ...api, 'blob:'],
+    // Library thumbnails come from the libraries' own hosts, the preview's textures from blob: URLs.
     'img-src': ['*', 'data:', 'blob:'],
+    // Lit's styles are constructable stylesheets; only the templates' style attributes are inline.
     'style-src': ["'self'"],
     'style-src-attr': ["'unsafe-inline'"],
     'worker-src': ["'self'", 'blob:'],

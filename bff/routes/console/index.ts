@@ -11,10 +11,8 @@ export interface ConsoleRouteOptions {
 }
 
 /**
- * The owner console at `/demo/owner/` (issue 15), and `/demo/owner/config.json` telling it where
- * the API is. The page holds an owner token (in sessionStorage, from the link's fragment), so it
- * may not be framed, sends no Referer and has a Content-Security-Policy of its own. Without a
- * build the path is a 404 and the BFF still starts; a build made later is served without a restart.
+ * The owner console at `/demo/owner/` and its `config.json` (where the API is). The page holds an owner token,
+ * so it may not be framed, sends no Referer and has a Content-Security-Policy of its own.
  */
 export default async function consoleRoutes(app: FastifyInstance, { root, apiBase }: ConsoleRouteOptions) {
   const contentSecurityPolicy = consoleContentSecurityPolicy(apiBase);
@@ -30,6 +28,7 @@ export default async function consoleRoutes(app: FastifyInstance, { root, apiBas
       reply.header('cache-control', 'no-cache');
       return { apiBase };
     });
+    // Read from disk per request: without a build the path is a 404, and a later build needs no restart.
     await scope.register(fastifyStatic, {
       root,
       prefix: '/demo/owner/',

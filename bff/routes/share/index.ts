@@ -25,9 +25,8 @@ export interface ShareRouteOptions {
 }
 
 /**
- * The share page on this BFF is not an embed: its element's reads and submits (Origin or Referer
- * this BFF's own origin) reach the server as a headless client's would, so a share restricted to
- * other hosts still works on its own page (which only those hosts may frame, contract section 11).
+ * The BFF's own share page is not an embed: its calls reach the server as a headless client's, so a share
+ * restricted to other hosts still works on its own page (contract section 11).
  */
 function dropOwnOrigin(request: FastifyRequest, addressing: RequestAddressing) {
   const { origin, referer } = request.headers;
@@ -40,12 +39,8 @@ function dropOwnOrigin(request: FastifyRequest, addressing: RequestAddressing) {
 }
 
 /**
- * The public share routes, proxied to the server (`GET /share/:projectId/:token`, `POST
- * .../submit`, `POST .../model-urls`, `POST .../events` (events.ts), their preflights): the
- * public key headers and the client's address are added, everything else (X-Share-Password,
- * If-None-Match, Origin, Referer, the body) passes through. Reads go through the cache
- * (cached-read.ts); a browser navigation gets the share page instead (page.ts). Needs the read
- * cache and read budget plugins.
+ * The public share routes, proxied with the public key and the client's address added, so the server applies
+ * its checks to the real client. Needs the read cache and read budget plugins.
  */
 export default async function shareRoutes(
   app: FastifyInstance,

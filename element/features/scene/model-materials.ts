@@ -2,10 +2,8 @@ import type { Material, Mesh, Object3D } from 'three';
 import type { GLTF, GLTFParser } from 'three/addons/loaders/GLTFLoader.js';
 
 /**
- * A model's materials by glTF name (contract 12.3): every three.js instance of a glTF material
- * (the parser's own, its per-geometry clones, variant materials, our per-mesh clones), the final
- * materials `use` switches to (preloaded, so a change stays synchronous), and per-mesh clones for
- * effects that target nodes.
+ * A model's materials by glTF name (contract 12.3): every three.js instance of one, since the parser clones them, and
+ * the materials `use` switches to, preloaded so a change stays synchronous.
  */
 export interface ModelMaterials {
   /** Every instance of the glTF materials of that name; empty when the file has none. */

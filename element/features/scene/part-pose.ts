@@ -37,9 +37,8 @@ const turned = new Vector3();
 const quaternion = new Quaternion();
 
 /**
- * Writes the pose to the object so that rotation and scale turn about `pivot`:
- * `T(position)·T(pivot)·R·S·T(−pivot)`, which is three's `T(position')·R·S` with
- * `position' = position + pivot − R·S·pivot` (no rotation and unit scale: no change).
+ * Writes the pose so rotation and scale turn about `pivot`: `T(position)·T(pivot)·R·S·T(−pivot)` is three's
+ * `T(position')·R·S` with `position' = position + pivot − R·S·pivot`.
  */
 export function writePose(object: Object3D, pose: PartPose, pivot: Vec3 | null | undefined): void {
   quaternion.setFromEuler(pose.rotation);

@@ -4,10 +4,8 @@ import { RoomEnvironment } from 'three/addons/environments/RoomEnvironment.js';
 import type { SceneSettings } from '../../../server/core/wire/configurator/types.js';
 
 /**
- * The room environment's blur (radians). A face of `size` pixels spans 90°, so 128 pixels give
- * about 3 pixels per sigma: the blur, not the size, sets the reflections' sharpness, and the
- * prefilter (256 GGX samples per pixel on every level) costs a quarter of three's default 256,
- * the largest single cost of a first frame under software WebGL.
+ * The room environment's blur (radians). The blur, not the face size, sets the reflections' sharpness, so 128-pixel
+ * faces serve: a quarter of three's default prefilter cost, the largest single cost of a first frame in software WebGL.
  */
 const ENVIRONMENT_SIGMA = 0.04;
 
@@ -41,25 +39,3 @@ export function applyCameraLimits(controls: OrbitControls, camera: SceneSettings
   controls.enablePan = camera.enablePan;
   controls.enableZoom = camera.enableZoom;
 }
-
-/** Contract 12.7's defaults, for a viewer made without a parsed scene (the parser stays out of this chunk). */
-export const DEFAULT_VIEW_SETTINGS: Pick<SceneSettings, 'lighting' | 'display' | 'camera'> = {
-  lighting: {
-    environment: 'room',
-    environmentIntensity: 1,
-    exposure: 1,
-    keyLight: 1.5,
-    shadows: 'auto',
-    shadowOpacity: 0.25,
-  },
-  display: { background: '#ffffff', autoRotate: false, showOptions: true, showForm: true },
-  camera: {
-    fov: 45,
-    minDistance: null,
-    maxDistance: null,
-    minPolarAngle: 0,
-    maxPolarAngle: 180,
-    enablePan: true,
-    enableZoom: true,
-  },
-};

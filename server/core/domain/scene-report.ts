@@ -11,9 +11,8 @@ import { readFormFields } from '../wire/form-fields.js';
 import type { ProjectData } from './scene.js';
 
 /**
- * What the configurator makes of a stored scene (contract 12.12): how much of each kind it kept,
- * what it dropped and why, and what a visitor sees first. The shared parser over the stored
- * data, without the model files.
+ * What the configurator makes of a stored scene (contract 12.12): the shared parser over the stored data,
+ * without the model files, so owners see what visitors will get.
  */
 export interface SceneReport {
   revision: number;

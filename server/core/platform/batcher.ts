@@ -1,9 +1,6 @@
 /**
- * Group commit for many concurrent callers of one statement: each caller hands in its item and
- * awaits its own answer, and the items gathered meanwhile go to the database as one statement
- * (`flush`). No timer: the first item waits only for the current turn of the event loop (so the
- * callers woken by the same I/O share a batch), later ones for a flush in progress to finish.
- * Under load the batches grow by themselves; at rest every item goes out at once, alone.
+ * Group commit: concurrent callers' items go to the database as one statement. No timer, so at rest an item
+ * waits only for the current event-loop turn, and under load batches grow while a flush is in progress.
  */
 export interface BatcherOptions {
   /** Items per flush (default 100). */
@@ -13,9 +10,8 @@ export interface BatcherOptions {
 }
 
 /**
- * `flush` answers one result per item, in order. When it throws for a batch of several, each
- * item is flushed again alone, one after the other, so one bad item (a row deleted meanwhile)
- * fails only its caller.
+ * `flush` answers one result per item, in order. A failed batch is flushed again item by item, so one bad
+ * item (a row deleted meanwhile) fails only its caller.
  */
 export function createBatcher<In, Out>(flush: (items: In[]) => Promise<Out[]>, options: BatcherOptions = {}) {
   const { maxBatch = 100, maxInFlight = 2 } = options;

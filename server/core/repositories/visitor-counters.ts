@@ -1,16 +1,16 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../platform/db/client.js';
+import type { DayRange, MonthSpans } from '../domain/visitor-events/month-spans.js';
 
 /**
- * The visitor day counters (contract 12.12): written as events are recorded and as requests are
- * submitted, read by the analytics. Days are UTC dates (`YYYY-MM-DD`) the caller computes; writers
- * pick a random shard so that concurrent calls never queue on one row, and reads sum the shards.
+ * The visitor day counters (contract 12.12). Writers pick a random shard so concurrent calls never queue on one row;
+ * the hourly sweep folds past days into shard 0, so a long range reads one row per day.
  */
 
 /** Shards per project and day. */
 const COUNTER_SHARDS = 8;
 
-const randomShard = () => Math.floor(Math.random() * COUNTER_SHARDS);
+export const randomShard = () => Math.floor(Math.random() * COUNTER_SHARDS);
 
 /** What one call adds to its day. */
 export interface DayIncrements {
@@ -27,56 +27,68 @@ export interface ChoiceIncrement {
   count: number;
 }
 
+/** One call's counts on its day; `shard` is the row the call writes (`randomShard()`). */
+export interface CallCounts {
+  projectId: string;
+  day: string;
+  sessionId: string;
+  counts: DayIncrements;
+  choices: readonly ChoiceIncrement[];
+  shard: number;
+}
+
 /**
- * Adds one call's counts to its day: its session (a row added is a new session-day), the per-choice
- * counts and the day row, in one statement. The caller runs it last in its transaction, so the
- * counter rows stay locked only until the commit.
+ * The CTEs that add one call's counts to its day's shard, for the statement that also records its events
+ * (visitor-events.ts): the row locks are then held only inside Postgres, never across a round trip.
  */
-export async function addVisitorCounts(
-  tx: Executor,
-  input: {
-    projectId: string;
-    day: string;
-    sessionId: string;
-    counts: DayIncrements;
-    choices: readonly ChoiceIncrement[];
-  },
-): Promise<void> {
-  const { projectId, day, sessionId, counts } = input;
-  // Sorted, so concurrent calls lock the choice rows in one order.
+export function visitorCountsCtes(input: CallCounts): SQL {
+  const { projectId, day, sessionId, counts, shard } = input;
+  // Sorted, so concurrent calls on one shard lock the choice rows in one order.
   const choices = [...input.choices].sort((a, b) =>
     a.blockId === b.blockId ? (a.choiceId < b.choiceId ? -1 : 1) : a.blockId < b.blockId ? -1 : 1,
   );
-  await tx.execute(sql`
-    with new_session as (
+  return sql`
+    new_session as (
       insert into visitor_day_sessions (project_id, day, session_id)
       values (${projectId}, ${day}, ${sessionId})
       on conflict do nothing
       returning 1
-    ), choices as (
-      insert into visitor_choice_counters as t (project_id, day, block_id, choice_id, count)
-      select ${projectId}, ${day}, c.block_id, c.choice_id, c.n
-      from unnest(
+    ), incoming_choices as (
+      select * from unnest(
         ${sql.param(choices.map((c) => c.blockId))}::text[],
         ${sql.param(choices.map((c) => c.choiceId))}::text[],
         ${sql.param(choices.map((c) => c.count))}::int[]
       ) with ordinality as c(block_id, choice_id, n, position)
-      order by c.position
-      on conflict (project_id, day, block_id, choice_id) do update set count = t.count + excluded.count
+    ), choice_counts as (
+      insert into visitor_choice_counters as t (project_id, day, shard, block_id, choice_id, count)
+      select ${projectId}, ${day}, ${shard}, c.block_id, c.choice_id, c.n from incoming_choices c order by c.position
+      on conflict (project_id, day, shard, block_id, choice_id) do update set count = t.count + excluded.count
       returning 1
-    )
-    insert into visitor_day_counters as t
-      (project_id, day, shard, views, sessions, option_changes, animations, ar_opens, saves)
-    values (${projectId}, ${day}, ${randomShard()}, ${counts.views}, (select count(*) from new_session),
-      ${counts.optionChanges}, ${counts.animations}, ${counts.arOpens}, ${counts.saves})
-    on conflict (project_id, day, shard) do update set
-      views = t.views + excluded.views,
-      sessions = t.sessions + excluded.sessions,
-      option_changes = t.option_changes + excluded.option_changes,
-      animations = t.animations + excluded.animations,
-      ar_opens = t.ar_opens + excluded.ar_opens,
-      saves = t.saves + excluded.saves
-  `);
+    ), choice_month_counts as (
+      insert into visitor_choice_months as t (project_id, month, shard, block_id, choice_id, count)
+      select ${projectId}, date_trunc('month', ${day}::date)::date, ${shard}, c.block_id, c.choice_id, c.n
+      from incoming_choices c order by c.position
+      on conflict (project_id, month, shard, block_id, choice_id) do update set count = t.count + excluded.count
+      returning 1
+    ), day_counts as (
+      insert into visitor_day_counters as t
+        (project_id, day, shard, views, sessions, option_changes, animations, ar_opens, saves)
+      values (${projectId}, ${day}, ${shard}, ${counts.views}, (select count(*) from new_session),
+        ${counts.optionChanges}, ${counts.animations}, ${counts.arOpens}, ${counts.saves})
+      on conflict (project_id, day, shard) do update set
+        views = t.views + excluded.views,
+        sessions = t.sessions + excluded.sessions,
+        option_changes = t.option_changes + excluded.option_changes,
+        animations = t.animations + excluded.animations,
+        ar_opens = t.ar_opens + excluded.ar_opens,
+        saves = t.saves + excluded.saves
+      returning 1
+    )`;
+}
+
+/** Adds one call's counts to its day in a statement of its own (no events recorded with them). */
+export async function addVisitorCounts(db: Executor, input: Omit<CallCounts, 'shard'>): Promise<void> {
+  await db.execute(sql`with ${visitorCountsCtes({ ...input, shard: randomShard() })} select 1`);
 }
 
 /** Counts one submitted request on its day (a statement of its own). */
@@ -113,6 +125,7 @@ export async function readDays(db: Executor, projectId: string, from: string, to
       coalesce(sum(c.saves), 0)::int as "saves"
     from generate_series(${from}::date, ${to}::date, interval '1 day') as d(day)
     left join visitor_day_counters c on c.project_id = ${projectId} and c.day = d.day::date
+      and c.day between ${from}::date and ${to}::date
     group by d.day
     order by d.day
   `);
@@ -128,23 +141,98 @@ export async function readDays(db: Executor, projectId: string, from: string, to
   }));
 }
 
-/** The most changed-to choices over the range, most first (ties by block and choice id). */
+/**
+ * The most changed-to choices over the range, most first (ties by block and choice id): whole
+ * months from the month rows, the days around them from the day rows.
+ */
 export async function readTopChoices(
   db: Executor,
   projectId: string,
-  from: string,
-  to: string,
+  spans: MonthSpans,
   limit: number,
 ): Promise<ChoiceIncrement[]> {
+  const parts = [
+    spans.headDays && choicesOfDays(projectId, spans.headDays),
+    spans.months &&
+      sql`select block_id, choice_id, count from visitor_choice_months
+        where project_id = ${projectId} and month between ${spans.months.from}::date and ${spans.months.to}::date`,
+    spans.tailDays && choicesOfDays(projectId, spans.tailDays),
+  ].filter((part) => part !== null);
   const result = await db.execute<{ block_id: string; choice_id: string; count: string }>(sql`
     select block_id, choice_id, sum(count) as count
-    from visitor_choice_counters
-    where project_id = ${projectId} and day between ${from}::date and ${to}::date
+    from (${sql.join(parts, sql` union all `)}) c
     group by block_id, choice_id
     order by sum(count) desc, block_id, choice_id
     limit ${limit}
   `);
   return result.rows.map((row) => ({ blockId: row.block_id, choiceId: row.choice_id, count: Number(row.count) }));
+}
+
+const choicesOfDays = (projectId: string, days: DayRange) =>
+  sql`select block_id, choice_id, count from visitor_choice_counters
+    where project_id = ${projectId} and day between ${days.from}::date and ${days.to}::date`;
+
+/**
+ * Folds up to `limit` shard rows of past days and months into shard 0, one statement per table so counts move
+ * atomically; returns the rows folded. Writers touch only the current day, so folded rows stay folded.
+ */
+export async function foldShardsBefore(db: Executor, day: string, limit: number): Promise<number> {
+  const choices = await db.execute(sql`
+    with moved as (
+      delete from visitor_choice_counters where ctid = any (array(
+        select ctid from visitor_choice_counters where shard <> 0 and day < ${day}::date limit ${limit}
+      ))
+      returning project_id, day, block_id, choice_id, count
+    ), folded as (
+      insert into visitor_choice_counters as t (project_id, day, shard, block_id, choice_id, count)
+      select project_id, day, 0, block_id, choice_id, sum(count) from moved
+      group by project_id, day, block_id, choice_id
+      order by project_id, day, block_id, choice_id
+      on conflict (project_id, day, shard, block_id, choice_id) do update set count = t.count + excluded.count
+    )
+    select count(*)::int as rows from moved
+  `);
+  const days = await db.execute(sql`
+    with moved as (
+      delete from visitor_day_counters where ctid = any (array(
+        select ctid from visitor_day_counters where shard <> 0 and day < ${day}::date limit ${limit}
+      ))
+      returning *
+    ), folded as (
+      insert into visitor_day_counters as t
+        (project_id, day, shard, views, sessions, option_changes, submissions, animations, ar_opens, saves)
+      select project_id, day, 0, sum(views), sum(sessions), sum(option_changes), sum(submissions),
+        sum(animations), sum(ar_opens), sum(saves)
+      from moved group by project_id, day
+      order by project_id, day
+      on conflict (project_id, day, shard) do update set
+        views = t.views + excluded.views,
+        sessions = t.sessions + excluded.sessions,
+        option_changes = t.option_changes + excluded.option_changes,
+        submissions = t.submissions + excluded.submissions,
+        animations = t.animations + excluded.animations,
+        ar_opens = t.ar_opens + excluded.ar_opens,
+        saves = t.saves + excluded.saves
+    )
+    select count(*)::int as rows from moved
+  `);
+  const months = await db.execute(sql`
+    with moved as (
+      delete from visitor_choice_months where ctid = any (array(
+        select ctid from visitor_choice_months
+        where shard <> 0 and month < date_trunc('month', ${day}::date)::date limit ${limit}
+      ))
+      returning project_id, month, block_id, choice_id, count
+    ), folded as (
+      insert into visitor_choice_months as t (project_id, month, shard, block_id, choice_id, count)
+      select project_id, month, 0, block_id, choice_id, sum(count) from moved
+      group by project_id, month, block_id, choice_id
+      order by project_id, month, block_id, choice_id
+      on conflict (project_id, month, shard, block_id, choice_id) do update set count = t.count + excluded.count
+    )
+    select count(*)::int as rows from moved
+  `);
+  return [choices, days, months].reduce((n, result) => n + Number(result.rows[0]?.rows ?? 0), 0);
 }
 
 /**

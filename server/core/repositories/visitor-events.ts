@@ -1,5 +1,9 @@
 import { sql } from 'drizzle-orm';
-import type { Executor } from '../platform/db/client.js';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import type { Db, Executor } from '../platform/db/client.js';
+import { visitorCountsCtes, type CallCounts } from './visitor-counters.js';
+
+const dialect = new PgDialect();
 
 /** One accepted visitor event as a project event, with its delivery body serialized once. */
 export interface NewVisitorEvent {
@@ -10,23 +14,48 @@ export interface NewVisitorEvent {
   body: string;
 }
 
-/** A delivery the call created: who gets it, under which delivery id. */
-export interface NewVisitorDelivery {
-  deliveryId: string;
-  webhookId: string;
+/**
+ * A delivery's first job with placeholders for the ids the statement creates (`DELIVERY_ID`,
+ * `WEBHOOK_ID` in `jobId` and `data`), so the job's shape stays the job module's.
+ */
+export interface DeliveryJobTemplate {
+  queue: string;
+  name: string;
+  jobId: string;
+  data: Record<string, unknown>;
+}
+
+export const DELIVERY_ID = '{deliveryId}';
+export const WEBHOOK_ID = '{webhookId}';
+
+/** An outbox row the statement added: its id and its filled-in job id and data. */
+export interface QueuedVisitorDelivery {
+  id: number;
+  jobId: string;
+  data: Record<string, unknown>;
 }
 
 /**
- * Records the accepted events of one call as project events and, in the same statement, one
- * delivery per event and enabled webhook of the project that subscribes to its type.
+ * Records one call in a single statement (its own transaction, no round trip inside it): the
+ * accepted events as project events; one delivery per event and enabled webhook of the project
+ * that subscribes to its type, each with its first job in the outbox; and the day's counters,
+ * whose rows are locked only until this statement commits. The outbox rows added, in no order.
  */
-export async function insertVisitorEvents(
-  tx: Executor,
-  call: { workspaceId: string; projectId: string; createdAt: Date; events: readonly NewVisitorEvent[] },
-): Promise<NewVisitorDelivery[]> {
-  if (call.events.length === 0) return [];
-  const { workspaceId, projectId, events } = call;
-  const result = await tx.execute<{ delivery_id: string; webhook_id: string }>(sql`
+export async function recordVisitorCall(
+  db: Db,
+  call: {
+    workspaceId: string;
+    projectId: string;
+    createdAt: Date;
+    events: readonly NewVisitorEvent[];
+    job: DeliveryJobTemplate;
+    counts: CallCounts;
+  },
+): Promise<QueuedVisitorDelivery[]> {
+  const { workspaceId, projectId, events, job } = call;
+  const fill = (template: string) =>
+    sql`replace(replace(${template}, ${DELIVERY_ID}, d.id::text), ${WEBHOOK_ID}, d.webhook_id::text)`;
+  const statement = dialect.sqlToQuery(sql`
     with incoming as (
       select * from unnest(
         ${sql.param(events.map((e) => e.id))}::uuid[],
@@ -45,10 +74,21 @@ export async function insertVisitorEvents(
       join incoming on incoming.id = event.id
       join webhooks w on w.project_id = ${projectId} and w.enabled and event.type = any (w.events)
       returning id, webhook_id
-    )
-    select id as delivery_id, webhook_id from delivery
+    ), queued as (
+      insert into outbox (queue, job_name, job_id, payload)
+      select ${job.queue}, ${job.name}, ${fill(job.jobId)}, ${fill(JSON.stringify(job.data))}::jsonb
+      from delivery d
+      returning id, job_id, payload
+    ), ${visitorCountsCtes(call.counts)}
+    select id, job_id, payload from queued
   `);
-  return result.rows.map((row) => ({ deliveryId: row.delivery_id, webhookId: row.webhook_id }));
+  // Named: each pooled connection parses and plans this statement once, not per call.
+  const result = await db.$client.query<{ id: string; job_id: string; payload: Record<string, unknown> }>({
+    name: 'record-visitor-call',
+    text: statement.sql,
+    values: statement.params,
+  });
+  return result.rows.map((row) => ({ id: Number(row.id), jobId: row.job_id, data: row.payload }));
 }
 
 /**

@@ -3,6 +3,7 @@ import { parseScene, type Scene } from '../wire/configurator/index.js';
 import { notFound } from '../domain/errors.js';
 import { decompressScene } from '../domain/scene.js';
 import { analyticsQuery } from '../domain/visitor-events/analytics-query.js';
+import { monthSpans } from '../domain/visitor-events/month-spans.js';
 import { createShareRepository } from '../repositories/shares.js';
 import { projectRevision } from '../repositories/project-revision.js';
 import { readDays, readTopChoices, type DayCounts } from '../repositories/visitor-counters.js';
@@ -81,7 +82,7 @@ export function createVisitorAnalyticsService(deps: Pick<ServiceDeps, 'db'>) {
       const [revision, days, top] = await Promise.all([
         projectRevision(deps.db, workspaceId, projectId),
         readDays(deps.db, projectId, from, to),
-        readTopChoices(deps.db, projectId, from, to, limit),
+        readTopChoices(deps.db, projectId, monthSpans({ from, to }), limit),
       ]);
       if (revision === null) throw notFound('Project');
       const scene = top.length > 0 ? await currentScene(workspaceId, projectId, revision) : null;

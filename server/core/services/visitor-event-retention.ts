@@ -2,21 +2,24 @@ import type { Executor } from '../platform/db/client.js';
 import { VISITOR_EVENT_TYPES } from '../wire/configurator/index.js';
 import { utcDay } from '../domain/visitor-events/receive-time.js';
 import { deleteVisitorEventsBefore } from '../repositories/visitor-events.js';
-import { deleteSessionsBefore } from '../repositories/visitor-counters.js';
+import { deleteSessionsBefore, foldShardsBefore } from '../repositories/visitor-counters.js';
 
-/** Events deleted per statement: short statements, so the sweep never holds many locks at once. */
+/** Rows deleted or folded per statement: short statements, so the sweep never holds many locks at once. */
 const BATCH = 5000;
 const DAY_MS = 24 * 3600_000;
 
 export interface VisitorEventSweepResult {
   events: number;
   sessions: number;
+  /** Counter shard rows of past days folded into their day's first row. */
+  folded: number;
 }
 
 /**
  * Deletes visitor events older than `retentionDays` (VISITOR_EVENT_RETENTION_DAYS, contract
- * 12.10) and the session rows of days before yesterday, whose counts the day rows already hold.
- * The day counters stay as long as their project.
+ * 12.10) and the session rows of days before yesterday, whose counts the day rows already hold,
+ * and folds the counter shards of days before today into one row per day, so that the analytics
+ * read of a long range stays small (12.12). The counts stay as long as their project.
  */
 export async function sweepVisitorEvents(
   db: Executor,
@@ -31,5 +34,11 @@ export async function sweepVisitorEvents(
     if (deleted < BATCH) break;
   }
   const sessions = await deleteSessionsBefore(db, utcDay(new Date(now.getTime() - DAY_MS)));
-  return { events, sessions };
+  let folded = 0;
+  for (;;) {
+    const rows = await foldShardsBefore(db, utcDay(now), BATCH);
+    folded += rows;
+    if (rows < BATCH) break;
+  }
+  return { events, sessions, folded };
 }

@@ -10,9 +10,8 @@ import { serializeDeliveryBody } from '../domain/webhooks/event-types.js';
 import { keptEventTime, utcDay } from '../domain/visitor-events/receive-time.js';
 import { visitorEventRecord, type CheckedVisitorEvent } from '../domain/visitor-events/event-record.js';
 import { visitorDayCounts } from '../domain/visitor-events/day-counts.js';
-import { insertVisitorEvents } from '../repositories/visitor-events.js';
-import { addToOutbox } from '../repositories/outbox.js';
-import { addVisitorCounts } from '../repositories/visitor-counters.js';
+import { DELIVERY_ID, WEBHOOK_ID, recordVisitorCall } from '../repositories/visitor-events.js';
+import { randomShard } from '../repositories/visitor-counters.js';
 import { webhookAttemptJob } from '../jobs/webhook-jobs.js';
 import type { ServiceDeps } from './service-deps.js';
 import type { ShareAccess } from './public-share/share-access.js';
@@ -56,9 +55,9 @@ function checkBatch(scene: Scene, batch: VisitorEventBatch, receivedAt: Date) {
 
 /**
  * Visitor events (contract 12.10): a page's batch checked against the current revision's scene,
- * each accepted event recorded as a project event with its webhook deliveries (all of the call
- * in one statement) and counted on its UTC day (12.12), in one transaction whose counter
- * upsert comes last, so that hot counter rows are locked only until the commit.
+ * each accepted event recorded as a project event with its webhook deliveries and their outbox
+ * jobs, and counted on its UTC day (12.12), all of a call in one statement: one round trip, and
+ * the counter rows locked only inside Postgres until it commits.
  */
 export function createVisitorEventService(deps: VisitorEventServiceDeps) {
   return {
@@ -79,23 +78,26 @@ export function createVisitorEventService(deps: VisitorEventServiceDeps) {
         return { id, type: event.type, data, body };
       });
       const counts = visitorDayCounts(accepted);
-      await deps.inTransaction(async ({ tx, afterCommit }) => {
-        const deliveries = await insertVisitorEvents(tx, { workspaceId, projectId, createdAt: receivedAt, events });
-        if (deliveries.length > 0) {
-          const jobs = deliveries.map((d) =>
-            webhookAttemptJob({ id: d.deliveryId, projectId, webhookId: d.webhookId }, 1),
-          );
-          const ids = await addToOutbox(tx, jobs);
-          const queued = jobs.map((job, i) => ({ ...job, id: ids[i] }));
-          afterCommit(() => deps.outbox?.nudge(queued, deps.log));
-        }
-        await addVisitorCounts(tx, {
+      // Placeholders the statement fills with each delivery's ids: the job stays webhook-jobs.ts's.
+      const job = webhookAttemptJob({ id: DELIVERY_ID, projectId, webhookId: WEBHOOK_ID }, 1);
+      await deps.inTransaction.statement(async ({ afterCommit }) => {
+        const queued = await recordVisitorCall(deps.db, {
+          workspaceId,
           projectId,
-          day: utcDay(receivedAt),
-          sessionId: batch.sessionId,
-          counts,
-          choices: counts.choices,
+          createdAt: receivedAt,
+          events,
+          job,
+          counts: {
+            projectId,
+            day: utcDay(receivedAt),
+            sessionId: batch.sessionId,
+            counts,
+            choices: counts.choices,
+            shard: randomShard(),
+          },
         });
+        const jobs = queued.map((row) => ({ ...job, ...row }));
+        if (jobs.length > 0) afterCommit(() => deps.outbox?.nudge(jobs, deps.log));
       });
       return { success: true, accepted: accepted.length, rejected };
     },

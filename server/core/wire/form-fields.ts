@@ -1,7 +1,6 @@
 /**
- * The project's form fields in contract section 3's minimal shape, read from the owner's opaque
- * `sceneData.formFields` (anything else there is ignored). Shared by the server's submit check and
- * the element that renders the form. No Node imports: browser code imports it.
+ * The project's form fields (contract section 3) read from the owner's opaque `sceneData.formFields`, shared by
+ * the submit check and the element so both read the form alike. No Node imports: browser code imports it.
  */
 
 /** A form field as the element renders it and the submit checks it. */
@@ -59,9 +58,8 @@ export function readFormFields(raw: unknown): FormField[] {
 }
 
 /**
- * A `number` field always has bounds (12.5): the owner's, else 0 and 1,000,000 (widened to take a
- * lone bound beyond them); crossed bounds are unusable and fall back to both defaults. A default
- * outside the bounds is dropped.
+ * A `number` field always has bounds (12.5): the owner's, else 0 and 1,000,000 widened to a lone bound beyond
+ * them; crossed bounds fall back to both defaults, and a default outside them is dropped.
  */
 function withNumberBounds(field: FormField, initial: number | undefined): FormField {
   let { min, max } = field;

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { PriceSchema } from './request-price-schema.js';
+import type { WarningCode } from './configurator/types.js';
 
 /**
  * `GET /projects/:id/scene-report`'s answer (contract 12.12), as a TypeBox schema the route
@@ -9,11 +10,13 @@ const count = (what: string) => Type.Integer({ minimum: 0, description: what });
 
 const SceneWarningSchema = Type.Object({
   path: Type.String({ description: 'Dotted with indexes: sceneData.optionBlocks.2.choices.0.effects.1.color.' }),
-  code: Type.String({
-    description:
-      'invalid_type, missing_field, invalid_value, duplicate_id, unknown_reference, unsupported, limit_exceeded, ' +
-      'deleted_part or too_many_warnings (once, after 500).',
-  }),
+  code: Type.Unsafe<WarningCode>(
+    Type.String({
+      description:
+        'invalid_type, missing_field, invalid_value, duplicate_id, unknown_reference, unsupported, limit_exceeded, ' +
+        'deleted_part or too_many_warnings (once, after 500).',
+    }),
+  ),
   message: Type.String(),
 });
 

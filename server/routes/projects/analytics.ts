@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { IdParams, errors } from '../../schemas/common.js';
-import { AnalyticsQuery, AnalyticsReply } from '../../schemas/analytics.js';
+import { AnalyticsQuery, AnalyticsReply } from '../../core/wire/analytics.js';
 
 /** `GET /projects/:id/analytics` (contract 12.12): with the permissions of GET /projects/:id. */
 export default async function analyticsRoutes(fastify: FastifyInstance) {

@@ -2,13 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { toProjectBody } from '../presenters/project-body.js';
-import { Project, ProjectInput, ProjectListReply } from '../../schemas/projects.js';
+import { ProjectInput } from '../../schemas/projects.js';
+import { ProjectListReply, ProjectReply } from '../../core/wire/projects.js';
 import { IdParams, PageQuery, errors, pageLimit } from '../../schemas/common.js';
 import { decodeCursor } from '../../core/domain/page-cursor.js';
 import type { ProjectData } from '../../core/domain/scene.js';
 import sceneReportRoutes from './scene-report.js';
-
-const ProjectReply = Type.Object({ success: Type.Boolean(), project: Project });
 
 /** Owner projects (contract section 3). The scene is stored compressed; revision bumps on every change. */
 export default async function projectRoutes(fastify: FastifyInstance) {

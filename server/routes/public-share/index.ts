@@ -20,12 +20,8 @@ const PUBLIC_ALLOWED_HEADERS = 'apikey, authorization, content-type, if-none-mat
 const ALLOWED_METHODS = 'GET, POST, OPTIONS';
 
 /**
- * The public share surface: GET /share/:projectId/:token, POST .../model-urls, POST .../submit,
- * POST .../events.
- * One encapsulated context so CORS and the public-key check apply to exactly these routes, and
- * run first: public key, then each route's rate limit (an onRequest hook of the route), then the
- * share checks of the public share service. The read budget is created here once and handed
- * to the routes.
+ * The public share routes in one encapsulated context, so CORS and the public-key check apply to exactly these
+ * routes and run before each route's rate limit and share checks.
  */
 export default async function publicShareRoutes(app: FastifyInstance) {
   const { config } = app.deps;

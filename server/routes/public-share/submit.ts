@@ -9,10 +9,8 @@ import { per } from '../../schemas/rate-text.js';
 import { serviceUnavailable } from '../../core/domain/errors.js';
 
 /**
- * Largest submits in progress per process, from the share checks to the answer: each may hold a
- * 36 MiB body, its parsed copy and the decoded screenshots (~100 MB). The ceiling is on bytes:
- * a submit with screenshots counts its declared Content-Length (the whole limit when it sends
- * none). Past it, 503 with Retry-After: 1.
+ * Submits in progress per process: one with screenshots may hold ~100 MB, so the ceiling counts its declared
+ * bytes (the whole limit when none is declared); past it, 503 with Retry-After: 1.
  */
 export const MAX_SUBMITS_IN_PROGRESS = 8;
 const SUBMIT_BYTES_IN_PROGRESS = MAX_SUBMITS_IN_PROGRESS * SUBMIT_BODY_LIMIT;
@@ -23,10 +21,8 @@ const SUBMIT_BYTES_IN_PROGRESS = MAX_SUBMITS_IN_PROGRESS * SUBMIT_BODY_LIMIT;
 const SMALL_SUBMIT_BYTES = 1024 * 1024;
 
 /**
- * `POST /share/:projectId/:token/submit` (contract section 6). The checks run in the contract's
- * order: public key (the context's hook), rate limit (onRequest), the share checks (preParsing:
- * a wrong token, password or host is refused before the body is read, whatever its size), then
- * the body, handed to the submissions service.
+ * `POST /share/:projectId/:token/submit` (contract section 6). The share checks run in preParsing, so a wrong
+ * token, password or host is refused before a body of any size is read.
  */
 export default async function submitRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -53,10 +49,8 @@ export default async function submitRoutes(fastify: FastifyInstance) {
             reply.raw.once('close', release);
           }
         } catch (error) {
-          // Refused before the body. From a trusted proxy (the BFF) a body within the limit is
-          // read and dropped by Node after the answer, so the proxy finishes sending and relays
-          // the answer. From anyone else, or past the limit, or of unknown length, the
-          // connection closes instead: a stranger's refused upload costs no bandwidth.
+          // The BFF may finish sending a body within the limit, so it can relay the answer; anyone else's
+          // refused upload closes the connection and costs no bandwidth.
           const fromTrustedProxy = (request.ips?.length ?? 0) > 1;
           if (!withinLimit || !fromTrustedProxy) reply.header('connection', 'close');
           throw error;

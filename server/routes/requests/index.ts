@@ -33,11 +33,7 @@ function baseBody(row: Submission) {
   };
 }
 
-/**
- * The owner side of form submissions (contract section 6): list, read (with the state of each
- * background step and signed file URLs), set the status (quote.updated) and delete
- * (quote.deleted). Viewers may read; changes need write access.
- */
+/** The owner side of form submissions (contract section 6). Viewers may read; changes need write access. */
 export default async function requestRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { signer, services } = app.deps;

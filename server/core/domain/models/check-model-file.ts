@@ -7,10 +7,8 @@ import { setGlbCopyright } from './glb-copyright.js';
 import { packGlb } from './pack-glb.js';
 
 /**
- * The asset file checks: one entry point for uploads (POST /assets) and library imports.
- * Input is an untrusted file held in memory; output is a validated GLB ready for storage.
- * Nothing here writes anywhere and nothing reads the disk (resource URIs are resolved only
- * against the archive), so a refused file leaves no trace.
+ * One check for uploads and library imports: an untrusted file in memory in, a validated GLB out. Nothing is
+ * written and resources resolve only inside the archive, so a refused file leaves no trace.
  */
 export interface CheckModelOptions {
   /** Largest input file and largest resulting GLB. Default 50 MB. */
@@ -64,10 +62,8 @@ export function detectFormat(bytes: Uint8Array): SourceFormat | null {
 }
 
 /**
- * A model read from its file(s) with every structural check passed (format, one model, its
- * resources only from the archive, size), not yet validated nor converted. Its byte arrays may
- * live in SharedArrayBuffers (imports hand one unpacked model to two pool threads at once); it is
- * only ever read.
+ * A model past the structural checks, not yet validated nor converted. Read-only: its bytes may be
+ * SharedArrayBuffers that imports hand to two pool threads at once.
  */
 export type ModelParts =
   | { format: 'glb'; sourceFormat: SourceFormat; entry: string; glb: Uint8Array }
@@ -80,10 +76,8 @@ export type ModelParts =
     };
 
 /**
- * Checks an untrusted `.glb`, `.gltf` (embedded `data:` resources only) or `.zip` (a `.gltf` with
- * its resources, or a `.glb`) and returns it as a GLB. The name's extension must match the content.
- * Throws ModelFileError: `invalid_file` (details.messages says why, in the validator's shape),
- * `too_large` or `conversion_failed`.
+ * A `.glb`, `.gltf` (embedded `data:` only) or `.zip` as one GLB; the extension must match the content.
+ * Throws ModelFileError `invalid_file` (details.messages in the validator's shape), `too_large` or `conversion_failed`.
  */
 export async function checkModelFile(
   bytes: Uint8Array,

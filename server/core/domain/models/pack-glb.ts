@@ -1,11 +1,8 @@
 import { ModelFileError } from './model-file-error.js';
 
 /**
- * Packs a glTF (JSON plus its resources) into one GLB without reinterpreting the model: every
- * buffer that holds data becomes part of the single binary chunk, images given by URI become
- * buffer views, and the JSON is otherwise kept as it came. A model the Khronos validator passes
- * stays the same model, whatever extensions, accessor layouts or animation targets it uses
- * (a read-and-write through a scene library keeps only what that library models).
+ * Packs a glTF into one GLB without reinterpreting it, so a model the validator passes stays the same model
+ * (a round trip through a scene library would keep only what that library models).
  */
 export interface PackGlbOptions {
   /** Largest GLB written; past it the packing stops with `too_large`. */
@@ -98,7 +95,8 @@ class BinaryChunk {
 
 /**
  * Merges the buffers that hold data (a `uri`) into buffer 0, the GLB's binary chunk; buffers
- * without data (a meshopt fallback) stay, after it. Returns, per original buffer, where it went.
+ * without data (a meshopt fallback, or one a .gltf declares without a uri) stay, after it.
+ * Returns, per original buffer, where it went.
  */
 function mergeBuffers(json: Json, resources: Map<string, Uint8Array>, chunk: BinaryChunk) {
   const buffers = objects(json.buffers);
@@ -191,9 +189,10 @@ export function packGlb(source: Json, resources: Map<string, Uint8Array>, option
   const { moved, kept } = mergeBuffers(json, resources, chunk);
   moveBufferViews(json, moved);
   embedImages(json, resources, chunk);
+  // A GLB's buffer 0 is its binary chunk: buffers without data (a .gltf may declare them) follow a small
+  // placeholder when no buffer holds data, as their data stays undefined rather than becoming zeros.
+  if (chunk.parts.length === 0 && kept.length > 0) chunk.add(new Uint8Array(ALIGNMENT));
   const binary = chunk.parts.length > 0 ? [{ byteLength: chunk.length }] : [];
-  if (binary.length === 0 && kept.length > 0)
-    throw unconvertible('a buffer without data is used, but no buffer holds the data a GLB needs.');
   const buffers = [...binary, ...kept];
   if (buffers.length > 0) json.buffers = buffers;
   else delete json.buffers;

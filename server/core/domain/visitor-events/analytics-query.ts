@@ -1,8 +1,7 @@
 import { invalidRequest } from '../errors.js';
 import { utcDay } from './receive-time.js';
+import { MAX_ANALYTICS_DAYS } from '../../wire/analytics.js';
 
-/** The longest range one analytics read covers, in days (contract 12.12). */
-export const MAX_ANALYTICS_DAYS = 366;
 /** The range when none is asked for: the last 30 days ending today. */
 const DEFAULT_ANALYTICS_DAYS = 30;
 const DAY_MS = 24 * 3600_000;

@@ -14,10 +14,8 @@ import {
 } from './settings.js';
 
 /**
- * Every setting, declared once: its check, default, the processes that read it and its line in
- * the README's settings table (`npm run docs:settings`). Each process's config module takes the
- * pieces it reads (`piecesFor`); shared code asks for the pieces' result types (`StorageSettings`,
- * ...), never for a whole process's config.
+ * Every setting declared once (check, default, readers, README line via `npm run docs:settings`). Shared code
+ * asks for a piece's result type, never a whole process's config, so it runs in any process.
  */
 const { text, checked, int, millis, oneOf, bool, httpUrl, secret, host, rate, durations, trustProxy, INT32_MAX, got } =
   setting;

@@ -34,9 +34,8 @@ export interface ImportModelInput {
 export type ImportTimings = Record<string, number>;
 
 /**
- * One step of an import in a pool thread. `unpack` reads the download from the disk (so that
- * the event loop never holds it) into SharedArrayBuffers; `validate` and `convert` then read
- * those same bytes in two threads at once, without a copy.
+ * One step of an import in a pool thread. `unpack` reads the download into SharedArrayBuffers off the event
+ * loop, so `validate` and `convert` can read the same bytes in two threads at once without a copy.
  */
 export type ImportStepInput =
   | { step: 'unpack'; source: ImportSource; maxBytes: number }
@@ -108,9 +107,8 @@ async function convert(
 }
 
 /**
- * The cpu-pool task of an import's steps (import-model-in-pool.ts puts them together): the same
- * checks as POST /assets (safe unzip, one model, resources only from the archive, the Khronos
- * validator, glTF → GLB, 50 MB), the credit in `asset.copyright`, and the readiness metrics.
+ * The cpu-pool task of an import's steps (import-model-in-pool.ts puts them together): the checks of
+ * POST /assets, so an imported model is held to the same rules as an uploaded one.
  */
 export default async function importModelTask(
   input: ImportStepInput,

@@ -1,7 +1,6 @@
 /**
- * ISO 4217 minor units (12.5), a fixed table so the server and every browser agree (Intl's own
- * defaults differ for HUF, IDR, IQD and others). Source: the ISO list as moneyphp/iso-currencies
- * generates it; funds and metals (XAU, XDR) have no minor unit and format with 2 like any other code.
+ * ISO 4217 minor units (12.5; moneyphp/iso-currencies), fixed so the server and every browser agree (Intl differs
+ * for HUF, IDR, IQD and others). Funds and metals (XAU, XDR) format with 2 like any other code.
  */
 
 const ZERO = new Set('BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX UYI VND VUV XAF XOF XPF'.split(' '));

@@ -1,4 +1,5 @@
 import { currencyDecimals } from './currency-decimals.js';
+import { DEFAULT_SETTINGS } from './default-settings.js';
 import {
   isRecord,
   join,
@@ -15,7 +16,6 @@ import type { PricingSettings, SceneSettings } from './types.js';
 
 /** The projectSettings keys the element honours (12.7), defaults filled in; a bad value is its default. */
 const PATH = 'sceneData.projectSettings';
-const DEFAULT_PRIMARY_COLOR = '#1f3a5f';
 
 function group(settings: Json, key: string, warnings: SceneWarnings): Json {
   const value = settings[key];
@@ -40,7 +40,8 @@ function readCurrency(pricing: Json, settings: Json, warnings: SceneWarnings) {
   const inPricing = pricing.currency !== undefined && pricing.currency !== null;
   const raw = inPricing ? pricing.currency : settings.currency;
   const path = inPricing ? join(join(PATH, 'pricing'), 'currency') : join(PATH, 'currency');
-  if (raw === undefined || raw === null || raw === '') return { currency: null, decimals: 2 as const };
+  const none = { currency: DEFAULT_SETTINGS.pricing.currency, decimals: DEFAULT_SETTINGS.pricing.decimals };
+  if (raw === undefined || raw === null || raw === '') return none;
   const code = typeof raw === 'string' ? raw.trim().toUpperCase() : '';
   const decimals = currencyDecimals(code);
   if (decimals === null) {
@@ -49,7 +50,7 @@ function readCurrency(pricing: Json, settings: Json, warnings: SceneWarnings) {
       'invalid_value',
       'A currency is an ISO 4217 code with 0, 2 or 3 decimals; prices show plain numbers.',
     );
-    return { currency: null, decimals: 2 as const };
+    return none;
   }
   return { currency: code, decimals };
 }
@@ -76,19 +77,23 @@ function readPricing(settings: Json, warnings: SceneWarnings): PricingSettings {
   const showPrices =
     readBoolean(pricing.showPrices, at('showPrices'), warnings) ??
     readBoolean(settings.showPrices, join(PATH, 'showPrices'), warnings) ??
-    true;
+    DEFAULT_SETTINGS.pricing.showPrices;
   return {
     ...readCurrency(pricing, settings, warnings),
     locale: readLocale(pricing.locale, at('locale'), warnings),
     showPrices,
-    showDeltas: readBoolean(pricing.showDeltas, at('showDeltas'), warnings) ?? true,
+    showDeltas: readBoolean(pricing.showDeltas, at('showDeltas'), warnings) ?? DEFAULT_SETTINGS.pricing.showDeltas,
     tax: readTax(pricing.tax, at('tax'), warnings),
-    rounding: readEnum(pricing.rounding, ['half-up', 'half-even'] as const, at('rounding'), warnings) ?? 'half-up',
+    rounding:
+      readEnum(pricing.rounding, ['half-up', 'half-even'] as const, at('rounding'), warnings) ??
+      DEFAULT_SETTINGS.pricing.rounding,
   };
 }
 
 function readBackground(value: unknown, path: string, warnings: SceneWarnings) {
-  return value === 'transparent' ? 'transparent' : (readColor(value, path, warnings) ?? '#ffffff');
+  return value === 'transparent'
+    ? 'transparent'
+    : (readColor(value, path, warnings) ?? DEFAULT_SETTINGS.display.background);
 }
 
 /** Reads projectSettings (12.7) with every default in place. */
@@ -108,19 +113,21 @@ export function parseSettings(value: unknown, warnings: SceneWarnings): SceneSet
     readNumber(source[key], at(name, key), warnings, min, max);
   const flag = (source: Json, name: string, key: string) => readBoolean(source[key], at(name, key), warnings);
 
-  const minDistance = number(camera, 'camera', 'minDistance', 0, Number.MAX_VALUE) ?? null;
-  let maxDistance = number(camera, 'camera', 'maxDistance', 0, Number.MAX_VALUE) ?? null;
+  const minDistance =
+    number(camera, 'camera', 'minDistance', 0, Number.MAX_VALUE) ?? DEFAULT_SETTINGS.camera.minDistance;
+  let maxDistance = number(camera, 'camera', 'maxDistance', 0, Number.MAX_VALUE) ?? DEFAULT_SETTINGS.camera.maxDistance;
   if (minDistance !== null && maxDistance !== null && maxDistance < minDistance) {
     warnings.warn(at('camera', 'maxDistance'), 'invalid_value', 'maxDistance is below minDistance; none is used.');
     maxDistance = null;
   }
-  const minPolarAngle = number(camera, 'camera', 'minPolarAngle', 0, 180) ?? 0;
-  let maxPolarAngle = number(camera, 'camera', 'maxPolarAngle', 0, 180) ?? 180;
+  const minPolarAngle = number(camera, 'camera', 'minPolarAngle', 0, 180) ?? DEFAULT_SETTINGS.camera.minPolarAngle;
+  let maxPolarAngle = number(camera, 'camera', 'maxPolarAngle', 0, 180) ?? DEFAULT_SETTINGS.camera.maxPolarAngle;
   if (maxPolarAngle < minPolarAngle) {
     warnings.warn(at('camera', 'maxPolarAngle'), 'invalid_value', 'maxPolarAngle is below minPolarAngle; 180 is used.');
-    maxPolarAngle = 180;
+    maxPolarAngle = DEFAULT_SETTINGS.camera.maxPolarAngle;
   }
-  const shadows = lighting.shadows === 'auto' ? 'auto' : (flag(lighting, 'lighting', 'shadows') ?? 'auto');
+  const shadows =
+    lighting.shadows === 'auto' ? 'auto' : (flag(lighting, 'lighting', 'shadows') ?? DEFAULT_SETTINGS.lighting.shadows);
 
   return {
     pricing: readPricing(settings, warnings),
@@ -128,37 +135,41 @@ export function parseSettings(value: unknown, warnings: SceneWarnings): SceneSet
       primaryColor:
         readColor(settings.brandColor, join(PATH, 'brandColor'), warnings) ??
         readColor(branding.primaryColor, at('branding', 'primaryColor'), warnings) ??
-        DEFAULT_PRIMARY_COLOR,
-      logoUrl: readHttpsUrl(branding.logoUrl, at('branding', 'logoUrl'), warnings) ?? null,
+        DEFAULT_SETTINGS.branding.primaryColor,
+      logoUrl: readHttpsUrl(branding.logoUrl, at('branding', 'logoUrl'), warnings) ?? DEFAULT_SETTINGS.branding.logoUrl,
     },
     lighting: {
       environment:
-        readEnum(lighting.environment, ['room', 'none'] as const, at('lighting', 'environment'), warnings) ?? 'room',
-      environmentIntensity: number(lighting, 'lighting', 'environmentIntensity', 0, 5) ?? 1,
-      exposure: number(lighting, 'lighting', 'exposure', 0.1, 4) ?? 1,
-      keyLight: number(lighting, 'lighting', 'keyLight', 0, 10) ?? 1.5,
+        readEnum(lighting.environment, ['room', 'none'] as const, at('lighting', 'environment'), warnings) ??
+        DEFAULT_SETTINGS.lighting.environment,
+      environmentIntensity:
+        number(lighting, 'lighting', 'environmentIntensity', 0, 5) ?? DEFAULT_SETTINGS.lighting.environmentIntensity,
+      exposure: number(lighting, 'lighting', 'exposure', 0.1, 4) ?? DEFAULT_SETTINGS.lighting.exposure,
+      keyLight: number(lighting, 'lighting', 'keyLight', 0, 10) ?? DEFAULT_SETTINGS.lighting.keyLight,
       shadows,
-      shadowOpacity: number(lighting, 'lighting', 'shadowOpacity', 0, 1) ?? 0.25,
+      shadowOpacity: number(lighting, 'lighting', 'shadowOpacity', 0, 1) ?? DEFAULT_SETTINGS.lighting.shadowOpacity,
     },
     display: {
       background: readBackground(display.background, at('display', 'background'), warnings),
-      autoRotate: flag(display, 'display', 'autoRotate') ?? false,
-      showOptions: flag(display, 'display', 'showOptions') ?? true,
-      showForm: flag(display, 'display', 'showForm') ?? true,
+      autoRotate: flag(display, 'display', 'autoRotate') ?? DEFAULT_SETTINGS.display.autoRotate,
+      showOptions: flag(display, 'display', 'showOptions') ?? DEFAULT_SETTINGS.display.showOptions,
+      showForm: flag(display, 'display', 'showForm') ?? DEFAULT_SETTINGS.display.showForm,
     },
     camera: {
-      fov: number(camera, 'camera', 'fov', 10, 100) ?? 45,
+      fov: number(camera, 'camera', 'fov', 10, 100) ?? DEFAULT_SETTINGS.camera.fov,
       minDistance,
       maxDistance,
       minPolarAngle,
       maxPolarAngle,
-      enablePan: flag(camera, 'camera', 'enablePan') ?? true,
-      enableZoom: flag(camera, 'camera', 'enableZoom') ?? true,
+      enablePan: flag(camera, 'camera', 'enablePan') ?? DEFAULT_SETTINGS.camera.enablePan,
+      enableZoom: flag(camera, 'camera', 'enableZoom') ?? DEFAULT_SETTINGS.camera.enableZoom,
     },
     ar: {
-      enabled: flag(ar, 'ar', 'enabled') ?? true,
-      placement: readEnum(ar.placement, ['floor', 'wall'] as const, at('ar', 'placement'), warnings) ?? 'floor',
-      scale: readEnum(ar.scale, ['auto', 'fixed'] as const, at('ar', 'scale'), warnings) ?? 'auto',
+      enabled: flag(ar, 'ar', 'enabled') ?? DEFAULT_SETTINGS.ar.enabled,
+      placement:
+        readEnum(ar.placement, ['floor', 'wall'] as const, at('ar', 'placement'), warnings) ??
+        DEFAULT_SETTINGS.ar.placement,
+      scale: readEnum(ar.scale, ['auto', 'fixed'] as const, at('ar', 'scale'), warnings) ?? DEFAULT_SETTINGS.ar.scale,
     },
   };
 }

@@ -40,9 +40,8 @@ export const submissions = pgTable(
 );
 
 /**
- * Screenshots arrive inside the submit body. They are committed here with the request (so the
- * acknowledgement never depends on storage), then the screenshots step moves them to storage
- * and clears `data`.
+ * Screenshots committed with the request, so the acknowledgement never depends on storage; the screenshots
+ * step then moves them to storage and clears `data`.
  */
 export const submissionScreenshots = pgTable(
   'submission_screenshots',

@@ -1,7 +1,12 @@
 import { Type } from 'typebox';
-import { MAX_ANALYTICS_DAYS } from '../core/domain/visitor-events/analytics-query.js';
 
-/** Shapes of `GET /projects/:id/analytics` (contract 12.12). */
+/**
+ * `GET /projects/:id/analytics` (contract 12.12), as TypeBox schemas the route documents with and the
+ * owner console types itself with.
+ */
+
+/** The longest range one analytics read covers, in days (contract 12.12). */
+export const MAX_ANALYTICS_DAYS = 366;
 
 /** Checked by the service (analytics-query.ts), so that each refusal names its parameter in words. */
 export const AnalyticsQuery = Type.Object({
