@@ -125,7 +125,9 @@ it('answers 503 unavailable with Retry-After while Postgres is down, then recove
 
   // Every acknowledged submission, before, during and after the outage, reaches the owner exactly once.
   const ids = acknowledgedIds(samples, 'submit');
-  await waitForMails(smtp, ids, 90_000);
+  await waitForMails(smtp, ids, 90_000).catch((error: Error) => {
+    throw new Error(`${error.message}\n${stack.output()}`);
+  });
   console.log(`Postgres back to the last of ${ids.length} acknowledged requests e-mailed: ${Date.now() - backAt} ms`);
   await waitForStepsDone(postgres.databaseUrl, 90_000);
   const mails = mailsByRequest(smtp);

@@ -105,7 +105,9 @@ it('keeps answering reads and loses no acknowledged submission when Redis restar
 
   // Acknowledged while Redis was gone, or before it lost its queues: each reaches the owner once.
   const ids = acknowledgedIds(samples, 'submit');
-  await waitForMails(smtp, ids, 120_000);
+  await waitForMails(smtp, ids, 120_000).catch((error: Error) => {
+    throw new Error(`${error.message}\n${stack.output()}`);
+  });
   console.log(`Redis back to the last of ${ids.length} acknowledged requests e-mailed: ${Date.now() - backAt} ms`);
   await waitForStepsDone(env.databaseUrl, 120_000);
   const mails = mailsByRequest(smtp);
