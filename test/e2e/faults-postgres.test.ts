@@ -132,4 +132,10 @@ it('answers 503 unavailable with Retry-After while Postgres is down, then recove
   await waitForStepsDone(postgres.databaseUrl, 90_000);
   const mails = mailsByRequest(smtp);
   expect(ids.filter((id) => mails.get(id) !== 1)).toEqual([]);
+  // Recovered alone: no process died on the way.
+  expect([stack.server, stack.worker, stack.bff].map((part) => part.current()!.child.exitCode)).toEqual([
+    null,
+    null,
+    null,
+  ]);
 }, 240_000);

@@ -112,4 +112,10 @@ it('keeps answering reads and loses no acknowledged submission when Redis restar
   await waitForStepsDone(env.databaseUrl, 120_000);
   const mails = mailsByRequest(smtp);
   expect(ids.filter((id) => mails.get(id) !== 1)).toEqual([]);
+  // Recovered alone: no process died on the way.
+  expect([stack.server, stack.worker, stack.bff].map((part) => part.current()!.child.exitCode)).toEqual([
+    null,
+    null,
+    null,
+  ]);
 }, 300_000);
