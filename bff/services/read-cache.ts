@@ -90,6 +90,14 @@ export function createReadCache(options: ReadCacheOptions) {
       kept.confirmedAt = Date.now();
     },
 
+    /**
+     * Whether `kept` is still the entry of `key` and the feed vouches that no share change was missed: then it may
+     * be served past its freshness while the server cannot be asked.
+     */
+    vouchesFor(key: string, kept: KeptRead): boolean {
+      return vouched && entries.peek(key) === kept;
+    },
+
     delete(key: string) {
       entries.delete(key);
     },

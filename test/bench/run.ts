@@ -23,6 +23,7 @@ import { measureReadScaleOut, measureUploads } from './scale-out.js';
 import { benchWebhooks } from './webhook-deliveries.js';
 import { benchLibraries, printLibraries } from './libraries.js';
 import { benchStartup, printStartup } from './startup.js';
+import { benchSoak, printSoak } from './soak.js';
 import { benchAnalytics, benchVisitorEvents, printAnalytics, printVisitorEvents } from './visitor-events.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 8);
@@ -36,8 +37,8 @@ const base = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/tes
 /**
  * `BENCH_ONLY=webhooks`, `libraries`, `scale-out`, `bff` (the BFF cache rows), `startup` (each process's start-up,
  * startup.ts), `options` (an option change to the next drawn frame, option-change.ts), `events` (visitor events
- * through the BFF) or `analytics` (the analytics read at 1,000,000 events, visitor-events.ts) runs that benchmark
- * alone (element: above).
+ * through the BFF), `analytics` (the analytics read at 1,000,000 events, visitor-events.ts) or `soak` (reads and
+ * submissions for SOAK_SECONDS against the build's processes, soak.ts) runs that benchmark alone (element: above).
  */
 const ONLY = process.env.BENCH_ONLY;
 
@@ -157,15 +158,25 @@ async function main() {
   );
 
   const tsx = path.resolve('node_modules/.bin/tsx');
-  // The start-up benchmark spawns its own processes.
+  // The start-up benchmark and the soak spawn their own processes.
   const child =
-    ONLY === 'startup'
+    ONLY === 'startup' || ONLY === 'soak'
       ? null
       : spawn(tsx, ['server/main.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
   const api = `http://127.0.0.1:${port}`;
   let bare: ChildProcess | null = null;
   let bff: ChildProcess | null = null;
   try {
+    if (!child && ONLY === 'soak') {
+      const soak = await benchSoak({
+        env,
+        seconds: Number(process.env.SOAK_SECONDS ?? 60),
+        readConnections: Number(process.env.SOAK_CONNECTIONS ?? 1000),
+        submitsPerSecond: Number(process.env.SOAK_SUBMITS_PER_SECOND ?? 20),
+      });
+      if (!printSoak(soak)) process.exitCode = 1;
+      return;
+    }
     if (!child) {
       printStartup(await benchStartup({ env, rounds: ROUNDS }));
       return;

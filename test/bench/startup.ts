@@ -51,7 +51,7 @@ const BARE_SOURCE = 'test/bench/bare-fastify.ts';
 const compiledEntry = (source: string) => path.join(BUILD_DIR, source.replace(/\.ts$/, '.js'));
 
 /** Runs `npm run build`, and compiles the anchor (test code, outside the build) beside it. */
-async function build(): Promise<void> {
+export async function build(): Promise<void> {
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   const child = spawn(npm, ['run', '-s', 'build'], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));

@@ -3,7 +3,7 @@ import { ownOrigin } from '../../services/own-origin.js';
 import { shareIdsOfUrl } from '../../services/share-ids.js';
 import { PREVIEW_IMAGE, displayName, sharePageUrl } from '../../services/share-page.js';
 import { oembedResponse } from '../../services/oembed.js';
-import { errorBody } from '../../error-body.js';
+import { errorBody, sendUpstreamUnavailable } from '../../error-body.js';
 import { headlessRead } from '../share/headless-read.js';
 
 /** The largest iframe bound a consumer may ask for, in CSS pixels. */
@@ -67,8 +67,7 @@ export default async function oembedRoutes(app: FastifyInstance) {
         return reply.code(429).send(errorBody('rate_limited', 'Too many requests, try again later.'));
       }
       if (read.status !== 200 || !read.project) {
-        if (read.status >= 500)
-          return reply.code(503).send(errorBody('unavailable', 'The API is not reachable right now.'));
+        if (read.status >= 500) return sendUpstreamUnavailable(reply);
         return reply.code(404).send(errorBody('not_found', 'Share not found.'));
       }
       return reply.type('application/json; charset=utf-8').send(

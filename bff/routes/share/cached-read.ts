@@ -5,6 +5,7 @@ import { etagMatches } from '../../../server/core/domain/public-payload.js';
 import { KEPT_HEADERS, type KeptRead } from '../../services/read-cache.js';
 import { cacheableReadTarget, readCacheKey } from '../../services/read-cache-key.js';
 import type { CacheHitFastPath } from '../../services/cache-hit-fast-path.js';
+import { readBudgetExceeded, readBudgetHeaders } from '../../../server/core/services/public-share/read-budget.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -79,8 +80,25 @@ export function cachedRead(app: FastifyInstance, cacheHit: CacheHitFastPath) {
     done();
   }
 
+  /**
+   * The server cannot answer (unreachable, or a 5xx): a kept answer the feed still vouches for is served stale
+   * rather than refused, its read counted like a hit's. True when the reply is taken.
+   */
+  function serveStale(request: FastifyRequest, reply: FastifyReply): boolean {
+    const read = request.cachedRead;
+    const kept = read?.kept;
+    if (!read || !kept || !readCache.vouchesFor(read.key, kept)) return false;
+    void app.readBudget.spend(request.ip).then((budget) => {
+      if (!budget.allowed) return reply.send(readBudgetExceeded(budget));
+      if (budget.remaining !== undefined) reply.headers(readBudgetHeaders(budget));
+      return sendKept(reply, kept, read.ifNoneMatch);
+    });
+    return true;
+  }
+
   return {
     preHandler,
+    serveStale,
     /** The If-None-Match the server is asked with: the kept ETag, or none so that a 200 comes back to keep. */
     upstreamHeaders(request: FastifyRequest, headers: Record<string, string | string[] | undefined>) {
       const read = request.cachedRead;
@@ -97,6 +115,10 @@ export function cachedRead(app: FastifyInstance, cacheHit: CacheHitFastPath) {
         res.stream.resume();
         readCache.confirm(read.key, read.kept, read.heard);
         return sendKept(reply, read.kept, read.ifNoneMatch);
+      }
+      if (res.statusCode >= 500 && serveStale(request, reply)) {
+        res.stream.resume();
+        return;
       }
       const etag = res.headers.etag;
       if (res.statusCode !== 200 || typeof etag !== 'string') {

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import httpProxy from '@fastify/http-proxy';
 import { PassThrough } from 'node:stream';
 import { VISITOR_EVENT_LIMITS } from '../../../server/core/wire/configurator/index.js';
-import { errorBody } from '../../error-body.js';
+import { sendUpstreamUnavailable } from '../../error-body.js';
 
 /** The route's path under the BFF, as Fastify names it. */
 export const VISITOR_EVENTS_ROUTE = '/share/:projectId/:token/events';
@@ -64,7 +64,7 @@ export default async function visitorEventsProxy(
       retryDelay: () => null,
       onError: (reply, { error }) => {
         reply.request.log.warn({ err: error }, 'upstream request failed');
-        reply.code(503).send(errorBody('unavailable', 'The API is not reachable right now.'));
+        sendUpstreamUnavailable(reply);
       },
     },
   });

@@ -4,7 +4,7 @@ import { publicCorsHeaders } from '../../../server/core/http/public-cors.js';
 import { SUBMIT_BODY_LIMIT } from '../../../server/core/wire/submit-limits.js';
 import { cachedRead, type UpstreamResponse } from './cached-read.js';
 import { isPageRequest, sharePage } from './page.js';
-import { errorBody } from '../../error-body.js';
+import { errorBody, sendUpstreamUnavailable } from '../../error-body.js';
 import { varyWithAccept } from '../../services/vary-with-accept.js';
 import { withoutOwnOrigin } from '../../services/own-origin.js';
 import type { RequestAddressing } from '../../services/request-address.js';
@@ -105,14 +105,15 @@ export default async function shareRoutes(
           .onResponse(request as FastifyRequest, reply as FastifyReply, res as unknown as UpstreamResponse)
           .catch((error: unknown) => {
             request.log.warn({ err: error }, 'upstream answer failed midway');
-            if (!reply.sent) reply.code(503).send(errorBody('unavailable', 'The API is not reachable right now.'));
+            if (!reply.sent) sendUpstreamUnavailable(reply);
           });
       },
       // The client retries on its own terms (Retry-After); the BFF must not multiply load.
       retryDelay: () => null,
       onError: (reply, { error }) => {
         reply.request.log.warn({ err: error }, 'upstream request failed');
-        reply.code(503).send(errorBody('unavailable', 'The API is not reachable right now.'));
+        if (cache.serveStale(reply.request as FastifyRequest, reply as FastifyReply)) return;
+        sendUpstreamUnavailable(reply);
       },
     },
   });

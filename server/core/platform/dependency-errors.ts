@@ -17,6 +17,8 @@ const DOWN_MESSAGES = new RegExp(
       'Command timed out',
       'Connection terminated',
       'timeout exceeded when trying to connect',
+      // pg, on a client whose connection Postgres ended while it was lent (a restart mid-transaction).
+      'Client has encountered a connection error and is not queryable',
     ].join('|') +
     ')',
 );

@@ -33,6 +33,9 @@ export function createDb(databaseUrl: string, poolSize = 10, options: DbOptions 
   });
   // A dropped connection must not crash the process; the next query reconnects.
   pool.on('error', () => {});
+  // The pool stops listening to a client while it is lent out: a connection Postgres ends then (a restart
+  // mid-transaction) would crash the process. The holder's next query fails instead, and the pool drops it.
+  pool.on('connect', (client) => client.on('error', () => {}));
   return drizzle(pool, { schema, casing: 'snake_case' }) as Db;
 }
 
