@@ -62,7 +62,7 @@ export function createWorkerDeps(config: WorkerConfig, log: Logger, jobs: JobReg
   ) as Queues;
   const webhookSender = createWebhookSender({ allowInsecure: config.webhooks.allowInsecure });
   // Commits that do not wait for the disk, which would cap deliveries at its flush rate. A Postgres crash
-  // then only repeats attempts (at-least-once): their outbox rows are lost with the same commits.
+  // then only repeats attempts (at-least-once): the lost commits also kept their outbox rows.
   const webhookDb = createDb(config.databaseUrl, Math.ceil(config.webhooks.concurrency / 2) + 2, {
     synchronousCommit: false,
   });

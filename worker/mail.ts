@@ -8,9 +8,8 @@ import {
 } from '../server/core/platform/ssrf-guard.js';
 
 /**
- * A project's own SMTP host (chosen by any editor) goes through the SSRF guard: public addresses on
- * submission ports only, connected at the checked address, with fixed error messages (raw socket
- * errors would make the step a port scanner). The platform's SMTP_URL is trusted. Null: none configured.
+ * Any editor picks a project's SMTP host, so it goes through the SSRF guard with fixed error messages (raw
+ * socket errors would make the step a port scanner); the operator's SMTP_URL is trusted. Null: none set.
  */
 export interface MailRoute {
   source: 'project' | 'platform';
