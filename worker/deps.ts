@@ -41,9 +41,8 @@ function createLazyWarmPool(threads: number): CpuPool & { warm(): void } {
 }
 
 /**
- * What the worker process needs, built once; `jobs`: the job types it runs (tests register their own). Two Redis
- * clients on purpose: BullMQ workers block and retry forever (`workerRedis`), while producers (`queues`) fail fast so
- * that a Redis outage never holds up the relay or a step.
+ * Two Redis clients on purpose: BullMQ workers block and retry forever, while producers fail fast so a
+ * Redis outage never holds up the relay or a step. `jobs`: tests register their own.
  */
 export function createWorkerDeps(config: WorkerConfig, log: Logger, jobs: JobRegistry = JOBS) {
   // Two connections per job that may run at once (its work, its lease), plus the relay's.
@@ -62,11 +61,8 @@ export function createWorkerDeps(config: WorkerConfig, log: Logger, jobs: JobReg
     }),
   ) as Queues;
   const webhookSender = createWebhookSender({ allowInsecure: config.webhooks.allowInsecure });
-  // A pool of its own whose commits do not wait for the disk: two commits per attempt would
-  // otherwise cap deliveries at the disk's flush rate. A crash of Postgres may lose the last
-  // few milliseconds of attempt records; those attempts are then made again under the same
-  // delivery id (at-least-once, as always), never lost: the outbox rows that schedule them are
-  // removed by the same lost commits.
+  // Commits that do not wait for the disk, which would cap deliveries at its flush rate. A Postgres crash
+  // then only repeats attempts (at-least-once): the lost commits also kept their outbox rows.
   const webhookDb = createDb(config.databaseUrl, Math.ceil(config.webhooks.concurrency / 2) + 2, {
     synchronousCommit: false,
   });

@@ -3,9 +3,8 @@ import { failingDependencies } from '../server/core/platform/dependency-health.j
 import type { WorkerDeps } from './deps.js';
 
 /**
- * The worker's small HTTP port for orchestrators (WORKER_HEALTH_PORT; unset, a free port, logged):
- * `GET /health` when Postgres and Redis answer, `GET /ready` when file storage does too, both 503
- * naming what fails (the server's shapes). Closed first on shutdown, so probes see the worker going.
+ * `/health` (Postgres, Redis) and `/ready` (plus storage) for orchestrators; closed first on shutdown
+ * so probes see the worker going.
  */
 export async function startHealthServer(
   deps: Pick<WorkerDeps, 'db' | 'producerRedis' | 'storage' | 'log' | 'config'>,

@@ -8,14 +8,8 @@ import {
 } from '../server/core/platform/ssrf-guard.js';
 
 /**
- * Which SMTP server sends a project's mail: the project's own (`smtpHost`, `smtpPort`,
- * `smtpUser`, `smtpPassword`, `smtpSecure`, optional `smtpFrom` in projectSettings) when it
- * names a host, else the platform's SMTP_URL. Null when neither is configured.
- *
- * A project's SMTP host is chosen by any editor of the project, so it goes through the SSRF
- * guard: only public addresses on the usual submission ports, reached at the address that was
- * checked, and failures reported with short fixed messages (raw socket errors would turn the
- * step's error into a port scanner). The platform's SMTP_URL is the operator's and is trusted.
+ * Any editor picks a project's SMTP host, so it goes through the SSRF guard with fixed error messages (raw
+ * socket errors would make the step a port scanner); the operator's SMTP_URL is trusted. Null: none set.
  */
 export interface MailRoute {
   source: 'project' | 'platform';
@@ -73,9 +67,8 @@ export function mailRouteFor(
 }
 
 /**
- * A failed send over a project's own SMTP server, with a fixed message that is safe to show the
- * owner. `permanent`: retrying will not help (host or port not allowed, a 5xx answer). The
- * original error stays in `cause`, for logs only.
+ * A failed project SMTP send with a message safe to show the owner; `permanent`: retrying will not
+ * help. The original error stays in `cause`, for logs only.
  */
 export class ProjectMailError extends Error {
   override name = 'ProjectMailError';
@@ -137,9 +130,8 @@ export interface MailGuardOptions {
 }
 
 /**
- * The transport to use for a route: a project's host is checked and replaced by the address
- * that passed (the host name stays the TLS server name, so certificates are checked against
- * it); the platform's is used as configured. Throws ProjectMailError when the host is refused.
+ * A project's host is replaced by the checked address, keeping the host name as TLS server name so
+ * certificates are checked against it. Throws ProjectMailError when the host is refused.
  */
 export async function connectableTransport(
   route: MailRoute,

@@ -8,12 +8,8 @@ import { startWorker, type WorkerApp } from './app.js';
 import { startHealthServer } from './health-server.js';
 
 /**
- * The worker process: migrate (so it can start before the server), run every BullMQ worker and
- * the outbox relay, and on SIGTERM/SIGINT stop taking jobs, let active ones finish (within
- * SHUTDOWN_TIMEOUT_MS, handing back to the queue those that do not), close every connection and
- * exit 0 (1 when jobs had to be handed back).
- * A bad or missing setting stops it with one line on stderr and exit code 1; other failures keep
- * their stack.
+ * The worker process. Migrates so it can start before the server; on SIGTERM hands back jobs not done
+ * in SHUTDOWN_TIMEOUT_MS and exits 1 if any were. A bad setting: one line on stderr, exit 1.
  */
 try {
   const config = loadWorkerConfig();

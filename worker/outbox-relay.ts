@@ -65,11 +65,8 @@ function bulkOf(rows: Claimed[]): BulkJob[] {
 }
 
 /**
- * Hands due outbox rows to BullMQ with their job type's options. Safe to run concurrently; no
- * Postgres transaction is held while Redis is called: claim (SKIP LOCKED, pushed CLAIM_MS ahead),
- * enqueue (new rows in one `addBulk` per queue, each call bounded by `deadlineMs`), record.
- * A due row already enqueued is left while BullMQ holds its job live, else re-added (processors
- * are idempotent against Postgres); after `maxEnqueues` a job type with `giveUp` is given up.
+ * No Postgres transaction is held while Redis is called (claim, enqueue, record), so it is safe to run
+ * concurrently. A row BullMQ holds live is left; others are re-added, and given up after `maxEnqueues`.
  */
 export async function dispatchOutbox(deps: WorkerDeps, options: DispatchOptions = {}): Promise<DispatchResult> {
   const { ids, resendAfterMs = deps.config.worker.resendAfterMs, batchSize = 100, deadlineMs = 3000 } = options;
@@ -154,9 +151,8 @@ export async function dispatchOutbox(deps: WorkerDeps, options: DispatchOptions 
 const RELAY_BATCH = 500;
 
 /**
- * The outbox relay: hands BullMQ the due rows at once when a process publishes a wake-up after
- * committing work (createOutboxNudger), and every `intervalMs` for whatever a lost wake-up, a Redis
- * outage or a dead worker left. Relays in several processes share the rows (SKIP LOCKED).
+ * Dispatches at once on a wake-up, and every `intervalMs` for what a lost wake-up, a Redis outage or a
+ * dead worker left.
  */
 export function startOutboxRelay(deps: WorkerDeps, intervalMs: number) {
   const { log } = deps;

@@ -8,11 +8,8 @@ import { dispatchOutbox } from './outbox-relay.js';
 import type { WorkerDeps } from './deps.js';
 
 /**
- * How every background step of a submission runs: idempotent (a step already finished is skipped, as
- * jobs arrive at least once), its result, state, next step's outbox row and the removal of its own
- * row in one transaction (services/submission-steps.ts), under a lease so a job redelivered meanwhile
- * waits. A retried error is kept for the owner; the last one fails the step and still hands over to
- * the next, so a PDF that cannot be rendered does not keep the owner's e-mail from going out.
+ * A step's last error still hands over to the next step, so a PDF that cannot be rendered does not keep
+ * the owner's e-mail from going out.
  */
 export interface SubmissionJobData {
   submissionId: string;

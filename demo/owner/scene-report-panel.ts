@@ -41,9 +41,8 @@ function money(amount: number, price: Price): string {
 }
 
 /**
- * The scene report panel (contract 12.12): what the shared parser makes of the project's current
- * revision: how many blocks, choices, effects and so on it uses, every entry it had to drop or
- * correct (where, why), and what a visitor sees first: the default options and their price.
+ * The scene report panel (12.12): what the parser made of the current revision, what it dropped
+ * or corrected and why, and the default options a visitor sees first with their price.
  */
 @customElement('scene-report-panel')
 export class SceneReportPanel extends LitElement {

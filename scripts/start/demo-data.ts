@@ -39,9 +39,8 @@ function apiClient(baseUrl: string, token: string): Api {
 type DemoModel = { id: string; fileName: string; assetId: string };
 
 /**
- * The demo stool's configurator (contract 12.14): one block per effect type the element applies
- * (material by node, variant, visibility), a base price, a quantity formula, VAT included, a
- * button animation and saved configurations. Effects name the parts of demo-model.ts.
+ * The demo stool's configurator (12.14): one block per effect type the element applies, so the demo
+ * shows each; effects name the parts of demo-model.ts.
  */
 const configurator = (target: string | undefined) => ({
   optionBlocks: [
@@ -175,8 +174,7 @@ export interface DemoShare {
 }
 
 /**
- * The other demo shares the demo page switches between, in the demo owner's workspace unless
- * said otherwise; created once by name, then brought back to their state on every start.
+ * The other demo shares, restored to their state on every start so the demo page always works;
  * `lockedToken`: an owner token of a second workspace, whose billing the caller locks.
  */
 export async function ensureDemoShares(

@@ -1,8 +1,6 @@
 /**
- * `npm run bench`: public reads, the BFF cache, the submit acknowledgement, scale-out, uploads, the element's first
- * frame and an option change, then each process's start-up, each next to an anchor measured the same way in the same
- * run (for reads: bare Fastify answering the same bytes). Compare ratios, not absolutes: the load generator and the
- * server share the cores.
+ * `npm run bench`: each row next to an anchor measured the same way in the same run. Compare ratios, not
+ * absolutes: the load generator and the server share the cores.
  */
 import autocannon, { type Result } from 'autocannon';
 import pg from 'pg';
@@ -35,10 +33,8 @@ const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const ELEMENT_ONLY = process.env.BENCH_ONLY === 'element';
 const base = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 /**
- * `BENCH_ONLY=webhooks`, `libraries`, `scale-out`, `bff` (the BFF cache rows), `startup` (each process's start-up,
- * startup.ts), `options` (an option change to the next drawn frame, option-change.ts), `events` (visitor events
- * through the BFF), `analytics` (the analytics read at 1,000,000 events, visitor-events.ts) or `soak` (reads and
- * submissions for SOAK_SECONDS against the build's processes, soak.ts) runs that benchmark alone (element: above).
+ * `BENCH_ONLY=webhooks|libraries|scale-out|bff|startup|options|events|analytics|soak` runs that
+ * benchmark alone (element: above).
  */
 const ONLY = process.env.BENCH_ONLY;
 
@@ -361,9 +357,8 @@ async function main() {
         reads[label] = { url, etag, bytes: body.byteLength, barePath };
       }
       bareRoutes['/read-304'] = { status: 304, headers: { etag: Object.values(reads)[0].etag } };
-      // The BFF's cache hits are also measured next to the very answer they give (status, headers
-      // and body), so the ratio is the BFF's work, not the bytes of its CORS, RateLimit and CSP headers.
-      // Like the BFF, the anchor's one route compares If-None-Match with the ETag and answers its 304 or its 200.
+      // The anchor answers the BFF's exact status, headers and body (and its 304), so the ratio measures
+      // the BFF's work, not the bytes of its headers.
       const bffRead = `${bffUrl}/share/${projects['1 model'].id}/${projects['1 model'].token}`;
       const bffAnswer = async (headers: Record<string, string>) => {
         let answer = await fetch(bffRead, { headers });

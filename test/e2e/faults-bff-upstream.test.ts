@@ -19,9 +19,8 @@ import {
 import { waitFor } from '../worker/submission-fixtures.js';
 
 /**
- * The BFF's upstream down under load (issue 23): with the server process killed, the BFF answers the reads it keeps
- * (200, and 304 to a client that holds them), past their freshness too, and 503 `unavailable` for the rest (a share
- * it never read, submissions); once the server is back, reads pass through again.
+ * The server killed under load (issue 23): the BFF still answers the reads it keeps, even stale, and 503
+ * `unavailable` for the rest; once the server is back, reads pass through again.
  */
 const TIMEOUT_MS = 10_000;
 /** Longer than the BFF's freshness (BFF_CACHE_TTL_MS, 5 s): kept answers go stale while the server is gone. */

@@ -25,9 +25,8 @@ import { mailsByRequest, waitForMails, waitForStepsDone } from '../helpers/mails
 import { waitFor } from '../worker/submission-fixtures.js';
 
 /**
- * Postgres restarted under load (issue 23): the server, a worker and the BFF on a Postgres of their own. While it is
- * down every request is answered in time, with 503 `unavailable` and Retry-After when Postgres was needed; once it
- * is back, reads answer 200 and submissions are acknowledged and e-mailed again, without restarting anything.
+ * Postgres restarted under load (issue 23): requests are answered in time (503 with Retry-After when
+ * Postgres was needed), and everything works again afterwards without restarting a process.
  */
 const TIMEOUT_MS = 10_000;
 const DOWN_MS = 6_000;

@@ -40,9 +40,8 @@ export interface MerchantShop {
 }
 
 /**
- * The whole product as a merchant runs it: the server, a worker and an e-mail catcher, the BFF as its own
- * process, a shop page on another origin (localhost, not 127.0.0.1) that embeds the element with one script
- * tag, and Chromium to visit it.
+ * The whole product as a merchant runs it: server, worker, e-mail catcher, BFF, and a shop page on
+ * another origin embedding the element with one script tag, visited by Chromium.
  */
 export async function startMerchantShop({ env = {}, width, height }: MerchantShopOptions): Promise<MerchantShop> {
   // Stopped in reverse, also when a later start fails, so a failed set-up leaves nothing running.

@@ -9,9 +9,8 @@ import { startFixtureLibraries, type FixtureLibraries } from '../../scripts/star
 import { freePort } from '../helpers/test-env.js';
 
 /**
- * A worker process killed (SIGKILL) in the middle of an import: the job ends `failed` with
- * `interrupted` once another worker finds it, and leaves no asset, no stored file and no
- * temporary download behind.
+ * A worker killed mid-import: the job ends `failed` with `interrupted` once another worker finds it,
+ * leaving no asset, stored file or temporary download.
  */
 let libs: FixtureLibraries;
 let server: TestServer;

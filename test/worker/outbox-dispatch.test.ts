@@ -14,9 +14,8 @@ import { createTestEnv, type TestEnv } from '../helpers/test-env.js';
 import { waitFor, workerConfig } from './submission-fixtures.js';
 
 /**
- * dispatchOutbox on its own: rows are claimed in one short statement, Redis is talked to outside
- * any transaction, outcomes are recorded afterwards, only due rows are looked at (a job delayed
- * into the future is not polled), and a job lost too often is given up by its own job type.
+ * dispatchOutbox alone: short claims, Redis outside any transaction, only due rows looked at, and a job
+ * lost too often given up by its own job type.
  */
 const HOUR = 3600_000;
 const givenUp: string[] = [];

@@ -20,9 +20,8 @@ import {
 } from './submission-fixtures.js';
 
 /**
- * Screenshots as the owner gets them, through submit and every background step: each one in the
- * PDF, WebP too, made small enough that the e-mail (the PDF its only attachment) stays far below
- * what SMTP servers accept; one that cannot be decoded is listed and the rest still go out.
+ * Screenshots through submit and every step: each in the PDF, small enough that the e-mail stays far
+ * below SMTP limits; one that cannot be decoded is listed and the rest still go out.
  */
 let server: TestServer;
 let owner: TestPerson;

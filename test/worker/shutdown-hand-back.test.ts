@@ -8,9 +8,8 @@ import { createTestEnv, type TestEnv } from '../helpers/test-env.js';
 import { waitFor, workerConfig } from './submission-fixtures.js';
 
 /**
- * SIGTERM on a worker: active jobs get SHUTDOWN_TIMEOUT_MS to finish; one that does not is handed
- * back to the queue (waiting, no attempt spent) so another worker takes it at once, instead of
- * waiting for its lock to expire.
+ * SIGTERM on a worker: a job that does not finish in SHUTDOWN_TIMEOUT_MS goes back to the queue with no
+ * attempt spent, so another worker takes it at once instead of waiting for its lock to expire.
  */
 let env: TestEnv;
 let runs = 0;

@@ -23,10 +23,8 @@ import type { WorkerApp } from '../../worker/app.js';
 import { createWebhookDeliveryRepository } from '../../server/core/repositories/webhook-deliveries.js';
 
 /**
- * Webhook deliveries end to end: the API, the worker (BullMQ on Redis), Postgres, and real
- * receivers that verify every request with `@octokit/webhooks-methods` and `standardwebhooks`.
- * The retry schedule is shortened by WEBHOOK_RETRY_SCHEDULE; its longest step (3 s) also bounds
- * Retry-After.
+ * Webhook deliveries end to end, to receivers that verify every request with the standard libraries.
+ * WEBHOOK_RETRY_SCHEDULE shortens retries; its longest step (3 s) also bounds Retry-After.
  */
 const SCHEDULE = '100ms,200ms,300ms,400ms,500ms,600ms,3s';
 const SECRET = 'whsec_' + Buffer.alloc(32, 7).toString('base64');

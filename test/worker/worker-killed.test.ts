@@ -14,9 +14,8 @@ import {
 } from './submission-fixtures.js';
 
 /**
- * A worker process killed with SIGKILL in the middle of a step (the SMTP server holds its DATA
- * answer): the message was never accepted, and once another worker takes over the lost job
- * (its lock expired) the e-mail arrives exactly once and every step is done once.
+ * A worker SIGKILLed while the SMTP server holds its DATA answer: once another worker takes the lost
+ * job, the e-mail arrives exactly once and every step is done once.
  */
 let server: TestServer;
 let owner: TestPerson;

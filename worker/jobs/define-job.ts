@@ -15,9 +15,7 @@ export interface JobContext {
 }
 
 /**
- * One job type: its queue (the family it shares a BullMQ Worker with), the options every
- * hand-over to BullMQ uses, its processor, and what happens when the relay gives it up.
- * Processors are idempotent against Postgres (jobs arrive at least once); a permanent failure
+ * Processors must be idempotent against Postgres (jobs arrive at least once); a permanent failure
  * throws UnrecoverableError, a transient one a plain error, retried with `backoff`.
  */
 export interface JobType<Data = unknown, Result = unknown> {
@@ -37,16 +35,13 @@ export interface JobType<Data = unknown, Result = unknown> {
   removeOnFail?: KeepJobs | number | boolean;
   process(job: Job<Data>, ctx: JobContext): Promise<Result>;
   /**
-   * The relay gave up the job: BullMQ lost it again after too many hand-overs (it kills or
-   * stalls every worker that takes it). Runs inside the transaction that deletes its outbox
-   * row: the place to record the work's final failure. Without it the row is re-sent forever.
+   * Runs when the relay gives up a job BullMQ keeps losing, in the transaction deleting its outbox row;
+   * without it the row is re-sent forever.
    */
   giveUp?(tx: Tx, row: OutboxRow, deps: WorkerDeps): Promise<void>;
   /**
-   * Rows of this type handed to BullMQ for the first time travel together: up to `size` of them
-   * in one job of `type` (same queue), whose data is `{ items: [each row's data] }`, so a burst
-   * costs one BullMQ job per `size` rows. Each row keeps its own outbox row and job id: a row
-   * whose carrier is gone without finishing it is handed over again alone, as this type's job.
+   * First hand-overs travel up to `size` per job of `type`, so a burst costs one BullMQ job per batch;
+   * a row whose carrier died unfinished is handed over again alone.
    */
   batch?: { type: JobType; size: number };
 }

@@ -12,9 +12,8 @@ import { webhookDelivery, webhookDeliveryBatch } from './webhook-delivery.js';
 import { libraryImport } from './library-import.js';
 
 /**
- * How a queue's BullMQ Worker runs. Each family has its own Worker, so a burst of one family
- * never keeps another waiting. Unset values come from WORKER_CONCURRENCY and
- * WORKER_LOCK_DURATION_MS.
+ * Each family has its own BullMQ Worker, so a burst of one never keeps another waiting; unset values
+ * come from WORKER_CONCURRENCY and WORKER_LOCK_DURATION_MS.
  */
 export interface QueueFamily {
   /** Jobs of this queue one worker process runs at once: a number, or read from the settings. */

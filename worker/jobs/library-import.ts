@@ -3,10 +3,8 @@ import { IMPORT_JOB, QUEUES, type ImportJobData } from '../../server/core/jobs/q
 import { defineJob } from './define-job.js';
 
 /**
- * One library import (server/core/services/libraries/import-runner.ts): download, checks in the
- * CPU pool, save. A run ends its job itself (completed or failed with a code); a second run of a
- * job that already started means the first died, and ends it `interrupted`. So BullMQ runs it
- * once: a failure is not retried (the person starts the import again).
+ * A run ends its own job; a second run of a started job means the first died, and ends it `interrupted`.
+ * Not retried: the person starts the import again.
  */
 export const libraryImport = defineJob({
   queue: QUEUES.imports,

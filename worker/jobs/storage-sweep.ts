@@ -3,9 +3,8 @@ import { sweepUnclaimedFiles } from '../../server/core/services/storage-sweep.js
 import { defineJob } from './define-job.js';
 
 /**
- * `storage-sweep`: removes stored objects no row claims, older than STORAGE_SWEEP_GRACE_MS. A
- * BullMQ job scheduler (one per deployment, whatever the number of workers) runs it every
- * STORAGE_SWEEP_INTERVAL_MS; it has no outbox row, a lost run is simply the next one.
+ * Removes unclaimed stored objects older than STORAGE_SWEEP_GRACE_MS. A job scheduler runs it, with no
+ * outbox row: a lost run is simply the next one.
  */
 export const storageSweep = defineJob({
   queue: QUEUES.maintenance,

@@ -25,10 +25,8 @@ function adminRecipients(value: unknown): string[] {
 }
 
 /**
- * E-mails the owner (projectSettings.emailAdminAddress, else the workspace's owners) over the
- * project's SMTP settings, else the platform's SMTP_URL, with the PDF (which holds the
- * screenshots) as its only attachment. No address at all: done, with a note. No SMTP at all:
- * failed at once, with the reason.
+ * E-mails the owner over the project's SMTP, else SMTP_URL, with the PDF as the only attachment.
+ * No address: done with a note; no SMTP at all: failed at once.
  */
 export const submissionEmail = defineSubmissionStep(
   {

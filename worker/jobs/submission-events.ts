@@ -2,9 +2,8 @@ import { emitEvent } from '../../server/core/services/events.js';
 import { RequestGoneError, defineSubmissionStep } from '../submission-step.js';
 
 /**
- * Hands the submission to webhook dispatch: `form.submitted`, and `quote.submitted` when the
- * request has a price (contract 12.11), both carrying the stored price. The events are written
- * with the step's result, under dedupe keys, so a retried job emits each one once.
+ * Emits `form.submitted` (and `quote.submitted` when priced, 12.11) with the step's result under
+ * dedupe keys, so a retried job emits each once.
  */
 export const submissionEvents = defineSubmissionStep(
   {

@@ -6,9 +6,8 @@ import { priceLocale, priceRows } from '../pdf/price-rows.js';
 import { RequestGoneError, defineSubmissionStep } from '../submission-step.js';
 
 /**
- * A screenshot as the PDF gets it: a small JPEG made from the original (which stays in storage
- * as it is), or marked unreadable when it cannot be decoded. One at a time: sharp works in
- * libuv's threads, off the event loop, and one request never holds more than one of them.
+ * A small JPEG of a screenshot for the PDF, or unreadable. One at a time: sharp uses libuv's threads,
+ * and one request should never hold more than one.
  */
 async function forPdf(shot: ScreenshotFile): Promise<RequestPdfInput['screenshots'][number]> {
   if (!shot.data) return { mimeType: shot.mimeType, data: null };

@@ -6,9 +6,8 @@ import { defineJob } from './define-job.js';
 export const VISITOR_EVENT_SWEEP_INTERVAL_MS = 3600_000;
 
 /**
- * `visitor-event-sweep`: deletes visitor events older than VISITOR_EVENT_RETENTION_DAYS (contract
- * 12.10) and past days' session rows; the day counters stay. A BullMQ job scheduler (one per
- * deployment) runs it every hour; a lost run is simply the next one.
+ * Deletes expired visitor events and past session rows (12.10), keeping the day counters. A job
+ * scheduler runs it hourly; a lost run is simply the next one.
  */
 export const visitorEventSweep = defineJob({
   queue: QUEUES.maintenance,

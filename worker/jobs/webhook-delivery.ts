@@ -15,9 +15,8 @@ import type { WorkerDeps } from '../deps.js';
 const inFlight = new Map<string, number>();
 
 /**
- * Per worker: at most IN_PROGRESS_PER_SENDING x WEBHOOK_CONCURRENCY attempts in progress,
- * whether their jobs carry one or many; of those, WEBHOOK_CONCURRENCY are sending at once
- * (DeliveryAttempts' `maxSending`), the others claiming or recording, in shared statements.
+ * Attempts in progress per sending place: the extra ones are claiming or recording in shared
+ * statements while WEBHOOK_CONCURRENCY send.
  */
 const IN_PROGRESS_PER_SENDING = 4;
 const limits = new WeakMap<WorkerDeps, LimitFunction>();
@@ -47,9 +46,8 @@ const deferMs = () => 1000 + Math.round(Math.random() * 1000);
 type Outcome = { result: string; statusCode: number; error: string | null } | { skipped: string };
 
 /**
- * Runs one attempt unless its endpoint already has WEBHOOK_ENDPOINT_CONCURRENCY attempts going
- * in this process (then `null`: the caller steps aside). The check and the count happen
- * together, once the attempt has one of the process's WEBHOOK_CONCURRENCY places.
+ * `null` when the endpoint already has WEBHOOK_ENDPOINT_CONCURRENCY attempts here (the caller steps
+ * aside); checked and counted together once the attempt holds a sending place.
  */
 function attempt(
   deps: WorkerDeps,
@@ -78,9 +76,8 @@ function attempt(
 }
 
 /**
- * Up to 50 first attempts the relay hands over together, so a burst costs one BullMQ job per batch. Each attempt
- * settles its own delivery and outbox row; one that fails is left to the relay, one whose endpoint is at its cap
- * leaves as its own delayed job, so a slow receiver never holds up the batch's others.
+ * First attempts batched by the relay. One whose endpoint is at its cap leaves as its own delayed
+ * job, so a slow receiver never holds up the others.
  */
 export const webhookDeliveryBatch = defineJob({
   ...DELIVERY_JOB_OPTIONS,

@@ -21,10 +21,8 @@ export interface VisitorEventsProxyOptions {
 }
 
 /**
- * `POST /share/:projectId/:token/events` (contract 12.10), proxied like submit but never cached:
- * the body is read here first, so that one over 32 KB is refused by the BFF itself (413
- * payload_too_large), chunked or not. JSON comes as application/json or text/plain (sendBeacon's
- * type, which needs no CORS preflight); the server checks the rest.
+ * `POST /share/:projectId/:token/events` (12.10), never cached: the BFF reads the body itself so it refuses
+ * one over 32 KB (413) chunked or not; text/plain is accepted because sendBeacon sends it without a preflight.
  */
 export default async function visitorEventsProxy(
   app: FastifyInstance,

@@ -2,10 +2,8 @@ import type { Redis } from 'ioredis';
 import type { QueueName } from './queues.js';
 
 /**
- * Store-first background work. Services write outbox rows (repositories/outbox.ts) inside the
- * caller's transaction; only the worker hands them to BullMQ, with the options its job types
- * declare: its relay sweeps due rows periodically and at once when a process publishes a wake-up
- * (`createOutboxNudger`) after its commit. A job removes its row with its result.
+ * Store-first background work: services write outbox rows in the caller's transaction so no job is
+ * lost between commit and queue; only the worker's relay hands them to BullMQ.
  */
 export interface OutboxJob {
   queue: QueueName;

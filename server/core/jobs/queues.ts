@@ -2,9 +2,8 @@ import type { SubmissionStep } from '../platform/db/schema/index.js';
 import type { OutboxJob } from './outbox.js';
 
 /**
- * Every BullMQ queue and the jobs services commit to the outbox for them. One queue per family of
- * jobs that must not starve each other (each gets its own BullMQ Worker). Job ids are deterministic,
- * so a second hand-over of the same work is absorbed; BullMQ ids must not contain ':'.
+ * Every BullMQ queue, one per job family that must not starve another. Job ids are deterministic so a
+ * second hand-over of the same work is absorbed; BullMQ ids must not contain ':'.
  */
 export const QUEUES = {
   health: 'health',

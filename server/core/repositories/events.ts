@@ -20,9 +20,8 @@ export interface NewDelivery {
 }
 
 /**
- * Records a project event and, in the same statement, one delivery for every enabled webhook of
- * the project that subscribes to its type. A second insert under the same dedupe key adds
- * nothing (nor does a repeated fan-out: one delivery per event and webhook): then null.
+ * Records a project event and its deliveries in one statement; null when the dedupe key was used,
+ * so a repeated emit adds nothing.
  */
 export async function insertEventWithDeliveries(db: Executor, event: NewEvent): Promise<NewDelivery[] | null> {
   const result = await db.execute<{ emitted: boolean; delivery_id: string | null; webhook_id: string | null }>(sql`

@@ -2,11 +2,7 @@ import { and, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Db, Executor, Tx } from '../platform/db/client.js';
 import { outbox, type OutboxRow } from '../platform/db/schema/index.js';
 
-/**
- * The outbox (store-first background work): rows written in the caller's transaction, handed to
- * BullMQ by the worker's relay, removed by the job that finishes them. Times come from the
- * database clock, the one that stamps the rows.
- */
+/** The outbox's rows. Times come from the database clock, the one that stamps the rows. */
 
 /** A row to add: the job's queue, name, deterministic id and data, built by the service. */
 export interface NewOutboxRow {
@@ -68,8 +64,7 @@ export async function completeOutboxJobs(tx: Executor, jobIds: string[]): Promis
 export function createOutboxRepository(db: Db) {
   return {
     /**
-     * Claims up to `limit` due rows of the given `queue/name` keys (only `ids`, when set): one
-     * statement that locks them with SKIP LOCKED and pushes them `claimMs` ahead, so no other
+     * Claims due rows with SKIP LOCKED and pushes them `claimMs` ahead in one statement, so no other
      * relay takes them meanwhile.
      */
     async claimDue(options: { keys: string[]; ids?: number[]; limit: number; claimMs: number }): Promise<OutboxRow[]> {

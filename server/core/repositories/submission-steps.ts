@@ -41,9 +41,8 @@ export function createSubmissionStepRepository(db: Db) {
     stepState,
 
     /**
-     * Counts a run of a pending step and leases it for `leaseMs`, in one statement, unless another
-     * run holds an unexpired lease: of runs arriving together (jobs arrive at least once, and
-     * again after a Redis flush) exactly one runs; a run that died leaves a lease that expires.
+     * Counts a run and leases the step in one statement, unless an unexpired lease exists: of duplicate
+     * runs (jobs arrive at least once) exactly one runs, and a dead run's lease expires.
      */
     async claim(submissionId: string, step: SubmissionStep, leaseMs: number): Promise<StepClaim> {
       const holder = randomUUID();

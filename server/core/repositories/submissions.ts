@@ -14,9 +14,8 @@ import { decompressScene, type ProjectData } from '../domain/scene.js';
 import type { ClientPrice, StoredPrice } from '../domain/request-price.js';
 
 /**
- * Submissions ("requests" on the owner side). Owner methods take the workspace and project ids,
- * so another tenant's request does not exist; the worker's take the submission id its jobs carry.
- * Their step states are in submission-steps.ts, their screenshots in submission-screenshots.ts.
+ * Submissions ("requests" to owners). Owner methods take workspace and project ids so another tenant's
+ * request does not exist; worker methods take the submission id its jobs carry.
  */
 
 export interface NewSubmission {
@@ -60,11 +59,8 @@ export function createSubmissionRepository(db: Db) {
     },
 
     /**
-     * Stores a request (its id chosen by the caller), its screenshots, its pending steps and the
-     * outbox rows `jobs` in one transaction. With an Idempotency-Key already used in the window, stores
-     * nothing and answers the first request's id (`created: false`). The outbox rows are due at
-     * once: the caller wakes the workers' relays with them (`outbox`, see createOutboxNudger),
-     * and the relay's periodic sweep covers a wake-up that never happened.
+     * Stores a request, its screenshots, steps and outbox rows `jobs` at once; an Idempotency-Key already
+     * used answers the first id (`created: false`). The caller wakes the relays; their sweep covers a lost wake-up.
      */
     async create<Job extends NewOutboxRow>(
       input: NewSubmission,
@@ -84,9 +80,8 @@ export function createSubmissionRepository(db: Db) {
             ),
           );
       }
-      // One statement is one transaction and one round trip: this is the hot path of every
-      // submit. A conflicting Idempotency-Key inserts nothing (the dependent inserts read
-      // from `inserted`); a parallel insert with the same key is waited for by ON CONFLICT.
+      // One statement, one round trip: the hot path of every submit. A parallel insert with the same
+      // Idempotency-Key is waited for by ON CONFLICT.
       const { id } = input;
       const { rows } = await db.$client.query<{
         created: boolean;

@@ -34,14 +34,11 @@ export interface QueuedVisitorDelivery {
 }
 
 /**
- * Records one call in a single statement (its own transaction, no round trip inside it): the
- * accepted events as project events; one delivery per event and enabled webhook of the project
- * that subscribes to its type, each with its first job in the outbox; and the day's counters,
- * whose rows are locked only until this statement commits. The outbox rows added, in no order.
+ * Records one call in a single statement (events, deliveries with their outbox jobs, day counters), so
+ * counter rows stay locked only until it commits. Returns the outbox rows added, in no order.
  *
- * The events' data travel once, as one JSON array: Postgres keeps each element's text as given, so
- * a delivery body is built there, only for the events a webhook takes, with `serializeDeliveryBody`'s
- * bytes (domain/webhooks/event-types.ts; the visitor events tests hold the two to the same bytes).
+ * The events travel once as a JSON array: Postgres keeps each element's text as given, so delivery bodies
+ * built there match `serializeDeliveryBody`'s bytes (the visitor events tests hold the two to the same bytes).
  */
 export async function recordVisitorCall(
   db: Db,

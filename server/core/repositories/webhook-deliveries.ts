@@ -261,10 +261,10 @@ export function createWebhookDeliveryRepository(db: Db) {
 }
 
 /**
- * The tail of a statement whose CTE `hooks` (project_id, webhook_id, added) names webhooks just logged to: prunes
- * each log to DELIVERY_LOG_SIZE (`added` rows inserted by the same statement, which it cannot see) and deletes
- * finished deliveries left without attempts, except those `keep` excludes. Rows another transaction is pruning are
- * skipped, so concurrent attempts to one webhook never block each other.
+ * Tail of a statement whose CTE `hooks` (project_id, webhook_id, added) names webhooks just logged to:
+ * prunes each log to DELIVERY_LOG_SIZE (counting `added`, rows this statement cannot see) and deletes
+ * finished deliveries without attempts except `keep`. Rows being pruned elsewhere are skipped so concurrent
+ * attempts to one webhook never block each other.
  */
 function pruneLog(keep: SQL) {
   return sql`old as (

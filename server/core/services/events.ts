@@ -30,11 +30,8 @@ export interface EmittedEvent {
 }
 
 /**
- * The one way the product emits a project event. Call it inside the transaction that makes the
- * change: the event, its deliveries (one per enabled webhook of the project that subscribes to
- * the type) and their first attempts' outbox rows commit together, so none is lost between the
- * commit and the queue. Null when the dedupe key was used already. Callers wake the relay after
- * commit with `deliveries[].outbox`; otherwise its periodic sweep finds them.
+ * The one way to emit a project event. Call it inside the transaction that makes the change, so the
+ * event, its deliveries and their outbox rows commit together; null when the dedupe key was used.
  */
 export async function emitEvent(tx: Executor, input: EmitEventInput): Promise<EmittedEvent | null> {
   const eventId = randomUUID();

@@ -15,10 +15,8 @@ export const SCREENSHOT_EXTENSIONS: Record<string, string> = {
 };
 
 /**
- * The background steps of a submission, as the worker runs them: each step is claimed under a
- * lease on its own row (repositories/submission-steps.ts), and its result, its state, the next
- * step's outbox row and the removal of its own outbox row commit in one transaction. Methods that
- * answer outbox ids: rows to hand over after commit.
+ * A submission's background steps: each claimed under a lease, and its result, state, next outbox row
+ * and own outbox row removal in one transaction. Methods answering outbox ids: rows to hand over after commit.
  */
 export function createSubmissionStepService(db: Db) {
   const submissions = createSubmissionRepository(db);

@@ -39,9 +39,8 @@ export interface SubmissionServiceDeps extends ServiceDeps {
 }
 
 /**
- * Submissions: a visitor's form submit with its screenshots and background steps (screenshots,
- * PDF, e-mail, events). On the wire, and for owners, a submission is a "request" (interface
- * wording); in the code it is a submission everywhere.
+ * Submissions: a visitor's submit with its screenshots and background steps. "Request" on the wire and
+ * for owners (interface wording); a submission everywhere in the code.
  */
 export function createSubmissionService(deps: SubmissionServiceDeps) {
   const repo = createSubmissionRepository(deps.db);
@@ -55,9 +54,8 @@ export function createSubmissionService(deps: SubmissionServiceDeps) {
 
   return {
     /**
-     * Stores a public submit once it passed the share checks: answered only when the submission,
-     * its screenshots and its pending background work are committed. With an Idempotency-Key
-     * used in the last 24 hours, the first submission's id and nothing new.
+     * Answered only once the submission, screenshots and pending work are committed; a reused
+     * Idempotency-Key (24 h) answers the first submission's id and stores nothing.
      */
     async submit(access: ShareAccess, input: SubmitInput): Promise<string> {
       if (input.idempotencyKey) {

@@ -46,9 +46,8 @@ function sum(days: readonly DayCounts[]): Totals {
 }
 
 /**
- * Visitor analytics of a project: per-day counters with zeros, their totals, the top choices
- * labelled from the current revision, and conversion. Reads the day counters only, never raw
- * events, so its cost follows the days asked for, not the traffic.
+ * Visitor analytics read from the day counters only, never raw events, so its cost follows the days
+ * asked for, not the traffic.
  */
 export function createVisitorAnalyticsService(deps: Pick<ServiceDeps, 'db'>) {
   const shares = createShareRepository(deps.db);

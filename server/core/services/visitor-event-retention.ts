@@ -16,10 +16,8 @@ export interface VisitorEventSweepResult {
 }
 
 /**
- * Deletes visitor events older than `retentionDays` (VISITOR_EVENT_RETENTION_DAYS, contract
- * 12.10) and the session rows of days before yesterday, whose counts the day rows already hold,
- * and folds the counter shards of days before today into one row per day, so that the analytics
- * read of a long range stays small (12.12). The counts stay as long as their project.
+ * Deletes expired visitor events and past days' session rows (the day rows hold their counts), and folds
+ * past days' counter shards into one row per day so long-range analytics reads stay small (12.12).
  */
 export async function sweepVisitorEvents(
   db: Executor,

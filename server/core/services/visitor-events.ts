@@ -22,11 +22,7 @@ export interface VisitorEventServiceDeps extends ServiceDeps {
 
 type Rejection = VisitorEventsAnswer['rejected'][number];
 
-/**
- * Checks a batch's events against the scene: the accepted ones in their stored form, the others
- * by index. Only the batch's last `price.calculated` counts (contract 12.10: at most one per batch,
- * the latest), so a page cannot fan out a price per keystroke.
- */
+/** Only the batch's last `price.calculated` counts (12.10), so a page cannot fan out a price per keystroke. */
 function checkBatch(scene: Scene, batch: VisitorEventBatch, receivedAt: Date) {
   const accepted: CheckedVisitorEvent[] = [];
   const rejected: Rejection[] = [];
@@ -60,10 +56,8 @@ function checkBatch(scene: Scene, batch: VisitorEventBatch, receivedAt: Date) {
 }
 
 /**
- * Visitor events (contract 12.10): a page's batch checked against the current revision's scene,
- * each accepted event recorded as a project event with its webhook deliveries and their outbox
- * jobs, and counted on its UTC day (12.12), all of a call in one statement: one round trip, and
- * the counter rows locked only inside Postgres until it commits.
+ * Visitor events (12.10): a whole call is recorded in one statement, one round trip, so the counter
+ * rows stay locked only inside Postgres until it commits.
  */
 export function createVisitorEventService(deps: VisitorEventServiceDeps) {
   return {

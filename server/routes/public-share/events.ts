@@ -43,11 +43,8 @@ function checkDataSizes(events: ReadonlyArray<{ data?: object }>) {
 }
 
 /**
- * `POST /share/:projectId/:token/events` (contract 12.10): a page's visitor events. The body is
- * read first (at most 32 KB: the budget counts its events), then the checks run in the read's
- * order: public key (the context's hook), the events budget, the share checks, and only then
- * the body's shape. JSON comes as application/json or as text/plain, which is what sendBeacon
- * and a preflight-free fetch send; the text/plain parser belongs to this route alone.
+ * `POST /share/:projectId/:token/events` (12.10). The body (at most 32 KB) is read first because the
+ * budget counts its events; text/plain is parsed here alone because sendBeacon sends it without a preflight.
  */
 export default async function visitorEventRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();

@@ -150,11 +150,7 @@ export function unpackModelFiles(files: Map<string, Uint8Array>, options: Partia
   };
 }
 
-/**
- * Step 2: the Khronos validator on the model as it came (any error refuses it with the
- * validator's messages); a GLB, kept as uploaded, must also need only extensions we know.
- * Returns the validator's summary.
- */
+/** Step 2: the Khronos validator on the model as it came; a kept GLB must also need only extensions we know. */
 export async function validateModel(
   parts: ModelParts,
   options: ValidateModelOptions,
@@ -174,9 +170,8 @@ export async function validateModel(
 }
 
 /**
- * Step 3: the GLB to store. A glTF is packed into a GLB as it is (pack-glb.ts); a GLB is kept
- * byte for byte. The credit goes into `asset.copyright`. Independent of step 2, so both may run
- * at once; only a model that passed both is kept.
+ * Step 3: the GLB to store (a glTF packed as it is, a GLB byte for byte). Independent of step 2,
+ * so both may run at once.
  */
 export async function convertModel(
   parts: ModelParts,
@@ -203,9 +198,8 @@ const withCopyright = (glb: Uint8Array, opts: Pick<CheckModelOptions, 'copyright
 const KNOWN_EXTENSIONS = new Set(ALL_EXTENSIONS.map((extension) => extension.EXTENSION_NAME));
 
 /**
- * Models are stored as they came (a GLB as uploaded, a glTF packed as it is), so a required
- * extension that glTF-Transform does not know would fail in the readiness checks and in viewers:
- * it is refused. `model` is the glTF JSON or the validator's summary (both list extensionsRequired).
+ * Models are stored as they came, so a required extension glTF-Transform does not know would fail
+ * later in the readiness checks and in viewers: refuse it now.
  */
 function assertKnownRequiredExtensions(model: Record<string, unknown>) {
   const required = Array.isArray(model.extensionsRequired) ? model.extensionsRequired : [];
@@ -264,10 +258,8 @@ interface Archive {
 const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
 /**
- * Maps each external URI of buffers and images to bytes from the archive, keyed by the URI
- * exactly as written (what glTF-Transform's readJSON and the validator look up). URIs must stay
- * inside the archive: `..`, absolute paths and schemes other than data: are refused; a plain
- * `.gltf` upload has no archive, so any external URI is refused there.
+ * External URIs mapped to archive bytes, keyed as written (what readJSON and the validator look up).
+ * URIs must stay inside the archive: `..`, absolute paths and non-data: schemes are refused.
  */
 function resolveResources(json: Record<string, unknown>, archive: Archive | null): Map<string, Uint8Array> {
   const resources = new Map<string, Uint8Array>();

@@ -94,9 +94,8 @@ class BinaryChunk {
 }
 
 /**
- * Merges the buffers that hold data (a `uri`) into buffer 0, the GLB's binary chunk; buffers
- * without data (a meshopt fallback, or one a .gltf declares without a uri) stay, after it.
- * Returns, per original buffer, where it went.
+ * Buffers with data join buffer 0, the GLB's binary chunk; those without (a meshopt fallback) stay after it.
+ * Returns where each original buffer went.
  */
 function mergeBuffers(json: Json, resources: Map<string, Uint8Array>, chunk: BinaryChunk) {
   const buffers = objects(json.buffers);
@@ -177,9 +176,8 @@ function writeGlb(json: Json, chunk: BinaryChunk, maxBytes: number): Uint8Array 
 }
 
 /**
- * The GLB of a glTF whose external resources are in `resources` (keyed by URI exactly as
- * written). `json` is not modified. Throws ModelFileError: `conversion_failed` naming the rule
- * the model breaks, or `too_large`.
+ * The GLB of a glTF whose external resources are in `resources` (keyed by URI as written); `json` is
+ * not modified. Throws ModelFileError `conversion_failed` naming the broken rule, or `too_large`.
  */
 export function packGlb(source: Json, resources: Map<string, Uint8Array>, options: PackGlbOptions): Uint8Array {
   const json = structuredClone(source);

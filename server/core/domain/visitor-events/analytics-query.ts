@@ -21,9 +21,8 @@ const refuse = (field: 'from' | 'to' | 'top', message: string) =>
   invalidRequest(`querystring.${field} ${message}`, [{ field: `querystring.${field}`, message }]);
 
 /**
- * An analytics read's parameters: the UTC days it covers, both ends included (`to` defaults to
- * today, `from` to 29 days before `to`), and how many top choices. A date that does not exist,
- * `from` after `to`, a range over 366 days or `top` outside 1 to 50 is a 400 naming the parameter.
+ * An analytics read's UTC days (both ends included; defaults: today and the 29 days before) and top
+ * count; anything out of range is a 400 naming the parameter.
  */
 export function analyticsQuery(
   query: { from?: string; to?: string; top?: string },

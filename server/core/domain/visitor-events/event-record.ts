@@ -14,10 +14,8 @@ const record = (value: unknown): Record<string, unknown> =>
   value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 
 /**
- * What a visitor event is recorded as, and what its webhook delivery carries (contract 12.10's
- * last table): the session, the kept time and the listed fields, with names and labels from the
- * stored project and, for `price.calculated`, the price the server computes (12.5) next to the
- * total the page showed. Types without webhooks keep the session and time only.
+ * A visitor event as recorded and delivered (12.10's last table): names and labels from the stored
+ * project, and for `price.calculated` the server's price (12.5) next to the page's total.
  */
 export function visitorEventRecord(scene: Scene, sessionId: string, event: CheckedVisitorEvent) {
   const { at, data } = event;

@@ -5,9 +5,8 @@ export interface DayRange {
 }
 
 /**
- * A range of days split for the counters: the whole calendar months inside it (read from the
- * month rows, as first days of months) and the days before and after them (read day by day).
- * A range with no whole month is all days.
+ * A range split so whole calendar months are read from month rows and only the days around them
+ * day by day; a range with no whole month is all days.
  */
 export interface MonthSpans {
   headDays: DayRange | null;

@@ -15,11 +15,8 @@ export interface EventsBudgetOptions {
 }
 
 /**
- * The visitor events budget (contract 12.10): `rate.max` events per client IP (IPv6 by /64) and
- * window, a counter of its own next to the read's. A call spends one unit per event; a call that
- * would pass the budget is refused whole and gives its units back, so the events that were
- * recorded are what the budget counts. Redis trouble fails open, as for the read: a broken
- * counter must not silence the shop's analytics.
+ * Visitor events budget (12.10): per client IP (IPv6 by /64), one unit per event; an over-budget call is
+ * refused whole and refunded. Redis trouble fails open: a broken counter must not silence the shop's analytics.
  */
 export function createEventsBudget({ redis, prefix, rate }: EventsBudgetOptions) {
   const limiter = new RateLimiterRedis({

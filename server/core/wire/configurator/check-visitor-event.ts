@@ -107,9 +107,8 @@ function jsonBytes(data: unknown): number {
 }
 
 /**
- * Checks one visitor event against the parsed scene of the current revision (12.10): its type,
- * the ids it names and its `data` fields. Answers the stored form (only the listed fields) or why it is left out.
- * It does not check `at` or the session id: the server does.
+ * Checks one visitor event against the current scene (12.10); answers its stored form or why it is
+ * left out. `at` and the session id are the server's to check.
  */
 export function checkVisitorEvent(
   scene: Scene,
