@@ -14,11 +14,16 @@ import { closeDeps, createDeps } from './deps.js';
 try {
   const config = loadServerConfig();
   const deps = createDeps(config);
-  await assertStorageUsable(deps.storage);
   const migrationDb = createDb(config.migrationDatabaseUrl, 1);
-  await applyMigrations(migrationDb).finally(() => migrationDb.$client.end());
-  const app = await buildApp(deps);
-  if (!(await waitForRedis(deps.redis)))
+  // Independent waits, overlapped: building the app touches neither the schema nor storage, and
+  // nothing listens until all are done.
+  const [app, , , redisReady] = await Promise.all([
+    buildApp(deps),
+    assertStorageUsable(deps.storage),
+    applyMigrations(migrationDb).finally(() => migrationDb.$client.end()),
+    waitForRedis(deps.redis),
+  ]);
+  if (!redisReady)
     app.log.warn('Redis does not answer yet: rate limits fail open and submits wait for the relay until it does');
   exitGracefullyOnSignals(
     async () => {

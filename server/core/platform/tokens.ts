@@ -1,4 +1,4 @@
-import { SignJWT, createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
+import type { JWTPayload } from 'jose';
 import type { AuthSettings } from './config/pieces.js';
 import { ConfigError } from './config/settings.js';
 
@@ -10,13 +10,23 @@ export interface TokenVerifier {
   verify(token: string): Promise<JWTPayload & { sub: string }>;
 }
 
+function lazily<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => (made ??= make());
+}
+
+/** jose loads on the first token, not at every process start. */
+const loadJose = lazily(() => import('jose'));
+
 export function createTokenVerifier(auth: AuthSettings['auth']): TokenVerifier {
   const options = { issuer: auth.issuer, audience: auth.audience };
   if (auth.jwksUrl) {
-    const jwks = createRemoteJWKSet(new URL(auth.jwksUrl));
+    const jwksUrl = new URL(auth.jwksUrl);
+    const jwks = lazily(async () => (await loadJose()).createRemoteJWKSet(jwksUrl));
     return {
       async verify(token) {
-        const { payload } = await jwtVerify(token, jwks, {
+        const { jwtVerify } = await loadJose();
+        const { payload } = await jwtVerify(token, await jwks(), {
           ...options,
           algorithms: ['RS256', 'ES256', 'EdDSA'],
           requiredClaims: ['sub', 'exp'],
@@ -30,6 +40,7 @@ export function createTokenVerifier(auth: AuthSettings['auth']): TokenVerifier {
   const key = new TextEncoder().encode(auth.jwtSecret);
   return {
     async verify(token) {
+      const { jwtVerify } = await loadJose();
       const { payload } = await jwtVerify(token, key, {
         ...options,
         algorithms: ['HS256'],
@@ -49,6 +60,7 @@ export async function issueAccessToken(
   ttl = '24h',
 ): Promise<string> {
   if (!auth.jwtSecret) throw new ConfigError('AUTH_JWT_SECRET must be set to issue tokens');
+  const { SignJWT } = await loadJose();
   let jwt = new SignJWT({ email: email ?? undefined, role: 'authenticated' })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(subject)

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
-import { Agent, errors as undiciErrors, request } from 'undici';
 import { SsrfError, guardedLookup, resolvePublicAddress } from './ssrf-guard.js';
 import type { AttemptError } from './db/schema/index.js';
+import { lazyUndiciAgent } from './lazy-undici-agent.js';
 
 /**
  * Sends webhook requests: no redirects or environment proxy, TLS verified, one deadline, at most RESPONSE_KEEP_BYTES
@@ -80,7 +80,7 @@ async function readLimited(body: AsyncIterable<Buffer> & { destroy(): void }): P
 
 export function createWebhookSender(options: WebhookSenderOptions): WebhookSender {
   const { allowInsecure, connectTimeoutMs = 10_000 } = options;
-  const agent = new Agent({
+  const client = lazyUndiciAgent({
     connect: { timeout: connectTimeoutMs, ...(allowInsecure ? {} : { lookup: guardedLookup }) },
     // Under the 5 s idle timeout of common servers (Node's own), so a kept connection is rarely reset under us.
     keepAliveTimeout: 4_000,
@@ -95,6 +95,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
       });
       const failed = (error: AttemptError) =>
         done({ statusCode: 0, statusText: '', delivered: false, error, responseBody: null, retryAfter: null });
+      const { undici, agent } = await client.load();
       try {
         const target = new URL(url);
         if (!allowInsecure) {
@@ -106,7 +107,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
         // One deadline over the whole exchange (connection, headers, body); a status that arrived
         // counts even when the body is cut short by it.
         const deadline = AbortSignal.timeout(timeoutMs);
-        const response = await request(target, {
+        const response = await undici.request(target, {
           method: 'POST',
           headers,
           body,
@@ -135,9 +136,9 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
         });
       } catch (error) {
         if (error instanceof TypeError && /Invalid URL/i.test(error.message)) return failed('connect');
-        return failed(error instanceof undiciErrors.RequestAbortedError ? 'timeout' : classifyError(error));
+        return failed(error instanceof undici.errors.RequestAbortedError ? 'timeout' : classifyError(error));
       }
     },
-    close: () => agent.close(),
+    close: () => client.close(),
   };
 }

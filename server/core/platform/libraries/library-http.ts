@@ -1,7 +1,8 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
-import { Agent, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { SsrfError, guardedLookup, resolvePublicAddress } from '../ssrf-guard.js';
+import { lazyUndiciAgent } from '../lazy-undici-agent.js';
 import { LibraryError } from '../../domain/libraries/library-errors.js';
 
 /**
@@ -53,7 +54,7 @@ const MAX_JSON_BYTES = 32 * 1024 * 1024;
 
 export function createLibraryHttp(options: LibraryHttpOptions) {
   const { allowPrivate, userAgent = DEFAULT_USER_AGENT, connectTimeoutMs = 10_000 } = options;
-  const agent = new Agent({
+  const client = lazyUndiciAgent({
     connect: { timeout: connectTimeoutMs, ...(allowPrivate ? {} : { lookup: guardedLookup }) },
     keepAliveTimeout: 4_000,
   });
@@ -74,9 +75,10 @@ export function createLibraryHttp(options: LibraryHttpOptions) {
     let url = new URL(rawUrl);
     let method = init.method ?? 'GET';
     let body = init.body;
+    const { undici, agent } = await client.load();
     for (let hop = 0; ; hop++) {
       await checkTarget(url);
-      const response = await request(url, {
+      const response = await undici.request(url, {
         method,
         headers: { 'user-agent': userAgent, ...init.headers },
         body,
@@ -164,7 +166,7 @@ export function createLibraryHttp(options: LibraryHttpOptions) {
       return received;
     },
 
-    close: () => agent.close(),
+    close: () => client.close(),
   };
 }
 
