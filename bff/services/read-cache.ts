@@ -36,6 +36,9 @@ export interface ReadCacheOptions {
 /** The server's headers a kept answer keeps; the rest (CORS, RateLimit, Date...) belong to each request. */
 export const KEPT_HEADERS = ['content-type', 'cache-control', 'content-security-policy', 'vary'] as const;
 
+/** How long past its last confirmation a kept answer may stand in for a server that cannot answer. */
+export const STALE_FOR_MS = 60_000;
+
 /** Rough cost of an entry beyond its body (key, headers, object), so tiny answers still count. */
 const ENTRY_OVERHEAD_BYTES = 1024;
 
@@ -91,11 +94,11 @@ export function createReadCache(options: ReadCacheOptions) {
     },
 
     /**
-     * Whether `kept` is still the entry of `key` and the feed vouches that no share change was missed: then it may
-     * be served past its freshness while the server cannot be asked.
+     * Whether `kept` may be served past its freshness while the server cannot be asked: still the entry of `key`,
+     * the feed vouches that no share change was missed, and bounded for a notice never published (a crash).
      */
     vouchesFor(key: string, kept: KeptRead): boolean {
-      return vouched && entries.peek(key) === kept;
+      return vouched && entries.peek(key) === kept && Date.now() - kept.confirmedAt < STALE_FOR_MS;
     },
 
     delete(key: string) {

@@ -1,9 +1,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { noticesHeard, startTestBff, type TestBff } from '../helpers/bff-app.js';
 import { ownerShares, type Shared } from '../helpers/owner-shares.js';
+import { readBudgetKey } from '../../server/core/services/public-share/read-budget.js';
+import { STALE_FOR_MS } from '../../bff/services/read-cache.js';
 
 /**
  * The BFF in front of a server that fails (issue 23): a kept read past its freshness is answered stale when the
@@ -12,8 +14,8 @@ import { ownerShares, type Shared } from '../helpers/owner-shares.js';
 let server: TestServer;
 let bff: TestBff;
 let gate: http.Server;
-/** How the gate between the BFF and the server behaves: pass, answer 503, or cut the connection. */
-let mode: 'pass' | '503' | 'cut' = 'pass';
+/** How the gate between the BFF and the server behaves: pass, answer 503 (after counting the read), or cut. */
+let mode: 'pass' | '503' | '503 counted' | 'cut' = 'pass';
 let shares: ReturnType<typeof ownerShares>;
 
 beforeAll(async () => {
@@ -22,8 +24,9 @@ beforeAll(async () => {
   const target = new URL(server.url);
   gate = http.createServer((req, res) => {
     if (mode === 'cut') return req.socket.destroy();
-    if (mode === '503') {
-      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '5' });
+    if (mode === '503' || mode === '503 counted') {
+      const counted = mode === '503 counted' ? { 'ratelimit-limit': '100000', 'ratelimit-remaining': '99990' } : {};
+      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '5', ...counted });
       return res.end('{"success":false,"error":"unavailable","message":"down"}');
     }
     const upstream = http.request(
@@ -95,4 +98,43 @@ it('answers 503 unavailable with Retry-After for a read it never kept', async ()
     mode = 'pass';
   }
   expect((await read(target)).status).toBe(200);
+});
+
+const readsCounted = () => server.deps.redis.get(readBudgetKey(server.config.queuePrefix, '127.0.0.1')).then(Number);
+
+it("counts a stale answer's read once: not again when the failing server already counted it", async () => {
+  const target = await share();
+  mode = 'pass';
+  expect((await read(target)).status).toBe(200);
+  try {
+    mode = '503';
+    await stale();
+    let before = await readsCounted();
+    const served = await read(target);
+    expect(served.status).toBe(200);
+    expect(served.headers.get('retry-after')).toBeNull();
+    expect(await readsCounted()).toBe(before + 1);
+    mode = '503 counted';
+    before = await readsCounted();
+    expect((await read(target)).status).toBe(200);
+    expect(await readsCounted()).toBe(before);
+  } finally {
+    mode = 'pass';
+  }
+});
+
+it('stops answering stale once the kept answer is older than the bound', async () => {
+  const target = await share();
+  mode = 'pass';
+  expect((await read(target)).status).toBe(200);
+  vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + STALE_FOR_MS });
+  try {
+    mode = 'cut';
+    const refused = await read(target);
+    expect(refused.status).toBe(503);
+    expect(await refused.json()).toMatchObject({ success: false, error: 'unavailable' });
+  } finally {
+    vi.useRealTimers();
+    mode = 'pass';
+  }
 });

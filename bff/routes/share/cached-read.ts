@@ -82,12 +82,18 @@ export function cachedRead(app: FastifyInstance, cacheHit: CacheHitFastPath) {
 
   /**
    * The server cannot answer (unreachable, or a 5xx): a kept answer the feed still vouches for is served stale
-   * rather than refused, its read counted like a hit's. True when the reply is taken.
+   * rather than refused. Its read is counted once: here, unless the server's answer shows it counted it.
+   * True when the reply is taken.
    */
-  function serveStale(request: FastifyRequest, reply: FastifyReply): boolean {
+  function serveStale(request: FastifyRequest, reply: FastifyReply, countedUpstream = false): boolean {
     const read = request.cachedRead;
     const kept = read?.kept;
     if (!read || !kept || !readCache.vouchesFor(read.key, kept)) return false;
+    reply.removeHeader('retry-after');
+    if (countedUpstream) {
+      sendKept(reply, kept, read.ifNoneMatch);
+      return true;
+    }
     void app.readBudget.spend(request.ip).then((budget) => {
       if (!budget.allowed) return reply.send(readBudgetExceeded(budget));
       if (budget.remaining !== undefined) reply.headers(readBudgetHeaders(budget));
@@ -116,7 +122,8 @@ export function cachedRead(app: FastifyInstance, cacheHit: CacheHitFastPath) {
         readCache.confirm(read.key, read.kept, read.heard);
         return sendKept(reply, read.kept, read.ifNoneMatch);
       }
-      if (res.statusCode >= 500 && serveStale(request, reply)) {
+      // The server spends the read budget before it needs Postgres; its RateLimit headers show it did.
+      if (res.statusCode >= 500 && serveStale(request, reply, res.headers['ratelimit-remaining'] !== undefined)) {
         res.stream.resume();
         return;
       }

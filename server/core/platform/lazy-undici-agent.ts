@@ -11,7 +11,15 @@ export interface LazyUndiciAgent {
 export function lazyUndiciAgent(options: Undici.Agent.Options): LazyUndiciAgent {
   let loaded: ReturnType<LazyUndiciAgent['load']> | undefined;
   return {
-    load: () => (loaded ??= import('undici').then((undici) => ({ undici, agent: new undici.Agent(options) }))),
+    // A failed load is not kept: the next request tries again.
+    load: () =>
+      (loaded ??= import('undici').then(
+        (undici) => ({ undici, agent: new undici.Agent(options) }),
+        (error: unknown) => {
+          loaded = undefined;
+          throw error;
+        },
+      )),
     close: async () => {
       if (loaded) await (await loaded).agent.close();
     },
