@@ -1,10 +1,9 @@
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchSystemChromium } from '../helpers/system-chromium.js';
 import { freePort } from '../helpers/test-env.js';
-
-const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 
 /** A shop's pages on an origin of their own, and one headless Chromium to open them in. */
 export interface ShopBrowser {
@@ -31,23 +30,10 @@ export async function openShopBrowser(pages: Record<string, string>): Promise<Sh
     response.end(html ?? 'not found');
   });
   await new Promise<void>((resolve) => shop.listen(port, '127.0.0.1', resolve));
-  const browser = await chromium
-    .launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-dev-shm-usage',
-        '--enable-unsafe-swiftshader',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-        '--disable-sync',
-      ],
-    })
-    .catch(async (error: unknown) => {
-      await new Promise((resolve) => shop.close(resolve));
-      throw error;
-    });
+  const browser = await launchSystemChromium().catch(async (error: unknown) => {
+    await new Promise((resolve) => shop.close(resolve));
+    throw error;
+  });
   return {
     browser,
     url: (page) => `http://localhost:${port}${page}`,

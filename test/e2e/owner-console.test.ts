@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchSystemChromium } from '../helpers/system-chromium.js';
 import { startTestServer, type TestPerson, type TestServer } from '../helpers/test-server.js';
 import { freePort } from '../helpers/test-env.js';
 import { startTsProcess, type ChildProcessHandle } from '../helpers/child-process.js';
@@ -15,7 +16,6 @@ import { ownerCaller, sharedStoolProject } from '../helpers/owner-call.js';
  * The owner console in Chromium against the real server, worker and BFF, built as `npm start` builds it and served
  * on the BFF's own origin, so every API call crosses origins under CONSOLE_ORIGINS.
  */
-const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 /** Set to a folder to keep full-page screenshots of the panels (for looking at the console). */
 const SCREENSHOTS = process.env.CONSOLE_SCREENSHOTS;
 const WEBHOOK_SECRET = 'console-e2e-secret-0123456789';
@@ -74,18 +74,7 @@ beforeAll(async () => {
   [worker, share, browser] = await Promise.all([
     startTestWorker(server.env.env, { ...libs.env, SMTP_URL: smtp.url, WEBHOOK_ALLOW_INSECURE: '1' }),
     sharedStool(),
-    chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-dev-shm-usage',
-        '--enable-unsafe-swiftshader',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-        '--disable-sync',
-      ],
-    }),
+    launchSystemChromium(),
     waitFor(
       () =>
         fetch(`${bffUrl}/health`).then(

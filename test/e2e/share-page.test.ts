@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
+import type { Browser, Frame, Page } from 'playwright-core';
+import { launchSystemChromium } from '../helpers/system-chromium.js';
 import sharp from 'sharp';
 import { startTestServer, type TestPerson, type TestServer } from '../helpers/test-server.js';
 import { freePort } from '../helpers/test-env.js';
@@ -14,7 +15,6 @@ import { ownerCaller } from '../helpers/owner-call.js';
  * The share link as a page in Chromium: viewer, iframe allowed or blocked (frame-ancestors), oEmbed, disabled link.
  * The shop is `localhost` (the BFF is `127.0.0.1`); `127.0.0.1` on the shop's port plays a host not allowed.
  */
-const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 
 let server: TestServer;
 let bff: TestBff;
@@ -123,19 +123,7 @@ beforeAll(async () => {
     response.end(page ?? 'not found');
   });
   await new Promise<void>((resolve) => shop.listen(shopPort, '127.0.0.1', resolve));
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-dev-shm-usage',
-      '--enable-unsafe-swiftshader',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchSystemChromium();
 }, 180_000);
 
 afterAll(async () => {

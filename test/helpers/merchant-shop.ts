@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchSystemChromium } from './system-chromium.js';
 import { startTestServer, type TestServer } from './test-server.js';
 import { freePort } from './test-env.js';
 import { startTsProcess } from './child-process.js';
@@ -7,18 +8,6 @@ import { startSmtpCatcher, type SmtpCatcher } from './smtp-catcher.js';
 import { startTestWorker, waitFor } from '../worker/submission-fixtures.js';
 import type { WorkerApp } from '../../worker/app.js';
 import { ensureElementBuilt } from '../../scripts/start/element-build.js';
-
-/** The system Chromium (`/usr/bin/chromium`, or CHROME_PATH). */
-const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-dev-shm-usage',
-  '--enable-unsafe-swiftshader',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-sync',
-];
 
 /** What a merchant-page test runs besides its own receivers. */
 export interface MerchantShopOptions {
@@ -59,7 +48,7 @@ export async function startMerchantShop({ env = {}, width, height }: MerchantSho
     stops.push(() => worker.close());
     const bffUrl = await startBff(server, stops);
     const shopUrl = await startShop(bffUrl, width, height, stops);
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    const browser = await launchSystemChromium();
     stops.push(() => browser.close());
     return { smtp, server, worker, shopUrl, browser, close };
   } catch (error) {
