@@ -172,26 +172,38 @@ const choicesOfDays = (projectId: string, days: DayRange) =>
   sql`select block_id, choice_id, count from visitor_choice_counters
     where project_id = ${projectId} and day between ${days.from}::date and ${days.to}::date`;
 
+/** Folds up to `limit` shard rows of a choice table whose period is before `before` into shard 0. */
+function foldChoiceShards(
+  db: Executor,
+  table: 'visitor_choice_counters' | 'visitor_choice_months',
+  period: 'day' | 'month',
+  before: SQL,
+  limit: number,
+) {
+  const [t, p] = [sql.identifier(table), sql.identifier(period)];
+  return db.execute(sql`
+    with moved as (
+      delete from ${t} where ctid = any (array(
+        select ctid from ${t} where shard <> 0 and ${p} < ${before} limit ${limit}
+      ))
+      returning project_id, ${p}, block_id, choice_id, count
+    ), folded as (
+      insert into ${t} as t (project_id, ${p}, shard, block_id, choice_id, count)
+      select project_id, ${p}, 0, block_id, choice_id, sum(count) from moved
+      group by project_id, ${p}, block_id, choice_id
+      order by project_id, ${p}, block_id, choice_id
+      on conflict (project_id, ${p}, shard, block_id, choice_id) do update set count = t.count + excluded.count
+    )
+    select count(*)::int as rows from moved
+  `);
+}
+
 /**
  * Folds up to `limit` shard rows of past days and months into shard 0, one statement per table so counts move
  * atomically; returns the rows folded. Writers touch only the current day, so folded rows stay folded.
  */
 export async function foldShardsBefore(db: Executor, day: string, limit: number): Promise<number> {
-  const choices = await db.execute(sql`
-    with moved as (
-      delete from visitor_choice_counters where ctid = any (array(
-        select ctid from visitor_choice_counters where shard <> 0 and day < ${day}::date limit ${limit}
-      ))
-      returning project_id, day, block_id, choice_id, count
-    ), folded as (
-      insert into visitor_choice_counters as t (project_id, day, shard, block_id, choice_id, count)
-      select project_id, day, 0, block_id, choice_id, sum(count) from moved
-      group by project_id, day, block_id, choice_id
-      order by project_id, day, block_id, choice_id
-      on conflict (project_id, day, shard, block_id, choice_id) do update set count = t.count + excluded.count
-    )
-    select count(*)::int as rows from moved
-  `);
+  const choices = await foldChoiceShards(db, 'visitor_choice_counters', 'day', sql`${day}::date`, limit);
   const days = await db.execute(sql`
     with moved as (
       delete from visitor_day_counters where ctid = any (array(
@@ -216,22 +228,13 @@ export async function foldShardsBefore(db: Executor, day: string, limit: number)
     )
     select count(*)::int as rows from moved
   `);
-  const months = await db.execute(sql`
-    with moved as (
-      delete from visitor_choice_months where ctid = any (array(
-        select ctid from visitor_choice_months
-        where shard <> 0 and month < date_trunc('month', ${day}::date)::date limit ${limit}
-      ))
-      returning project_id, month, block_id, choice_id, count
-    ), folded as (
-      insert into visitor_choice_months as t (project_id, month, shard, block_id, choice_id, count)
-      select project_id, month, 0, block_id, choice_id, sum(count) from moved
-      group by project_id, month, block_id, choice_id
-      order by project_id, month, block_id, choice_id
-      on conflict (project_id, month, shard, block_id, choice_id) do update set count = t.count + excluded.count
-    )
-    select count(*)::int as rows from moved
-  `);
+  const months = await foldChoiceShards(
+    db,
+    'visitor_choice_months',
+    'month',
+    sql`date_trunc('month', ${day}::date)::date`,
+    limit,
+  );
   return [choices, days, months].reduce((n, result) => n + Number(result.rows[0]?.rows ?? 0), 0);
 }
 

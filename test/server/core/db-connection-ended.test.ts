@@ -6,8 +6,8 @@ import { isDependencyDown } from '../../../server/core/platform/dependency-error
 import { createTestEnv, type TestEnv } from '../../helpers/test-env.js';
 
 /**
- * Postgres ending a connection while a transaction holds it (a restart, a failover, an administrator): the
- * transaction fails as "unavailable" and the process goes on, where pg's unheard 'error' event used to end it.
+ * Postgres ending a connection a transaction holds (a restart, a failover): the transaction fails as "unavailable",
+ * and the process lives on, since an 'error' event no listener hears would end it.
  */
 let env: TestEnv;
 let db: Db;
