@@ -31,7 +31,9 @@ export async function copyObjects(
 
   async function copyOne(key: string, size: number, lastModified: Date) {
     const existing = await target.head(key);
-    if (existing && existing.size === size && existing.lastModified.getTime() >= lastModified.getTime())
+    // In whole seconds: S3 keeps LastModified to the second, so a copy made in the source's second reads as older.
+    const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
+    if (existing && existing.size === size && seconds(existing.lastModified) >= seconds(lastModified))
       return 'skipped' as const;
     if (options.dryRun) return 'copied' as const;
     const object = await source.get(key);
