@@ -2,7 +2,9 @@ import { UnrecoverableError, type Job } from 'bullmq';
 import type { Tx } from '../server/core/platform/db/client.js';
 import type { SubmissionStep } from '../server/core/platform/db/schema/index.js';
 import { QUEUES } from '../server/core/jobs/queues.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { withTimeout } from '../server/core/platform/deadline.js';
+import { isDependencyDown } from '../server/core/platform/dependency-errors.js';
 import { defineJob, type JobType } from './jobs/define-job.js';
 import { dispatchOutbox } from './outbox-relay.js';
 import type { WorkerDeps } from './deps.js';
@@ -66,6 +68,17 @@ async function recordFailure(deps: WorkerDeps, job: Job<SubmissionJobData>, step
   else await handOver(deps, (await deps.submissions.fail(submissionId, step, messageOf(error))) ?? []);
 }
 
+async function untilDependencyUp<T>(signal: AbortSignal, attempt: () => Promise<T>): Promise<T> {
+  for (let waitMs = 250; ; waitMs = Math.min(waitMs * 2, 5_000)) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!isDependencyDown(error) || signal.aborted) throw error;
+      await sleep(waitMs, undefined, { signal });
+    }
+  }
+}
+
 /** Runs one step for a BullMQ job; see the file comment for the guarantees. `signal` aborts the run (its timeout). */
 export async function runSubmissionStep(
   deps: WorkerDeps,
@@ -96,7 +109,11 @@ export async function runSubmissionStep(
     // A run past its time fails here, so its failure is recorded like any other.
     const run = (s: AbortSignal) => processor.run({ deps, submissionId, attempt: claim.attempts, signal: s });
     const result = await withTimeout(run, Infinity, undefined, signal);
-    const ids = await submissions.done(submissionId, step, result.note ?? null, result.commit);
+    // The run's effects (an e-mail accepted) cannot be taken back: wait out a Postgres outage to record them
+    // rather than fail and run again.
+    const ids = await untilDependencyUp(signal, () =>
+      submissions.done(submissionId, step, result.note ?? null, result.commit),
+    );
     if (!ids) {
       await Promise.all((result.writtenKeys ?? []).map((key) => storage.delete(key).catch(() => {})));
       throw new RequestGoneError();
