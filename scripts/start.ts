@@ -166,7 +166,7 @@ function printSummary(
     'Owner console',
     ownerToken ? `${urls.bff}/demo/owner/#token=${ownerToken}` : `${urls.bff}/demo/owner/   (paste a token)`,
   ]);
-  if (config.queueDashboard)
+  if (config.operatorSecret)
     rows.push([
       'Queue view',
       `${urls.api}${QUEUE_DASHBOARD_PATH}   (user: operator, password: the OPERATOR_SECRET ${config.operatorSecret})`,
@@ -244,7 +244,6 @@ async function main() {
   // The library_b sign-in comes back to the console's library panel.
   if (!isSet('DASHBOARD_URL')) settings.DASHBOARD_URL = `${bffOrigin}/demo/owner/`;
   // The operator's queue view, behind a generated secret (kept in .data/secrets.json).
-  if (!isSet('QUEUE_DASHBOARD')) settings.QUEUE_DASHBOARD = '1';
   if (!isSet('OPERATOR_SECRET')) settings.OPERATOR_SECRET = secrets.OPERATOR_SECRET;
   // A webhook receiver on this machine (http://localhost:...) is what one tries first; never in start:* or images.
   if (!isSet('WEBHOOK_ALLOW_INSECURE')) settings.WEBHOOK_ALLOW_INSECURE = '1';

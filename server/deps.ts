@@ -84,7 +84,6 @@ export function createDeps(config: ServerConfig): AppDeps {
       signer,
       outbox,
       signedModelLimit: config.signedModelLimit,
-      defaultModelLimit: config.defaultModelLimit,
       checkModel: (bytes, fileName) => checkModelInPool(cpuPool, bytes, fileName),
       webhookSender,
       webhooks: config.webhooks,

@@ -38,7 +38,7 @@ export async function openCliServices(config: ServerConfig) {
     log: stderrLog,
   };
   return {
-    workspaces: createWorkspaceService(deps, { defaultModelLimit: config.defaultModelLimit }),
+    workspaces: createWorkspaceService(deps),
     async close() {
       redis.disconnect();
       await db.$client.end();

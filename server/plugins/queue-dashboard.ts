@@ -2,7 +2,6 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { QUEUES } from '../core/jobs/queues.js';
-import { requireSetting } from '../core/platform/config/settings.js';
 
 /** Where the operator's queue view lives on the server. */
 export const QUEUE_DASHBOARD_PATH = '/admin/queues';
@@ -22,14 +21,14 @@ function basicPassword(header: string | undefined): string | null {
 }
 
 /**
- * Bull Board at `/admin/queues`, only with QUEUE_DASHBOARD=1 and behind OPERATOR_SECRET (HTTP basic auth password,
- * compared in constant time); off, the path is an ordinary 404. A page for people, so not in the OpenAPI description.
+ * Bull Board at `/admin/queues` when OPERATOR_SECRET is set, behind it (HTTP basic auth password, compared in constant
+ * time); unset, the path is an ordinary 404. A page for people, so not in the OpenAPI description.
  */
 export default fp(
   async function queueDashboard(app: FastifyInstance) {
     const { config } = app.deps;
-    if (!config.queueDashboard) return;
-    const expected = digest(requireSetting(config.operatorSecret, 'OPERATOR_SECRET'));
+    if (!config.operatorSecret) return;
+    const expected = digest(config.operatorSecret);
     // Loaded only when mounted: BullMQ, Bull Board and its UI cost every server's start-up otherwise.
     const [{ Queue }, { createBullBoard }, { BullMQAdapter }, { FastifyAdapter }] = await Promise.all([
       import('bullmq'),

@@ -9,6 +9,8 @@ import { errors } from '../schemas/common.js';
 
 /** Browsers cache a file at most this long (and never past the URL's own expiry). */
 const MAX_AGE_SECONDS = 3600;
+/** Lifetime of the presigned GET an object store redirects to: long enough to start a download, short if leaked. */
+const PRESIGN_SECONDS = 300;
 const FileParams = Type.Object({ '*': Type.String() });
 /** Loose on purpose: a malformed signature is a 403 like a wrong one, not a 400. */
 const FileQuery = Type.Object({ exp: Type.Optional(Type.String()), sig: Type.Optional(Type.String()) });
@@ -19,8 +21,7 @@ const FileQuery = Type.Object({ exp: Type.Optional(Type.String()), sig: Type.Opt
  */
 export default async function fileRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { signer, storage, config } = app.deps;
-  const presignSeconds = config.storage.s3.presignSeconds;
+  const { signer, storage } = app.deps;
 
   // Only the reply.sendFile decorator: no static route, and a root given per call.
   await app.register(fastifyStatic, { serve: false });
@@ -72,7 +73,7 @@ export default async function fileRoutes(fastify: FastifyInstance) {
 
       if (storage.presign) {
         // Never cached: the presigned URL it points at expires in minutes.
-        return reply.header('cache-control', 'no-store').redirect(await storage.presign(key, presignSeconds), 302);
+        return reply.header('cache-control', 'no-store').redirect(await storage.presign(key, PRESIGN_SECONDS), 302);
       }
       if (!storage.localPath || !(await storage.head(key))) throw notFound('File');
 

@@ -13,7 +13,6 @@ beforeAll(async () => {
     startTestServer(),
     startTestServer({
       CONSOLE_ORIGINS: `${CONSOLE},https://console.example.com`,
-      QUEUE_DASHBOARD: '1',
       OPERATOR_SECRET: SECRET,
     }),
   ]);
@@ -107,7 +106,7 @@ describe('GET /me', () => {
 });
 
 describe('queue view', () => {
-  it('is off by default (404)', async () => {
+  it('is not mounted without OPERATOR_SECRET (404)', async () => {
     expect((await fetch(`${plain.url}/admin/queues`)).status).toBe(404);
   });
 
@@ -144,7 +143,9 @@ describe('queue view', () => {
     expect(spec.paths['/me'].get).toBeTruthy();
   });
 
-  it('needs an operator secret to be enabled', () => {
-    expect(() => loadServerConfig({ QUEUE_DASHBOARD: '1' })).toThrow(/OPERATOR_SECRET/);
+  it('refuses an operator secret too short to guard it', () => {
+    expect(() => loadServerConfig({ OPERATOR_SECRET: 'x'.repeat(15) })).toThrow(
+      /^OPERATOR_SECRET must be at least 16 characters/,
+    );
   });
 });

@@ -15,7 +15,7 @@ let chairGlb: Uint8Array;
 
 beforeAll(async () => {
   s3 = await startS3Server();
-  server = await startTestServer({ ...s3.env, S3_PREFIX: 'install-1/', S3_PRESIGN_SECONDS: '120' });
+  server = await startTestServer({ ...s3.env, S3_PREFIX: 'install-1/' });
   owner = await server.person('s3-owner@example.com');
   chairGlb = await fixtures.chairGlb();
 });
@@ -61,7 +61,7 @@ describe('files on S3', () => {
     const location = new URL(res.headers.get('location')!);
     expect(location.origin).toBe(s3.endpoint);
     expect(location.pathname).toBe(`/${s3.bucket}/install-1/${assetKey}`);
-    expect(location.searchParams.get('X-Amz-Expires')).toBe('120');
+    expect(location.searchParams.get('X-Amz-Expires')).toBe('300');
     const object = await fetch(location);
     expect(object.status).toBe(200);
     expect(object.headers.get('content-type')).toBe('model/gltf-binary');

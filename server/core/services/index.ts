@@ -30,7 +30,6 @@ export interface ServicesOptions {
   signer: UrlSigner;
   outbox: OutboxNudger;
   signedModelLimit: number;
-  defaultModelLimit: number;
   /** The model check uploads run (off the event loop: the CPU pool). */
   checkModel: CheckModel;
   /** Sends the webhook test endpoint's attempts. */
@@ -70,7 +69,7 @@ export function createServices(baseDeps: ServiceDeps, options: ServicesOptions) 
     timeoutMs: options.libraryTimeoutMs,
   });
   return {
-    workspaces: createWorkspaceService(deps, { defaultModelLimit: options.defaultModelLimit }),
+    workspaces: createWorkspaceService(deps),
     apiKeys: createApiKeyService(deps),
     projects: createProjectService(deps),
     sceneReport: createSceneReportService(deps),

@@ -13,18 +13,21 @@ import {
 import { AppError, forbidden, notFound } from '../domain/errors.js';
 import { noticeShareChange, type ServiceDeps } from './service-deps.js';
 
+/** The plan's 3D model limit of a new workspace; `npm run admin` changes it per workspace. */
+const NEW_WORKSPACE_MODEL_LIMIT = 100;
+
 /**
  * People and workspaces: sign-in (a person seen for the first time gets a personal workspace
  * they own), membership and roles, and the operator's changes (billing, model limit).
  */
-export function createWorkspaceService(deps: ServiceDeps, options: { defaultModelLimit: number }) {
+export function createWorkspaceService(deps: ServiceDeps) {
   const { db } = deps;
 
   async function ensurePerson(subject: string, email: string | null): Promise<Person> {
     const existing = await findPersonBySubject(db, subject);
     if (existing) return existing;
     return deps.inTransaction(async ({ tx }) => {
-      const created = await insertPersonWithWorkspace(tx, { subject, email, modelLimit: options.defaultModelLimit });
+      const created = await insertPersonWithWorkspace(tx, { subject, email, modelLimit: NEW_WORKSPACE_MODEL_LIMIT });
       // Another request created the same person a moment ago.
       return created ?? (await findPersonBySubject(tx, subject))!;
     });

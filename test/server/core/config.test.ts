@@ -33,7 +33,6 @@ describe('loadAllSettings (every piece)', () => {
       libraryTimeoutMs: 8000,
       dashboardUrl: 'http://127.0.0.1:8080/demo/',
       signedModelLimit: 20,
-      defaultModelLimit: 100,
       logLevel: 'info',
       tokenEncryptionKey: TEST_SECRETS.TOKEN_ENCRYPTION_KEY,
       worker: { concurrency: 4, lockDurationMs: 30_000, relayIntervalMs: 2000, resendAfterMs: 60_000 },
@@ -78,7 +77,6 @@ describe('loadAllSettings (every piece)', () => {
       RATE_LIMIT_SEARCH: '1/1ms',
       SIGNED_MODEL_LIMIT: '1',
       WORKER_CONCURRENCY: '1',
-      DEFAULT_MODEL_LIMIT: '0',
       LIBRARY_TIMEOUT_MS: '',
     });
     expect(config.port).toBe(65535);
@@ -99,7 +97,6 @@ describe('loadAllSettings (every piece)', () => {
     expect(config.rateLimits.search).toEqual({ max: 1, timeWindow: 1 });
     expect(config.signedModelLimit).toBe(1);
     expect(config.worker.concurrency).toBe(1);
-    expect(config.defaultModelLimit).toBe(0);
     expect(config.libraryTimeoutMs).toBe(8000);
     expect(config.libraries.library_a.apiUrl).toBe('http://127.0.0.1:4001');
     expect(config.libraries.library_b).toMatchObject({
@@ -212,10 +209,7 @@ describe('loadAllSettings (every piece)', () => {
     expect(refusal({ WORKER_CONCURRENCY: '0' })).toMatch(
       /^WORKER_CONCURRENCY must be an integer from 1 to \d+ \(got "0"\)$/,
     );
-    expect(refusal({ DEFAULT_MODEL_LIMIT: '-1' })).toMatch(
-      /^DEFAULT_MODEL_LIMIT must be an integer from 0 to \d+ \(got "-1"\)$/,
-    );
-    expect(refusal({ DEFAULT_MODEL_LIMIT: '1.5' })).toMatch(/^DEFAULT_MODEL_LIMIT must be an integer/);
+    expect(refusal({ SIGNED_MODEL_LIMIT: '1.5' })).toMatch(/^SIGNED_MODEL_LIMIT must be an integer/);
     expect(refusal({ WORKER_CONCURRENCY: 'four' })).toMatch(/^WORKER_CONCURRENCY must be an integer/);
   });
 

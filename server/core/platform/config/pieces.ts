@@ -123,10 +123,6 @@ export const storage = settingsPiece(
         doc: 'A folder in the bucket for every key (`config-share/`), so one bucket can hold several installations.',
       },
     ),
-    S3_PRESIGN_SECONDS: int(1, 7 * 24 * 3600, {
-      default: '300',
-      doc: 'Lifetime in seconds of the presigned GET that `/files/...` redirects to on S3.',
-    }),
   },
   (env) => ({
     storage: {
@@ -142,7 +138,6 @@ export const storage = settingsPiece(
         credentials: s3Credentials(env.S3_ACCESS_KEY_ID, env.S3_SECRET_ACCESS_KEY),
         forcePathStyle: flag(env.S3_FORCE_PATH_STYLE),
         prefix: env.S3_PREFIX,
-        presignSeconds: Number(env.S3_PRESIGN_SECONDS),
       },
       /** Objects no row claims are removed once this old: longer than any write takes to commit. */
       sweepGraceMs: STORAGE_SWEEP_GRACE_MS,
@@ -419,28 +414,17 @@ const operatorConsole = settingsPiece(
         doc: 'Comma-separated browser origins whose pages may call the owner API (CORS); others get no CORS headers.',
       },
     ),
-    QUEUE_DASHBOARD: bool({
-      shown: '`0` (`npm start`: `1`)',
-      doc: '`1` mounts the queue view (Bull Board) at `/admin/queues`; it needs `OPERATOR_SECRET`.',
-    }),
     OPERATOR_SECRET: secret(16, {
       shown: 'unset (`npm start`: generated)',
-      doc: "The queue view's password (HTTP basic auth, any user name).",
+      doc:
+        'Mounts the queue view (Bull Board) at `/admin/queues`, behind this password (HTTP basic auth, any user ' +
+        'name); unset: no queue view.',
     }),
   },
-  (env) => {
-    const queueDashboard = flag(env.QUEUE_DASHBOARD);
-    if (queueDashboard && !env.OPERATOR_SECRET)
-      throw new ConfigError(
-        'QUEUE_DASHBOARD=1 needs OPERATOR_SECRET (at least 16 characters): ' +
-          'the queue view shows job data and can retry or remove jobs',
-      );
-    return {
-      consoleOrigins: listEntries(env.CONSOLE_ORIGINS),
-      queueDashboard,
-      operatorSecret: env.OPERATOR_SECRET,
-    };
-  },
+  (env) => ({
+    consoleOrigins: listEntries(env.CONSOLE_ORIGINS),
+    operatorSecret: env.OPERATOR_SECRET,
+  }),
 );
 
 const consoleApi = settingsPiece(
@@ -479,10 +463,6 @@ const limits = settingsPiece(
     RATE_LIMIT_SEARCH: rate({ default: '60/1m', doc: 'Library searches per person.' }),
     RATE_LIMIT_IMPORT: rate({ default: '30/10m', doc: 'Library import starts per person.' }),
     RATE_LIMIT_UPLOAD: rate({ default: '60/10m', doc: 'Asset uploads per workspace.' }),
-    DEFAULT_MODEL_LIMIT: int(0, INT32_MAX, {
-      default: '100',
-      doc: "The plan's 3D model limit of a new workspace (`npm run admin` changes it per workspace).",
-    }),
   },
   (env) => ({
     signedModelLimit: Number(env.SIGNED_MODEL_LIMIT),
@@ -494,7 +474,6 @@ const limits = settingsPiece(
       import: parseRate(env.RATE_LIMIT_IMPORT),
       upload: parseRate(env.RATE_LIMIT_UPLOAD),
     },
-    defaultModelLimit: Number(env.DEFAULT_MODEL_LIMIT),
   }),
 );
 
