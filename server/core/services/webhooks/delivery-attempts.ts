@@ -2,7 +2,7 @@ import pLimit from 'p-limit';
 import { TEST_EVENT } from '../../domain/webhooks/event-types.js';
 import { retryDelayMs, parseRetryAfter } from '../../domain/webhooks/retry-schedule.js';
 import { signedHeaders } from '../../domain/webhooks/signature.js';
-import type { Db, Tx } from '../../platform/db/client.js';
+import type { Db } from '../../platform/db/client.js';
 import type { SendOutcome, WebhookSender } from '../../platform/webhook-sender.js';
 import type { OutboxJob } from '../../jobs/outbox.js';
 import { addScheduledToOutbox, completeOutbox } from '../../repositories/outbox.js';
@@ -177,8 +177,12 @@ export function createDeliveryAttempts(deps: DeliveryAttemptDeps) {
 
   return {
     run,
-    /** A delivery whose job was lost again and again ends failed (the relay gave it up), in the relay's transaction. */
-    abandon: (tx: Tx, deliveryId: string) => deliveries.abandon(tx, deliveryId),
+    /** A delivery whose attempt's job failed for good ends failed, and that job's outbox row with it. */
+    abandon: (deliveryId: string, attempt: number) =>
+      deps.db.transaction(async (tx) => {
+        await deliveries.abandon(tx, deliveryId);
+        await completeOutbox(tx, webhookAttemptJobId(deliveryId, attempt));
+      }),
   };
 }
 
