@@ -10,7 +10,7 @@ import type { WorkerDeps } from './deps.js';
 export interface DispatchOptions {
   /** Only these rows (the fast path after a step committed the next one). */
   ids?: number[];
-  /** How long after a hand-over (and its job's own delay) a row is checked again (default OUTBOX_RESEND_AFTER_MS). */
+  /** How long after a hand-over a row is checked again (default OUTBOX_RESEND_AFTER_MS). */
   resendAfterMs?: number;
   /** Rows per call (default 100). */
   batchSize?: number;
@@ -116,9 +116,9 @@ export async function dispatchOutbox(deps: WorkerDeps, options: DispatchOptions 
   await Promise.all([...addInBulk, ...resend]);
 
   // Record the outcomes. A row deleted meanwhile (its job finished) is simply not updated.
-  const checkAfterMs = (row: Claimed) => (row.type.delayMs ?? 0) + resendAfterMs;
   await outbox.markSent(
-    sent.map((row) => ({ id: row.id, checkAfterMs: checkAfterMs(row), carrierJobId: row.carrierJobId })),
+    sent.map((row) => ({ id: row.id, carrierJobId: row.carrierJobId })),
+    resendAfterMs,
   );
   await outbox.checkLater(alive, resendAfterMs, true);
   await outbox.checkLater(carried, resendAfterMs);

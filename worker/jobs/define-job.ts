@@ -24,8 +24,6 @@ export interface JobType<Data = unknown, Result = unknown> {
   attempts?: number;
   /** Wait between runs; BullMQ's strategies (`fixed`, `exponential`, with `jitter`). */
   backoff?: BackoffOptions;
-  /** Wait before the first run (default 0): the relay checks the job again only after it. */
-  delayMs?: number;
   /** A run still going after this long fails like any error (and is retried if attempts remain). */
   timeoutMs: number;
   /** How many finished jobs BullMQ keeps (default: 100 each). */
@@ -60,7 +58,6 @@ export function jobOptions(type: JobType, jobId: string): JobsOptions {
     jobId,
     attempts: type.attempts ?? 1,
     backoff: type.backoff,
-    delay: type.delayMs,
     removeOnComplete: type.removeOnComplete ?? 100,
     removeOnFail: type.removeOnFail ?? 100,
   };
