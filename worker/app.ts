@@ -1,4 +1,4 @@
-import { UnrecoverableError, WaitingError, Worker } from 'bullmq';
+import { WaitingError, Worker } from 'bullmq';
 import type { WorkerConfig } from './config.js';
 import { QUEUES, type QueueName } from '../server/core/jobs/queues.js';
 import { closeWorkerDeps, createWorkerDeps, type WorkerDeps } from './deps.js';
@@ -73,14 +73,17 @@ function startQueueWorker(
   worker.on('error', (error) => log.warn({ queue, err: error }, 'worker connection error'));
   worker.on('failed', (job, error) => {
     log.warn({ queue, job: job?.name, jobId: job?.id, attemptsMade: job?.attemptsMade, err: error }, 'job failed');
-    // BullMQ retries it after its backoff (`job.delay`): the relay need not look at its row before that retry.
-    if (job?.id && !(error instanceof UnrecoverableError) && job.attemptsMade < (job.opts.attempts ?? 1)) {
-      deps.outbox
-        .postpone(job.id, job.delay + config.worker.resendAfterMs)
-        .catch((postponeError: unknown) =>
-          log.warn({ jobId: job.id, err: postponeError }, 'could not postpone the outbox check of a retried job'),
-        );
-    }
+    // `finishedOn` is set only when BullMQ will not retry the job.
+    const type = job?.finishedOn ? jobs.get(queue, job.name) : undefined;
+    if (!job || !type?.failed) return;
+    type
+      .failed(job, deps)
+      .catch((recordError: unknown) =>
+        log.error(
+          { queue, jobId: job.id, err: recordError },
+          'could not record a failed job; the relay will run it again',
+        ),
+      );
   });
   worker.on('stalled', (jobId) => log.warn({ queue, jobId }, 'job stalled; it will run again'));
   return worker;

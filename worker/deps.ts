@@ -12,7 +12,6 @@ import type { Logger } from '../server/core/platform/log.js';
 import { createCpuPool, type CpuPool } from '../server/core/platform/cpu-pool.js';
 import { createWebhookSender } from '../server/core/platform/webhook-sender.js';
 import { createDeliveryAttempts } from '../server/core/services/webhooks/delivery-attempts.js';
-import { jobOptions } from './jobs/define-job.js';
 import { createLibraries } from '../server/core/platform/libraries/index.js';
 import { createTokenCipher } from '../server/core/platform/token-cipher.js';
 import { createTransactionRunner } from '../server/core/platform/db/transactions.js';
@@ -70,14 +69,7 @@ export function createWorkerDeps(config: WorkerConfig, log: Logger, jobs: JobReg
     db: webhookDb,
     sender: webhookSender,
     retryScheduleMs: config.webhooks.retryScheduleMs,
-    resendAfterMs: config.worker.resendAfterMs,
     maxSending: config.webhooks.concurrency,
-    log,
-    enqueue: (job, delayMs) => {
-      const type = jobs.get(job.queue, job.name);
-      if (!type) throw new Error(`no job type ${job.queue}/${job.name}`);
-      return queues[job.queue].add(job.name, job.data, { ...jobOptions(type, job.jobId), delay: delayMs });
-    },
   });
   const storage = createStorage(config);
   const cpuPool = createLazyWarmPool(config.cpuThreads);

@@ -10,26 +10,23 @@ import type { WorkerDeps } from './deps.js';
 export interface DispatchOptions {
   /** Only these rows (the fast path after a step committed the next one). */
   ids?: number[];
-  /** How long after a hand-over (and its job's own delay) a row is checked again (default OUTBOX_RESEND_AFTER_MS). */
+  /** How long after a hand-over a row is checked again (default OUTBOX_RESEND_AFTER_MS). */
   resendAfterMs?: number;
   /** Rows per call (default 100). */
   batchSize?: number;
   /** How long each call to Redis may take; rows not handed over by then wait for the next sweep (default 3000 ms). */
   deadlineMs?: number;
-  /** Hand-overs to BullMQ after which a lost job is given to its type's `giveUp` (default 5). */
-  maxEnqueues?: number;
 }
 
 /**
  * What one dispatch did with the rows it claimed: `sent` to BullMQ (added or re-added), `alive`
- * (BullMQ still holds the job), `failed` (Redis refused or was slow), `gaveUp` (given to `giveUp`).
+ * (BullMQ still holds the job), `failed` (Redis refused or was slow).
  */
 export interface DispatchResult {
   claimed: number;
   sent: number;
   alive: number;
   failed: number;
-  gaveUp: number;
 }
 
 /** A claimed row is invisible to other dispatchers this long: far longer than `deadlineMs` plus the marking. */
@@ -66,13 +63,13 @@ function bulkOf(rows: Claimed[]): BulkJob[] {
 
 /**
  * No Postgres transaction is held while Redis is called (claim, enqueue, record), so it is safe to run
- * concurrently. A row BullMQ holds live is left; others are re-added, and given up after `maxEnqueues`.
+ * concurrently. A row BullMQ holds live is left; others are re-added (a job failed for good whose type could
+ * not record it runs again).
  */
 export async function dispatchOutbox(deps: WorkerDeps, options: DispatchOptions = {}): Promise<DispatchResult> {
   const { ids, resendAfterMs = deps.config.worker.resendAfterMs, batchSize = 100, deadlineMs = 3000 } = options;
-  const { maxEnqueues = 5 } = options;
   const { queues, jobs, outbox } = deps;
-  const result: DispatchResult = { claimed: 0, sent: 0, alive: 0, failed: 0, gaveUp: 0 };
+  const result: DispatchResult = { claimed: 0, sent: 0, alive: 0, failed: 0 };
   if (ids && ids.length === 0) return result;
 
   // Rows of a job type this process does not know (another version's) are left alone.
@@ -84,7 +81,6 @@ export async function dispatchOutbox(deps: WorkerDeps, options: DispatchOptions 
 
   const sent: Claimed[] = [];
   const [alive, carried, failed]: number[][] = [[], [], []];
-  const giveUp: Claimed[] = [];
   const firstTime = new Map<QueueName, Claimed[]>();
   for (const row of claimed.filter((r) => r.lastEnqueuedAt === null)) {
     if (firstTime.has(row.queue as QueueName)) firstTime.get(row.queue as QueueName)!.push(row);
@@ -108,7 +104,6 @@ export async function dispatchOutbox(deps: WorkerDeps, options: DispatchOptions 
         row.carrierJobId = null;
         const state = await redis(() => queue.getJobState(row.jobId));
         if (!GONE_STATES.has(state)) return alive.push(row.id);
-        if (row.type.giveUp && row.enqueueCount >= maxEnqueues) return giveUp.push(row);
         await redis(async () => {
           if (state !== 'unknown') await queue.remove(row.jobId);
           await queue.add(row.jobName, row.payload, jobOptions(row.type, row.jobId));
@@ -121,30 +116,14 @@ export async function dispatchOutbox(deps: WorkerDeps, options: DispatchOptions 
   await Promise.all([...addInBulk, ...resend]);
 
   // Record the outcomes. A row deleted meanwhile (its job finished) is simply not updated.
-  const checkAfterMs = (row: Claimed) => (row.type.delayMs ?? 0) + resendAfterMs;
   await outbox.markSent(
-    sent.map((row) => ({ id: row.id, checkAfterMs: checkAfterMs(row), carrierJobId: row.carrierJobId })),
-    CLAIM_MS,
+    sent.map((row) => ({ id: row.id, carrierJobId: row.carrierJobId })),
+    resendAfterMs,
   );
   await outbox.checkLater(alive, resendAfterMs, true);
   await outbox.checkLater(carried, resendAfterMs);
   await outbox.checkLater(failed, RETRY_AFTER_FAILURE_MS);
-  const giveUpErrors: unknown[] = [];
-  for (const row of giveUp) {
-    try {
-      if (await outbox.giveUp(row.id, (tx, current) => row.type.giveUp!(tx, current, deps))) result.gaveUp++;
-    } catch (error) {
-      giveUpErrors.push(error);
-      await outbox.checkLater([row.id], RETRY_AFTER_FAILURE_MS);
-    }
-  }
-  Object.assign(result, {
-    sent: sent.length,
-    alive: alive.length + carried.length,
-    failed: failed.length + giveUpErrors.length,
-  });
-  if (giveUpErrors.length > 0) throw new AggregateError(giveUpErrors, 'outbox: giving up a row failed');
-  return result;
+  return Object.assign(result, { sent: sent.length, alive: alive.length + carried.length, failed: failed.length });
 }
 
 /** Rows per relay dispatch; a full batch is followed by another at once. */
@@ -168,7 +147,6 @@ export function startOutboxRelay(deps: WorkerDeps, intervalMs: number) {
       again = false;
       const result = await dispatchOutbox(deps, { batchSize: RELAY_BATCH });
       total += result.sent;
-      if (result.gaveUp > 0) log.warn({ gaveUp: result.gaveUp }, 'outbox relay gave up on jobs lost too often');
       // A failure means Redis is in trouble: wait for the next periodic sweep.
       if (stopped || result.failed > 0 || (result.claimed < RELAY_BATCH && !again)) return total;
     }

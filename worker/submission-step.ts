@@ -154,12 +154,14 @@ export function defineSubmissionStep(
     removeOnFail: { age: 7 * 24 * 3600 },
     timeoutMs: options.timeoutMs,
     process: (job: Job<SubmissionJobData>, { deps, signal }) => runSubmissionStep(deps, job, processor, signal),
-    // Its job was lost too often (it kills or stalls every worker): the step fails, the next still gets its turn.
-    async giveUp(tx, row, deps) {
-      const { submissionId } = row.payload as Partial<SubmissionJobData>;
-      const step = row.jobName as SubmissionStep;
-      if (typeof submissionId === 'string')
-        await deps.submissions.fail(submissionId, step, 'gave up after repeated interruptions', tx);
+    // Failed for good without a run recording it (it stalled again and again): the step fails, the next runs.
+    failed: async (job, deps) => {
+      const ids = await deps.submissions.fail(
+        job.data.submissionId,
+        processor.step,
+        'gave up after repeated interruptions',
+      );
+      await handOver(deps, ids ?? []);
     },
   });
   return { ...type, ...processor };

@@ -42,13 +42,12 @@ describe('job types', () => {
     await expect(running).rejects.toThrow('cancelled');
   });
 
-  it('hand BullMQ their attempts, backoff and delay with the job id', () => {
+  it('hand BullMQ their attempts and backoff with the job id', () => {
     const type = defineJob({
       queue: QUEUES.submissionSteps,
       name: 'declared',
       attempts: 3,
       backoff: { type: 'exponential', delay: 500 },
-      delayMs: 1000,
       timeoutMs: 1000,
       process: async () => ({}),
     });
@@ -56,7 +55,6 @@ describe('job types', () => {
       jobId: 'job-1',
       attempts: 3,
       backoff: { type: 'exponential', delay: 500 },
-      delay: 1000,
       removeOnComplete: 100,
       removeOnFail: 100,
     });

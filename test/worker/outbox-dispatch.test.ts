@@ -14,32 +14,13 @@ import { createTestEnv, type TestEnv } from '../helpers/test-env.js';
 import { waitFor, workerConfig } from './submission-fixtures.js';
 
 /**
- * dispatchOutbox alone: short claims, Redis outside any transaction, only due rows looked at, and a job
- * lost too often given up by its own job type.
+ * dispatchOutbox alone: short claims, Redis outside any transaction, only due rows looked at, a lost job added
+ * again; and a job BullMQ fails for good given to its type's `failed`.
  */
 const HOUR = 3600_000;
-const givenUp: string[] = [];
 /** Job types of this file: none runs here except where a test starts a worker. */
 const plain = defineJob({ queue: QUEUES.submissionSteps, name: 'plain', timeoutMs: 1000, process: async () => ({}) });
-const withGiveUp = defineJob({
-  queue: QUEUES.submissionSteps,
-  name: 'with-give-up',
-  timeoutMs: 1000,
-  process: async () => ({}),
-  async giveUp(tx, row) {
-    // Inside the transaction that deletes the row.
-    const { rows: locked } = await tx.execute<{ job_id: string }>(sql`select job_id from outbox where id = ${row.id}`);
-    givenUp.push(locked[0].job_id);
-  },
-});
-const later = defineJob({
-  queue: QUEUES.submissionSteps,
-  name: 'later',
-  delayMs: 10 * HOUR,
-  timeoutMs: 1000,
-  process: async () => ({}),
-});
-const JOBS = createJobRegistry([plain, withGiveUp, later], {});
+const JOBS = createJobRegistry([plain], {});
 
 let env: TestEnv;
 let deps: WorkerDeps;
@@ -66,26 +47,24 @@ async function rows(n: number, name = plain.name): Promise<{ ids: number[]; jobI
 
 interface OutboxState {
   job_id: string;
-  enqueue_count: number;
   sent: boolean;
   due: boolean;
 }
 
 async function outboxState(jobIds: string[]): Promise<OutboxState[]> {
   const { rows: found } = await deps.db.$client.query<OutboxState>(
-    `select job_id, enqueue_count, last_enqueued_at is not null as sent, next_attempt_at <= now() as due
+    `select job_id, last_enqueued_at is not null as sent, next_attempt_at <= now() as due
      from outbox where job_id = any($1) order by id`,
     [jobIds],
   );
   return found;
 }
 
-/** Makes rows look enqueued long ago (`count` times), so the next dispatch re-sends them. */
-async function makeStale(jobIds: string[], count: number) {
+/** Makes rows look enqueued long ago, so the next dispatch looks at them again. */
+async function makeStale(jobIds: string[]) {
   await deps.db.$client.query(
-    `update outbox set enqueue_count = $2, last_enqueued_at = now() - interval '1 hour', ` +
-      'next_attempt_at = now() where job_id = any($1)',
-    [jobIds, count],
+    `update outbox set last_enqueued_at = now() - interval '1 hour', next_attempt_at = now() where job_id = any($1)`,
+    [jobIds],
   );
 }
 
@@ -144,7 +123,7 @@ describe('dispatchOutbox', () => {
     expect([...added].sort()).toEqual([...jobIds].sort());
     expect(calls).toBeLessThanOrEqual(2);
     // Handed over: next due only once the resend time has passed.
-    expect((await outboxState(jobIds)).every((row) => row.sent && row.enqueue_count === 1 && !row.due)).toBe(true);
+    expect((await outboxState(jobIds)).every((row) => row.sent && !row.due)).toBe(true);
   });
 
   it('leaves rows Redis refused or did not take in time for a later attempt, unsent', async () => {
@@ -158,7 +137,7 @@ describe('dispatchOutbox', () => {
       failed: 2,
     });
     expect(await outboxState(refused.jobIds)).toEqual(
-      refused.jobIds.map((job_id) => ({ job_id, enqueue_count: 0, sent: false, due: false })),
+      refused.jobIds.map((job_id) => ({ job_id, sent: false, due: false })),
     );
 
     const hung = await rows(1);
@@ -167,121 +146,84 @@ describe('dispatchOutbox', () => {
       claimed: 1,
       failed: 1,
     });
-    expect(await outboxState(hung.jobIds)).toEqual([
-      { job_id: hung.jobIds[0], enqueue_count: 0, sent: false, due: false },
-    ]);
+    expect(await outboxState(hung.jobIds)).toEqual([{ job_id: hung.jobIds[0], sent: false, due: false }]);
   });
 
-  it('re-adds a lost job, leaves one BullMQ still holds, and gives up one lost too often via giveUp', async () => {
-    const [alive, lost, poisoned] = [
-      await rows(1, withGiveUp.name),
-      await rows(1, withGiveUp.name),
-      await rows(1, withGiveUp.name),
-    ];
+  it('re-adds a lost job and leaves one BullMQ still holds', async () => {
+    const [alive, lost] = [await rows(1), await rows(1)];
     // BullMQ still holds this one (waiting: no worker runs here).
-    await deps.queues[QUEUES.submissionSteps].add(withGiveUp.name, {}, { jobId: alive.jobIds[0] });
-    await makeStale(alive.jobIds, 5);
-    await makeStale(lost.jobIds, 4);
-    await makeStale(poisoned.jobIds, 5);
-    givenUp.length = 0;
-    const result = await dispatchOutbox(deps, {
-      ids: [...alive.ids, ...lost.ids, ...poisoned.ids],
-      resendAfterMs: 60_000,
-    });
-    expect(result).toMatchObject({ claimed: 3, sent: 1, alive: 1, gaveUp: 1, failed: 0 });
-    expect(givenUp).toEqual(poisoned.jobIds);
-    const state = await outboxState([...alive.jobIds, ...lost.jobIds, ...poisoned.jobIds]);
-    expect(state).toEqual([
-      // Looked at again, not counted as a hand-over; both next due after the resend time.
-      { job_id: alive.jobIds[0], enqueue_count: 5, sent: true, due: false },
-      { job_id: lost.jobIds[0], enqueue_count: 5, sent: true, due: false },
+    await deps.queues[QUEUES.submissionSteps].add(plain.name, {}, { jobId: alive.jobIds[0] });
+    await makeStale([...alive.jobIds, ...lost.jobIds]);
+    const result = await dispatchOutbox(deps, { ids: [...alive.ids, ...lost.ids], resendAfterMs: 60_000 });
+    expect(result).toMatchObject({ claimed: 2, sent: 1, alive: 1, failed: 0 });
+    // Both next due after the resend time.
+    expect(await outboxState([...alive.jobIds, ...lost.jobIds])).toEqual([
+      { job_id: alive.jobIds[0], sent: true, due: false },
+      { job_id: lost.jobIds[0], sent: true, due: false },
     ]);
     expect(await deps.queues[QUEUES.submissionSteps].getJobState(lost.jobIds[0])).toBe('waiting');
-    expect(await deps.queues[QUEUES.submissionSteps].getJobState(poisoned.jobIds[0])).toBe('unknown');
   });
 
-  it('gives up only job types that declare a giveUp: others are re-added without limit', async () => {
-    const [declared, undeclared] = [await rows(1, withGiveUp.name), await rows(1, plain.name)];
-    await makeStale([...declared.jobIds, ...undeclared.jobIds], 9);
-    givenUp.length = 0;
-    expect(
-      await dispatchOutbox(deps, { ids: [...declared.ids, ...undeclared.ids], resendAfterMs: 60_000 }),
-    ).toMatchObject({ sent: 1, gaveUp: 1 });
-    expect(givenUp).toEqual(declared.jobIds);
-    expect(await outboxState([...declared.jobIds, ...undeclared.jobIds])).toMatchObject([
-      { job_id: undeclared.jobIds[0], enqueue_count: 10 },
+  it('leaves a row due later (a retry waiting for its time) alone: no sweep claims it, nor asks BullMQ', async () => {
+    const jobId = `t_${process.pid}_later`;
+    const ids = await addToOutbox(deps.db, [
+      { queue: QUEUES.submissionSteps, name: plain.name, jobId, data: {}, dueInMs: 10 * HOUR },
     ]);
-  });
+    const checkedIn = await hoursUntilDue(jobId);
+    expect(checkedIn).toBeGreaterThan(9.9);
+    expect(checkedIn).toBeLessThanOrEqual(10);
 
-  it('keeps the row when giveUp fails', async () => {
-    const broken = await rows(1, withGiveUp.name);
-    await makeStale(broken.jobIds, 5);
-    const failingType = {
-      ...withGiveUp,
-      async giveUp(tx: Parameters<NonNullable<typeof withGiveUp.giveUp>>[0]) {
-        await tx.execute(sql`delete from outbox where id = ${broken.ids[0]}`);
-        throw new Error('could not record the failure');
-      },
-    };
-    const failing = dispatchOutbox(
-      { ...deps, jobs: createJobRegistry([plain, failingType, later], {}) },
-      { ids: broken.ids, resendAfterMs: 60_000 },
-    );
-    await expect(failing).rejects.toThrow('giving up a row failed');
-    // Rolled back: the row is still there, due again shortly.
-    expect(await outboxState(broken.jobIds)).toEqual([
-      { job_id: broken.jobIds[0], enqueue_count: 5, sent: true, due: false },
-    ]);
-  });
-
-  it('ignores a row whose job is delayed into the future: no sweep claims it, BullMQ is never asked', async () => {
-    const { ids, jobIds } = await rows(1, later.name);
-    expect(await dispatchOutbox(deps, { ids })).toMatchObject({ claimed: 1, sent: 1 });
     const queue = deps.queues[QUEUES.submissionSteps];
-    expect(await queue.getJobState(jobIds[0])).toBe('delayed');
-    const checkedIn = await hoursUntilDue(jobIds[0]);
-    expect(checkedIn).toBeGreaterThan(10);
-    expect(checkedIn).toBeLessThan(10.1);
-
-    const asked = vi.spyOn(queue, 'getJobState');
+    const asked = [vi.spyOn(queue, 'getJobState'), vi.spyOn(queue, 'addBulk')];
     try {
       for (let sweep = 0; sweep < 3; sweep++) expect(await dispatchOutbox(deps, { ids })).toMatchObject({ claimed: 0 });
-      expect(asked).not.toHaveBeenCalled();
+      for (const spy of asked) expect(spy).not.toHaveBeenCalled();
     } finally {
-      asked.mockRestore();
+      for (const spy of asked) spy.mockRestore();
     }
+    expect(await queue.getJobState(jobId)).toBe('unknown');
   });
 
-  it("pushes a row's next check past a failed run's backoff, so a retry hours away is not polled", async () => {
+  it('gives a job failed for good (not one BullMQ retries) to `failed`; a row it left is added again', async () => {
+    const failedRuns: number[] = [];
+    let records = true;
     const failing = defineJob({
       queue: QUEUES.submissionSteps,
-      name: 'fails-once',
+      name: 'always-fails',
       attempts: 2,
-      backoff: { type: 'fixed', delay: 10 * HOUR },
+      backoff: { type: 'fixed', delay: 10 },
       timeoutMs: 1000,
-      process: async () => Promise.reject(new Error('try again in ten hours')),
+      process: async () => Promise.reject(new Error('this job always fails')),
+      async failed(job, workerDeps) {
+        failedRuns.push(job.attemptsMade);
+        if (!records) throw new Error('could not record the failure');
+        await completeOutbox(workerDeps.db, job.id!);
+      },
     });
     const worker = await startWorker(workerConfig(env.env), {
       log: createLogger('silent'),
       jobs: createJobRegistry([failing], {}),
     });
+    const recorded = `t_${process.pid}_recorded`;
+    const left = `t_${process.pid}_left`;
     try {
-      const [id] = await addToOutbox(deps.db, [
-        { queue: QUEUES.submissionSteps, name: failing.name, jobId: `t_${process.pid}_retried`, data: {} },
-      ]);
-      await waitFor(
-        async () => (await hoursUntilDue(`t_${process.pid}_retried`)) > 10,
-        'the next check to move past the backoff',
-      );
-      expect(await worker.deps.queues[QUEUES.submissionSteps].getJobState(`t_${process.pid}_retried`)).toBe('delayed');
-      const {
-        rows: [row],
-      } = await deps.db.$client.query<{ id: string }>('select id from outbox where id = $1', [id]);
-      expect(row).toBeDefined();
-      expect(await dispatchOutbox(worker.deps)).toMatchObject({ claimed: 0 });
+      await addToOutbox(deps.db, [{ queue: QUEUES.submissionSteps, name: failing.name, jobId: recorded, data: {} }]);
+      await waitFor(async () => (await outboxState([recorded])).length === 0, 'the failed job to end its row');
+      // Once, after the second and last run.
+      expect(failedRuns).toEqual([2]);
+
+      records = false;
+      await addToOutbox(deps.db, [{ queue: QUEUES.submissionSteps, name: failing.name, jobId: left, data: {} }]);
+      await waitFor(async () => failedRuns.length === 2, 'the second job to fail for good');
     } finally {
       await worker.close(5000);
     }
+    expect(await outboxState([left])).toHaveLength(1);
+    const queue = deps.queues[QUEUES.submissionSteps];
+    expect(await queue.getJobState(left)).toBe('failed');
+    await makeStale([left]);
+    expect(await dispatchOutbox({ ...deps, jobs: createJobRegistry([failing], {}) })).toMatchObject({ sent: 1 });
+    expect(await queue.getJobState(left)).toBe('waiting');
   });
 });
 

@@ -251,7 +251,7 @@ describe('outbox', () => {
     await expectEverythingOnce(server, smtp, share.projectId, [id]);
   });
 
-  it('gives up a step whose job was lost too often: it fails with the reason, the next steps run', async () => {
+  it('fails a step whose job stalls every worker that takes it, with the reason; the next steps run', async () => {
     const server = await startTestServer();
     cleanups.push(() => server.close());
     const owner = await server.person('owner@poison.test');
@@ -261,19 +261,24 @@ describe('outbox', () => {
     ).requestId as string;
     await handOverToBullMQ(server, id);
 
-    // The screenshots job was handed to BullMQ five times and lost every time (it stalls or
-    // kills every worker that takes it); now it is gone again.
-    const connection = createRedis(server.config.redisUrl, 'request');
+    // A worker that takes the screenshots job and never renews its lock, like one blocked or killed; it allows no
+    // stall (maxStalledCount 0), so BullMQ fails the job on its next start, before any processor runs.
+    const connection = createRedis(server.config.redisUrl, 'worker');
     const queue = new Queue(QUEUES.submissionSteps, { connection, prefix: server.config.queuePrefix });
     const jobId = submissionJobId(id, 'screenshots');
-    await queue.remove(jobId);
+    const stalling = new Worker(QUEUES.submissionSteps, () => new Promise(() => {}), {
+      connection,
+      prefix: server.config.queuePrefix,
+      lockDuration: 300,
+      stalledInterval: 300,
+      maxStalledCount: 0,
+      skipLockRenewal: true,
+    });
+    await waitFor(async () => (await queue.getJobState(jobId)) === 'active', 'the stalling worker to take the job');
+    await waitFor(async () => (await queue.getJobState(jobId)) === 'waiting', 'BullMQ to find the job stalled');
+    await stalling.close(true);
     await queue.close();
     connection.disconnect();
-    await server.deps.db.$client.query(
-      `update outbox set enqueue_count = 5, last_enqueued_at = now() - interval '1 hour', ` +
-        'next_attempt_at = now() where job_id = $1',
-      [jobId],
-    );
 
     // The e-mail goes to the workspace's owner (the project names no address).
     const smtp = await startSmtpCatcher();

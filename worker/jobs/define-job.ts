@@ -1,6 +1,4 @@
 import { UnrecoverableError, type BackoffOptions, type Job, type JobsOptions, type KeepJobs } from 'bullmq';
-import type { Tx } from '../../server/core/platform/db/client.js';
-import type { OutboxRow } from '../../server/core/platform/db/schema/index.js';
 import type { QueueName } from '../../server/core/jobs/queues.js';
 import { withTimeout } from '../../server/core/platform/deadline.js';
 import type { WorkerDeps } from '../deps.js';
@@ -26,8 +24,6 @@ export interface JobType<Data = unknown, Result = unknown> {
   attempts?: number;
   /** Wait between runs; BullMQ's strategies (`fixed`, `exponential`, with `jitter`). */
   backoff?: BackoffOptions;
-  /** Wait before the first run (default 0): the relay checks the job again only after it. */
-  delayMs?: number;
   /** A run still going after this long fails like any error (and is retried if attempts remain). */
   timeoutMs: number;
   /** How many finished jobs BullMQ keeps (default: 100 each). */
@@ -35,10 +31,10 @@ export interface JobType<Data = unknown, Result = unknown> {
   removeOnFail?: KeepJobs | number | boolean;
   process(job: Job<Data>, ctx: JobContext): Promise<Result>;
   /**
-   * Runs when the relay gives up a job BullMQ keeps losing, in the transaction deleting its outbox row;
-   * without it the row is re-sent forever.
+   * Runs once BullMQ has failed the job for good (attempts spent, or stalled more often than `maxStalledCount`):
+   * records the failure and ends the outbox row; if it cannot, the relay hands the job over again.
    */
-  giveUp?(tx: Tx, row: OutboxRow, deps: WorkerDeps): Promise<void>;
+  failed?(job: Job<Data>, deps: WorkerDeps): Promise<void>;
   /**
    * First hand-overs travel up to `size` per job of `type`, so a burst costs one BullMQ job per batch;
    * a row whose carrier died unfinished is handed over again alone.
@@ -62,7 +58,6 @@ export function jobOptions(type: JobType, jobId: string): JobsOptions {
     jobId,
     attempts: type.attempts ?? 1,
     backoff: type.backoff,
-    delay: type.delayMs,
     removeOnComplete: type.removeOnComplete ?? 100,
     removeOnFail: type.removeOnFail ?? 100,
   };

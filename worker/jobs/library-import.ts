@@ -17,9 +17,6 @@ export const libraryImport = defineJob({
   async process(job: Job<ImportJobData>, { deps, signal }) {
     return deps.imports.run(job.data.importId, signal);
   },
-  /** Its job was lost again and again (it kills every worker that takes it): the import ends interrupted. */
-  async giveUp(tx, row, deps) {
-    const importId = (row.payload as Partial<ImportJobData>).importId;
-    if (typeof importId === 'string') await deps.imports.giveUp(tx, importId);
-  },
+  /** Failed for good without a run ending it (it stalled again and again): the import ends interrupted. */
+  failed: (job, deps) => deps.imports.giveUp(job.data.importId),
 });

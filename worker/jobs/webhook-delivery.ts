@@ -125,10 +125,9 @@ export const webhookDelivery = defineJob({
     await job.moveToDelayed(Date.now() + deferMs(), token);
     throw new DelayedError();
   },
-  /** Its job was lost again and again (it kills every worker that takes it): the delivery ends failed. */
-  async giveUp(tx, row, deps) {
-    const deliveryId = (row.payload as Partial<WebhookDeliveryJobData>).deliveryId;
-    if (typeof deliveryId === 'string') await deps.webhookAttempts.abandon(tx, deliveryId);
-  },
+  // A run that fails (Postgres or Redis out) is retried; one failed for good (or stalled again and again) ends failed.
+  attempts: 3,
+  backoff: { type: 'exponential', delay: 5000 },
+  failed: (job, deps) => deps.webhookAttempts.abandon(job.data.deliveryId, job.data.attempt),
   batch: { type: webhookDeliveryBatch, size: WEBHOOK_BATCH_SIZE },
 });

@@ -46,7 +46,7 @@ export const importOutboxJob = (importId: string): OutboxJob => ({
   data: { importId } satisfies ImportJobData,
 });
 
-/** A webhook delivery: one job per attempt, so a retry is a BullMQ job delayed until it is due. */
+/** A webhook delivery: one job per attempt; a retry's outbox row is due at its time. */
 export const WEBHOOK_DELIVERY_JOB = 'deliver';
 /** First attempts handed over in a burst share a job of this name (data `{ items }`). */
 export const WEBHOOK_DELIVERY_BATCH_JOB = 'deliver-batch';

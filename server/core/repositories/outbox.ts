@@ -1,5 +1,5 @@
 import { and, eq, inArray, lte, sql } from 'drizzle-orm';
-import type { Db, Executor, Tx } from '../platform/db/client.js';
+import type { Db, Executor } from '../platform/db/client.js';
 import { outbox, type OutboxRow } from '../platform/db/schema/index.js';
 
 /** The outbox's rows. Times come from the database clock, the one that stamps the rows. */
@@ -10,12 +10,13 @@ export interface NewOutboxRow {
   name: string;
   jobId: string;
   data: Record<string, unknown>;
+  /** Handed to BullMQ only this long from now (a retry waiting for its time); default at once. */
+  dueInMs?: number;
 }
 
-/** A row handed to BullMQ: when the relay looks at it next, and the carrier job it went in, if any. */
+/** A row handed to BullMQ, and the carrier job it went in, if any. */
 export interface SentOutboxRow {
   id: number;
-  checkAfterMs: number;
   carrierJobId: string | null;
 }
 
@@ -26,30 +27,19 @@ export async function addToOutbox(tx: Executor, rows: readonly NewOutboxRow[]): 
   if (rows.length === 0) return [];
   const added = await tx
     .insert(outbox)
-    .values(rows.map((row) => ({ queue: row.queue, jobName: row.name, jobId: row.jobId, payload: row.data })))
+    .values(
+      rows.map((row) => ({
+        queue: row.queue,
+        jobName: row.name,
+        jobId: row.jobId,
+        payload: row.data,
+        ...(row.dueInMs ? { nextAttemptAt: inMs(row.dueInMs) } : {}),
+      })),
+    )
     .onConflictDoNothing({ target: outbox.jobId })
     .returning({ id: outbox.id, jobId: outbox.jobId });
   const ids = new Map(added.map((row) => [row.jobId, row.id]));
   return rows.flatMap((row) => (ids.has(row.jobId) ? [ids.get(row.jobId)!] : []));
-}
-
-/**
- * A row whose job the caller hands to BullMQ itself right after commit: marked sent, first
- * checked by the relay `checkAfterMs` from now.
- */
-export async function addScheduledToOutbox(tx: Executor, row: NewOutboxRow, checkAfterMs: number): Promise<void> {
-  await tx
-    .insert(outbox)
-    .values({
-      queue: row.queue,
-      jobName: row.name,
-      jobId: row.jobId,
-      payload: row.data,
-      enqueueCount: 1,
-      lastEnqueuedAt: sql`now()`,
-      nextAttemptAt: inMs(checkAfterMs),
-    })
-    .onConflictDoNothing({ target: outbox.jobId });
 }
 
 /** Removes a finished job's row; called in the transaction that records the job's result. */
@@ -90,18 +80,13 @@ export function createOutboxRepository(db: Db) {
       return rows.sort((a, b) => a.id - b.id);
     },
 
-    /**
-     * Records hand-overs in one statement. A run that failed meanwhile may have pushed a row's
-     * check past its backoff already (beyond `claimMs`): that one stays.
-     */
-    async markSent(rows: readonly SentOutboxRow[], claimMs: number): Promise<void> {
+    /** Records hand-overs in one statement: the rows are looked at again `checkAfterMs` from now. */
+    async markSent(rows: readonly SentOutboxRow[], checkAfterMs: number): Promise<void> {
       if (rows.length === 0) return;
-      const input = JSON.stringify(rows.map((r) => ({ id: r.id, ms: Math.round(r.checkAfterMs), c: r.carrierJobId })));
+      const input = JSON.stringify(rows.map((r) => ({ id: r.id, c: r.carrierJobId })));
       await db.execute(sql`
-        update outbox o set last_enqueued_at = now(), enqueue_count = o.enqueue_count + 1, carrier_job_id = i.c,
-          next_attempt_at = greatest(now() + i.ms * interval '1 millisecond',
-            case when o.next_attempt_at > ${inMs(claimMs)} then o.next_attempt_at end)
-        from jsonb_to_recordset(${input}::jsonb) as i(id bigint, ms int, c text)
+        update outbox o set last_enqueued_at = now(), carrier_job_id = i.c, next_attempt_at = ${inMs(checkAfterMs)}
+        from jsonb_to_recordset(${input}::jsonb) as i(id bigint, c text)
         where o.id = i.id
       `);
     },
@@ -113,25 +98,6 @@ export function createOutboxRepository(db: Db) {
         .update(outbox)
         .set({ nextAttemptAt: inMs(ms), ...(dropCarrier ? { carrierJobId: null } : {}) })
         .where(inArray(outbox.id, ids));
-    },
-
-    /** A failed run is retried in `ms` by BullMQ: its row is not looked at before. */
-    async postpone(jobId: string, ms: number): Promise<void> {
-      await db
-        .update(outbox)
-        .set({ nextAttemptAt: inMs(ms) })
-        .where(eq(outbox.jobId, jobId));
-    },
-
-    /** Runs the job type's `work` on the locked row, then deletes it, in one transaction; false when it was gone. */
-    async giveUp(id: number, work: (tx: Tx, row: OutboxRow) => Promise<void>): Promise<boolean> {
-      return db.transaction(async (tx) => {
-        const [row] = await tx.select().from(outbox).where(eq(outbox.id, id)).for('update');
-        if (!row) return false;
-        await work(tx, row);
-        await tx.delete(outbox).where(eq(outbox.id, id));
-        return true;
-      });
     },
   };
 }

@@ -108,7 +108,6 @@ export function createServices(baseDeps: ServiceDeps, options: ServicesOptions) 
         db: deps.db,
         sender: options.webhookSender,
         retryScheduleMs: options.webhooks.retryScheduleMs,
-        log: deps.log,
       }),
     }),
   };

@@ -1,7 +1,6 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import type { ImportJob } from '../../platform/db/schema/index.js';
-import type { Tx } from '../../platform/db/client.js';
 import { storageKeys } from '../../platform/storage/index.js';
 import { MAX_MODEL_BYTES, type Libraries, type LibraryItem } from '../../platform/libraries/index.js';
 import type { CpuPool } from '../../platform/cpu-pool.js';
@@ -157,15 +156,14 @@ export function createImportRunner(deps: ServiceDeps, options: ImportRunnerOptio
       }
     },
 
-    /** The relay gave the job up (it killed or stalled every worker that took it): ends it interrupted, in `tx`. */
-    async giveUp(tx: Tx, importId: string): Promise<void> {
-      await repo.fail(tx, importId, {
-        code: 'interrupted',
-        message: 'The import was interrupted again and again; start it again.',
-      });
-      const job = await repo.byId(importId, tx);
-      // After the commit would be exact; the files are the job's own, and removing them early is harmless.
-      if (job) await cleanUp(job);
+    /** BullMQ failed the job for good (it stalled every worker that took it): the import ends interrupted. */
+    async giveUp(importId: string): Promise<void> {
+      const job = await repo.byId(importId);
+      if (job)
+        await fail(job, {
+          code: 'interrupted',
+          message: 'The import was interrupted again and again; start it again.',
+        });
     },
   };
 }

@@ -2,10 +2,9 @@ import pLimit from 'p-limit';
 import { TEST_EVENT } from '../../domain/webhooks/event-types.js';
 import { retryDelayMs, parseRetryAfter } from '../../domain/webhooks/retry-schedule.js';
 import { signedHeaders } from '../../domain/webhooks/signature.js';
-import type { Db, Tx } from '../../platform/db/client.js';
+import type { Db } from '../../platform/db/client.js';
 import type { SendOutcome, WebhookSender } from '../../platform/webhook-sender.js';
-import type { OutboxJob } from '../../jobs/outbox.js';
-import { addScheduledToOutbox, completeOutbox } from '../../repositories/outbox.js';
+import { addToOutbox, completeOutbox } from '../../repositories/outbox.js';
 import { webhookAttemptJob, webhookAttemptJobId } from '../../jobs/queues.js';
 import {
   createWebhookDeliveryRepository,
@@ -14,7 +13,6 @@ import {
 } from '../../repositories/webhook-deliveries.js';
 import { createBatcher } from '../../platform/batcher.js';
 import { createWebhookRepository } from '../../repositories/webhooks.js';
-import type { ServiceLog } from '../service-deps.js';
 
 /** Per-attempt timeout of background deliveries, and of the test endpoint (contract section 7). */
 const DELIVERY_TIMEOUT_MS = 15_000;
@@ -33,11 +31,6 @@ export interface DeliveryAttemptDeps {
   sender: WebhookSender;
   /** WEBHOOK_RETRY_SCHEDULE. */
   retryScheduleMs: readonly number[];
-  /** How long past a retry's due time the relay first looks for its lost job (OUTBOX_RESEND_AFTER_MS; default 60 s). */
-  resendAfterMs?: number;
-  log: ServiceLog;
-  /** Hands the next attempt's job to BullMQ with its delay (the worker); else the relay does on its next check. */
-  enqueue?(job: OutboxJob, delayMs: number): Promise<unknown>;
   /** Requests in flight at once (WEBHOOK_CONCURRENCY in the worker); default unbounded. */
   maxSending?: number;
 }
@@ -122,7 +115,7 @@ export function createDeliveryAttempts(deps: DeliveryAttemptDeps) {
       return { kind: 'attempted', outcome, result: 'delivered', nextAttemptAt: null };
     }
 
-    const { next, ...settled } = await deps.db.transaction(async (tx) => {
+    const settled = await deps.db.transaction(async (tx) => {
       const { projectId, webhookId } = delivery;
       await deliveries.recordAttempt(tx, {
         deliveryId,
@@ -136,7 +129,7 @@ export function createDeliveryAttempts(deps: DeliveryAttemptDeps) {
       if (outcome.delivered) {
         if (!isTest) await hooks.noteOutcome(tx, projectId, webhookId, true);
         await deliveries.settle(tx, deliveryId, 'delivered', null);
-        return { result: 'delivered' as const, nextAttemptAt: null, next: null };
+        return { result: 'delivered' as const, nextAttemptAt: null };
       }
       // A test says how the endpoint answers; it neither disables the webhook nor counts in its streak.
       let disabled: 'gone' | 'failing' | null = null;
@@ -157,28 +150,25 @@ export function createDeliveryAttempts(deps: DeliveryAttemptDeps) {
           : null;
       if (delayMs === null) {
         await deliveries.settle(tx, deliveryId, 'failed', null);
-        return { result: 'failed' as const, nextAttemptAt: null, next: null };
+        return { result: 'failed' as const, nextAttemptAt: null };
       }
       const nextAttemptAt = new Date(Date.now() + delayMs);
       await deliveries.settle(tx, deliveryId, 'pending', nextAttemptAt);
-      const job = webhookAttemptJob(delivery, attempt + 1);
-      await addScheduledToOutbox(tx, job, delayMs + (deps.resendAfterMs ?? 60_000));
-      return { result: 'retrying' as const, nextAttemptAt, next: { job, delayMs } };
+      // The retry waits in Postgres; the relay hands it to BullMQ when it is due.
+      await addToOutbox(tx, [{ ...webhookAttemptJob(delivery, attempt + 1), dueInMs: delayMs }]);
+      return { result: 'retrying' as const, nextAttemptAt };
     });
-    if (next && deps.enqueue) {
-      await deps
-        .enqueue(next.job, next.delayMs)
-        .catch((error: unknown) =>
-          deps.log.debug({ err: error, deliveryId }, 'next webhook attempt not handed to BullMQ; the relay will'),
-        );
-    }
     return { kind: 'attempted', outcome, ...settled };
   }
 
   return {
     run,
-    /** A delivery whose job was lost again and again ends failed (the relay gave it up), in the relay's transaction. */
-    abandon: (tx: Tx, deliveryId: string) => deliveries.abandon(tx, deliveryId),
+    /** A delivery whose attempt's job failed for good ends failed, and that job's outbox row with it. */
+    abandon: (deliveryId: string, attempt: number) =>
+      deps.db.transaction(async (tx) => {
+        await deliveries.abandon(tx, deliveryId);
+        await completeOutbox(tx, webhookAttemptJobId(deliveryId, attempt));
+      }),
   };
 }
 

@@ -1,4 +1,4 @@
-import { bigserial, integer, jsonb, pgTable, text, timestamp, index, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigserial, jsonb, pgTable, text, timestamp, index, uniqueIndex } from 'drizzle-orm/pg-core';
 
 /**
  * Background work committed in the same transaction as the data it concerns. A row stays until
@@ -12,7 +12,6 @@ export const outbox = pgTable(
     jobName: text('job_name').notNull(),
     jobId: text('job_id').notNull(),
     payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
-    enqueueCount: integer('enqueue_count').notNull().default(0),
     lastEnqueuedAt: timestamp('last_enqueued_at', { withTimezone: true }),
     /** The BullMQ job carrying this row's work with other rows' (a job type's `batch`); null: its own job, `job_id`. */
     carrierJobId: text('carrier_job_id'),
