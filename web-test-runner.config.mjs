@@ -4,6 +4,7 @@ import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fakeBff } from './test/element/fake-bff.mjs';
+import { SYSTEM_CHROMIUM } from './test/helpers/system-chromium-options.mjs';
 
 /** Where `executeServerCommand('screenshot', { name })` saves the page (layout.test.ts), to be looked at. */
 const SCREENSHOTS = process.env.ELEMENT_SCREENSHOTS ?? join(tmpdir(), 'config-share-screenshots');
@@ -33,18 +34,7 @@ export default {
   browsers: [
     playwrightLauncher({
       product: 'chromium',
-      launchOptions: {
-        executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-        args: [
-          '--no-sandbox',
-          '--disable-dev-shm-usage',
-          '--enable-unsafe-swiftshader',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--no-first-run',
-          '--disable-sync',
-        ],
-      },
+      launchOptions: SYSTEM_CHROMIUM,
     }),
   ],
   // Software WebGL on two shared cores is slow: generous limits, and one file at a time, so a

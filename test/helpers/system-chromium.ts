@@ -1,17 +1,7 @@
 import { chromium, type Browser } from 'playwright-core';
+import { SYSTEM_CHROMIUM } from './system-chromium-options.mjs';
 
-/** The system Chromium (`/usr/bin/chromium`, or CHROME_PATH), software WebGL; Playwright's download fails here. */
+/** The system Chromium, launched as the browser tests launch it (web-test-runner.config.mjs). */
 export function launchSystemChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-dev-shm-usage',
-      '--enable-unsafe-swiftshader',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-      '--disable-sync',
-    ],
-  });
+  return chromium.launch(SYSTEM_CHROMIUM);
 }

@@ -1,4 +1,5 @@
 import type * as Undici from 'undici';
+import { loadOnce } from './load-once.js';
 
 export interface LazyUndiciAgent {
   /** undici and the agent, loaded on the first call. */
@@ -9,19 +10,11 @@ export interface LazyUndiciAgent {
 
 /** undici takes ~80 ms to load: the first outbound request pays for it, not every process start. */
 export function lazyUndiciAgent(options: Undici.Agent.Options): LazyUndiciAgent {
-  let loaded: ReturnType<LazyUndiciAgent['load']> | undefined;
-  return {
-    // A failed load is not kept: the next request tries again.
-    load: () =>
-      (loaded ??= import('undici').then(
-        (undici) => ({ undici, agent: new undici.Agent(options) }),
-        (error: unknown) => {
-          loaded = undefined;
-          throw error;
-        },
-      )),
-    close: async () => {
-      if (loaded) await (await loaded).agent.close();
-    },
-  };
+  let made: Undici.Agent | undefined;
+  const load = loadOnce(async () => {
+    const undici = await import('undici');
+    made = new undici.Agent(options);
+    return { undici, agent: made };
+  });
+  return { load, close: async () => made?.close() };
 }

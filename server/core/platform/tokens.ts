@@ -1,6 +1,7 @@
 import type { JWTPayload } from 'jose';
 import type { AuthSettings } from './config/pieces.js';
 import { ConfigError } from './config/settings.js';
+import { loadOnce } from './load-once.js';
 
 /**
  * Access tokens: JWTs verified with jose, either with the shared HS256 secret (the model hosted
@@ -10,19 +11,14 @@ export interface TokenVerifier {
   verify(token: string): Promise<JWTPayload & { sub: string }>;
 }
 
-function lazily<T>(make: () => Promise<T>): () => Promise<T> {
-  let made: Promise<T> | undefined;
-  return () => (made ??= make());
-}
-
 /** jose loads on the first token, not at every process start. */
-const loadJose = lazily(() => import('jose'));
+const loadJose = loadOnce(() => import('jose'));
 
 export function createTokenVerifier(auth: AuthSettings['auth']): TokenVerifier {
   const options = { issuer: auth.issuer, audience: auth.audience };
   if (auth.jwksUrl) {
     const jwksUrl = new URL(auth.jwksUrl);
-    const jwks = lazily(async () => (await loadJose()).createRemoteJWKSet(jwksUrl));
+    const jwks = loadOnce(async () => (await loadJose()).createRemoteJWKSet(jwksUrl));
     return {
       async verify(token) {
         const { jwtVerify } = await loadJose();

@@ -12,6 +12,9 @@ const COUNTER_SHARDS = 8;
 
 export const randomShard = () => Math.floor(Math.random() * COUNTER_SHARDS);
 
+/** An upsert's `do update` that adds the incoming row's `columns` to the stored ones. */
+const addedUp = (columns: readonly string[]) => sql.raw(columns.map((c) => `${c} = t.${c} + excluded.${c}`).join(', '));
+
 /** What one call adds to its day. */
 export interface DayIncrements {
   views: number;
@@ -76,12 +79,7 @@ export function visitorCountsCtes(input: CallCounts): SQL {
       values (${projectId}, ${day}, ${shard}, ${counts.views}, (select count(*) from new_session),
         ${counts.optionChanges}, ${counts.animations}, ${counts.arOpens}, ${counts.saves})
       on conflict (project_id, day, shard) do update set
-        views = t.views + excluded.views,
-        sessions = t.sessions + excluded.sessions,
-        option_changes = t.option_changes + excluded.option_changes,
-        animations = t.animations + excluded.animations,
-        ar_opens = t.ar_opens + excluded.ar_opens,
-        saves = t.saves + excluded.saves
+        ${addedUp(['views', 'sessions', 'option_changes', 'animations', 'ar_opens', 'saves'])}
       returning 1
     )`;
 }
@@ -218,13 +216,7 @@ export async function foldShardsBefore(db: Executor, day: string, limit: number)
       from moved group by project_id, day
       order by project_id, day
       on conflict (project_id, day, shard) do update set
-        views = t.views + excluded.views,
-        sessions = t.sessions + excluded.sessions,
-        option_changes = t.option_changes + excluded.option_changes,
-        submissions = t.submissions + excluded.submissions,
-        animations = t.animations + excluded.animations,
-        ar_opens = t.ar_opens + excluded.ar_opens,
-        saves = t.saves + excluded.saves
+        ${addedUp(['views', 'sessions', 'option_changes', 'submissions', 'animations', 'ar_opens', 'saves'])}
     )
     select count(*)::int as rows from moved
   `);

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db, Executor } from '../platform/db/client.js';
 import { visitorCountsCtes, type CallCounts } from './visitor-counters.js';
+import type { NewOutboxRow } from './outbox.js';
 
 const dialect = new PgDialect();
 
@@ -12,17 +13,7 @@ export interface NewVisitorEvent {
   data: Record<string, unknown>;
 }
 
-/**
- * A delivery's first job with placeholders for the ids the statement creates (`DELIVERY_ID`,
- * `WEBHOOK_ID` in `jobId` and `data`), so the job's shape stays the job module's.
- */
-export interface DeliveryJobTemplate {
-  queue: string;
-  name: string;
-  jobId: string;
-  data: Record<string, unknown>;
-}
-
+/** Placeholders in a delivery's first job (`jobId`, `data`) for the ids the statement creates. */
 export const DELIVERY_ID = '{deliveryId}';
 export const WEBHOOK_ID = '{webhookId}';
 
@@ -47,7 +38,7 @@ export async function recordVisitorCall(
     projectId: string;
     createdAt: Date;
     events: readonly NewVisitorEvent[];
-    job: DeliveryJobTemplate;
+    job: NewOutboxRow;
     counts: CallCounts;
   },
 ): Promise<QueuedVisitorDelivery[]> {

@@ -1,0 +1,1 @@
+export declare const SYSTEM_CHROMIUM: { executablePath: string; args: string[] };
