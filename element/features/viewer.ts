@@ -38,6 +38,12 @@ import { visibleBounds } from './scene/visible-bounds.js';
  * everything heavy stays out of the loader.
  */
 
+/** Runs `work` when the page is idle, at the latest after `timeoutMs` (a timer where idle callbacks are missing). */
+function whenIdle(work: () => void, timeoutMs: number) {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(work, { timeout: timeoutMs });
+  else setTimeout(work, 200);
+}
+
 /** A payload model whose URL is known (from the read or from model-urls). */
 export type PlacedModel = PublicModel & { url: string };
 
@@ -314,9 +320,7 @@ export function createViewer(
       block.choices.flatMap((choice) => textureUrls(choice.effects)),
     );
     if (urls.length === 0) return;
-    const start = () => void (disposed || textures.load(urls));
-    if (typeof requestIdleCallback === 'function') requestIdleCallback(start, { timeout: 5000 });
-    else setTimeout(start, 200);
+    whenIdle(() => void (disposed || textures.load(urls)), 5000);
   };
 
   /**
@@ -344,9 +348,7 @@ export function createViewer(
     if (stand.children.length === 0) return;
     // compile, not compileAsync: its readiness poll outlives a disposed renderer and throws. With
     // checkShaderErrors off, compile only issues the programs; the GPU process builds them meanwhile.
-    const start = () => void (disposed || renderer.compile(stand, camera, scene));
-    if (typeof requestIdleCallback === 'function') requestIdleCallback(start, { timeout: 2000 });
-    else setTimeout(start, 200);
+    whenIdle(() => void (disposed || renderer.compile(stand, camera, scene)), 2000);
   };
 
   async function loadModel(loader: GLTFLoader, model: LoadingModel, order: number) {
