@@ -1,13 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { startSmtpCatcher, type SmtpCatcher } from '../helpers/smtp-catcher.js';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
-import { freePort } from '../helpers/test-env.js';
+import { startOwnRedis } from '../helpers/own-redis.js';
 import { Queue, UnrecoverableError, Worker } from 'bullmq';
 import { createRedis } from '../../server/core/platform/redis.js';
 import { FIRST_SUBMISSION_STEPS, QUEUES, submissionJob, submissionJobId } from '../../server/core/jobs/queues.js';
@@ -75,31 +71,6 @@ async function expectEverythingOnce(server: TestServer, smtp: SmtpCatcher, proje
     [projectId],
   );
   expect(rows.map((r) => r.request_id).sort()).toEqual([...requestIds].sort());
-}
-
-/** A Redis of this test's own, so stopping it disturbs no one else. No persistence: a restart starts empty. */
-async function startRedis(port: number, dir: string): Promise<ChildProcess> {
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('Ready to accept connections')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}: ${output}`)));
-  });
-  return child;
-}
-
-async function stopRedis(child: ChildProcess) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
 }
 
 describe('outbox', () => {
@@ -304,12 +275,9 @@ describe('outbox', () => {
     'acknowledges while Redis is down; after Redis restarts empty the relay re-enqueues and every step runs once',
     { timeout: 120_000 },
     async () => {
-      const redisPort = await freePort();
-      const redisDir = await mkdtemp(path.join(tmpdir(), 'cs-redis-'));
-      cleanups.push(() => rm(redisDir, { recursive: true, force: true }));
-      let redis = await startRedis(redisPort, redisDir);
-      cleanups.push(() => stopRedis(redis));
-      const redisUrl = `redis://127.0.0.1:${redisPort}`;
+      const redis = await startOwnRedis();
+      cleanups.push(() => redis.close());
+      const redisUrl = redis.url;
 
       const smtp = await startSmtpCatcher();
       cleanups.push(() => smtp.close());
@@ -324,7 +292,7 @@ describe('outbox', () => {
       const a = (await (await submit(server.url, share, validBody())).json()).requestId as string;
       await handOverToBullMQ(server, a);
 
-      await stopRedis(redis);
+      await redis.stop();
       // B: Redis is down. The answer does not wait for it.
       const res = await submit(server.url, share, validBody({ screenshots: [dataUrl('image/png', png())] }));
       expect(res.status).toBe(200);
@@ -338,7 +306,7 @@ describe('outbox', () => {
       // A worker starting meanwhile waits for Redis; Redis comes back empty.
       const starting = startTestWorker(server.env.env, { REDIS_URL: redisUrl, SMTP_URL: smtp.url });
       cleanups.push(async () => (await starting).close(5000));
-      redis = await startRedis(redisPort, redisDir);
+      await redis.start();
       await starting;
 
       await expectEverythingOnce(server, smtp, share.projectId, [a, b]);
