@@ -16,6 +16,8 @@ const WARNING_WORDS: Record<WarningCode, string> = {
   limit_exceeded: 'Over the limit (the extra entries are ignored)',
   deleted_part: 'Names a deleted part',
   too_many_warnings: 'Too many problems (the rest are not listed)',
+  unknown_name: 'Names something the model does not have',
+  not_checked: 'Names not checked (no model outline to check against)',
 };
 
 const COUNTS: Array<[keyof SceneReport['counts'], string]> = [

@@ -8,16 +8,20 @@ import type { WarningCode } from './configurator/types.js';
  */
 const count = (what: string) => Type.Integer({ minimum: 0, description: what });
 
-const SceneWarningSchema = Type.Object({
+export const SceneWarningSchema = Type.Object({
   path: Type.String({ description: 'Dotted with indexes: sceneData.optionBlocks.2.choices.0.effects.1.color.' }),
   code: Type.Unsafe<WarningCode>(
     Type.String({
       description:
         'invalid_type, missing_field, invalid_value, duplicate_id, unknown_reference, unsupported, limit_exceeded, ' +
-        'deleted_part or too_many_warnings (once, after 500).',
+        'deleted_part, too_many_warnings (once, after 500), unknown_name (a name the model outline lacks) or ' +
+        'not_checked (a model entry with no outline to check its names against).',
     }),
   ),
   message: Type.String(),
+  suggestions: Type.Optional(
+    Type.Array(Type.String(), { maxItems: 3, description: 'unknown_name: names of the same kind, closest first.' }),
+  ),
 });
 
 export const SceneReportReply = Type.Object({

@@ -12,13 +12,17 @@ export type WarningCode =
   | 'unsupported'
   | 'limit_exceeded'
   | 'deleted_part'
-  | 'too_many_warnings';
+  | 'too_many_warnings'
+  | 'unknown_name'
+  | 'not_checked';
 
 /** An owner entry the parser dropped or corrected; `path` is dotted with indexes (12.1). */
 export interface SceneWarning {
   path: string;
   code: WarningCode;
   message: string;
+  /** `unknown_name` only: up to 3 names of the same kind from the model's outline, closest first. */
+  suggestions?: string[];
 }
 
 export interface Vec3 {
