@@ -46,3 +46,6 @@ export function editEvent(detail: EditDetail): CustomEvent<EditDetail> {
 export function warningsAt(warnings: readonly SceneWarning[], path: string): SceneWarning[] {
   return warnings.filter((w) => w.path === path || w.path.startsWith(`${path}.`));
 }
+
+/** Fired by the Look panel's "Use this view": the editor stores the live preview's camera as `data.camera`. */
+export const USE_VIEW_EVENT = 'editor-use-view';
