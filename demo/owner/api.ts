@@ -7,6 +7,8 @@ import type * as Analytics from '../../server/core/wire/analytics.js';
 import type { LibraryItem } from '../../server/core/wire/library-item.js';
 import type * as Libraries from '../../server/core/wire/libraries.js';
 import type * as MeShapes from '../../server/core/wire/me.js';
+import type { OutlineReply } from '../../server/core/wire/outline.js';
+import type { SceneWarning } from '../../server/core/wire/configurator/index.js';
 import type * as Projects from '../../server/core/wire/projects.js';
 import type * as Requests from '../../server/core/wire/requests.js';
 import type * as SceneReports from '../../server/core/wire/scene-report.js';
@@ -38,6 +40,56 @@ export type ImportJob = Omit<Static<typeof Libraries.ImportJob>, 'readiness'> & 
 export type AnalyticsReport = Static<typeof Analytics.AnalyticsReply>;
 export type DayCounters = AnalyticsReport['totals'];
 export type SceneReport = Static<typeof SceneReports.SceneReportReply>;
+export type Project = Static<typeof Projects.ProjectReply>['project'];
+/** A project as the editor holds it: the read plus the revision its ETag names. */
+export interface ProjectRead {
+  project: Project;
+  etag: string;
+}
+/** POST and PUT /projects (and a restore) answer the saved project with the scene report's warnings. */
+export interface ProjectSaved {
+  success: boolean;
+  project: Project;
+  warnings: SceneWarning[];
+}
+export interface RevisionSummary {
+  revision: number;
+  savedAt: string;
+  savedBy: { id: string; email: string | null } | null;
+}
+export interface RevisionContent {
+  revision: number;
+  name: string;
+  type: string;
+  data: Record<string, unknown>;
+  savedAt: string;
+}
+/** The public read's payload built from unsaved data (section 5's shape), for the element's `preview`. */
+export interface PreviewReply {
+  success: boolean;
+  payload: Record<string, unknown>;
+  warnings: SceneWarning[];
+}
+/** An asset as GET/POST /assets answer it (server/schemas/assets.ts, outside the browser-safe wire). */
+export interface Asset {
+  id: string;
+  name: string;
+  fileName: string;
+  sizeBytes: number;
+  sourceFormat: 'glb' | 'gltf' | 'zip';
+  url: string;
+  modelInfo: Record<string, unknown>;
+  externalSource: Record<string, unknown> | null;
+  readinessScore: number | null;
+  readinessLevel: 'ready' | 'needs-work' | 'not-ready' | null;
+  createdAt: string;
+}
+export type Outline = Static<typeof OutlineReply>['outline'];
+export interface ProjectInput {
+  name: string;
+  type: string;
+  data: object;
+}
 type ImportStart =
   Static<typeof Libraries.ImportReused> | (Static<typeof Libraries.ImportAccepted> & { job: ImportJob });
 
@@ -74,9 +126,18 @@ export interface Credentials {
 const enc = encodeURIComponent;
 
 export function createApi(credentials: Credentials) {
-  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  function authHeaders(): Record<string, string> {
     const headers: Record<string, string> = { authorization: `Bearer ${credentials.token}` };
     if (credentials.workspaceId) headers['x-workspace-id'] = credentials.workspaceId;
+    return headers;
+  }
+
+  async function call<T>(method: string, path: string, body?: unknown, extra: Record<string, string> = {}) {
+    return (await send<T>(method, path, body, extra)).json;
+  }
+
+  async function send<T>(method: string, path: string, body?: unknown, extra: Record<string, string> = {}) {
+    const headers = { ...authHeaders(), ...extra };
     if (body !== undefined) headers['content-type'] = 'application/json';
     let res: Response;
     try {
@@ -102,7 +163,33 @@ export function createApi(credentials: Credentials) {
     }
     if (!res.ok)
       throw new ApiError(res.status, String(json.error ?? 'http'), String(json.message ?? `HTTP ${res.status}`), json);
-    return json as T;
+    return { json: json as T, etag: res.headers.get('etag') ?? '' };
+  }
+
+  /** A multipart upload through XMLHttpRequest, the one browser API that reports upload progress. */
+  function upload(file: File, onProgress: (fraction: number) => void): Promise<Asset> {
+    return new Promise((resolve, reject) => {
+      const xhr = new XMLHttpRequest();
+      xhr.open('POST', `${credentials.apiBase}/assets`);
+      for (const [name, value] of Object.entries(authHeaders())) xhr.setRequestHeader(name, value);
+      xhr.upload.onprogress = (event) => {
+        if (event.lengthComputable) onProgress(event.loaded / event.total);
+      };
+      xhr.onerror = () => reject(new ApiError(0, 'network', `The API at ${credentials.apiBase} did not answer.`));
+      xhr.onload = () => {
+        let json: Record<string, unknown> = {};
+        try {
+          json = JSON.parse(xhr.responseText) as Record<string, unknown>;
+        } catch {
+          // An empty or non-JSON answer is reported by its status below.
+        }
+        if (xhr.status >= 200 && xhr.status < 300) return resolve(json.asset as Asset);
+        reject(new ApiError(xhr.status, String(json.error ?? 'http'), String(json.message ?? `HTTP ${xhr.status}`), json));
+      };
+      const form = new FormData();
+      form.append('file', file, file.name);
+      xhr.send(form);
+    });
   }
 
   const project = (id: string) => `/projects/${enc(id)}`;
@@ -136,6 +223,34 @@ export function createApi(credentials: Credentials) {
         'POST',
         `${webhook(projectId, id)}/deliveries/${enc(deliveryId)}/redeliver`,
       ),
+
+    createProject: (input: ProjectInput) => call<ProjectSaved>('POST', '/projects', input),
+    /** The full project and its ETag (`"r<revision>"`), which a save sends back as If-Match. */
+    project: async (id: string): Promise<ProjectRead> => {
+      const { json, etag } = await send<Static<typeof Projects.ProjectReply>>('GET', project(id));
+      return { project: json.project, etag: etag || `"r${json.project.revision}"` };
+    },
+    /** PUT with If-Match when `ifMatch` is given: another revision answers 412 revision_conflict. */
+    putProject: (id: string, input: ProjectInput, ifMatch?: string) =>
+      call<ProjectSaved>('PUT', project(id), input, ifMatch ? { 'if-match': ifMatch } : {}),
+    deleteProject: (id: string) => call<unknown>('DELETE', project(id)),
+    revisions: (id: string) =>
+      call<{ revisions: RevisionSummary[] }>('GET', `${project(id)}/revisions`).then((r) => r.revisions),
+    revision: (id: string, revision: number) =>
+      call<RevisionContent>('GET', `${project(id)}/revisions/${revision}`),
+    restoreRevision: (id: string, revision: number, ifMatch?: string) =>
+      call<ProjectSaved>(
+        'POST',
+        `${project(id)}/revisions/${revision}/restore`,
+        undefined,
+        ifMatch ? { 'if-match': ifMatch } : {},
+      ),
+    preview: (id: string, data: unknown) => call<PreviewReply>('POST', `${project(id)}/preview`, { data }),
+    assets: () => call<{ assets: Asset[] }>('GET', '/assets?limit=100').then((r) => r.assets),
+    asset: (id: string) => call<{ asset: Asset }>('GET', `/assets/${enc(id)}`).then((r) => r.asset),
+    uploadAsset: upload,
+    outline: (assetId: string) =>
+      call<Static<typeof OutlineReply>>('GET', `/assets/${enc(assetId)}/outline`).then((r) => r.outline),
 
     projectLabels: (projectId: string) =>
       call<Static<typeof Projects.ProjectReply>>('GET', project(projectId)).then(

@@ -1,6 +1,15 @@
 import { LitElement, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import type { Api, ImportJob, LibraryDescription, LibraryItem, SearchFilters, SearchResult } from './api.js';
+import type {
+  Api,
+  ImportJob,
+  LibraryDescription,
+  LibraryItem,
+  ProjectSummary,
+  SearchFilters,
+  SearchResult,
+} from './api.js';
+import { newModelEntry } from './editor/model-entry.js';
 import { announce, errorText, panelStyles } from './styles.js';
 import { LICENSE_FILTER_WORDS, LICENSE_TIER_WORDS, searchStatusWords } from './library-words.js';
 
@@ -13,6 +22,8 @@ export class LibraryPanel extends LitElement {
   static override styles = panelStyles;
 
   @property({ attribute: false }) api!: Api;
+  /** The workspace's projects, for "Add to project". */
+  @property({ attribute: false }) projects: ProjectSummary[] = [];
   @state() private libraries: LibraryDescription[] = [];
   @state() private categories: Array<{ id: string; label: string }> = [];
   @state() private result?: SearchResult;
@@ -366,7 +377,48 @@ export class LibraryPanel extends LitElement {
           : nothing
       }
       ${job ? this.renderJob(job) : nothing}
+      ${this.importedAssetId ? this.renderAddToProject(this.importedAssetId) : nothing}
     </section>`;
+  }
+
+  /** The asset the last import made or found, ready to be added to a project. */
+  private get importedAssetId(): string {
+    return this.reusedAssetId || (this.job?.status === 'completed' ? (this.job.assetId ?? '') : '');
+  }
+
+  /** One step from the library to a project: the asset appended as a model entry, saved with If-Match. */
+  private async addToProject(event: SubmitEvent, assetId: string) {
+    event.preventDefault();
+    const projectId = String(new FormData(event.target as HTMLFormElement).get('project') ?? '');
+    const target = this.projects.find((p) => p.id === projectId);
+    if (!target) return;
+    this.busy = true;
+    try {
+      const [asset, { project, etag }] = await Promise.all([this.api.asset(assetId), this.api.project(projectId)]);
+      const data = project.data as { models?: Array<Record<string, unknown>> };
+      const models = Array.isArray(data.models) ? data.models : [];
+      const entry = newModelEntry(asset, new Set(models.map((m) => String(m.id))));
+      const input = { name: project.name, type: project.type, data: { ...data, models: [...models, entry] } };
+      const saved = await this.api.putProject(projectId, input, etag);
+      announce(this, `${asset.name} added to ${project.name} as model ${entry.id} (revision ${saved.project.revision}).`);
+    } catch (error) {
+      announce(this, `Adding to ${target.name} failed: ${this.named(errorText(error))}`, 'error');
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private renderAddToProject(assetId: string) {
+    if (!this.projects.length)
+      return html`<p class="muted">Create a project (Projects) to use this model in a configurator.</p>`;
+    return html`<form class="row" @submit=${(e: SubmitEvent) => this.addToProject(e, assetId)}
+      aria-label="Add to project">
+      <div><label for="add-to-project">Add this model to project</label>
+        <select id="add-to-project" name="project">
+          ${this.projects.map((p) => html`<option value=${p.id}>${p.name}</option>`)}
+        </select></div>
+      <button class="primary" type="submit" ?disabled=${this.busy}>Add to project</button>
+    </form>`;
   }
 
   private renderJob(job: ImportJob) {

@@ -2,18 +2,13 @@ import { LitElement, html, css, nothing } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
 import { ApiError, createApi, type Api, type Me, type ProjectSummary } from './api.js';
 import { errorText, panelStyles } from './styles.js';
-import './share-panel.js';
-import './webhooks-panel.js';
-import './requests-panel.js';
 import './library-panel.js';
-import './analytics-panel.js';
-import './scene-report-panel.js';
+import './project-list.js';
+import './editor/project-editor.js';
 
 const TOKEN_KEY = 'config-share-console.token';
 const API_KEY = 'config-share-console.api';
 const WORKSPACE_KEY = 'config-share-console.workspace';
-
-type Panel = 'share' | 'webhooks' | 'requests' | 'analytics' | 'scene';
 
 /** The owner console's shell: sign-in, workspace, project and panel, and one live region for every panel's status. */
 @customElement('owner-console')
@@ -22,7 +17,7 @@ export class OwnerConsole extends LitElement {
     panelStyles,
     css`
       :host {
-        font: 16px/1.45 system-ui, sans-serif; color: #111; max-width: 72rem; margin: 0 auto; padding: 0 1rem 4rem;
+        font: 16px/1.45 system-ui, sans-serif; color: #111; max-width: 110rem; margin: 0 auto; padding: 0 1rem 4rem;
       }
       header {
         display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; justify-content: space-between;
@@ -34,8 +29,7 @@ export class OwnerConsole extends LitElement {
       #status { min-height: 1.5rem; margin: 0.5rem 0; padding: 0.3rem 0.5rem; border-left: 4px solid transparent; }
       #status.info { border-color: #36a; background: #eef3ff; }
       #status.error { border-color: #a00; background: #fff0f0; }
-      .layout { display: grid; grid-template-columns: 16rem 1fr; gap: 1.5rem; }
-      @media (max-width: 50rem) { .layout { grid-template-columns: 1fr; } }
+      nav.sections { display: flex; gap: 0.6rem; align-items: center; margin: 0.5rem 0; }
     `,
   ];
 
@@ -47,7 +41,6 @@ export class OwnerConsole extends LitElement {
   @state() private projectId = '';
   /** Each listed project's share state, read alongside the list (true: on). */
   @state() private shareStates: Record<string, boolean | undefined> = {};
-  @state() private panel: Panel = 'share';
   @state() private section: 'projects' | 'library' = 'projects';
   @state() private status = { message: '', kind: 'info' as 'info' | 'error' };
   private api?: Api;
@@ -57,6 +50,12 @@ export class OwnerConsole extends LitElement {
     this.addEventListener('console-status', (event) => {
       this.status = (event as CustomEvent<{ message: string; kind: 'info' | 'error' }>).detail;
     });
+    this.addEventListener('project-open', (event) => void this.open((event as CustomEvent<string>).detail));
+    this.addEventListener('projects-changed', (event) => {
+      const openId = (event as CustomEvent<string | undefined>).detail;
+      void this.readProjects().then(() => (openId ? this.open(openId) : undefined));
+    });
+    this.addEventListener('project-saved', () => void this.readProjects());
     this.addEventListener('share-changed', (event) => {
       const { projectId, isEnabled } = (event as CustomEvent<{ projectId: string; isEnabled: boolean }>).detail;
       this.shareStates = { ...this.shareStates, [projectId]: isEnabled };
@@ -130,6 +129,27 @@ export class OwnerConsole extends LitElement {
     }
   }
 
+  private async readProjects() {
+    try {
+      const { projects } = await this.api!.projects();
+      this.projects = projects;
+    } catch (error) {
+      this.say(`Could not read the projects: ${errorText(error)}`, 'error');
+    }
+  }
+
+  /** Unsaved edits in the open editor are confirmed before anything replaces it. */
+  private async mayLeave(): Promise<boolean> {
+    const editor = this.renderRoot.querySelector('project-editor');
+    return !editor || (await editor.confirmLeave());
+  }
+
+  private async goTo(section: 'projects' | 'library', keepProject = false) {
+    if (!(await this.mayLeave())) return;
+    if (!keepProject) this.projectId = '';
+    this.section = section;
+  }
+
   private async readShareStates(projects: ProjectSummary[]) {
     const api = this.api!;
     const states = await Promise.all(
@@ -157,7 +177,8 @@ export class OwnerConsole extends LitElement {
     await this.signIn();
   }
 
-  private signOut() {
+  private async signOut() {
+    if (!(await this.mayLeave())) return;
     sessionStorage.removeItem(TOKEN_KEY);
     sessionStorage.removeItem(WORKSPACE_KEY);
     this.token = '';
@@ -170,7 +191,12 @@ export class OwnerConsole extends LitElement {
   }
 
   private async switchWorkspace(event: Event) {
-    this.workspaceId = (event.target as HTMLSelectElement).value;
+    const select = event.target as HTMLSelectElement;
+    if (!(await this.mayLeave())) {
+      select.value = this.workspaceId;
+      return;
+    }
+    this.workspaceId = select.value;
     sessionStorage.setItem(WORKSPACE_KEY, this.workspaceId);
     this.projectId = '';
     await this.signIn();
@@ -222,96 +248,29 @@ export class OwnerConsole extends LitElement {
   private renderSignedIn(api: Api) {
     const project = this.projects.find((p) => p.id === this.projectId);
     return html`
-      <nav aria-label="Sections">
-        <ul>
-          <li><button aria-current=${this.section === 'projects'} @click=${() => (this.section = 'projects')}
-            >Projects</button></li>
-          <li><button aria-current=${this.section === 'library'} @click=${() => (this.section = 'library')}
-            >Library</button></li>
-        </ul>
+      <nav aria-label="Sections" class="sections">
+        <button aria-current=${this.section === 'projects' && !project} @click=${() => this.goTo('projects')}
+          >${project ? '← All projects' : 'Projects'}</button>
+        <button aria-current=${this.section === 'library'} @click=${() => this.goTo('library')}>Library</button>
       </nav>
       ${
         this.section === 'library'
-          ? html`<library-panel .api=${api}></library-panel>`
-          : html`<div class="layout">
-            <section aria-labelledby="projects-title">
-              <h2 id="projects-title">Projects</h2>
-              ${
-                this.projects.length === 0
-                  ? html`<p class="muted">No projects in this workspace yet (create them with POST /projects).</p>`
-                  : nothing
-              }
-              <ul style="list-style:none;padding:0">
-                ${this.projects.map(
-                  (p) => html`<li><button aria-pressed=${p.id === this.projectId} @click=${() => this.open(p.id)}
-                    >${p.name}</button>
-                  <span class="muted">${p.type}${
-                    this.shareStates[p.id] === undefined ? '' : this.shareStates[p.id] ? ', shared' : ', not shared'
-                  }</span></li>`,
-                )}
-              </ul>
-            </section>
-            <section aria-labelledby="project-title">
-              ${
-                project
-                  ? this.renderProject(api, project)
-                  : html`<h2 id="project-title">Open a project</h2><p class="muted"
-                      >Choose a project to see its share state, webhooks, requests, analytics and scene report.</p>`
-              }
-            </section>
-          </div>`
+          ? html`<library-panel .api=${api} .projects=${this.projects}></library-panel>`
+          : project
+            ? html`<project-editor .api=${api} .projectId=${project.id}></project-editor>`
+            : html`<project-list .api=${api} .projects=${this.projects} .shareStates=${this.shareStates}></project-list>`
       }
     `;
   }
 
   private async open(id: string) {
+    if (id !== this.projectId && !(await this.mayLeave())) return;
+    this.section = 'projects';
     this.projectId = id;
-    this.panel = 'share';
     // Keyboard and screen reader users land on what they opened.
     await this.updateComplete;
-    this.renderRoot.querySelector<HTMLElement>('#project-title')?.focus();
-  }
-
-  private renderProject(api: Api, project: ProjectSummary) {
-    const tabs: Array<[Panel, string]> = [
-      ['share', 'Share'],
-      ['webhooks', 'Webhooks'],
-      ['requests', 'Requests'],
-      ['analytics', 'Analytics'],
-      ['scene', 'Scene report'],
-    ];
-    return html`
-      <h2 id="project-title" tabindex="-1">${project.name}</h2>
-      <p class="muted">Project <code>${project.id}</code>, revision ${project.revision}</p>
-      <nav aria-label="Project panels"><ul>
-        ${tabs.map(
-          ([id, label]) =>
-            html`<li><button aria-pressed=${this.panel === id} @click=${() => (this.panel = id)}
-              >${label}</button></li>`,
-        )}
-      </ul></nav>
-      ${this.panel === 'share' ? html`<share-panel .api=${api} .projectId=${project.id}></share-panel>` : nothing}
-      ${
-        this.panel === 'webhooks'
-          ? html`<webhooks-panel .api=${api} .projectId=${project.id}></webhooks-panel>`
-          : nothing
-      }
-      ${
-        this.panel === 'requests'
-          ? html`<requests-panel .api=${api} .projectId=${project.id}></requests-panel>`
-          : nothing
-      }
-      ${
-        this.panel === 'analytics'
-          ? html`<analytics-panel .api=${api} .projectId=${project.id}></analytics-panel>`
-          : nothing
-      }
-      ${
-        this.panel === 'scene'
-          ? html`<scene-report-panel .api=${api} .projectId=${project.id}></scene-report-panel>`
-          : nothing
-      }
-    `;
+    const editor = this.renderRoot.querySelector('project-editor');
+    await editor?.updateComplete;
   }
 }
 

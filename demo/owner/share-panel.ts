@@ -1,11 +1,9 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
 import type { Api, ShareSettings } from './api.js';
+import { loadElement } from './element-loader.js';
 import { announce, errorText, panelStyles } from './styles.js';
 
-/** Where the element bundle is: the BFF that serves this console serves it too. */
-const ELEMENT_URL = new URL('/element/config-share.js', location.href).href;
-let elementLoading: Promise<unknown> | null = null;
 const REGENERATE_WARNING =
   'The current link, every script-tag embed and every iframe stop working at once. ' +
   'Pages must be updated with the new token.';
@@ -31,8 +29,7 @@ export class SharePanel extends LitElement {
   private async load() {
     try {
       this.settings = await this.api.share(this.projectId);
-      elementLoading ??= import(/* @vite-ignore */ ELEMENT_URL);
-      await elementLoading;
+      await loadElement();
     } catch (error) {
       announce(this, `Could not read the share settings: ${errorText(error)}`, 'error');
     }
