@@ -184,7 +184,9 @@ export function createApi(credentials: Credentials) {
           // An empty or non-JSON answer is reported by its status below.
         }
         if (xhr.status >= 200 && xhr.status < 300) return resolve(json.asset as Asset);
-        reject(new ApiError(xhr.status, String(json.error ?? 'http'), String(json.message ?? `HTTP ${xhr.status}`), json));
+        reject(
+          new ApiError(xhr.status, String(json.error ?? 'http'), String(json.message ?? `HTTP ${xhr.status}`), json),
+        );
       };
       const form = new FormData();
       form.append('file', file, file.name);
@@ -236,8 +238,7 @@ export function createApi(credentials: Credentials) {
     deleteProject: (id: string) => call<unknown>('DELETE', project(id)),
     revisions: (id: string) =>
       call<{ revisions: RevisionSummary[] }>('GET', `${project(id)}/revisions`).then((r) => r.revisions),
-    revision: (id: string, revision: number) =>
-      call<RevisionContent>('GET', `${project(id)}/revisions/${revision}`),
+    revision: (id: string, revision: number) => call<RevisionContent>('GET', `${project(id)}/revisions/${revision}`),
     restoreRevision: (id: string, revision: number, ifMatch?: string) =>
       call<ProjectSaved>(
         'POST',

@@ -400,7 +400,10 @@ export class LibraryPanel extends LitElement {
       const entry = newModelEntry(asset, new Set(models.map((m) => String(m.id))));
       const input = { name: project.name, type: project.type, data: { ...data, models: [...models, entry] } };
       const saved = await this.api.putProject(projectId, input, etag);
-      announce(this, `${asset.name} added to ${project.name} as model ${entry.id} (revision ${saved.project.revision}).`);
+      announce(
+        this,
+        `${asset.name} added to ${project.name} as model ${entry.id} (revision ${saved.project.revision}).`,
+      );
     } catch (error) {
       announce(this, `Adding to ${target.name} failed: ${this.named(errorText(error))}`, 'error');
     } finally {

@@ -258,7 +258,8 @@ export class OwnerConsole extends LitElement {
           ? html`<library-panel .api=${api} .projects=${this.projects}></library-panel>`
           : project
             ? html`<project-editor .api=${api} .projectId=${project.id}></project-editor>`
-            : html`<project-list .api=${api} .projects=${this.projects} .shareStates=${this.shareStates}></project-list>`
+            : html`<project-list .api=${api} .projects=${this.projects} .shareStates=${this.shareStates}
+              ></project-list>`
       }
     `;
   }

@@ -20,9 +20,15 @@ export class ProjectList extends LitElement {
   static override styles = [
     panelStyles,
     css`
-      .grid { list-style: none; padding: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(15rem, 1fr)); gap: 1rem; }
+      .grid {
+        list-style: none; padding: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(15rem, 1fr));
+        gap: 1rem;
+      }
       .card { margin: 0; padding: 0; overflow: hidden; display: flex; flex-direction: column; }
-      .open { display: block; width: 100%; margin: 0; padding: 0; border: 0; border-radius: 0; background: none; text-align: left; }
+      .open {
+        display: block; width: 100%; margin: 0; padding: 0; border: 0; border-radius: 0; background: none;
+        text-align: left;
+      }
       .thumb {
         height: 7.5rem; display: grid; place-items: center; font-size: 2.2rem; font-weight: 700; color: #fff;
         letter-spacing: 0.05em;
@@ -97,7 +103,11 @@ export class ProjectList extends LitElement {
   private async duplicate(source: ProjectSummary) {
     await this.run(`${source.name} copy created.`, async () => {
       const { project } = await this.api.project(source.id);
-      await this.api.createProject({ name: `${project.name} copy`.slice(0, 200), type: project.type, data: project.data });
+      await this.api.createProject({
+        name: `${project.name} copy`.slice(0, 200),
+        type: project.type,
+        data: project.data,
+      });
       return undefined;
     });
   }

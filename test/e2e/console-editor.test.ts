@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,7 +43,7 @@ beforeAll(async () => {
     BFF_UPSTREAM_URL: server.url,
     LOG_LEVEL: 'warn',
   });
-  stoolFile = path.join(os.tmpdir(), `stool-${process.pid}.glb`);
+  stoolFile = path.join(await mkdtemp(path.join(os.tmpdir(), 'editor-e2e-')), 'stool.glb');
   [browser] = await Promise.all([
     launchSystemChromium(),
     writeFile(stoolFile, await demoStoolGlb()),
@@ -88,7 +88,10 @@ async function projectByName(name: string) {
 
 /** Creates a project through the dialog and waits for its editor. */
 async function createProject(page: Page, name: string) {
-  await page.getByRole('button', { name: /New project|Create your first project/ }).first().click();
+  await page
+    .getByRole('button', { name: /New project|Create your first project/ })
+    .first()
+    .click();
   const dialog = page.getByRole('dialog', { name: 'New project' });
   await dialog.getByLabel('Name').fill(name);
   await dialog.getByRole('button', { name: 'Create' }).click();
@@ -157,10 +160,16 @@ describe('the console editor', () => {
     await shoot(page, 'projects-1280');
     const walnut = page.getByRole('listitem').filter({ hasText: 'Walnut stool' });
     await walnut.getByRole('button', { name: 'Delete…' }).click();
-    await page.getByRole('dialog', { name: /Delete Walnut stool/ }).getByRole('button', { name: 'Cancel' }).click();
+    await page
+      .getByRole('dialog', { name: /Delete Walnut stool/ })
+      .getByRole('button', { name: 'Cancel' })
+      .click();
     expect(await projectByName('Walnut stool')).toBeTruthy();
     await walnut.getByRole('button', { name: 'Delete…' }).click();
-    await page.getByRole('dialog', { name: /Delete Walnut stool/ }).getByRole('button', { name: 'Delete project' }).click();
+    await page
+      .getByRole('dialog', { name: /Delete Walnut stool/ })
+      .getByRole('button', { name: 'Delete project' })
+      .click();
     await expect.poll(() => page.getByRole('button', { name: 'Walnut stool' }).count(), { timeout: 10_000 }).toBe(0);
     expect(await projectByName('Walnut stool')).toBeUndefined();
     await page.close();

@@ -164,6 +164,7 @@ describe('the owner console', () => {
 
   it('share panel: link, snippets, live preview, confirmed regenerate, disabled shows not-available', async () => {
     const page = await openConsole('Console stool');
+    await page.getByRole('button', { name: 'Share', exact: true }).click();
     await expect.poll(() => page.locator('#share-state').textContent(), { timeout: 10_000 }).toBe('on');
     expect(await page.locator('#share-link').textContent()).toBe(`${bffUrl}/share/${share.projectId}/${share.token}`);
     expect(await page.getByLabel('Script tag').inputValue()).toContain(

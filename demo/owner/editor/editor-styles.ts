@@ -42,6 +42,7 @@ export const editorStyles = css`
   }
   .preview-frame config-share { display: block; height: 100%; }
   .note { font-size: 0.9rem; }
+  .placeholder { display: grid; place-items: center; height: 100%; margin: 0; padding: 1rem; text-align: center; }
   .warnings { margin-top: 0.6rem; font-size: 0.9rem; max-height: 14rem; overflow: auto; }
   .warnings summary { cursor: pointer; color: #7a4b00; font-weight: 600; }
   .warnings ul { padding-left: 1.1rem; margin: 0.3rem 0; }

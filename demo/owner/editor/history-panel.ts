@@ -3,6 +3,7 @@ import { customElement, property, state } from 'lit/decorators.js';
 import type { Api, RevisionContent, RevisionSummary } from '../api.js';
 import { announce, errorText, panelStyles } from '../styles.js';
 
+const CURRENT = html` <span class="badge">current</span>`;
 const when = (iso: string) => new Date(iso).toLocaleString();
 
 /** What a revision holds, in the words of the editor's sections. */
@@ -71,7 +72,7 @@ export class HistoryPanel extends LitElement {
         <tbody>
           ${this.revisions.map(
             (r) => html`<tr>
-              <td>${r.revision}${r.revision === this.revision ? html` <span class="badge">current</span>` : nothing}</td>
+              <td>${r.revision}${r.revision === this.revision ? CURRENT : nothing}</td>
               <td>${when(r.savedAt)}</td>
               <td>${r.savedBy?.email ?? r.savedBy?.id ?? 'unknown'}</td>
               <td>
@@ -79,7 +80,9 @@ export class HistoryPanel extends LitElement {
                 ${
                   r.revision === this.revision
                     ? nothing
-                    : html`<button @click=${() => this.restore(r.revision)} aria-label=${`Restore revision ${r.revision}`}
+                    : html`<button
+                        @click=${() => this.restore(r.revision)}
+                        aria-label=${`Restore revision ${r.revision}`}
                         >Restore</button>`
                 }
               </td>

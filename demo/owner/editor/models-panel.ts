@@ -2,7 +2,13 @@ import { LitElement, html, css, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import type { Api, Asset } from '../api.js';
 import { announce, errorText, panelStyles } from '../styles.js';
-import { editEvent, warningsAt, type OutlinesByModel, type ProjectDataDraft, type SceneWarning } from './editor-types.js';
+import {
+  editEvent,
+  warningsAt,
+  type OutlinesByModel,
+  type ProjectDataDraft,
+  type SceneWarning,
+} from './editor-types.js';
 import { newModelEntry, readVec3, toDegrees, toRadians, type Vec3 } from './model-entry.js';
 import { initials } from './initials.js';
 import './outline-tree.js';
@@ -35,14 +41,18 @@ export class ModelsPanel extends LitElement {
       .drop { border: 2px dashed #99a; border-radius: 8px; padding: 0.8rem 1rem; background: #fafbff; }
       .drop.over { border-color: #224; background: #eef; }
       .assets { display: grid; grid-template-columns: repeat(auto-fill, minmax(12rem, 1fr)); gap: 0.6rem; }
-      .asset { display: flex; gap: 0.6rem; align-items: center; border: 1px solid #ddd; border-radius: 6px; padding: 0.4rem; }
+      .asset {
+        display: flex; gap: 0.6rem; align-items: center; border: 1px solid #ddd; border-radius: 6px; padding: 0.4rem;
+      }
       .thumb {
         flex: none; width: 3rem; height: 3rem; border-radius: 6px; display: grid; place-items: center;
         background: #dde3f4; color: #224; font-weight: 700; object-fit: cover;
       }
       .asset .text { min-width: 0; font-size: 0.85rem; }
       .asset .text strong { display: block; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
-      .placement { display: grid; grid-template-columns: 6rem repeat(3, minmax(0, 7rem)); gap: 0.3rem 0.5rem; align-items: center; }
+      .placement {
+        display: grid; grid-template-columns: 6rem repeat(3, minmax(0, 7rem)); gap: 0.3rem 0.5rem; align-items: center;
+      }
       .placement input { min-width: 0; width: 100%; }
       .placement label { margin: 0; font-weight: normal; }
       .model h3 { display: flex; justify-content: space-between; align-items: center; margin-top: 0; }
@@ -135,9 +145,11 @@ export class ModelsPanel extends LitElement {
 
   override render() {
     return html`
-      ${this.data.models.length === 0
-        ? html`<p>Start with a model: upload a file, or add one of your workspace's models.</p>`
-        : this.data.models.map((entry, index) => this.renderModel(entry, index))}
+      ${
+        this.data.models.length === 0
+          ? html`<p>Start with a model: upload a file, or add one of your workspace's models.</p>`
+          : this.data.models.map((entry, index) => this.renderModel(entry, index))
+      }
       <h3>Add a model</h3>
       ${this.renderUpload()}
       ${this.renderAssets()}
@@ -220,7 +232,8 @@ export class ModelsPanel extends LitElement {
     return html`<section class="card model" aria-labelledby=${`model-${index}-title`}>
       <h3 id=${`model-${index}-title`}>
         <span>${asset?.name ?? String(entry.fileName ?? id)} <span class="muted">(${id})</span></span>
-        <button class="danger" @click=${() => this.removeModel(index)} aria-label=${`Remove model ${id}`}>Remove</button>
+        <button class="danger" @click=${() => this.removeModel(index)} aria-label=${`Remove model ${id}`}
+          >Remove</button>
       </h3>
       ${warnings.map((w) => html`<p class="warn">${w.message}</p>`)}
       <fieldset>
@@ -236,6 +249,7 @@ export class ModelsPanel extends LitElement {
         typeof entry.assetId === 'string'
           ? html`<outline-tree
               .outline=${this.outlines[id]}
+              .loading=${!(id in this.outlines)}
               .deletedParts=${deletedParts}
               .modelName=${id}
               @parts-change=${(e: CustomEvent<string[]>) => this.setDeleted(index, e.detail)}

@@ -22,6 +22,8 @@ export class OutlineTree extends LitElement {
   ];
 
   @property({ attribute: false }) outline?: ModelOutline;
+  /** True while the outline is read; false with no outline means the model has none. */
+  @property({ type: Boolean }) loading = false;
   @property({ attribute: false }) deletedParts: string[] = [];
   /** Names the tree is about, for the labels: "Parts of stool". */
   @property() modelName = '';
@@ -58,7 +60,12 @@ export class OutlineTree extends LitElement {
 
   override render() {
     const outline = this.outline;
-    if (!outline) return html`<p class="muted">The model's parts are being read…</p>`;
+    if (!outline)
+      return html`<p class="muted">${
+        this.loading
+          ? 'The model’s parts are being read…'
+          : 'The model’s parts could not be read, so none can be picked.'
+      }</p>`;
     const roots = outline.nodes.map((node, index) => (node.parent === null ? index : -1)).filter((i) => i >= 0);
     const missing = this.deletedParts.filter((name) => !outline.nodes.some((node) => node.name === name));
     return html`<fieldset>
@@ -68,9 +75,12 @@ export class OutlineTree extends LitElement {
       ${
         missing.length
           ? html`<p class="bad">Not in this model: ${missing.join(', ')}
-              <button @click=${() => this.dispatchEvent(new CustomEvent('parts-change', {
-                detail: this.deletedParts.filter((n) => !missing.includes(n)),
-              }))}>Remove these names</button></p>`
+              <button @click=${() =>
+                this.dispatchEvent(
+                  new CustomEvent('parts-change', {
+                    detail: this.deletedParts.filter((n) => !missing.includes(n)),
+                  }),
+                )}>Remove these names</button></p>`
           : nothing
       }
       ${outline.truncated ? html`<p class="muted">The model has more parts than the outline lists.</p>` : nothing}

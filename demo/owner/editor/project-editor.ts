@@ -111,6 +111,8 @@ export class ProjectEditor extends LitElement {
   @state() private saving = false;
   @state() private previewNote = '';
   @state() private conflictRevision?: number;
+  /** Whether a preview payload arrived: until then the element is not shown (it has no project to read). */
+  @state() private previewShown = false;
   /** Bumped on each undo-stack change, so the buttons' labels re-render. */
   @state() private historyTick = 0;
   @query('#conflict-dialog') private conflictDialog!: HTMLDialogElement;
@@ -252,12 +254,13 @@ export class ProjectEditor extends LitElement {
       this.warnings = reply.warnings ?? [];
       this.previewNote = '';
       await loadElement();
+      this.previewShown = true;
       await this.updateComplete;
       if (this.previewElement) this.previewElement.preview = reply.payload;
     } catch (error) {
       if (seq !== this.previewSeq) return;
       this.previewNote =
-        error instanceof ApiError && error.status === 404 && error.code !== 'not_found'
+        error instanceof ApiError && error.status === 404 && /^Route /.test(error.message)
           ? 'This API has no preview route (POST /projects/:id/preview): save to see edits.'
           : `The preview could not be built: ${errorText(error)}`;
     }
@@ -405,7 +408,11 @@ export class ProjectEditor extends LitElement {
         <main class="panel" aria-labelledby="section-title">${this.renderSection()}</main>
         <aside class="preview" aria-label="Live preview">
           <div class="preview-frame">
-            <config-share id="live-preview" events="off"></config-share>
+            ${
+              this.previewShown
+                ? html`<config-share id="live-preview" events="off"></config-share>`
+                : html`<p class="muted placeholder">The live preview of your unsaved edits shows here.</p>`
+            }
           </div>
           ${this.previewNote ? html`<p class="muted note">${this.previewNote}</p>` : nothing}
           ${this.renderWarnings()}
@@ -491,7 +498,9 @@ export class ProjectEditor extends LitElement {
       <ul id="warnings-list">
         ${shown.map((w) => html`<li><code>${w.path}</code> ${w.message}</li>`)}
       </ul>
-      ${warnings.length > shown.length ? html`<p class="muted">and ${warnings.length - shown.length} more</p>` : nothing}
+      ${
+        warnings.length > shown.length ? html`<p class="muted">and ${warnings.length - shown.length} more</p>` : nothing
+      }
     </details>`;
   }
 
