@@ -84,7 +84,6 @@ export interface Asset {
   readinessLevel: 'ready' | 'needs-work' | 'not-ready' | null;
   createdAt: string;
 }
-export type Outline = Static<typeof OutlineReply>['outline'];
 export interface ProjectInput {
   name: string;
   type: string;

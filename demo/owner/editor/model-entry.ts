@@ -21,7 +21,7 @@ export const toDegrees = (radians: number) => Math.round(((radians * 180) / Math
 export const toRadians = (degrees: number) => (degrees * Math.PI) / 180;
 
 /** An id for a new model entry: the file's stem as a slug, made unique among `taken`. */
-export function modelEntryId(fileName: string, taken: ReadonlySet<string>): string {
+function modelEntryId(fileName: string, taken: ReadonlySet<string>): string {
   const stem =
     fileName
       .replace(/\.[^.]+$/, '')

@@ -66,7 +66,7 @@ type PreviewElement = HTMLElement & {
 };
 
 /** A stored `data` with the fields every panel reads filled in, so panels never meet a missing list. */
-export function draftOf(stored: object): ProjectDataDraft {
+function draftOf(stored: object): ProjectDataDraft {
   const data = stored as Record<string, unknown>;
   const quality = data.renderQuality;
   return {

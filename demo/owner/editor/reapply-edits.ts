@@ -16,7 +16,7 @@ function entries(data: ProjectDataDraft): Map<string, unknown> {
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /** The paths (as `entries` names them) where `mine` differs from `base`: what this session changed. */
-export function changedPaths(base: ProjectDataDraft, mine: ProjectDataDraft): string[] {
+function changedPaths(base: ProjectDataDraft, mine: ProjectDataDraft): string[] {
   const before = entries(base);
   const after = entries(mine);
   const keys = new Set([...before.keys(), ...after.keys()]);
