@@ -89,6 +89,7 @@ describe('ETag and If-Match', () => {
   it('treats a well-formed tag of no revision as a mismatch, and a malformed header as a 400 naming the rule', async () => {
     const id = await createProject();
     expect((await put(id, '#010101', '"something-else"')).status).toBe(412);
+    expect((await put(id, '#010101', '"r99999999999"')).status).toBe(412);
     const malformed = await put(id, '#010101', 'r1');
     expect(malformed.status).toBe(400);
     const body = await malformed.json();
@@ -230,10 +231,12 @@ describe('kept revisions', () => {
     }
   });
 
-  it('rejects a revision that is not a number', async () => {
+  it('rejects a revision that is not a revision number', async () => {
     const id = await createProject();
-    const res = await call('GET', `/projects/${id}/revisions/r1`);
-    expect(res.status).toBe(400);
-    expect((await res.json()).error).toBe('invalid_request');
+    for (const revision of ['r1', '0', '99999999999']) {
+      const res = await call('GET', `/projects/${id}/revisions/${revision}`);
+      expect(res.status, revision).toBe(400);
+      expect((await res.json()).error).toBe('invalid_request');
+    }
   });
 });
