@@ -45,7 +45,7 @@ interface StoredInput {
 }
 
 /**
- * Owner projects (contract section 3). The scene is stored compressed; the revision bumps on every change and
+ * Owner projects (docs/api.md). The scene is stored compressed; the revision bumps on every change and
  * each saved revision is kept (the newest PROJECT_REVISIONS_KEPT) in the same transaction.
  */
 export function createProjectService(deps: ServiceDeps, parts: ProjectServiceParts) {
