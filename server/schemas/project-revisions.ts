@@ -19,3 +19,22 @@ export const IfMatchHeaders = Type.Object({
     }),
   ),
 });
+
+/** The 412 of a save whose If-Match names another revision; nothing was written. */
+export const RevisionConflictBody = Type.Object(
+  {
+    success: Type.Literal(false),
+    error: Type.Literal('revision_conflict'),
+    message: Type.String(),
+    currentRevision: Type.Integer({ description: "The project's current revision; ETag carries it too." }),
+  },
+  { description: 'If-Match names another revision than the current one: nothing was written.' },
+);
+
+/** Documents the `ETag: "r<revision>"` header of an answer (OpenAPI only; the route sets it). */
+export function withRevisionEtag<T extends object>(schema: T): T {
+  return {
+    ...schema,
+    headers: { etag: { type: 'string', description: 'The project revision as an entity tag: "r<revision>".' } },
+  };
+}

@@ -141,7 +141,8 @@ describe('preview', () => {
     const etag = readBefore.headers.get('etag')!;
     const events = await eventCount(id);
 
-    for (let i = 0; i < 3; i++) expect((await call('POST', `/projects/${id}/preview`, { data: edited() })).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await call('POST', `/projects/${id}/preview`, { data: edited() })).status).toBe(200);
 
     const project = (await (await call('GET', `/projects/${id}`)).json()).project;
     expect(project.revision).toBe(1);
@@ -173,7 +174,13 @@ describe('preview', () => {
     const noData = await call('POST', `/projects/${id}/preview`, {});
     expect(noData.status).toBe(400);
     expect((await noData.json()).details.map((d: { field: string }) => d.field)).toContain('body.data');
-    const twice = { models: [{ id: 'a', fileName: 'a.glb' }, { id: 'a', fileName: 'b.glb' }], sceneData: {} };
+    const twice = {
+      models: [
+        { id: 'a', fileName: 'a.glb' },
+        { id: 'a', fileName: 'b.glb' },
+      ],
+      sceneData: {},
+    };
     expect((await call('POST', `/projects/${id}/preview`, { data: twice })).status).toBe(400);
   });
 

@@ -35,17 +35,25 @@ async function createProject(color = '#000000'): Promise<string> {
 }
 
 const put = (id: string, color: string, ifMatch?: string, name = 'Chair') =>
-  call('PUT', `/projects/${id}`, { name, type: 'configurator', data: sceneOf(color) }, {
-    ...owner.headers,
-    ...(ifMatch === undefined ? {} : { 'if-match': ifMatch }),
-  });
+  call(
+    'PUT',
+    `/projects/${id}`,
+    { name, type: 'configurator', data: sceneOf(color) },
+    {
+      ...owner.headers,
+      ...(ifMatch === undefined ? {} : { 'if-match': ifMatch }),
+    },
+  );
 
 async function current(id: string) {
   return (await (await call('GET', `/projects/${id}`)).json()).project;
 }
 
 async function eventCount(id: string): Promise<number> {
-  const { rows } = await server.deps.db.$client.query('select count(*)::int as n from project_events where project_id = $1', [id]);
+  const { rows } = await server.deps.db.$client.query(
+    'select count(*)::int as n from project_events where project_id = $1',
+    [id],
+  );
   return rows[0].n;
 }
 
@@ -238,5 +246,26 @@ describe('kept revisions', () => {
       expect(res.status, revision).toBe(400);
       expect((await res.json()).error).toBe('invalid_request');
     }
+  });
+});
+
+describe('OpenAPI', () => {
+  it('describes the revision routes, the ETag, If-Match and the 412', async () => {
+    const spec = await (await fetch(`${server.url}/openapi.json`)).json();
+    const put = spec.paths['/projects/{id}'].put;
+    expect(put.parameters.map((p: { name: string }) => p.name)).toContain('if-match');
+    expect(put.responses['200'].headers.etag).toBeDefined();
+    expect(put.responses['412'].content['application/json'].schema.properties.currentRevision).toBeDefined();
+    expect(spec.paths['/projects/{id}'].get.responses['200'].headers.etag).toBeDefined();
+    expect(Object.keys(spec.paths)).toEqual(
+      expect.arrayContaining([
+        '/projects/{id}/revisions',
+        '/projects/{id}/revisions/{revision}',
+        '/projects/{id}/revisions/{revision}/restore',
+        '/projects/{id}/preview',
+      ]),
+    );
+    const restore = spec.paths['/projects/{id}/revisions/{revision}/restore'].post;
+    expect(Object.keys(restore.responses)).toEqual(expect.arrayContaining(['200', '403', '404', '412']));
   });
 });

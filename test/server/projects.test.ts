@@ -78,7 +78,10 @@ describe('projects', () => {
     });
     const unknownModel = { type: 'material', model: 'nope', color: '#ff0000' };
     const expected = expect.arrayContaining([
-      expect.objectContaining({ path: 'sceneData.optionBlocks.0.choices.0.effects.0.model', code: 'unknown_reference' }),
+      expect.objectContaining({
+        path: 'sceneData.optionBlocks.0.choices.0.effects.0.model',
+        code: 'unknown_reference',
+      }),
     ]);
 
     const created = await fetch(`${server.url}/projects`, {
@@ -100,7 +103,10 @@ describe('projects', () => {
     expect(body.project.revision).toBe(2);
     expect(body.warnings).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ path: 'sceneData.optionBlocks.0.choices.0.effects.1.model', code: 'unknown_reference' }),
+        expect.objectContaining({
+          path: 'sceneData.optionBlocks.0.choices.0.effects.1.model',
+          code: 'unknown_reference',
+        }),
       ]),
     );
     expect(body.project.data.sceneData.optionBlocks[0].choices[0].effects).toHaveLength(2);

@@ -60,8 +60,7 @@ export function createServices(baseDeps: ServiceDeps, options: ServicesOptions) 
   });
   const assets = createAssetService(deps, { checkModel: options.checkModel });
   const sceneReport = createSceneReportService(deps);
-  const warningsFor: typeof sceneReport.warningsFor = (workspaceId, data) =>
-    sceneReport.warningsFor(workspaceId, data);
+  const warningsFor: typeof sceneReport.warningsFor = (workspaceId, data) => sceneReport.warningsFor(workspaceId, data);
   const libraryConnections = createLibraryConnectionService({
     db: deps.db,
     redis: options.redis,

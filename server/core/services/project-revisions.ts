@@ -38,7 +38,13 @@ export function createProjectRevisionService(deps: Pick<ServiceDeps, 'db'>) {
     async get(workspaceId: string, projectId: string, revision: number): Promise<KeptRevision> {
       const row = await revisions.get(workspaceId, projectId, revision);
       if (!row) throw notFound('Revision');
-      return { revision: row.revision, name: row.name, type: row.type, data: decompressScene(row.scene), savedAt: row.savedAt };
+      return {
+        revision: row.revision,
+        name: row.name,
+        type: row.type,
+        data: decompressScene(row.scene),
+        savedAt: row.savedAt,
+      };
     },
   };
 }

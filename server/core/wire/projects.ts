@@ -54,10 +54,9 @@ const SavedBy = Type.Union(
 /** `GET /projects/:id/revisions`. */
 export const ProjectRevisionListReply = Type.Object({
   success: Type.Boolean(),
-  revisions: Type.Array(
-    Type.Object({ revision: Type.Integer(), savedAt: Type.String(), savedBy: SavedBy }),
-    { description: 'The kept revisions (the newest 50), newest first.' },
-  ),
+  revisions: Type.Array(Type.Object({ revision: Type.Integer(), savedAt: Type.String(), savedBy: SavedBy }), {
+    description: 'The kept revisions (the newest 50), newest first.',
+  }),
 });
 
 /** `GET /projects/:id/revisions/:revision`. */

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { toProjectBody, toSavedProjectBody } from '../presenters/project-body.js';
 import { ProjectInput } from '../../schemas/projects.js';
-import { IfMatchHeaders } from '../../schemas/project-revisions.js';
+import { IfMatchHeaders, RevisionConflictBody, withRevisionEtag } from '../../schemas/project-revisions.js';
 import { ProjectListReply, ProjectReply, ProjectSaveReply } from '../../core/wire/projects.js';
 import { parseIfMatch, revisionEtag } from '../../core/domain/revision-precondition.js';
 import { IdParams, PageQuery, errors, pageLimit } from '../../schemas/common.js';
@@ -36,7 +36,7 @@ export default async function projectRoutes(fastify: FastifyInstance) {
         summary: 'Create a project.',
         description: "Answers the scene report's warnings about the saved data; a warning never refuses a save.",
         body: ProjectInput,
-        response: { 201: ProjectSaveReply, ...errors(400, 401, 403) },
+        response: { 201: withRevisionEtag(ProjectSaveReply), ...errors(400, 401, 403, 413) },
       },
     },
     async (request, reply) => {
@@ -90,7 +90,7 @@ export default async function projectRoutes(fastify: FastifyInstance) {
         summary: 'Read a project, unredacted.',
         description: 'ETag: "r<revision>", the value If-Match takes on PUT and restore.',
         params: IdParams,
-        response: { 200: ProjectReply, ...errors(401, 403, 404) },
+        response: { 200: withRevisionEtag(ProjectReply), ...errors(401, 403, 404) },
       },
     },
     async (request, reply) => {
@@ -115,7 +115,11 @@ export default async function projectRoutes(fastify: FastifyInstance) {
         params: IdParams,
         headers: IfMatchHeaders,
         body: ProjectInput,
-        response: { 200: ProjectSaveReply, ...errors(400, 401, 403, 404, 412) },
+        response: {
+          200: withRevisionEtag(ProjectSaveReply),
+          ...errors(400, 401, 403, 404, 413),
+          412: RevisionConflictBody,
+        },
       },
     },
     async (request, reply) => {

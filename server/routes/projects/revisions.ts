@@ -1,7 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { IdParams, errors } from '../../schemas/common.js';
-import { IfMatchHeaders, RevisionParams } from '../../schemas/project-revisions.js';
+import {
+  IfMatchHeaders,
+  RevisionConflictBody,
+  RevisionParams,
+  withRevisionEtag,
+} from '../../schemas/project-revisions.js';
 import { ProjectRevisionListReply, ProjectRevisionReply, ProjectSaveReply } from '../../core/wire/projects.js';
 import { parseIfMatch, revisionEtag } from '../../core/domain/revision-precondition.js';
 import { toSavedProjectBody } from '../presenters/project-body.js';
@@ -48,7 +53,11 @@ export default async function revisionRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const kept = await projectRevisions.get(request.auth.workspaceId, request.params.id, Number(request.params.revision));
+      const kept = await projectRevisions.get(
+        request.auth.workspaceId,
+        request.params.id,
+        Number(request.params.revision),
+      );
       return { success: true, ...kept, savedAt: kept.savedAt.toISOString() };
     },
   );
@@ -66,14 +75,19 @@ export default async function revisionRoutes(fastify: FastifyInstance) {
           'revision_conflict, nothing written). A revision not kept: 404.',
         params: RevisionParams,
         headers: IfMatchHeaders,
-        response: { 200: ProjectSaveReply, ...errors(400, 401, 403, 404, 412) },
+        response: { 200: withRevisionEtag(ProjectSaveReply), ...errors(400, 401, 403, 404), 412: RevisionConflictBody },
       },
     },
     async (request, reply) => {
-      const saved = await projects.restore(request.auth.workspaceId, request.params.id, Number(request.params.revision), {
-        savedBy: savedByOf(request),
-        expected: parseIfMatch(request.headers['if-match']),
-      });
+      const saved = await projects.restore(
+        request.auth.workspaceId,
+        request.params.id,
+        Number(request.params.revision),
+        {
+          savedBy: savedByOf(request),
+          expected: parseIfMatch(request.headers['if-match']),
+        },
+      );
       reply.header('etag', revisionEtag(saved.project.revision));
       return toSavedProjectBody(saved);
     },
