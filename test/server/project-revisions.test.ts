@@ -94,7 +94,7 @@ describe('ETag and If-Match', () => {
     expect(revisions.map((r: { revision: number }) => r.revision)).toEqual([2, 1]);
   });
 
-  it('treats a well-formed tag of no revision as a mismatch, and a malformed header as a 400 naming the rule', async () => {
+  it('takes a well-formed tag of no revision as a mismatch, a malformed header as a 400 naming the rule', async () => {
     const id = await createProject();
     expect((await put(id, '#010101', '"something-else"')).status).toBe(412);
     expect((await put(id, '#010101', '"r99999999999"')).status).toBe(412);

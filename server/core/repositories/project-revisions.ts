@@ -3,7 +3,7 @@ import type { Db, Executor } from '../platform/db/client.js';
 import { apiKeys, people, projectRevisions, projects } from '../platform/db/schema/index.js';
 
 /** How many revisions of a project are kept; older ones are deleted in the transaction that saves a new one. */
-export const PROJECT_REVISIONS_KEPT = 50;
+const PROJECT_REVISIONS_KEPT = 50;
 
 /** Whose credentials saved: a person's session, or an API key (its creator is recorded, when known). */
 export interface SavedBy {
@@ -29,7 +29,7 @@ export function createProjectRevisionRepository(db: Db) {
     and(eq(projects.workspaceId, workspaceId), eq(projectRevisions.projectId, projectId));
 
   return {
-    /** Records a saved revision and deletes those past the newest PROJECT_REVISIONS_KEPT, in the caller's transaction. */
+    /** Records a saved revision and deletes those past the newest PROJECT_REVISIONS_KEPT, in the caller's tx. */
     async record(tx: Executor, row: RevisionToRecord): Promise<void> {
       const { personId, apiKeyId } = row.savedBy;
       const creatorOfKey = apiKeyId
