@@ -46,7 +46,7 @@ interface StoredInput {
 
 /**
  * Owner projects (docs/api.md). The scene is stored compressed; the revision bumps on every change and
- * each saved revision is kept (the newest PROJECT_REVISIONS_KEPT) in the same transaction.
+ * each saved revision is kept (the newest 50) in the same transaction.
  */
 export function createProjectService(deps: ServiceDeps, parts: ProjectServiceParts) {
   const repo = createProjectRepository(deps.db);
