@@ -7,8 +7,8 @@ import type { FastifyInstance } from 'fastify';
  */
 const PUBLIC_PATHS = /^\/(share|files)(\/|\?|$)/;
 const ALLOW_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
-const ALLOW_HEADERS = 'authorization, content-type, x-workspace-id, x-api-key';
-const EXPOSE_HEADERS = 'Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, X-Api-Version';
+const ALLOW_HEADERS = 'authorization, content-type, x-workspace-id, x-api-key, if-match';
+const EXPOSE_HEADERS = 'ETag, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, X-Api-Version';
 
 export default fp(
   async function consoleCors(app: FastifyInstance) {

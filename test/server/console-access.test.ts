@@ -40,7 +40,9 @@ describe('owner API CORS for console origins', () => {
       .get('access-control-allow-headers')!
       .split(',')
       .map((h) => h.trim());
-    expect(allowed).toEqual(expect.arrayContaining(['authorization', 'content-type', 'x-workspace-id', 'x-api-key']));
+    expect(allowed).toEqual(
+      expect.arrayContaining(['authorization', 'content-type', 'x-workspace-id', 'x-api-key', 'if-match']),
+    );
     expect(res.headers.get('access-control-allow-methods')).toContain('DELETE');
   });
 
@@ -50,6 +52,8 @@ describe('owner API CORS for console origins', () => {
     expect(ok.status).toBe(200);
     expect(ok.headers.get('access-control-allow-origin')).toBe(CONSOLE);
     expect(ok.headers.get('vary')).toContain('Origin');
+    // The console reads a project's ETag to send it back as If-Match.
+    expect(ok.headers.get('access-control-expose-headers')).toContain('ETag');
     const denied = await fetch(`${consoled.url}/projects`, { headers: { origin: CONSOLE } });
     expect(denied.status).toBe(401);
     expect(denied.headers.get('access-control-allow-origin')).toBe(CONSOLE);

@@ -32,8 +32,9 @@ describe('projects', () => {
     });
     expect(created.status).toBe(201);
     expect(created.headers.get('x-api-version')).toBe('v3.16');
-    const { project } = await created.json();
+    const { project, warnings } = await created.json();
     expect(project).toMatchObject({ name: 'Chair', type: 'configurator', revision: 1 });
+    expect(Array.isArray(warnings)).toBe(true);
     expect(project.data.sceneData.projectSettings.smtpPassword).toBe('secret');
 
     const { rows } = await server.deps.db.$client.query('select scene, scene_bytes from projects where id = $1', [
@@ -47,7 +48,9 @@ describe('projects', () => {
       body: JSON.stringify({ ...sample, name: 'Chair v2' }),
     });
     expect(replaced.status).toBe(200);
-    expect((await replaced.json()).project).toMatchObject({ name: 'Chair v2', revision: 2 });
+    const replacedBody = await replaced.json();
+    expect(replacedBody.project).toMatchObject({ name: 'Chair v2', revision: 2 });
+    expect(Array.isArray(replacedBody.warnings)).toBe(true);
     const events = await server.deps.db.$client.query('select type from project_events where project_id = $1', [
       project.id,
     ]);
@@ -60,6 +63,53 @@ describe('projects', () => {
       (await fetch(`${server.url}/projects/${project.id}`, { method: 'DELETE', headers: owner.headers })).status,
     ).toBe(200);
     expect((await fetch(`${server.url}/projects/${project.id}`, { headers: owner.headers })).status).toBe(404);
+  });
+
+  it("answers the scene report's warnings on create and replace, saving anyway", async () => {
+    const block = (effects: unknown[]) => ({
+      id: 'color',
+      name: 'Color',
+      targetObjectId: 'm1',
+      choices: [{ id: 'red', label: 'Red', effects }],
+    });
+    const withEffects = (effects: unknown[]) => ({
+      ...sample,
+      data: { ...sample.data, sceneData: { ...sample.data.sceneData, optionBlocks: [block(effects)] } },
+    });
+    const unknownModel = { type: 'material', model: 'nope', color: '#ff0000' };
+    const expected = expect.arrayContaining([
+      expect.objectContaining({
+        path: 'sceneData.optionBlocks.0.choices.0.effects.0.model',
+        code: 'unknown_reference',
+      }),
+    ]);
+
+    const created = await fetch(`${server.url}/projects`, {
+      method: 'POST',
+      headers: json(owner.headers),
+      body: JSON.stringify(withEffects([unknownModel])),
+    });
+    expect(created.status).toBe(201);
+    const { project, warnings } = await created.json();
+    expect(warnings).toEqual(expected);
+
+    const replaced = await fetch(`${server.url}/projects/${project.id}`, {
+      method: 'PUT',
+      headers: json(owner.headers),
+      body: JSON.stringify(withEffects([{ type: 'material', color: '#00ff00' }, unknownModel])),
+    });
+    expect(replaced.status).toBe(200);
+    const body = await replaced.json();
+    expect(body.project.revision).toBe(2);
+    expect(body.warnings).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          path: 'sceneData.optionBlocks.0.choices.0.effects.1.model',
+          code: 'unknown_reference',
+        }),
+      ]),
+    );
+    expect(body.project.data.sceneData.optionBlocks[0].choices[0].effects).toHaveLength(2);
   });
 
   it('names the field of a schema failure', async () => {

@@ -1,8 +1,9 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../platform/db/client.js';
 import { projects, submissions, submissionScreenshots } from '../platform/db/schema/index.js';
 import { compressScene, type ProjectData } from '../domain/scene.js';
 import { afterCursor, toPage, type PageCursor } from './pagination.js';
+import type { RevisionPrecondition } from '../domain/revision-precondition.js';
 
 /** Projects, always scoped by workspace: a project of another workspace simply does not exist. */
 export interface ProjectInputData {
@@ -43,6 +44,14 @@ export function createProjectRepository(db: Db) {
         .where(and(eq(projects.workspaceId, workspaceId), eq(projects.id, id)));
       return row ?? null;
     },
+    /** The project's id, name and type, without its scene; null when not in the workspace. */
+    async identity(workspaceId: string, id: string) {
+      const [row] = await db
+        .select({ id: projects.id, name: projects.name, type: projects.type })
+        .from(projects)
+        .where(and(eq(projects.workspaceId, workspaceId), eq(projects.id, id)));
+      return row ?? null;
+    },
     /** Whether the project exists in the workspace, without reading its scene. */
     async exists(workspaceId: string, id: string, executor: Executor = db) {
       const [row] = await executor
@@ -58,7 +67,17 @@ export function createProjectRepository(db: Db) {
         .returning();
       return row;
     },
-    async replace(tx: Executor, workspaceId: string, id: string, input: ProjectInputData) {
+    /**
+     * Replaces name, type and scene and bumps the revision, only when the current revision meets `expected`: the
+     * row lock makes a second writer with the same precondition see the new revision and match nothing.
+     */
+    async replace(
+      tx: Executor,
+      workspaceId: string,
+      id: string,
+      input: ProjectInputData,
+      expected?: RevisionPrecondition,
+    ) {
       const [row] = await tx
         .update(projects)
         .set({
@@ -68,7 +87,13 @@ export function createProjectRepository(db: Db) {
           revision: sql`${projects.revision} + 1`,
           updatedAt: new Date(),
         })
-        .where(and(eq(projects.workspaceId, workspaceId), eq(projects.id, id)))
+        .where(
+          and(
+            eq(projects.workspaceId, workspaceId),
+            eq(projects.id, id),
+            expected?.kind === 'revisions' ? inArray(projects.revision, expected.revisions) : undefined,
+          ),
+        )
         .returning();
       return row ?? null;
     },

@@ -4,6 +4,8 @@ import type { OutboxNudger } from '../jobs/outbox.js';
 import { createApiKeyService } from './api-keys.js';
 import { createAssetService, type CheckModel } from './assets.js';
 import { createProjectService } from './projects.js';
+import { createProjectRevisionService } from './project-revisions.js';
+import { createProjectPreviewService } from './project-preview.js';
 import { createSceneReportService } from './scene-report.js';
 import { createPublicShareService } from './public-share/public-share.js';
 import { createShareService } from './shares.js';
@@ -57,6 +59,8 @@ export function createServices(baseDeps: ServiceDeps, options: ServicesOptions) 
     signedModelLimit: options.signedModelLimit,
   });
   const assets = createAssetService(deps, { checkModel: options.checkModel });
+  const sceneReport = createSceneReportService(deps);
+  const warningsFor: typeof sceneReport.warningsFor = (workspaceId, data) => sceneReport.warningsFor(workspaceId, data);
   const libraryConnections = createLibraryConnectionService({
     db: deps.db,
     redis: options.redis,
@@ -71,8 +75,10 @@ export function createServices(baseDeps: ServiceDeps, options: ServicesOptions) 
   return {
     workspaces: createWorkspaceService(deps),
     apiKeys: createApiKeyService(deps),
-    projects: createProjectService(deps),
-    sceneReport: createSceneReportService(deps),
+    projects: createProjectService(deps, { warningsFor }),
+    projectRevisions: createProjectRevisionService(deps),
+    projectPreview: createProjectPreviewService(deps, { publicShare, warningsFor }),
+    sceneReport,
     shares: createShareService(deps),
     assets,
     libraryConnections,

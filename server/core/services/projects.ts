@@ -1,10 +1,18 @@
 import type { Project } from '../platform/db/schema/index.js';
+import type { Tx } from '../platform/db/client.js';
+import type { UnitOfWork } from '../platform/db/transactions.js';
 import { createProjectRepository } from '../repositories/projects.js';
+import { createProjectRevisionRepository, type SavedBy } from '../repositories/project-revisions.js';
+import { projectRevision } from '../repositories/project-revision.js';
 import { emitEvent } from './events.js';
 import type { PageCursor } from '../repositories/pagination.js';
 import { notFound } from '../domain/errors.js';
-import { assertUniqueModelIds, normalizeData, type ProjectData } from '../domain/scene.js';
+import { revisionConflict, type RevisionPrecondition } from '../domain/revision-precondition.js';
+import { assertUniqueModelIds, decompressScene, normalizeData, type ProjectData } from '../domain/scene.js';
+import type { SceneWarning } from '../wire/configurator/index.js';
 import { deleteFiles, noticeShareChange, nudgeDeliveries, type ServiceDeps } from './service-deps.js';
+
+export type { SavedBy };
 
 export interface ProjectInput {
   name: string;
@@ -13,18 +21,94 @@ export interface ProjectInput {
   data?: Partial<ProjectData>;
 }
 
-/** Owner projects (contract section 3). The scene is stored compressed; the revision bumps on every change. */
-export function createProjectService(deps: ServiceDeps) {
-  const repo = createProjectRepository(deps.db);
+/** A saved project and the scene report's warnings about what was saved (a save is never refused for one). */
+export interface SavedProject {
+  project: Project;
+  warnings: SceneWarning[];
+}
 
-  function toStored(input: ProjectInput) {
+/** Who saves, and the If-Match precondition the save honours (none: the last write wins). */
+export interface SaveOptions {
+  savedBy: SavedBy;
+  expected?: RevisionPrecondition;
+}
+
+export interface ProjectServiceParts {
+  /** The scene report's warnings for data of the workspace (scene-report.ts). */
+  warningsFor(workspaceId: string, data: ProjectData): Promise<SceneWarning[]>;
+}
+
+interface StoredInput {
+  name: string;
+  type: string;
+  data: ProjectData;
+}
+
+/**
+ * Owner projects (docs/api.md). The scene is stored compressed; the revision bumps on every change and
+ * each saved revision is kept (the newest 50) in the same transaction.
+ */
+export function createProjectService(deps: ServiceDeps, parts: ProjectServiceParts) {
+  const repo = createProjectRepository(deps.db);
+  const revisions = createProjectRevisionRepository(deps.db);
+
+  function toStored(input: ProjectInput): StoredInput {
     assertUniqueModelIds(input.data?.models as Array<{ id: string }> | undefined);
     return { name: input.name, type: input.type, data: normalizeData(input.data) };
   }
 
+  const recordRevision = (tx: Tx, workspaceId: string, row: Project, savedBy: SavedBy) =>
+    revisions.record(tx, {
+      workspaceId,
+      projectId: row.id,
+      revision: row.revision,
+      name: row.name,
+      type: row.type,
+      scene: row.scene,
+      savedAt: row.updatedAt,
+      savedBy,
+    });
+
+  /** Replaces name, type and scene under the precondition: project.updated, and a new public payload for its share. */
+  async function save(
+    { tx, afterCommit }: UnitOfWork,
+    workspaceId: string,
+    id: string,
+    stored: StoredInput,
+    options: SaveOptions,
+  ): Promise<Project> {
+    const updated = await repo.replace(tx, workspaceId, id, stored, options.expected);
+    if (!updated) {
+      const current = await projectRevision(tx, workspaceId, id);
+      if (current === null) throw notFound('Project');
+      throw revisionConflict(current);
+    }
+    await recordRevision(tx, workspaceId, updated, options.savedBy);
+    const emitted = await emitEvent(tx, {
+      workspaceId,
+      projectId: updated.id,
+      type: 'project.updated',
+      data: { projectId: updated.id, name: updated.name, revision: updated.revision },
+    });
+    afterCommit(nudgeDeliveries(deps, emitted));
+    afterCommit(noticeShareChange(deps, { reason: 'project', projectId: id, workspaceId }));
+    return updated;
+  }
+
+  const withWarnings = async (workspaceId: string, project: Project, data: ProjectData): Promise<SavedProject> => ({
+    project,
+    warnings: await parts.warningsFor(workspaceId, data),
+  });
+
   return {
-    async create(workspaceId: string, input: ProjectInput): Promise<Project> {
-      return repo.create(workspaceId, toStored(input));
+    async create(workspaceId: string, input: ProjectInput, savedBy: SavedBy): Promise<SavedProject> {
+      const stored = toStored(input);
+      const row = await deps.inTransaction(async ({ tx }) => {
+        const created = await repo.create(workspaceId, stored, tx);
+        await recordRevision(tx, workspaceId, created, savedBy);
+        return created;
+      });
+      return withWarnings(workspaceId, row, stored.data);
     },
 
     list: (workspaceId: string, limit: number, cursor: PageCursor | null) => repo.list(workspaceId, limit, cursor),
@@ -35,24 +119,22 @@ export function createProjectService(deps: ServiceDeps) {
       return row;
     },
 
-    /** Replaces name, type and scene: project.updated, and a new public payload for its share. */
-    async replace(workspaceId: string, id: string, input: ProjectInput): Promise<Project> {
+    /** Replaces name, type and scene; 412 when `expected` names another revision, and nothing is written. */
+    async replace(workspaceId: string, id: string, input: ProjectInput, options: SaveOptions): Promise<SavedProject> {
       const stored = toStored(input);
-      const row = await deps.inTransaction(async ({ tx, afterCommit }) => {
-        const updated = await repo.replace(tx, workspaceId, id, stored);
-        if (!updated) return null;
-        const emitted = await emitEvent(tx, {
-          workspaceId,
-          projectId: updated.id,
-          type: 'project.updated',
-          data: { projectId: updated.id, name: updated.name, revision: updated.revision },
-        });
-        afterCommit(nudgeDeliveries(deps, emitted));
-        afterCommit(noticeShareChange(deps, { reason: 'project', projectId: id, workspaceId }));
-        return updated;
+      const row = await deps.inTransaction((unit) => save(unit, workspaceId, id, stored, options));
+      return withWarnings(workspaceId, row, stored.data);
+    },
+
+    /** Saves a kept revision's name, type and scene as a new revision, exactly as a replace would. */
+    async restore(workspaceId: string, id: string, revision: number, options: SaveOptions): Promise<SavedProject> {
+      const { row, data } = await deps.inTransaction(async (unit) => {
+        const kept = await revisions.get(workspaceId, id, revision, unit.tx);
+        if (!kept) throw notFound('Revision');
+        const stored = { name: kept.name, type: kept.type, data: decompressScene(kept.scene) };
+        return { row: await save(unit, workspaceId, id, stored, options), data: stored.data };
       });
-      if (!row) throw notFound('Project');
-      return row;
+      return withWarnings(workspaceId, row, data);
     },
 
     /** Deletes the project with its share, requests and events; their files go after the commit. */

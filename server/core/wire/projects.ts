@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { SceneWarningSchema } from './scene-report.js';
 
 /** The project reads' answers, as TypeBox schemas the routes document with and the owner console types itself with. */
 export const ProjectSummary = Type.Object({
@@ -30,3 +31,40 @@ const Project = Type.Object({
 });
 
 export const ProjectReply = Type.Object({ success: Type.Boolean(), project: Project });
+
+/** `POST /projects`, `PUT /projects/:id` and a restore: the saved project and what the scene report says of it. */
+export const ProjectSaveReply = Type.Object({
+  success: Type.Boolean(),
+  project: Project,
+  warnings: Type.Array(SceneWarningSchema, {
+    description: "The scene report's warnings about the saved data; a save is never refused for a warning.",
+  }),
+});
+
+const SavedBy = Type.Union(
+  [Type.Object({ id: Type.String(), email: Type.Union([Type.String(), Type.Null()]) }), Type.Null()],
+  {
+    description:
+      "The person whose credentials saved the revision; for an API key, the key's creator. " +
+      'null when unknown (a key whose creator is not recorded, a revision kept from before revisions were ' +
+      'recorded) or since deleted.',
+  },
+);
+
+/** `GET /projects/:id/revisions`. */
+export const ProjectRevisionListReply = Type.Object({
+  success: Type.Boolean(),
+  revisions: Type.Array(Type.Object({ revision: Type.Integer(), savedAt: Type.String(), savedBy: SavedBy }), {
+    description: 'The kept revisions (the newest 50), newest first.',
+  }),
+});
+
+/** `GET /projects/:id/revisions/:revision`. */
+export const ProjectRevisionReply = Type.Object({
+  success: Type.Boolean(),
+  revision: Type.Integer(),
+  name: Type.String(),
+  type: Type.String(),
+  data: Type.Object({}, { additionalProperties: true }),
+  savedAt: Type.String(),
+});

@@ -1,5 +1,6 @@
 import type { Project } from '../../core/platform/db/schema/index.js';
 import { decompressScene } from '../../core/domain/scene.js';
+import type { SceneWarning } from '../../core/wire/configurator/index.js';
 
 /** A project as the owner routes answer it (contract section 3): the scene decompressed, dates as ISO strings. */
 export function toProjectBody(row: Project) {
@@ -13,4 +14,9 @@ export function toProjectBody(row: Project) {
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
+}
+
+/** A save's answer (POST, PUT, restore): the project and the scene report's warnings about it. */
+export function toSavedProjectBody(saved: { project: Project; warnings: SceneWarning[] }) {
+  return { success: true, project: toProjectBody(saved.project), warnings: saved.warnings };
 }

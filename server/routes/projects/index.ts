@@ -1,36 +1,52 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { toProjectBody } from '../presenters/project-body.js';
+import { toProjectBody, toSavedProjectBody } from '../presenters/project-body.js';
 import { ProjectInput } from '../../schemas/projects.js';
-import { ProjectListReply, ProjectReply } from '../../core/wire/projects.js';
+import { IfMatchHeaders, RevisionConflictBody, withRevisionEtag } from '../../schemas/project-revisions.js';
+import { ProjectListReply, ProjectReply, ProjectSaveReply } from '../../core/wire/projects.js';
+import { parseIfMatch, revisionEtag } from '../../core/domain/revision-precondition.js';
 import { IdParams, PageQuery, errors, pageLimit } from '../../schemas/common.js';
 import { decodeCursor } from '../../core/domain/page-cursor.js';
 import type { ProjectData } from '../../core/domain/scene.js';
 import sceneReportRoutes from './scene-report.js';
+import revisionRoutes from './revisions.js';
+import previewRoutes from './preview.js';
+import { savedByOf } from './saved-by.js';
 
-/** Owner projects (contract section 3). The scene is stored compressed; revision bumps on every change. */
+/**
+ * Owner projects (docs/api.md). The scene is stored compressed; revision bumps on every change and is the
+ * ETag (`"r<revision>"`) that If-Match names on a save.
+ */
 export default async function projectRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { projects } = app.deps.services;
   const tags = ['projects'];
   await app.register(sceneReportRoutes);
+  await app.register(revisionRoutes);
+  await app.register(previewRoutes);
 
   app.post(
     '/projects',
     {
       onRequest: app.access('write'),
       bodyLimit: 10 * 1024 * 1024,
-      schema: { tags, body: ProjectInput, response: { 201: ProjectReply, ...errors(400, 401, 403) } },
+      schema: {
+        tags,
+        summary: 'Create a project.',
+        description: "Answers the scene report's warnings about the saved data; a warning never refuses a save.",
+        body: ProjectInput,
+        response: { 201: withRevisionEtag(ProjectSaveReply), ...errors(400, 401, 403, 413) },
+      },
     },
     async (request, reply) => {
       const { name, type, data } = request.body;
-      const row = await projects.create(request.auth.workspaceId, {
-        name,
-        type,
-        data: data as Partial<ProjectData> | undefined,
-      });
-      return reply.code(201).send({ success: true, project: toProjectBody(row) });
+      const saved = await projects.create(
+        request.auth.workspaceId,
+        { name, type, data: data as Partial<ProjectData> | undefined },
+        savedByOf(request),
+      );
+      return reply.code(201).header('etag', revisionEtag(saved.project.revision)).send(toSavedProjectBody(saved));
     },
   );
 
@@ -69,10 +85,18 @@ export default async function projectRoutes(fastify: FastifyInstance) {
     '/projects/:id',
     {
       onRequest: app.access('read'),
-      schema: { tags, params: IdParams, response: { 200: ProjectReply, ...errors(401, 403, 404) } },
+      schema: {
+        tags,
+        summary: 'Read a project, unredacted.',
+        description: 'ETag: "r<revision>", the value If-Match takes on PUT and restore.',
+        params: IdParams,
+        response: { 200: withRevisionEtag(ProjectReply), ...errors(401, 403, 404) },
+      },
     },
-    async (request) => {
-      return { success: true, project: toProjectBody(await projects.get(request.auth.workspaceId, request.params.id)) };
+    async (request, reply) => {
+      const row = await projects.get(request.auth.workspaceId, request.params.id);
+      reply.header('etag', revisionEtag(row.revision));
+      return { success: true, project: toProjectBody(row) };
     },
   );
 
@@ -83,19 +107,31 @@ export default async function projectRoutes(fastify: FastifyInstance) {
       bodyLimit: 10 * 1024 * 1024,
       schema: {
         tags,
+        summary: 'Replace a project (a new revision).',
+        description:
+          'With If-Match naming another revision than the current one: 412 revision_conflict with ' +
+          "currentRevision, nothing written. Answers the new ETag and the scene report's warnings about the " +
+          'saved data; a warning never refuses a save.',
         params: IdParams,
+        headers: IfMatchHeaders,
         body: ProjectInput,
-        response: { 200: ProjectReply, ...errors(400, 401, 403, 404) },
+        response: {
+          200: withRevisionEtag(ProjectSaveReply),
+          ...errors(400, 401, 403, 404, 413),
+          412: RevisionConflictBody,
+        },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { name, type, data } = request.body;
-      const row = await projects.replace(request.auth.workspaceId, request.params.id, {
-        name,
-        type,
-        data: data as Partial<ProjectData> | undefined,
-      });
-      return { success: true, project: toProjectBody(row) };
+      const saved = await projects.replace(
+        request.auth.workspaceId,
+        request.params.id,
+        { name, type, data: data as Partial<ProjectData> | undefined },
+        { savedBy: savedByOf(request), expected: parseIfMatch(request.headers['if-match']) },
+      );
+      reply.header('etag', revisionEtag(saved.project.revision));
+      return toSavedProjectBody(saved);
     },
   );
 

@@ -9,6 +9,7 @@ import { decompressScene, type ProjectData } from '../../domain/scene.js';
 import {
   buildPublicProject,
   etagMatches,
+  type PublicProject,
   modelUrls,
   publicEtag,
   referencedAssetIds,
@@ -28,6 +29,18 @@ import {
 /** Form fields kept per project revision, by the size of their JSON; larger ones are not kept. */
 const FORM_FIELDS_CACHE_BYTES = 16 * 1024 * 1024;
 const FORM_FIELDS_ENTRY_BYTES = 1024 * 1024;
+
+/** A project of a workspace, for the model files its payload may sign. */
+export interface ProjectPlace {
+  workspaceId: string;
+  projectId: string;
+}
+
+/** The public read's 200 body (interface "Public project payload"). */
+export interface PublicPayload {
+  success: true;
+  project: PublicProject;
+}
 
 /** The answer to a public read: a 304 (`body` null) or a 200 with the serialised payload. */
 export interface PublicRead {
@@ -78,12 +91,26 @@ export function createPublicShareService(deps: PublicShareServiceDeps) {
   }
 
   /** Signed model URLs of the given models, as the read would give them inside the same signing window. */
-  async function signModels(access: ShareAccess, data: ProjectData, window: number) {
-    const assetKeys = await repo.assetKeys(access.workspaceId, referencedAssetIds(data.models ?? []));
+  async function signModels(where: ProjectPlace, data: ProjectData, window: number) {
+    const assetKeys = await repo.assetKeys(where.workspaceId, referencedAssetIds(data.models ?? []));
     return {
-      files: { workspaceId: access.workspaceId, projectId: access.projectId, assetKeys },
+      files: { workspaceId: where.workspaceId, projectId: where.projectId, assetKeys },
       sign: (key: string) => deps.signer.signModel(key, window),
     };
+  }
+
+  /** The public read's 200 body for this data: the one builder of the read and the owner's preview. */
+  async function payloadOf(
+    where: ProjectPlace,
+    project: { name: string; type: string },
+    data: ProjectData,
+    window: number,
+  ): Promise<PublicPayload> {
+    const built = buildPublicProject({ id: where.projectId, name: project.name, type: project.type }, data, {
+      signedModelLimit: deps.signedModelLimit,
+      ...(await signModels(where, data, window)),
+    });
+    return { success: true, project: built };
   }
 
   return {
@@ -142,17 +169,25 @@ export function createPublicShareService(deps: PublicShareServiceDeps) {
       const stored = await sceneOf(access);
       // The project may have changed since the checks: label the body with what was read.
       const bodyEtag = etagOf(stored.revision);
-      const data = decompressScene(stored.scene);
-      const project = buildPublicProject({ id: access.projectId, name: stored.name, type: stored.type }, data, {
-        signedModelLimit: deps.signedModelLimit,
-        ...(await signModels(access, data, window)),
-      });
-      const body = Buffer.from(JSON.stringify({ success: true, project }));
+      const payload = await payloadOf(access, stored, decompressScene(stored.scene), window);
+      const body = Buffer.from(JSON.stringify(payload));
       shareStates.keepBody(access.projectId, bodyEtag, body);
       return { etag: bodyEtag, body, ...headers };
     },
 
     /** Signed URLs for any of the project's models (the missing-URL fallback); unknown or file-less ones left out. */
+    /**
+     * What the read would answer if the project held `data` (an owner's unsaved edits): built like the read's
+     * body, in this signing window, with no share check, budget, cache or ETag.
+     */
+    async previewPayload(
+      where: ProjectPlace,
+      project: { name: string; type: string },
+      data: ProjectData,
+    ): Promise<PublicPayload> {
+      return payloadOf(where, project, data, signingWindow());
+    },
+
     async modelUrls(access: ShareAccess, modelIds: readonly string[]): Promise<Record<string, string>> {
       const data = decompressScene((await sceneOf(access)).scene);
       const models = (data.models ?? []).filter(

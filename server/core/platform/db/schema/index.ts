@@ -9,3 +9,4 @@ export * from './events.js';
 export * from './webhooks.js';
 export * from './imports.js';
 export * from './analytics.js';
+export * from './project-revisions.js';
