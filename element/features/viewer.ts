@@ -145,7 +145,9 @@ const prefersReducedMotion = () =>
 const sameCamera = (a: PublicProject['data']['camera'], b: PublicProject['data']['camera']) =>
   JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
-const vec3 = ({ x, y, z }: Vec3): Vec3 => ({ x, y, z });
+/** Rounded to a millionth: what "Use this view" stores reads 1.2, not 1.1999999999999997 (orbiting's float noise). */
+const round = (value: number) => Math.round(value * 1e6) / 1e6;
+const vec3 = ({ x, y, z }: Vec3): Vec3 => ({ x: round(x), y: round(y), z: round(z) });
 
 /**
  * Creates the renderer inside `stage` (throws where WebGL is unavailable; the element catches
