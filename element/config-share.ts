@@ -1,16 +1,8 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import type { PublicProject } from '../server/core/wire/public-project.js';
-import { MAX_SCREENSHOTS, MAX_SUMMARY_CHARS } from '../server/core/wire/submit-limits.js';
-import {
-  eventsUrl,
-  postSubmit,
-  type Failure,
-  type ReadResult,
-  type ShareTarget,
-  type SubmitBody,
-} from './features/api.js';
-import { formTemplate, formValues, readFormFields, requiredMessage } from './features/form.js';
+import { eventsUrl, type Failure, type ReadResult, type ShareTarget } from './features/api.js';
+import { formTemplate, readFormFields } from './features/form.js';
 import { loadShare, shareTarget } from './features/loading.js';
 import { styles } from './features/styles.js';
 import { refusedHostMessage, warnRefusedHost } from './features/refused-host.js';
@@ -18,10 +10,13 @@ import { downloadModel, placeModels } from './features/models.js';
 import { pngWithinLimits } from './features/screenshot.js';
 import { passwordTemplate, rememberPassword, rememberedPassword } from './features/password.js';
 import { DEFAULT_STRINGS, format, type ConfigShareStrings, type LoaderStrings } from './features/strings.js';
-import type { PlacedModel, Viewer } from './features/viewer.js';
+import type { CameraView, PlacedModel, Viewer } from './features/viewer.js';
 import type { ArView } from './features/ar.js';
 import type { EventSink } from './features/visitor-events.js';
 import type { ConfigurationSnapshot, Configurator } from './configurator/index.js';
+import type { SubmitExtra } from './features/submit.js';
+
+export type { SubmitExtra };
 
 /** Whether some element of the page already asked for the 3D chunk. */
 let viewerPrefetched = false;
@@ -69,21 +64,8 @@ function wantsConfigurator({ sceneData, saveConfigEnabled }: PublicProject['data
   );
 }
 
-/** What `submit(extra)` adds to, or puts in place of, the form's own values. */
-export interface SubmitExtra {
-  formData?: Record<string, unknown>;
-  selectedOptions?: Record<string, unknown>;
-  configurationSummary?: string;
-  /** Data URLs sent instead of the element's own screenshot. */
-  screenshots?: string[];
-}
-
 /** The BFF the script was served from: where the element reads shares unless `api-base` says otherwise. */
 const SCRIPT_ORIGIN = new URL(import.meta.url).origin;
-
-/** One Idempotency-Key per submit attempt (random, 128 bits; randomUUID needs a secure context). */
-const idempotencyKey = () =>
-  Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
 
 /**
  * `<config-share project-id token>` (or `share-url`): a shared 3D configurator on a merchant page; its events, parts
@@ -147,6 +129,11 @@ export class ConfigShareElement extends LitElement {
   @property() events: 'on' | 'off' = 'on';
   /** Formatting locale of prices (BCP 47); default: the project's, the page's, the browser's. */
   @property() locale = '';
+  /**
+   * A payload to show instead of reading the share (the owner's unsaved edits): no request to the share, no visitor
+   * event, the submit disabled. Each new object applies like a new revision; null goes back to reading the share.
+   */
+  @property({ attribute: false }) preview?: PublicProject | null;
 
   @state() private status: ConfigShareState = 'loading';
   @state() private project?: PublicProject;
@@ -173,6 +160,12 @@ export class ConfigShareElement extends LitElement {
   /** Bumped by every load, so an answer that arrives after a newer load is ignored. */
   private generation = 0;
   private viewer?: Promise<Viewer | null>;
+  /** A preview's scene still on screen while the next one is built (disposed once that one is drawn). */
+  private previous?: Promise<Viewer | null>;
+  /** The scene whose models are drawn: the one `getCameraView()` reads. */
+  private shown?: Viewer;
+  /** A preview's model files by URL without its query (signatures change, files do not): an edit loads none again. */
+  private files = new Map<string, Promise<ArrayBuffer>>();
   /** The scene's AR side (model-viewer); `arView` once it is there. */
   private ar?: Promise<ArView | null>;
   private arView?: ArView;
@@ -186,6 +179,11 @@ export class ConfigShareElement extends LitElement {
   /** The current state, as in the `state` attribute. */
   get state(): ConfigShareState {
     return this.status;
+  }
+
+  /** A `preview` payload is shown: nothing is sent (no request, no visitor event, no cart). */
+  get previewing(): boolean {
+    return !!this.preview;
   }
 
   private get text(): LoaderStrings {
@@ -205,7 +203,7 @@ export class ConfigShareElement extends LitElement {
   /** Queues a visitor event for this share unless the page switched events off. */
   private track(type: string, data?: Record<string, unknown>) {
     const { target } = this;
-    if (this.events === 'off' || !target) return;
+    if (this.events === 'off' || !target || this.preview) return;
     this.sink ??= {
       url: eventsUrl(target),
       get password() {
@@ -275,6 +273,11 @@ export class ConfigShareElement extends LitElement {
     return this.cfg?.snapshot() ?? null;
   }
 
+  /** Where the camera of the drawn scene is and what it orbits, in `data.camera`'s units; null without a scene. */
+  getCameraView(): CameraView | null {
+    return this.shown?.cameraView() ?? null;
+  }
+
   /** Plays an animation block of the scene; false for an unknown one or without a scene. Never rejects. */
   async playAnimation(animationId: string): Promise<boolean> {
     const cfg = await this.configurator();
@@ -282,14 +285,26 @@ export class ConfigShareElement extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>) {
-    if (changed.has('projectId') || changed.has('token') || changed.has('shareUrl') || changed.has('apiBase')) {
-      this.target = shareTarget(this, SCRIPT_ORIGIN);
+    const { sink, preview } = this;
+    if ((['projectId', 'token', 'shareUrl', 'apiBase', 'preview'] as const).some((key) => changed.has(key))) {
+      if (preview && !Array.isArray(preview.data?.models))
+        return this.fail(
+          'error',
+          'invalid',
+          'preview: expected the public read payload, { id, name, data: { models } }.',
+        );
+      // A preview names no share: its models' URLs are signed, relative ones are read against the BFF.
+      this.target = preview
+        ? { apiBase: this.apiBase || SCRIPT_ORIGIN, projectId: preview.id, token: '' }
+        : shareTarget(this, SCRIPT_ORIGIN);
       this.sink = undefined;
-      this.showProject(undefined);
+      if (!preview) this.files.clear();
+      this.showProject(preview || undefined);
+      if (preview) this.setStatus('ready');
+      // Also while previewing: a read under way is then ignored, and none starts.
       void this.reload();
     }
-    const { sink } = this;
-    if (changed.has('events') && this.events === 'off' && sink)
+    if (sink && (preview || (changed.has('events') && this.events === 'off')))
       void visitorEvents().then((queue) => queue?.dropVisitorEvents(sink));
     // Set again after load, the attribute applies as setOption calls would.
     if (changed.has('configuration') && changed.get('configuration') !== undefined)
@@ -351,6 +366,7 @@ export class ConfigShareElement extends LitElement {
   private async load(password: string | undefined) {
     const generation = ++this.generation;
     const target = this.target;
+    if (this.preview) return;
     if (!target)
       return this.fail(
         'error',
@@ -415,7 +431,7 @@ export class ConfigShareElement extends LitElement {
   /** Shows a payload (or none): the old scene goes, a new one is built when near the viewport. */
   private showProject(project: PublicProject | undefined) {
     if (project === this.project) return;
-    this.dropViewer();
+    this.dropViewer(!!project && !!this.preview);
     // A new revision keeps the visitor's selections where they are still valid.
     const keep = project && this.cfg ? this.cfg.options : undefined;
     this.project = project;
@@ -455,8 +471,12 @@ export class ConfigShareElement extends LitElement {
     }
   }
 
-  private dropViewer() {
-    void this.viewer?.then((viewer) => viewer?.dispose());
+  /** `keep`: the scene stays on screen until the next one is drawn (a preview's edit). */
+  private dropViewer(keep = false) {
+    const { viewer, previous } = this;
+    this.previous = keep ? (viewer ?? previous) : undefined;
+    for (const each of [viewer, previous]) if (each !== this.previous) void each?.then((old) => old?.dispose());
+    if (!keep) this.shown = undefined;
     this.viewer = undefined;
     void this.ar?.then((ar) => ar?.dispose());
     this.ar = this.arView = undefined;
@@ -465,8 +485,13 @@ export class ConfigShareElement extends LitElement {
   }
 
   private ensureViewer(): Promise<Viewer | null> {
-    if (!this.project) return Promise.resolve(null);
-    this.viewer ??= this.mountViewer();
+    const { project, previous } = this;
+    if (!project) return Promise.resolve(null);
+    if (!this.viewer) {
+      this.previous = undefined;
+      // The preview's scene this one replaces goes once this one is drawn (or will not be).
+      this.viewer = this.mountViewer(previous).finally(() => void previous?.then((old) => old?.dispose()));
+    }
     return this.viewer;
   }
 
@@ -474,26 +499,31 @@ export class ConfigShareElement extends LitElement {
    * Loads the viewer chunk, the missing model URLs and then the model files all at once: the
    * downloads start before the chunk runs and overlap the renderer's start-up.
    */
-  private async mountViewer(): Promise<Viewer | null> {
-    const { project, target, scene } = this;
+  private async mountViewer(previous?: Promise<Viewer | null>): Promise<Viewer | null> {
+    const { project, target, scene, preview } = this;
     await this.updateComplete;
     const stage = this.renderRoot.querySelector<HTMLElement>('.stage');
     if (!project || !target || !stage) return null;
     const strings = this.text;
     try {
-      this.progress = 0;
+      // A preview's edit shows its scene until the next is drawn: no progress bar over it.
+      if (!previous) this.progress = 0;
       const password = rememberedPassword(target);
       const chunk = import('./features/viewer.js');
       chunk.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
       const models = await placeModels(target, project.data.models, password);
       const fractions = models.placed.map(() => 0);
       const loading = models.placed.map((model, index) => {
-        const file = downloadModel(model.url, (fraction) => {
-          fractions[index] = fraction;
-          if (project === this.project)
-            this.progress = Math.min(0.99, fractions.reduce((sum, part) => sum + part, 0) / fractions.length);
-        });
-        file.catch(() => undefined); // the viewer reports it as a missing model
+        const key = model.url.split('?')[0];
+        const file =
+          (preview && this.files.get(key)) ||
+          downloadModel(model.url, (fraction) => {
+            fractions[index] = fraction;
+            if (project === this.project)
+              this.progress = Math.min(0.99, fractions.reduce((sum, part) => sum + part, 0) / fractions.length);
+          });
+        if (preview) this.files.set(key, file);
+        file.catch(() => this.files.delete(key)); // the viewer reports it as a missing model
         return { ...model, file };
       });
       const [{ createViewer }, cfg] = await Promise.all([chunk, this.cfgLoad]);
@@ -505,8 +535,10 @@ export class ConfigShareElement extends LitElement {
         project.data,
         label,
         cfg ? { scene: cfg.scene, options: cfg.options } : undefined,
+        await previous,
       );
       const failed = await viewer.load(loading);
+      if (scene === this.scene) this.shown = viewer;
       cfg?.viewerReady();
       if (project === this.project) this.progress = 1;
       const missing = [...models.missing, ...failed];
@@ -570,59 +602,34 @@ export class ConfigShareElement extends LitElement {
     this.track('ar.opened');
   }
 
+  /** The submit is a chunk of its own, fetched at the first one (the loader stays within 15 KB). */
   private async send(extra: SubmitExtra): Promise<string | null> {
     const { project, target } = this;
     const strings = this.text;
-    const form = this.renderRoot.querySelector<HTMLFormElement>('form[part="form"]');
-    if (this.status !== 'ready' || !project || !target) {
-      this.emit('config-share-error', { type: 'submit', message: 'The configurator is not ready.' });
+    const own = this.cfg?.submitValues();
+    try {
+      const { sendForm } = await import('./features/submit.js');
+      return await sendForm(
+        {
+          element: this,
+          target: this.status === 'ready' && project && !this.preview ? target : null,
+          strings,
+          fields: this.fields,
+          own,
+          show: (message, errors) => {
+            this.submitMessage = message;
+            if (errors) this.fieldErrors = errors;
+          },
+          emit: (type, detail) => this.emit(type, detail as never),
+          refused: (failure) => this.onFailure(failure, strings),
+        },
+        extra,
+      );
+    } catch {
+      this.submitMessage = strings.submitFailed;
+      this.emit('config-share-error', { type: 'submit', message: strings.submitFailed });
       return null;
     }
-    const fields = this.fields;
-    const formData = { ...(form ? formValues(form, fields) : {}), ...extra.formData };
-    const own = this.cfg?.submitValues();
-    // The server's rule set, lazily: the loader stays small. Unreachable, the server still checks.
-    const rules = await import('../server/core/wire/form-field-rules.js').catch(() => null);
-    const problems = rules?.checkFormFields(fields, formData, strings) ?? [];
-    this.fieldErrors = Object.fromEntries(problems.map((problem) => [problem.id, problem.message]));
-    if (problems.length > 0) return this.submitFailed('invalid', strings.submitInvalid);
-
-    this.submitMessage = strings.submitting;
-    const screenshot = extra.screenshots ? null : await this.screenshot();
-    const body: SubmitBody = {
-      formData,
-      selectedOptions: { ...own?.selectedOptions, ...extra.selectedOptions },
-      configurationSummary: extra.configurationSummary ?? (own?.summary.join('\n') ?? '').slice(0, MAX_SUMMARY_CHARS),
-      screenshots: (extra.screenshots ?? (screenshot ? [screenshot] : [])).slice(0, MAX_SCREENSHOTS),
-      ...(own?.price ? { price: own.price } : {}),
-    };
-    const result = await postSubmit(target, body, idempotencyKey(), rememberedPassword(target));
-    if (result.kind === 'ok') {
-      this.submitMessage = format(strings.submitted, { requestId: result.requestId });
-      this.emit('config-share-submit', { requestId: result.requestId });
-      return result.requestId;
-    }
-    if (result.kind === 'invalid') {
-      const known = fields.filter((field) => field.id in result.fields);
-      this.fieldErrors = Object.fromEntries(
-        known.map((field) => [field.id, result.fields[field.id] || requiredMessage(strings, field)]),
-      );
-      return this.submitFailed('invalid', strings.submitInvalid);
-    }
-    if (result.kind === 'rate-limited') return this.submitFailed('rate-limited', strings.rateLimited);
-    if (result.kind === 'error') return this.submitFailed('submit', strings.submitFailed);
-    // The share changed under the visitor (password set, disabled, billing): the read's states apply.
-    this.onFailure(result, strings);
-    return null;
-  }
-
-  /** Shows why a submit failed, in the form, moves focus to the first field in error, and says so in an event. */
-  private async submitFailed(type: string, message: string): Promise<null> {
-    this.submitMessage = message;
-    this.emit('config-share-error', { type, message });
-    await this.updateComplete;
-    this.renderRoot.querySelector<HTMLElement>('form [aria-invalid="true"]')?.focus();
-    return null;
   }
 
   private statusText(strings: LoaderStrings): string {
@@ -699,7 +706,8 @@ export class ConfigShareElement extends LitElement {
                               fields,
                               errors: this.fieldErrors,
                               submitting: !!this.submitting,
-                              message: this.submitMessage,
+                              disabled: !!this.preview,
+                              message: this.preview ? strings.previewNote : this.submitMessage,
                               onSubmit: () => void this.submit(),
                               onInput: (form) => cfg?.fieldsChanged(form),
                             })

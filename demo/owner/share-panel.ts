@@ -219,10 +219,12 @@ export class SharePanel extends LitElement {
       <h3>Live preview</h3>
       <p><button @click=${this.reloadPreview}>Reload preview</button></p>
       <div style="border:1px solid #ccc;height:420px;position:relative">
+        <!-- events="off": the owner's own clicks are never counted as visitors. -->
         <config-share
           id="preview"
           project-id=${this.projectId}
           token=${s.shareToken}
+          events="off"
           style="display:block;height:100%"
         ></config-share>
       </div>

@@ -356,7 +356,15 @@ export class Configurator {
           void this.play(animation.id, 'play', 'button', true);
         },
       })}
-      ${this.scene.saveConfigEnabled ? saveControls({ strings, onSave: () => void this.saveClicked() }) : nothing}
+      ${
+        this.scene.saveConfigEnabled
+          ? saveControls({
+              strings,
+              onSave: () => void this.saveClicked(),
+              disabled: this.host.element.previewing,
+            })
+          : nothing
+      }
       ${this.save ? saveLink(strings, this.save) : nothing}
     `;
   }

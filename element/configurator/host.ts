@@ -4,8 +4,8 @@ import type { Viewer } from '../features/viewer.js';
 
 /** What the configurator chunk needs from the element that loaded it (the loader stays small). */
 export interface ConfiguratorHost {
-  /** The element: its shadow root, `locale` attribute, updates and events. */
-  element: LitElement;
+  /** The element: its shadow root, `locale` attribute, updates and events; `previewing` while a preview is shown. */
+  element: LitElement & { readonly previewing: boolean };
   projectId: string;
   /** The page's replacements for the element's texts (the configurator fills in its defaults). */
   strings(): Partial<ConfigShareStrings>;

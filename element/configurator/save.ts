@@ -7,9 +7,20 @@ export interface SaveState {
   copied: boolean | undefined;
 }
 
-/** The save button (12.8), shown when the project has `saveConfigEnabled`. */
-export const saveControls = ({ strings, onSave }: { strings: ConfigShareStrings; onSave: () => void }) =>
-  html`<button type="button" part="save-button" @click=${onSave}>${strings.saveButton}</button>`;
+/**
+ * The save button (12.8), shown when the project has `saveConfigEnabled`; disabled in a preview, whose link would
+ * name the owner's console, not the merchant's page.
+ */
+export const saveControls = ({
+  strings,
+  onSave,
+  disabled,
+}: {
+  strings: ConfigShareStrings;
+  onSave: () => void;
+  disabled: boolean;
+}) =>
+  html`<button type="button" part="save-button" ?disabled=${disabled} @click=${onSave}>${strings.saveButton}</button>`;
 
 /**
  * The saved link, read-only so it can be selected and copied, and what became of the copy in a

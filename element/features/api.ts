@@ -1,7 +1,7 @@
 import type { PublicProject } from '../../server/core/wire/public-project.js';
 
 /**
- * The public routes the BFF proxies (contract sections 5, 6 and 10); the BFF adds the key. Nothing here throws: every
+ * The public routes the BFF proxies (contract sections 5, 6 and 10; the submit is `submit-request.ts`, a lazy chunk); the BFF adds the key. Nothing here throws: every
  * answer becomes a {@link Failure} or a value, so the element can always turn it into a state.
  */
 
@@ -25,9 +25,6 @@ export type Failure =
 /** The public read: the project (after a 304, the very object this page already had). */
 export type ReadResult = { kind: 'ok'; project: PublicProject } | Failure;
 
-/** The submit: the request id the server committed. */
-export type SubmitResult = { kind: 'ok'; requestId: string } | Failure;
-
 /** The model-urls route takes at most this many ids per call (contract section 5). */
 const MODEL_URLS_BATCH = 20;
 
@@ -38,10 +35,10 @@ const MODEL_URLS_BATCH = 20;
 const payloads = new Map<string, { etag: string; project: PublicProject }>();
 
 const shareKey = ({ projectId, token }: ShareTarget) => `${projectId}/${token}`;
-const sharePath = ({ apiBase, projectId, token }: ShareTarget) =>
+export const sharePath = ({ apiBase, projectId, token }: ShareTarget) =>
   `${apiBase.replace(/\/+$/, '')}/share/${encodeURIComponent(projectId)}/${encodeURIComponent(token)}`;
 
-async function request(url: string, init: RequestInit): Promise<Response | null> {
+export async function request(url: string, init: RequestInit): Promise<Response | null> {
   try {
     return await fetch(url, init);
   } catch {
@@ -50,13 +47,13 @@ async function request(url: string, init: RequestInit): Promise<Response | null>
   }
 }
 
-async function jsonOf(res: Response): Promise<Record<string, unknown> | null> {
+export async function jsonOf(res: Response): Promise<Record<string, unknown> | null> {
   const body: unknown = await res.json().catch(() => null);
   return body && typeof body === 'object' ? (body as Record<string, unknown>) : null;
 }
 
 /** Maps the share checks' answers (contract section 5) to a failure. */
-async function failureOf(res: Response | null): Promise<Failure> {
+export async function failureOf(res: Response | null): Promise<Failure> {
   if (!res) return { kind: 'error', message: 'network' };
   const body = await jsonOf(res);
   switch (res.status) {
@@ -91,7 +88,7 @@ async function failureOf(res: Response | null): Promise<Failure> {
 /** Where the page's visitor events for this share go (contract 12.10). */
 export const eventsUrl = (target: ShareTarget) => `${sharePath(target)}/events`;
 
-const passwordHeader = (password: string | undefined): Record<string, string> =>
+export const passwordHeader = (password: string | undefined): Record<string, string> =>
   password ? { 'x-share-password': password } : {};
 
 /**
@@ -137,31 +134,4 @@ export async function fetchModelUrls(
     }),
   );
   return Object.assign({}, ...answers);
-}
-
-/** The submit body (interface "Form submission"). */
-export interface SubmitBody {
-  formData: Record<string, unknown>;
-  selectedOptions: Record<string, unknown>;
-  configurationSummary: string;
-  screenshots: string[];
-  /** The total the visitor saw (contract 12.9 "Form"); absent without pricing. */
-  price?: { total: number; currency: string | null };
-}
-
-/** `POST .../submit` with an Idempotency-Key, so a retried request is stored once. */
-export async function postSubmit(
-  target: ShareTarget,
-  body: SubmitBody,
-  idempotencyKey: string,
-  password?: string,
-): Promise<SubmitResult> {
-  const res = await request(`${sharePath(target)}/submit`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKey, ...passwordHeader(password) },
-    body: JSON.stringify(body),
-  });
-  if (!res?.ok) return failureOf(res);
-  const requestId = (await jsonOf(res))?.requestId;
-  return typeof requestId === 'string' ? { kind: 'ok', requestId } : { kind: 'error', message: 'invalid answer' };
 }

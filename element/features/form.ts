@@ -33,6 +33,8 @@ export interface FormView {
   /** Field id → message, shown under the field. */
   errors: Record<string, string>;
   submitting: boolean;
+  /** A preview: the button is disabled (the message says why). */
+  disabled?: boolean;
   /** The outcome of the last submit, announced in the form's own live region. */
   message: string;
   onSubmit: () => void;
@@ -84,7 +86,7 @@ function control(field: FormField, id: string, error: string) {
  * The form: the fields, each with its label and its error in place (option blocks live in the
  * configurator's panel). `novalidate`: the element checks by the server's rules and shows their messages.
  */
-export function formTemplate({ strings, fields, errors, submitting, message, onSubmit, onInput }: FormView) {
+export function formTemplate({ strings, fields, errors, submitting, disabled, message, onSubmit, onInput }: FormView) {
   const submit = (event: SubmitEvent) => {
     event.preventDefault();
     onSubmit();
@@ -108,7 +110,7 @@ export function formTemplate({ strings, fields, errors, submitting, message, onS
         </fieldset>`
         : nothing
     }
-    <button part="submit-button" type="submit" ?disabled=${submitting}>${
+    <button part="submit-button" type="submit" ?disabled=${submitting || disabled}>${
       submitting ? strings.submitting : strings.submit
     }</button>
     <p class="submit-status" role="status">${message}</p>

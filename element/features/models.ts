@@ -12,7 +12,8 @@ export async function placeModels(
   password?: string,
 ): Promise<{ placed: PlacedModel[]; missing: string[] }> {
   const unsigned = models.filter((model) => !model.url).map((model) => model.id);
-  const urls = unsigned.length ? await fetchModelUrls(target, unsigned, password) : {};
+  // A preview (no token) names no share to ask: its unsigned models are missing.
+  const urls = unsigned.length && target.token ? await fetchModelUrls(target, unsigned, password) : {};
   const placed: PlacedModel[] = [];
   const missing: string[] = [];
   for (const model of models) {

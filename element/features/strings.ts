@@ -31,6 +31,7 @@ export const DEFAULT_STRINGS = {
   submitted: 'Thank you! Your request has been sent. Reference: {requestId}',
   submitFailed: 'Your request could not be sent. Please try again.',
   submitInvalid: 'Please check the highlighted fields.',
+  previewNote: 'Preview: requests are not sent',
 };
 
 /** The loader's own texts: what the element shows before and without the configurator. */

@@ -50,6 +50,15 @@ export type PlacedModel = PublicModel & { url: string };
 /** A placed model and its file, downloading (the element starts the downloads before this chunk runs). */
 export type LoadingModel = PlacedModel & { file: Promise<ArrayBuffer> };
 
+/** Where the camera is and what it orbits, in scene units (the shape of the payload's `camera`). */
+export interface CameraView {
+  position: Vec3;
+  target: Vec3;
+}
+
+/** Dispatched (bubbling, composed) from the viewer each time a load, a configuration or a clip at rest is drawn. */
+export const RENDERED_EVENT = 'config-share-rendered';
+
 /** The scene of one element. */
 export interface Viewer {
   /**
@@ -78,6 +87,10 @@ export interface Viewer {
   onSceneChange(listener: () => void): () => void;
   /** Draws the current view and returns the canvas holding it (read it at once). */
   capture(): HTMLCanvasElement;
+  /** The camera as it is now. */
+  cameraView(): CameraView;
+  /** The view a scene built for `next` starts from: this one's, unless `next` gives another payload camera. */
+  keptView(next: PublicProject['data']): CameraView | null;
   dispose(): void;
 }
 
@@ -129,15 +142,25 @@ function place(object: Object3D, model: PublicModel, pivot: Vec3 | null | undefi
 const prefersReducedMotion = () =>
   typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
 
+const sameCamera = (a: PublicProject['data']['camera'], b: PublicProject['data']['camera']) =>
+  JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/** Rounded to a millionth: what "Use this view" stores reads 1.2, not 1.1999999999999997 (orbiting's float noise). */
+const round = (value: number) => Math.round(value * 1e6) / 1e6;
+const vec3 = ({ x, y, z }: Vec3): Vec3 => ({ x: round(x), y: round(y), z: round(z) });
+
 /**
  * Creates the renderer inside `stage` (throws where WebGL is unavailable; the element catches
  * that and keeps the form). `preserveDrawingBuffer` lets screenshot() read the last frame.
+ * `previous`: the scene this one replaces (a preview's edit): its view is kept, and it stays on
+ * screen, under this one's hidden canvas, until this one's models are drawn.
  */
 export function createViewer(
   stage: HTMLElement,
   data: PublicProject['data'],
   label: string,
   setup?: ViewerSetup,
+  previous?: Viewer | null,
 ): Viewer {
   const settings = setup?.scene.settings ?? DEFAULT_SETTINGS;
   const { lighting, display } = settings;
@@ -162,6 +185,7 @@ export function createViewer(
   canvas.tabIndex = 0;
   canvas.setAttribute('role', 'img');
   canvas.setAttribute('aria-label', label);
+  if (previous) canvas.style.cssText = 'position:absolute;inset:0;visibility:hidden';
   stage.append(canvas);
 
   const scene = new Scene();
@@ -181,9 +205,10 @@ export function createViewer(
   const controls = new OrbitControls(camera, canvas);
   controls.listenToKeyEvents(canvas);
   applyCameraLimits(controls, settings.camera);
-  if (data.camera) {
-    camera.position.set(data.camera.position.x, data.camera.position.y, data.camera.position.z);
-    controls.target.set(data.camera.target.x, data.camera.target.y, data.camera.target.z);
+  const startView = previous?.keptView(data) ?? data.camera;
+  if (startView) {
+    camera.position.set(startView.position.x, startView.position.y, startView.position.z);
+    controls.target.set(startView.target.x, startView.target.y, startView.target.z);
   } else camera.position.set(2, 1.5, 2);
   controls.update();
 
@@ -236,7 +261,11 @@ export function createViewer(
   resize.observe(stage);
 
   const changeListeners = new Set<() => void>();
-  const changed = () => changeListeners.forEach((listener) => listener());
+  const changed = () => {
+    if (disposed) return;
+    changeListeners.forEach((listener) => listener());
+    stage.dispatchEvent(new CustomEvent(RENDERED_EVENT, { bubbles: true, composed: true }));
+  };
 
   const animations = createAnimations(setup?.scene.animations ?? [], setup?.onAnimationPlaying);
   const timer = new Timer();
@@ -267,12 +296,14 @@ export function createViewer(
   // The first touch of the view stops the auto-rotation for good.
   controls.addEventListener('start', () => (controls.autoRotate = false));
 
-  /** Without a payload camera: look at everything from a distance that fits it. */
+  /** Without a payload camera: look at everything from a distance that fits it (a kept view only gets its depth). */
   function frame(box: Box3) {
     const center = box.getCenter(new Vector3());
     const radius = box.getSize(new Vector3()).length() / 2 || 1;
-    camera.position.copy(center).add(new Vector3(1, 0.8, 1).normalize().multiplyScalar(radius * 2.5));
-    controls.target.copy(center);
+    if (!startView) {
+      camera.position.copy(center).add(new Vector3(1, 0.8, 1).normalize().multiplyScalar(radius * 2.5));
+      controls.target.copy(center);
+    }
     camera.near = radius / 100;
     camera.far = radius * 100;
     camera.updateProjectionMatrix();
@@ -401,6 +432,7 @@ export function createViewer(
       const box = reframe();
       if (!box.isEmpty() && shadows) addGround(box);
       render();
+      canvas.style.visibility = '';
       precompileChoices();
       preloadTextures();
       const motion = !prefersReducedMotion();
@@ -453,6 +485,12 @@ export function createViewer(
     capture() {
       render();
       return canvas;
+    },
+    cameraView() {
+      return { position: vec3(camera.position), target: vec3(controls.target) };
+    },
+    keptView(next) {
+      return sameCamera(data.camera, next.camera) ? this.cameraView() : null;
     },
     dispose() {
       disposed = true;
