@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import type { UrlSigner } from '../platform/storage/signed-urls.js';
 import type { OutboxNudger } from '../jobs/outbox.js';
 import { createApiKeyService } from './api-keys.js';
-import { createAssetService, type CheckModel } from './assets.js';
+import { createAssetService, type CheckModel, type OutlineModel } from './assets.js';
 import { createProjectService } from './projects.js';
 import { createSceneReportService } from './scene-report.js';
 import { createPublicShareService } from './public-share/public-share.js';
@@ -32,6 +32,8 @@ export interface ServicesOptions {
   signedModelLimit: number;
   /** The model check uploads run (off the event loop: the CPU pool). */
   checkModel: CheckModel;
+  /** A stored model's outline, for assets saved before outlines (off the event loop: the CPU pool). */
+  outlineModel: OutlineModel;
   /** Sends the webhook test endpoint's attempts. */
   webhookSender: WebhookSender;
   webhooks: WebhookSettings['webhooks'];
@@ -56,7 +58,7 @@ export function createServices(baseDeps: ServiceDeps, options: ServicesOptions) 
     signer: options.signer,
     signedModelLimit: options.signedModelLimit,
   });
-  const assets = createAssetService(deps, { checkModel: options.checkModel });
+  const assets = createAssetService(deps, { checkModel: options.checkModel, outlineModel: options.outlineModel });
   const libraryConnections = createLibraryConnectionService({
     db: deps.db,
     redis: options.redis,
