@@ -16,10 +16,10 @@ export interface SuggestOptions {
 const MAX_FUZZY_LENGTH = 64;
 
 /** Farther than this is no suggestion: at least 2 edits, else half the name. */
-export const maxSuggestionDistance = (name: string) => Math.max(2, Math.floor(name.length / 2));
+const maxSuggestionDistance = (name: string) => Math.max(2, Math.floor(name.length / 2));
 
 /** Levenshtein distance of `a` and `b`, or Infinity once it must exceed `max` (rows past it are not computed). */
-export function boundedEditDistance(a: string, b: string, max: number, budget: { cells: number }): number {
+function boundedEditDistance(a: string, b: string, max: number, budget: { cells: number }): number {
   if (Math.abs(a.length - b.length) > max) return Infinity;
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {

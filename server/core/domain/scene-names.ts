@@ -18,7 +18,12 @@ export interface OutlineNames {
 }
 
 type Kind = 'nodes' | 'materials' | 'variants' | 'animations';
-const KIND_LABEL: Record<Kind, string> = { nodes: 'Part', materials: 'Material', variants: 'Variant', animations: 'Clip' };
+const KIND_LABEL: Record<Kind, string> = {
+  nodes: 'Part',
+  materials: 'Material',
+  variants: 'Variant',
+  animations: 'Clip',
+};
 
 /** The parser's own limits (docs/scene-format.md): entries past them are dropped there, not checked here. */
 const LIMITS = { blocks: 100, choices: 100, effects: 20, nodes: 100, parts: 1000, animations: 50 };

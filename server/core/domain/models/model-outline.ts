@@ -13,7 +13,7 @@ export interface ModelOutlineOptions {
   maxMaterials: number;
 }
 
-export const MODEL_OUTLINE_DEFAULTS: ModelOutlineOptions = { maxNodes: 10_000, maxMaterials: 2_000 };
+const MODEL_OUTLINE_DEFAULTS: ModelOutlineOptions = { maxNodes: 10_000, maxMaterials: 2_000 };
 
 type Json = Record<string, unknown>;
 

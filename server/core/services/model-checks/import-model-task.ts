@@ -48,8 +48,7 @@ export type UnpackOutcome = { ok: true; parts: ModelParts; ms: number } | ModelR
 export type ValidateOutcome = { ok: true; info: Record<string, unknown>; ms: number } | ModelRefusal;
 /** `metrics` is null for a GLB glTF-Transform cannot read (a compression without its decoder). */
 export type ConvertOutcome =
-  | { ok: true; glb: Uint8Array; metrics: ModelMetrics | null; outline: Outline; ms: number }
-  | ModelRefusal;
+  { ok: true; glb: Uint8Array; metrics: ModelMetrics | null; outline: Outline; ms: number } | ModelRefusal;
 
 const NAME = 'import-model';
 
