@@ -36,6 +36,8 @@ export interface CreateWithFileOptions {
 export function createAssetService(deps: ServiceDeps, options: { checkModel: CheckModel; outlineModel: OutlineModel }) {
   const repo = createAssetRepository(deps.db);
   const { checkModel, outlineModel } = options;
+  /** Outlines being computed for assets saved before outlines, by asset id. */
+  const filling = new Map<string, Promise<Outline>>();
 
   async function assertBelowQuota(workspaceId: string): Promise<void> {
     const quota = await repo.quota(deps.db, workspaceId, false);
@@ -115,9 +117,17 @@ export function createAssetService(deps: ServiceDeps, options: { checkModel: Che
       const row = await repo.outline(workspaceId, id);
       if (!row) throw notFound('Asset');
       if (row.outline) return row.outline;
-      const outline = await outlineModel(await deps.storage.read(row.storageKey));
-      await repo.setOutline(workspaceId, id, outline);
-      return outline;
+      // Requests for the same asset at once share one read of its file (up to 50 MB) and one computation.
+      let pending = filling.get(id);
+      if (!pending) {
+        pending = (async () => {
+          const outline = await outlineModel(await deps.storage.read(row.storageKey));
+          await repo.setOutline(workspaceId, id, outline);
+          return outline;
+        })().finally(() => filling.delete(id));
+        filling.set(id, pending);
+      }
+      return pending;
     },
 
     /** Deletes the asset; its file goes after the commit, and public shares drop its signed URL. */

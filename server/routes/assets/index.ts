@@ -138,7 +138,7 @@ export default async function assetRoutes(fastify: FastifyInstance) {
           `with its resources (or of a \`.glb\`), at most ${UPLOAD_LIMITS.fileSize / MB} MB. Optional text field ` +
           `\`name\` (default: the file name without extension). ` +
           'The file runs the asset checks (safe unzip, Khronos glTF validator, conversion to GLB) and is stored as ' +
-          'a GLB. ' +
+          'a GLB, with its outline (GET /assets/:id/outline). ' +
           "Errors: 422 invalid_file (details.messages in the validator's shape), 413 too_large, 422 " +
           'conversion_failed, 403 quota_exceeded, ' +
           `429 rate_limited (RATE_LIMIT_UPLOAD: ${per(app.deps.config.rateLimits.upload)} per workspace), 503 ` +
