@@ -60,6 +60,12 @@ async function checkModelInPool(pool: CpuPool, bytes: Uint8Array, fileName: stri
   return checkModelFileInPool(pool, bytes, fileName);
 }
 
+/** A stored model's outline in the pool; its module loads with the first outline an old asset needs. */
+async function outlineModelInPool(pool: CpuPool, glb: Uint8Array) {
+  const { outlineModelInPool } = await import('./core/services/model-checks/outline-model-in-pool.js');
+  return outlineModelInPool(pool, glb);
+}
+
 export function createDeps(config: ServerConfig): AppDeps {
   const log = createLogger(config.logLevel, { process: 'server' });
   const redis = createRedis(config.redisUrl, 'request');
@@ -85,6 +91,7 @@ export function createDeps(config: ServerConfig): AppDeps {
       outbox,
       signedModelLimit: config.signedModelLimit,
       checkModel: (bytes, fileName) => checkModelInPool(cpuPool, bytes, fileName),
+      outlineModel: (glb) => outlineModelInPool(cpuPool, glb),
       webhookSender,
       webhooks: config.webhooks,
       libraries,

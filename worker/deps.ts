@@ -18,6 +18,7 @@ import { createTransactionRunner } from '../server/core/platform/db/transactions
 import { createShareChangePublisher } from '../server/core/platform/share-changes.js';
 import { createAssetService } from '../server/core/services/assets.js';
 import { checkModelFileInPool } from '../server/core/services/model-checks/check-model-in-pool.js';
+import { outlineModelInPool } from '../server/core/services/model-checks/outline-model-in-pool.js';
 import { IMPORT_MODEL_TASK } from '../server/core/services/model-checks/import-model-in-pool.js';
 import { createLibraryConnectionService } from '../server/core/services/libraries/library-connection.js';
 import { createImportRunner, type ImportRunner } from '../server/core/services/libraries/import-runner.js';
@@ -98,6 +99,7 @@ export function createWorkerDeps(config: WorkerConfig, log: Logger, jobs: JobReg
     connections: libraryConnections,
     assets: createAssetService(serviceDeps, {
       checkModel: (bytes, fileName) => checkModelFileInPool(cpuPool, bytes, fileName),
+      outlineModel: (glb) => outlineModelInPool(cpuPool, glb),
     }),
     cpuPool,
     callTimeoutMs: config.libraryTimeoutMs,

@@ -20,6 +20,7 @@ import { measureOptionChange, printOptionChange } from './option-change.js';
 import { measureReadScaleOut, measureUploads } from './scale-out.js';
 import { benchWebhooks } from './webhook-deliveries.js';
 import { benchLibraries, printLibraries } from './libraries.js';
+import { benchModelOutline, printModelOutline } from './model-outline.js';
 import { benchStartup, printStartup } from './startup.js';
 import { benchSoak, printSoak } from './soak.js';
 import { benchAnalytics, benchVisitorEvents, printAnalytics, printVisitorEvents } from './visitor-events.js';
@@ -33,7 +34,7 @@ const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const ELEMENT_ONLY = process.env.BENCH_ONLY === 'element';
 const base = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 /**
- * `BENCH_ONLY=webhooks|libraries|scale-out|bff|startup|options|events|analytics|soak` runs that
+ * `BENCH_ONLY=webhooks|libraries|outline|scale-out|bff|startup|options|events|analytics|soak` runs that
  * benchmark alone (element: above).
  */
 const ONLY = process.env.BENCH_ONLY;
@@ -117,6 +118,11 @@ function printWebhooks(result: Awaited<ReturnType<typeof benchWebhooks>>) {
 }
 
 async function main() {
+  // Files and processes of its own: no database, no server.
+  if (ONLY === 'outline') {
+    printModelOutline(await benchModelOutline());
+    return;
+  }
   const dbName = `cs_bench_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
@@ -548,6 +554,7 @@ async function main() {
         }),
       );
       printLibraries(await benchLibraries({ env, token }));
+      printModelOutline(await benchModelOutline());
       await visitorEventRows();
       if (!printAnalytics(await benchAnalytics({ api, db, ownerHeaders: owner }))) process.exitCode = 1;
     }

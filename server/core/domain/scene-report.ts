@@ -9,9 +9,10 @@ import {
 } from '../wire/configurator/index.js';
 import { readFormFields } from '../wire/form-fields.js';
 import type { ProjectData } from './scene.js';
+import { withNameWarnings, type OutlineNames } from './scene-names.js';
 
 /**
- * What the configurator makes of a stored scene (contract 12.12): the shared parser over the stored data,
+ * What the configurator makes of a stored scene (docs/scene-format.md): the shared parser over the stored data,
  * without the model files, so owners see what visitors will get.
  */
 export interface SceneReport {
@@ -51,8 +52,18 @@ function countsOf(scene: Scene, data: ProjectData): SceneReport['counts'] {
   };
 }
 
-export function sceneReport(revision: number, data: ProjectData): SceneReport {
-  const { scene, warnings } = parseScene(data);
+/**
+ * The report of `data`; with `outlines` (asset id → its stored outline's names), the names the scene gives are
+ * checked too, their warnings after the parser's (scene-names.ts).
+ */
+export function sceneReport(
+  revision: number,
+  data: ProjectData,
+  outlines?: ReadonlyMap<string, OutlineNames>,
+): SceneReport {
+  const parsed = parseScene(data);
+  const { scene } = parsed;
+  const warnings = outlines ? withNameWarnings(parsed.warnings, data, outlines) : parsed.warnings;
   const defaultOptions = resolveOptions(scene, {}).options;
   return {
     revision,

@@ -1,7 +1,9 @@
-import { and, count, eq, sql } from 'drizzle-orm';
+import { and, count, eq, getTableColumns, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../platform/db/client.js';
 import { assets, workspaces, type Asset } from '../platform/db/schema/index.js';
 import { afterCursor, toPage, type PageCursor } from './pagination.js';
+import type { Outline } from '../wire/outline.js';
+import type { OutlineNames } from '../domain/scene-names.js';
 
 /** The values of a new asset row; id and storage key are chosen by the caller (the file is written under them). */
 export type NewAsset = Omit<typeof assets.$inferInsert, 'workspaceId' | 'createdAt' | 'updatedAt'> & {
@@ -9,13 +11,21 @@ export type NewAsset = Omit<typeof assets.$inferInsert, 'workspaceId' | 'created
   storageKey: string;
 };
 
+/** Every column but the outline (up to 10,000 nodes): what listing and reading an asset select. */
+const { outline: _outline, ...assetColumns } = getTableColumns(assets);
+export { assetColumns };
+
+/** The names of an outline, unnamed ones left out: `jsonb_path_query_array` reads them without the rest. */
+const namesAt = (path: string) =>
+  sql<string[]>`coalesce(jsonb_path_query_array(${assets.outline}, ${`${path} ? (@.type() == "string")`}), '[]')`;
+
 /** Assets, always scoped by workspace: an asset of another workspace simply does not exist. */
 export function createAssetRepository(db: Db) {
   return {
     async list(workspaceId: string, limit: number, cursor: PageCursor | null) {
       const page = afterCursor(assets.createdAt, assets.id, cursor);
       const rows = await db
-        .select()
+        .select(assetColumns)
         .from(assets)
         .where(and(eq(assets.workspaceId, workspaceId), page.where))
         .orderBy(...page.orderBy)
@@ -25,7 +35,7 @@ export function createAssetRepository(db: Db) {
 
     async get(workspaceId: string, id: string, executor: Executor = db): Promise<Asset | null> {
       const [row] = await executor
-        .select()
+        .select(assetColumns)
         .from(assets)
         .where(and(eq(assets.workspaceId, workspaceId), eq(assets.id, id)));
       return row ?? null;
@@ -53,11 +63,48 @@ export function createAssetRepository(db: Db) {
       return { limit: workspace.modelLimit, used };
     },
 
+    /** The stored outline (null before it is computed) and where the file lies; null for no such asset. */
+    async outline(workspaceId: string, id: string): Promise<{ outline: Outline | null; storageKey: string } | null> {
+      const [row] = await db
+        .select({ outline: assets.outline, storageKey: assets.storageKey })
+        .from(assets)
+        .where(and(eq(assets.workspaceId, workspaceId), eq(assets.id, id)));
+      return row ?? null;
+    },
+
+    /** Keeps a computed outline; an outline already stored stays (the same file gives the same outline). */
+    async setOutline(workspaceId: string, id: string, outline: Outline): Promise<void> {
+      await db
+        .update(assets)
+        .set({ outline })
+        .where(and(eq(assets.workspaceId, workspaceId), eq(assets.id, id), isNull(assets.outline)));
+    },
+
+    /**
+     * The outline names of the given assets of the workspace, in one query; an asset of another workspace, a
+     * deleted one or one without a stored outline is absent.
+     */
+    async outlineNames(workspaceId: string, ids: string[]): Promise<Map<string, OutlineNames>> {
+      if (ids.length === 0) return new Map();
+      const rows = await db
+        .select({
+          id: assets.id,
+          fileName: assets.fileName,
+          nodes: namesAt('$.nodes[*].name'),
+          materials: namesAt('$.materials[*]'),
+          variants: namesAt('$.variants[*]'),
+          animations: namesAt('$.animations[*].name'),
+        })
+        .from(assets)
+        .where(and(eq(assets.workspaceId, workspaceId), inArray(assets.id, ids), sql`${assets.outline} is not null`));
+      return new Map(rows.map(({ id, ...names }) => [id, names]));
+    },
+
     async insert(tx: Executor, workspaceId: string, values: NewAsset): Promise<Asset> {
       const [row] = await tx
         .insert(assets)
         .values({ ...values, workspaceId })
-        .returning();
+        .returning(assetColumns);
       return row;
     },
 
@@ -69,7 +116,7 @@ export function createAssetRepository(db: Db) {
       const [row] = await tx
         .delete(assets)
         .where(and(eq(assets.workspaceId, workspaceId), eq(assets.id, id)))
-        .returning();
+        .returning(assetColumns);
       if (!row) return null;
       await tx
         .update(workspaces)

@@ -8,6 +8,7 @@ import {
   type ImportJob,
   type ImportStatus,
 } from '../platform/db/schema/index.js';
+import { assetColumns } from './assets.js';
 
 export type NewImportJob = Pick<
   typeof importJobs.$inferInsert,
@@ -144,7 +145,7 @@ export function createImportRepository(db: Db) {
     /** The workspace's asset imported from this library model, if any (newest first). */
     async importedAsset(workspaceId: string, provider: string, providerAssetId: string): Promise<Asset | null> {
       const [row] = await db
-        .select()
+        .select(assetColumns)
         .from(assets)
         .where(
           and(

@@ -7,10 +7,14 @@ import { createAssetRepository, type NewAsset } from '../repositories/assets.js'
 import type { PageCursor } from '../repositories/pagination.js';
 import { notFound, quotaExceeded } from '../domain/errors.js';
 import type { CheckedModel } from '../domain/models/check-model-file.js';
+import type { Outline } from '../wire/outline.js';
 import { deleteFiles, noticeShareChange, type ServiceDeps } from './service-deps.js';
 
-/** The model check an upload runs (safe unzip, Khronos validator, conversion to GLB). */
+/** The model check an upload runs (safe unzip, Khronos validator, conversion to GLB, outline). */
 export type CheckModel = (bytes: Uint8Array, fileName: string) => Promise<CheckedModel>;
+
+/** A stored GLB's outline, off the event loop (the CPU pool): for assets saved before outlines existed. */
+export type OutlineModel = (glb: Uint8Array) => Promise<Outline>;
 
 export interface AssetUpload {
   bytes: Buffer;
@@ -29,9 +33,11 @@ export interface CreateWithFileOptions {
 }
 
 /** The workspace's 3D asset library (contract section 3): uploads and library imports run the same checks. */
-export function createAssetService(deps: ServiceDeps, options: { checkModel: CheckModel }) {
+export function createAssetService(deps: ServiceDeps, options: { checkModel: CheckModel; outlineModel: OutlineModel }) {
   const repo = createAssetRepository(deps.db);
-  const { checkModel } = options;
+  const { checkModel, outlineModel } = options;
+  /** Outlines being computed for assets saved before outlines, by asset id. */
+  const filling = new Map<string, Promise<Outline>>();
 
   async function assertBelowQuota(workspaceId: string): Promise<void> {
     const quota = await repo.quota(deps.db, workspaceId, false);
@@ -88,6 +94,7 @@ export function createAssetService(deps: ServiceDeps, options: { checkModel: Che
           sizeBytes: checked.glb.byteLength,
           sourceFormat: checked.sourceFormat,
           modelInfo: checked.info,
+          outline: checked.outline,
           createdBy: upload.createdBy,
         },
         checked.glb,
@@ -100,6 +107,27 @@ export function createAssetService(deps: ServiceDeps, options: { checkModel: Che
       const row = await repo.get(workspaceId, id);
       if (!row) throw notFound('Asset');
       return row;
+    },
+
+    /**
+     * The asset's outline (docs/api.md, "Model outlines and names checked"). One saved before outlines existed gets
+     * it now, from its stored file, and keeps it.
+     */
+    async outline(workspaceId: string, id: string): Promise<Outline> {
+      const row = await repo.outline(workspaceId, id);
+      if (!row) throw notFound('Asset');
+      if (row.outline) return row.outline;
+      // Requests for the same asset at once share one read of its file (up to 50 MB) and one computation.
+      let pending = filling.get(id);
+      if (!pending) {
+        pending = (async () => {
+          const outline = await outlineModel(await deps.storage.read(row.storageKey));
+          await repo.setOutline(workspaceId, id, outline);
+          return outline;
+        })().finally(() => filling.delete(id));
+        filling.set(id, pending);
+      }
+      return pending;
     },
 
     /** Deletes the asset; its file goes after the commit, and public shares drop its signed URL. */

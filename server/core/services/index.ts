@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import type { UrlSigner } from '../platform/storage/signed-urls.js';
 import type { OutboxNudger } from '../jobs/outbox.js';
 import { createApiKeyService } from './api-keys.js';
-import { createAssetService, type CheckModel } from './assets.js';
+import { createAssetService, type CheckModel, type OutlineModel } from './assets.js';
 import { createProjectService } from './projects.js';
 import { createProjectRevisionService } from './project-revisions.js';
 import { createProjectPreviewService } from './project-preview.js';
@@ -34,6 +34,8 @@ export interface ServicesOptions {
   signedModelLimit: number;
   /** The model check uploads run (off the event loop: the CPU pool). */
   checkModel: CheckModel;
+  /** A stored model's outline, for assets saved before outlines (off the event loop: the CPU pool). */
+  outlineModel: OutlineModel;
   /** Sends the webhook test endpoint's attempts. */
   webhookSender: WebhookSender;
   webhooks: WebhookSettings['webhooks'];
@@ -58,7 +60,7 @@ export function createServices(baseDeps: ServiceDeps, options: ServicesOptions) 
     signer: options.signer,
     signedModelLimit: options.signedModelLimit,
   });
-  const assets = createAssetService(deps, { checkModel: options.checkModel });
+  const assets = createAssetService(deps, { checkModel: options.checkModel, outlineModel: options.outlineModel });
   const sceneReport = createSceneReportService(deps);
   const warningsFor: typeof sceneReport.warningsFor = (workspaceId, data) => sceneReport.warningsFor(workspaceId, data);
   const libraryConnections = createLibraryConnectionService({

@@ -11,6 +11,7 @@ import { decodeCursor } from '../../core/domain/page-cursor.js';
 import { invalidRequest, serviceUnavailable } from '../../core/domain/errors.js';
 import { ModelFileError } from '../../core/domain/models/model-file-error.js';
 import { createCapacityLimit } from '../../core/platform/capacity-limit.js';
+import { OutlineReply } from '../../core/wire/outline.js';
 
 interface Upload {
   bytes: Buffer;
@@ -137,7 +138,7 @@ export default async function assetRoutes(fastify: FastifyInstance) {
           `with its resources (or of a \`.glb\`), at most ${UPLOAD_LIMITS.fileSize / MB} MB. Optional text field ` +
           `\`name\` (default: the file name without extension). ` +
           'The file runs the asset checks (safe unzip, Khronos glTF validator, conversion to GLB) and is stored as ' +
-          'a GLB. ' +
+          'a GLB, with its outline (GET /assets/:id/outline). ' +
           "Errors: 422 invalid_file (details.messages in the validator's shape), 413 too_large, 422 " +
           'conversion_failed, 403 quota_exceeded, ' +
           `429 rate_limited (RATE_LIMIT_UPLOAD: ${per(app.deps.config.rateLimits.upload)} per workspace), 503 ` +
@@ -200,6 +201,30 @@ export default async function assetRoutes(fastify: FastifyInstance) {
         success: true,
         asset: toAssetBody(await assets.get(request.auth.workspaceId, request.params.id), signer),
       };
+    },
+  );
+
+  app.get(
+    '/assets/:id/outline',
+    {
+      onRequest: app.access('read'),
+      schema: {
+        tags,
+        summary: "Read a model's outline: its parts, materials, variants, animations and bounds",
+        description:
+          'What the GLB names, read once when the asset was saved: `nodes` depth first (`parent` and `children` are ' +
+          'indexes into `nodes`, `parent: null` for roots of the default scene, `name: null` when unnamed), ' +
+          '`materials`, `variants` (KHR_materials_variants), `animations` (duration in seconds), `bounds` in ' +
+          "scene space with the file's own transforms (all zeros when nothing is drawn), `triangles` and " +
+          '`vertices` as drawn. Names are exactly as the file writes them. At most 10,000 nodes and 2,000 ' +
+          'materials, then `truncated: true`. An asset saved before outlines existed gets its outline now. ' +
+          "Another workspace's asset: 404.",
+        params: IdParams,
+        response: { 200: OutlineReply, ...errors(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      return { success: true, outline: await assets.outline(request.auth.workspaceId, request.params.id) };
     },
   );
 

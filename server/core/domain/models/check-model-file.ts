@@ -5,6 +5,8 @@ import { ownBytes, validateGltf as validate } from './validate-gltf.js';
 import { safeUnzip, type SafeUnzipOptions } from './safe-unzip.js';
 import { setGlbCopyright } from './glb-copyright.js';
 import { packGlb } from './pack-glb.js';
+import { glbOutline } from './model-outline.js';
+import type { Outline } from '../../wire/outline.js';
 
 /**
  * One check for uploads and library imports: an untrusted file in memory in, a validated GLB out. Nothing is
@@ -43,6 +45,8 @@ export interface CheckedModel {
   sourceFormat: SourceFormat;
   /** The validator's summary: counts and flags, plus its warnings. */
   info: Record<string, unknown>;
+  /** What the GLB names and holds (model-outline.ts), stored with the asset. */
+  outline: Outline;
 }
 
 const GLB_MAGIC = 0x46546c67; // "glTF"
@@ -92,7 +96,7 @@ export async function checkModelFile(
 async function checkParts(parts: ModelParts, opts: CheckModelOptions): Promise<CheckedModel> {
   const info = await validateModel(parts, opts);
   const { glb } = await convertModel(parts, opts);
-  return { glb, sourceFormat: parts.sourceFormat, info };
+  return { glb, sourceFormat: parts.sourceFormat, info, outline: await glbOutline(glb) };
 }
 
 /** Step 1 for one uploaded file: its type, its size, and (a zip) its safe unpacking. */

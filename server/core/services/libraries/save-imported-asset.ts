@@ -68,6 +68,7 @@ export async function saveImportedAsset(
       sizeBytes: checked.glb.byteLength,
       sourceFormat: source.kind === 'glb' ? 'glb' : source.kind === 'files' ? 'gltf' : 'zip',
       modelInfo: checked.info,
+      outline: checked.outline,
       externalSource,
       readinessScore: readiness.score,
       readinessLevel: readiness.level,

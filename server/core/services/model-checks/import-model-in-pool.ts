@@ -66,12 +66,13 @@ export async function importModelInPool(
   if (validated.status === 'rejected') throw validated.reason;
   if (converted.status === 'rejected') throw converted.reason;
 
-  const { glb, metrics } = converted.value;
+  const { glb, metrics, outline } = converted.value;
   const { info } = validated.value;
   return {
     glb,
     sourceFormat: parts.sourceFormat,
     info,
+    outline,
     readiness: readinessReport(metrics, info, glb.byteLength),
     // In the threads (unpack, validate, convert), then when each was back here (*ed, *Done).
     timings: { unpack: unpacked.ms, validate: validated.value.ms, convert: converted.value.ms, ...walls },

@@ -13,6 +13,8 @@ import {
 import { ModelFileError, refusalOf, type ModelRefusal } from '../../domain/models/model-file-error.js';
 import { safeUnzip } from '../../domain/models/safe-unzip.js';
 import { measureDocument, type ModelMetrics } from '../../domain/models/readiness.js';
+import { glbOutline } from '../../domain/models/model-outline.js';
+import type { Outline } from '../../wire/outline.js';
 import { gltfValidatorErrorCodes } from '../../platform/gltf-validator-error-codes.js';
 
 /** Where a downloaded model lies on the worker's disk (the import job's own temporary folder). */
@@ -45,7 +47,8 @@ export type ImportStepInput =
 export type UnpackOutcome = { ok: true; parts: ModelParts; ms: number } | ModelRefusal;
 export type ValidateOutcome = { ok: true; info: Record<string, unknown>; ms: number } | ModelRefusal;
 /** `metrics` is null for a GLB glTF-Transform cannot read (a compression without its decoder). */
-export type ConvertOutcome = { ok: true; glb: Uint8Array; metrics: ModelMetrics | null; ms: number } | ModelRefusal;
+export type ConvertOutcome =
+  { ok: true; glb: Uint8Array; metrics: ModelMetrics | null; outline: Outline; ms: number } | ModelRefusal;
 
 const NAME = 'import-model';
 
@@ -99,11 +102,11 @@ async function convert(
   parts: ModelParts,
   copyright: string,
   maxBytes: number,
-): Promise<{ glb: Uint8Array; metrics: ModelMetrics | null }> {
+): Promise<{ glb: Uint8Array; metrics: ModelMetrics | null; outline: Outline }> {
   let { glb } = await convertModel(parts, { maxBytes, copyright });
   // Given back in memory of its own, moved (not copied) to the caller and written as usual.
   if (!(glb.buffer instanceof ArrayBuffer)) glb = new Uint8Array(glb);
-  return { glb, metrics: await measureGlb(glb) };
+  return { glb, metrics: await measureGlb(glb), outline: await glbOutline(glb) };
 }
 
 /**

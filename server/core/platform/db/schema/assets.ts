@@ -2,6 +2,7 @@ import { bigint, integer, jsonb, pgTable, text, uuid, index } from 'drizzle-orm/
 import { timestamps } from './_columns.js';
 import { workspaces } from './workspaces.js';
 import { people } from './people.js';
+import type { Outline } from '../../../wire/outline.js';
 
 /** A 3D asset in the workspace library: always a validated GLB in storage. */
 export const assets = pgTable(
@@ -22,10 +23,16 @@ export const assets = pgTable(
     externalSource: jsonb('external_source').$type<Record<string, unknown>>(),
     readinessScore: integer('readiness_score'),
     readinessLevel: text('readiness_level', { enum: ['ready', 'needs-work', 'not-ready'] }),
+    /**
+     * What the GLB names (docs/api.md, "Model outlines"); null for an asset saved before outlines, filled on first
+     * read. jsonb: TOAST compresses a large one, and the scene report selects only its names.
+     */
+    outline: jsonb('outline').$type<Outline>(),
     createdBy: uuid('created_by').references(() => people.id, { onDelete: 'set null' }),
     ...timestamps,
   },
   (t) => [index('assets_workspace_idx').on(t.workspaceId, t.createdAt)],
 );
 
-export type Asset = typeof assets.$inferSelect;
+/** An asset row as services use it: without its outline, which only the outline and scene report read. */
+export type Asset = Omit<typeof assets.$inferSelect, 'outline'>;
