@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { IdParams, errors } from '../../schemas/common.js';
 import { SceneReportReply } from '../../core/wire/scene-report.js';
 
-/** `GET /projects/:id/scene-report` (contract 12.12): what the configurator makes of the stored scene. */
+/** `GET /projects/:id/scene-report` (docs/scene-format.md): what the configurator makes of the stored scene. */
 export default async function sceneReportRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { sceneReport } = app.deps.services;
@@ -18,8 +18,9 @@ export default async function sceneReportRoutes(fastify: FastifyInstance) {
         description:
           'The shared parser (the one the element, submit and the worker use) over the stored current revision: ' +
           'counts of what it kept, a warning for each entry it dropped or corrected, the default selections ' +
-          'and their price. Model files are not opened, so part, material and variant names are not checked ' +
-          'against them. Viewers may read.',
+          'and their price. Part, material, variant and clip names are checked against the outlines stored when ' +
+          'each model was saved (unknown_name, with suggestions; not_checked for a model without one); model ' +
+          'files are not opened. Viewers may read.',
         params: IdParams,
         response: { 200: SceneReportReply, ...errors(400, 401, 403, 404) },
       },
