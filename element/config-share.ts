@@ -132,8 +132,9 @@ export class ConfigShareElement extends LitElement {
   /**
    * A payload to show instead of reading the share (the owner's unsaved edits): no request to the share, no visitor
    * event, the submit disabled. Each new object applies like a new revision; null goes back to reading the share.
+   * Takes the preview route's `payload` (the public read's whole answer, `{ success, project }`) or its `project`.
    */
-  @property({ attribute: false }) preview?: PublicProject | null;
+  @property({ attribute: false }) preview?: PublicProject | { project: PublicProject } | null;
 
   @state() private status: ConfigShareState = 'loading';
   @state() private project?: PublicProject;
@@ -285,13 +286,14 @@ export class ConfigShareElement extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>) {
-    const { sink, preview } = this;
+    const { sink } = this;
+    const preview = this.preview && 'project' in this.preview ? this.preview.project : this.preview;
     if ((['projectId', 'token', 'shareUrl', 'apiBase', 'preview'] as const).some((key) => changed.has(key))) {
       if (preview && !Array.isArray(preview.data?.models))
         return this.fail(
           'error',
           'invalid',
-          'preview: expected the public read payload, { id, name, data: { models } }.',
+          'preview: expected the public read payload, { success, project: { id, name, data: { models } } }.',
         );
       // A preview names no share: its models' URLs are signed, relative ones are read against the BFF.
       this.target = preview
