@@ -88,7 +88,11 @@ describe('the project data schema', () => {
     ['a field of view of 170', { sceneData: { projectSettings: { camera: { fov: 170 } } } }, 'fov'],
     ['a render quality of ultra', { renderQuality: 'ultra' }, 'renderQuality'],
     ['a colour name', { sceneData: { projectSettings: { branding: { primaryColor: 'red' } } } }, 'primaryColor'],
-    ['a choice trigger without on', { sceneData: { animationBlocks: [{ id: 'a', clip: 'T', trigger: 'choice' }] } }, ''],
+    [
+      'a choice trigger without on',
+      { sceneData: { animationBlocks: [{ id: 'a', clip: 'T', trigger: 'choice' }] } },
+      '',
+    ],
     ['a formula step with two operands', { sceneData: { pricingFormula: [{ op: 'add', value: 1, field: 'q' }] } }, ''],
   ])('rejects %s', (_name, data, where) => {
     expect(validate(data)).toBe(false);
@@ -131,7 +135,8 @@ describe('docs/scene-format.md', () => {
         for (const key of ['minimum', 'maximum', 'exclusiveMinimum', 'maxItems', 'maxLength', 'maxProperties']) {
           if (field[key] !== undefined) expect(row.text, `${row.field} ${key}`).toContain(String(Math.abs(field[key])));
         }
-        if (field.default !== undefined) expect(row.defaultCell, `${row.field} default`).toContain(String(field.default));
+        if (field.default !== undefined)
+          expect(row.defaultCell, `${row.field} default`).toContain(String(field.default));
       }
       expect(table.example, `${path} example`).toBeDefined();
       expect(fits(at, table.example), `${path} example: ${JSON.stringify(ajv.errors)}`).toBe(true);
