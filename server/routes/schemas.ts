@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { ProjectDataSchema } from '../core/wire/project-data-schema.js';
 
-export const PROJECT_DATA_SCHEMA_PATH = '/schemas/project-data.json';
+const PROJECT_DATA_SCHEMA_PATH = '/schemas/project-data.json';
 
 /** Where this server publishes the project data schema: its `$id`, and what the OpenAPI description references. */
 export const projectDataSchemaUrl = (publicBaseUrl: string) => `${publicBaseUrl}${PROJECT_DATA_SCHEMA_PATH}`;

@@ -47,9 +47,9 @@ const ProjectData = Type.Object({
 });
 
 /**
- * A save's body. `data` is held only to the placement shape the public read needs here; what the configurator makes of it is the
- * published project data schema (GET /schemas/project-data.json), which the OpenAPI description references and
- * saving does not enforce: the parser's warnings stay the rule.
+ * A save's body. `data` is held only to the placement shape the public read needs. What the configurator makes
+ * of it is the published project data schema (GET /schemas/project-data.json), which the OpenAPI description
+ * references and saving does not enforce: the parser's warnings stay the rule.
  */
 export const ProjectInput = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 200 }),
