@@ -4,6 +4,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { OpenAPIV3 } from 'openapi-types';
 import { API_VERSION } from '../routes/version.js';
+import { projectDataSchemaUrl } from '../routes/schemas.js';
 
 /**
  * What the route schemas cannot say: a multipart body (validating it as a schema would make
@@ -54,6 +55,25 @@ function describeWhatSchemasCannot(document: OpenAPIV3.Document): OpenAPIV3.Docu
   return document;
 }
 
+/**
+ * Points the `data` of project saves at the published project data schema. Only here: the request validation
+ * keeps its lenient shape, since saving never enforces the schema (the scene report's warnings do the telling).
+ */
+function referenceProjectData(document: OpenAPIV3.Document, schemaUrl: string): OpenAPIV3.Document {
+  for (const operation of [document.paths['/projects']?.post, document.paths['/projects/{id}']?.put]) {
+    const body = operation?.requestBody as OpenAPIV3.RequestBodyObject | undefined;
+    const schema = body?.content['application/json']?.schema as OpenAPIV3.SchemaObject | undefined;
+    if (!schema?.properties?.data) continue;
+    schema.properties.data = {
+      description:
+        'The project data: models, sceneData, camera, renderQuality, saveConfigEnabled (docs/scene-format.md). ' +
+        'Stored as given; the schema is advisory and problems come back as warnings.',
+      allOf: [{ $ref: schemaUrl }],
+    };
+  }
+  return document;
+}
+
 /** The OpenAPI description, generated from the same schemas that validate requests. */
 export default fp(async function openapi(app: FastifyInstance) {
   await app.register(swagger, {
@@ -82,7 +102,10 @@ export default fp(async function openapi(app: FastifyInstance) {
       security: [{ bearer: [] }, { apiKey: [] }],
     },
     transformObject: (documentObject) =>
-      describeWhatSchemasCannot((documentObject as { openapiObject: OpenAPIV3.Document }).openapiObject),
+      referenceProjectData(
+        describeWhatSchemasCannot((documentObject as { openapiObject: OpenAPIV3.Document }).openapiObject),
+        projectDataSchemaUrl(app.deps.config.publicBaseUrl),
+      ),
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -15,7 +15,8 @@ const ModelEntry = Type.Object(
     position: Type.Optional(Vector),
     rotation: Type.Optional(Vector),
     scale: Type.Optional(Vector),
-    transform: Type.Optional(OpaqueObject),
+    // A 16-number matrix is a transform too (docs/scene-format.md, model entries).
+    transform: Type.Optional(Type.Union([Type.Array(Type.Number(), { minItems: 16, maxItems: 16 }), OpaqueObject])),
     partTransforms: Type.Optional(OpaqueObject),
     deletedParts: Type.Optional(Type.Array(Type.Unknown())),
     pivotData: Type.Optional(OpaqueObject),
@@ -45,6 +46,11 @@ const ProjectData = Type.Object({
   saveConfigEnabled: Type.Optional(Type.Boolean()),
 });
 
+/**
+ * A save's body. `data` is held only to the placement shape the public read needs. What the configurator makes
+ * of it is the published project data schema (GET /schemas/project-data.json), which the OpenAPI description
+ * references and saving does not enforce: the parser's warnings stay the rule.
+ */
 export const ProjectInput = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 200 }),
   type: Type.String({ minLength: 1, maxLength: 50, default: 'configurator' }),

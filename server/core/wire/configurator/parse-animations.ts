@@ -12,9 +12,9 @@ import {
 import type { SceneWarnings } from './scene-warnings.js';
 import type { AnimationBlock, OptionBlock, SceneModel } from './types.js';
 
-const MAX_ANIMATION_BLOCKS = 50;
-const TRIGGERS = ['button', 'load', 'choice'] as const;
-const LOOPS = ['once', 'repeat', 'pingpong'] as const;
+export const MAX_ANIMATION_BLOCKS = 50;
+export const TRIGGERS = ['button', 'load', 'choice'] as const;
+export const LOOPS = ['once', 'repeat', 'pingpong'] as const;
 
 function readOn(value: unknown, blocks: OptionBlock[], path: string, warnings: SceneWarnings) {
   if (!isRecord(value)) {

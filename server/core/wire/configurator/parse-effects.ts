@@ -14,10 +14,10 @@ import {
 import type { SceneWarnings } from './scene-warnings.js';
 import type { Effect, SceneModel } from './types.js';
 
-const MAX_EFFECTS_PER_CHOICE = 20;
-const MAX_NODES_PER_EFFECT = 100;
+export const MAX_EFFECTS_PER_CHOICE = 20;
+export const MAX_NODES_PER_EFFECT = 100;
 const MAX_NAME = 1000;
-const EFFECT_TYPES = ['material', 'visibility', 'variant', 'transform'] as const;
+export const EFFECT_TYPES = ['material', 'visibility', 'variant', 'transform'] as const;
 
 /** What an effect is read against: the models, and the model its block points at. */
 export interface EffectContext {

@@ -14,8 +14,8 @@ import type { SceneWarnings } from './scene-warnings.js';
 import type { PartTransform, SceneModel, Vec3 } from './types.js';
 
 /** partTransforms entries, deletedParts and pivot parts, each per model (12.13). */
-const MAX_PART_ENTRIES = 1000;
-const MAX_NODE_NAME = 1000;
+export const MAX_PART_ENTRIES = 1000;
+export const MAX_NODE_NAME = 1000;
 
 function readPartTransform(value: unknown, path: string, warnings: SceneWarnings): PartTransform | undefined {
   if (!isRecord(value)) {

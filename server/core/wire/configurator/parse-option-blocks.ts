@@ -19,11 +19,11 @@ import type { Choice, OptionBlock, OptionRule, SceneModel } from './types.js';
 import { readWhen } from './when.js';
 
 /** Limits of 12.13. */
-const MAX_OPTION_BLOCKS = 100;
-const MAX_CHOICES_PER_BLOCK = 100;
+export const MAX_OPTION_BLOCKS = 100;
+export const MAX_CHOICES_PER_BLOCK = 100;
 const MAX_CHOICES = 2000;
-const MAX_RULES_PER_BLOCK = 20;
-const BLOCK_TYPES = ['choice', 'swatch', 'toggle'] as const;
+export const MAX_RULES_PER_BLOCK = 20;
+export const BLOCK_TYPES = ['choice', 'swatch', 'toggle'] as const;
 
 interface BlockContext {
   models: SceneModel[];

@@ -18,10 +18,10 @@ import type { FormulaOperand, FormulaStep, NumberField, OptionBlock, PricingBloc
 import { readWhen } from './when.js';
 
 /** Limits of 12.13. */
-const MAX_PRICING_BLOCKS = 100;
-const MAX_FORMULA_STEPS = 50;
-const OPS = ['add', 'multiply', 'min', 'max', 'round'] as const;
-const ROUND_MODES = ['half-up', 'half-even', 'up', 'down'] as const;
+export const MAX_PRICING_BLOCKS = 100;
+export const MAX_FORMULA_STEPS = 50;
+export const FORMULA_OPS = ['add', 'multiply', 'min', 'max', 'round'] as const;
+export const ROUND_MODES = ['half-up', 'half-even', 'up', 'down'] as const;
 /** A multiply factor is exact to 6 decimals (12.5). */
 export const FACTOR_DIGITS = 6;
 
@@ -129,7 +129,7 @@ export function parseFormula(
     const at = join(path, index);
     if (!isRecord(entry)) return warnings.warn(at, 'invalid_type', 'A formula step must be an object.');
     if (entry.op === undefined) return warnings.warn(join(at, 'op'), 'missing_field', 'A formula step needs `op`.');
-    const op = readEnum(entry.op, OPS, join(at, 'op'), warnings, 'unsupported');
+    const op = readEnum(entry.op, FORMULA_OPS, join(at, 'op'), warnings, 'unsupported');
     if (op === undefined) return;
     const operand = readOperand(entry, at, { blocks, fields, warnings });
     if (!operand) return;

@@ -3,7 +3,7 @@ import type { SceneWarnings } from './scene-warnings.js';
 import type { OptionBlock, Options, When } from './types.js';
 
 /** Blocks one `when` may name (12.13). */
-const MAX_WHEN_BLOCKS = 10;
+export const MAX_WHEN_BLOCKS = 10;
 
 /** Holds when every named block's selection is one of those listed; an inactive block has none (12.4). */
 export function whenHolds(when: When | null, options: Options): boolean {
