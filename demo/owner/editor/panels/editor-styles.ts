@@ -53,6 +53,10 @@ const editorRules = css`
   fieldset { padding: 0.3rem 0.7rem 0.6rem; }
   legend { font-weight: 600; padding: 0 0.3rem; }
   .total { font-size: 1.05rem; font-weight: 600; }
+  a.button {
+    display: inline-block; padding: 0.35rem 0.8rem; border: 1px solid #335; border-radius: 4px; background: #224;
+    color: #fff; text-decoration: none;
+  }
 `;
 
 export const editorStyles = [panelStyles, editorRules];

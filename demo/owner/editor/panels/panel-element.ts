@@ -158,9 +158,16 @@ export class PanelElement extends LitElement {
   }
 
   /** A select; the empty value removes the key (its default applies). */
-  protected selectField(options: FieldOptions & { choices: readonly (readonly [string, string])[]; parse?: (v: string) => unknown }) {
+  protected selectField(
+    options: FieldOptions & {
+      choices: readonly (readonly [string, string])[];
+      parse?: (v: string) => unknown;
+      /** Shown when the key is absent. */
+      fallback?: string;
+    },
+  ) {
     const value = this.get(options.path);
-    const current = value === undefined || value === null ? '' : String(value);
+    const current = value === undefined || value === null ? (options.fallback ?? '') : String(value);
     const known = options.choices.some(([v]) => v === current);
     return html`<div class="field ${options.wide ? 'wide' : ''}">
       <label>
