@@ -123,7 +123,7 @@ export class ChoiceEditor extends PanelElement {
     const count = listAt(this.data, [...this.blockPath, 'choices']).length;
     const colour = typeof choice.color === 'string' ? choice.color : undefined;
     const price = typeof choice.price === 'number' ? choice.price : undefined;
-    return html`<details class="card nested" ?open=${this.open} @toggle=${(event: Event) => {
+    return html`<details class="card nested" aria-label="Choice ${this.name}" ?open=${this.open} @toggle=${(event: Event) => {
       this.open = (event.target as HTMLDetailsElement).open;
       if (this.open) this.select();
     }}>

@@ -111,7 +111,7 @@ export class FormPanel extends PanelElement {
       ${list.map((entry, i) => this.fieldCard(entry, i, list))}
       <form class="add-row card" @submit=${this.addField}>
         <label>New field label <input type="text" name="label" maxlength=${MAX_LABEL_LENGTH} required placeholder="Name" /></label>
-        <label>Type <select name="type">${TYPES.map(([t, text]) => html`<option value=${t}>${text}</option>`)}</select></label>
+        <label>New field type <select name="type">${TYPES.map(([t, text]) => html`<option value=${t}>${text}</option>`)}</select></label>
         <button type="submit" class="primary">Add field</button>
       </form>`;
   }
