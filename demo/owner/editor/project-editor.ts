@@ -17,7 +17,7 @@ import {
   type SelectChoiceDetail,
 } from './editor-types.js';
 import { reapplyEdits } from './reapply-edits.js';
-import './panel-imports.js';
+import './panels/index.js';
 import './models-panel.js';
 import './history-panel.js';
 import '../share-panel.js';
@@ -43,7 +43,7 @@ type Section =
   | 'analytics'
   | 'scene';
 
-/** The editor's sections; `tag` names the content panel that edits the draft (built in editor/panels/). */
+/** The editor's sections; `tag` names the content panel that edits the draft (editor/panels/). */
 const SECTIONS: Array<{ id: Section; label: string; tag?: string; group: 'build' | 'run' }> = [
   { id: 'models', label: 'Models', group: 'build' },
   { id: 'options', label: 'Options', tag: 'editor-options-panel', group: 'build' },
@@ -477,14 +477,14 @@ export class ProjectEditor extends LitElement {
       case 'scene':
         return html`${title}<scene-report-panel .api=${this.api} .projectId=${id}></scene-report-panel>`;
       default:
-        return html`${title}${this.renderContentPanel(section.tag!)}`;
+        return html`${title}${this.renderContentPanel(section.tag!)}${
+          section.id === 'price' ? this.renderContentPanel('editor-price-list') : nothing
+        }`;
     }
   }
 
   /** A content panel by its tag, with the three properties every panel takes (editor-types.ts). */
   private renderContentPanel(tagName: string) {
-    if (!customElements.get(tagName))
-      return html`<p class="muted">This section's editor is not part of this build.</p>`;
     const tag = unsafeStatic(tagName);
     return staticHtml`<${tag} .data=${this.data} .outlines=${this.outlines} .warnings=${this.warnings}></${tag}>`;
   }
