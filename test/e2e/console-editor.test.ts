@@ -242,7 +242,8 @@ describe('the console editor', () => {
     // History: the first revision restored as a new one, and the draft follows it.
     await page.getByRole('button', { name: 'History', exact: true }).click();
     await page.getByRole('button', { name: 'View revision 1' }).click();
-    expect(await page.locator('editor-history-panel').textContent()).toContain('0 model(s)');
+    const historyText = () => page.locator('editor-history-panel').evaluate((el) => el.shadowRoot?.textContent ?? '');
+    await expect.poll(historyText, { timeout: 10_000 }).toContain('0 model(s)');
     await page.getByRole('button', { name: 'Restore revision 1', exact: true }).click();
     await expect.poll(() => status(page), { timeout: 10_000 }).toContain('Revision 1 restored as revision 4');
     expect((await ownerCall('GET', `/projects/${id}`)).project.data.models).toEqual([]);

@@ -99,7 +99,7 @@ export class HistoryPanel extends LitElement {
                 this.opened.revision === this.revision
                   ? nothing
                   : html`<button class="primary" @click=${() => this.restore(this.opened!.revision)}
-                      >Restore revision ${this.opened.revision}</button>`
+                      >Restore this revision</button>`
               }
             </section>`
           : nothing
