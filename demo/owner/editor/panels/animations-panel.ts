@@ -110,7 +110,7 @@ export class AnimationsPanel extends PanelElement {
 
   override render() {
     const list = listAt(this.data, ANIMATIONS);
-    return html`<h2>Animations</h2>
+    return html`
       <p class="panel-intro muted">Play the models’ own clips: a door opening, a turn, a drawer.</p>
       ${this.warningList(ANIMATIONS, true)}
       ${list.length === 0 ? html`<p class="empty">No animation yet.</p>` : nothing}

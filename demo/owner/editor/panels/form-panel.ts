@@ -104,7 +104,7 @@ export class FormPanel extends PanelElement {
 
   override render() {
     const list = listAt(this.data, FORM_FIELDS);
-    return html`<h2>Form</h2>
+    return html`
       <p class="panel-intro muted">What the shopper fills in to send a request.</p>
       ${this.warningList(FORM_FIELDS, true)}
       ${list.length === 0 ? html`<p class="empty">No form field yet.</p>` : nothing}

@@ -54,7 +54,7 @@ export class LookPanel extends PanelElement {
   }
 
   override render() {
-    return html`<h2>Look</h2>
+    return html`
       ${this.warningList(SETTINGS, true)}
       <section class="card" aria-label="Branding">
         <h3>Branding</h3>

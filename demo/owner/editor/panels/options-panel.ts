@@ -26,7 +26,7 @@ export class OptionsPanel extends PanelElement {
 
   override render() {
     const blocks = listAt(this.data, BLOCKS);
-    return html`<h2>Options</h2>
+    return html`
       <p class="panel-intro muted">
         Each block is one question to the shopper (seat, legs…). Its choices may change the price and the model.
       </p>

@@ -228,7 +228,7 @@ export class PricePanel extends PanelElement {
 
   override render() {
     const price = this.defaultPrice();
-    return html`<h2>Price</h2>
+    return html`
       <p class="panel-intro total" aria-live="polite">${price === null ? 'No pricing yet: add a price line or a choice price.' : `Default price: ${price}`}</p>
       ${this.settingsSection()} ${this.pricingBlocksSection()} ${this.formulaSection()}`;
   }
