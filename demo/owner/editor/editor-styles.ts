@@ -36,11 +36,12 @@ export const editorStyles = css`
   .panel { min-width: 0; }
   .panel h2 { margin-top: 0.2rem; }
   .preview { position: sticky; top: 4rem; }
+  /* The preview scrolls within the window, so its options and price stay reachable beside a long panel. */
   .preview-frame {
-    height: min(32rem, 62vh); border: 1px solid #ccd; border-radius: 8px; overflow: hidden;
+    min-height: 16rem; max-height: calc(100vh - 6rem); border: 1px solid #ccd; border-radius: 8px; overflow: auto;
     background: linear-gradient(#fafbff, #eef0f6);
   }
-  .preview-frame config-share { display: block; height: 100%; }
+  .preview-frame config-share { display: block; --config-share-viewer-height: min(24rem, 45vh); }
   .note { font-size: 0.9rem; }
   .placeholder { display: grid; place-items: center; height: 100%; margin: 0; padding: 1rem; text-align: center; }
   .warnings { margin-top: 0.6rem; font-size: 0.9rem; max-height: 14rem; overflow: auto; }
@@ -54,6 +55,6 @@ export const editorStyles = css`
     .editor { grid-template-columns: 1fr; }
     .sections ul { display: flex; flex-wrap: wrap; gap: 0.2rem; }
     .sections button { width: auto; }
-    .preview-frame { height: 20rem; }
+    .preview-frame { max-height: none; }
   }
 `;
