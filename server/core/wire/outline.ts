@@ -6,7 +6,7 @@ import { Type, type Static } from 'typebox';
  */
 const Vec3 = Type.Object({ x: Type.Number(), y: Type.Number(), z: Type.Number() });
 
-export const OutlineNode = Type.Object({
+const OutlineNode = Type.Object({
   name: Type.Union([Type.String(), Type.Null()], { description: 'As the file writes it; null when unnamed.' }),
   parent: Type.Union([Type.Integer(), Type.Null()], { description: 'Index into nodes; null for a root.' }),
   mesh: Type.Boolean({ description: 'Whether the node draws a mesh.' }),
