@@ -143,11 +143,16 @@ export function importPriceList(data: ProjectDataDraft, text: string): PriceList
     if (label.length > MAX_LABEL_LENGTH) {
       return problems.push({ row, message: `A label has at most ${MAX_LABEL_LENGTH} characters.` });
     }
-    if (sku.length > MAX_ID_LENGTH) return problems.push({ row, message: `A SKU has at most ${MAX_ID_LENGTH} characters.` });
+    if (sku.length > MAX_ID_LENGTH)
+      return problems.push({ row, message: `A SKU has at most ${MAX_ID_LENGTH} characters.` });
     const choice = choices[choiceIndex] as Record<string, unknown>;
     const next: Record<string, unknown> = { ...choice };
     // An empty cell removes the value: no label shows the id, no price means no price line.
-    for (const [name, value] of [['label', label || undefined], ['price', price], ['sku', sku || undefined]] as const) {
+    for (const [name, value] of [
+      ['label', label || undefined],
+      ['price', price],
+      ['sku', sku || undefined],
+    ] as const) {
       if (value === undefined) delete next[name];
       else next[name] = value;
     }
