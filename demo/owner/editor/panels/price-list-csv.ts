@@ -8,12 +8,12 @@ import { BLOCKS, idOf } from './scene-lists.js';
  * The price list (docs/owner-console.md, "Price lists"): the choices as RFC 4180 CSV, and the same columns read
  * back. Only label, price and sku change; a row that cannot apply is listed and changes nothing.
  */
-export const PRICE_LIST_COLUMNS = ['blockId', 'blockName', 'choiceId', 'label', 'price', 'sku'] as const;
+const PRICE_LIST_COLUMNS = ['blockId', 'blockName', 'choiceId', 'label', 'price', 'sku'] as const;
 
 const NUMBER = /^[-+]?(?:\d+(?:\.\d*)?|\.\d+)$/;
 
 /** One field as RFC 4180 writes it: quoted when it holds a comma, a quote, CR or LF. */
-export function csvField(value: string): string {
+function csvField(value: string): string {
   return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 
