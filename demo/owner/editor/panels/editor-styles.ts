@@ -17,6 +17,8 @@ const editorRules = css`
   input[aria-invalid='true'] { border-color: #a00; background: #fff5f5; }
   .check { display: flex; gap: 0.45rem; align-items: center; margin: 0.55rem 0 0.2rem; font-weight: normal; }
   .check input { margin: 0; }
+  .field > label.check { font-weight: normal; margin: 0.55rem 0 0.2rem; }
+  .field.actions { align-items: flex-start; justify-content: flex-end; }
   .colour { display: flex; gap: 0.4rem; align-items: center; }
   .colour input[type='color'] { width: 3rem; height: 2rem; padding: 0 0.1rem;
     border: 1px solid #888; border-radius: 4px; }

@@ -138,9 +138,7 @@ export class PricePanel extends PanelElement {
           parse: (value) => value === 'true',
           fallback: 'true',
         })}
-        <div
-          class="field"
-        >
+        <div class="field actions">
           <button
             type="button"
             class="danger"
