@@ -30,7 +30,12 @@ window.mountPanel = (tag, data, outlines, warnings) => {
 };
 `;
 
-const node = (name: string, parent: number | null, children: number[], mesh = false) => ({ name, parent, mesh, children });
+const node = (name: string, parent: number | null, children: number[], mesh = false) => ({
+  name,
+  parent,
+  mesh,
+  children,
+});
 /** The demo stool's outline (Stool holds Seat, four legs, Backrest and Footrest). */
 const STOOL_OUTLINE = {
   nodes: [
@@ -67,13 +72,20 @@ let page: Page;
 let bundle: string;
 
 async function mount(tag: string, data: unknown = demoStool, warnings: unknown[] = []) {
-  await page.setContent('<!doctype html><html lang="en"><body style="font-family:system-ui;margin:1rem"></body></html>');
+  await page.setContent(
+    '<!doctype html><html lang="en"><body style="font-family:system-ui;margin:1rem"></body></html>',
+  );
   await page.addScriptTag({ content: bundle, type: 'module' });
-  await page.waitForFunction(() => 'mountPanel' in window);
-  await page.evaluate(([t, d, o, w]) => (window as any).mountPanel(t, d, o, w), [tag, data, OUTLINES, warnings] as const);
+  await page.waitForFunction(() => 'mountPanel' in globalThis);
+  await page.evaluate(([t, d, o, w]) => (globalThis as any).mountPanel(t, d, o, w), [
+    tag,
+    data,
+    OUTLINES,
+    warnings,
+  ] as const);
 }
 
-const edits = () => page.evaluate(() => (window as any).edits as Edit[]);
+const edits = () => page.evaluate(() => (globalThis as any).edits as Edit[]);
 
 async function screenshot(name: string) {
   if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true });
@@ -135,7 +147,9 @@ describe('editor panels', () => {
     await mount('editor-options-panel', demoStool, WARNINGS);
     const seat = page.getByRole('region', { name: 'Block Seat' });
     await seat.locator('summary', { hasText: 'Walnut' }).click();
-    await expect.poll(() => page.evaluate(() => (window as any).selected)).toEqual([{ blockId: 'seat', choiceId: 'walnut' }]);
+    await expect
+      .poll(() => page.evaluate(() => (globalThis as any).selected))
+      .toEqual([{ blockId: 'seat', choiceId: 'walnut' }]);
     await seat.getByText('Did you mean Backrest?').waitFor();
 
     const walnut = seat.getByRole('group', { name: 'Choice Walnut' });

@@ -4,7 +4,10 @@ import { readNumberText } from '../../demo/owner/editor/panels/number-rule.js';
 import { nodeNames } from '../../demo/owner/editor/panels/outline-names.js';
 
 describe('draft edits', () => {
-  const data = { models: [{ id: 'm', extra: 1 }], sceneData: { optionBlocks: [{ id: 'a', mine: { x: 1 } }, { id: 'b' }] } };
+  const data = {
+    models: [{ id: 'm', extra: 1 }],
+    sceneData: { optionBlocks: [{ id: 'a', mine: { x: 1 } }, { id: 'b' }] },
+  };
 
   it('sets a value without touching the original and keeps unknown fields', () => {
     const next = setIn(data, ['sceneData', 'optionBlocks', 0, 'name'], 'Seat');
@@ -15,7 +18,9 @@ describe('draft edits', () => {
   });
 
   it('removes a key when the value is undefined and creates missing objects', () => {
-    expect(setIn(data, ['sceneData', 'optionBlocks', 0, 'mine'], undefined).sceneData.optionBlocks[0]).toEqual({ id: 'a' });
+    expect(setIn(data, ['sceneData', 'optionBlocks', 0, 'mine'], undefined).sceneData.optionBlocks[0]).toEqual({
+      id: 'a',
+    });
     expect(setIn({}, ['a', 'b'], 1)).toEqual({ a: { b: 1 } });
   });
 
@@ -53,7 +58,12 @@ describe('draft edits', () => {
   });
 
   it('lists outline nodes in tree order with their depth', () => {
-    const node = (name: string | null, parent: number | null, children: number[]) => ({ name, parent, mesh: false, children });
+    const node = (name: string | null, parent: number | null, children: number[]) => ({
+      name,
+      parent,
+      mesh: false,
+      children,
+    });
     const outline = {
       nodes: [node('Leg', 1, []), node('Stool', null, [0, 2]), node(null, 1, [3]), node('Seat', 2, [])],
       materials: [],

@@ -38,11 +38,11 @@ export class AnimationsPanel extends PanelElement {
     const on = isRecord(animation.on) ? animation.on : {};
     const block = blocks.find((entry) => entry.id === idOf({ id: on.blockId }));
     return html`${this.selectField({
-        label: 'Block',
-        path: [...path, 'on', 'blockId'],
-        edit: `Change trigger block of "${name}"`,
-        choices: [['', 'Choose a block…'], ...blocks.map((b): [string, string] => [b.id, b.name])],
-      })}
+      label: 'Block',
+      path: [...path, 'on', 'blockId'],
+      edit: `Change trigger block of "${name}"`,
+      choices: [['', 'Choose a block…'], ...blocks.map((b): [string, string] => [b.id, b.name])],
+    })}
       ${this.selectField({
         label: 'Choice',
         path: [...path, 'on', 'choiceId'],
@@ -65,9 +65,29 @@ export class AnimationsPanel extends PanelElement {
         <h3>${name}</h3>
         ${this.warningCount(path)}
         <span class="tools">
-          <button type="button" ?disabled=${i === 0} aria-label="Move animation ${name} up" @click=${() => this.commit(ANIMATIONS, moveItem(list, i, -1), `Move animation "${name}" up`)}>Move up</button>
-          <button type="button" ?disabled=${i === list.length - 1} aria-label="Move animation ${name} down" @click=${() => this.commit(ANIMATIONS, moveItem(list, i, 1), `Move animation "${name}" down`)}>Move down</button>
-          <button type="button" class="danger" aria-label="Remove animation ${name}" @click=${() => confirm(`Remove animation "${name}"?`) && this.commit(ANIMATIONS, removeItem(list, i), `Remove animation "${name}"`)}>Remove</button>
+          <button
+            type="button"
+            ?disabled=${i === 0}
+            aria-label="Move animation ${name} up"
+            @click=${() => this.commit(ANIMATIONS, moveItem(list, i, -1), `Move animation "${name}" up`)}
+          >
+            Move up</button>
+          <button
+            type="button"
+            ?disabled=${i === list.length - 1}
+            aria-label="Move animation ${name} down"
+            @click=${() => this.commit(ANIMATIONS, moveItem(list, i, 1), `Move animation "${name}" down`)}
+          >
+            Move down</button>
+          <button
+            type="button"
+            class="danger"
+            aria-label="Remove animation ${name}"
+            @click=${() =>
+              confirm(`Remove animation "${name}"?`) &&
+              this.commit(ANIMATIONS, removeItem(list, i), `Remove animation "${name}"`)}
+          >
+            Remove</button>
         </span>
       </div>
       ${this.warningList(path, true)}
@@ -75,25 +95,72 @@ export class AnimationsPanel extends PanelElement {
         <div class="field">
           <label>
             Clip
-            <select @change=${(event: Event) => this.commit([...path, 'clip'], (event.target as HTMLSelectElement).value || undefined, `Change clip of "${name}"`)}>
-              ${clip && !clips.animations.some((c) => c.name === clip)
-                ? html`<option value=${clip} selected>${clip} (not in the model)</option>`
-                : nothing}
+            <select
+              @change=${(event: Event) =>
+                this.commit(
+                  [...path, 'clip'],
+                  (event.target as HTMLSelectElement).value || undefined,
+                  `Change clip of "${name}"`,
+                )}
+            >
+              ${
+                clip && !clips.animations.some((c) => c.name === clip)
+                  ? html`<option value=${clip} selected>${clip} (not in the model)</option>`
+                  : nothing
+              }
               ${clip ? nothing : html`<option value="" selected>Choose a clip…</option>`}
-              ${clips.animations.map((c) => html`<option value=${c.name} ?selected=${c.name === clip}>${c.name} (${c.duration.toFixed(1)} s)</option>`)}
+              ${clips.animations.map(
+                (c) =>
+                  html`<option value=${c.name} ?selected=${c.name === clip}>
+                    ${c.name} (${c.duration.toFixed(1)} s)
+                  </option>`,
+              )}
             </select>
           </label>
           ${duration !== undefined ? html`<p class="help">Lasts ${duration.toFixed(1)} s at speed 1.</p>` : nothing}
-          ${clip && clips.known && duration === undefined ? html`<p class="flag">⚠ “${clip}” is not an animation of this model.</p>` : nothing}
+          ${
+            clip && clips.known && duration === undefined
+              ? html`<p class="flag">⚠ “${clip}” is not an animation of this model.</p>`
+              : nothing
+          }
           ${clips.known ? nothing : html`<p class="help">No outline for this model yet: clips cannot be listed.</p>`}
           ${this.warningList([...path, 'clip'])}
         </div>
-        ${this.textField({ label: 'Name', path: [...path, 'name'], edit: `Rename animation "${name}"`, maxLength: MAX_LABEL_LENGTH, help: 'The button’s text.' })}
-        ${this.selectField({ label: 'Plays', path: [...path, 'trigger'], edit: `Change trigger of "${name}"`, choices: TRIGGERS })}
-        ${this.selectField({ label: 'Model', path: [...path, 'model'], edit: `Change model of "${name}"`, choices: [['', 'The first model with this clip'], ...modelChoices(this.data)] })}
+        ${this.textField({
+          label: 'Name',
+          path: [...path, 'name'],
+          edit: `Rename animation "${name}"`,
+          maxLength: MAX_LABEL_LENGTH,
+          help: 'The button’s text.',
+        })}
+        ${this.selectField({
+          label: 'Plays',
+          path: [...path, 'trigger'],
+          edit: `Change trigger of "${name}"`,
+          choices: TRIGGERS,
+        })}
+        ${this.selectField({
+          label: 'Model',
+          path: [...path, 'model'],
+          edit: `Change model of "${name}"`,
+          choices: [['', 'The first model with this clip'], ...modelChoices(this.data)],
+        })}
         ${this.triggerFields(path, animation, name)}
-        ${this.selectField({ label: 'Loop', path: [...path, 'loop'], edit: `Change loop of "${name}"`, choices: LOOPS, fallback: 'once' })}
-        ${this.numberField({ label: 'Speed', path: [...path, 'speed'], rule: SPEED_RULE, edit: `Set speed of "${name}"`, placeholder: '1', help: '0.1 to 10; 1 is the clip’s own speed.' })}
+        ${this.selectField({
+          label: 'Loop',
+          path: [...path, 'loop'],
+          edit: `Change loop of "${name}"`,
+          choices: LOOPS,
+          fallback: 'once',
+        })}
+        ${this.numberField({
+          label: 'Speed',
+          path: [...path, 'speed'],
+          rule: SPEED_RULE,
+          edit: `Set speed of "${name}"`,
+          placeholder: '1',
+          help: '0.1 to 10; 1 is the clip’s own speed.',
+        })}
         ${this.checkField({
           label: 'Play backwards when the choice is left',
           path: [...path, 'reverse'],
@@ -103,7 +170,12 @@ export class AnimationsPanel extends PanelElement {
       </div>
       <details class="advanced">
         <summary>Advanced</summary>
-        ${this.textField({ label: 'Animation id', path: [...path, 'id'], edit: `Change id of "${name}"`, maxLength: MAX_ID_LENGTH })}
+        ${this.textField({
+          label: 'Animation id',
+          path: [...path, 'id'],
+          edit: `Change id of "${name}"`,
+          maxLength: MAX_ID_LENGTH,
+        })}
       </details>
     </section>`;
   }
@@ -115,7 +187,11 @@ export class AnimationsPanel extends PanelElement {
       ${this.warningList(ANIMATIONS, true)}
       ${list.length === 0 ? html`<p class="empty">No animation yet.</p>` : nothing}
       ${list.map((entry, i) => this.card(entry, i, list))}
-      ${list.length < MAX_ANIMATIONS ? html`<button type="button" class="primary" @click=${() => this.add()}>Add an animation</button>` : nothing}`;
+      ${
+        list.length < MAX_ANIMATIONS
+          ? html`<button type="button" class="primary" @click=${() => this.add()}>Add an animation</button>`
+          : nothing
+      }`;
   }
 }
 

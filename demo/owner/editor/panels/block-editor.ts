@@ -55,7 +55,9 @@ export class BlockEditor extends PanelElement {
 
   private addRule() {
     const rules = listAt(this.data, [...this.path, 'rules']);
-    const earlier = listAt(this.data, BLOCKS).slice(0, this.index).filter((b) => isRecord(b) && idOf(b));
+    const earlier = listAt(this.data, BLOCKS)
+      .slice(0, this.index)
+      .filter((b) => isRecord(b) && idOf(b));
     const first = earlier.at(-1) as Json | undefined;
     const firstChoice = first && Array.isArray(first.choices) ? idOf(first.choices[0]) : '';
     const when = first && firstChoice ? { [idOf(first)]: firstChoice } : {};
@@ -67,24 +69,34 @@ export class BlockEditor extends PanelElement {
     const rules = listAt(this.data, rulesPath);
     return html`<details ?open=${rules.length > 0}>
       <summary>Rules (${rules.length}) ${this.warningCount(rulesPath)}</summary>
-      <p class="help">Hide or disable this block’s choices depending on earlier blocks, e.g. walnut requires brass legs.</p>
+      <p
+        class="help"
+      >
+        Hide or disable this block’s choices depending on earlier blocks, e.g. walnut requires brass legs.</p>
       ${rules.map(
         (_, i) => html`<div class="card nested">
           <div class="card-head">
             <h5>Rule ${i + 1}</h5>
             <button type="button" class="small danger" aria-label="Remove rule ${i + 1} of ${this.name}"
-              @click=${() => this.commit(rulesPath, removeItem(rules, i), `Remove rule ${i + 1} of "${this.name}"`)}>Remove rule</button>
+              @click=${() =>
+                this.commit(
+                  rulesPath,
+                  removeItem(rules, i),
+                  `Remove rule ${i + 1} of "${this.name}"`,
+                )}>Remove rule</button>
           </div>
           ${this.warningList([...rulesPath, i], true)}
           <editor-rule .data=${this.data} .outlines=${this.outlines} .warnings=${this.warnings}
             .blockPath=${this.path} .blockIndex=${this.index} .index=${i}></editor-rule>
         </div>`,
       )}
-      ${this.index === 0
-        ? html`<p class="help">The first block has no earlier block to depend on.</p>`
-        : rules.length < MAX_RULES
-          ? html`<button type="button" @click=${() => this.addRule()}>Add a rule</button>`
-          : nothing}
+      ${
+        this.index === 0
+          ? html`<p class="help">The first block has no earlier block to depend on.</p>`
+          : rules.length < MAX_RULES
+            ? html`<button type="button" @click=${() => this.addRule()}>Add a rule</button>`
+            : nothing
+      }
     </details>`;
   }
 
@@ -107,15 +119,43 @@ export class BlockEditor extends PanelElement {
         <span class="badge">${String(this.block.type ?? 'choice')}</span>
         ${this.warningCount(this.path)}
         <span class="tools">
-          <button type="button" ?disabled=${this.index === 0} aria-label="Move block ${this.name} up" @click=${() => this.moveOrRemove('up')}>Move up</button>
-          <button type="button" ?disabled=${this.index === count - 1} aria-label="Move block ${this.name} down" @click=${() => this.moveOrRemove('down')}>Move down</button>
-          <button type="button" class="danger" aria-label="Remove block ${this.name}" @click=${() => this.moveOrRemove('remove')}>Remove</button>
+          <button
+            type="button"
+            ?disabled=${this.index === 0}
+            aria-label="Move block ${this.name} up"
+            @click=${() => this.moveOrRemove('up')}
+          >
+            Move up</button>
+          <button
+            type="button"
+            ?disabled=${this.index === count - 1}
+            aria-label="Move block ${this.name} down"
+            @click=${() => this.moveOrRemove('down')}
+          >
+            Move down</button>
+          <button
+            type="button"
+            class="danger"
+            aria-label="Remove block ${this.name}"
+            @click=${() => this.moveOrRemove('remove')}
+          >
+            Remove</button>
         </span>
       </div>
       ${this.warningList(this.path, true)}
       <div class="grid">
-        ${this.textField({ label: 'Block name', path: [...this.path, 'name'], edit: `Rename block "${this.name}"`, maxLength: MAX_LABEL_LENGTH })}
-        ${this.selectField({ label: 'Type', path: [...this.path, 'type'], edit: `Change type of "${this.name}"`, choices: TYPES })}
+        ${this.textField({
+          label: 'Block name',
+          path: [...this.path, 'name'],
+          edit: `Rename block "${this.name}"`,
+          maxLength: MAX_LABEL_LENGTH,
+        })}
+        ${this.selectField({
+          label: 'Type',
+          path: [...this.path, 'type'],
+          edit: `Change type of "${this.name}"`,
+          choices: TYPES,
+        })}
         ${this.selectField({
           label: 'Target model',
           path: [...this.path, 'targetObjectId'],
@@ -137,16 +177,24 @@ export class BlockEditor extends PanelElement {
           .open=${this.openChoice !== null && idOf(choice) === this.openChoice}
         ></editor-choice>`,
       )}
-      ${choices.length < MAX_CHOICES_PER_BLOCK
-        ? html`<form class="add-row" @submit=${this.addChoice}>
+      ${
+        choices.length < MAX_CHOICES_PER_BLOCK
+          ? html`<form class="add-row" @submit=${this.addChoice}>
             <label>New choice label <input type="text" name="label" maxlength=${MAX_LABEL_LENGTH} required /></label>
             <button type="submit">Add choice</button>
           </form>`
-        : html`<p class="help">At most ${MAX_CHOICES_PER_BLOCK} choices per block.</p>`}
+          : html`<p class="help">At most ${MAX_CHOICES_PER_BLOCK} choices per block.</p>`
+      }
       ${this.rulesSection()}
       <details class="advanced">
         <summary>Advanced</summary>
-        ${this.textField({ label: 'Block id', path: [...this.path, 'id'], edit: `Change id of "${this.name}"`, maxLength: MAX_ID_LENGTH, help: 'Rules, prices, animations and saved configurations name the block by this id.' })}
+        ${this.textField({
+          label: 'Block id',
+          path: [...this.path, 'id'],
+          edit: `Change id of "${this.name}"`,
+          maxLength: MAX_ID_LENGTH,
+          help: 'Rules, prices, animations and saved configurations name the block by this id.',
+        })}
       </details>
     </section>`;
   }

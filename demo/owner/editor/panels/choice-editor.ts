@@ -57,7 +57,11 @@ export class ChoiceEditor extends PanelElement {
       const { default: _was, ...rest } = choice;
       return i === this.index ? (on ? { ...rest, default: true } : rest) : rest;
     });
-    this.commit(choicesPath, next, on ? `Make "${this.name}" the default of "${this.blockName}"` : this.edit('Unset default'));
+    this.commit(
+      choicesPath,
+      next,
+      on ? `Make "${this.name}" the default of "${this.blockName}"` : this.edit('Unset default'),
+    );
   }
 
   private moveOrRemove(kind: 'up' | 'down' | 'remove') {
@@ -67,7 +71,11 @@ export class ChoiceEditor extends PanelElement {
       if (!confirm(`Remove choice "${this.name}" and its effects?`)) return;
       this.commit(choicesPath, removeItem(list, this.index), `Remove choice "${this.name}"`);
     } else {
-      this.commit(choicesPath, moveItem(list, this.index, kind === 'up' ? -1 : 1), `Move choice "${this.name}" ${kind}`);
+      this.commit(
+        choicesPath,
+        moveItem(list, this.index, kind === 'up' ? -1 : 1),
+        `Move choice "${this.name}" ${kind}`,
+      );
     }
   }
 
@@ -83,11 +91,22 @@ export class ChoiceEditor extends PanelElement {
             ${this.warningCount([...effectsPath, i])}
             <span class="tools">
               <button type="button" ?disabled=${i === 0} aria-label="Move effect ${i + 1} up"
-                @click=${() => this.commit(effectsPath, moveItem(effects, i, -1), this.edit(`Move effect ${i + 1} up`))}>Move up</button>
+                @click=${() =>
+                  this.commit(
+                    effectsPath,
+                    moveItem(effects, i, -1),
+                    this.edit(`Move effect ${i + 1} up`),
+                  )}>Move up</button>
               <button type="button" ?disabled=${i === effects.length - 1} aria-label="Move effect ${i + 1} down"
-                @click=${() => this.commit(effectsPath, moveItem(effects, i, 1), this.edit(`Move effect ${i + 1} down`))}>Move down</button>
+                @click=${() =>
+                  this.commit(
+                    effectsPath,
+                    moveItem(effects, i, 1),
+                    this.edit(`Move effect ${i + 1} down`),
+                  )}>Move down</button>
               <button type="button" class="danger" aria-label="Remove effect ${i + 1}"
-                @click=${() => this.commit(effectsPath, removeItem(effects, i), this.edit(`Remove effect ${i + 1}`))}>Remove</button>
+                @click=${() =>
+                  this.commit(effectsPath, removeItem(effects, i), this.edit(`Remove effect ${i + 1}`))}>Remove</button>
             </span>
           </div>
           <editor-effect
@@ -100,8 +119,9 @@ export class ChoiceEditor extends PanelElement {
           ></editor-effect>
         </div>`,
       )}
-      ${effects.length < MAX_EFFECTS
-        ? html`<div class="add-row">
+      ${
+        effects.length < MAX_EFFECTS
+          ? html`<div class="add-row">
             <label class="check">
               Add an effect
               <select aria-label="Add an effect of type" @change=${(event: Event) => {
@@ -115,7 +135,8 @@ export class ChoiceEditor extends PanelElement {
               </select>
             </label>
           </div>`
-        : html`<p class="help">At most ${MAX_EFFECTS} effects per choice.</p>`}`;
+          : html`<p class="help">At most ${MAX_EFFECTS} effects per choice.</p>`
+      }`;
   }
 
   override render() {
@@ -123,7 +144,9 @@ export class ChoiceEditor extends PanelElement {
     const count = listAt(this.data, [...this.blockPath, 'choices']).length;
     const colour = typeof choice.color === 'string' ? choice.color : undefined;
     const price = typeof choice.price === 'number' ? choice.price : undefined;
-    return html`<details class="card nested" aria-label="Choice ${this.name}" ?open=${this.open} @toggle=${(event: Event) => {
+    return html`<details class="card nested" aria-label="Choice ${this.name}" ?open=${this.open} @toggle=${(
+      event: Event,
+    ) => {
       this.open = (event.target as HTMLDetailsElement).open;
       if (this.open) this.select();
     }}>
@@ -137,14 +160,37 @@ export class ChoiceEditor extends PanelElement {
       <div class="card-head">
         <span class="tools">
           <button type="button" @click=${() => this.select()}>Show in preview</button>
-          <button type="button" ?disabled=${this.index === 0} aria-label="Move choice ${this.name} up" @click=${() => this.moveOrRemove('up')}>Move up</button>
-          <button type="button" ?disabled=${this.index === count - 1} aria-label="Move choice ${this.name} down" @click=${() => this.moveOrRemove('down')}>Move down</button>
-          <button type="button" class="danger" aria-label="Remove choice ${this.name}" @click=${() => this.moveOrRemove('remove')}>Remove</button>
+          <button
+            type="button"
+            ?disabled=${this.index === 0}
+            aria-label="Move choice ${this.name} up"
+            @click=${() => this.moveOrRemove('up')}
+          >
+            Move up</button>
+          <button
+            type="button"
+            ?disabled=${this.index === count - 1}
+            aria-label="Move choice ${this.name} down"
+            @click=${() => this.moveOrRemove('down')}
+          >
+            Move down</button>
+          <button
+            type="button"
+            class="danger"
+            aria-label="Remove choice ${this.name}"
+            @click=${() => this.moveOrRemove('remove')}
+          >
+            Remove</button>
         </span>
       </div>
       ${this.warningList(this.path, true)}
       <div class="grid">
-        ${this.textField({ label: 'Label', path: [...this.path, 'label'], edit: this.edit('Rename'), maxLength: MAX_LABEL_LENGTH })}
+        ${this.textField({
+          label: 'Label',
+          path: [...this.path, 'label'],
+          edit: this.edit('Rename'),
+          maxLength: MAX_LABEL_LENGTH,
+        })}
         ${this.numberField({
           label: 'Price',
           path: [...this.path, 'price'],
@@ -154,14 +200,35 @@ export class ChoiceEditor extends PanelElement {
         })}
         <div class="field">
           <label class="check">
-            <input type="checkbox" .checked=${choice.default === true} @change=${(event: Event) => this.setDefault((event.target as HTMLInputElement).checked)} />
+            <input
+              type="checkbox"
+              .checked=${choice.default === true}
+              @change=${(event: Event) => this.setDefault((event.target as HTMLInputElement).checked)}
+            />
             Default choice
           </label>
           ${this.warningList([...this.path, 'default'])}
         </div>
-        ${this.colourField({ label: 'Colour', path: [...this.path, 'color'], edit: this.edit('Set colour'), help: 'A swatch shows its thumbnail, else this colour.' })}
-        ${this.textField({ label: 'Thumbnail URL', type: 'url', path: [...this.path, 'thumbnail'], edit: this.edit('Set thumbnail'), help: 'An https image.', wide: true })}
-        ${this.textField({ label: 'SKU', path: [...this.path, 'sku'], edit: this.edit('Set SKU'), maxLength: MAX_ID_LENGTH })}
+        ${this.colourField({
+          label: 'Colour',
+          path: [...this.path, 'color'],
+          edit: this.edit('Set colour'),
+          help: 'A swatch shows its thumbnail, else this colour.',
+        })}
+        ${this.textField({
+          label: 'Thumbnail URL',
+          type: 'url',
+          path: [...this.path, 'thumbnail'],
+          edit: this.edit('Set thumbnail'),
+          help: 'An https image.',
+          wide: true,
+        })}
+        ${this.textField({
+          label: 'SKU',
+          path: [...this.path, 'sku'],
+          edit: this.edit('Set SKU'),
+          maxLength: MAX_ID_LENGTH,
+        })}
         ${this.numberField({
           label: 'Value',
           path: [...this.path, 'value'],
@@ -173,7 +240,13 @@ export class ChoiceEditor extends PanelElement {
       ${this.open ? this.effectsSection() : nothing}
       <details class="advanced">
         <summary>Advanced</summary>
-        ${this.textField({ label: 'Choice id', path: [...this.path, 'id'], edit: this.edit('Change id'), maxLength: MAX_ID_LENGTH, help: 'Saved configurations, rules and the price list name choices by id.' })}
+        ${this.textField({
+          label: 'Choice id',
+          path: [...this.path, 'id'],
+          edit: this.edit('Change id'),
+          maxLength: MAX_ID_LENGTH,
+          help: 'Saved configurations, rules and the price list name choices by id.',
+        })}
       </details>
     </details>`;
   }

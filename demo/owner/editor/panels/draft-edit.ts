@@ -25,12 +25,6 @@ export const listAt = (root: unknown, path: Path): unknown[] => {
   return Array.isArray(value) ? value : [];
 };
 
-/** An object at `path` (not an object: empty). */
-export const recordAt = (root: unknown, path: Path): Json => {
-  const value = getIn(root, path);
-  return isRecord(value) ? value : {};
-};
-
 /** A copy of `root` with `value` at `path`; undefined removes the key (a list entry is set to undefined). */
 export function setIn<T>(root: T, path: Path, value: unknown): T {
   if (path.length === 0) return value as T;
@@ -47,10 +41,6 @@ export function setIn<T>(root: T, path: Path, value: unknown): T {
   return record as T;
 }
 
-/** Applies `change` to the value at `path`. */
-export const updateIn = <T>(root: T, path: Path, change: (value: unknown) => unknown): T =>
-  setIn(root, path, change(getIn(root, path)));
-
 /** The list with the entry at `index` moved by `delta` (clamped to the list). */
 export function moveItem<T>(list: readonly T[], index: number, delta: number): T[] {
   const to = Math.max(0, Math.min(list.length - 1, index + delta));
@@ -61,16 +51,6 @@ export function moveItem<T>(list: readonly T[], index: number, delta: number): T
 }
 
 export const removeItem = <T>(list: readonly T[], index: number): T[] => list.filter((_, i) => i !== index);
-
-/** A copy of the object without empty optional keys: undefined, '' and empty lists go. */
-export function withoutEmpty(record: Json, keys: readonly string[]): Json {
-  const next = { ...record };
-  for (const key of keys) {
-    const value = next[key];
-    if (value === undefined || value === '' || (Array.isArray(value) && value.length === 0)) delete next[key];
-  }
-  return next;
-}
 
 /** An id made from a label, unique among `taken` and at most `max` characters: "Seat colour" → "seat-colour". */
 export function uniqueSlug(label: string, taken: Iterable<string>, fallback = 'item', max = 64): string {

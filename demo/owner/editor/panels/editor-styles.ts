@@ -17,8 +17,11 @@ const editorRules = css`
   input[aria-invalid='true'] { border-color: #a00; background: #fff5f5; }
   .check { display: flex; gap: 0.45rem; align-items: center; margin: 0.55rem 0 0.2rem; font-weight: normal; }
   .check input { margin: 0; }
+  .field > label.check { font-weight: normal; margin: 0.55rem 0 0.2rem; }
+  .field.actions { align-items: flex-start; justify-content: flex-end; }
   .colour { display: flex; gap: 0.4rem; align-items: center; }
-  .colour input[type='color'] { width: 3rem; height: 2rem; padding: 0 0.1rem; border: 1px solid #888; border-radius: 4px; }
+  .colour input[type='color'] { width: 3rem; height: 2rem; padding: 0 0.1rem;
+    border: 1px solid #888; border-radius: 4px; }
   .card { background: #fff; box-shadow: 0 1px 2px rgb(0 0 0 / 6%); }
   .card.nested { background: #fafafc; margin: 0.5rem 0; }
   .card-head { display: flex; gap: 0.5rem; align-items: center; flex-wrap: wrap; }
@@ -33,10 +36,12 @@ const editorRules = css`
     display: inline-block; width: 1rem; height: 1rem; border-radius: 50%; border: 1px solid #999;
     vertical-align: middle; margin-right: 0.3rem;
   }
-  .picker { border: 1px solid #bbb; border-radius: 4px; max-height: 11rem; overflow: auto; padding: 0.2rem 0.4rem; background: #fff; }
+  .picker { border: 1px solid #bbb; border-radius: 4px; max-height: 11rem;
+    overflow: auto; padding: 0.2rem 0.4rem; background: #fff; }
   .picker label { display: flex; gap: 0.4rem; align-items: center; margin: 0.1rem 0; font-weight: normal; }
   .chips { display: flex; flex-wrap: wrap; gap: 0.3rem; margin: 0.3rem 0; }
-  .chip { display: inline-flex; gap: 0.3rem; align-items: center; border-radius: 999px; padding: 0.05rem 0.5rem; background: #eef; font-size: 0.85rem; }
+  .chip { display: inline-flex; gap: 0.3rem; align-items: center;
+    border-radius: 999px; padding: 0.05rem 0.5rem; background: #eef; font-size: 0.85rem; }
   .chip.unknown { background: #fff1d6; border: 1px solid #c80; }
   .chip button { margin: 0; padding: 0 0.3rem; border: 0; background: transparent; }
   .flag { color: #8a4b00; font-size: 0.85rem; }

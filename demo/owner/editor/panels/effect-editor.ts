@@ -53,7 +53,10 @@ export class EffectEditor extends PanelElement {
     const effect = this.effect;
     const model = effect.model !== undefined && effect.model !== null ? idOf({ id: effect.model }) : this.blockModel;
     const names = outlineNames(this.outlines, model);
-    const list = kind === 'node' ? names.nodes : (kind === 'material' ? names.materials : names.variants).map((name) => ({ name, depth: 0 }));
+    const list =
+      kind === 'node'
+        ? names.nodes
+        : (kind === 'material' ? names.materials : names.variants).map((name) => ({ name, depth: 0 }));
     return html`<editor-name-picker
         class=${multiple ? 'wide' : ''}
         label=${label}
@@ -83,7 +86,11 @@ export class EffectEditor extends PanelElement {
             apply: (value) => {
               const next: Json = { ...vector, [axis]: value };
               if (value === undefined) delete next[axis];
-              this.commit(this.at(key), Object.keys(next).length ? next : undefined, this.edit(`Set ${label.toLowerCase()} ${axis}`));
+              this.commit(
+                this.at(key),
+                Object.keys(next).length ? next : undefined,
+                this.edit(`Set ${label.toLowerCase()} ${axis}`),
+              );
             },
             rule: ANY(`${label} ${axis}`),
             edit: this.edit(`Set ${label.toLowerCase()} ${axis}`),
@@ -106,7 +113,11 @@ export class EffectEditor extends PanelElement {
             @change=${(event: Event) => {
               const toMaterial = (event.target as HTMLSelectElement).value === 'material';
               const { material: _m, nodes: _n, ...rest } = effect;
-              this.commit(this.path, toMaterial ? { ...rest, material: '' } : { ...rest, nodes: [] }, this.edit('Change target'));
+              this.commit(
+                this.path,
+                toMaterial ? { ...rest, material: '' } : { ...rest, nodes: [] },
+                this.edit('Change target'),
+              );
             }}
           >
             <option value="material" ?selected=${byMaterial}>A material wherever it is used</option>
@@ -125,9 +136,27 @@ export class EffectEditor extends PanelElement {
         edit: this.edit('Set texture'),
         help: 'https image, the base colour texture.',
       })}
-      ${this.numberField({ label: 'Roughness', path: this.at('roughness'), rule: FACTOR('Roughness'), edit: this.edit('Set roughness'), help: '0 glossy to 1 matte.' })}
-      ${this.numberField({ label: 'Metalness', path: this.at('metalness'), rule: FACTOR('Metalness'), edit: this.edit('Set metalness'), help: '0 to 1.' })}
-      ${this.numberField({ label: 'Opacity', path: this.at('opacity'), rule: FACTOR('Opacity'), edit: this.edit('Set opacity'), help: '0 invisible to 1 opaque.' })}`;
+      ${this.numberField({
+        label: 'Roughness',
+        path: this.at('roughness'),
+        rule: FACTOR('Roughness'),
+        edit: this.edit('Set roughness'),
+        help: '0 glossy to 1 matte.',
+      })}
+      ${this.numberField({
+        label: 'Metalness',
+        path: this.at('metalness'),
+        rule: FACTOR('Metalness'),
+        edit: this.edit('Set metalness'),
+        help: '0 to 1.',
+      })}
+      ${this.numberField({
+        label: 'Opacity',
+        path: this.at('opacity'),
+        rule: FACTOR('Opacity'),
+        edit: this.edit('Set opacity'),
+        help: '0 invisible to 1 opaque.',
+      })}`;
   }
 
   private typeFields(type: unknown) {
@@ -136,12 +165,12 @@ export class EffectEditor extends PanelElement {
         return this.materialFields();
       case 'visibility':
         return html`${this.checkField({
-            label: 'Visible',
-            path: this.at('visible'),
-            fallback: false,
-            edit: this.edit('Set visibility'),
-            help: 'Unchecked hides the parts.',
-          })}
+          label: 'Visible',
+          path: this.at('visible'),
+          fallback: false,
+          edit: this.edit('Set visibility'),
+          help: 'Unchecked hides the parts.',
+        })}
           ${this.picker('nodes', 'Parts (nodes)', 'node', true)}
           <p class="help wide">No part picked: the whole model.</p>`;
       case 'variant':
@@ -164,12 +193,32 @@ export class EffectEditor extends PanelElement {
             @change=${(event: Event) => {
               const type = (event.target as HTMLSelectElement).value;
               const kept = Object.fromEntries(
-                Object.entries(effect).filter(([key]) => !['type', 'material', 'nodes', 'use', 'color', 'roughness', 'metalness', 'opacity', 'map', 'visible', 'name', 'position', 'rotation', 'scale'].includes(key)),
+                Object.entries(effect).filter(
+                  ([key]) =>
+                    ![
+                      'type',
+                      'material',
+                      'nodes',
+                      'use',
+                      'color',
+                      'roughness',
+                      'metalness',
+                      'opacity',
+                      'map',
+                      'visible',
+                      'name',
+                      'position',
+                      'rotation',
+                      'scale',
+                    ].includes(key),
+                ),
               );
               this.commit(this.path, { ...kept, ...newEffect(type) }, this.edit(`Make a ${type} effect`));
             }}
           >
-            ${EFFECT_TYPES.map(([value, text]) => html`<option value=${value} ?selected=${effect.type === value}>${text}</option>`)}
+            ${EFFECT_TYPES.map(
+              ([value, text]) => html`<option value=${value} ?selected=${effect.type === value}>${text}</option>`,
+            )}
           </select>
         </label>
         ${this.warningList(this.at('type'))}
@@ -178,7 +227,10 @@ export class EffectEditor extends PanelElement {
         label: 'Model',
         path: this.at('model'),
         edit: this.edit('Set effect model'),
-        choices: [['', this.blockModel === null ? 'Every model' : "The block's target model"], ...modelChoices(this.data)],
+        choices: [
+          ['', this.blockModel === null ? 'Every model' : "The block's target model"],
+          ...modelChoices(this.data),
+        ],
       })}
       ${this.typeFields(effect.type)}
       <div class="wide">${this.warningList(this.path, true)}</div>

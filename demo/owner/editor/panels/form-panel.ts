@@ -44,20 +44,54 @@ export class FormPanel extends PanelElement {
       ${options.map((_, i) => {
         const at = [...optionsPath, i];
         return html`<div class="grid" style="grid-template-columns: 1fr 1fr auto">
-          ${this.textField({ label: `Option ${i + 1} label`, path: [...at, 'label'], edit: `Rename option ${i + 1} of "${name}"`, maxLength: MAX_LABEL_LENGTH })}
-          ${this.textField({ label: `Option ${i + 1} value`, path: [...at, 'value'], edit: `Change value of option ${i + 1} of "${name}"`, maxLength: MAX_LABEL_LENGTH })}
+          ${this.textField({
+            label: `Option ${i + 1} label`,
+            path: [...at, 'label'],
+            edit: `Rename option ${i + 1} of "${name}"`,
+            maxLength: MAX_LABEL_LENGTH,
+          })}
+          ${this.textField({
+            label: `Option ${i + 1} value`,
+            path: [...at, 'value'],
+            edit: `Change value of option ${i + 1} of "${name}"`,
+            maxLength: MAX_LABEL_LENGTH,
+          })}
           <div class="field" style="justify-content:flex-end">
             <span class="tools">
-              <button type="button" ?disabled=${i === 0} aria-label="Move option ${i + 1} up" @click=${() => this.commit(optionsPath, moveItem(options, i, -1), `Move option ${i + 1} of "${name}" up`)}>↑</button>
-              <button type="button" ?disabled=${i === options.length - 1} aria-label="Move option ${i + 1} down" @click=${() => this.commit(optionsPath, moveItem(options, i, 1), `Move option ${i + 1} of "${name}" down`)}>↓</button>
-              <button type="button" class="danger" aria-label="Remove option ${i + 1}" @click=${() => this.commit(optionsPath, removeItem(options, i), `Remove option ${i + 1} of "${name}"`)}>×</button>
+              <button
+                type="button"
+                ?disabled=${i === 0}
+                aria-label="Move option ${i + 1} up"
+                @click=${() =>
+                  this.commit(optionsPath, moveItem(options, i, -1), `Move option ${i + 1} of "${name}" up`)}
+              >
+                ↑</button>
+              <button
+                type="button"
+                ?disabled=${i === options.length - 1}
+                aria-label="Move option ${i + 1} down"
+                @click=${() =>
+                  this.commit(optionsPath, moveItem(options, i, 1), `Move option ${i + 1} of "${name}" down`)}
+              >
+                ↓</button>
+              <button
+                type="button"
+                class="danger"
+                aria-label="Remove option ${i + 1}"
+                @click=${() => this.commit(optionsPath, removeItem(options, i), `Remove option ${i + 1} of "${name}"`)}
+              >
+                ×</button>
             </span>
           </div>
         </div>`;
       })}
       <button type="button" @click=${() => {
         const n = options.length + 1;
-        this.commit(optionsPath, [...options, { value: `option-${n}`, label: `Option ${n}` }], `Add an option to "${name}"`);
+        this.commit(
+          optionsPath,
+          [...options, { value: `option-${n}`, label: `Option ${n}` }],
+          `Add an option to "${name}"`,
+        );
       }}>Add an option</button>
     </fieldset>`;
   }
@@ -74,30 +108,106 @@ export class FormPanel extends PanelElement {
         ${field.required === true ? html`<span class="badge">required</span>` : nothing}
         ${this.warningCount(path)}
         <span class="tools">
-          <button type="button" ?disabled=${i === 0} aria-label="Move field ${name} up" @click=${() => this.commit(FORM_FIELDS, moveItem(list, i, -1), `Move field "${name}" up`)}>Move up</button>
-          <button type="button" ?disabled=${i === list.length - 1} aria-label="Move field ${name} down" @click=${() => this.commit(FORM_FIELDS, moveItem(list, i, 1), `Move field "${name}" down`)}>Move down</button>
-          <button type="button" class="danger" aria-label="Remove field ${name}" @click=${() => confirm(`Remove field "${name}"?`) && this.commit(FORM_FIELDS, removeItem(list, i), `Remove field "${name}"`)}>Remove</button>
+          <button
+            type="button"
+            ?disabled=${i === 0}
+            aria-label="Move field ${name} up"
+            @click=${() => this.commit(FORM_FIELDS, moveItem(list, i, -1), `Move field "${name}" up`)}
+          >
+            Move up</button>
+          <button
+            type="button"
+            ?disabled=${i === list.length - 1}
+            aria-label="Move field ${name} down"
+            @click=${() => this.commit(FORM_FIELDS, moveItem(list, i, 1), `Move field "${name}" down`)}
+          >
+            Move down</button>
+          <button
+            type="button"
+            class="danger"
+            aria-label="Remove field ${name}"
+            @click=${() =>
+              confirm(`Remove field "${name}"?`) &&
+              this.commit(FORM_FIELDS, removeItem(list, i), `Remove field "${name}"`)}
+          >
+            Remove</button>
         </span>
       </div>
       ${this.warningList(path, true)}
       <div class="grid">
-        ${this.textField({ label: 'Label', path: [...path, 'label'], edit: `Rename field "${name}"`, maxLength: MAX_LABEL_LENGTH })}
-        ${this.selectField({ label: 'Type', path: [...path, 'type'], edit: `Change type of "${name}"`, choices: TYPES, fallback: 'text' })}
-        ${this.checkField({ label: 'Required', path: [...path, 'required'], fallback: false, edit: `Change required of "${name}"` })}
-        ${TEXT_TYPES.includes(type)
-          ? this.numberField({ label: 'Maximum length', path: [...path, 'maxLength'], rule: LENGTH_RULE, edit: `Set maximum length of "${name}"`, help: 'Characters; empty: no limit.' })
-          : nothing}
-        ${type === 'number'
-          ? html`${this.numberField({ label: 'Minimum', path: [...path, 'min'], rule: amountRule('Minimum'), edit: `Set minimum of "${name}"`, placeholder: '0' })}
-            ${this.numberField({ label: 'Maximum', path: [...path, 'max'], rule: amountRule('Maximum'), edit: `Set maximum of "${name}"`, placeholder: '1000000' })}
-            ${this.numberField({ label: 'Step', path: [...path, 'step'], rule: { ...amountRule('Step'), min: 0, minExclusive: true }, edit: `Set step of "${name}"`, placeholder: 'any' })}
-            ${this.numberField({ label: 'Default', path: [...path, 'default'], rule: amountRule('Default'), edit: `Set default of "${name}"`, help: 'Within the bounds; the price formula reads it until the shopper types.' })}`
-          : nothing}
+        ${this.textField({
+          label: 'Label',
+          path: [...path, 'label'],
+          edit: `Rename field "${name}"`,
+          maxLength: MAX_LABEL_LENGTH,
+        })}
+        ${this.selectField({
+          label: 'Type',
+          path: [...path, 'type'],
+          edit: `Change type of "${name}"`,
+          choices: TYPES,
+          fallback: 'text',
+        })}
+        ${this.checkField({
+          label: 'Required',
+          path: [...path, 'required'],
+          fallback: false,
+          edit: `Change required of "${name}"`,
+        })}
+        ${
+          TEXT_TYPES.includes(type)
+            ? this.numberField({
+                label: 'Maximum length',
+                path: [...path, 'maxLength'],
+                rule: LENGTH_RULE,
+                edit: `Set maximum length of "${name}"`,
+                help: 'Characters; empty: no limit.',
+              })
+            : nothing
+        }
+        ${
+          type === 'number'
+            ? html`${this.numberField({
+                label: 'Minimum',
+                path: [...path, 'min'],
+                rule: amountRule('Minimum'),
+                edit: `Set minimum of "${name}"`,
+                placeholder: '0',
+              })}
+            ${this.numberField({
+              label: 'Maximum',
+              path: [...path, 'max'],
+              rule: amountRule('Maximum'),
+              edit: `Set maximum of "${name}"`,
+              placeholder: '1000000',
+            })}
+            ${this.numberField({
+              label: 'Step',
+              path: [...path, 'step'],
+              rule: { ...amountRule('Step'), min: 0, minExclusive: true },
+              edit: `Set step of "${name}"`,
+              placeholder: 'any',
+            })}
+            ${this.numberField({
+              label: 'Default',
+              path: [...path, 'default'],
+              rule: amountRule('Default'),
+              edit: `Set default of "${name}"`,
+              help: 'Within the bounds; the price formula reads it until the shopper types.',
+            })}`
+            : nothing
+        }
         ${type === 'select' ? this.optionsEditor(path, name) : nothing}
       </div>
       <details class="advanced">
         <summary>Advanced</summary>
-        ${this.textField({ label: 'Field id', path: [...path, 'id'], edit: `Change id of "${name}"`, maxLength: MAX_ID_LENGTH, help: 'Requests and the price formula name the field by this id.' })}
+        ${this.textField({
+          label: 'Field id',
+          path: [...path, 'id'],
+          edit: `Change id of "${name}"`,
+          maxLength: MAX_ID_LENGTH,
+          help: 'Requests and the price formula name the field by this id.',
+        })}
       </details>
     </section>`;
   }
@@ -110,8 +220,16 @@ export class FormPanel extends PanelElement {
       ${list.length === 0 ? html`<p class="empty">No form field yet.</p>` : nothing}
       ${list.map((entry, i) => this.fieldCard(entry, i, list))}
       <form class="add-row card" @submit=${this.addField}>
-        <label>New field label <input type="text" name="label" maxlength=${MAX_LABEL_LENGTH} required placeholder="Name" /></label>
-        <label>New field type <select name="type">${TYPES.map(([t, text]) => html`<option value=${t}>${text}</option>`)}</select></label>
+        <label
+        >
+          New field label
+          <input type="text" name="label" maxlength=${MAX_LABEL_LENGTH} required placeholder="Name" />
+        </label>
+        <label
+        >
+          New field type <select name="type">${TYPES.map(
+            ([t, text]) => html`<option value=${t}>${text}</option>`,
+          )}</select></label>
         <button type="submit" class="primary">Add field</button>
       </form>`;
   }

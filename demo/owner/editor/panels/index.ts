@@ -1,4 +1,4 @@
-// The editor's content panels (docs/owner-console.md, "The editor"): importing this module defines their tags.
+/** The editor's content panels (docs/owner-console.md, "The editor"): importing this module defines their tags. */
 import './options-panel.js';
 import './price-panel.js';
 import './form-panel.js';

@@ -44,7 +44,9 @@ export class NamePicker extends LitElement {
   }
 
   private datalist() {
-    return html`<datalist id=${this.listId}>${this.names.map((n) => html`<option value=${n.name}></option>`)}</datalist>`;
+    return html`<datalist id=${this.listId}>${this.names.map(
+      (n) => html`<option value=${n.name}></option>`,
+    )}</datalist>`;
   }
 
   override render() {
@@ -77,9 +79,12 @@ export class NamePicker extends LitElement {
       this.emit(on ? [...selected, name] : selected.filter((entry) => entry !== name));
     return html`<fieldset>
       <legend>${this.label}</legend>
-      ${this.names.length === 0
-        ? html`<p class="empty">${this.known ? `The model names no ${this.kind}s.` : 'No outline for this model yet: type names below.'}</p>`
-        : html`<div class="picker" role="group" aria-label=${this.label}>
+      ${
+        this.names.length === 0
+          ? html`<p class="empty">
+            ${this.known ? `The model names no ${this.kind}s.` : 'No outline for this model yet: type names below.'}
+          </p>`
+          : html`<div class="picker" role="group" aria-label=${this.label}>
             ${this.names.map(
               (node) =>
                 html`<label style="padding-left:${node.depth * 1.1}rem">
@@ -91,9 +96,11 @@ export class NamePicker extends LitElement {
                   ${node.name}
                 </label>`,
             )}
-          </div>`}
-      ${unknown.length
-        ? html`<div class="chips">
+          </div>`
+      }
+      ${
+        unknown.length
+          ? html`<div class="chips">
             ${unknown.map(
               (name) =>
                 html`<span class=${this.known ? 'chip unknown' : 'chip'}>
@@ -102,7 +109,8 @@ export class NamePicker extends LitElement {
                 </span>${this.flag(name)}`,
             )}
           </div>`
-        : nothing}
+          : nothing
+      }
       <label class="check">
         Type a name
         <input

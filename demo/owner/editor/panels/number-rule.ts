@@ -18,7 +18,8 @@ export function ruleText(rule: NumberRule): string {
   const kind = rule.integer ? 'a whole number' : 'a number';
   if (!Number.isFinite(rule.min) && !Number.isFinite(rule.max)) return `${rule.name} must be ${kind}`;
   if (!Number.isFinite(rule.max)) return `${rule.name} must be ${kind} of at least ${format(rule.min)}`;
-  if (rule.minExclusive) return `${rule.name} must be ${kind} above ${format(rule.min)} and at most ${format(rule.max)}`;
+  if (rule.minExclusive)
+    return `${rule.name} must be ${kind} above ${format(rule.min)} and at most ${format(rule.max)}`;
   return `${rule.name} must be ${kind} between ${format(rule.min)} and ${format(rule.max)}`;
 }
 

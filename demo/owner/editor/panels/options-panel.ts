@@ -40,12 +40,18 @@ export class OptionsPanel extends PanelElement {
           .index=${i}
         ></editor-block>`,
       )}
-      ${blocks.length < MAX_BLOCKS
-        ? html`<form class="add-row card" @submit=${this.addBlock}>
-            <label>New block name <input type="text" name="name" maxlength=${MAX_LABEL_LENGTH} required placeholder="Seat" /></label>
+      ${
+        blocks.length < MAX_BLOCKS
+          ? html`<form class="add-row card" @submit=${this.addBlock}>
+            <label
+            >
+              New block name
+              <input type="text" name="name" maxlength=${MAX_LABEL_LENGTH} required placeholder="Seat" />
+            </label>
             <button type="submit" class="primary">Add block</button>
           </form>`
-        : html`<p class="help">At most ${MAX_BLOCKS} option blocks.</p>`}`;
+          : html`<p class="help">At most ${MAX_BLOCKS} option blocks.</p>`
+      }`;
   }
 }
 

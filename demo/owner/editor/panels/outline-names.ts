@@ -59,7 +59,9 @@ export function outlineNames(outlines: OutlinesByModel, modelId: string | null):
     ),
     animations: unique(
       chosen.flatMap((outline) =>
-        outline.animations.flatMap((clip) => (clip.name === null ? [] : [{ name: clip.name, duration: clip.duration }])),
+        outline.animations.flatMap((clip) =>
+          clip.name === null ? [] : [{ name: clip.name, duration: clip.duration }],
+        ),
       ),
       (clip) => clip.name,
     ),

@@ -71,7 +71,12 @@ export class PanelElement extends LitElement {
   }
 
   protected textField(
-    options: FieldOptions & { type?: 'text' | 'url'; maxLength?: number; placeholder?: string; transform?: (t: string) => string },
+    options: FieldOptions & {
+      type?: 'text' | 'url';
+      maxLength?: number;
+      placeholder?: string;
+      transform?: (t: string) => string;
+    },
   ) {
     const value = this.get(options.path);
     return html`<div class="field ${options.wide ? 'wide' : ''}">
@@ -149,7 +154,8 @@ export class PanelElement extends LitElement {
         <input
           type="checkbox"
           .checked=${live(checked)}
-          @change=${(event: Event) => this.commit(options.path, (event.target as HTMLInputElement).checked, options.edit)}
+          @change=${(event: Event) =>
+            this.commit(options.path, (event.target as HTMLInputElement).checked, options.edit)}
         />
         ${options.label}
       </label>
@@ -191,7 +197,8 @@ export class PanelElement extends LitElement {
     const value = this.get(options.path);
     const colour = typeof value === 'string' && /^#[0-9a-f]{6}$/i.test(value) ? value.toLowerCase() : undefined;
     const short = typeof value === 'string' && /^#[0-9a-f]{3}$/i.test(value) ? value : undefined;
-    const shown = colour ?? (short ? `#${[...short.slice(1)].map((d) => d + d).join('')}` : (options.fallback ?? '#000000'));
+    const shown =
+      colour ?? (short ? `#${[...short.slice(1)].map((d) => d + d).join('')}` : (options.fallback ?? '#000000'));
     return html`<div class="field ${options.wide ? 'wide' : ''}">
       <span class="label">${options.label}</span>
       <span class="colour">
@@ -201,12 +208,18 @@ export class PanelElement extends LitElement {
           .value=${live(shown)}
           @change=${(event: Event) => this.commit(options.path, (event.target as HTMLInputElement).value, options.edit)}
         />
-        <span class="muted">${value === undefined ? (options.fallback ? `Default ${options.fallback}` : 'None') : String(value)}</span>
-        ${value === undefined
-          ? nothing
-          : html`<button type="button" class="small" aria-label="Clear ${options.label}" @click=${() => this.commit(options.path, undefined, `Clear ${options.label.toLowerCase()}`)}>
+        <span
+          class="muted"
+        >
+          ${value === undefined ? (options.fallback ? `Default ${options.fallback}` : 'None') : String(value)}</span>
+        ${
+          value === undefined
+            ? nothing
+            : html`<button type="button" class="small" aria-label="Clear ${options.label}" @click=${() =>
+                this.commit(options.path, undefined, `Clear ${options.label.toLowerCase()}`)}>
               Clear
-            </button>`}
+            </button>`
+        }
       </span>
       ${this.help(options.help)} ${this.warningList(options.path)}
     </div>`;

@@ -8,12 +8,12 @@ import { BLOCKS, idOf } from './scene-lists.js';
  * The price list (docs/owner-console.md, "Price lists"): the choices as RFC 4180 CSV, and the same columns read
  * back. Only label, price and sku change; a row that cannot apply is listed and changes nothing.
  */
-export const PRICE_LIST_COLUMNS = ['blockId', 'blockName', 'choiceId', 'label', 'price', 'sku'] as const;
+const PRICE_LIST_COLUMNS = ['blockId', 'blockName', 'choiceId', 'label', 'price', 'sku'] as const;
 
 const NUMBER = /^[-+]?(?:\d+(?:\.\d*)?|\.\d+)$/;
 
 /** One field as RFC 4180 writes it: quoted when it holds a comma, a quote, CR or LF. */
-export function csvField(value: string): string {
+function csvField(value: string): string {
   return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 
@@ -143,11 +143,16 @@ export function importPriceList(data: ProjectDataDraft, text: string): PriceList
     if (label.length > MAX_LABEL_LENGTH) {
       return problems.push({ row, message: `A label has at most ${MAX_LABEL_LENGTH} characters.` });
     }
-    if (sku.length > MAX_ID_LENGTH) return problems.push({ row, message: `A SKU has at most ${MAX_ID_LENGTH} characters.` });
+    if (sku.length > MAX_ID_LENGTH)
+      return problems.push({ row, message: `A SKU has at most ${MAX_ID_LENGTH} characters.` });
     const choice = choices[choiceIndex] as Record<string, unknown>;
     const next: Record<string, unknown> = { ...choice };
     // An empty cell removes the value: no label shows the id, no price means no price line.
-    for (const [name, value] of [['label', label || undefined], ['price', price], ['sku', sku || undefined]] as const) {
+    for (const [name, value] of [
+      ['label', label || undefined],
+      ['price', price],
+      ['sku', sku || undefined],
+    ] as const) {
       if (value === undefined) delete next[name];
       else next[name] = value;
     }

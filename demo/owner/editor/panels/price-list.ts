@@ -13,7 +13,9 @@ export class PriceList extends PanelElement {
     if (changed.has('data') && this.data) {
       if (this.href) URL.revokeObjectURL(this.href);
       // A BOM so spreadsheet programs read the UTF-8 as UTF-8.
-      this.href = URL.createObjectURL(new Blob(['\uFEFF', priceListCsv(this.data)], { type: 'text/csv;charset=utf-8' }));
+      this.href = URL.createObjectURL(
+        new Blob(['\uFEFF', priceListCsv(this.data)], { type: 'text/csv;charset=utf-8' }),
+      );
     }
   }
 
@@ -47,20 +49,26 @@ export class PriceList extends PanelElement {
         <a class="button" href=${this.href} download="price-list.csv">Download price list (CSV)</a>
         <label>Import a price list <input type="file" accept=".csv,text/csv" @change=${this.import} /></label>
       </div>
-      ${result
-        ? html`<div role="status">
+      ${
+        result
+          ? html`<div role="status">
             <p class=${result.problems.length ? 'bad' : 'ok'}>
-              ${result.file}: ${result.changed} choice${result.changed === 1 ? '' : 's'} changed${result.problems.length
-                ? `, ${result.problems.length} row${result.problems.length === 1 ? '' : 's'} not applied`
-                : ''}.
+              ${result.file}: ${result.changed} choice${result.changed === 1 ? '' : 's'} changed${
+                result.problems.length
+                  ? `, ${result.problems.length} row${result.problems.length === 1 ? '' : 's'} not applied`
+                  : ''
+              }.
             </p>
-            ${result.problems.length
-              ? html`<ul aria-label="Rows not applied">
+            ${
+              result.problems.length
+                ? html`<ul aria-label="Rows not applied">
                   ${result.problems.map((p) => html`<li>Row ${p.row}: ${p.message}</li>`)}
                 </ul>`
-              : nothing}
+                : nothing
+            }
           </div>`
-        : nothing}
+          : nothing
+      }
     </section>`;
   }
 }

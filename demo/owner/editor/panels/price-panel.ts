@@ -1,7 +1,12 @@
 import { html, nothing } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
 import { currencyDecimals } from '../../../../server/core/wire/configurator/currency-decimals.js';
-import { computePrice, formatMoney, parseScene, resolveOptions } from '../../../../server/core/wire/configurator/index.js';
+import {
+  computePrice,
+  formatMoney,
+  parseScene,
+  resolveOptions,
+} from '../../../../server/core/wire/configurator/index.js';
 import { FACTOR_DIGITS } from '../../../../server/core/wire/configurator/parse-pricing.js';
 import { entryName, isRecord, listAt, moveItem, removeItem, type Json } from './draft-edit.js';
 import { PanelElement } from './panel-element.js';
@@ -67,16 +72,25 @@ export class PricePanel extends PanelElement {
           }}
         >
           <option value="" ?selected=${current === '' && !other}>None (plain numbers)</option>
-          ${COMMON_CURRENCIES.map((code) => html`<option value=${code} ?selected=${!other && code === current}>${code}</option>`)}
+          ${COMMON_CURRENCIES.map(
+            (code) => html`<option value=${code} ?selected=${!other && code === current}>${code}</option>`,
+          )}
           <option value="other" ?selected=${other}>Other…</option>
         </select>
       </label>
-      ${other
-        ? html`<label>
+      ${
+        other
+          ? html`<label>
             Currency code
-            <input type="text" maxlength="3" .value=${current} @change=${(e: Event) => this.setCurrency((e.target as HTMLInputElement).value)} />
+            <input
+              type="text"
+              maxlength="3"
+              .value=${current}
+              @change=${(e: Event) => this.setCurrency((e.target as HTMLInputElement).value)}
+            />
           </label>`
-        : nothing}
+          : nothing
+      }
       ${this.currencyError ? html`<p class="error" role="alert">${this.currencyError}</p>` : nothing}
       ${this.warningList([...PRICING, 'currency'])} ${this.warningList([...SETTINGS, 'currency'])}
     </div>`;
@@ -86,7 +100,11 @@ export class PricePanel extends PanelElement {
     const tax = this.get([...PRICING, 'tax']);
     if (!isRecord(tax)) {
       return html`<div class="field wide">
-        <button type="button" @click=${() => this.commit([...PRICING, 'tax'], { rate: 0, included: true, label: 'Tax' }, 'Add tax')}>Add tax</button>
+        <button
+          type="button"
+          @click=${() => this.commit([...PRICING, 'tax'], { rate: 0, included: true, label: 'Tax' }, 'Add tax')}
+        >
+          Add tax</button>
         ${this.warningList([...PRICING, 'tax'])}
       </div>`;
     }
@@ -94,17 +112,39 @@ export class PricePanel extends PanelElement {
     return html`<fieldset class="wide">
       <legend>Tax</legend>
       <div class="grid">
-        ${this.numberField({ label: 'Tax rate (%)', path: at('rate'), scale: 100, rule: { name: 'Tax rate', min: 0, max: 100 }, edit: 'Set tax rate', help: '19 for 19 %.' })}
-        ${this.textField({ label: 'Tax label', path: at('label'), edit: 'Set tax label', placeholder: 'Tax', maxLength: MAX_LABEL_LENGTH })}
+        ${this.numberField({
+          label: 'Tax rate (%)',
+          path: at('rate'),
+          scale: 100,
+          rule: { name: 'Tax rate', min: 0, max: 100 },
+          edit: 'Set tax rate',
+          help: '19 for 19 %.',
+        })}
+        ${this.textField({
+          label: 'Tax label',
+          path: at('label'),
+          edit: 'Set tax label',
+          placeholder: 'Tax',
+          maxLength: MAX_LABEL_LENGTH,
+        })}
         ${this.selectField({
           label: 'Prices',
           path: at('included'),
           edit: 'Change how tax applies',
-          choices: [['true', 'Include the tax (reported as a share)'], ['false', 'Add the tax on top']],
+          choices: [
+            ['true', 'Include the tax (reported as a share)'],
+            ['false', 'Add the tax on top'],
+          ],
           parse: (value) => value === 'true',
           fallback: 'true',
         })}
-        <div class="field"><button type="button" class="danger" @click=${() => this.commit([...PRICING, 'tax'], undefined, 'Remove tax')}>Remove tax</button></div>
+        <div class="field actions">
+          <button
+            type="button"
+            class="danger"
+            @click=${() => this.commit([...PRICING, 'tax'], undefined, 'Remove tax')}
+          >
+            Remove tax</button></div>
       </div>
       ${this.warningList([...PRICING, 'tax'], true)}
     </fieldset>`;
@@ -117,10 +157,36 @@ export class PricePanel extends PanelElement {
       ${this.warningList(PRICING, true)}
       <div class="grid">
         ${this.currencyField()}
-        ${this.textField({ label: 'Locale', path: at('locale'), edit: 'Set locale', placeholder: 'de-DE', help: 'How prices are written (BCP 47), e.g. de-DE or en-GB.', maxLength: 64 })}
-        ${this.checkField({ label: 'Show prices', path: at('showPrices'), fallback: this.get([...SETTINGS, 'showPrices']) !== false, edit: 'Change show prices', help: 'Off: prices are still computed and stored.' })}
-        ${this.checkField({ label: 'Show price differences beside choices', path: at('showDeltas'), fallback: true, edit: 'Change show deltas' })}
-        ${this.selectField({ label: 'Rounding', path: at('rounding'), edit: 'Change rounding', choices: [['', 'Half up (default)'], ['half-even', 'Half even (banker’s)']] })}
+        ${this.textField({
+          label: 'Locale',
+          path: at('locale'),
+          edit: 'Set locale',
+          placeholder: 'de-DE',
+          help: 'How prices are written (BCP 47), e.g. de-DE or en-GB.',
+          maxLength: 64,
+        })}
+        ${this.checkField({
+          label: 'Show prices',
+          path: at('showPrices'),
+          fallback: this.get([...SETTINGS, 'showPrices']) !== false,
+          edit: 'Change show prices',
+          help: 'Off: prices are still computed and stored.',
+        })}
+        ${this.checkField({
+          label: 'Show price differences beside choices',
+          path: at('showDeltas'),
+          fallback: true,
+          edit: 'Change show deltas',
+        })}
+        ${this.selectField({
+          label: 'Rounding',
+          path: at('rounding'),
+          edit: 'Change rounding',
+          choices: [
+            ['', 'Half up (default)'],
+            ['half-even', 'Half even (banker’s)'],
+          ],
+        })}
         ${this.taxFields()}
       </div>
     </section>`;
@@ -128,9 +194,27 @@ export class PricePanel extends PanelElement {
 
   private listTools(path: readonly (string | number)[], list: unknown[], i: number, what: string) {
     return html`<span class="tools">
-      <button type="button" ?disabled=${i === 0} aria-label="Move ${what} up" @click=${() => this.commit(path, moveItem(list, i, -1), `Move ${what} up`)}>Move up</button>
-      <button type="button" ?disabled=${i === list.length - 1} aria-label="Move ${what} down" @click=${() => this.commit(path, moveItem(list, i, 1), `Move ${what} down`)}>Move down</button>
-      <button type="button" class="danger" aria-label="Remove ${what}" @click=${() => confirm(`Remove ${what}?`) && this.commit(path, removeItem(list, i), `Remove ${what}`)}>Remove</button>
+      <button
+        type="button"
+        ?disabled=${i === 0}
+        aria-label="Move ${what} up"
+        @click=${() => this.commit(path, moveItem(list, i, -1), `Move ${what} up`)}
+      >
+        Move up</button>
+      <button
+        type="button"
+        ?disabled=${i === list.length - 1}
+        aria-label="Move ${what} down"
+        @click=${() => this.commit(path, moveItem(list, i, 1), `Move ${what} down`)}
+      >
+        Move down</button>
+      <button
+        type="button"
+        class="danger"
+        aria-label="Remove ${what}"
+        @click=${() => confirm(`Remove ${what}?`) && this.commit(path, removeItem(list, i), `Remove ${what}`)}
+      >
+        Remove</button>
     </span>`;
   }
 
@@ -144,20 +228,62 @@ export class PricePanel extends PanelElement {
         const path = [...PRICING_BLOCKS, i];
         const name = entryName(list[i], i, 'label');
         return html`<div class="card nested">
-          <div class="card-head"><h4>${name}</h4>${this.warningCount(path)}${this.listTools(PRICING_BLOCKS, list, i, `price line "${name}"`)}</div>
+          <div
+            class="card-head"
+          >
+            <h4
+            >
+              ${name}</h4>
+            ${this.warningCount(path)} ${this.listTools(PRICING_BLOCKS, list, i, `price line "${name}"`)}
+          </div>
           ${this.warningList(path, true)}
           <div class="grid">
-            ${this.textField({ label: 'Label', path: [...path, 'label'], edit: `Rename price line "${name}"`, maxLength: MAX_LABEL_LENGTH })}
-            ${this.numberField({ label: 'Price', path: [...path, 'price'], rule: amountRule('Price'), edit: `Set price of "${name}"`, placeholder: '0' })}
-            ${this.textField({ label: 'SKU', path: [...path, 'sku'], edit: `Set SKU of "${name}"`, maxLength: MAX_ID_LENGTH })}
-            ${this.textField({ label: 'Line id', path: [...path, 'id'], edit: `Change id of "${name}"`, maxLength: MAX_ID_LENGTH, help: 'Optional; names the line in the price breakdown.' })}
+            ${this.textField({
+              label: 'Label',
+              path: [...path, 'label'],
+              edit: `Rename price line "${name}"`,
+              maxLength: MAX_LABEL_LENGTH,
+            })}
+            ${this.numberField({
+              label: 'Price',
+              path: [...path, 'price'],
+              rule: amountRule('Price'),
+              edit: `Set price of "${name}"`,
+              placeholder: '0',
+            })}
+            ${this.textField({
+              label: 'SKU',
+              path: [...path, 'sku'],
+              edit: `Set SKU of "${name}"`,
+              maxLength: MAX_ID_LENGTH,
+            })}
+            ${this.textField({
+              label: 'Line id',
+              path: [...path, 'id'],
+              edit: `Change id of "${name}"`,
+              maxLength: MAX_ID_LENGTH,
+              help: 'Optional; names the line in the price breakdown.',
+            })}
           </div>
-          <editor-when .data=${this.data} .warnings=${this.warnings} .path=${[...path, 'when']} subject=${`price line "${name}"`}></editor-when>
+          <editor-when
+            .data=${this.data}
+            .warnings=${this.warnings}
+            .path=${[...path, 'when']}
+            subject=${`price line "${name}"`}
+          >
+            </editor-when>
         </div>`;
       })}
-      ${list.length < MAX_PRICING_BLOCKS
-        ? html`<button type="button" @click=${() => this.commit(PRICING_BLOCKS, [...list, { label: list.length ? 'Surcharge' : 'Base price', price: 0 }], 'Add a price line')}>Add a price line</button>`
-        : nothing}
+      ${
+        list.length < MAX_PRICING_BLOCKS
+          ? html`<button type="button" @click=${() =>
+              this.commit(
+                PRICING_BLOCKS,
+                [...list, { label: list.length ? 'Surcharge' : 'Base price', price: 0 }],
+                'Add a price line',
+              )}>Add a price line</button>`
+          : nothing
+      }
     </section>`;
   }
 
@@ -182,20 +308,30 @@ export class PricePanel extends PanelElement {
           </select>
         </label>
       </div>
-      ${kind === 'value'
-        ? this.numberField({
-            label: step.op === 'multiply' ? 'Factor' : 'Amount',
-            path: [...path, 'value'],
-            rule:
-              step.op === 'round'
-                ? { name: 'The rounding step', min: 0, max: MAX_OWNER_NUMBER, minExclusive: true }
-                : amountRule(step.op === 'multiply' ? 'Factor' : 'Amount'),
-            edit: `Set amount of ${name}`,
-            help: step.op === 'multiply' ? `Exact to ${FACTOR_DIGITS} decimals.` : undefined,
-          })
-        : kind === 'field'
-          ? idSelect('field', 'Form field', numberFields.map((f, i) => [idOf(f), entryName(f, i, 'label')]))
-          : idSelect('option', 'Block', blocks.map((b) => [b.id, b.name]))}`;
+      ${
+        kind === 'value'
+          ? this.numberField({
+              label: step.op === 'multiply' ? 'Factor' : 'Amount',
+              path: [...path, 'value'],
+              rule:
+                step.op === 'round'
+                  ? { name: 'The rounding step', min: 0, max: MAX_OWNER_NUMBER, minExclusive: true }
+                  : amountRule(step.op === 'multiply' ? 'Factor' : 'Amount'),
+              edit: `Set amount of ${name}`,
+              help: step.op === 'multiply' ? `Exact to ${FACTOR_DIGITS} decimals.` : undefined,
+            })
+          : kind === 'field'
+            ? idSelect(
+                'field',
+                'Form field',
+                numberFields.map((f, i) => [idOf(f), entryName(f, i, 'label')]),
+              )
+            : idSelect(
+                'option',
+                'Block',
+                blocks.map((b) => [b.id, b.name]),
+              )
+      }`;
   }
 
   private formulaSection() {
@@ -209,27 +345,71 @@ export class PricePanel extends PanelElement {
         const step = isRecord(entry) ? entry : {};
         const name = `step ${i + 1}`;
         return html`<div class="card nested">
-          <div class="card-head"><h4>Step ${i + 1}${typeof step.label === 'string' ? `: ${step.label}` : ''}</h4>${this.warningCount(path)}${this.listTools(FORMULA, list, i, `formula ${name}`)}</div>
+          <div
+            class="card-head"
+          >
+            <h4
+            >
+              Step ${i + 1}${typeof step.label === 'string' ? `: ${step.label}` : ''}</h4>
+            ${this.warningCount(path)} ${this.listTools(FORMULA, list, i, `formula ${name}`)}
+          </div>
           ${this.warningList(path, true)}
           <div class="grid">
-            ${this.selectField({ label: 'Operation', path: [...path, 'op'], edit: `Change operation of ${name}`, choices: OPS })}
-            ${step.op === 'round' ? this.selectField({ label: 'Round mode', path: [...path, 'mode'], edit: `Change round mode of ${name}`, choices: ROUND_MODES }) : nothing}
+            ${this.selectField({
+              label: 'Operation',
+              path: [...path, 'op'],
+              edit: `Change operation of ${name}`,
+              choices: OPS,
+            })}
+            ${
+              step.op === 'round'
+                ? this.selectField({
+                    label: 'Round mode',
+                    path: [...path, 'mode'],
+                    edit: `Change round mode of ${name}`,
+                    choices: ROUND_MODES,
+                  })
+                : nothing
+            }
             ${this.operandField(path, step, name)}
-            ${this.textField({ label: 'Label', path: [...path, 'label'], edit: `Rename ${name}`, maxLength: MAX_LABEL_LENGTH, help: 'The line shown in the price breakdown.' })}
+            ${this.textField({
+              label: 'Label',
+              path: [...path, 'label'],
+              edit: `Rename ${name}`,
+              maxLength: MAX_LABEL_LENGTH,
+              help: 'The line shown in the price breakdown.',
+            })}
           </div>
-          <editor-when .data=${this.data} .warnings=${this.warnings} .path=${[...path, 'when']} subject=${`formula ${name}`}></editor-when>
+          <editor-when
+            .data=${this.data}
+            .warnings=${this.warnings}
+            .path=${[...path, 'when']}
+            subject=${`formula ${name}`}
+          >
+            </editor-when>
         </div>`;
       })}
-      ${list.length < MAX_STEPS
-        ? html`<button type="button" @click=${() => this.commit(FORMULA, [...list, { op: 'add', value: 0 }], 'Add a formula step')}>Add a formula step</button>`
-        : nothing}
+      ${
+        list.length < MAX_STEPS
+          ? html`<button type="button" @click=${() =>
+              this.commit(
+                FORMULA,
+                [...list, { op: 'add', value: 0 }],
+                'Add a formula step',
+              )}>Add a formula step</button>`
+          : nothing
+      }
     </section>`;
   }
 
   override render() {
     const price = this.defaultPrice();
     return html`
-      <p class="panel-intro total" aria-live="polite">${price === null ? 'No pricing yet: add a price line or a choice price.' : `Default price: ${price}`}</p>
+      <p
+        class="panel-intro total"
+        aria-live="polite"
+      >
+        ${price === null ? 'No pricing yet: add a price line or a choice price.' : `Default price: ${price}`}</p>
       ${this.settingsSection()} ${this.pricingBlocksSection()} ${this.formulaSection()}`;
   }
 }

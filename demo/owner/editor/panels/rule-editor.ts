@@ -60,7 +60,8 @@ export class RuleEditor extends PanelElement {
         subject=${this.subject()}
       ></editor-when>
       <div class="grid">
-        ${this.choiceList('hide', 'Then hide these choices')} ${this.choiceList('disable', 'Then disable these choices')}
+        ${this.choiceList('hide', 'Then hide these choices')}
+        ${this.choiceList('disable', 'Then disable these choices')}
       </div>
       ${this.checkField({
         label: 'Then hide the whole block',

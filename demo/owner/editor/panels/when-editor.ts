@@ -59,8 +59,9 @@ export class WhenEditor extends PanelElement {
               Remove condition
             </button>
           </div>
-          ${block
-            ? html`<div class="picker" role="group" aria-label="Choices of ${block.name} in this condition">
+          ${
+            block
+              ? html`<div class="picker" role="group" aria-label="Choices of ${block.name} in this condition">
                 ${block.choices.map(
                   (choice) =>
                     html`<label>
@@ -78,12 +79,14 @@ export class WhenEditor extends PanelElement {
                     </label>`,
                 )}
               </div>`
-            : html`<p class="flag">⚠ No earlier block "${blockId}": this condition is ignored.</p>`}
+              : html`<p class="flag">⚠ No earlier block "${blockId}": this condition is ignored.</p>`
+          }
           ${this.warningList(`${this.path.join('.')}.${blockId}`)}
         </div>`;
       })}
-      ${unused.length && entries.length < MAX_WHEN_BLOCKS
-        ? html`<label class="check">
+      ${
+        unused.length && entries.length < MAX_WHEN_BLOCKS
+          ? html`<label class="check">
             Add a condition on
             <select
               aria-label="Add a condition on block"
@@ -100,9 +103,10 @@ export class WhenEditor extends PanelElement {
               ${unused.map((block) => html`<option value=${block.id}>${block.name}</option>`)}
             </select>
           </label>`
-        : offered.length === 0
-          ? html`<p class="help">Conditions name earlier option blocks; there are none.</p>`
-          : nothing}
+          : offered.length === 0
+            ? html`<p class="help">Conditions name earlier option blocks; there are none.</p>`
+            : nothing
+      }
       ${this.warningList(this.path, true)}
     </fieldset>`;
   }
