@@ -192,7 +192,11 @@ describe('kept revisions', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('etag')).toBe('"r3"');
     const body = await res.json();
-    expect(body).toMatchObject({ success: true, project: { id, name: 'Chair', revision: 3 }, warnings: [{ code: 'not_checked', path: 'models.0' }] });
+    expect(body).toMatchObject({
+      success: true,
+      project: { id, name: 'Chair', revision: 3 },
+      warnings: [{ code: 'not_checked', path: 'models.0' }],
+    });
     expect(body.project.data.sceneData.projectSettings.brandColor).toBe('#100000');
     expect((await current(id)).data.sceneData.projectSettings.brandColor).toBe('#100000');
     expect(await eventCount(id)).toBe(events + 1);
