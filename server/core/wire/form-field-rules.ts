@@ -31,7 +31,7 @@ function isEmptyAnswer(value: unknown, type: FormField['type']): boolean {
 
 export const isEmailAddress = (value: string) => value.length <= MAX_EMAIL_LENGTH && EMAIL.test(value);
 
-export function isPhoneNumber(value: string) {
+function isPhoneNumber(value: string) {
   const digits = value.replace(/\D/g, '').length;
   return value.length <= MAX_TEL_LENGTH && TEL.test(value) && digits >= 3 && digits <= 20;
 }
