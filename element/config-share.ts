@@ -42,6 +42,8 @@ export interface ConfigShareEventDetails {
   'config-share-price': { price: NonNullable<ConfigurationSnapshot['price']> };
   'config-share-save': { configuration: string; url: string };
   'config-share-animation': { animationId: string; trigger: 'button' | 'choice' | 'api' };
+  /** Dispatched by the viewer chunk (features/viewer.ts, RENDERED_EVENT). */
+  'config-share-rendered': null;
 }
 
 /** The page's visitor-event queue, fetched with the first event (a chunk of its own). */
@@ -84,6 +86,7 @@ const SCRIPT_ORIGIN = new URL(import.meta.url).origin;
  * @fires config-share-price - `{ price }` when first computed and whenever it changes.
  * @fires config-share-save - `{ configuration, url }`, cancelable: prevented, nothing is copied or shown.
  * @fires config-share-animation - `{ animationId, trigger }` (button, choice or api).
+ * @fires config-share-rendered - a load, a preview's edit, a configuration or a clip at rest was drawn.
  * @csspart viewer - the 3D view. @csspart status - the state message (a live region).
  * @csspart password-form - the password prompt. @csspart form - the visitor's form.
  * @csspart submit-button - the form's submit button.
@@ -739,5 +742,6 @@ declare global {
     'config-share-price': CustomEvent<ConfigShareEventDetails['config-share-price']>;
     'config-share-save': CustomEvent<ConfigShareEventDetails['config-share-save']>;
     'config-share-animation': CustomEvent<ConfigShareEventDetails['config-share-animation']>;
+    'config-share-rendered': CustomEvent<ConfigShareEventDetails['config-share-rendered']>;
   }
 }

@@ -20,8 +20,7 @@ afterEach(() => {
   cleanUp();
 });
 
-/** The stool payload as the public read answers it, for a fresh project of the fake BFF (read before the spy counts).
- */
+/** The stool payload as the public read answers it, for a fresh project of the fake BFF (read past the spy). */
 async function stoolPayload(): Promise<PublicProject> {
   const projectId = projectOf('stool');
   const { project } = await (await realFetch(`/share/${projectId}/tok`)).json();
@@ -89,7 +88,7 @@ describe('<config-share> preview', () => {
     equal(fetched.filter((path) => path === '/fake/model.glb').length, 1, 'the same file is not fetched again');
   });
 
-  it('sends no visitor event, submit or saved link while previewing, with events on and a share named', async () => {
+  it('sends no visitor event, submit or saved link while previewing, even with events on', async () => {
     const payload = await stoolPayload();
     const element = await previewOf(payload, { 'project-id': payload.id, token: 'tok', events: 'on' });
     await until(() => radio(element, 'seat', 'walnut'), 'the options panel');
