@@ -81,7 +81,7 @@ async function startBff(server: TestServer, stops: Array<() => Promise<unknown>>
 }
 
 /** The merchant's page: the element from the BFF with one script tag, the share from the page's query. */
-async function startShop(bffUrl: string, width: number, height: number, stops: Array<() => Promise<unknown>>) {
+export async function startShop(bffUrl: string, width: number, height: number, stops: Array<() => Promise<unknown>>) {
   const shopPort = await freePort();
   const shopUrl = `http://localhost:${shopPort}`;
   const shop = createServer((request, response) => {
