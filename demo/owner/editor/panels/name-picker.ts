@@ -62,7 +62,7 @@ export class NamePicker extends LitElement {
           type="text"
           list=${this.listId}
           autocomplete="off"
-          .value=${live(value)}
+          .value=${value}
           @change=${(event: Event) => this.emit((event.target as HTMLInputElement).value.trim() || undefined)}
         />
       </label>

@@ -70,6 +70,8 @@ export class PanelElement extends LitElement {
     return text ? html`<p class="help">${text}</p>` : nothing;
   }
 
+  // Text inputs bind `.value` without `live()`: a re-render while the owner types (the preview's warnings arriving)
+  // must not wipe what is typed and not yet committed.
   protected textField(
     options: FieldOptions & {
       type?: 'text' | 'url';
@@ -84,7 +86,7 @@ export class PanelElement extends LitElement {
         ${options.label}
         <input
           type=${options.type ?? 'text'}
-          .value=${live(typeof value === 'string' || typeof value === 'number' ? String(value) : '')}
+          .value=${typeof value === 'string' || typeof value === 'number' ? String(value) : ''}
           maxlength=${options.maxLength ?? nothing}
           placeholder=${options.placeholder ?? nothing}
           @change=${(event: Event) => {
@@ -121,7 +123,7 @@ export class PanelElement extends LitElement {
         <input
           type="text"
           inputmode="decimal"
-          .value=${live(error ? error.text : shown)}
+          .value=${error ? error.text : shown}
           placeholder=${options.placeholder ?? nothing}
           aria-invalid=${error ? 'true' : 'false'}
           @change=${(event: Event) => {
@@ -205,7 +207,7 @@ export class PanelElement extends LitElement {
         <input
           type="color"
           aria-label=${options.label}
-          .value=${live(shown)}
+          .value=${shown}
           @change=${(event: Event) => this.commit(options.path, (event.target as HTMLInputElement).value, options.edit)}
         />
         <span
