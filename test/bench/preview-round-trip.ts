@@ -1,3 +1,5 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { demoStoolGlb } from '../../scripts/start/demo-model.js';
 import { demoProjectData } from '../../scripts/start/demo-data.js';
@@ -32,6 +34,8 @@ const EDITS = Math.max(2, Number(process.env.BENCH_PREVIEW_EDITS ?? 30));
 const WARM_UP = 3;
 /** Edits before the anchor takes its turn, so both see the same load on the machine. */
 const BLOCK = 5;
+/** BENCH_PROFILE_DIR: a CPU profile of one more edit in each console page is written there (chrome://inspect). */
+const PROFILE_DIR = process.env.BENCH_PROFILE_DIR;
 
 const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
 const median = (values: number[]) => sorted(values)[Math.floor(values.length / 2)];
@@ -218,6 +222,15 @@ export async function measurePreviewRoundTrip(options: {
           if (done >= 0) anchor.push(performance.now() - t0);
         }
         done += count;
+      }
+      if (PROFILE_DIR) {
+        // One more edit under the CPU profiler: where the page's main thread spends the round trip.
+        const cdp = await page.context().newCDPSession(page);
+        await cdp.send('Profiler.enable');
+        await cdp.send('Profiler.start');
+        await page.evaluate(`window.editToFrame(${JSON.stringify({ choice: each.choice, price: ++price })})`);
+        const { profile } = await cdp.send('Profiler.stop');
+        await writeFile(path.join(PROFILE_DIR, `preview-${index + 1}.cpuprofile`), JSON.stringify(profile));
       }
       await page.close();
       projects.push({
