@@ -189,7 +189,7 @@ export async function measurePreviewRoundTrip(options: {
       await page.getByRole('button', { name, exact: true }).click();
       await page.getByRole('button', { name: 'Options', exact: true }).click();
       await page.locator('config-share#live-preview[state="ready"]').waitFor({ timeout: 120_000 });
-      await page.waitForFunction(() => (window as unknown as { drawStamps: number[] }).drawStamps.length > 0);
+      await page.waitForFunction(() => (globalThis as unknown as { drawStamps: number[] }).drawStamps.length > 0);
 
       const draft = JSON.parse(JSON.stringify(each.data)) as ReturnType<typeof demoProjectData>;
       const anchorChoice = (draft.sceneData.optionBlocks as Array<{ choices: Array<Record<string, unknown>> }>)
