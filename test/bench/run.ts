@@ -14,9 +14,10 @@ import { loadServerConfig } from '../../server/config.js';
 import { ensureTestPerson } from '../helpers/people.js';
 import { issueAccessToken } from '../../server/core/platform/tokens.js';
 import { TEST_SECRETS, freePort } from '../helpers/test-env.js';
-import { ensureElementBuilt } from '../../scripts/start/element-build.js';
+import { ensureConsoleBuilt, ensureElementBuilt } from '../../scripts/start/element-build.js';
 import { measureElement } from './element-first-frame.js';
 import { measureOptionChange, printOptionChange } from './option-change.js';
+import { measurePreviewRoundTrip, printPreviewRoundTrip } from './preview-round-trip.js';
 import { measureReadScaleOut, measureUploads } from './scale-out.js';
 import { benchWebhooks } from './webhook-deliveries.js';
 import { benchLibraries, printLibraries } from './libraries.js';
@@ -34,7 +35,7 @@ const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const ELEMENT_ONLY = process.env.BENCH_ONLY === 'element';
 const base = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 /**
- * `BENCH_ONLY=webhooks|libraries|outline|scale-out|bff|startup|options|events|analytics|soak` runs that
+ * `BENCH_ONLY=webhooks|libraries|outline|scale-out|bff|startup|options|preview|events|analytics|soak` runs that
  * benchmark alone (element: above).
  */
 const ONLY = process.env.BENCH_ONLY;
@@ -129,6 +130,8 @@ async function main() {
   await admin.query(`CREATE DATABASE ${dbName}`);
   const storageDir = await mkdtemp(path.join(tmpdir(), 'cs-bench-'));
   const port = await freePort();
+  // The BFF's port now: it serves the owner console, whose origin the API must allow (CONSOLE_ORIGINS).
+  const bffPort = await freePort();
   const env: Record<string, string> = {
     ...TEST_SECRETS,
     DATABASE_URL: withDatabase(base, dbName),
@@ -137,6 +140,7 @@ async function main() {
     STORAGE_DIR: storageDir,
     PORT: String(port),
     PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    CONSOLE_ORIGINS: `http://127.0.0.1:${bffPort}`,
     LOG_LEVEL: 'warn',
     // The benchmark measures throughput, not the limiter.
     RATE_LIMIT_SHARE_READ: '100000000/5m',
@@ -298,8 +302,7 @@ async function main() {
       return;
     }
 
-    // The BFF: its cache is measured below, and it serves the element to Chromium.
-    const bffPort = await freePort();
+    // The BFF: its cache is measured below, and it serves the element and the console to Chromium.
     // BENCH_PROFILE_DIR: the BFF writes a V8 CPU profile there when it exits (chrome://inspect, speedscope).
     const profile = process.env.BENCH_PROFILE_DIR;
     // BENCH_BFF_NODE_ARGS: Node flags for the BFF (`--trace-gc`, say; its stdout is then shown).
@@ -320,6 +323,15 @@ async function main() {
     if (ONLY === 'options') {
       await ensureElementBuilt((line) => console.error(line));
       printOptionChange(await measureOptionChange({ apiUrl: api, bffUrl, ownerHeaders: owner }));
+      return;
+    }
+    const previewRows = async () => {
+      const say = (line: string) => console.error(line);
+      await Promise.all([ensureElementBuilt(say), ensureConsoleBuilt(say)]);
+      printPreviewRoundTrip(await measurePreviewRoundTrip({ apiUrl: api, bffUrl, ownerHeaders: owner }));
+    };
+    if (ONLY === 'preview') {
+      await previewRows();
       return;
     }
     const visitorEventRows = async () => {
@@ -577,6 +589,7 @@ async function main() {
     );
     if (!ELEMENT_ONLY) {
       printOptionChange(await measureOptionChange({ apiUrl: api, bffUrl, ownerHeaders: owner }));
+      await previewRows();
       printStartup(await benchStartup({ env, rounds: ROUNDS }));
     }
   } finally {
