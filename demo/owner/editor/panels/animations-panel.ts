@@ -1,6 +1,6 @@
 import { html, nothing } from 'lit';
 import { customElement } from 'lit/decorators.js';
-import { entryName, idsOf, isRecord, listAt, moveItem, removeItem, uniqueSlug, type Json } from './draft-edit.js';
+import { entryName, idsOf, isRecord, listAt, uniqueSlug, type Json } from './draft-edit.js';
 import { outlineNames } from './outline-names.js';
 import { PanelElement } from './panel-element.js';
 import { MAX_ID_LENGTH, MAX_LABEL_LENGTH } from './prices.js';
@@ -64,31 +64,7 @@ export class AnimationsPanel extends PanelElement {
       <div class="card-head">
         <h3>${name}</h3>
         ${this.warningCount(path)}
-        <span class="tools">
-          <button
-            type="button"
-            ?disabled=${i === 0}
-            aria-label="Move animation ${name} up"
-            @click=${() => this.commit(ANIMATIONS, moveItem(list, i, -1), `Move animation "${name}" up`)}
-          >
-            Move up</button>
-          <button
-            type="button"
-            ?disabled=${i === list.length - 1}
-            aria-label="Move animation ${name} down"
-            @click=${() => this.commit(ANIMATIONS, moveItem(list, i, 1), `Move animation "${name}" down`)}
-          >
-            Move down</button>
-          <button
-            type="button"
-            class="danger"
-            aria-label="Remove animation ${name}"
-            @click=${() =>
-              confirm(`Remove animation "${name}"?`) &&
-              this.commit(ANIMATIONS, removeItem(list, i), `Remove animation "${name}"`)}
-          >
-            Remove</button>
-        </span>
+        ${this.listTools(ANIMATIONS, list, i, `animation ${name}`)}
       </div>
       ${this.warningList(path, true)}
       <div class="grid">

@@ -118,29 +118,7 @@ export class BlockEditor extends PanelElement {
         <h3>${this.name}</h3>
         <span class="badge">${String(this.block.type ?? 'choice')}</span>
         ${this.warningCount(this.path)}
-        <span class="tools">
-          <button
-            type="button"
-            ?disabled=${this.index === 0}
-            aria-label="Move block ${this.name} up"
-            @click=${() => this.moveOrRemove('up')}
-          >
-            Move up</button>
-          <button
-            type="button"
-            ?disabled=${this.index === count - 1}
-            aria-label="Move block ${this.name} down"
-            @click=${() => this.moveOrRemove('down')}
-          >
-            Move down</button>
-          <button
-            type="button"
-            class="danger"
-            aria-label="Remove block ${this.name}"
-            @click=${() => this.moveOrRemove('remove')}
-          >
-            Remove</button>
-        </span>
+        ${this.orderTools(`block ${this.name}`, this.index, count, (action) => this.moveOrRemove(action))}
       </div>
       ${this.warningList(this.path, true)}
       <div class="grid">

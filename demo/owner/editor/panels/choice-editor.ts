@@ -158,30 +158,13 @@ export class ChoiceEditor extends PanelElement {
         ${this.warningCount(this.path)}
       </summary>
       <div class="card-head">
-        <span class="tools">
-          <button type="button" @click=${() => this.select()}>Show in preview</button>
-          <button
-            type="button"
-            ?disabled=${this.index === 0}
-            aria-label="Move choice ${this.name} up"
-            @click=${() => this.moveOrRemove('up')}
-          >
-            Move up</button>
-          <button
-            type="button"
-            ?disabled=${this.index === count - 1}
-            aria-label="Move choice ${this.name} down"
-            @click=${() => this.moveOrRemove('down')}
-          >
-            Move down</button>
-          <button
-            type="button"
-            class="danger"
-            aria-label="Remove choice ${this.name}"
-            @click=${() => this.moveOrRemove('remove')}
-          >
-            Remove</button>
-        </span>
+        ${this.orderTools(
+          `choice ${this.name}`,
+          this.index,
+          count,
+          (action) => this.moveOrRemove(action),
+          html`<button type="button" @click=${() => this.select()}>Show in preview</button>`,
+        )}
       </div>
       ${this.warningList(this.path, true)}
       <div class="grid">

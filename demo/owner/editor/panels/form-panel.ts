@@ -107,31 +107,7 @@ export class FormPanel extends PanelElement {
         <span class="badge">${TYPES.find(([t]) => t === type)?.[1] ?? type}</span>
         ${field.required === true ? html`<span class="badge">required</span>` : nothing}
         ${this.warningCount(path)}
-        <span class="tools">
-          <button
-            type="button"
-            ?disabled=${i === 0}
-            aria-label="Move field ${name} up"
-            @click=${() => this.commit(FORM_FIELDS, moveItem(list, i, -1), `Move field "${name}" up`)}
-          >
-            Move up</button>
-          <button
-            type="button"
-            ?disabled=${i === list.length - 1}
-            aria-label="Move field ${name} down"
-            @click=${() => this.commit(FORM_FIELDS, moveItem(list, i, 1), `Move field "${name}" down`)}
-          >
-            Move down</button>
-          <button
-            type="button"
-            class="danger"
-            aria-label="Remove field ${name}"
-            @click=${() =>
-              confirm(`Remove field "${name}"?`) &&
-              this.commit(FORM_FIELDS, removeItem(list, i), `Remove field "${name}"`)}
-          >
-            Remove</button>
-        </span>
+        ${this.listTools(FORM_FIELDS, list, i, `field ${name}`)}
       </div>
       ${this.warningList(path, true)}
       <div class="grid">

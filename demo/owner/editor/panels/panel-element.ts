@@ -8,7 +8,7 @@ import {
   type ProjectDataDraft,
   type SceneWarning,
 } from '../editor-types.js';
-import { getIn, setIn, type Path } from './draft-edit.js';
+import { getIn, moveItem, removeItem, setIn, type Path } from './draft-edit.js';
 import { editorStyles } from './editor-styles.js';
 import { readNumberText, type NumberRule } from './number-rule.js';
 
@@ -45,6 +45,32 @@ export class PanelElement extends LitElement {
 
   protected commitData(next: ProjectDataDraft, label: string) {
     this.dispatchEvent(editEvent({ data: next, label }));
+  }
+
+  /** Move up, Move down and Remove for entry `index` of `count`, named `what` in their labels; `extra` goes first. */
+  protected orderTools(
+    what: string,
+    index: number,
+    count: number,
+    act: (action: 'up' | 'down' | 'remove') => void,
+    extra: TemplateResult | typeof nothing = nothing,
+  ) {
+    return html`<span class="tools">
+      ${extra}
+      <button type="button" ?disabled=${index === 0} aria-label="Move ${what} up" @click=${() => act('up')}>
+        Move up</button>
+      <button type="button" ?disabled=${index === count - 1} aria-label="Move ${what} down" @click=${() => act('down')}>
+        Move down</button>
+      <button type="button" class="danger" aria-label="Remove ${what}" @click=${() => act('remove')}>Remove</button>
+    </span>`;
+  }
+
+  /** The order tools of entry `i` of the list at `path`: each button is one edit; Remove asks first. */
+  protected listTools(path: Path, list: unknown[], i: number, what: string) {
+    return this.orderTools(what, i, list.length, (action) => {
+      if (action !== 'remove') this.commit(path, moveItem(list, i, action === 'up' ? -1 : 1), `Move ${what} ${action}`);
+      else if (confirm(`Remove ${what}?`)) this.commit(path, removeItem(list, i), `Remove ${what}`);
+    });
   }
 
   protected warningList(path: Path | string, exact = false): TemplateResult | typeof nothing {

@@ -8,7 +8,7 @@ import {
   resolveOptions,
 } from '../../../../server/core/wire/configurator/index.js';
 import { FACTOR_DIGITS } from '../../../../server/core/wire/configurator/parse-pricing.js';
-import { entryName, isRecord, listAt, moveItem, removeItem, type Json } from './draft-edit.js';
+import { entryName, isRecord, listAt, type Json } from './draft-edit.js';
 import { PanelElement } from './panel-element.js';
 import { amountRule, MAX_ID_LENGTH, MAX_LABEL_LENGTH, MAX_OWNER_NUMBER } from './prices.js';
 import { blockSummaries, FORM_FIELDS, FORMULA, idOf, PRICING_BLOCKS, SETTINGS } from './scene-lists.js';
@@ -190,32 +190,6 @@ export class PricePanel extends PanelElement {
         ${this.taxFields()}
       </div>
     </section>`;
-  }
-
-  private listTools(path: readonly (string | number)[], list: unknown[], i: number, what: string) {
-    return html`<span class="tools">
-      <button
-        type="button"
-        ?disabled=${i === 0}
-        aria-label="Move ${what} up"
-        @click=${() => this.commit(path, moveItem(list, i, -1), `Move ${what} up`)}
-      >
-        Move up</button>
-      <button
-        type="button"
-        ?disabled=${i === list.length - 1}
-        aria-label="Move ${what} down"
-        @click=${() => this.commit(path, moveItem(list, i, 1), `Move ${what} down`)}
-      >
-        Move down</button>
-      <button
-        type="button"
-        class="danger"
-        aria-label="Remove ${what}"
-        @click=${() => confirm(`Remove ${what}?`) && this.commit(path, removeItem(list, i), `Remove ${what}`)}
-      >
-        Remove</button>
-    </span>`;
   }
 
   private pricingBlocksSection() {
