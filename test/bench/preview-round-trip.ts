@@ -89,7 +89,12 @@ const EDIT_TO_FRAME = `(() => {
   const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
   window.editToFrame = async ({ choice, price }) => {
     const details = deep(document, 'details[aria-label="Choice ' + choice + '"]')[0];
-    const label = [...(details?.querySelectorAll('label') ?? [])].find((l) => l.textContent.trim().startsWith('Price'));
+    // A closed choice card renders its fields once opened, as the owner opens it to type.
+    if (details && !details.open) details.open = true;
+    const priceLabel = () =>
+      [...(details?.querySelectorAll('label') ?? [])].find((l) => l.textContent.trim().startsWith('Price'));
+    for (let i = 0; i < 100 && details && !priceLabel(); i++) await frame();
+    const label = priceLabel();
     const input = label?.querySelector('input');
     const preview = deep(document, 'config-share#live-preview')[0];
     if (!input || !preview) throw new Error('no Price input of choice ' + choice + ', or no live preview');

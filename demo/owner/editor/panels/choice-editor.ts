@@ -157,80 +157,87 @@ export class ChoiceEditor extends PanelElement {
         ${choice.default === true ? html`<span class="badge">default</span>` : nothing}
         ${this.warningCount(this.path)}
       </summary>
-      <div class="card-head">
-        ${this.orderTools(
-          `choice ${this.name}`,
-          this.index,
-          count,
-          (action) => this.moveOrRemove(action),
-          html`<button type="button" @click=${() => this.select()}>Show in preview</button>`,
-        )}
-      </div>
-      ${this.warningList(this.path, true)}
-      <div class="grid">
-        ${this.textField({
-          label: 'Label',
-          path: [...this.path, 'label'],
-          edit: this.edit('Rename'),
-          maxLength: MAX_LABEL_LENGTH,
-        })}
-        ${this.numberField({
-          label: 'Price',
-          path: [...this.path, 'price'],
-          rule: amountRule('Price'),
-          edit: this.edit('Set price'),
-          help: 'Added to the total when chosen; may be negative. Empty: no price line.',
-        })}
-        <div class="field">
-          <label class="check">
-            <input
-              type="checkbox"
-              .checked=${choice.default === true}
-              @change=${(event: Event) => this.setDefault((event.target as HTMLInputElement).checked)}
-            />
-            Default choice
-          </label>
-          ${this.warningList([...this.path, 'default'])}
+      ${
+        // A closed card renders its summary only: a project at the limits holds 2,000 choices.
+        this.open
+          ? html`
+        <div class="card-head">
+          ${this.orderTools(
+            `choice ${this.name}`,
+            this.index,
+            count,
+            (action) => this.moveOrRemove(action),
+            html`<button type="button" @click=${() => this.select()}>Show in preview</button>`,
+          )}
         </div>
-        ${this.colourField({
-          label: 'Colour',
-          path: [...this.path, 'color'],
-          edit: this.edit('Set colour'),
-          help: 'A swatch shows its thumbnail, else this colour.',
-        })}
-        ${this.textField({
-          label: 'Thumbnail URL',
-          type: 'url',
-          path: [...this.path, 'thumbnail'],
-          edit: this.edit('Set thumbnail'),
-          help: 'An https image.',
-          wide: true,
-        })}
-        ${this.textField({
-          label: 'SKU',
-          path: [...this.path, 'sku'],
-          edit: this.edit('Set SKU'),
-          maxLength: MAX_ID_LENGTH,
-        })}
-        ${this.numberField({
-          label: 'Value',
-          path: [...this.path, 'value'],
-          rule: amountRule('Value'),
-          edit: this.edit('Set value'),
-          help: 'The number a price formula step reads from this block.',
-        })}
-      </div>
-      ${this.open ? this.effectsSection() : nothing}
-      <details class="advanced">
-        <summary>Advanced</summary>
-        ${this.textField({
-          label: 'Choice id',
-          path: [...this.path, 'id'],
-          edit: this.edit('Change id'),
-          maxLength: MAX_ID_LENGTH,
-          help: 'Saved configurations, rules and the price list name choices by id.',
-        })}
-      </details>
+        ${this.warningList(this.path, true)}
+        <div class="grid">
+          ${this.textField({
+            label: 'Label',
+            path: [...this.path, 'label'],
+            edit: this.edit('Rename'),
+            maxLength: MAX_LABEL_LENGTH,
+          })}
+          ${this.numberField({
+            label: 'Price',
+            path: [...this.path, 'price'],
+            rule: amountRule('Price'),
+            edit: this.edit('Set price'),
+            help: 'Added to the total when chosen; may be negative. Empty: no price line.',
+          })}
+          <div class="field">
+            <label class="check">
+              <input
+                type="checkbox"
+                .checked=${choice.default === true}
+                @change=${(event: Event) => this.setDefault((event.target as HTMLInputElement).checked)}
+              />
+              Default choice
+            </label>
+            ${this.warningList([...this.path, 'default'])}
+          </div>
+          ${this.colourField({
+            label: 'Colour',
+            path: [...this.path, 'color'],
+            edit: this.edit('Set colour'),
+            help: 'A swatch shows its thumbnail, else this colour.',
+          })}
+          ${this.textField({
+            label: 'Thumbnail URL',
+            type: 'url',
+            path: [...this.path, 'thumbnail'],
+            edit: this.edit('Set thumbnail'),
+            help: 'An https image.',
+            wide: true,
+          })}
+          ${this.textField({
+            label: 'SKU',
+            path: [...this.path, 'sku'],
+            edit: this.edit('Set SKU'),
+            maxLength: MAX_ID_LENGTH,
+          })}
+          ${this.numberField({
+            label: 'Value',
+            path: [...this.path, 'value'],
+            rule: amountRule('Value'),
+            edit: this.edit('Set value'),
+            help: 'The number a price formula step reads from this block.',
+          })}
+        </div>
+        ${this.effectsSection()}
+        <details class="advanced">
+          <summary>Advanced</summary>
+          ${this.textField({
+            label: 'Choice id',
+            path: [...this.path, 'id'],
+            edit: this.edit('Change id'),
+            maxLength: MAX_ID_LENGTH,
+            help: 'Saved configurations, rules and the price list name choices by id.',
+          })}
+        </details>
+            `
+          : nothing
+      }
     </details>`;
   }
 }
