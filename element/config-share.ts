@@ -440,7 +440,8 @@ export class ConfigShareElement extends LitElement {
     // A new revision keeps the visitor's selections where they are still valid.
     const keep = project && this.cfg ? this.cfg.options : undefined;
     this.project = project;
-    this.cfg = undefined;
+    // A preview's edit keeps the options on screen until the next configurator renders over them (same DOM, keyed).
+    if (!this.preview || !project) this.cfg = undefined;
     this.cfgLoad = project && wantsConfigurator(project.data) ? this.loadConfigurator(project, keep) : undefined;
     if (project) this.cfgWaiting.splice(0).forEach((resolve) => void this.configurator().then(resolve));
     this.progress = 1;
