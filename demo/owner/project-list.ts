@@ -2,6 +2,7 @@ import { LitElement, html, css, nothing } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
 import type { Api, ProjectSummary } from './api.js';
 import { initials } from './editor/initials.js';
+import { cssomStyle } from './cssom-style.js';
 import { announce, errorText, panelStyles } from './styles.js';
 
 /** A placeholder's colour from the name, so each project keeps its own. */
@@ -155,9 +156,12 @@ export class ProjectList extends LitElement {
     const h = hue(p.name);
     return html`<li class="card">
       <button class="open" @click=${() => this.open(p.id)}>
-        <span class="thumb" aria-hidden="true" style=${`background:linear-gradient(135deg,hsl(${h} 45% 42%),hsl(${
-          (h + 40) % 360
-        } 50% 58%))`}>${initials(p.name)}</span>
+        <span
+          class="thumb"
+          aria-hidden="true"
+          ${cssomStyle({ background: `linear-gradient(135deg,hsl(${h} 45% 42%),hsl(${(h + 40) % 360} 50% 58%))` })}
+          >${initials(p.name)}</span
+        >
         <span class="title" id=${`project-${p.id}`}>${p.name}</span>
       </button>
       <span class="meta muted">${p.type} · ${p.modelCount} model(s) · revision ${p.revision}${

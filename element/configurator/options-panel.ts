@@ -1,6 +1,7 @@
 import { html, nothing } from 'lit';
 import { live } from 'lit/directives/live.js';
 import { repeat } from 'lit/directives/repeat.js';
+import { ref } from 'lit/directives/ref.js';
 import {
   choiceDelta,
   type Choice,
@@ -23,7 +24,10 @@ export interface OptionsPanelView {
 /** A swatch's face: its thumbnail, else its colour; the label stays the accessible name either way. */
 function swatchFace(choice: Choice) {
   if (choice.thumbnail) return html`<img class="swatch" src=${choice.thumbnail} alt="" />`;
-  if (choice.color) return html`<span class="swatch" style=${`background:${choice.color}`}></span>`;
+  // Through the CSSOM: a page whose CSP refuses inline styles (style-src 'self') still gets the colour.
+  const colour = choice.color;
+  if (colour)
+    return html`<span class="swatch" ${ref((el) => el && ((el as HTMLElement).style.background = colour))}></span>`;
   return nothing;
 }
 

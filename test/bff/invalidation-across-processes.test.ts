@@ -52,7 +52,8 @@ beforeAll(async () => {
     startProcess('bff/main.ts', { ...bffEnv, BFF_PORT: String(bff2), BFF_UPSTREAM_URL: bUrl }, bffUrls[1]),
   ]);
   bffProcesses = started.slice(1);
-}, 90_000);
+  // Three processes start from source at once, beside the Chromium suites on the same two cores.
+}, 180_000);
 
 afterAll(async () => {
   await Promise.all(processes.map((child) => child.stop()));

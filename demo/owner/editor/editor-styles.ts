@@ -33,7 +33,8 @@ export const editorStyles = css`
   .sections button:hover { background: #eef; }
   .sections button[aria-current='page'] { background: #224; color: #fff; }
   .count { background: #b45f00; color: #fff; border-radius: 999px; padding: 0 0.45rem; font-size: 0.8rem; }
-  .panel { min-width: 0; }
+  /* A wide table (a delivery log) scrolls inside the panel instead of running under the preview. */
+  .panel { min-width: 0; overflow-x: auto; }
   .panel h2 { margin-top: 0.2rem; }
   .preview { position: sticky; top: 4rem; }
   /* The preview scrolls within the window, so its options and price stay reachable beside a long panel. */

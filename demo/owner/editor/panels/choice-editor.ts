@@ -1,4 +1,5 @@
 import { html, nothing } from 'lit';
+import { cssomStyle } from '../../cssom-style.js';
 import { customElement, property } from 'lit/decorators.js';
 import { SELECT_CHOICE_EVENT, type SelectChoiceDetail } from '../editor-types.js';
 import { entryName, isRecord, listAt, moveItem, removeItem, type Json } from './draft-edit.js';
@@ -151,7 +152,7 @@ export class ChoiceEditor extends PanelElement {
       if (this.open) this.select();
     }}>
       <summary>
-        ${colour ? html`<span class="swatch" style="background:${colour}"></span>` : nothing}
+        ${colour ? html`<span class="swatch" ${cssomStyle({ background: colour })}></span>` : nothing}
         ${this.name}
         ${price !== undefined ? html`<span class="badge">${price > 0 ? '+' : ''}${price}</span>` : nothing}
         ${choice.default === true ? html`<span class="badge">default</span>` : nothing}

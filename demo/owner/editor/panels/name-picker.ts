@@ -1,4 +1,5 @@
 import { LitElement, html, nothing } from 'lit';
+import { cssomStyle } from '../../cssom-style.js';
 import { customElement, property } from 'lit/decorators.js';
 import { live } from 'lit/directives/live.js';
 import { editorStyles } from './editor-styles.js';
@@ -87,7 +88,7 @@ export class NamePicker extends LitElement {
           : html`<div class="picker" role="group" aria-label=${this.label}>
             ${this.names.map(
               (node) =>
-                html`<label style="padding-left:${node.depth * 1.1}rem">
+                html`<label ${cssomStyle({ paddingLeft: `${node.depth * 1.1}rem` })}>
                   <input
                     type="checkbox"
                     .checked=${live(selected.includes(node.name))}
