@@ -1,20 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { ProjectDataSchema } from '../core/wire/project-data-schema.js';
+import { etagMatches } from '../core/domain/public-payload.js';
 
 const PROJECT_DATA_SCHEMA_PATH = '/schemas/project-data.json';
 
 /** Where this server publishes the project data schema: its `$id`, and what the OpenAPI description references. */
 export const projectDataSchemaUrl = (publicBaseUrl: string) => `${publicBaseUrl}${PROJECT_DATA_SCHEMA_PATH}`;
-
-/** Whether an If-None-Match header names `etag` (a list, weak forms and `*` included). */
-function matches(ifNoneMatch: string | undefined, etag: string) {
-  if (!ifNoneMatch) return false;
-  return ifNoneMatch.split(',').some((tag) => {
-    const trimmed = tag.trim();
-    return trimmed === '*' || trimmed.replace(/^W\//, '') === etag;
-  });
-}
 
 /**
  * `GET /schemas/project-data.json`: the JSON Schema of a project's `data` (docs/scene-format.md) for editors,
@@ -44,7 +36,7 @@ export default async function schemaRoutes(app: FastifyInstance) {
         .header('etag', etag)
         .header('access-control-allow-origin', '*')
         .header('access-control-expose-headers', 'ETag');
-      if (matches(request.headers['if-none-match'], etag)) return reply.code(304).send();
+      if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
       return reply.type('application/schema+json; charset=utf-8').send(document);
     },
   );

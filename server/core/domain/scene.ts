@@ -55,10 +55,11 @@ export function redactSettings(value: unknown): unknown {
 }
 
 /**
- * The stored scene: the five keys of contract section 3 with the defaults the public read relies
- * on. Other keys are ignored like any unknown field (contract section 1), not stored.
+ * The stored scene: the five keys of a project's data with the defaults the public read relies on (docs/api.md).
+ * Other keys are ignored like any unknown field, not stored; two models with one id are a 400.
  */
 export function normalizeData(data: Partial<ProjectData> | undefined): ProjectData {
+  assertUniqueModelIds(data?.models as Array<{ id: string }> | undefined);
   return {
     models: data?.models ?? [],
     sceneData: data?.sceneData ?? {},
@@ -72,7 +73,7 @@ export function normalizeData(data: Partial<ProjectData> | undefined): ProjectDa
  * Model ids are the keyspace option blocks target (targetObjectId) and model-urls answers by:
  * two models with one id would make both ambiguous.
  */
-export function assertUniqueModelIds(models: ReadonlyArray<{ id: string }> = []): void {
+function assertUniqueModelIds(models: ReadonlyArray<{ id: string }> = []): void {
   const seen = new Set<string>();
   const details = models.flatMap((model, index) => {
     if (!seen.has(model.id)) {

@@ -1,6 +1,6 @@
 import { createProjectRepository } from '../repositories/projects.js';
 import { notFound } from '../domain/errors.js';
-import { assertUniqueModelIds, normalizeData, type ProjectData } from '../domain/scene.js';
+import { normalizeData, type ProjectData } from '../domain/scene.js';
 import type { SceneWarning } from '../wire/configurator/index.js';
 import type { PublicPayload, createPublicShareService } from './public-share/public-share.js';
 import type { ServiceDeps } from './service-deps.js';
@@ -27,7 +27,6 @@ export function createProjectPreviewService(deps: Pick<ServiceDeps, 'db'>, parts
       const project = await projects.identity(workspaceId, projectId);
       if (!project) throw notFound('Project');
       // The rules a save applies, so the preview shows what saving this data would serve.
-      assertUniqueModelIds(input.models as Array<{ id: string }> | undefined);
       const data = normalizeData(input);
       const [payload, warnings] = await Promise.all([
         parts.publicShare.previewPayload({ workspaceId, projectId: project.id }, project, data),

@@ -8,7 +8,7 @@ import { emitEvent } from './events.js';
 import type { PageCursor } from '../repositories/pagination.js';
 import { notFound } from '../domain/errors.js';
 import { revisionConflict, type RevisionPrecondition } from '../domain/revision-precondition.js';
-import { assertUniqueModelIds, decompressScene, normalizeData, type ProjectData } from '../domain/scene.js';
+import { decompressScene, normalizeData, type ProjectData } from '../domain/scene.js';
 import type { SceneWarning } from '../wire/configurator/index.js';
 import { deleteFiles, noticeShareChange, nudgeDeliveries, type ServiceDeps } from './service-deps.js';
 
@@ -17,7 +17,7 @@ export type { SavedBy };
 export interface ProjectInput {
   name: string;
   type: string;
-  /** As the client sent it: only the five keys of contract section 3 are kept. */
+  /** As the client sent it: only the five keys of a project's data are kept (docs/scene-format.md). */
   data?: Partial<ProjectData>;
 }
 
@@ -53,7 +53,6 @@ export function createProjectService(deps: ServiceDeps, parts: ProjectServicePar
   const revisions = createProjectRevisionRepository(deps.db);
 
   function toStored(input: ProjectInput): StoredInput {
-    assertUniqueModelIds(input.data?.models as Array<{ id: string }> | undefined);
     return { name: input.name, type: input.type, data: normalizeData(input.data) };
   }
 

@@ -1,5 +1,6 @@
 import { MathUtils, NodeIO, type GLTF, type mat4, type vec3, type vec4 } from '@gltf-transform/core';
 import type { Outline } from '../../wire/outline.js';
+import { SceneBox } from './scene-box.js';
 
 /**
  * A model's outline (docs/api.md, "Model outlines and names checked"), read from the glTF JSON alone: names,
@@ -72,35 +73,6 @@ function accessorRange(accessor: Json): { min: number[]; max: number[] } | null 
   return [...min, ...max].every(Number.isFinite) ? { min, max } : null;
 }
 
-class Bounds {
-  readonly min = [Infinity, Infinity, Infinity];
-  readonly max = [-Infinity, -Infinity, -Infinity];
-
-  /** Adds the eight corners of a local box moved by `m`. */
-  addBox(m: mat4, lo: number[], hi: number[]) {
-    for (let corner = 0; corner < 8; corner++) {
-      const x = corner & 1 ? hi[0] : lo[0];
-      const y = corner & 2 ? hi[1] : lo[1];
-      const z = corner & 4 ? hi[2] : lo[2];
-      const p = [
-        m[0] * x + m[4] * y + m[8] * z + m[12],
-        m[1] * x + m[5] * y + m[9] * z + m[13],
-        m[2] * x + m[6] * y + m[10] * z + m[14],
-      ];
-      for (let k = 0; k < 3; k++) {
-        this.min[k] = Math.min(this.min[k], p[k]);
-        this.max[k] = Math.max(this.max[k], p[k]);
-      }
-    }
-  }
-
-  toOutline(): Outline['bounds'] {
-    const empty = !this.min.every(Number.isFinite) || !this.max.every(Number.isFinite);
-    const vec = (v: number[]) => (empty ? { x: 0, y: 0, z: 0 } : { x: v[0], y: v[1], z: v[2] });
-    return { min: vec(this.min), max: vec(this.max) };
-  }
-}
-
 /** The default scene's roots (`scene`, else the first); without scenes, every node no other node holds. */
 function sceneRoots(gltf: Json, nodes: Json[]): number[] {
   const scenes = objects(gltf.scenes);
@@ -154,7 +126,7 @@ export function modelOutline(json: unknown, options: Partial<ModelOutlineOptions
     vertices: 0,
   };
   let truncated = materials.length > maxMaterials;
-  const bounds = new Bounds();
+  const bounds = new SceneBox();
   const seen = new Set<number>();
   const stack: Array<{ node: number; parent: number | null; world: mat4 }> = sceneRoots(gltf, nodes)
     .reverse()
@@ -185,7 +157,7 @@ export function modelOutline(json: unknown, options: Partial<ModelOutlineOptions
         outline.vertices += vertices;
         outline.triangles += triangleCount(primitive.mode, indices ? Math.max(0, finite(indices.count, 0)) : vertices);
         const range = accessorRange(position);
-        if (range) bounds.addBox(world, range.min, range.max);
+        if (range) bounds.add(world, range.min, range.max);
       }
     }
 
@@ -196,7 +168,8 @@ export function modelOutline(json: unknown, options: Partial<ModelOutlineOptions
     for (let i = children.length - 1; i >= 0; i--) stack.push({ node: children[i], parent: index, world });
   }
 
-  outline.bounds = bounds.toOutline();
+  const vec = (v: number[]) => (bounds.empty ? { x: 0, y: 0, z: 0 } : { x: v[0], y: v[1], z: v[2] });
+  outline.bounds = { min: vec(bounds.min), max: vec(bounds.max) };
   if (truncated) outline.truncated = true;
   return outline;
 }

@@ -1,5 +1,6 @@
 import type { Document, Node, Primitive } from '@gltf-transform/core';
 import type { ImportReadiness } from '../../wire/libraries.js';
+import { SceneBox } from './scene-box.js';
 
 /**
  * Configurator Readiness (readiness.md section 3): ten weighted checks scored out of 100. A model that
@@ -54,32 +55,15 @@ function triangleCount(prim: Primitive): number {
  * rather than glTF-Transform's getBounds, which walks every vertex.
  */
 function sceneBounds(nodes: Node[]): { min: number[]; max: number[] } {
-  const min = [Infinity, Infinity, Infinity];
-  const max = [-Infinity, -Infinity, -Infinity];
+  const box = new SceneBox();
   for (const node of nodes) {
     const m = node.getWorldMatrix();
     for (const prim of node.getMesh()!.listPrimitives()) {
       const position = prim.getAttribute('POSITION');
-      if (!position) continue;
-      const lo = position.getMin([]);
-      const hi = position.getMax([]);
-      for (let corner = 0; corner < 8; corner++) {
-        const x = corner & 1 ? hi[0] : lo[0];
-        const y = corner & 2 ? hi[1] : lo[1];
-        const z = corner & 4 ? hi[2] : lo[2];
-        const world = [
-          m[0] * x + m[4] * y + m[8] * z + m[12],
-          m[1] * x + m[5] * y + m[9] * z + m[13],
-          m[2] * x + m[6] * y + m[10] * z + m[14],
-        ];
-        for (let k = 0; k < 3; k++) {
-          min[k] = Math.min(min[k], world[k]);
-          max[k] = Math.max(max[k], world[k]);
-        }
-      }
+      if (position) box.add(m, position.getMin([]), position.getMax([]));
     }
   }
-  return { min, max };
+  return box;
 }
 
 const isPowerOfTwo = (n: number) => n > 0 && (n & (n - 1)) === 0;

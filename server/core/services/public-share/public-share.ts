@@ -175,7 +175,6 @@ export function createPublicShareService(deps: PublicShareServiceDeps) {
       return { etag: bodyEtag, body, ...headers };
     },
 
-    /** Signed URLs for any of the project's models (the missing-URL fallback); unknown or file-less ones left out. */
     /**
      * What the read would answer if the project held `data` (an owner's unsaved edits): built like the read's
      * body, in this signing window, with no share check, budget, cache or ETag.
@@ -188,6 +187,7 @@ export function createPublicShareService(deps: PublicShareServiceDeps) {
       return payloadOf(where, project, data, signingWindow());
     },
 
+    /** Signed URLs for any of the project's models (the missing-URL fallback); unknown or file-less ones left out. */
     async modelUrls(access: ShareAccess, modelIds: readonly string[]): Promise<Record<string, string>> {
       const data = decompressScene((await sceneOf(access)).scene);
       const models = (data.models ?? []).filter(
