@@ -7,7 +7,8 @@ import sharp from 'sharp';
 import { launchSystemChromium } from '../helpers/system-chromium.js';
 import { startTestServer, type TestPerson, type TestServer } from '../helpers/test-server.js';
 import { freePort, TEST_SECRETS } from '../helpers/test-env.js';
-import { startTsProcess, type ChildProcessHandle } from '../helpers/child-process.js';
+import type { ChildProcessHandle } from '../helpers/child-process.js';
+import { startConsoleBff } from '../helpers/console-bff.js';
 import { startShop } from '../helpers/merchant-shop.js';
 import { waitFor } from '../worker/submission-fixtures.js';
 import { ensureConsoleBuilt, ensureElementBuilt } from '../../scripts/start/element-build.js';
@@ -40,26 +41,14 @@ beforeAll(async () => {
   bffUrl = `http://127.0.0.1:${bffPort}`;
   server = await startTestServer({ CONSOLE_ORIGINS: bffUrl, TRUST_PROXY: '127.0.0.1,::1' });
   owner = await server.person('builder@console.test');
-  bff = startTsProcess('bff/main.ts', {
-    ...server.env.env,
-    BFF_PORT: String(bffPort),
-    BFF_UPSTREAM_URL: server.url,
-    LOG_LEVEL: 'warn',
-  });
+  const started = startConsoleBff(server, bffPort);
+  bff = started.bff;
   stoolFile = path.join(await mkdtemp(path.join(os.tmpdir(), 'stool-e2e-')), 'stool.glb');
   [browser, shopUrl] = await Promise.all([
     launchSystemChromium(),
     startShop(bffUrl, 480, 480, stops),
     writeFile(stoolFile, await demoStoolGlb()),
-    waitFor(
-      () =>
-        fetch(`${bffUrl}/health`).then(
-          (res) => res.status === 200,
-          () => false,
-        ),
-      'the BFF',
-      60_000,
-    ),
+    started.ready,
   ]);
 }, 180_000);
 

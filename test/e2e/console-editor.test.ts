@@ -6,8 +6,8 @@ import type { Browser, Page } from 'playwright-core';
 import { launchSystemChromium } from '../helpers/system-chromium.js';
 import { startTestServer, type TestPerson, type TestServer } from '../helpers/test-server.js';
 import { freePort } from '../helpers/test-env.js';
-import { startTsProcess, type ChildProcessHandle } from '../helpers/child-process.js';
-import { waitFor } from '../worker/submission-fixtures.js';
+import type { ChildProcessHandle } from '../helpers/child-process.js';
+import { startConsoleBff } from '../helpers/console-bff.js';
 import { ensureConsoleBuilt, ensureElementBuilt } from '../../scripts/start/element-build.js';
 import { demoStoolGlb } from '../../scripts/start/demo-model.js';
 import { ownerCaller } from '../helpers/owner-call.js';
@@ -37,26 +37,10 @@ beforeAll(async () => {
   bffUrl = `http://127.0.0.1:${bffPort}`;
   server = await startTestServer({ CONSOLE_ORIGINS: bffUrl, TRUST_PROXY: '127.0.0.1,::1' });
   owner = await server.person('editor@console.test');
-  bff = startTsProcess('bff/main.ts', {
-    ...server.env.env,
-    BFF_PORT: String(bffPort),
-    BFF_UPSTREAM_URL: server.url,
-    LOG_LEVEL: 'warn',
-  });
+  const started = startConsoleBff(server, bffPort);
+  bff = started.bff;
   stoolFile = path.join(await mkdtemp(path.join(os.tmpdir(), 'editor-e2e-')), 'stool.glb');
-  [browser] = await Promise.all([
-    launchSystemChromium(),
-    writeFile(stoolFile, await demoStoolGlb()),
-    waitFor(
-      () =>
-        fetch(`${bffUrl}/health`).then(
-          (res) => res.status === 200,
-          () => false,
-        ),
-      'the BFF',
-      60_000,
-    ),
-  ]);
+  [browser] = await Promise.all([launchSystemChromium(), writeFile(stoolFile, await demoStoolGlb()), started.ready]);
 }, 180_000);
 
 afterAll(async () => {
