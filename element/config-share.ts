@@ -553,8 +553,9 @@ export class ConfigShareElement extends LitElement {
         this.emit('config-share-model-missing', { modelIds: missing });
       }
       // AR shows the configured scene, whatever its number of models (the first one's file until the export is ready).
+      // A preview offers none: it is rebuilt on every edit, on the owner's desk, and AR is the shopper's.
       const [first] = models.placed;
-      if (first && scene === this.scene) this.ar = this.mountAr(project, first, viewer);
+      if (first && scene === this.scene && !this.preview) this.ar = this.mountAr(project, first, viewer);
       return viewer;
     } catch (error) {
       // No WebGL (or the chunk could not be fetched): the form still works without the scene.

@@ -3,7 +3,8 @@ import type { Browser, Page } from 'playwright-core';
 import { launchSystemChromium } from '../helpers/system-chromium.js';
 import { startTestServer, type TestPerson, type TestServer } from '../helpers/test-server.js';
 import { freePort } from '../helpers/test-env.js';
-import { startTsProcess, type ChildProcessHandle } from '../helpers/child-process.js';
+import type { ChildProcessHandle } from '../helpers/child-process.js';
+import { startConsoleBff } from '../helpers/console-bff.js';
 import { startSmtpCatcher, type SmtpCatcher } from '../helpers/smtp-catcher.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { dataUrl, png, startTestWorker, validBody, waitFor } from '../worker/submission-fixtures.js';
@@ -64,26 +65,14 @@ beforeAll(async () => {
     DASHBOARD_URL: `${bffUrl}/demo/owner/`,
   });
   owner = await server.person('owner@console.test');
-  bff = startTsProcess('bff/main.ts', {
-    ...server.env.env,
-    BFF_PORT: String(bffPort),
-    BFF_UPSTREAM_URL: server.url,
-    LOG_LEVEL: 'warn',
-  });
+  const started = startConsoleBff(server, bffPort);
+  bff = started.bff;
   // What does not depend on each other starts at once (the BFF's tsx start-up is the long pole).
   [worker, share, browser] = await Promise.all([
     startTestWorker(server.env.env, { ...libs.env, SMTP_URL: smtp.url, WEBHOOK_ALLOW_INSECURE: '1' }),
     sharedStool(),
     launchSystemChromium(),
-    waitFor(
-      () =>
-        fetch(`${bffUrl}/health`).then(
-          (res) => res.status === 200,
-          () => false,
-        ),
-      'the BFF',
-      60_000,
-    ),
+    started.ready,
   ]);
 }, 180_000);
 
@@ -99,12 +88,8 @@ afterAll(async () => {
 const consoleMessages = new WeakMap<Page, string[]>();
 
 /** What the page's Content-Security-Policy refused (Chromium logs each refusal, or the page throws it). */
-// One inline style inside the editor's live preview is refused (not yet traced; the console's own styles are not).
-const PREVIEW_STYLE_HASH = 'sha256-PXtZZkJMMyc18o/DN1ZEFOJ2qEGq95IQbVaJFMOXOb0=';
-const policyRefusals = (page: Page) =>
-  consoleMessages.get(page)!.filter((m) => /Content Security Policy/i.test(m) && !m.includes(PREVIEW_STYLE_HASH));
+const policyRefusals = (page: Page) => consoleMessages.get(page)!.filter((m) => /Content Security Policy/i.test(m));
 
-/** The console signed in through the printed link's fragment, with the console's project open. */
 async function shoot(page: Page, name: string) {
   if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true });
 }
@@ -113,6 +98,7 @@ async function shoot(page: Page, name: string) {
 const panelText = (page: Page, panel: string) =>
   page.locator(panel).evaluate((el) => (el.shadowRoot ?? el).textContent ?? '');
 
+/** The console signed in through the printed link's fragment, with the console's project open. */
 async function openConsole(projectName?: string, link = `${bffUrl}/demo/owner/#token=${owner.token}`): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   const messages: string[] = [];
