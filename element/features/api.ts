@@ -1,9 +1,8 @@
 import type { PublicProject } from '../../server/core/wire/public-project.js';
 
 /**
- * The public routes the BFF proxies (contract sections 5, 6 and 10; the submit's call is `submit-request.ts`, a lazy
- * chunk); the BFF adds the key. Nothing here throws: every answer becomes a {@link Failure} or a value, so the element
- * can always turn it into a state.
+ * The public routes the BFF proxies (the submit's call is `submit-request.ts`, a lazy chunk); the BFF adds the key.
+ * Nothing here throws: every answer becomes a {@link Failure} or a value, which the element turns into a state.
  */
 
 /** Where a share lives: the BFF origin and the share's two ids. */

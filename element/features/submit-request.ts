@@ -6,7 +6,7 @@ export interface SubmitBody {
   selectedOptions: Record<string, unknown>;
   configurationSummary: string;
   screenshots: string[];
-  /** The total the visitor saw (contract 12.9 "Form"); absent without pricing. */
+  /** The total the visitor saw; absent without pricing. */
   price?: { total: number; currency: string | null };
 }
 

@@ -1,4 +1,5 @@
 import { demoStoolGlb } from '../../scripts/start/demo-model.js';
+import { benchOwnerCall } from './bench-owner-call.js';
 import { demoProjectData } from '../../scripts/start/demo-data.js';
 import { openShopBrowser } from './shop-browser.js';
 import type { CDPSession, Page } from 'playwright-core';
@@ -105,15 +106,7 @@ export async function measureOptionChange(options: {
   ownerHeaders: Record<string, string>;
 }): Promise<OptionChangeFigures> {
   const { apiUrl, bffUrl, ownerHeaders } = options;
-  const owner = async (method: string, url: string, body?: unknown) => {
-    const res = await fetch(`${apiUrl}${url}`, {
-      method,
-      headers: body instanceof FormData ? { authorization: ownerHeaders.authorization } : ownerHeaders,
-      body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
-    });
-    if (res.status >= 300) throw new Error(`${method} ${url} answered ${res.status}`);
-    return res.json();
-  };
+  const owner = benchOwnerCall(apiUrl, ownerHeaders);
   // The demo project itself: the stool with its configurator (legs: a variant per choice).
   const form = new FormData();
   form.append('file', new Blob([Buffer.from(await demoStoolGlb())], { type: 'model/gltf-binary' }), 'stool.glb');

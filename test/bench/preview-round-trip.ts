@@ -1,4 +1,5 @@
 import { writeFile } from 'node:fs/promises';
+import { benchOwnerCall } from './bench-owner-call.js';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { demoStoolGlb } from '../../scripts/start/demo-model.js';
@@ -162,15 +163,7 @@ export async function measurePreviewRoundTrip(options: {
   ownerHeaders: Record<string, string>;
 }): Promise<PreviewRoundTripFigures> {
   const { apiUrl, bffUrl, ownerHeaders } = options;
-  const owner = async (method: string, url: string, body?: unknown) => {
-    const res = await fetch(`${apiUrl}${url}`, {
-      method,
-      headers: body instanceof FormData ? { authorization: ownerHeaders.authorization } : ownerHeaders,
-      body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
-    });
-    if (res.status >= 300) throw new Error(`${method} ${url} answered ${res.status}: ${await res.text()}`);
-    return res.json();
-  };
+  const owner = benchOwnerCall(apiUrl, ownerHeaders);
   // The stool uploaded as an asset: the editor reads its outline, the preview signs its URL.
   const form = new FormData();
   form.append('file', new Blob([Buffer.from(await demoStoolGlb())], { type: 'model/gltf-binary' }), 'stool.glb');

@@ -130,7 +130,7 @@ async function main() {
   await admin.query(`CREATE DATABASE ${dbName}`);
   const storageDir = await mkdtemp(path.join(tmpdir(), 'cs-bench-'));
   const port = await freePort();
-  // The BFF's port now: it serves the owner console, whose origin the API must allow (CONSOLE_ORIGINS).
+  // Chosen before the server starts: the BFF serves the console, whose origin the API must allow (CONSOLE_ORIGINS).
   const bffPort = await freePort();
   const env: Record<string, string> = {
     ...TEST_SECRETS,
