@@ -6,10 +6,11 @@ import { MAX_ID_LENGTH, MAX_LABEL_LENGTH } from './prices.js';
 import { BLOCKS, idOf, modelChoices } from './scene-lists.js';
 import './choice-editor.js';
 import './rule-editor.js';
+import {
+  MAX_CHOICES_PER_BLOCK,
+  MAX_RULES_PER_BLOCK as MAX_RULES,
+} from '../../../../server/core/wire/configurator/parse-option-blocks.js';
 
-/** Choices per block and rules per block (docs/scene-format.md, limits). */
-const MAX_CHOICES_PER_BLOCK = 100;
-const MAX_RULES = 20;
 const TYPES = [
   ['choice', 'Choice: a list of options'],
   ['swatch', 'Swatch: colour or picture tiles'],

@@ -13,12 +13,13 @@ import { PanelElement } from './panel-element.js';
 import { amountRule, MAX_ID_LENGTH, MAX_LABEL_LENGTH, MAX_OWNER_NUMBER } from './prices.js';
 import { blockSummaries, FORM_FIELDS, FORMULA, idOf, PRICING_BLOCKS, SETTINGS } from './scene-lists.js';
 import './when-editor.js';
+import {
+  MAX_FORMULA_STEPS as MAX_STEPS,
+  MAX_PRICING_BLOCKS,
+} from '../../../../server/core/wire/configurator/parse-pricing.js';
 
 const PRICING = [...SETTINGS, 'pricing'];
 const COMMON_CURRENCIES = ['EUR', 'USD', 'GBP', 'CHF', 'SEK', 'NOK', 'DKK', 'PLN', 'CZK', 'CAD', 'AUD', 'JPY'];
-/** Pricing blocks and formula steps (docs/scene-format.md, limits). */
-const MAX_PRICING_BLOCKS = 100;
-const MAX_STEPS = 50;
 const OPS = [
   ['add', 'Add'],
   ['multiply', 'Multiply by'],
