@@ -113,8 +113,6 @@ export class ProjectEditor extends LitElement {
   @state() private conflictRevision?: number;
   /** Whether a preview payload arrived: until then the element is not shown (it has no project to read). */
   @state() private previewShown = false;
-  /** Bumped on each undo-stack change, so the buttons' labels re-render. */
-  @state() private historyTick = 0;
   @query('#conflict-dialog') private conflictDialog!: HTMLDialogElement;
   @query('#leave-dialog') private leaveDialog!: HTMLDialogElement;
   @query('#live-preview') private previewElement?: PreviewElement;
@@ -177,7 +175,7 @@ export class ProjectEditor extends LitElement {
       const { project, etag } = await this.api.project(this.projectId);
       this.adopt(project.name, project.type, draftOf(project.data), project.revision, etag);
       this.history.clear();
-      this.historyTick++;
+      this.requestUpdate();
       this.schedulePreview(0);
     } catch (error) {
       announce(this, `Could not open the project: ${errorText(error)}`, 'error');
@@ -199,7 +197,7 @@ export class ProjectEditor extends LitElement {
     const { data, label } = event.detail;
     if (!this.data || same(data, this.data)) return;
     this.history.record(this.data, data, label);
-    this.historyTick++;
+    this.requestUpdate();
     this.apply(data);
   }
 
@@ -213,7 +211,7 @@ export class ProjectEditor extends LitElement {
   private undo() {
     const step = this.history.undo();
     if (!step) return;
-    this.historyTick++;
+    this.requestUpdate();
     this.apply(step.data);
     announce(this, `Undone: ${step.label}.`);
   }
@@ -221,7 +219,7 @@ export class ProjectEditor extends LitElement {
   private redo() {
     const step = this.history.redo();
     if (!step) return;
-    this.historyTick++;
+    this.requestUpdate();
     this.apply(step.data);
     announce(this, `Redone: ${step.label}.`);
   }
@@ -343,7 +341,7 @@ export class ProjectEditor extends LitElement {
       // One step from theirs to the merge: undo shows their revision as it is.
       this.history.clear();
       this.history.record(theirs, merged, 'Re-apply my edits');
-      this.historyTick++;
+      this.requestUpdate();
       this.name = name;
       this.apply(merged);
       announce(this, `Loaded revision ${project.revision} and re-applied your edits: check them, then save.`);
@@ -374,7 +372,6 @@ export class ProjectEditor extends LitElement {
 
   override render() {
     if (!this.data) return html`<p class="muted">Opening the project…</p>`;
-    void this.historyTick;
     const undoLabel = this.history.undoLabel;
     const redoLabel = this.history.redoLabel;
     const dirty = this.dirty;
