@@ -235,6 +235,9 @@ export function createApi(credentials: Credentials) {
     putProject: (id: string, input: ProjectInput, ifMatch?: string) =>
       call<ProjectSaved>('PUT', project(id), input, ifMatch ? { 'if-match': ifMatch } : {}),
     deleteProject: (id: string) => call<unknown>('DELETE', project(id)),
+    /** The project card's picture (docs/api.md, "Project thumbnails"). */
+    putThumbnail: (id: string, image: string) =>
+      call<{ thumbnailUrl: string }>('PUT', `${project(id)}/thumbnail`, { image }),
     revisions: (id: string) =>
       call<{ revisions: RevisionSummary[] }>('GET', `${project(id)}/revisions`).then((r) => r.revisions),
     revision: (id: string, revision: number) => call<RevisionContent>('GET', `${project(id)}/revisions/${revision}`),

@@ -12,8 +12,11 @@ function hue(name: string): number {
   return h;
 }
 
+const gradientOf = (h: number) => `linear-gradient(135deg,hsl(${h} 45% 42%),hsl(${(h + 40) % 360} 50% 58%))`;
+
 /**
- * The workspace's projects as cards: open, create (name, type), rename, duplicate and delete behind a confirmation.
+ * The workspace's projects as cards (the picture saved with the project, else its initials): open, create (name,
+ * type), rename, duplicate and delete behind a confirmation.
  * Fires `project-open` with the id and `projects-changed` after each change, so the console reads the list again.
  */
 @customElement('project-list')
@@ -38,6 +41,7 @@ export class ProjectList extends LitElement {
       .meta { padding: 0 0.7rem; font-size: 0.85rem; }
       .actions { padding: 0.3rem 0.5rem 0.5rem; margin-top: auto; }
       .actions button { font-size: 0.85rem; padding: 0.2rem 0.5rem; }
+      img.thumb { width: 100%; object-fit: cover; background: #eef0f3; }
       .open:hover .thumb { filter: brightness(1.08); }
       dialog form { margin: 0; }
     `,
@@ -104,13 +108,30 @@ export class ProjectList extends LitElement {
   private async duplicate(source: ProjectSummary) {
     await this.run(`${source.name} copy created.`, async () => {
       const { project } = await this.api.project(source.id);
-      await this.api.createProject({
+      const { project: copy } = await this.api.createProject({
         name: `${project.name} copy`.slice(0, 200),
         type: project.type,
         data: project.data,
       });
+      if (project.thumbnailUrl) await this.copyThumbnail(project.thumbnailUrl, copy.id);
       return undefined;
     });
+  }
+
+  /** The copy gets the original's picture; without it, the copy shows its initials until its first save. */
+  private async copyThumbnail(url: string, projectId: string) {
+    try {
+      const blob = await (await fetch(url)).blob();
+      const image = await new Promise<string>((resolve, reject) => {
+        const reader = new FileReader();
+        reader.onload = () => resolve(String(reader.result));
+        reader.onerror = () => reject(reader.error ?? new Error('unreadable'));
+        reader.readAsDataURL(blob);
+      });
+      await this.api.putThumbnail(projectId, image);
+    } catch {
+      // The project is copied; only its picture is missing.
+    }
   }
 
   private async removeConfirmed() {
@@ -156,12 +177,16 @@ export class ProjectList extends LitElement {
     const h = hue(p.name);
     return html`<li class="card">
       <button class="open" @click=${() => this.open(p.id)}>
-        <span
-          class="thumb"
-          aria-hidden="true"
-          ${cssomStyle({ background: `linear-gradient(135deg,hsl(${h} 45% 42%),hsl(${(h + 40) % 360} 50% 58%))` })}
-          >${initials(p.name)}</span
-        >
+        ${
+          p.thumbnailUrl
+            ? html`<img class="thumb" src=${p.thumbnailUrl} alt="" loading="lazy" />`
+            : html`<span
+                class="thumb"
+                aria-hidden="true"
+                ${cssomStyle({ background: gradientOf(h) })}
+                >${initials(p.name)}</span
+              >`
+        }
         <span class="title" id=${`project-${p.id}`}>${p.name}</span>
       </button>
       <span class="meta muted">${p.type} · ${p.modelCount} model(s) · revision ${p.revision}${

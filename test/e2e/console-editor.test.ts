@@ -2,6 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
 import type { Browser, Page } from 'playwright-core';
 import { launchSystemChromium } from '../helpers/system-chromium.js';
 import { startTestServer, type TestPerson, type TestServer } from '../helpers/test-server.js';
@@ -66,7 +67,10 @@ async function openConsole(viewport = { width: 1280, height: 800 }): Promise<Pag
 const status = (page: Page) => page.locator('#status').textContent();
 
 async function projectByName(name: string) {
-  const { projects } = await ownerCall<{ projects: Array<{ id: string; name: string }> }>('GET', '/projects');
+  const { projects } = await ownerCall<{ projects: Array<{ id: string; name: string; thumbnailUrl: string | null }> }>(
+    'GET',
+    '/projects',
+  );
   return projects.find((p) => p.name === name);
 }
 
@@ -123,6 +127,16 @@ describe('the console editor', () => {
     const { project } = await ownerCall('GET', `/projects/${saved!.id}`);
     expect(project.data.models).toHaveLength(1);
     expect(project.data.models[0].rotation.y).toBeCloseTo(Math.PI / 2, 6);
+    // The save gives the project's card a picture of the preview: the stool, not an empty frame.
+    await expect
+      .poll(async () => (await projectByName('Oak stool'))?.thumbnailUrl ?? null, { timeout: 20_000 })
+      .toMatch(/\/files\/.+\.webp\?/);
+    const picture = sharp(
+      Buffer.from(await (await fetch((await projectByName('Oak stool'))!.thumbnailUrl!)).arrayBuffer()),
+    );
+    expect(await picture.metadata()).toMatchObject({ format: 'webp', width: 480, height: 300 });
+    const { channels } = await picture.stats();
+    expect(Math.max(...channels.slice(0, 3).map((channel) => channel.stdev))).toBeGreaterThan(5);
 
     await page.setViewportSize({ width: 1920, height: 1080 });
     await shoot(page, 'editor-models-1920');
@@ -133,9 +147,20 @@ describe('the console editor', () => {
     // Back to the list: duplicate, rename and delete (confirmed).
     await page.getByRole('button', { name: '← All projects' }).click();
     const card = page.getByRole('listitem').filter({ hasText: 'Oak stool' }).first();
+    await expect
+      .poll(() =>
+        card.locator('img.thumb').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
+      )
+      .toBe(480);
     await card.getByRole('button', { name: 'Duplicate' }).click();
     await expect.poll(() => page.getByRole('button', { name: 'Oak stool copy' }).count(), { timeout: 10_000 }).toBe(1);
     const copy = page.getByRole('listitem').filter({ hasText: 'Oak stool copy' });
+    // The copy carries the original's picture.
+    await expect
+      .poll(() =>
+        copy.locator('img.thumb').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
+      )
+      .toBe(480);
     await copy.getByRole('button', { name: 'Rename…' }).click();
     const rename = page.getByRole('dialog', { name: /Rename/ });
     await rename.getByLabel('New name').fill('Walnut stool');

@@ -26,6 +26,8 @@ let server: TestServer;
 const who = {} as Record<Exclude<Principal, 'anonymous' | 'apiKey'>, TestPerson>;
 let apiKey = '';
 
+const ONE_PIXEL_PNG =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 const projectBody = { name: 'Matrix', type: 'configurator', data: { models: [], sceneData: {} } };
 
 async function asOwner(method: string, path: string, body?: unknown) {
@@ -122,6 +124,20 @@ const routes: RouteCase[] = [
     level: 'write',
     ok: 200,
     prepare: async () => ({ path: `/projects/${await newProject()}/preview`, body: { data: projectBody.data } }),
+  },
+  {
+    name: 'set project thumbnail',
+    method: 'PUT',
+    level: 'write',
+    ok: 200,
+    prepare: async () => ({ path: `/projects/${await newProject()}/thumbnail`, body: { image: ONE_PIXEL_PNG } }),
+  },
+  {
+    name: 'remove project thumbnail',
+    method: 'DELETE',
+    level: 'write',
+    ok: 200,
+    prepare: async () => ({ path: `/projects/${await newProject()}/thumbnail` }),
   },
   {
     name: 'delete project',

@@ -16,6 +16,7 @@ import {
   type SceneWarning,
   type SelectChoiceDetail,
 } from './editor-types.js';
+import { thumbnailFrom } from './thumbnail-image.js';
 import { reapplyEdits } from './reapply-edits.js';
 import './panels/index.js';
 import './models-panel.js';
@@ -63,6 +64,7 @@ type PreviewElement = HTMLElement & {
   preview?: unknown;
   setOption?: (blockId: string, choiceId: string) => Promise<boolean>;
   getCameraView?: () => { position: unknown; target: unknown };
+  screenshot?: () => Promise<string | null>;
 };
 
 /** A stored `data` with the fields every panel reads filled in, so panels never meet a missing list. */
@@ -121,6 +123,10 @@ export class ProjectEditor extends LitElement {
   private readonly history = new EditHistory();
   private previewTimer?: ReturnType<typeof setTimeout>;
   private previewSeq = 0;
+  /** The draft the preview was last given, and the one it has drawn (its `config-share-rendered`). */
+  private previewedData?: ProjectDataDraft;
+  private drawnData?: ProjectDataDraft;
+  private readonly drawWaiters = new Set<() => void>();
   private readonly outlinesByAsset = new Map<string, Promise<OutlinesByModel[string]>>();
 
   private readonly onKey = (event: KeyboardEvent) => this.shortcut(event);
@@ -255,6 +261,7 @@ export class ProjectEditor extends LitElement {
       this.previewShown = true;
       await this.updateComplete;
       if (this.previewElement) this.previewElement.preview = reply.payload;
+      this.previewedData = data;
     } catch (error) {
       if (seq !== this.previewSeq) return;
       this.previewNote =
@@ -312,6 +319,7 @@ export class ProjectEditor extends LitElement {
       this.dispatchEvent(new CustomEvent('project-saved', { detail: reply.project, bubbles: true, composed: true }));
       const count = this.warnings.length;
       announce(this, `Saved as revision ${this.revision}${count ? `, with ${count} warning(s)` : ''}.`);
+      void this.storeThumbnail(data);
     } catch (error) {
       if (error instanceof ApiError && error.status === 412) {
         this.conflictRevision = Number(error.body.currentRevision) || undefined;
@@ -320,6 +328,42 @@ export class ProjectEditor extends LitElement {
       } else announce(this, `Save failed: ${errorText(error)}`, 'error');
     } finally {
       this.saving = false;
+    }
+  }
+
+  private onPreviewRendered() {
+    this.drawnData = this.previewedData;
+    for (const waiter of this.drawWaiters) waiter();
+  }
+
+  /** True once the preview has drawn `data`; false when it has not within `ms` (a newer edit, a model that fails). */
+  private previewDrawn(data: ProjectDataDraft, ms = 20_000): Promise<boolean> {
+    return new Promise((resolve) => {
+      const check = () => {
+        if (this.drawnData === data) done(true);
+      };
+      const done = (drawn: boolean) => {
+        clearTimeout(timer);
+        this.drawWaiters.delete(check);
+        resolve(drawn);
+      };
+      const timer = setTimeout(() => done(false), ms);
+      this.drawWaiters.add(check);
+      check();
+    });
+  }
+
+  /** The project card's picture of the preview as saved; a failure leaves the card as it was and says nothing. */
+  private async storeThumbnail(data: ProjectDataDraft) {
+    try {
+      if (data.models.length === 0 || !(await this.previewDrawn(data))) return;
+      const screenshot = await this.previewElement?.screenshot?.();
+      const image = screenshot ? await thumbnailFrom(screenshot) : null;
+      if (!image) return;
+      await this.api.putThumbnail(this.projectId, image);
+      this.dispatchEvent(new CustomEvent('projects-changed', { bubbles: true, composed: true }));
+    } catch {
+      // The card keeps its previous picture; the next save tries again.
     }
   }
 
@@ -407,7 +451,11 @@ export class ProjectEditor extends LitElement {
           <div class="preview-frame">
             ${
               this.previewShown
-                ? html`<config-share id="live-preview" events="off"></config-share>`
+                ? html`<config-share
+                    id="live-preview"
+                    events="off"
+                    @config-share-rendered=${this.onPreviewRendered}
+                  ></config-share>`
                 : html`<p class="muted placeholder">The live preview of your unsaved edits shows here.</p>`
             }
           </div>

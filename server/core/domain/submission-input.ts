@@ -2,12 +2,7 @@ import { invalidRequest } from './errors.js';
 import { FORM_FIELD_MESSAGES } from '../wire/form-field-messages.js';
 import { checkFormFields } from '../wire/form-field-rules.js';
 import { readFormFields } from '../wire/form-fields.js';
-import {
-  MAX_SCREENSHOT_PIXELS,
-  MAX_SCREENSHOT_SIDE,
-  imageDimensions,
-  isScreenshotSizeAllowed,
-} from './image-dimensions.js';
+import { MAX_SCREENSHOT_PIXELS, MAX_SCREENSHOT_SIDE, imageDimensions } from './image-dimensions.js';
 import {
   MAX_OBJECT_JSON_BYTES,
   MAX_SCREENSHOT_BYTES,
@@ -27,12 +22,31 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 const fieldError = (field: string, message: string) => invalidRequest(`${field} ${message}`, [{ field, message }]);
 
+/** What a decoded image data URL may weigh and measure. */
+export interface ImageLimits {
+  maxBytes: number;
+  /** In words for the error, e.g. "5 MB (5,000,000 bytes)". */
+  maxBytesText: string;
+  maxSide: number;
+  maxPixels: number;
+}
+
+const SCREENSHOT_LIMITS: ImageLimits = {
+  maxBytes: MAX_SCREENSHOT_BYTES,
+  maxBytesText: '5 MB (5,000,000 bytes)',
+  maxSide: MAX_SCREENSHOT_SIDE,
+  maxPixels: MAX_SCREENSHOT_PIXELS,
+};
+
 /**
- * Decodes one screenshot data URL, checking type, size, content and pixel size: decoders allocate by pixels,
+ * Decodes an image data URL, checking type, size, content and pixel size: decoders allocate by pixels,
  * not file size (a 249 KB PNG of 8000 × 8000 costs the PDF step 1 GB).
  */
-export function decodeScreenshot(value: string, index: number): { mimeType: ScreenshotType; data: Buffer } {
-  const field = `body.screenshots.${index}`;
+export function decodeImageDataUrl(
+  value: string,
+  field: string,
+  limits: ImageLimits,
+): { mimeType: ScreenshotType; data: Buffer } {
   const match = DATA_URL.exec(value);
   if (!match) throw fieldError(field, 'must be a base64 data URL (data:image/png;base64,...).');
   const mimeType = match[1].toLowerCase();
@@ -41,23 +55,27 @@ export function decodeScreenshot(value: string, index: number): { mimeType: Scre
   const payload = value.slice(match[0].length);
   // Checked before decoding, so an oversized image costs no allocation.
   const padding = payload.endsWith('==') ? 2 : payload.endsWith('=') ? 1 : 0;
-  if ((payload.length / 4) * 3 - padding > MAX_SCREENSHOT_BYTES)
-    throw fieldError(field, 'is larger than 5 MB (5,000,000 bytes).');
+  if ((payload.length / 4) * 3 - padding > limits.maxBytes)
+    throw fieldError(field, `is larger than ${limits.maxBytesText}.`);
   if (payload.length % 4 !== 0 || !BASE64.test(payload)) throw fieldError(field, 'is not valid base64.');
   const data = Buffer.from(payload, 'base64');
   if (data.length === 0) throw fieldError(field, 'is empty.');
   // The header check is also the type check: null unless the bytes are a readable image of that type.
   const size = imageDimensions(data, mimeType);
   if (!size) throw fieldError(field, `does not contain ${mimeType} data with a readable header.`);
-  if (!isScreenshotSizeAllowed(size)) {
+  const { width, height } = size;
+  if (width > limits.maxSide || height > limits.maxSide || width * height > limits.maxPixels) {
     throw fieldError(
       field,
-      `is ${size.width} × ${size.height} pixels; ` +
-        `at most ${MAX_SCREENSHOT_SIDE} per side and ${MAX_SCREENSHOT_PIXELS} in all.`,
+      `is ${width} × ${height} pixels; at most ${limits.maxSide} per side and ${limits.maxPixels} in all.`,
     );
   }
   return { mimeType, data };
 }
+
+/** One screenshot of a submit. */
+export const decodeScreenshot = (value: string, index: number) =>
+  decodeImageDataUrl(value, `body.screenshots.${index}`, SCREENSHOT_LIMITS);
 
 /**
  * The answers checked against the project's form fields (required, then by type): a 400 whose

@@ -28,6 +28,7 @@ export function createProjectRepository(db: Db) {
           type: projects.type,
           revision: projects.revision,
           modelCount: projects.modelCount,
+          thumbnailKey: projects.thumbnailKey,
           createdAt: projects.createdAt,
           updatedAt: projects.updatedAt,
         })
@@ -97,9 +98,17 @@ export function createProjectRepository(db: Db) {
         .returning();
       return row ?? null;
     },
+    /** Points the project at a new thumbnail (or none) and answers the key it replaces; null when not found. */
+    async setThumbnail(tx: Executor, workspaceId: string, id: string, key: string | null) {
+      const where = and(eq(projects.workspaceId, workspaceId), eq(projects.id, id));
+      const [current] = await tx.select({ key: projects.thumbnailKey }).from(projects).where(where).for('update');
+      if (!current) return null;
+      await tx.update(projects).set({ thumbnailKey: key }).where(where);
+      return { previousKey: current.key };
+    },
     /**
      * Deletes the project (its share settings, requests and events go with it by cascade) and
-     * answers the storage keys of its requests' files, for the caller to remove after commit.
+     * answers the storage keys of its thumbnail and its requests' files, for the caller to remove after commit.
      */
     async delete(tx: Executor, workspaceId: string, id: string): Promise<{ storageKeys: string[] } | null> {
       const pdfs = await tx
@@ -114,9 +123,10 @@ export function createProjectRepository(db: Db) {
       const rows = await tx
         .delete(projects)
         .where(and(eq(projects.workspaceId, workspaceId), eq(projects.id, id)))
-        .returning({ id: projects.id });
+        .returning({ key: projects.thumbnailKey });
       if (rows.length === 0) return null;
-      return { storageKeys: [...pdfs, ...shots].map((row) => row.key).filter((key): key is string => Boolean(key)) };
+      const keys = [...pdfs, ...shots, ...rows].map((row) => row.key);
+      return { storageKeys: keys.filter((key): key is string => Boolean(key)) };
     },
   };
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Project } from '../platform/db/schema/index.js';
 import type { Tx } from '../platform/db/client.js';
 import type { UnitOfWork } from '../platform/db/transactions.js';
@@ -9,10 +10,20 @@ import type { PageCursor } from '../repositories/pagination.js';
 import { notFound } from '../domain/errors.js';
 import { revisionConflict, type RevisionPrecondition } from '../domain/revision-precondition.js';
 import { decompressScene, normalizeData, type ProjectData } from '../domain/scene.js';
+import { decodeImageDataUrl } from '../domain/submission-input.js';
+import { storageKeys } from '../platform/storage/index.js';
+import { MAX_THUMBNAIL_BYTES, MAX_THUMBNAIL_SIDE } from '../wire/project-thumbnail.js';
 import type { SceneWarning } from '../wire/configurator/index.js';
 import { deleteFiles, noticeShareChange, nudgeDeliveries, type ServiceDeps } from './service-deps.js';
 
 export type { SavedBy };
+
+const THUMBNAIL_LIMITS = {
+  maxBytes: MAX_THUMBNAIL_BYTES,
+  maxBytesText: `${MAX_THUMBNAIL_BYTES / 1024} KB`,
+  maxSide: MAX_THUMBNAIL_SIDE,
+  maxPixels: MAX_THUMBNAIL_SIDE * MAX_THUMBNAIL_SIDE,
+};
 
 export interface ProjectInput {
   name: string;
@@ -94,6 +105,15 @@ export function createProjectService(deps: ServiceDeps, parts: ProjectServicePar
     return updated;
   }
 
+  /** Points the project at `key` (null: none); the replaced picture goes after the commit. */
+  async function pointThumbnail(workspaceId: string, id: string, key: string | null) {
+    await deps.inTransaction(async ({ tx, afterCommit }) => {
+      const result = await repo.setThumbnail(tx, workspaceId, id, key);
+      if (!result) throw notFound('Project');
+      if (result.previousKey && result.previousKey !== key) afterCommit(deleteFiles(deps, [result.previousKey]));
+    });
+  }
+
   const withWarnings = async (workspaceId: string, project: Project, data: ProjectData): Promise<SavedProject> => ({
     project,
     warnings: await parts.warningsFor(workspaceId, data),
@@ -135,6 +155,22 @@ export function createProjectService(deps: ServiceDeps, parts: ProjectServicePar
       });
       return withWarnings(workspaceId, row, data);
     },
+
+    /**
+     * Stores the console's picture of the project (a PNG, JPEG or WebP data URL) and answers its storage key. The
+     * object is written before the row names it; a write the row never names is the storage sweeper's to remove.
+     */
+    async setThumbnail(workspaceId: string, id: string, image: string): Promise<string> {
+      if (!(await repo.exists(workspaceId, id))) throw notFound('Project');
+      const { mimeType, data } = decodeImageDataUrl(image, 'body.image', THUMBNAIL_LIMITS);
+      const hash = createHash('sha256').update(data).digest('base64url').slice(0, 22);
+      const key = storageKeys.projectThumbnail(workspaceId, id, hash, mimeType.slice('image/'.length));
+      await deps.storage.put(key, data, { contentType: mimeType });
+      await pointThumbnail(workspaceId, id, key);
+      return key;
+    },
+
+    clearThumbnail: (workspaceId: string, id: string) => pointThumbnail(workspaceId, id, null),
 
     /** Deletes the project with its share, requests and events; their files go after the commit. */
     async delete(workspaceId: string, id: string): Promise<void> {

@@ -1,6 +1,10 @@
 import { Type } from 'typebox';
 import { SceneWarningSchema } from './scene-report.js';
 
+const ThumbnailUrl = Type.Union([Type.String(), Type.Null()], {
+  description: 'A signed URL of the picture set with PUT /projects/:id/thumbnail; null when none is set.',
+});
+
 /** The project reads' answers, as TypeBox schemas the routes document with and the owner console types itself with. */
 export const ProjectSummary = Type.Object({
   id: Type.String(),
@@ -8,6 +12,7 @@ export const ProjectSummary = Type.Object({
   type: Type.String(),
   revision: Type.Integer(),
   modelCount: Type.Integer(),
+  thumbnailUrl: ThumbnailUrl,
   createdAt: Type.String(),
   updatedAt: Type.String(),
 });
@@ -25,6 +30,7 @@ const Project = Type.Object({
   name: Type.String(),
   type: Type.String(),
   revision: Type.Integer(),
+  thumbnailUrl: ThumbnailUrl,
   data: Type.Object({}, { additionalProperties: true }),
   createdAt: Type.String(),
   updatedAt: Type.String(),

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { toProjectBody, toSavedProjectBody } from '../presenters/project-body.js';
+import { thumbnailUrlOf, toProjectBody, toSavedProjectBody } from '../presenters/project-body.js';
 import { ProjectInput } from '../../schemas/projects.js';
 import { IfMatchHeaders, RevisionConflictBody, withRevisionEtag } from '../../schemas/project-revisions.js';
 import { ProjectListReply, ProjectReply, ProjectSaveReply } from '../../core/wire/projects.js';
@@ -12,6 +12,7 @@ import type { ProjectData } from '../../core/domain/scene.js';
 import sceneReportRoutes from './scene-report.js';
 import revisionRoutes from './revisions.js';
 import previewRoutes from './preview.js';
+import thumbnailRoutes from './thumbnail.js';
 import { savedByOf } from './saved-by.js';
 
 /**
@@ -20,11 +21,13 @@ import { savedByOf } from './saved-by.js';
  */
 export default async function projectRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { signer } = app.deps;
   const { projects } = app.deps.services;
   const tags = ['projects'];
   await app.register(sceneReportRoutes);
   await app.register(revisionRoutes);
   await app.register(previewRoutes);
+  await app.register(thumbnailRoutes);
 
   app.post(
     '/projects',
@@ -46,7 +49,10 @@ export default async function projectRoutes(fastify: FastifyInstance) {
         { name, type, data: data as Partial<ProjectData> | undefined },
         savedByOf(request),
       );
-      return reply.code(201).header('etag', revisionEtag(saved.project.revision)).send(toSavedProjectBody(saved));
+      return reply
+        .code(201)
+        .header('etag', revisionEtag(saved.project.revision))
+        .send(toSavedProjectBody(saved, signer));
     },
   );
 
@@ -71,8 +77,9 @@ export default async function projectRoutes(fastify: FastifyInstance) {
       );
       return {
         success: true,
-        projects: page.items.map((p) => ({
+        projects: page.items.map(({ thumbnailKey, ...p }) => ({
           ...p,
+          thumbnailUrl: thumbnailUrlOf(thumbnailKey, signer),
           createdAt: p.createdAt.toISOString(),
           updatedAt: p.updatedAt.toISOString(),
         })),
@@ -96,7 +103,7 @@ export default async function projectRoutes(fastify: FastifyInstance) {
     async (request, reply) => {
       const row = await projects.get(request.auth.workspaceId, request.params.id);
       reply.header('etag', revisionEtag(row.revision));
-      return { success: true, project: toProjectBody(row) };
+      return { success: true, project: toProjectBody(row, signer) };
     },
   );
 
@@ -131,7 +138,7 @@ export default async function projectRoutes(fastify: FastifyInstance) {
         { savedBy: savedByOf(request), expected: parseIfMatch(request.headers['if-match']) },
       );
       reply.header('etag', revisionEtag(saved.project.revision));
-      return toSavedProjectBody(saved);
+      return toSavedProjectBody(saved, signer);
     },
   );
 

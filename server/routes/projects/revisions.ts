@@ -89,7 +89,7 @@ export default async function revisionRoutes(fastify: FastifyInstance) {
         },
       );
       reply.header('etag', revisionEtag(saved.project.revision));
-      return toSavedProjectBody(saved);
+      return toSavedProjectBody(saved, app.deps.signer);
     },
   );
 }

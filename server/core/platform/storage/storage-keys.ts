@@ -6,6 +6,9 @@ export const storageKeys = {
     `workspaces/${workspaceId}/projects/${projectId}/${relativePath}`,
   screenshot: (workspaceId: string, submissionId: string, position: number, ext: string) =>
     `workspaces/${workspaceId}/requests/${submissionId}/screenshot-${position + 1}.${ext}`,
+  /** Named by content, so a new picture gets a new URL and caches never show the old one. */
+  projectThumbnail: (workspaceId: string, projectId: string, hash: string, ext: string) =>
+    `workspaces/${workspaceId}/thumbnails/${projectId}-${hash}.${ext}`,
   requestPdf: (workspaceId: string, submissionId: string) =>
     `workspaces/${workspaceId}/requests/${submissionId}/request.pdf`,
 };
@@ -14,6 +17,6 @@ export const storageKeys = {
  * The keys this product writes and records in a row: the only ones the storage sweeper may remove when no
  * row claims them. Project uploads and anything else are never touched.
  */
-const CLAIMED_BY_A_ROW = /^workspaces\/[^/]+\/(?:assets\/[^/]+|requests\/[^/]+\/[^/]+)$/;
+const CLAIMED_BY_A_ROW = /^workspaces\/[^/]+\/(?:assets\/[^/]+|thumbnails\/[^/]+|requests\/[^/]+\/[^/]+)$/;
 
 export const isClaimableKey = (key: string) => CLAIMED_BY_A_ROW.test(key);

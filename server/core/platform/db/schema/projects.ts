@@ -22,6 +22,8 @@ export const projects = pgTable(
     modelCount: integer('model_count').notNull().default(0),
     hasPricing: boolean('has_pricing').notNull().default(false),
     revision: integer('revision').notNull().default(1),
+    /** The console's picture of the configured product; not part of a revision. */
+    thumbnailKey: text('thumbnail_key'),
     ...timestamps,
   },
   (t) => [index('projects_workspace_idx').on(t.workspaceId, t.createdAt)],
