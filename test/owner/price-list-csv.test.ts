@@ -35,6 +35,23 @@ describe('price list CSV', () => {
     ]);
   });
 
+  it('writes text a spreadsheet would run as a formula with a leading apostrophe, and reads it back as it was', () => {
+    const data = stoolCopy();
+    const walnut = data.sceneData.optionBlocks[0].choices[1];
+    walnut.label = '=HYPERLINK("https://evil.example","Click")';
+    walnut.sku = '@SUM(A1)';
+    const csv = priceListCsv(data);
+    expect(csv).toContain(`'=HYPERLINK`);
+    expect(csv).toContain(`,40,'@SUM(A1)`);
+    const result = importPriceList(data, csv);
+    expect(result.problems).toEqual([]);
+    expect(result.changed).toBe(0);
+    // A negative price stays a number, and an apostrophe the owner typed before other text is kept.
+    const edited = importPriceList(data, csv.replace(',40,', ',-5,').replace('Oak,', `'Oak,`));
+    expect(blocksOf(edited.data)[0].choices[1].price).toBe(-5);
+    expect(blocksOf(edited.data)[0].choices[0].label).toBe(`'Oak`);
+  });
+
   it('changes only label, price and sku of matched rows and keeps every other field', () => {
     const data = stoolCopy();
     const csv = priceListCsv(data).replace('walnut,Walnut,40,', 'walnut,"Walnut ""dark""",-12.5,W-1');

@@ -10,7 +10,16 @@ import { BLOCKS, idOf } from './scene-lists.js';
  */
 const PRICE_LIST_COLUMNS = ['blockId', 'blockName', 'choiceId', 'label', 'price', 'sku'] as const;
 
+const PRICE_COLUMN = PRICE_LIST_COLUMNS.indexOf('price');
+
 const NUMBER = /^[-+]?(?:\d+(?:\.\d*)?|\.\d+)$/;
+
+/** What spreadsheets read as the start of a formula: such a text cell is written with a leading apostrophe. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** A text cell a spreadsheet shows as text, never runs (OWASP, "CSV injection"); `unguard` reads it back. */
+const guard = (text: string) => (FORMULA_START.test(text) ? `'${text}` : text);
+const unguard = (text: string) => (text.startsWith("'") && FORMULA_START.test(text.slice(1)) ? text.slice(1) : text);
 
 /** One field as RFC 4180 writes it: quoted when it holds a comma, a quote, CR or LF. */
 function csvField(value: string): string {
@@ -74,7 +83,8 @@ export function priceListCsv(data: ProjectDataDraft): string {
       if (!isRecord(choice)) continue;
       const price = typeof choice.price === 'number' && Number.isFinite(choice.price) ? String(choice.price) : '';
       const text = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value) : '');
-      rows.push([idOf(block), blockName, idOf(choice), text(choice.label), price, text(choice.sku)]);
+      const [blockId, choiceId, label, sku] = [idOf(block), idOf(choice), text(choice.label), text(choice.sku)];
+      rows.push([guard(blockId), guard(blockName), guard(choiceId), guard(label), price, guard(sku)]);
     }
   }
   return writeCsv(rows);
@@ -122,7 +132,9 @@ export function importPriceList(data: ProjectDataDraft, text: string): PriceList
     if (cells.length !== PRICE_LIST_COLUMNS.length) {
       return problems.push({ row, message: `Expected ${PRICE_LIST_COLUMNS.length} columns, found ${cells.length}.` });
     }
-    const [blockId, , choiceId, label, priceText, sku] = cells;
+    const [blockId, , choiceId, label, priceText, sku] = cells.map((cell, column) =>
+      column === PRICE_COLUMN ? cell : unguard(cell),
+    );
     const blockIndex = blocks.findIndex((block) => idOf(block) === blockId);
     const block = blocks[blockIndex];
     const choices = isRecord(block) && Array.isArray(block.choices) ? block.choices : [];
