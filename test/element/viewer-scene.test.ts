@@ -10,6 +10,7 @@ import type {
   SceneSettings,
 } from '../../server/core/wire/configurator/types.js';
 import type { PublicProject } from '../../server/core/wire/public-project.js';
+import { DEFAULT_SETTINGS } from '../../server/core/wire/configurator/default-settings.js';
 import { assert, equal, until } from './helpers.js';
 import { stoolGlb } from './stool-glb.js';
 
@@ -21,37 +22,8 @@ import { stoolGlb } from './stool-glb.js';
 const glb = stoolGlb();
 const vec = (x: number, y: number, z: number) => ({ x, y, z });
 
-const SETTINGS: SceneSettings = {
-  pricing: {
-    currency: null,
-    decimals: 2,
-    locale: null,
-    showPrices: true,
-    showDeltas: true,
-    tax: null,
-    rounding: 'half-up',
-  },
-  branding: { primaryColor: '#1f3a5f', logoUrl: null },
-  lighting: {
-    environment: 'room',
-    environmentIntensity: 1,
-    exposure: 1,
-    keyLight: 1.5,
-    shadows: false,
-    shadowOpacity: 0.25,
-  },
-  display: { background: '#ffffff', autoRotate: false, showOptions: true, showForm: true },
-  camera: {
-    fov: 45,
-    minDistance: null,
-    maxDistance: null,
-    minPolarAngle: 0,
-    maxPolarAngle: 180,
-    enablePan: true,
-    enableZoom: true,
-  },
-  ar: { enabled: true, placement: 'floor', scale: 'auto' },
-};
+/** The defaults, without shadows: pixels read back are the parts' own colours. */
+const SETTINGS: SceneSettings = { ...DEFAULT_SETTINGS, lighting: { ...DEFAULT_SETTINGS.lighting, shadows: false } };
 
 /** A block whose choices carry these effects (model null: every model). */
 function block(id: string, choices: Record<string, Array<Partial<Effect> & { type: Effect['type'] }>>): OptionBlock {

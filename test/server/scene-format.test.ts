@@ -122,7 +122,7 @@ describe('docs/scene-format.md', () => {
         'data.camera',
       ]),
     );
-    expect(tables).toHaveLength(25);
+    expect(tables).toHaveLength(26);
   });
 
   it.each(docTables().map((table) => [table.path, table] as const))(

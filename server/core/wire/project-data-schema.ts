@@ -12,6 +12,7 @@ import { EFFECT_TYPES, MAX_EFFECTS_PER_CHOICE, MAX_NODES_PER_EFFECT } from './co
 import { FORMULA_OPS, MAX_FORMULA_STEPS, MAX_PRICING_BLOCKS, ROUND_MODES } from './configurator/parse-pricing.js';
 import { LOOPS, MAX_ANIMATION_BLOCKS, TRIGGERS } from './configurator/parse-animations.js';
 import { MAX_WHEN_BLOCKS } from './configurator/when.js';
+import { MAX_SKU_SEPARATOR_LENGTH } from './configurator/parse-settings.js';
 
 /**
  * A project's `data` as the configurator reads it (docs/scene-format.md), as a JSON Schema (draft 2020-12) for
@@ -303,7 +304,7 @@ const FormulaStep = Type.Object(
 );
 
 // projectSettings (12.5, 12.7): a bad value falls back to its default.
-const { pricing, branding, lighting, display, camera, ar } = DEFAULT_SETTINGS;
+const { pricing, branding, lighting, display, camera, ar, cart } = DEFAULT_SETTINGS;
 const Range = (min: number, max: number, fallback: number, description: string) =>
   Type.Number({ minimum: min, maximum: max, default: fallback, description });
 const Tax = Type.Object(
@@ -395,6 +396,40 @@ const ProjectSettings = Type.Object(
           scale: Type.Optional(oneOf(['auto', 'fixed'] as const, 'Whether AR lets the visitor scale.', ar.scale)),
         },
         { ...open, description: 'Augmented reality.' },
+      ),
+    ),
+    cart: Type.Optional(
+      Type.Object(
+        {
+          enabled: Type.Optional(Flag('Shows the add-to-cart button (with a cart signing key).', cart.enabled)),
+          label: Type.Optional(
+            Type.String({ maxLength: MAX_LABEL_LENGTH, default: cart.label, description: "The button's text." }),
+          ),
+          skuBase: Type.Optional(
+            Type.String({
+              minLength: 1,
+              maxLength: MAX_ID_LENGTH,
+              description: "The SKU's first part; none by default.",
+            }),
+          ),
+          skuSeparator: Type.Optional(
+            Type.String({
+              minLength: 1,
+              maxLength: MAX_SKU_SEPARATOR_LENGTH,
+              default: cart.skuSeparator,
+              description: 'Joins the SKU parts.',
+            }),
+          ),
+          quantity: Type.Optional(Flag('Shows a quantity stepper, 1 to 99.', cart.quantity)),
+          action: Type.Optional(
+            Type.String({
+              maxLength: 2048,
+              pattern: '^(https://|/(?![/\\\\]))',
+              description: "Where the line is posted: an https: URL or a path on the page's origin; none by default.",
+            }),
+          ),
+        },
+        { ...open, description: 'The add-to-cart button (docs/cart.md).' },
       ),
     ),
     currency: Type.Optional(

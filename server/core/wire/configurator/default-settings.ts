@@ -34,4 +34,5 @@ export const DEFAULT_SETTINGS: SceneSettings = {
     enableZoom: true,
   },
   ar: { enabled: true, placement: 'floor', scale: 'auto' },
+  cart: { enabled: false, label: 'Add to cart', skuBase: null, skuSeparator: '-', quantity: true, action: null },
 };

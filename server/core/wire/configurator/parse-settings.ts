@@ -9,10 +9,12 @@ import {
   readHttpsUrl,
   readLabel,
   readNumber,
+  readText,
+  MAX_ID_LENGTH,
   type Json,
 } from './owner-values.js';
 import type { SceneWarnings } from './scene-warnings.js';
-import type { PricingSettings, SceneSettings } from './types.js';
+import type { CartSettings, PricingSettings, SceneSettings } from './types.js';
 
 /** The projectSettings keys the element honours (12.7), defaults filled in; a bad value is its default. */
 const PATH = 'sceneData.projectSettings';
@@ -87,6 +89,32 @@ function readPricing(settings: Json, warnings: SceneWarnings): PricingSettings {
     rounding:
       readEnum(pricing.rounding, ['half-up', 'half-even'] as const, at('rounding'), warnings) ??
       DEFAULT_SETTINGS.pricing.rounding,
+  };
+}
+
+/** A separator between SKU parts: short, so a SKU stays readable. */
+export const MAX_SKU_SEPARATOR_LENGTH = 8;
+const MAX_ACTION_LENGTH = 2048;
+
+/** Where the element posts a cart line: an absolute https: URL, or a path on the merchant page's origin. */
+function readCartAction(value: unknown, path: string, warnings: SceneWarnings): string | null {
+  if (value === undefined || value === null || value === '') return null;
+  if (typeof value === 'string' && value.length <= MAX_ACTION_LENGTH && /^\/(?![/\\])/.test(value)) return value;
+  return readHttpsUrl(value, path, warnings) ?? null;
+}
+
+function readCart(settings: Json, warnings: SceneWarnings): CartSettings {
+  const cart = group(settings, 'cart', warnings);
+  const at = (key: string) => join(join(PATH, 'cart'), key);
+  const defaults = DEFAULT_SETTINGS.cart;
+  return {
+    enabled: readBoolean(cart.enabled, at('enabled'), warnings) ?? defaults.enabled,
+    label: readLabel(cart.label, defaults.label, at('label'), warnings),
+    skuBase: readText(cart.skuBase, at('skuBase'), warnings, MAX_ID_LENGTH) ?? defaults.skuBase,
+    skuSeparator:
+      readText(cart.skuSeparator, at('skuSeparator'), warnings, MAX_SKU_SEPARATOR_LENGTH) ?? defaults.skuSeparator,
+    quantity: readBoolean(cart.quantity, at('quantity'), warnings) ?? defaults.quantity,
+    action: readCartAction(cart.action, at('action'), warnings),
   };
 }
 
@@ -171,5 +199,6 @@ export function parseSettings(value: unknown, warnings: SceneWarnings): SceneSet
         DEFAULT_SETTINGS.ar.placement,
       scale: readEnum(ar.scale, ['auto', 'fixed'] as const, at('ar', 'scale'), warnings) ?? DEFAULT_SETTINGS.ar.scale,
     },
+    cart: readCart(settings, warnings),
   };
 }

@@ -197,6 +197,19 @@ export interface SceneSettings {
     enableZoom: boolean;
   };
   ar: { enabled: boolean; placement: 'floor' | 'wall'; scale: 'auto' | 'fixed' };
+  /** The add-to-cart button (docs/cart.md). */
+  cart: CartSettings;
+}
+
+export interface CartSettings {
+  enabled: boolean;
+  label: string;
+  skuBase: string | null;
+  skuSeparator: string;
+  /** Shows a quantity stepper (1 to 99). */
+  quantity: boolean;
+  /** Where the element posts the token: an https: URL or a path on the page's own origin; null: the page handles it. */
+  action: string | null;
 }
 
 export interface Scene {

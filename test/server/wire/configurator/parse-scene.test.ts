@@ -381,7 +381,40 @@ describe('parseScene: projectSettings (12.7)', () => {
         enableZoom: true,
       },
       ar: { enabled: true, placement: 'floor', scale: 'auto' },
+      cart: { enabled: false, label: 'Add to cart', skuBase: null, skuSeparator: '-', quantity: true, action: null },
     });
+  });
+
+  it('reads the cart: a path on the page or an https: URL as its action, and nothing else', () => {
+    const cart = (value: object) => read({ cart: value });
+    const good = cart({
+      enabled: true,
+      label: 'Buy',
+      skuBase: 'ST',
+      skuSeparator: '/',
+      quantity: false,
+      action: '/cart',
+    });
+    expect(good.warnings).toEqual([]);
+    expect(good.scene.settings.cart).toEqual({
+      enabled: true,
+      label: 'Buy',
+      skuBase: 'ST',
+      skuSeparator: '/',
+      quantity: false,
+      action: '/cart',
+    });
+    expect(cart({ action: 'https://shop.example/cart/add' }).scene.settings.cart.action).toBe(
+      'https://shop.example/cart/add',
+    );
+    for (const action of ['//evil.example/cart', 'http://shop.example/cart', 'javascript:alert(1)', '/\\evil']) {
+      const { scene, warnings } = cart({ action });
+      expect(scene.settings.cart.action, action).toBeNull();
+      expect(warnings.map((w) => w.path)).toEqual(['sceneData.projectSettings.cart.action']);
+    }
+    const long = cart({ skuSeparator: '-----------', skuBase: '' });
+    expect(long.scene.settings.cart).toMatchObject({ skuSeparator: '-', skuBase: null });
+    expect(long.warnings).toHaveLength(2);
   });
 
   it('replaces a bad value by its default, with a warning', () => {
