@@ -387,23 +387,10 @@ describe('parseScene: projectSettings (12.7)', () => {
 
   it('reads the cart: a path on the page or an https: URL as its action, and nothing else', () => {
     const cart = (value: object) => read({ cart: value });
-    const good = cart({
-      enabled: true,
-      label: 'Buy',
-      skuBase: 'ST',
-      skuSeparator: '/',
-      quantity: false,
-      action: '/cart',
-    });
+    const given = { enabled: true, label: 'Buy', skuBase: 'ST', skuSeparator: '/', quantity: false, action: '/cart' };
+    const good = cart(given);
     expect(good.warnings).toEqual([]);
-    expect(good.scene.settings.cart).toEqual({
-      enabled: true,
-      label: 'Buy',
-      skuBase: 'ST',
-      skuSeparator: '/',
-      quantity: false,
-      action: '/cart',
-    });
+    expect(good.scene.settings.cart).toEqual(given);
     expect(cart({ action: 'https://shop.example/cart/add' }).scene.settings.cart.action).toBe(
       'https://shop.example/cart/add',
     );
