@@ -15,8 +15,9 @@ import type { ArView } from './features/ar.js';
 import type { EventSink } from './features/visitor-events.js';
 import type { ConfigurationSnapshot, Configurator } from './configurator/index.js';
 import type { SubmitExtra } from './features/submit.js';
+import type { CartAdded } from './features/cart-request.js';
 
-export type { SubmitExtra };
+export type { SubmitExtra, CartAdded };
 
 /** Whether some element of the page already asked for the 3D chunk. */
 let viewerPrefetched = false;
@@ -42,6 +43,8 @@ export interface ConfigShareEventDetails {
   'config-share-price': { price: NonNullable<ConfigurationSnapshot['price']> };
   'config-share-save': { configuration: string; url: string };
   'config-share-animation': { animationId: string; trigger: 'button' | 'choice' | 'api' };
+  /** Dispatched by the configurator chunk's cart (cancelable: prevented, the element posts nothing). */
+  'config-share-add-to-cart': CartAdded;
   /** Dispatched by the viewer chunk (features/viewer.ts, RENDERED_EVENT). */
   'config-share-rendered': null;
 }
@@ -61,6 +64,7 @@ function wantsConfigurator({ sceneData, saveConfigEnabled }: PublicProject['data
   const settings = sceneData?.projectSettings ?? {};
   return (
     saveConfigEnabled === true ||
+    (settings.cart as { enabled?: unknown } | undefined)?.enabled === true ||
     lists.some((list) => Array.isArray(list) && list.length > 0) ||
     ['branding', 'display', 'brandColor'].some((key) => key in settings)
   );
@@ -77,7 +81,7 @@ const SCRIPT_ORIGIN = new URL(import.meta.url).origin;
  * @fires config-share-load - `{ project }` when a payload is shown (not again for an unchanged one).
  * @fires config-share-error - `{ type, message }`: unavailable, not-found, domain_not_allowed, network, http,
  *   rate-limited, config, webgl, invalid, submit, ar, configuration (a saved configuration or entries of
- *   it set aside), events (visitor events refused for good).
+ *   it set aside), events (visitor events refused for good), cart (adding to the cart failed).
  * @fires config-share-password-required - the password prompt is shown.
  * @fires config-share-model-missing - `{ modelIds }` of models left out of the scene.
  * @fires config-share-submit - `{ requestId }` once the server stored the request.
@@ -86,6 +90,8 @@ const SCRIPT_ORIGIN = new URL(import.meta.url).origin;
  * @fires config-share-price - `{ price }` when first computed and whenever it changes.
  * @fires config-share-save - `{ configuration, url }`, cancelable: prevented, nothing is copied or shown.
  * @fires config-share-animation - `{ animationId, trigger }` (button, choice or api).
+ * @fires config-share-add-to-cart - `{ configuration, token, quantity, editUrl }`, cancelable: prevented, the
+ *   element neither posts to the cart's `action` nor shows "Added".
  * @fires config-share-rendered - a load, a preview's edit, a configuration or a clip at rest was drawn.
  * @csspart viewer - the 3D view. @csspart status - the state message (a live region).
  * @csspart password-form - the password prompt. @csspart form - the visitor's form.
@@ -96,6 +102,7 @@ const SCRIPT_ORIGIN = new URL(import.meta.url).origin;
  * @csspart price-lines - the price breakdown (a details element). @csspart animation-button - an animation's button.
  * @csspart save-button - saves the configuration. @csspart save-link - the saved link (read-only).
  * @csspart logo - the project's logo.
+ * @csspart cart-button - puts the configuration in the merchant's cart. @csspart quantity - its stepper (1 to 99).
  * @cssproperty --config-share-accent - buttons, checked choices, focus rings (default: the owner's brand colour,
  *   else #1f3a5f).
  * @cssproperty --config-share-accent-contrast - text on the accent (default #fff).
@@ -459,7 +466,7 @@ export class ConfigShareElement extends LitElement {
       this.cfg = new Configurator(
         {
           element: this,
-          projectId: target.projectId,
+          target,
           strings: () => this.strings,
           viewer: () => this.viewer,
           track: (type, data) => this.track(type, data),
@@ -744,6 +751,7 @@ declare global {
     'config-share-price': CustomEvent<ConfigShareEventDetails['config-share-price']>;
     'config-share-save': CustomEvent<ConfigShareEventDetails['config-share-save']>;
     'config-share-animation': CustomEvent<ConfigShareEventDetails['config-share-animation']>;
+    'config-share-add-to-cart': CustomEvent<ConfigShareEventDetails['config-share-add-to-cart']>;
     'config-share-rendered': CustomEvent<ConfigShareEventDetails['config-share-rendered']>;
   }
 }

@@ -20,6 +20,7 @@ import { optionsPanel } from './options-panel.js';
 import { priceDisplay } from './price-display.js';
 import { animationButtons } from './animation-buttons.js';
 import { saveControls, saveLink, type SaveState } from './save.js';
+import { Cart } from './cart.js';
 import { adoptConfiguratorStyles } from './styles.js';
 
 /** Where a selection change came from (12.9). */
@@ -51,6 +52,8 @@ export class Configurator {
   private save?: SaveState;
   /** Repeat and pingpong buttons that are playing. */
   private readonly pressed = new Set<string>();
+  /** The add-to-cart button, when the cart is enabled (docs/cart.md). */
+  private readonly cart?: Cart;
 
   constructor(
     private readonly host: ConfiguratorHost,
@@ -62,7 +65,7 @@ export class Configurator {
     const element = host.element;
     const { saved, problem } = keep
       ? { saved: { options: keep }, problem: undefined }
-      : restoreRequest(host.projectId, element.getAttribute('configuration'), location.hash);
+      : restoreRequest(host.target.projectId, element.getAttribute('configuration'), location.hash);
     this.resolved = resolveOptions(this.scene, saved?.options);
     const stale = keep ? [] : this.resolved.ignored;
     if (problem || stale.length > 0)
@@ -75,6 +78,13 @@ export class Configurator {
       if (typeof value === 'number' && Number.isFinite(value)) this.fields[id] = value;
     }
     this.reprice(false);
+    if (this.scene.settings.cart.enabled)
+      this.cart = new Cart(
+        host,
+        this.scene.settings.cart,
+        () => this.strings,
+        () => this.cartSelection(),
+      );
     adoptConfiguratorStyles(element, this.scene, project.data);
     void element.updateComplete.then(() => this.fillFields());
   }
@@ -117,7 +127,7 @@ export class Configurator {
 
   /** The attribute set again after load: each saved selection applies as a `setOption` call would. */
   applyAttribute(text: string | null) {
-    const { saved, problem } = restoreRequest(this.host.projectId, text, '');
+    const { saved, problem } = restoreRequest(this.host.target.projectId, text, '');
     const refused = Object.entries(saved?.options ?? {}).filter(
       ([blockId, choiceId]) => !this.setOption(blockId, String(choiceId), 'api'),
     );
@@ -255,7 +265,13 @@ export class Configurator {
   /** The saved configuration of what is selected now (12.8). */
   configuration(): string {
     const fields = Object.keys(this.fields).length > 0 ? { fields: this.fields } : {};
-    return encodeConfiguration({ projectId: this.host.projectId, options: this.options, ...fields });
+    return encodeConfiguration({ projectId: this.host.target.projectId, options: this.options, ...fields });
+  }
+
+  /** What the cart sends: the same options and fields as the saved configuration (12.8). */
+  private cartSelection() {
+    const fields = Object.keys(this.fields).length > 0 ? { fields: { ...this.fields } } : {};
+    return { options: this.options, ...fields, configuration: this.configuration() };
   }
 
   snapshot(): ConfigurationSnapshot {
@@ -316,7 +332,7 @@ export class Configurator {
     });
   }
 
-  /** The logo, the options, the price, the animation buttons and the save controls, in that order. */
+  /** The logo, the options, the price, the cart, the animation buttons and the save controls, in that order. */
   render() {
     const strings = this.strings;
     const { settings } = this.scene;
@@ -347,6 +363,7 @@ export class Configurator {
             })
           : nothing
       }
+      ${this.cart?.render() ?? nothing}
       ${animationButtons({
         animations: this.scene.animations,
         pressed: this.pressed,

@@ -1,4 +1,5 @@
 import type { LitElement } from 'lit';
+import type { ShareTarget } from '../features/api.js';
 import type { ConfigShareStrings } from '../features/strings.js';
 import type { Viewer } from '../features/viewer.js';
 
@@ -6,7 +7,8 @@ import type { Viewer } from '../features/viewer.js';
 export interface ConfiguratorHost {
   /** The element: its shadow root, `locale` attribute, updates and events; `previewing` while a preview is shown. */
   element: LitElement & { readonly previewing: boolean };
-  projectId: string;
+  /** The share shown (a preview's has no token: nothing is sent to it). */
+  target: ShareTarget;
   /** The page's replacements for the element's texts (the configurator fills in its defaults). */
   strings(): Partial<ConfigShareStrings>;
   /** The scene as it is now, if one is being built (never starts one). */

@@ -60,6 +60,43 @@ const panelStyles = css`
   [part='save-button'] { background: transparent; color: inherit; }
   .save label { display: grid; gap: 0.375rem; font-size: 0.9375em; }
   .save-status:empty { display: none; }
+  .cart { display: grid; gap: 0.5rem; }
+  .cart-row { display: flex; gap: 0.5rem; align-items: stretch; }
+  [part='cart-button'] { flex: 1; }
+  [part='cart-button'].added::before { content: '✓ ' / ''; }
+  [part='quantity'] {
+    display: inline-flex;
+    align-items: stretch;
+    border: 1px solid var(--_line);
+    border-radius: var(--_radius);
+    background: var(--_field);
+  }
+  [part='quantity'] .step {
+    min-width: 2.75rem;
+    padding: 0;
+    border: 0;
+    border-radius: var(--_radius);
+    background: transparent;
+    color: inherit;
+    font-size: 1.25em;
+    font-weight: 400;
+  }
+  [part='quantity'] .step:disabled { cursor: default; opacity: 0.35; }
+  [part='quantity'] input {
+    width: 2.75rem;
+    padding: 0;
+    border: 0;
+    border-radius: 0;
+    background: transparent;
+    text-align: center;
+    font-variant-numeric: tabular-nums;
+    appearance: textfield;
+  }
+  [part='quantity'] input::-webkit-inner-spin-button,
+  [part='quantity'] input::-webkit-outer-spin-button { appearance: none; margin: 0; }
+  .cart-status { font-size: 0.875em; }
+  .cart-status.error { color: var(--_error); }
+  .cart-status:empty { display: none; }
 `;
 
 /** Whether the owner set a brand colour (the parser fills a default in either case). */

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Document, NodeIO } from '@gltf-transform/core';
 
 /**
@@ -62,6 +62,19 @@ const MODEL_URL = '/fake/model.glb';
 const manyModels = () =>
   Array.from({ length: 25 }, (_, i) => model(`m${i + 1}`, i < 20 ? MODEL_URL : undefined, (i % 5) * 0.6));
 const KNOWN_UNSIGNED = new Set(['m21', 'm22', 'm23']);
+
+/**
+ * `projectSettings.cart` of the cart scenarios (`stoolcart…`): `stoolcartpost` posts to another origin's cart,
+ * `stoolcartone` has no stepper, `stoolcartoff` is switched off; the others answer the configurations route in
+ * their own way (see `configurationAnswer`).
+ */
+function cartSettings(scenario) {
+  if (!scenario.startsWith('stoolcart')) return {};
+  const cart = { enabled: scenario !== 'stoolcartoff', label: 'Add to basket', skuBase: 'STOOL' };
+  if (scenario === 'stoolcartpost') cart.action = 'https://shop.example/cart/add';
+  if (scenario === 'stoolcartone') cart.quantity = false;
+  return { cart };
+}
 
 /**
  * The demo stool of contract 12.14 on the test cube (missing node names only warn), plus a `cushion` block for hide
@@ -147,6 +160,7 @@ function stoolProject(id, scenario) {
                 tax: { rate: 0.19, included: true, label: 'VAT' },
                 ...(scenario === 'stoolhidden' ? { showPrices: false } : {}),
               },
+              ...cartSettings(scenario),
             },
         formFields: [
           { id: 'name', label: 'Name', type: 'text', required: true },
@@ -237,6 +251,62 @@ const error = (ctx, status, code, extra = {}) => {
   ctx.body = { success: false, error: code, message: code, ...extra };
 };
 
+/** The stored configuration of a cart body, priced like the stool (€149 a unit) and named by a content hash. */
+function storedConfiguration(projectId, body) {
+  const { options, fields = {}, quantity = 1 } = body;
+  const id = createHash('sha256')
+    .update(JSON.stringify([projectId, 1, options, fields, quantity]))
+    .digest('base64url')
+    .slice(0, 22);
+  const unit = 14_900;
+  const now = Date.now();
+  return {
+    id,
+    projectId,
+    revision: 1,
+    options,
+    fields,
+    quantity,
+    price: { currency: 'EUR', decimals: 2, subtotal: unit, total: unit, lines: [], tax: null },
+    total: unit * quantity,
+    currency: 'EUR',
+    sku: ['STOOL', ...Object.values(options)].join('-').toUpperCase(),
+    summary: Object.entries(options)
+      .map(([block, choice]) => `${block}: ${choice}`)
+      .join('; '),
+    imageUrl: body.screenshot ? '/fake/model.glb' : null,
+    createdAt: new Date(now).toISOString(),
+    expiresAt: new Date(now + 365 * 86_400_000).toISOString(),
+  };
+}
+
+/**
+ * `POST …/configurations` as the real route answers (docs/cart.md): `stoolcartbusy` is told to wait 2 s the first
+ * time, `stoolcartdisabled` 403 `cart_disabled`, `stoolcartnokey` 503 `cart_not_configured`, `stoolcartbad` 400
+ * naming `quantity`; every answer takes 300 ms, so the button's busy state can be seen.
+ */
+async function configurationAnswer(ctx, { projectId, scenario, entry, entries }, created) {
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const tries = entries.filter((e) => e.action === '/configurations').length;
+  if (scenario === 'stoolcartbusy' && tries === 1) {
+    ctx.set('retry-after', '2');
+    return error(ctx, 429, 'rate_limited', { retryAfter: 2 });
+  }
+  if (scenario === 'stoolcartdisabled') return error(ctx, 403, 'cart_disabled');
+  if (scenario === 'stoolcartnokey') return error(ctx, 503, 'cart_not_configured');
+  const body = entry.body;
+  if (scenario === 'stoolcartbad' || !body?.options || typeof body.options !== 'object')
+    return error(ctx, 400, 'invalid_request', {
+      message: 'quantity must be a whole number from 1 to 10000.',
+      details: [{ field: 'body.quantity', message: 'must be a whole number from 1 to 10000' }],
+    });
+  const configuration = storedConfiguration(projectId, body);
+  const again = created.has(configuration.id);
+  created.add(configuration.id);
+  ctx.status = again ? 200 : 201;
+  ctx.body = { success: true, configuration, token: `token-for-${configuration.id}` };
+}
+
 /** The koa middleware. */
 export async function fakeBff() {
   const glb = await cubeGlb();
@@ -244,6 +314,8 @@ export async function fakeBff() {
   const log = new Map();
   /** project id:Idempotency-Key → requestId. */
   const requests = new Map();
+  /** Configuration ids created so far: a repeat answers 200. */
+  const created = new Set();
 
   return async function fakeBffMiddleware(ctx, next) {
     if (ctx.path === MODEL_URL) {
@@ -255,7 +327,7 @@ export async function fakeBff() {
       ctx.body = log.get(ctx.query.project) ?? [];
       return;
     }
-    const match = /^\/share\/([^/]+)\/([^/]+)(\/model-urls|\/submit|\/events)?$/.exec(ctx.path);
+    const match = /^\/share\/([^/]+)\/([^/]+)(\/model-urls|\/submit|\/events|\/configurations)?$/.exec(ctx.path);
     if (!match) return next();
     const [, projectId, token, action = ''] = match;
     const scenario = projectId.split('-')[0];
@@ -311,6 +383,8 @@ export async function fakeBff() {
       ctx.body = { success: true, accepted: events.length, rejected: [] };
       return;
     }
+
+    if (action === '/configurations') return configurationAnswer(ctx, { projectId, scenario, entry, entries }, created);
 
     if (action === '/model-urls') {
       const ids = entry.body?.modelIds;

@@ -4,7 +4,7 @@ import type { ConfigShareElement, ConfigShareState } from '../../element/config-
 /** What the fake BFF (fake-bff.mjs) logged of one request. */
 export interface LoggedRequest {
   method: string;
-  action: '' | '/model-urls' | '/submit' | '/events';
+  action: '' | '/model-urls' | '/submit' | '/events' | '/configurations';
   status: number;
   ifNoneMatch: string | null;
   password: string | null;
