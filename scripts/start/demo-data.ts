@@ -6,6 +6,8 @@ import { demoStoolGlb } from './demo-model.js';
  */
 export const DEMO_OWNER_EMAIL = 'demo@example.com';
 const DEMO_PROJECT_NAME = 'Demo stool';
+/** Where the demo stool's cart button posts (the BFF's demo shop, bff/routes/demo/shop-cart.ts). */
+const DEMO_CART_ACTION = '/demo/shop/cart';
 /** The owner of the demo workspace whose billing is locked (the element's unavailable state). */
 export const DEMO_LOCKED_OWNER_EMAIL = 'locked-demo@example.com';
 
@@ -50,12 +52,13 @@ const configurator = (target: string | undefined) => ({
       type: 'swatch',
       targetObjectId: target,
       choices: [
-        { id: 'oak', label: 'Oak', default: true, color: '#9e7347' },
+        { id: 'oak', label: 'Oak', default: true, color: '#9e7347', sku: 'OAK' },
         {
           id: 'walnut',
           label: 'Walnut',
           price: 40,
           color: '#5a3a22',
+          sku: 'WAL',
           effects: [{ type: 'material', nodes: ['Seat', 'Backrest'], color: '#5a3a22', roughness: 0.55 }],
         },
       ],
@@ -66,8 +69,8 @@ const configurator = (target: string | undefined) => ({
       type: 'choice',
       targetObjectId: target,
       choices: [
-        { id: 'steel', label: 'Steel', default: true, effects: [{ type: 'variant', name: 'steel' }] },
-        { id: 'brass', label: 'Brass', price: 25, effects: [{ type: 'variant', name: 'brass' }] },
+        { id: 'steel', label: 'Steel', default: true, sku: 'STL', effects: [{ type: 'variant', name: 'steel' }] },
+        { id: 'brass', label: 'Brass', price: 25, sku: 'BRS', effects: [{ type: 'variant', name: 'brass' }] },
       ],
     },
     {
@@ -86,6 +89,7 @@ const configurator = (target: string | undefined) => ({
           id: 'on',
           label: 'With backrest',
           price: 30,
+          sku: 'BR',
           effects: [{ type: 'visibility', nodes: ['Backrest'], visible: true }],
         },
       ],
@@ -123,6 +127,8 @@ export const demoProjectData = (model: DemoModel | null, copies = 1) => ({
       showPrices: true,
       pricing: { currency: 'EUR', tax: { rate: 0.19, included: true, label: 'VAT' } },
       emailAdminAddress: DEMO_OWNER_EMAIL,
+      // The demo shop's cart (demo/shop/): the element posts the signed line to the BFF's demo cart route.
+      cart: { enabled: true, label: 'Add to cart', skuBase: 'STOOL', quantity: true, action: DEMO_CART_ACTION },
     },
     // One model: its effects name it; copies (or none): every model, so each copy follows.
     ...configurator(model && copies === 1 ? model.id : undefined),
