@@ -102,7 +102,7 @@ export async function buildBffApp(config: BffConfig, options: BuildBffOptions = 
     root: options.consoleDir ?? fromProjectRoot('dist/console'),
     apiBase: config.consoleApiUrl ?? upstream,
   });
-  await app.register(demoRoutes, { root: options.demoDir ?? fromProjectRoot('demo') });
+  await app.register(demoRoutes, { root: options.demoDir ?? fromProjectRoot('demo'), upstream, publicKey });
   await app.register(oembedRoutes);
   await app.register(viewerRoutes, { root: fromProjectRoot('bff/viewer') });
 

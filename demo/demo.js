@@ -11,6 +11,7 @@ const EVENTS = [
   'config-share-price',
   'config-share-save',
   'config-share-animation',
+  'config-share-add-to-cart',
 ];
 
 const slot = document.getElementById('viewer-slot');
