@@ -242,4 +242,32 @@ describe('editor panels', () => {
     expect(view.data).not.toHaveProperty('camera');
     await screenshot('look');
   });
+
+  it('edits the cart settings in the Look panel, refusing a cart address that is neither https: nor a path', async () => {
+    await mount('editor-look-panel');
+    const cart = page.getByRole('region', { name: 'Add to cart' });
+    await cart.getByLabel('Show “Add to cart”').check();
+    await cart.getByLabel('SKU base').fill('STOOL');
+    await cart.getByLabel('SKU base').press('Tab');
+    await cart.getByText('SKU of the default configuration: STOOL').waitFor();
+    const address = cart.getByLabel('Cart address (action)');
+    await address.fill('http://shop.example/cart');
+    await address.press('Tab');
+    await cart.getByRole('alert').getByText('an https:// address or a path').waitFor();
+    expect(await address.getAttribute('aria-invalid')).toBe('true');
+    expect(await edits()).toHaveLength(2);
+    await screenshot('look-cart-invalid');
+    await address.fill('/cart/add');
+    await address.press('Tab');
+    await expect.poll(async () => (await edits()).length).toBe(3);
+    const all = await edits();
+    expect(all.map((edit) => edit.label)).toEqual(['Change add to cart', 'Set SKU base', 'Set cart address']);
+    expect(all[2].data.sceneData.projectSettings.cart).toEqual({
+      enabled: true,
+      skuBase: 'STOOL',
+      action: '/cart/add',
+    });
+    expect(await address.getAttribute('aria-invalid')).toBe('false');
+    await screenshot('look-cart');
+  });
 });

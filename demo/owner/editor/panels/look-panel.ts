@@ -5,6 +5,7 @@ import { USE_VIEW_EVENT } from '../editor-types.js';
 import { isRecord } from './draft-edit.js';
 import { PanelElement } from './panel-element.js';
 import { SETTINGS } from './scene-lists.js';
+import './cart-settings.js';
 
 const at = (group: string, key: string) => [...SETTINGS, group, key];
 const D = DEFAULT_SETTINGS;
@@ -17,7 +18,7 @@ const vectorText = (value: unknown) =>
       ? ['x', 'y', 'z'].map((axis) => Number(value[axis] ?? 0).toFixed(2)).join(', ')
       : '—';
 
-/** The Look panel: branding, light, display, camera limits, AR, render quality and saved configurations. */
+/** The Look panel: branding, light, display, camera limits, AR, render quality, saved configurations and the cart. */
 @customElement('editor-look-panel')
 export class LookPanel extends PanelElement {
   private background() {
@@ -293,7 +294,9 @@ export class LookPanel extends PanelElement {
             fallback: D.ar.scale,
           })}
         </div>
-      </section>`;
+      </section>
+      <editor-cart-settings .data=${this.data} .outlines=${this.outlines} .warnings=${this.warnings}
+      ></editor-cart-settings>`;
   }
 }
 

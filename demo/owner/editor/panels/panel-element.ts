@@ -104,25 +104,38 @@ export class PanelElement extends LitElement {
       maxLength?: number;
       placeholder?: string;
       transform?: (t: string) => string;
+      /** The rule a typed text must meet: a message naming it, or null. Broken, the text stays and nothing is saved. */
+      check?: (text: string) => string | null;
     },
   ) {
     const value = this.get(options.path);
+    const key = options.path.join('.');
+    const error = this.errors[key];
     return html`<div class="field ${options.wide ? 'wide' : ''}">
       <label>
         ${options.label}
         <input
           type=${options.type ?? 'text'}
-          .value=${typeof value === 'string' || typeof value === 'number' ? String(value) : ''}
+          .value=${error ? error.text : typeof value === 'string' || typeof value === 'number' ? String(value) : ''}
           maxlength=${options.maxLength ?? nothing}
           placeholder=${options.placeholder ?? nothing}
+          aria-invalid=${error ? 'true' : 'false'}
           @change=${(event: Event) => {
             const raw = (event.target as HTMLInputElement).value.trim();
             const text = options.transform ? options.transform(raw) : raw;
+            const message = text === '' ? null : (options.check?.(text) ?? null);
+            if (message) {
+              this.errors = { ...this.errors, [key]: { text: raw, message } };
+              return;
+            }
+            const { [key]: _gone, ...rest } = this.errors;
+            this.errors = rest;
             this.commit(options.path, text === '' ? undefined : text, options.edit);
           }}
         />
       </label>
-      ${this.help(options.help)} ${this.warningList(options.path)}
+      ${error ? html`<p class="error" role="alert">${error.message}</p>` : this.help(options.help)}
+      ${this.warningList(options.path)}
     </div>`;
   }
 
