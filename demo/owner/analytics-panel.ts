@@ -8,8 +8,11 @@ const PERIODS = [7, 30, 90, 365] as const;
 type Period = (typeof PERIODS)[number];
 const DAY_MS = 86_400_000;
 
+/** A day's counters; `cartAdds` (configurations put in a cart, docs/cart.md) is absent from older servers' answers. */
+type Counters = DayCounters & { cartAdds?: number };
+
 /** Every counter with the words an owner reads, in the order the totals and the day table show them. */
-const COUNTERS: Array<[keyof DayCounters, string]> = [
+const COUNTERS: Array<[keyof Counters, string]> = [
   ['views', 'Views'],
   ['sessions', 'Visitor sessions'],
   ['optionChanges', 'Option changes'],
@@ -17,6 +20,7 @@ const COUNTERS: Array<[keyof DayCounters, string]> = [
   ['animations', 'Animations played'],
   ['arOpens', 'AR views opened'],
   ['saves', 'Configurations saved'],
+  ['cartAdds', 'Added to cart'],
 ];
 
 const count = new Intl.NumberFormat();
@@ -125,7 +129,7 @@ export class AnalyticsPanel extends LitElement {
             ${report.days.map(
               (day) => html`<tr>
                 <th scope="row">${day.date}</th>
-                ${COUNTERS.map(([key]) => html`<td>${count.format(day[key])}</td>`)}
+                ${COUNTERS.map(([key]) => html`<td>${count.format((day as Counters)[key] ?? 0)}</td>`)}
               </tr>`,
             )}
           </tbody>
@@ -138,7 +142,7 @@ export class AnalyticsPanel extends LitElement {
           ${COUNTERS.map(
             ([key, label]) => html`<tr data-counter=${key}>
               <th scope="row">${label}</th>
-              <td>${count.format(report.totals[key])}</td>
+              <td>${count.format((report.totals as Counters)[key] ?? 0)}</td>
             </tr>`,
           )}
           <tr data-counter="conversion">

@@ -70,6 +70,29 @@ export interface PreviewReply {
   payload: Record<string, unknown>;
   warnings: SceneWarning[];
 }
+/** A configuration a shopper put in a cart, as the owners' list answers it (docs/api.md, "Configurations"). */
+export interface CartConfiguration {
+  id: string;
+  projectId: string;
+  revision: number;
+  options: Record<string, string>;
+  fields: Record<string, number>;
+  quantity: number;
+  /** One unit's price (minor units), or null without pricing. */
+  price: { total: number; currency: string | null; decimals: 0 | 2 | 3 } | null;
+  /** `price.total × quantity`; null without pricing. */
+  total: number | null;
+  currency: string | null;
+  sku: string | null;
+  summary: string;
+  imageUrl: string | null;
+  createdAt: string;
+  expiresAt: string;
+}
+export interface ConfigurationPage {
+  configurations: CartConfiguration[];
+  nextCursor: string | null;
+}
 /** An asset as GET/POST /assets answer it (server/schemas/assets.ts, outside the browser-safe wire). */
 export interface Asset {
   id: string;
@@ -262,6 +285,11 @@ export function createApi(credentials: Credentials) {
     analytics: (projectId: string, range: { from: string; to: string; top?: number }) => {
       const query = new URLSearchParams({ from: range.from, to: range.to, top: String(range.top ?? 10) });
       return call<AnalyticsReport>('GET', `${project(projectId)}/analytics?${query}`);
+    },
+    /** The project's cart configurations, newest first, `limit` a page; `cursor` is the last page's `nextCursor`. */
+    configurations: (projectId: string, page: { limit: number; cursor?: string }) => {
+      const query = new URLSearchParams({ limit: String(page.limit), ...(page.cursor ? { cursor: page.cursor } : {}) });
+      return call<ConfigurationPage>('GET', `${project(projectId)}/configurations?${query}`);
     },
     sceneReport: (projectId: string) => call<SceneReport>('GET', `${project(projectId)}/scene-report`),
     requests: (projectId: string) =>

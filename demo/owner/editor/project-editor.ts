@@ -24,6 +24,7 @@ import './history-panel.js';
 import '../share-panel.js';
 import '../webhooks-panel.js';
 import '../requests-panel.js';
+import '../configurations-panel.js';
 import '../analytics-panel.js';
 import '../scene-report-panel.js';
 
@@ -40,6 +41,7 @@ type Section =
   | 'history'
   | 'share'
   | 'requests'
+  | 'configurations'
   | 'webhooks'
   | 'analytics'
   | 'scene';
@@ -55,6 +57,7 @@ const SECTIONS: Array<{ id: Section; label: string; tag?: string; group: 'build'
   { id: 'history', label: 'History', group: 'build' },
   { id: 'share', label: 'Share', group: 'run' },
   { id: 'requests', label: 'Requests', group: 'run' },
+  { id: 'configurations', label: 'Configurations', group: 'run' },
   { id: 'webhooks', label: 'Webhooks', group: 'run' },
   { id: 'analytics', label: 'Analytics', group: 'run' },
   { id: 'scene', label: 'Scene report', group: 'run' },
@@ -515,6 +518,8 @@ export class ProjectEditor extends LitElement {
         return html`${title}<share-panel .api=${this.api} .projectId=${id}></share-panel>`;
       case 'requests':
         return html`${title}<requests-panel .api=${this.api} .projectId=${id}></requests-panel>`;
+      case 'configurations':
+        return html`${title}<configurations-panel .api=${this.api} .projectId=${id}></configurations-panel>`;
       case 'webhooks':
         return html`${title}<webhooks-panel .api=${this.api} .projectId=${id}></webhooks-panel>`;
       case 'analytics':
