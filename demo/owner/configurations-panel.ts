@@ -24,15 +24,18 @@ export class ConfigurationsPanel extends LitElement {
   static override styles = [
     panelStyles,
     css`
+      .table { overflow-x: auto; }
       .configurations td { vertical-align: middle; }
       .configurations img, .no-picture {
-        display: block; width: 6rem; height: 4.5rem; object-fit: contain; background: #f4f4f6; border-radius: 4px;
+        display: block; width: 5rem; height: 3.75rem; object-fit: contain; background: #f4f4f6; border-radius: 4px;
       }
       .no-picture { display: grid; place-items: center; font-size: 0.75rem; color: #666; }
-      .sku { font-family: ui-monospace, monospace; white-space: nowrap; }
-      .price { white-space: nowrap; text-align: right; }
-      .quantity { text-align: right; }
-      .summary { max-width: 22rem; }
+      .sku { display: block; font-family: ui-monospace, monospace; font-weight: 600; white-space: nowrap; }
+      .summary { display: block; color: #444; }
+      .price, .quantity { text-align: right; }
+      .price strong, .price span { display: block; white-space: nowrap; }
+      .dates { font-size: 0.85rem; }
+      .dates span { display: block; }
       .paging { display: flex; gap: 0.5rem; align-items: center; margin-top: 0.6rem; }
     `,
   ];
@@ -85,7 +88,6 @@ export class ConfigurationsPanel extends LitElement {
   }
 
   private row(c: CartConfiguration) {
-    const lines = c.summary.split('; ').filter(Boolean);
     return html`<tr data-configuration=${c.id}>
       <td>${
         c.imageUrl
@@ -94,19 +96,23 @@ export class ConfigurationsPanel extends LitElement {
             /></a>`
           : html`<span class="no-picture">No picture</span>`
       }</td>
-      <td class="sku">${c.sku ?? html`<span class="muted">none</span>`}</td>
+      <td>
+        <span class="sku">${c.sku ?? html`<span class="muted">no SKU</span>`}</span>
+        <span class="summary">${c.summary.split('; ').filter(Boolean).join(' · ')}</span>
+      </td>
+      <td class="quantity">${c.quantity}</td>
       <td class="price">
         <strong>${money(c.total, c)}</strong>
         ${
           c.price && c.quantity > 1
-            ? html`<br /><span class="muted">${c.quantity} × ${money(c.price.total, c)}</span>`
+            ? html`<span class="muted">${c.quantity} × ${money(c.price.total, c)}</span>`
             : nothing
         }
       </td>
-      <td class="quantity">${c.quantity}</td>
-      <td class="summary">${lines.map((line, i) => html`${i ? html`<br />` : nothing}${line}`)}</td>
-      <td><time datetime=${c.createdAt}>${when(c.createdAt)}</time></td>
-      <td><time datetime=${c.expiresAt}>${day(c.expiresAt)}</time></td>
+      <td class="dates">
+        <time datetime=${c.createdAt}>${when(c.createdAt)}</time>
+        <span class="muted">expires <time datetime=${c.expiresAt}>${day(c.expiresAt)}</time></span>
+      </td>
     </tr>`;
   }
 
@@ -126,21 +132,19 @@ export class ConfigurationsPanel extends LitElement {
       }
       ${
         this.rows.length
-          ? html`<table class="configurations">
+          ? html`<div class="table"><table class="configurations">
               <caption style="text-align:left">Newest first, page ${page}</caption>
               <thead>
                 <tr>
                   <th scope="col">Picture</th>
-                  <th scope="col">SKU</th>
+                  <th scope="col">SKU and summary</th>
+                  <th scope="col" class="quantity"><abbr title="Quantity">Qty</abbr></th>
                   <th scope="col" class="price">Price</th>
-                  <th scope="col" class="quantity">Quantity</th>
-                  <th scope="col">Summary</th>
                   <th scope="col">Created</th>
-                  <th scope="col">Expires</th>
                 </tr>
               </thead>
               <tbody>${this.rows.map((c) => this.row(c))}</tbody>
-            </table>`
+            </table></div>`
           : nothing
       }
       ${
