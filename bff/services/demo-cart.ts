@@ -81,7 +81,7 @@ export function createDemoCart({ upstream, publicKey }: DemoCartOptions) {
       unit: claims.unit,
       total: claims.total,
       currency: claims.cur,
-      decimals: typeof decimals === 'number' ? decimals : null,
+      decimals: decimals === 0 || decimals === 2 || decimals === 3 ? decimals : null,
       summary: found?.summary ?? null,
       imageUrl: found?.imageUrl ?? null,
       editUrl: edit,

@@ -1,3 +1,5 @@
+import { formatMoney } from '../../server/core/wire/configurator/index.js';
+import { currencyDecimals } from '../../server/core/wire/configurator/currency-decimals.js';
 import { escapeHtml as e } from './share-page.js';
 import { FAVICON_DATA_URL } from './favicon.js';
 
@@ -16,8 +18,8 @@ export interface ShopLine {
   unit: number | null;
   total: number | null;
   currency: string | null;
-  /** The price's decimals (the stored configuration's), else the currency's usual ones. */
-  decimals: number | null;
+  /** The price's decimals (the stored configuration's), else the currency's ISO 4217 ones. */
+  decimals: 0 | 2 | 3 | null;
   /** `"Seat: Walnut; Legs: Brass"`, from the stored configuration; null when it could not be read. */
   summary: string | null;
   imageUrl: string | null;
@@ -38,15 +40,11 @@ export interface ShopPageInput {
 /** The shop's name for a line: its catalogue knows the demo stool by its SKU base. */
 const productName = (sku: string | null) => (sku?.startsWith('STOOL') ? 'The Demo Stool' : 'Configured product');
 
+/** Minor units as the shopper reads them (12.5's formatting, as the element shows prices). */
 function money(amount: number | null, line: Pick<ShopLine, 'currency' | 'decimals'>): string {
   if (amount === null) return 'Price on request';
-  const digits = line.decimals ?? (line.currency ? undefined : 2);
-  const format = new Intl.NumberFormat('en-IE', {
-    ...(line.currency ? { style: 'currency', currency: line.currency } : {}),
-    ...(digits === undefined ? {} : { minimumFractionDigits: digits, maximumFractionDigits: digits }),
-  });
-  const decimals = digits ?? format.resolvedOptions().maximumFractionDigits ?? 2;
-  return format.format(amount / 10 ** decimals);
+  const decimals = line.decimals ?? (line.currency ? currencyDecimals(line.currency) : null) ?? 2;
+  return formatMoney(amount, { currency: line.currency, decimals }, 'en-IE');
 }
 
 function lineHtml(line: ShopLine, added: boolean): string {
