@@ -10,7 +10,7 @@ export interface StoredCartLine {
   editPath: string | null;
 }
 
-export const DEMO_CART_COOKIE = 'demo_shop_cart';
+const DEMO_CART_COOKIE = 'demo_shop_cart';
 /** A browser keeps about 4 KB per cookie; a token is about 600 characters. */
 export const MAX_CART_LINES = 5;
 /** As long as a cart token lives by default (`CART_TOKEN_TTL`, 7 days). */

@@ -142,5 +142,3 @@ export function createDemoCart({ upstream, publicKey }: DemoCartOptions) {
     remove,
   };
 }
-
-export type DemoCart = ReturnType<typeof createDemoCart>;

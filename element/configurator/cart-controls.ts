@@ -3,8 +3,8 @@ import { live } from 'lit/directives/live.js';
 import type { ConfigShareStrings } from '../features/strings.js';
 
 /** The stepper's range (docs/scene-format.md, `cart.quantity`). */
-export const MIN_QUANTITY = 1;
-export const MAX_QUANTITY = 99;
+const MIN_QUANTITY = 1;
+const MAX_QUANTITY = 99;
 
 /** A typed quantity as a whole number within the stepper's range (empty or unreadable: 1). */
 export const clampQuantity = (value: unknown): number =>

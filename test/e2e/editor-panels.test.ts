@@ -243,7 +243,7 @@ describe('editor panels', () => {
     await screenshot('look');
   });
 
-  it('edits the cart settings in the Look panel, refusing a cart address that is neither https: nor a path', async () => {
+  it('edits the Look panel cart settings, refusing a cart address that is neither https: nor a path', async () => {
     await mount('editor-look-panel');
     const cart = page.getByRole('region', { name: 'Add to cart' });
     await cart.getByLabel('Show “Add to cart”').check();
