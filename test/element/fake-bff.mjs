@@ -64,9 +64,16 @@ const manyModels = () =>
   Array.from({ length: 25 }, (_, i) => model(`m${i + 1}`, i < 20 ? MODEL_URL : undefined, (i % 5) * 0.6));
 const KNOWN_UNSIGNED = new Set(['m21', 'm22', 'm23']);
 
+/** `stoolfinishes`: more seat swatches, with names long enough to wrap. */
+const LONG_FINISHES = [
+  { id: 'smoked', label: 'Smoked oak, hand-oiled', price: 65, color: '#6b5440' },
+  { id: 'ash', label: 'Black-stained ash', price: 25, color: '#2b2b2b' },
+  { id: 'whitewash', label: 'Whitewashed Scandinavian pine', color: '#e9e4d8' },
+];
+
 /**
  * The demo stool of contract 12.14 on the test cube (missing node names only warn), plus a `cushion` block for hide
- * rules. `stoolplain`: no currency, tax or save; `stoolhidden`: showPrices false.
+ * rules. `stoolplain`: no currency, tax or save; `stoolhidden`: showPrices false; `stoolfinishes`: more swatches.
  */
 function stoolProject(id, scenario) {
   const plain = scenario === 'stoolplain';
@@ -93,6 +100,7 @@ function stoolProject(id, scenario) {
                 effects: [{ type: 'material', nodes: ['Seat', 'Backrest'], color: '#5b3a29', roughness: 0.6 }],
               },
               { id: 'plain', label: 'Plain', price: 10 },
+              ...(scenario === 'stoolfinishes' ? LONG_FINISHES : []),
             ],
           },
           {
