@@ -12,6 +12,13 @@ async function enter(element: ConfigShareElement, password: string) {
   part<HTMLButtonElement>(element, '[part="password-form"] button[type="submit"]')!.click();
 }
 
+/** The prompt's field, once the prompt's chunk has arrived. */
+async function untilPrompt(element: ConfigShareElement): Promise<HTMLInputElement> {
+  const field = () => part<HTMLInputElement>(element, '[part="password-form"] input[name="password"]');
+  await until(field, 'the prompt');
+  return field()!;
+}
+
 /** Replaces what the field holds by typing, as a visitor does (real key presses), without submitting. */
 async function type(element: ConfigShareElement, password: string) {
   const input = part<HTMLInputElement>(element, 'input[name="password"]')!;
@@ -78,7 +85,7 @@ describe('<config-share> password', () => {
     const element = mountShare('password');
     await untilState(element, 'password');
     equal(events.seen.length, 1, 'password-required event');
-    const input = part<HTMLInputElement>(element, '[part="password-form"] input[name="password"]')!;
+    const input = await untilPrompt(element);
     equal(part(element, `label[for="${input.id}"]`)?.textContent, 'Password', 'label');
     await until(() => focused(element) === input, 'focus on the password field');
 
@@ -113,7 +120,7 @@ describe('<config-share> password', () => {
   it('checks a password entered while a wrong one is checked, and lets the visitor in', async () => {
     const element = mountShare('heldpassword');
     await untilState(element, 'password');
-    await until(() => part(element, 'input[name="password"]'), 'the prompt');
+    await untilPrompt(element);
     const watch = watchRefusals(element, (password) => password === 'wrong');
 
     await typeAndEnter(element, 'wrong');
@@ -141,8 +148,7 @@ describe('<config-share> password', () => {
   it('checks the latest password entered, and shows a refusal only beside the password refused', async () => {
     const element = mountShare('heldpassword');
     await untilState(element, 'password');
-    await until(() => part(element, 'input[name="password"]'), 'the prompt');
-    const input = part<HTMLInputElement>(element, 'input[name="password"]')!;
+    const input = await untilPrompt(element);
     const watch = watchRefusals(element, (password) => password === 'first' || password === 'third');
 
     await typeAndEnter(element, 'first');
