@@ -8,7 +8,8 @@ import { styles } from './features/styles.js';
 import { refusedHostMessage, warnRefusedHost } from './features/refused-host.js';
 import { downloadModel, placeModels } from './features/models.js';
 import { pngWithinLimits } from './features/screenshot.js';
-import { passwordTemplate, rememberPassword, rememberedPassword } from './features/password.js';
+import { rememberPassword, rememberedPassword } from './features/password.js';
+import type { PasswordPrompt } from './features/password-prompt.js';
 import { DEFAULT_STRINGS, format, type ConfigShareStrings, type LoaderStrings } from './features/strings.js';
 import type { CameraView, PlacedModel, Viewer } from './features/viewer.js';
 import type { ArView } from './features/ar.js';
@@ -141,7 +142,10 @@ export class ConfigShareElement extends LitElement {
 
   @state() private status: ConfigShareState = 'loading';
   @state() private project?: PublicProject;
-  @state() private passwordInvalid = false;
+  /** The password the last answer refused, if it did. */
+  @state() private refused?: string;
+  /** The password prompt (a chunk of its own), once it is there. */
+  @state() private prompt?: PasswordPrompt;
   @state() private busy = false;
   @state() private progress = 1;
   @state() private notice = '';
@@ -317,9 +321,11 @@ export class ConfigShareElement extends LitElement {
   }
 
   protected override updated() {
-    if (this.focusPassword) {
+    // The prompt may still be on its way: focus waits for its field.
+    const field = this.focusPassword && this.renderRoot.querySelector<HTMLInputElement>('input[name="password"]');
+    if (field) {
       this.focusPassword = false;
-      this.renderRoot.querySelector<HTMLInputElement>('input[name="password"]')?.focus();
+      field.focus();
     }
     // The payload arrived while the element is already near the viewport: build the scene now.
     if (this.near && !this.viewer && this.renderRoot.querySelector('[part="viewer"]')) void this.ensureViewer();
@@ -368,7 +374,8 @@ export class ConfigShareElement extends LitElement {
     this.emit('config-share-error', { type, message });
   }
 
-  private async load(password: string | undefined) {
+  /** Reads the share; the answer is dropped once a newer load started, or when `superseded()` says so. */
+  private async load(password: string | undefined, superseded?: () => boolean) {
     const generation = ++this.generation;
     const target = this.target;
     if (this.preview) return;
@@ -382,13 +389,14 @@ export class ConfigShareElement extends LitElement {
     if (!this.project && this.status !== 'password') this.setStatus('loading');
     this.busy = true;
     const result = await loadShare(target, password);
-    if (generation !== this.generation) return;
+    if (generation !== this.generation || superseded?.()) return;
     this.busy = false;
     this.apply(result, target, password);
   }
 
   private apply(result: ReadResult, target: ShareTarget, password: string | undefined) {
     const strings = this.text;
+    this.refused = result.kind === 'password' && result.invalid ? password : undefined;
     if (result.kind === 'ok') {
       if (password) rememberPassword(target, password);
       this.setStatus('ready');
@@ -408,11 +416,20 @@ export class ConfigShareElement extends LitElement {
       case 'password':
         if (this.target) rememberPassword(this.target, undefined);
         this.showProject(undefined);
-        this.passwordInvalid = failure.invalid;
         this.focusPassword = true;
         if (this.status !== 'password') {
           this.setStatus('password');
           this.emit('config-share-password-required', {});
+          // Each prompt starts empty; its chunk is fetched only for a share that asks for a password.
+          this.prompt = undefined;
+          import('./features/password-prompt.js').then(
+            ({ PasswordPrompt }) =>
+              (this.prompt = new PasswordPrompt({
+                element: this,
+                check: (password, superseded) => this.load(password, superseded),
+              })),
+            () => this.fail('error', 'network', strings.error),
+          );
         }
         return;
       case 'unavailable':
@@ -671,12 +688,7 @@ export class ConfigShareElement extends LitElement {
       >${this.statusText(strings)}</p>
       ${
         this.status === 'password'
-          ? passwordTemplate({
-              strings,
-              invalid: this.passwordInvalid,
-              busy: this.busy,
-              onSubmit: (password) => void this.load(password),
-            })
+          ? (this.prompt?.render({ strings, busy: this.busy, refused: this.refused }) ?? nothing)
           : nothing
       }
       ${

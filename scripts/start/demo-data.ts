@@ -50,7 +50,8 @@ const configurator = (target: string | undefined) => ({
       type: 'swatch',
       targetObjectId: target,
       choices: [
-        { id: 'oak', label: 'Oak', default: true, color: '#9e7347' },
+        // The model's Oak material as drawn: its linear base colour written in sRGB, like every colour here.
+        { id: 'oak', label: 'Oak', default: true, color: '#ceb390' },
         {
           id: 'walnut',
           label: 'Walnut',
