@@ -443,7 +443,10 @@ const ProjectSettings = Type.Object(
       Type.Object(
         {
           customerCopy: Type.Optional(
-            Flag("Sends the visitor a copy of the request at the form's first e-mail field.", notifications.customerCopy),
+            Flag(
+              "Sends the visitor a copy of the request at the form's first email field.",
+              notifications.customerCopy,
+            ),
           ),
         },
         { ...open, description: 'Who hears about a request besides the owner.' },

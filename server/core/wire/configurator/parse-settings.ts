@@ -166,8 +166,7 @@ export function parseSettings(value: unknown, warnings: SceneWarnings): SceneSet
         readColor(branding.primaryColor, at('branding', 'primaryColor'), warnings) ??
         DEFAULT_SETTINGS.branding.primaryColor,
       logoUrl: readHttpsUrl(branding.logoUrl, at('branding', 'logoUrl'), warnings) ?? DEFAULT_SETTINGS.branding.logoUrl,
-      companyName:
-        readText(branding.companyName, at('branding', 'companyName'), warnings) ?? DEFAULT_SETTINGS.branding.companyName,
+      companyName: readText(branding.companyName, at('branding', 'companyName'), warnings) ?? null,
     },
     lighting: {
       environment:
