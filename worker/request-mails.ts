@@ -12,6 +12,8 @@ export interface MailContent {
 
 /** A part of a message: a title, paragraphs, label/value rows (a third cell is an amount), preformatted text. */
 interface Section {
+  /** The message's own title, first. */
+  heading?: string;
   title?: string;
   paragraphs?: string[];
   rows?: string[][];
@@ -19,6 +21,8 @@ interface Section {
   amounts?: boolean;
   /** The last row in bold (a total). */
   strongLast?: boolean;
+  /** A line under the rows (the tax a total includes). */
+  footnote?: string;
   pre?: string;
 }
 
@@ -33,10 +37,12 @@ function toText(sections: Section[]): string {
   return sections
     .map((section) => {
       const lines: string[] = [];
+      if (section.heading) lines.push(section.heading, '');
       if (section.title) lines.push(`${section.title}:`);
       const indent = section.title ? '  ' : '';
       for (const paragraph of section.paragraphs ?? []) lines.push(paragraph);
       for (const cells of section.rows ?? []) lines.push(indent + rowText(cells));
+      if (section.footnote) lines.push(indent + section.footnote);
       if (section.pre) lines.push(section.pre);
       return lines.join('\n');
     })
@@ -49,7 +55,8 @@ function toHtml(sections: Section[]): string {
   const body = sections
     .map((section) => {
       const parts: string[] = [];
-      if (section.title) parts.push(`<h3 style="margin:20px 0 6px;font-size:15px">${escape(section.title)}</h3>`);
+      if (section.heading) parts.push(`<h2 style="margin:0 0 12px;font-size:20px">${escape(section.heading)}</h2>`);
+      if (section.title) parts.push(`<h3 style="margin:0 0 6px;font-size:15px">${escape(section.title)}</h3>`);
       for (const paragraph of section.paragraphs ?? [])
         parts.push(`<p style="margin:0 0 8px">${escape(paragraph)}</p>`);
       if (section.rows?.length) {
@@ -64,13 +71,15 @@ function toHtml(sections: Section[]): string {
         });
         parts.push(`<table style="border-collapse:collapse;font-size:14px">${rows.join('')}</table>`);
       }
+      if (section.footnote)
+        parts.push(`<p style="margin:4px 0 0;color:#4b5563;font-size:13px">${escape(section.footnote)}</p>`);
       if (section.pre) parts.push(`<p style="margin:0;white-space:pre-wrap">${escape(section.pre)}</p>`);
-      return parts.join('\n');
+      return `<div style="margin:0 0 16px">${parts.join('\n')}</div>`;
     })
     .join('\n');
   return (
     '<!doctype html><html><body style="font-family:Arial,Helvetica,sans-serif;color:#1d1d1f;font-size:14px">\n' +
-    `${body}\n</body></html>`
+    `<div style="max-width:640px;margin:0 auto;padding:16px">\n${body}\n</div></body></html>`
   );
 }
 
@@ -84,15 +93,7 @@ const optionsSection = (rows: RequestRows): Section[] =>
 function priceSections(rows: RequestRows): Section[] {
   if (!rows.price) return [];
   const { lines, total, taxNote } = rows.price;
-  return [
-    {
-      title: 'Price',
-      rows: [...lines, total],
-      amounts: true,
-      strongLast: true,
-    },
-    ...(taxNote ? [{ paragraphs: [taxNote] }] : []),
-  ];
+  return [{ title: 'Price', rows: [...lines, total], amounts: true, strongLast: true, footnote: taxNote ?? undefined }];
 }
 
 const summarySection = (rows: RequestRows): Section[] =>
@@ -107,7 +108,7 @@ const mail = (subject: string, sections: Section[]): MailContent => ({
 /** The owner's e-mail: who asked, what they chose, the price (and what the page showed, when it differs). */
 export function ownerMail(rows: RequestRows, pdfAttached: boolean): MailContent {
   return mail(`New request for ${rows.projectName}`, [
-    { paragraphs: [`A visitor sent a request for "${rows.projectName}".`] },
+    { heading: 'New request', paragraphs: [`A visitor sent a request for "${rows.projectName}".`] },
     {
       rows: [
         ['Request', rows.requestId],
@@ -140,8 +141,9 @@ export function ownerMail(rows: RequestRows, pdfAttached: boolean): MailContent 
 export function customerCopyMail(rows: RequestRows, pdfAttached: boolean): MailContent {
   return mail(`We received your request - ${rows.companyName}`, [
     {
+      heading: 'We received your request',
       paragraphs: [
-        `We received your request for "${rows.projectName}". ${rows.companyName} will get back to you; ` +
+        `Thank you for your request for "${rows.projectName}". ${rows.companyName} will get back to you; ` +
           'to add something, reply to this e-mail.',
       ],
     },

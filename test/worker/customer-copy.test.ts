@@ -102,7 +102,7 @@ describe('with a worker', () => {
     expect(copy.to).toEqual(['ada@example.com']);
     expect(copy.headers.get('reply-to')).toBe('sales@stool.example');
     expect(copy.subject).toBe('We received your request - Stool & Co.');
-    expect(copy.text).toContain('We received your request for "Stool"');
+    expect(copy.text).toContain('We received your request\n\nThank you for your request for "Stool"');
     expect(copy.text).toContain('Legs: Brass  +€25.00');
     expect(copy.text).toContain('Base price: €149.00');
     expect(copy.text).toContain('Includes VAT (19%): €27.78');

@@ -301,6 +301,13 @@ describe('the request PDF as a quote', () => {
     expect(text).not.toContain('Seat: Oak, Legs: Brass');
   });
 
+  it('prints a long company name whole in the header and shortened in the footer line', async () => {
+    const name = `Stool ${'and Sons '.repeat(20)}Ltd`;
+    const text = await pdfText(await renderRequestPdf({ rows: { ...priced, companyName: name }, screenshots: [] }));
+    expect(text.replace(/\s+/g, ' ')).toContain(name.replace(/\s+/g, ' ').trim());
+    expect(text).toContain(`${Array.from(name).slice(0, 49).join('')}… · Quote request req-9 · Page 1 of 1`);
+  });
+
   it('prints the summary in their place when the request has no options', async () => {
     const text = await pdfText(await renderRequestPdf({ rows: { ...priced, options: [] }, screenshots: [] }));
     expect(text).toContain('Seat: Oak, Legs: Brass, total €174.00');

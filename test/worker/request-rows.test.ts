@@ -125,7 +125,9 @@ describe('the request e-mails', () => {
     });
     const mail = customerCopyMail(rows, true);
     expect(mail.subject).toBe('We received your request - Stool & Co.');
-    expect(mail.text).toContain('We received your request for "Stool". Stool & Co. will get back to you');
+    expect(mail.text).toContain(
+      'We received your request\n\nThank you for your request for "Stool". Stool & Co. will get back to you',
+    );
     expect(mail.text).toContain('Legs: Brass  +€25.00');
     expect(mail.text).toContain('Total: €174.00');
     expect(mail.text).toContain('Seat: Oak, Legs: Brass');

@@ -32,6 +32,8 @@ const META_WIDTH = 220;
 /** A screenshot is shrunk to the space left on a page down to this height; below it, it starts the next page. */
 const MIN_SHOT_HEIGHT = 170;
 const MAX_SHOT_HEIGHT = 380;
+/** Characters of the company name the footer line has room for. */
+const MAX_FOOTER_NAME = 50;
 
 /** Renders the PDF and resolves with its bytes. */
 export async function renderRequestPdf(input: RequestPdfInput): Promise<Buffer> {
@@ -184,7 +186,10 @@ export async function renderRequestPdf(input: RequestPdfInput): Promise<Buffer> 
     });
   }
 
-  layout.footers(`${company} · Quote request ${rows.requestId}`);
+  // One line at the foot: a long company name is shortened there (the header has it whole).
+  const chars = Array.from(company);
+  const short = chars.length > MAX_FOOTER_NAME ? `${chars.slice(0, MAX_FOOTER_NAME - 1).join('')}…` : company;
+  layout.footers(`${short} · Quote request ${rows.requestId}`);
   doc.end();
   return finished;
 }
