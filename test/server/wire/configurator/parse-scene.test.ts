@@ -361,7 +361,7 @@ describe('parseScene: projectSettings (12.7)', () => {
         tax: null,
         rounding: 'half-up',
       },
-      branding: { primaryColor: '#1f3a5f', logoUrl: null },
+      branding: { primaryColor: '#1f3a5f', logoUrl: null, companyName: null },
       lighting: {
         environment: 'room',
         environmentIntensity: 1,
@@ -382,7 +382,22 @@ describe('parseScene: projectSettings (12.7)', () => {
       },
       ar: { enabled: true, placement: 'floor', scale: 'auto' },
       cart: { enabled: false, label: 'Add to cart', skuBase: null, skuSeparator: '-', quantity: true, action: null },
+      notifications: { customerCopy: false },
     });
+  });
+
+  it("reads the company name and the visitor's copy; a bad value is its default, with a warning", () => {
+    const good = read({ branding: { companyName: 'Stool & Co.' }, notifications: { customerCopy: true } });
+    expect(good.warnings).toEqual([]);
+    expect(good.scene.settings.branding.companyName).toBe('Stool & Co.');
+    expect(good.scene.settings.notifications).toEqual({ customerCopy: true });
+    const bad = read({ branding: { companyName: 'x'.repeat(201) }, notifications: { customerCopy: 'yes' } });
+    expect(bad.scene.settings.branding.companyName).toBeNull();
+    expect(bad.scene.settings.notifications.customerCopy).toBe(false);
+    expect(bad.warnings.map((w) => w.path)).toEqual([
+      'sceneData.projectSettings.branding.companyName',
+      'sceneData.projectSettings.notifications.customerCopy',
+    ]);
   });
 
   it('reads the cart: a path on the page or an https: URL as its action, and nothing else', () => {
