@@ -391,6 +391,9 @@ const ProjectSettings = Type.Object(
           maxPolarAngle: Type.Optional(Range(0, 180, camera.maxPolarAngle, 'Lowest view, degrees from above.')),
           enablePan: Type.Optional(Flag('The visitor may pan.', camera.enablePan)),
           enableZoom: Type.Optional(Flag('The visitor may zoom.', camera.enableZoom)),
+          fit: Type.Optional(
+            Flag('Fits the view to the visible models; false: data.camera exactly as given.', camera.fit),
+          ),
         },
         { ...open, description: 'Camera limits; position and target stay in data.camera.' },
       ),

@@ -32,6 +32,7 @@ export const DEFAULT_SETTINGS: SceneSettings = {
     maxPolarAngle: 180,
     enablePan: true,
     enableZoom: true,
+    fit: true,
   },
   ar: { enabled: true, placement: 'floor', scale: 'auto' },
   cart: { enabled: false, label: 'Add to cart', skuBase: null, skuSeparator: '-', quantity: true, action: null },

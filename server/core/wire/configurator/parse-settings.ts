@@ -193,6 +193,7 @@ export function parseSettings(value: unknown, warnings: SceneWarnings): SceneSet
       maxPolarAngle,
       enablePan: flag(camera, 'camera', 'enablePan') ?? DEFAULT_SETTINGS.camera.enablePan,
       enableZoom: flag(camera, 'camera', 'enableZoom') ?? DEFAULT_SETTINGS.camera.enableZoom,
+      fit: flag(camera, 'camera', 'fit') ?? DEFAULT_SETTINGS.camera.fit,
     },
     ar: {
       enabled: flag(ar, 'ar', 'enabled') ?? DEFAULT_SETTINGS.ar.enabled,

@@ -196,6 +196,8 @@ export interface SceneSettings {
     maxPolarAngle: number;
     enablePan: boolean;
     enableZoom: boolean;
+    /** The view is fitted to the visible models (docs/scene-format.md); false: `data.camera` as given. */
+    fit: boolean;
   };
   ar: { enabled: boolean; placement: 'floor' | 'wall'; scale: 'auto' | 'fixed' };
   /** The add-to-cart button (docs/cart.md). */

@@ -379,6 +379,7 @@ describe('parseScene: projectSettings (12.7)', () => {
         maxPolarAngle: 180,
         enablePan: true,
         enableZoom: true,
+        fit: true,
       },
       ar: { enabled: true, placement: 'floor', scale: 'auto' },
       cart: { enabled: false, label: 'Add to cart', skuBase: null, skuSeparator: '-', quantity: true, action: null },
@@ -422,13 +423,13 @@ describe('parseScene: projectSettings (12.7)', () => {
   it('replaces a bad value by its default, with a warning', () => {
     const { scene, warnings } = read({
       lighting: { exposure: 9, shadows: false, environment: 'studio' },
-      camera: { fov: 5 },
+      camera: { fov: 5, fit: 'no' },
       display: { background: 'transparent', autoRotate: 'yes' },
       ar: { placement: 'ceiling' },
       pricing: { locale: 'en_US', rounding: 'bankers' },
     });
     expect(scene.settings.lighting).toMatchObject({ exposure: 1, shadows: false, environment: 'room' });
-    expect(scene.settings.camera.fov).toBe(45);
+    expect(scene.settings.camera).toMatchObject({ fov: 45, fit: true });
     expect(scene.settings.display).toMatchObject({ background: 'transparent', autoRotate: false });
     expect(scene.settings.ar.placement).toBe('floor');
     expect(scene.settings.pricing).toMatchObject({ locale: null, rounding: 'half-up' });
@@ -437,6 +438,7 @@ describe('parseScene: projectSettings (12.7)', () => {
         ['sceneData.projectSettings.lighting.exposure', 'invalid_value'],
         ['sceneData.projectSettings.lighting.environment', 'invalid_value'],
         ['sceneData.projectSettings.camera.fov', 'invalid_value'],
+        ['sceneData.projectSettings.camera.fit', 'invalid_type'],
         ['sceneData.projectSettings.display.autoRotate', 'invalid_type'],
         ['sceneData.projectSettings.ar.placement', 'invalid_value'],
         ['sceneData.projectSettings.pricing.locale', 'invalid_value'],
