@@ -12,6 +12,7 @@ import { rememberPassword, rememberedPassword } from './features/password.js';
 import type { PasswordPrompt } from './features/password-prompt.js';
 import { DEFAULT_STRINGS, format, type ConfigShareStrings, type LoaderStrings } from './features/strings.js';
 import type { CameraView, PlacedModel, Viewer } from './features/viewer.js';
+import type { ViewerStrings } from './features/viewer-strings.js';
 import type { ArView } from './features/ar.js';
 import type { EventSink } from './features/visitor-events.js';
 import type { ConfigurationSnapshot, Configurator } from './configurator/index.js';
@@ -97,6 +98,7 @@ const SCRIPT_ORIGIN = new URL(import.meta.url).origin;
  * @csspart price-lines - the price breakdown (a details element). @csspart animation-button - an animation's button.
  * @csspart save-button - saves the configuration. @csspart save-link - the saved link (read-only).
  * @csspart logo - the project's logo.
+ * @csspart reset-view - "Reset view" over the scene, while the visitor's own turn or zoom stands.
  * @cssproperty --config-share-accent - buttons, checked choices, focus rings (default: the owner's brand colour,
  *   else #1f3a5f).
  * @cssproperty --config-share-accent-contrast - text on the accent (default #fff).
@@ -125,8 +127,8 @@ export class ConfigShareElement extends LitElement {
   @property({ attribute: 'share-url' }) shareUrl = '';
   /** The BFF origin; default: the origin this script was loaded from. */
   @property({ attribute: 'api-base' }) apiBase = '';
-  /** Replacements for any of the element's texts (English by default). */
-  @property({ attribute: false }) strings: Partial<ConfigShareStrings> = {};
+  /** Replacements for any of the element's texts (English by default), the 3D view's included. */
+  @property({ attribute: false }) strings: Partial<ConfigShareStrings & ViewerStrings> = {};
   /** Selections to start from (contract 12.8): a saved configuration, or JSON like `{"options":{"seat":"walnut"}}`. */
   @property() configuration = '';
   /** `off`: no visitor event is queued or sent (contract 12.10). */
@@ -559,6 +561,7 @@ export class ConfigShareElement extends LitElement {
         label,
         cfg ? { scene: cfg.scene, options: cfg.options } : undefined,
         await previous,
+        this.strings,
       );
       const failed = await viewer.load(loading);
       if (scene === this.scene) this.shown = viewer;
