@@ -17,7 +17,7 @@ const vec = (x: number, y: number, z: number) => ({ x, y, z });
 const FAR_CAMERA: CameraView = { position: vec(-3, 4, 9), target: vec(0.5, 0, 0) };
 
 async function stoolPayload(
-  parts: { camera?: CameraView | null; fit?: boolean; scale?: number } = {},
+  parts: { camera?: CameraView | null; settings?: Record<string, unknown>; scale?: number } = {},
 ): Promise<PublicProject> {
   const scale = parts.scale ?? 1;
   return {
@@ -51,7 +51,7 @@ async function stoolPayload(
             ],
           },
         ],
-        projectSettings: parts.fit === undefined ? {} : { camera: { fit: parts.fit } },
+        projectSettings: parts.settings ? { camera: parts.settings } : {},
         formFields: [],
         animationBlocks: [],
         pricingBlocks: [],
@@ -202,6 +202,11 @@ describe('<config-share> framing', () => {
     const fitted = await fittedView(payload, '{"options":{"backrest":"on"}}');
     const element = await show(payload);
     const before = element.getCameraView()!;
+    // Once shown and hidden first: the backrest's first draw compiles its shader, a frame long enough to end a glide.
+    equal(await element.setOption('backrest', 'on'), true, 'backrest on');
+    await until(() => sameView(element.getCameraView(), fitted), 'the camera at the fitted spot');
+    equal(await element.setOption('backrest', 'off'), true, 'backrest off');
+    await until(() => sameView(element.getCameraView(), before), 'the camera back');
     const seen: string[] = [];
     let watching = true;
     const watch = () => {
@@ -257,11 +262,19 @@ describe('<config-share> framing', () => {
   });
 
   it('uses the owner’s camera as given with camera.fit false', async () => {
-    const element = await show(await stoolPayload({ fit: false }));
+    const element = await show(await stoolPayload({ settings: { fit: false } }));
     equal(element.getCameraView(), FAR_CAMERA, 'data.camera as given');
     equal(await element.setOption('backrest', 'on'), true, 'backrest on');
     for (let i = 0; i < 30; i++) await frame();
     equal(element.getCameraView(), FAR_CAMERA, 'no refit after a change');
+  });
+
+  it('widens the owner’s distance limits to the fitted distance', async () => {
+    // Both limits closer than any view of the whole stool: the fit still shows all of it.
+    const element = await show(await stoolPayload({ settings: { minDistance: 0.05, maxDistance: 0.1 } }));
+    await assertFramed(element, 'within limits that would cut it off');
+    const view = element.getCameraView()!;
+    assert(length(minus(view.position, view.target)) > 0.1, `farther than maxDistance: ${viewText(view)}`);
   });
 
   it('leaves the visitor’s view alone until "Reset view", which fits again', async () => {
