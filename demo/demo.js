@@ -55,8 +55,10 @@ function show({ projectId, token, expect, password, label }) {
   element.addEventListener('config-share-price', (event) => showPrice(event.detail?.price));
   element.addEventListener('config-share-option-change', (event) => showOptions(event.detail?.options));
   element.addEventListener('config-share-save', onSave);
-  // Defaults and restores send no option-change: read the state once the element is ready.
+  // Defaults and restores send no option-change: read the state once the element is ready, and again once its
+  // scene is drawn (the configurator may arrive after the load and the first price).
   element.addEventListener('config-share-load', () => void refreshConfiguration());
+  element.addEventListener('config-share-rendered', () => void refreshConfiguration());
   current = element;
   showPrice(undefined);
   showOptions({});

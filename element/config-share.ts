@@ -8,9 +8,11 @@ import { styles } from './features/styles.js';
 import { refusedHostMessage, warnRefusedHost } from './features/refused-host.js';
 import { downloadModel, placeModels } from './features/models.js';
 import { pngWithinLimits } from './features/screenshot.js';
-import { passwordTemplate, rememberPassword, rememberedPassword } from './features/password.js';
+import { rememberPassword, rememberedPassword } from './features/password.js';
+import type { PasswordPrompt } from './features/password-prompt.js';
 import { DEFAULT_STRINGS, format, type ConfigShareStrings, type LoaderStrings } from './features/strings.js';
 import type { CameraView, PlacedModel, Viewer } from './features/viewer.js';
+import type { ViewerStrings } from './features/viewer-strings.js';
 import type { ArView } from './features/ar.js';
 import type { EventSink } from './features/visitor-events.js';
 import type { ConfigurationSnapshot, Configurator } from './configurator/index.js';
@@ -103,6 +105,7 @@ const SCRIPT_ORIGIN = new URL(import.meta.url).origin;
  * @csspart save-button - saves the configuration. @csspart save-link - the saved link (read-only).
  * @csspart logo - the project's logo.
  * @csspart cart-button - puts the configuration in the merchant's cart. @csspart quantity - its stepper (1 to 99).
+ * @csspart reset-view - "Reset view" over the scene, while the visitor's own turn or zoom stands.
  * @cssproperty --config-share-accent - buttons, checked choices, focus rings (default: the owner's brand colour,
  *   else #1f3a5f).
  * @cssproperty --config-share-accent-contrast - text on the accent (default #fff).
@@ -131,8 +134,8 @@ export class ConfigShareElement extends LitElement {
   @property({ attribute: 'share-url' }) shareUrl = '';
   /** The BFF origin; default: the origin this script was loaded from. */
   @property({ attribute: 'api-base' }) apiBase = '';
-  /** Replacements for any of the element's texts (English by default). */
-  @property({ attribute: false }) strings: Partial<ConfigShareStrings> = {};
+  /** Replacements for any of the element's texts (English by default), the 3D view's included. */
+  @property({ attribute: false }) strings: Partial<ConfigShareStrings & ViewerStrings> = {};
   /** Selections to start from (contract 12.8): a saved configuration, or JSON like `{"options":{"seat":"walnut"}}`. */
   @property() configuration = '';
   /** `off`: no visitor event is queued or sent (contract 12.10). */
@@ -148,7 +151,10 @@ export class ConfigShareElement extends LitElement {
 
   @state() private status: ConfigShareState = 'loading';
   @state() private project?: PublicProject;
-  @state() private passwordInvalid = false;
+  /** The password the last answer refused, if it did. */
+  @state() private refused?: string;
+  /** The password prompt (a chunk of its own), once it is there. */
+  @state() private prompt?: PasswordPrompt;
   @state() private busy = false;
   @state() private progress = 1;
   @state() private notice = '';
@@ -324,9 +330,11 @@ export class ConfigShareElement extends LitElement {
   }
 
   protected override updated() {
-    if (this.focusPassword) {
+    // The prompt may still be on its way: focus waits for its field.
+    const field = this.focusPassword && this.renderRoot.querySelector<HTMLInputElement>('input[name="password"]');
+    if (field) {
       this.focusPassword = false;
-      this.renderRoot.querySelector<HTMLInputElement>('input[name="password"]')?.focus();
+      field.focus();
     }
     // The payload arrived while the element is already near the viewport: build the scene now.
     if (this.near && !this.viewer && this.renderRoot.querySelector('[part="viewer"]')) void this.ensureViewer();
@@ -375,7 +383,8 @@ export class ConfigShareElement extends LitElement {
     this.emit('config-share-error', { type, message });
   }
 
-  private async load(password: string | undefined) {
+  /** Reads the share; the answer is dropped once a newer load started, or when `superseded()` says so. */
+  private async load(password: string | undefined, superseded?: () => boolean) {
     const generation = ++this.generation;
     const target = this.target;
     if (this.preview) return;
@@ -389,13 +398,14 @@ export class ConfigShareElement extends LitElement {
     if (!this.project && this.status !== 'password') this.setStatus('loading');
     this.busy = true;
     const result = await loadShare(target, password);
-    if (generation !== this.generation) return;
+    if (generation !== this.generation || superseded?.()) return;
     this.busy = false;
     this.apply(result, target, password);
   }
 
   private apply(result: ReadResult, target: ShareTarget, password: string | undefined) {
     const strings = this.text;
+    this.refused = result.kind === 'password' && result.invalid ? password : undefined;
     if (result.kind === 'ok') {
       if (password) rememberPassword(target, password);
       this.setStatus('ready');
@@ -415,11 +425,20 @@ export class ConfigShareElement extends LitElement {
       case 'password':
         if (this.target) rememberPassword(this.target, undefined);
         this.showProject(undefined);
-        this.passwordInvalid = failure.invalid;
         this.focusPassword = true;
         if (this.status !== 'password') {
           this.setStatus('password');
           this.emit('config-share-password-required', {});
+          // Each prompt starts empty; its chunk is fetched only for a share that asks for a password.
+          this.prompt = undefined;
+          import('./features/password-prompt.js').then(
+            ({ PasswordPrompt }) =>
+              (this.prompt = new PasswordPrompt({
+                element: this,
+                check: (password, superseded) => this.load(password, superseded),
+              })),
+            () => this.fail('error', 'network', strings.error),
+          );
         }
         return;
       case 'unavailable':
@@ -549,6 +568,7 @@ export class ConfigShareElement extends LitElement {
         label,
         cfg ? { scene: cfg.scene, options: cfg.options } : undefined,
         await previous,
+        this.strings,
       );
       const failed = await viewer.load(loading);
       if (scene === this.scene) this.shown = viewer;
@@ -678,12 +698,7 @@ export class ConfigShareElement extends LitElement {
       >${this.statusText(strings)}</p>
       ${
         this.status === 'password'
-          ? passwordTemplate({
-              strings,
-              invalid: this.passwordInvalid,
-              busy: this.busy,
-              onSubmit: (password) => void this.load(password),
-            })
+          ? (this.prompt?.render({ strings, busy: this.busy, refused: this.refused }) ?? nothing)
           : nothing
       }
       ${

@@ -8,6 +8,7 @@ const STEPS: Array<[StepName, string]> = [
   ['screenshots', 'Screenshots stored'],
   ['pdf', 'PDF rendered'],
   ['email', 'E-mail sent'],
+  ['customerCopy', 'Copy to customer'],
   ['events', 'Webhook events'],
 ];
 const STATUSES = ['new', 'in_progress', 'quoted', 'won', 'lost', 'archived'] as const satisfies RequestStatus[];
@@ -69,7 +70,9 @@ export class RequestsPanel extends LitElement {
     }
   }
 
-  private step(state: StepState) {
+  /** A request without a step (no copy to the visitor was asked for) shows a dash. */
+  private step(state: StepState | undefined) {
+    if (!state) return html`<span class="muted" title="not part of this request">-</span>`;
     const cls = state.state === 'done' ? 'ok' : state.state === 'failed' ? 'bad' : 'muted';
     return html`<span class=${cls}>${state.state}</span>${
       state.attempts > 1 ? html` <span class="muted">(${state.attempts} attempts)</span>` : nothing
@@ -141,6 +144,7 @@ export class RequestsPanel extends LitElement {
       <ul>
         ${STEPS.map(([name, label]) => {
           const s = r.steps[name];
+          if (!s) return nothing;
           return html`<li>${label}: ${this.step(s)}${
             s.error ? html` <span class="bad">${s.error}</span>` : nothing
           }${s.note ? html` <span class="muted">${s.note}</span>` : nothing}</li>`;

@@ -21,13 +21,13 @@ export interface OptionsPanelView {
   onChange: (blockId: string, choiceId: string) => void;
 }
 
-/** A swatch's face: its thumbnail, else its colour; the label stays the accessible name either way. */
+/** A swatch's face: its thumbnail, else its colour (decoration: the name shows beside it and names the radio). */
 function swatchFace(choice: Choice) {
-  if (choice.thumbnail) return html`<img class="swatch" src=${choice.thumbnail} alt="" />`;
+  if (choice.thumbnail) return html`<img class="face" src=${choice.thumbnail} alt="" />`;
   // Through the CSSOM: a page whose CSP refuses inline styles (style-src 'self') still gets the colour.
   const colour = choice.color;
   if (colour)
-    return html`<span class="swatch" ${ref((el) => el && ((el as HTMLElement).style.background = colour))}></span>`;
+    return html`<span class="face" ${ref((el) => el && ((el as HTMLElement).style.background = colour))}></span>`;
   return nothing;
 }
 
@@ -54,6 +54,7 @@ function radioGroup(view: OptionsPanelView, block: OptionBlock) {
         const disabled = !!state?.disabled.includes(choice.id);
         const label = disabled ? format(view.strings.choiceUnavailable, { label: choice.label }) : choice.label;
         const face = swatch ? swatchFace(choice) : nothing;
+        const delta = deltaOf(view, choice);
         return html`<label part="choice" class=${face === nothing ? '' : 'has-face'}>
           <input
             type="radio"
@@ -62,8 +63,7 @@ function radioGroup(view: OptionsPanelView, block: OptionBlock) {
             .checked=${live(selected === choice.id)}
             ?disabled=${disabled}
             @change=${() => view.onChange(block.id, choice.id)}
-          />${face}<span class=${face === nothing ? 'text' : 'text visually-hidden'}>${label}</span
-          ><span class="check" aria-hidden="true">✓</span>${deltaOf(view, choice)}</label
+          />${face}<span class="text">${label}</span><span class="check" aria-hidden="true">✓</span>${delta}</label
         >`;
       },
     )}

@@ -21,23 +21,36 @@ const panelStyles = css`
   [part='choice']:has(:disabled) { opacity: 0.55; cursor: not-allowed; }
   [part='choice'] input:focus-visible { outline: 0; }
   [part='choice']:has(:focus-visible) { outline: 2px solid var(--_accent); outline-offset: 2px; }
-  .swatch .has-face { padding: 0.25rem; }
+  .swatch[part='option-block'] { display: grid; grid-template-columns: repeat(auto-fill, minmax(5.5rem, 1fr)); }
+  .swatch [part='choice'] {
+    flex-direction: column;
+    justify-content: start;
+    gap: 0.25rem;
+    padding: 0.5rem 0.25rem;
+    line-height: 1.25;
+    text-align: center;
+    overflow-wrap: break-word;
+    hyphens: auto;
+  }
+  .swatch .text { max-width: 100%; font-size: 0.9375em; }
+  .swatch .delta { margin-top: auto; }
   .swatch .has-face input { position: absolute; opacity: 0; pointer-events: none; }
-  .swatch .swatch {
-    display: block;
+  .swatch [part='choice']:not(.has-face) input { margin: 0.6875rem 0; }
+  .face {
+    flex: none;
     width: 2.5rem;
     height: 2.5rem;
     border-radius: 50%;
     object-fit: cover;
     border: 1px solid var(--_line);
   }
-  .swatch [part='choice']:has(:checked) { box-shadow: 0 0 0 3px var(--_accent); }
+  .swatch [part='choice']:has(:checked) .face { outline: 2px solid var(--_accent); outline-offset: 2px; }
   .check { display: none; font-weight: 700; color: var(--_accent); }
   [part='choice']:has(:checked) .check { display: inline; }
-  .swatch .has-face .check {
+  .swatch .check {
     position: absolute;
-    right: -0.25rem;
-    top: -0.25rem;
+    top: 0.25rem;
+    right: 0.25rem;
     width: 1.25rem;
     height: 1.25rem;
     border-radius: 50%;
@@ -45,7 +58,6 @@ const panelStyles = css`
     color: var(--_on-accent);
     font-size: 0.75rem;
     line-height: 1.25rem;
-    text-align: center;
   }
   .toggle [part='choice'] { border: 0; padding: 0; }
   .toggle [part='choice']:has(:checked) { box-shadow: none; }

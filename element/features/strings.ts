@@ -17,6 +17,7 @@ export const DEFAULT_STRINGS = {
   passwordPrompt: 'This configurator is protected by a password.',
   passwordLabel: 'Password',
   passwordSubmit: 'Open',
+  passwordChecking: 'Checking…',
   passwordInvalid: 'That password is not correct. Please try again.',
   unavailable: 'This configurator is not available at the moment.',
   notFound: 'This configurator could not be found. The link may have changed or been turned off.',

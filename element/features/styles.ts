@@ -72,7 +72,6 @@ export const styles = css`
     white-space: nowrap;
   }
   form { display: grid; gap: calc(var(--_gap) * 1.25); margin: 0; }
-  [part='password-form'] { gap: 0.5rem; padding: var(--_gap); max-width: 24rem; }
   fieldset { display: grid; gap: 0.75rem; min-width: 0; border: 0; padding: 0; margin: 0; }
   legend { padding: 0; margin-bottom: 0.5rem; font-weight: 600; }
   form > fieldset > legend { font-size: 1.125em; }

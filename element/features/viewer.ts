@@ -32,6 +32,9 @@ import { applyCameraLimits, backgroundOf, environmentMap, shadowsOn } from './sc
 import { createTextureCache } from './scene/textures.js';
 import { preloadVariants, variantMaterials } from './scene/variants.js';
 import { visibleBounds } from './scene/visible-bounds.js';
+import { createViewFit } from './scene/view-fit.js';
+import { createResetViewButton } from './scene/reset-view-button.js';
+import { VIEWER_STRINGS, type ViewerStrings } from './viewer-strings.js';
 
 /**
  * The 3D view (three.js, contract 12.2–12.7), a chunk of its own loaded once the element nears the viewport, so
@@ -91,6 +94,8 @@ export interface Viewer {
   cameraView(): CameraView;
   /** The view a scene built for `next` starts from: this one's, unless `next` gives another payload camera. */
   keptView(next: PublicProject['data']): CameraView | null;
+  /** The visitor moved the view since it was last fitted: a scene built from {@link keptView} keeps it so. */
+  movedByVisitor(): boolean;
   dispose(): void;
 }
 
@@ -153,7 +158,8 @@ const vec3 = ({ x, y, z }: Vec3): Vec3 => ({ x: round(x), y: round(y), z: round(
  * Creates the renderer inside `stage` (throws where WebGL is unavailable; the element catches
  * that and keeps the form). `preserveDrawingBuffer` lets screenshot() read the last frame.
  * `previous`: the scene this one replaces (a preview's edit): its view is kept, and it stays on
- * screen, under this one's hidden canvas, until this one's models are drawn.
+ * screen, under this one's hidden canvas, until this one's models are drawn. `strings`: the page's
+ * replacements for {@link VIEWER_STRINGS}.
  */
 export function createViewer(
   stage: HTMLElement,
@@ -161,6 +167,7 @@ export function createViewer(
   label: string,
   setup?: ViewerSetup,
   previous?: Viewer | null,
+  strings: Partial<ViewerStrings> = {},
 ): Viewer {
   const settings = setup?.scene.settings ?? DEFAULT_SETTINGS;
   const { lighting, display } = settings;
@@ -205,12 +212,41 @@ export function createViewer(
   const controls = new OrbitControls(camera, canvas);
   controls.listenToKeyEvents(canvas);
   applyCameraLimits(controls, settings.camera);
-  const startView = previous?.keptView(data) ?? data.camera;
-  if (startView) {
-    camera.position.set(startView.position.x, startView.position.y, startView.position.z);
-    controls.target.set(startView.target.x, startView.target.y, startView.target.z);
-  } else camera.position.set(2, 1.5, 2);
-  controls.update();
+  const placeOf = (view: CameraView) => ({
+    position: new Vector3(view.position.x, view.position.y, view.position.z),
+    target: new Vector3(view.target.x, view.target.y, view.target.z),
+  });
+  // Without a payload camera the product is seen from the front right, a little above.
+  const home = data.camera ? placeOf(data.camera) : { position: new Vector3(2, 1.6, 2), target: new Vector3() };
+  const resetButton = createResetViewButton(
+    stage,
+    strings.resetView ?? VIEWER_STRINGS.resetView,
+    () => {
+      viewFit.reset(visibleBounds(content));
+      renderSoon();
+    },
+    canvas,
+  );
+  const viewFit = createViewFit({
+    camera,
+    controls,
+    settings: settings.camera,
+    home,
+    exact: !!data.camera && !settings.camera.fit,
+    size: () => ({ width: stage.clientWidth, height: stage.clientHeight }),
+    reducedMotion: prefersReducedMotion,
+    startLoop: () => startLoop(),
+    onMoved: (moved) => resetButton.show(moved),
+  });
+  const keptView = previous?.keptView(data);
+  const startView = keptView ?? home;
+  viewFit.drive(() => {
+    camera.position.copy(placeOf(startView).position);
+    controls.target.copy(placeOf(startView).target);
+    controls.update();
+  });
+  // The visitor's own view of the scene this one replaces stays theirs.
+  if (keptView && previous?.movedByVisitor()) viewFit.keepMoved();
 
   // Rendered on demand (controls, resize, loads, changes), not in a loop: an idle configurator
   // costs nothing. Only a moving clip or the auto-rotation draws every frame.
@@ -243,10 +279,12 @@ export function createViewer(
   const drawn = () => new Promise<void>((resolve) => drawnWaiters.push(resolve));
   // Camera moves (dragging, keys, framing new models) draw once per animation frame, however many there were.
   controls.addEventListener('change', renderSoon);
-  /** Sizes the drawing buffer and the camera to the stage; false while the stage has no size. */
-  const fit = () => {
+  let sized = { width: 0, height: 0 };
+  /** Sizes the drawing buffer and the camera to the stage; false while the stage has no size or kept its size. */
+  const sizeToStage = () => {
     const { clientWidth: width, clientHeight: height } = stage;
-    if (!width || !height) return false;
+    if (!width || !height || (width === sized.width && height === sized.height)) return false;
+    sized = { width, height };
     renderer.setSize(width, height);
     camera.aspect = width / height;
     // Narrower than square: the vertical angle widens so the horizontal one stays `fov`, and the model stays in view.
@@ -255,9 +293,13 @@ export function createViewer(
     return true;
   };
   // Now, not at the observer's first call: a model parsed before it would be drawn at the canvas's default size.
-  fit();
-  // At once: a resized drawing buffer is blank until drawn, and a frame later would flash.
-  const resize = new ResizeObserver(() => fit() && render());
+  sizeToStage();
+  // At once: a resized drawing buffer is blank until drawn, and a frame later would flash. The new shape is framed.
+  const resize = new ResizeObserver(() => {
+    if (!sizeToStage()) return;
+    reframe('now');
+    render();
+  });
   resize.observe(stage);
 
   const changeListeners = new Set<() => void>();
@@ -277,15 +319,14 @@ export function createViewer(
     // The first delta would span the idle time since the last loop (or be negative): the clock starts here.
     const seconds = firstTick ? 0 : timer.getDelta();
     firstTick = false;
+    const clipMoving = animations.running;
     animations.update(seconds);
-    if (controls.autoRotate) controls.update(seconds);
+    if (controls.autoRotate) viewFit.drive(() => controls.update(seconds));
+    const gliding = viewFit.step(timestamp);
     render();
-    if (animations.running || controls.autoRotate) loopFrame = requestAnimationFrame(tick);
-    else {
-      loopFrame = 0;
-      // A clip came to rest: AR exports this pose.
-      changed();
-    }
+    loopFrame = animations.running || controls.autoRotate || gliding ? requestAnimationFrame(tick) : 0;
+    // A clip came to rest: AR exports this pose.
+    if (clipMoving && !animations.running) changed();
   };
   /** Draws every frame until nothing moves. */
   const startLoop = () => {
@@ -295,20 +336,6 @@ export function createViewer(
   };
   // The first touch of the view stops the auto-rotation for good.
   controls.addEventListener('start', () => (controls.autoRotate = false));
-
-  /** Without a payload camera: look at everything from a distance that fits it (a kept view only gets its depth). */
-  function frame(box: Box3) {
-    const center = box.getCenter(new Vector3());
-    const radius = box.getSize(new Vector3()).length() / 2 || 1;
-    if (!startView) {
-      camera.position.copy(center).add(new Vector3(1, 0.8, 1).normalize().multiplyScalar(radius * 2.5));
-      controls.target.copy(center);
-    }
-    camera.near = radius / 100;
-    camera.far = radius * 100;
-    camera.updateProjectionMatrix();
-    controls.update();
-  }
 
   /** With shadows: a ground that only shows them, under the lowest model. */
   function addGround(box: Box3) {
@@ -406,12 +433,12 @@ export function createViewer(
     content.add(gltf.scene);
   }
 
-  /** Without a payload camera, the view widens as models arrive; hidden parts are not framed. */
-  const reframe = () => {
+  /** Frames what is drawn (hidden and deleted parts left out): at once, or gliding after a visitor's change. */
+  function reframe(how: 'now' | 'glide') {
     const box = visibleBounds(content);
-    if (!box.isEmpty() && !data.camera) frame(box);
+    viewFit.fit(box, how);
     return box;
-  };
+  }
 
   return {
     async load(list) {
@@ -421,15 +448,15 @@ export function createViewer(
         list.map(async (model, order) => {
           try {
             await loadModel(loader, model, order);
-            // Each model is drawn as soon as it is parsed, not after the slowest download.
-            reframe();
+            // Each model is drawn as soon as it is parsed, not after the slowest download; the view widens to it.
+            reframe('now');
             renderSoon();
           } catch {
             failed.push(model.id);
           }
         }),
       );
-      const box = reframe();
+      const box = reframe('now');
       if (!box.isEmpty() && shadows) addGround(box);
       render();
       canvas.style.visibility = '';
@@ -454,6 +481,7 @@ export function createViewer(
         // A later configure replaced this one while its textures loaded: that one is drawn instead.
         if (current !== configuration) return drawn();
         applyAll();
+        reframe('glide');
         renderNow();
         return drawn().then(changed);
       };
@@ -483,6 +511,8 @@ export function createViewer(
       return () => changeListeners.delete(listener);
     },
     capture() {
+      // A picture shows the framed view, not a step of the glide towards it.
+      viewFit.finish();
       render();
       return canvas;
     },
@@ -491,6 +521,9 @@ export function createViewer(
     },
     keptView(next) {
       return sameCamera(data.camera, next.camera) ? this.cameraView() : null;
+    },
+    movedByVisitor() {
+      return viewFit.moved;
     },
     dispose() {
       disposed = true;
@@ -501,6 +534,7 @@ export function createViewer(
       timer.dispose();
       resize.disconnect();
       controls.dispose();
+      resetButton.dispose();
       textures.dispose();
       renderer.dispose();
       renderer.forceContextLoss();

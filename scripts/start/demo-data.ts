@@ -52,7 +52,8 @@ const configurator = (target: string | undefined) => ({
       type: 'swatch',
       targetObjectId: target,
       choices: [
-        { id: 'oak', label: 'Oak', default: true, color: '#9e7347', sku: 'OAK' },
+        // The model's Oak material as drawn: its linear base colour written in sRGB, like every colour here.
+        { id: 'oak', label: 'Oak', default: true, color: '#ceb390', sku: 'OAK' },
         {
           id: 'walnut',
           label: 'Walnut',

@@ -125,7 +125,7 @@ async function buildOptions(page: Page) {
   const seat = await addBlock(page, 'Seat', 'swatch');
   const oak = await addChoice(seat, 'Oak');
   await oak.getByLabel('Default choice').check();
-  await oak.getByLabel('Colour', { exact: true }).fill('#9e7347');
+  await oak.getByLabel('Colour', { exact: true }).fill('#ceb390');
   const walnut = await addChoice(seat, 'Walnut');
   await type(walnut.getByLabel('Price', { exact: true }), '40');
   await walnut.getByLabel('Colour', { exact: true }).first().fill('#5a3a22');

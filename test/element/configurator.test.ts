@@ -1,4 +1,4 @@
-import { sendKeys } from '@web/test-runner-commands';
+import { executeServerCommand, sendKeys, setViewport } from '@web/test-runner-commands';
 import type { ConfigShareElement } from '../../element/config-share.js';
 import {
   assert,
@@ -55,8 +55,8 @@ describe('<config-share> options panel', () => {
     );
     const swatch = radio(element, 'seat', 'walnut')!.closest('label')!;
     equal(swatch.getAttribute('part'), 'choice', 'each choice is a label part');
-    assert(swatch.querySelector('.swatch'), 'a swatch shows its colour');
-    assert(text(swatch).includes('Walnut'), 'its label stays its accessible name');
+    assert(swatch.querySelector('.face'), 'a swatch shows its colour');
+    equal(text(swatch.querySelector('.text')), 'Walnut', 'and its name, which names its radio');
     assert(swatch.querySelector('.check'), 'a check mark, not colour alone');
     equal(text(swatch.querySelector('.delta')), '+€40.00', 'the delta beside the choice');
     equal(text(radio(element, 'legs', 'brass')!.closest('label')!.querySelector('.delta')), '+€25.00', 'brass delta');
@@ -66,6 +66,60 @@ describe('<config-share> options panel', () => {
     equal(text(toggle.closest('label')!.querySelector('.delta')), '+€30.00', 'its delta');
     assert(radio(element, 'seat', 'oak')!.checked && radio(element, 'legs', 'steel')!.checked, 'defaults checked');
   });
+
+  for (const size of [
+    { width: 390, height: 844 },
+    { width: 1440, height: 900 },
+  ]) {
+    it(`swatches show their names and prices in their tiles at ${size.width}x${size.height}`, async () => {
+      await setViewport(size);
+      const element = mountStool('stoolfinishes');
+      element.style.width = '100%';
+      await ready(element);
+      const block = part(element, 'fieldset[data-block="seat"]')!;
+      block.scrollIntoView();
+      await executeServerCommand('screenshot', { name: `swatches-${size.width}x${size.height}` });
+
+      const tiles = [...block.querySelectorAll<HTMLElement>('[part="choice"]')];
+      equal(tiles.length, 6, 'a tile per choice');
+      const within = (inner: DOMRect, outer: DOMRect) =>
+        inner.width > 0 &&
+        inner.height > 0 &&
+        inner.left >= outer.left - 0.5 &&
+        inner.right <= outer.right + 0.5 &&
+        inner.top >= outer.top - 0.5 &&
+        inner.bottom <= outer.bottom + 0.5;
+      for (const tile of tiles) {
+        const [name, face, delta] = ['.text', '.face', '.delta'].map((selector) => tile.querySelector(selector));
+        const box = tile.getBoundingClientRect();
+        const label = text(name);
+        const shown = name!.getBoundingClientRect().width > 10 && getComputedStyle(name!).clipPath === 'none';
+        assert(shown && within(name!.getBoundingClientRect(), box), `"${label}" shown in its tile`);
+        if (face) assert(name!.getBoundingClientRect().top >= face.getBoundingClientRect().bottom, `${label} under`);
+        if (delta) assert(within(delta.getBoundingClientRect(), box), `the price of ${label} in its tile`);
+        equal(text(tile.querySelector('input')!.labels![0]).startsWith(label), true, `${label} names its radio`);
+      }
+      equal(
+        tiles.map((tile) => text(tile.querySelector('.text'))),
+        ['Oak', 'Walnut', 'Plain', 'Smoked oak, hand-oiled', 'Black-stained ash', 'Whitewashed Scandinavian pine'],
+        'every name shown',
+      );
+      const boxes = tiles.map((tile) => tile.getBoundingClientRect());
+      const overlap = (a: DOMRect, b: DOMRect) =>
+        a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+      assert(!boxes.some((a, i) => boxes.some((b, j) => i < j && overlap(a, b))), 'tiles never overlap');
+      assert(block.scrollWidth <= block.clientWidth, `the block ${block.scrollWidth} px wide in ${block.clientWidth}`);
+      equal(
+        tiles.map((tile) => getComputedStyle(tile.querySelector('.check')!).display !== 'none'),
+        [true, false, false, false, false, false],
+        'the check mark on the selected tile only',
+      );
+      radio(element, 'seat', 'ash')!.click();
+      await until(() => getComputedStyle(tiles[4].querySelector('.check')!).display !== 'none', 'ash selected');
+      assert(getComputedStyle(tiles[0].querySelector('.check')!).display === 'none', 'oak no longer marked');
+      assert(document.scrollingElement!.scrollWidth <= innerWidth, 'no horizontal scroll');
+    });
+  }
 
   it('keyboard: a Tab stop per block, arrows select and apply, disabled skipped, Space flips the switch', async () => {
     const changes = recordEvents('config-share-option-change');

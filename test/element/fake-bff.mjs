@@ -3,7 +3,8 @@ import { Document, NodeIO } from '@gltf-transform/core';
 
 /**
  * A fake BFF in web-test-runner's dev server answering the public routes as the real one does. The project id picks
- * the scenario (`<scenario>-<unique>`) so parallel tests never share answers; `GET /fake/log?project=<id>` lists calls.
+ * the scenario (`<scenario>-<unique>`) so parallel tests never share answers; `GET /fake/log?project=<id>` lists calls,
+ * `GET /fake/release?project=<id>` lets the answers `heldpassword` holds go.
  */
 
 const TOKEN = 'tok';
@@ -63,6 +64,13 @@ const manyModels = () =>
   Array.from({ length: 25 }, (_, i) => model(`m${i + 1}`, i < 20 ? MODEL_URL : undefined, (i % 5) * 0.6));
 const KNOWN_UNSIGNED = new Set(['m21', 'm22', 'm23']);
 
+/** `stoolfinishes`: more seat swatches, with names long enough to wrap. */
+const LONG_FINISHES = [
+  { id: 'smoked', label: 'Smoked oak, hand-oiled', price: 65, color: '#6b5440' },
+  { id: 'ash', label: 'Black-stained ash', price: 25, color: '#2b2b2b' },
+  { id: 'whitewash', label: 'Whitewashed Scandinavian pine', color: '#e9e4d8' },
+];
+
 /**
  * `projectSettings.cart` of the cart scenarios (`stoolcart…`): `stoolcartpost` posts to another origin's cart,
  * `stoolcartone` has no stepper, `stoolcartoff` is switched off; the others answer the configurations route in
@@ -78,7 +86,7 @@ function cartSettings(scenario) {
 
 /**
  * The demo stool of contract 12.14 on the test cube (missing node names only warn), plus a `cushion` block for hide
- * rules. `stoolplain`: no currency, tax or save; `stoolhidden`: showPrices false.
+ * rules. `stoolplain`: no currency, tax or save; `stoolhidden`: showPrices false; `stoolfinishes`: more swatches.
  */
 function stoolProject(id, scenario) {
   const plain = scenario === 'stoolplain';
@@ -105,6 +113,7 @@ function stoolProject(id, scenario) {
                 effects: [{ type: 'material', nodes: ['Seat', 'Backrest'], color: '#5b3a29', roughness: 0.6 }],
               },
               { id: 'plain', label: 'Plain', price: 10 },
+              ...(scenario === 'stoolfinishes' ? LONG_FINISHES : []),
             ],
           },
           {
@@ -316,6 +325,8 @@ export async function fakeBff() {
   const requests = new Map();
   /** Configuration ids created so far: a repeat answers 200. */
   const created = new Set();
+  /** project id → the answers `heldpassword` holds back until `GET /fake/release?project=<id>`. */
+  const held = new Map();
 
   return async function fakeBffMiddleware(ctx, next) {
     if (ctx.path === MODEL_URL) {
@@ -325,6 +336,13 @@ export async function fakeBff() {
     }
     if (ctx.path === '/fake/log') {
       ctx.body = log.get(ctx.query.project) ?? [];
+      return;
+    }
+    if (ctx.path === '/fake/release') {
+      const waiting = held.get(ctx.query.project) ?? [];
+      held.delete(ctx.query.project);
+      waiting.forEach((release) => release());
+      ctx.body = { released: waiting.length };
       return;
     }
     const match = /^\/share\/([^/]+)\/([^/]+)(\/model-urls|\/submit|\/events|\/configurations)?$/.exec(ctx.path);
@@ -365,8 +383,11 @@ export async function fakeBff() {
       ctx.set('retry-after', '1');
       return error(ctx, 429, 'rate_limited', { retryAfter: 1 });
     }
-    if (scenario === 'password') {
+    if (scenario === 'password' || scenario === 'heldpassword') {
       if (!entry.password) return error(ctx, 401, 'password_required');
+      // `heldpassword`: a wrong password is refused only once the test releases it, as a slow scrypt check would be.
+      if (entry.password !== PASSWORD && scenario === 'heldpassword')
+        await new Promise((resolve) => held.set(projectId, [...(held.get(projectId) ?? []), resolve]));
       if (entry.password !== PASSWORD) return error(ctx, 401, 'invalid_password');
     }
     const payload = project(projectId, scenario);
@@ -417,7 +438,7 @@ export async function fakeBff() {
     const revision = scenario === 'stoolrevised' && entries.filter((e) => e.action === '').length > 1 ? 2 : 1;
     const etag = etagOf(revision);
     ctx.set('etag', etag);
-    ctx.set('cache-control', scenario === 'password' ? 'private, no-cache' : 'no-cache');
+    ctx.set('cache-control', scenario.endsWith('password') ? 'private, no-cache' : 'no-cache');
     if (entry.ifNoneMatch === etag) {
       ctx.status = 304;
       return;

@@ -121,7 +121,12 @@ describe('<config-share> preview', () => {
     assert(view, 'a view');
     const numbers = [view.position, view.target].flatMap(({ x, y, z }) => [x, y, z]);
     assert(numbers.every(Number.isFinite), `numbers: ${JSON.stringify(view)}`);
-    equal(view, payload.data.camera, 'the payload camera');
+    // Framed (docs/scene-format.md): from the payload camera's side, at the distance that fits the cube.
+    const side = ({ position: p, target: t }: typeof view) => {
+      const [x, y, z] = [p.x - t.x, p.y - t.y, p.z - t.z];
+      return [x, y, z].map((value) => (value / Math.hypot(x, y, z)).toFixed(4));
+    };
+    equal(side(view), side(payload.data.camera!), 'from the payload camera’s side');
 
     const canvas = part<HTMLCanvasElement>(element, 'canvas')!;
     canvas.focus();
@@ -131,7 +136,7 @@ describe('<config-share> preview', () => {
     const rendered = nextRendered(element);
     element.preview = resigned(payload, 'edit');
     await rendered;
-    equal(element.getCameraView(), moved, 'an edit that keeps data.camera keeps the owner’s view');
+    equal(element.getCameraView(), moved, 'an edit that keeps data.camera keeps the view the owner turned to');
     await until(() => element.shadowRoot!.querySelectorAll('canvas').length === 1, 'the replaced scene gone');
   });
 

@@ -22,6 +22,8 @@ export interface CaughtMessage {
   subject: string;
   messageId: string;
   text: string;
+  /** The text/html part, decoded; empty without one. */
+  html: string;
   attachments: CaughtPart[];
 }
 
@@ -132,13 +134,17 @@ export function parseMessage(
   const { headers } = splitEntity(text);
   const parts = leafParts(text);
   const textPart = parts.find((p) => p.contentType === 'text/plain' && !p.filename);
+  const htmlPart = parts.find((p) => p.contentType === 'text/html' && !p.filename);
+  // Line ends as written (SMTP carries CRLF).
+  const utf8 = (part: CaughtPart | undefined) => part?.content.toString('utf8').replace(/\r\n/g, '\n') ?? '';
   return {
     ...envelope,
     raw,
     headers,
     subject: decodeEncodedWords(headers.get('subject') ?? ''),
     messageId: headers.get('message-id') ?? '',
-    text: textPart ? Buffer.from(textPart.content.toString('latin1'), 'latin1').toString('utf8') : '',
+    text: utf8(textPart),
+    html: utf8(htmlPart),
     attachments: parts.filter((p) => p.filename !== null),
   };
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import * as validator from 'gltf-validator';
+import { Color, LinearSRGBColorSpace } from 'three';
 import { demoStoolGlb } from '../../scripts/start/demo-model.js';
+import { demoProjectData } from '../../scripts/start/demo-data.js';
 
 interface GltfJson {
   nodes: Array<{ name?: string; mesh?: number; children?: number[] }>;
@@ -10,7 +12,7 @@ interface GltfJson {
       extensions?: { KHR_materials_variants?: { mappings: Array<{ material: number; variants: number[] }> } };
     }>;
   }>;
-  materials: Array<{ name?: string }>;
+  materials: Array<{ name?: string; pbrMetallicRoughness?: { baseColorFactor?: number[] } }>;
   animations: Array<{
     name?: string;
     channels: Array<{ sampler: number; target: { node: number; path: string } }>;
@@ -68,5 +70,14 @@ describe('the demo stool model', () => {
     expect(turn.channels.map((c) => c.target)).toEqual([{ node: nodeNamed('Stool'), path: 'rotation' }]);
     const times = json.accessors[turn.samplers[turn.channels[0].sampler].input];
     expect([times.min, times.max]).toEqual([[0], [2]]);
+  });
+
+  it("draws the seat in the colour of the demo project's Oak swatch", async () => {
+    const json = gltfJson(await demoStoolGlb());
+    const [r, g, b] = json.materials.find((m) => m.name === 'Oak')!.pbrMetallicRoughness!.baseColorFactor!;
+    // glTF colours are linear; a swatch's colour is CSS (sRGB), as the element converts an effect's colour.
+    const drawn = `#${new Color().setRGB(r, g, b, LinearSRGBColorSpace).getHexString()}`;
+    const seat = demoProjectData(null).sceneData.optionBlocks.find((block) => block.id === 'seat')!;
+    expect(seat.choices.find((choice) => choice.id === 'oak')).toMatchObject({ color: drawn });
   });
 });

@@ -122,7 +122,7 @@ describe('docs/scene-format.md', () => {
         'data.camera',
       ]),
     );
-    expect(tables).toHaveLength(26);
+    expect(tables).toHaveLength(27);
   });
 
   it.each(docTables().map((table) => [table.path, table] as const))(

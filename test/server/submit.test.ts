@@ -112,7 +112,8 @@ describe('submit: the happy path, through every background step', () => {
     for (const row of rows)
       expect(await readFile(path.join(server.env.storageDir, row.storage_key))).toEqual(shots[row.position]);
 
-    // The PDF a person would send on: project, request id, answers under their labels, options by name, summary.
+    // The PDF a person would send on: project, request id, answers under their labels, options by name with
+    // their price (no currency: plain digits), never the owner's raw number; the summary only in the e-mail.
     const [{ pdf_key: pdfKey }] = await query<{ pdf_key: string }>('select pdf_key from submissions where id = $1', [
       id,
     ]);
@@ -126,8 +127,8 @@ describe('submit: the happy path, through every background step', () => {
       'Ada Lovelace',
       'ada@example.com',
       'Wood finish',
-      'Natural oak (120)',
-      'Oak chair with a natural finish',
+      'Natural oak',
+      '+120.00',
       'Screenshot 1',
       'Screenshot 2',
       'Screenshot 3',
@@ -136,6 +137,7 @@ describe('submit: the happy path, through every background step', () => {
     }
     // Every screenshot is in the PDF, the WebP too: none is listed instead.
     expect(text).not.toMatch(/Screenshot \d:/);
+    expect(text).not.toContain('(120)');
     expect(pdf.toString('latin1').match(/\/Subtype \/Image/g)).toHaveLength(3);
 
     // One e-mail to the owner's address, with the PDF, which holds the screenshots, as its only attachment.
@@ -146,6 +148,8 @@ describe('submit: the happy path, through every background step', () => {
     expect(mail.subject).toContain('Oak Chair Deluxe');
     expect(mail.headers.get('reply-to')).toContain('ada@example.com');
     expect(mail.text).toContain('Ada Lovelace');
+    expect(mail.text).toContain('Wood finish: Natural oak  +120.00');
+    expect(mail.text).toContain('Oak chair with a natural finish');
     const attachedPdf = mail.attachments.find((a) => a.filename === `request-${id}.pdf`);
     expect(attachedPdf?.contentType).toBe('application/pdf');
     expect(attachedPdf?.content).toEqual(pdf);

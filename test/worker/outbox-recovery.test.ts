@@ -8,6 +8,7 @@ import { Queue, UnrecoverableError, Worker } from 'bullmq';
 import { createRedis } from '../../server/core/platform/redis.js';
 import { FIRST_SUBMISSION_STEPS, QUEUES, submissionJob, submissionJobId } from '../../server/core/jobs/queues.js';
 import { createSubmissionRepository } from '../../server/core/repositories/submissions.js';
+import { requestSteps } from '../../server/core/platform/db/schema/index.js';
 import { closeWorkerDeps, createWorkerDeps } from '../../worker/deps.js';
 import { dispatchOutbox } from '../../worker/outbox-relay.js';
 import { createLogger } from '../../server/core/platform/log.js';
@@ -169,6 +170,7 @@ describe('outbox', () => {
         idempotencyKey: null,
         clientIp: '192.0.2.1',
         screenshots: [],
+        steps: requestSteps(false),
       },
       FIRST_SUBMISSION_STEPS.map((step) => submissionJob(id, step)),
       60_000,

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { renderRequestPdf } from '../../worker/pdf/render-request-pdf.js';
-import { formatClientPrice, priceLines, priceRows } from '../../worker/pdf/price-rows.js';
+import { formatClientPrice, priceRows } from '../../worker/pdf/price-rows.js';
 import type { StoredPrice } from '../../server/core/domain/request-price.js';
-import type { ProjectData } from '../../server/core/domain/scene.js';
 import { pdfText } from '../helpers/pdf-text.js';
+import type { RequestRows } from '../../worker/pdf/request-rows.js';
 
 /** The request's stored price as the PDF and the e-mail print it (contract 12.11), never recomputed. */
 const stored: StoredPrice = {
@@ -19,13 +19,6 @@ const stored: StoredPrice = {
   tax: { label: 'VAT', rate: 0.19, included: true, amount: 6035 },
   ignored: [],
 };
-
-const projectWith = (pricing: Record<string, unknown>): ProjectData => ({
-  models: [],
-  sceneData: { projectSettings: { pricing: { currency: 'EUR', ...pricing } } },
-  renderQuality: 'optimised',
-  saveConfigEnabled: false,
-});
 
 describe('price rows', () => {
   it('formats each line, the total and the included tax in the locale asked for', () => {
@@ -67,49 +60,25 @@ describe('price rows', () => {
     expect(formatClientPrice({ total: 500, currency: 'JPY' }, 'en')).toBe('¥500');
     expect(formatClientPrice({ total: 1234, currency: null }, 'en')).toBe('12.34');
   });
-
-  it("writes the e-mail's block in the project's pricing locale, with what the visitor saw only on a mismatch", () => {
-    const agreed = priceLines({ price: stored, clientPrice: { total: 37800, currency: 'EUR' } }, projectWith({}));
-    expect(agreed).toEqual([
-      'Price:',
-      '  Base price: €149.00',
-      '  Seat: Walnut: €40.00',
-      '  Quantity: €189.00',
-      '  Total: €378.00',
-      '  Includes VAT (19%): €60.35',
-    ]);
-    const lied = priceLines({ price: stored, clientPrice: { total: 100, currency: 'EUR' } }, projectWith({}));
-    expect(lied.at(-1)).toContain('The visitor saw €1.00');
-    const german = priceLines({ price: stored, clientPrice: null }, projectWith({ locale: 'de-DE' }));
-    expect(german).toContainEqual(expect.stringMatching(/^ {2}Total: 378,00\s€$/));
-    expect(priceLines({ price: null, clientPrice: { total: 1, currency: null } }, projectWith({}))).toEqual([]);
-  });
 });
 
 describe('the PDF price section', () => {
-  const baseInput = {
-    requestId: 'req-price',
+  const rows: RequestRows = {
+    locale: 'en',
+    companyName: 'Stool',
     projectName: 'Stool',
-    createdAt: new Date('2026-11-22T10:30:00Z'),
-    formData: { name: 'Grace Hopper' },
-    selectedOptions: {},
-    configurationSummary: '',
-    screenshots: [],
+    requestId: 'req-price',
+    date: 'November 22, 2026 at 10:30 AM UTC',
+    customer: [['Name', 'Grace Hopper']],
+    options: [],
+    price: null,
+    visitorSaw: null,
+    summary: '',
   };
 
   it('prints each line, the total and the tax note under Price', async () => {
     const text = await pdfText(
-      await renderRequestPdf({
-        ...baseInput,
-        price: {
-          lines: [
-            ['Base price', '€149.00'],
-            ['Seat: Walnut', '€40.00'],
-          ],
-          total: ['Total', '€378.00'],
-          taxNote: 'Includes VAT (19%): €60.35',
-        },
-      }),
+      await renderRequestPdf({ rows: { ...rows, price: priceRows(stored, 'en') }, screenshots: [] }),
     );
     for (const expected of [
       'Price',
@@ -122,11 +91,10 @@ describe('the PDF price section', () => {
       'Includes VAT (19%): €60.35',
     ])
       expect(text).toContain(expected);
-    expect(text.indexOf('Price')).toBeLessThan(text.indexOf('Configuration summary'));
   });
 
   it('has no Price section without a price', async () => {
-    const text = await pdfText(await renderRequestPdf({ ...baseInput, price: null }));
+    const text = await pdfText(await renderRequestPdf({ rows, screenshots: [] }));
     expect(text).not.toContain('Total');
     expect(text).not.toMatch(/^Price$/m);
   });

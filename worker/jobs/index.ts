@@ -5,6 +5,7 @@ import { health } from './health.js';
 import { submissionScreenshots } from './submission-screenshots.js';
 import { submissionPdf } from './submission-pdf.js';
 import { submissionEmail } from './submission-email.js';
+import { submissionCustomerCopy } from './submission-customer-copy.js';
 import { submissionEvents } from './submission-events.js';
 import { storageSweep } from './storage-sweep.js';
 import { visitorEventSweep } from './visitor-event-sweep.js';
@@ -69,6 +70,7 @@ export const JOBS = createJobRegistry(
     submissionScreenshots,
     submissionPdf,
     submissionEmail,
+    submissionCustomerCopy,
     submissionEvents,
     storageSweep,
     visitorEventSweep,

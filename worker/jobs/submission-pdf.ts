@@ -2,7 +2,9 @@ import { storageKeys } from '../../server/core/platform/storage/index.js';
 import { renderRequestPdfInPool } from '../pdf/render-in-pool.js';
 import type { RequestPdfInput } from '../pdf/render-request-pdf.js';
 import { loadScreenshots, type ScreenshotFile } from '../screenshot-files.js';
-import { priceLocale, priceRows } from '../pdf/price-rows.js';
+import { requestRows } from '../pdf/request-rows.js';
+import { fetchLogo } from '../pdf/fetch-logo.js';
+import { parseScene } from '../../server/core/wire/configurator/index.js';
 import { RequestGoneError, defineSubmissionStep } from '../submission-step.js';
 
 /**
@@ -17,6 +19,14 @@ async function forPdf(shot: ScreenshotFile): Promise<RequestPdfInput['screenshot
   return jpeg ? { mimeType: 'image/jpeg', data: jpeg } : { mimeType: shot.mimeType, data: null, unreadable: true };
 }
 
+/** The merchant's logo as the PDF embeds it, or null: none set, not loaded within 5 s, or not an image. */
+async function logoFor(logoUrl: string | null): Promise<Buffer | null> {
+  const fetched = logoUrl ? await fetchLogo(logoUrl) : null;
+  if (!fetched) return null;
+  const { logoForPdf } = await import('../pdf/logo-for-pdf.js');
+  return logoForPdf(fetched);
+}
+
 /**
  * Renders the request PDF (see render-request-pdf.ts) in the CPU pool, with every screenshot
  * (PNG, JPEG or WebP) converted by screenshot-for-pdf.ts first, stores it and records its key.
@@ -28,23 +38,17 @@ export const submissionPdf = defineSubmissionStep(
       const work = await deps.submissions.forWork(submissionId);
       if (!work) throw new RequestGoneError();
       const { submission, projectData } = work;
-      const sceneData = projectData.sceneData ?? {};
-      const settings = (sceneData.projectSettings ?? {}) as Record<string, unknown>;
+      const settings = (projectData.sceneData?.projectSettings ?? {}) as Record<string, unknown>;
+      const { branding } = parseScene(projectData).scene.settings;
+      // Fetched while the screenshots convert.
+      const logo = logoFor(branding.logoUrl);
       const screenshots: RequestPdfInput['screenshots'] = [];
       for (const shot of await loadScreenshots(deps, submissionId)) screenshots.push(await forPdf(shot));
       const input: RequestPdfInput = {
-        requestId: submission.id,
-        projectName: work.projectName,
-        createdAt: submission.createdAt,
-        brandColor: settings.brandColor ?? settings.primaryColor,
-        formFields: sceneData.formFields,
-        optionBlocks: sceneData.optionBlocks,
-        currency: settings.currency,
-        formData: submission.formData,
-        selectedOptions: submission.selectedOptions,
         // The price stored with the request, never recomputed: the owner sees what submit decided.
-        price: submission.price && priceRows(submission.price, priceLocale(projectData)),
-        configurationSummary: submission.configurationSummary,
+        rows: requestRows(work),
+        brandColor: settings.brandColor ?? settings.primaryColor ?? branding.primaryColor,
+        logo: await logo,
         screenshots,
       };
       let pdf: Buffer;

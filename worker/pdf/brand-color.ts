@@ -10,10 +10,11 @@ export function brandColorOf(value: unknown): string {
   return DEFAULT_BRAND_COLOR;
 }
 
-/** White or near-black (`dark`), whichever reads better on the brand colour. */
-export function textOn(hex: string, dark: string): string {
+/** The brand colour for text on white when it reads as large text (WCAG 3:1), else `fallback`. */
+export function textColorOnWhite(hex: string, fallback: string): string {
   const [r, g, b] = [1, 3, 5]
     .map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
     .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.4 ? dark : '#ffffff';
+  const luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  return 1.05 / (luminance + 0.05) >= 3 ? hex : fallback;
 }

@@ -1,11 +1,10 @@
-import { formatMoney, parseScene } from '../../server/core/wire/configurator/index.js';
+import { formatMoney } from '../../server/core/wire/configurator/index.js';
 import { currencyDecimals } from '../../server/core/wire/configurator/currency-decimals.js';
-import { isPriceMismatch, type ClientPrice, type StoredPrice } from '../../server/core/domain/request-price.js';
-import type { ProjectData } from '../../server/core/domain/scene.js';
+import type { ClientPrice, StoredPrice } from '../../server/core/domain/request-price.js';
 
 /**
- * The request's stored price as text rows (contract 12.11), shared by the PDF and the e-mail:
- * never recomputed, only formatted as 12.5 says, in the project's pricing locale, else `en`.
+ * The request's stored price as text rows for the PDF and the e-mails: never recomputed, only
+ * formatted with `formatMoney` (docs/scene-format.md#prices), in `pricing.locale`, else `en`.
  */
 export interface PriceRows {
   /** Label and formatted amount of each line, tax lines included. */
@@ -13,11 +12,6 @@ export interface PriceRows {
   total: [string, string];
   /** Tax included in the total, e.g. `Includes VAT (19%): €60.35`; null otherwise. */
   taxNote: string | null;
-}
-
-/** What PDF and e-mail format prices in: `pricing.locale`, else `en`. */
-export function priceLocale(projectData: ProjectData): string {
-  return parseScene(projectData).scene.settings.pricing.locale ?? 'en';
 }
 
 /** `19%`, `7.5%`; in `en` when the locale is not one Intl knows. */
@@ -51,26 +45,4 @@ const decimalsOf = (currency: string | null) => (currency ? currencyDecimals(cur
 export function formatClientPrice(clientPrice: ClientPrice, locale: string): string {
   const { currency } = clientPrice;
   return formatMoney(clientPrice.total, { currency, decimals: decimalsOf(currency) }, locale);
-}
-
-/**
- * The e-mail's price block: the lines, the total and the tax note, then, when the page showed
- * another figure, what the visitor saw (the owner may be asked about it). Empty without a price.
- */
-export function priceLines(
-  request: { price: StoredPrice | null; clientPrice: ClientPrice | null },
-  projectData: ProjectData,
-): string[] {
-  const { price, clientPrice } = request;
-  if (!price) return [];
-  const locale = priceLocale(projectData);
-  const rows = priceRows(price, locale);
-  const text = ['Price:', ...[...rows.lines, rows.total].map(([label, amount]) => `  ${label}: ${amount}`)];
-  if (rows.taxNote) text.push(`  ${rows.taxNote}`);
-  if (clientPrice && isPriceMismatch(price, clientPrice))
-    text.push(
-      `The visitor saw ${formatClientPrice(clientPrice, locale)}: the page's figure differs from the price ` +
-        'above, which the server computed from the submitted options.',
-    );
-  return text;
 }

@@ -1,4 +1,54 @@
-/** The request as label/value rows, shared by the PDF and the e-mail. */
+import { formatMoney, parseScene, resolveOptions, type Scene } from '../../server/core/wire/configurator/index.js';
+import { isPriceMismatch, type ClientPrice, type StoredPrice } from '../../server/core/domain/request-price.js';
+import type { ProjectData } from '../../server/core/domain/scene.js';
+import { formatClientPrice, priceRows, type PriceRows } from './price-rows.js';
+
+/**
+ * A request as the PDF and both e-mails print it, built once by `requestRows`: answers under their
+ * form labels, the selected options in block order through the shared parser, every amount formatted
+ * as docs/scene-format.md#prices says, in `pricing.locale`, else `en`. Never a raw owner number.
+ */
+export interface RequestRows {
+  /** What dates and amounts are formatted in: `pricing.locale`, else `en`. */
+  locale: string;
+  /** `branding.companyName`, else the project's name. */
+  companyName: string;
+  projectName: string;
+  requestId: string;
+  /** `November 22, 2026 at 10:30 AM UTC`, in `locale`. */
+  date: string;
+  /** Label and answer of each form field, in form order, then anything else sent. */
+  customer: Array<[string, string]>;
+  options: OptionRow[];
+  /** The stored price's lines, total and tax note; null without pricing. */
+  price: PriceRows | null;
+  /** What the visitor's page showed when it differs from the stored price (for the owner only). */
+  visitorSaw: string | null;
+  /** The configuration summary the page sent, trimmed. */
+  summary: string;
+}
+
+export interface OptionRow {
+  block: string;
+  choice: string;
+  /** The choice's price line as a delta (`+€25.00`); null when it has none. */
+  price: string | null;
+}
+
+/** What `requestRows` reads: the stored request and its project. */
+export interface RequestForRows {
+  submission: {
+    id: string;
+    createdAt: Date;
+    formData: Record<string, unknown>;
+    selectedOptions: Record<string, unknown>;
+    configurationSummary: string;
+    price: StoredPrice | null;
+    clientPrice: ClientPrice | null;
+  };
+  projectName: string;
+  projectData: ProjectData;
+}
 
 function asRecord(value: unknown): Record<string, unknown> | null {
   return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
@@ -38,46 +88,58 @@ export function formRows(formFields: unknown, formData: Record<string, unknown>)
   return rows;
 }
 
-/**
- * A price in the project's currency (`€40.00`; an unknown three-letter code prefixes the
- * amount), or the plain number without a three-letter code.
- */
-function formatPrice(price: number, currency: unknown): string {
-  if (typeof currency === 'string' && /^[A-Za-z]{3}$/.test(currency)) {
-    return new Intl.NumberFormat('en', { style: 'currency', currency: currency.toUpperCase() }).format(price);
+/** `November 22, 2026 at 10:30 AM UTC`: the date in the reader's words, in UTC (the merchant's zone is unknown). */
+function formatRequestDate(date: Date, locale: string): string {
+  for (const attempt of [locale, 'en']) {
+    try {
+      const format = new Intl.DateTimeFormat(attempt, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' });
+      return `${format.format(date)} UTC`;
+    } catch {
+      // A tag Intl does not take: English.
+    }
   }
-  return String(price);
+  return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
-/** The chosen options as block name / choice label rows, with a choice's price when the project gives one. */
-export function optionRows(
-  optionBlocks: unknown,
-  selected: Record<string, unknown>,
-  currency?: unknown,
-): Array<[string, string]> {
-  const blocks = (Array.isArray(optionBlocks) ? optionBlocks : [])
-    .map(asRecord)
-    .filter((b): b is Record<string, unknown> => Boolean(b));
-  return Object.entries(selected).map(([key, value]) => {
-    const block = blocks.find((b) => String(b.id) === key);
-    const choices = Array.isArray(block?.choices)
-      ? block.choices.map(asRecord).filter((c): c is Record<string, unknown> => Boolean(c))
-      : [];
-    const label = (v: unknown): string => {
-      const choice = choices.find(
-        (c) => (typeof v === 'string' || typeof v === 'number') && String(c.id) === String(v),
-      );
-      if (!choice) return formatValue(v);
-      const name = typeof choice.label === 'string' ? choice.label : String(choice.id);
-      return typeof choice.price === 'number' ? `${name} (${formatPrice(choice.price, currency)})` : name;
-    };
-    const text = Array.isArray(value) ? value.map(label).join(', ') : label(value);
-    const name = block && typeof block.name === 'string' && block.name.trim() ? block.name : key;
-    return [name, text];
+/**
+ * The selected options in block order, as the shared parser resolves what was stored (defaults for
+ * untouched blocks, rules applied, unknown entries left out); a choice's price is its line in the
+ * stored price, so the figures are those the request was priced with.
+ */
+function optionRows(scene: Scene, submission: RequestForRows['submission'], locale: string): OptionRow[] {
+  const { options } = resolveOptions(scene, submission.selectedOptions);
+  const { price } = submission;
+  return scene.optionBlocks.flatMap((block) => {
+    const choice = Object.hasOwn(options, block.id) && block.choices.find((c) => c.id === options[block.id]);
+    if (!choice) return [];
+    const line = price?.lines.find((l) => l.kind === 'option' && l.blockId === block.id && l.choiceId === choice.id);
+    return [
+      {
+        block: block.name,
+        choice: choice.label,
+        price: line && price ? formatMoney(line.amount, price, locale, { delta: true }) : null,
+      },
+    ];
   });
 }
 
-/** `2026-11-22 14:05 UTC`: unambiguous for any reader. */
-export function formatDate(date: Date): string {
-  return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+/** The one builder of what the PDF and the e-mails print (see RequestRows). */
+export function requestRows(work: RequestForRows): RequestRows {
+  const { submission, projectName, projectData } = work;
+  const { scene } = parseScene(projectData);
+  const { settings } = scene;
+  const locale = settings.pricing.locale ?? 'en';
+  const { price, clientPrice } = submission;
+  return {
+    locale,
+    companyName: settings.branding.companyName?.trim() || projectName,
+    projectName,
+    requestId: submission.id,
+    date: formatRequestDate(submission.createdAt, locale),
+    customer: formRows(projectData.sceneData?.formFields, submission.formData),
+    options: optionRows(scene, submission, locale),
+    price: price && priceRows(price, locale),
+    visitorSaw: clientPrice && isPriceMismatch(price, clientPrice) ? formatClientPrice(clientPrice, locale) : null,
+    summary: submission.configurationSummary.trim(),
+  };
 }

@@ -17,13 +17,13 @@ export const QUEUES = {
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
 /**
- * A submission's steps: submit commits the first ones; a step that finishes commits the next with
- * its result (screenshots → pdf → email). `events` runs on its own.
+ * A submission's steps: submit commits the first ones; a step that finishes commits the next ones the
+ * request has with its result (screenshots → pdf → email and customerCopy). `events` runs on its own.
  */
 export const FIRST_SUBMISSION_STEPS: SubmissionStep[] = ['screenshots', 'events'];
-export const NEXT_SUBMISSION_STEP: Partial<Record<SubmissionStep, SubmissionStep>> = {
-  screenshots: 'pdf',
-  pdf: 'email',
+export const NEXT_SUBMISSION_STEPS: Partial<Record<SubmissionStep, SubmissionStep[]>> = {
+  screenshots: ['pdf'],
+  pdf: ['email', 'customerCopy'],
 };
 export const submissionJobId = (submissionId: string, step: SubmissionStep) => `sub_${submissionId}_${step}`;
 export const submissionJob = (submissionId: string, step: SubmissionStep): OutboxJob => ({

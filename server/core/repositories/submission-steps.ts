@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../platform/db/client.js';
 import { submissionSteps, type StepState, type SubmissionStep } from '../platform/db/schema/index.js';
 
@@ -39,6 +39,16 @@ export function createSubmissionStepRepository(db: Db) {
 
   return {
     stepState,
+
+    /** Which of `steps` the request has (a request has `customerCopy` only when a copy is sent). */
+    async existingSteps(tx: Executor, submissionId: string, steps: SubmissionStep[]): Promise<SubmissionStep[]> {
+      if (steps.length === 0) return [];
+      const rows = await tx
+        .select({ step: submissionSteps.step })
+        .from(submissionSteps)
+        .where(and(eq(submissionSteps.submissionId, submissionId), inArray(submissionSteps.step, steps)));
+      return steps.filter((step) => rows.some((row) => row.step === step));
+    },
 
     /**
      * Counts a run and leases the step in one statement, unless an unexpired lease exists: of duplicate

@@ -5,8 +5,8 @@ import {
   submissionScreenshots,
   submissionSteps,
   submissions,
-  SUBMISSION_STEPS,
   type Submission,
+  type SubmissionStep,
 } from '../platform/db/schema/index.js';
 import { afterCursor, toPage, type PageCursor } from './pagination.js';
 import { completeOutboxJobs, type NewOutboxRow } from './outbox.js';
@@ -32,6 +32,8 @@ export interface NewSubmission {
   idempotencyKey: string | null;
   clientIp: string | null;
   screenshots: Array<{ mimeType: string; data: Buffer }>;
+  /** The background steps the request has (`requestSteps`), each pending. */
+  steps: SubmissionStep[];
 }
 
 /** What background steps need to know about a submission and its project. */
@@ -121,7 +123,7 @@ export function createSubmissionRepository(db: Db) {
           input.clientIp,
           input.screenshots.map((shot) => shot.mimeType),
           input.screenshots.map((shot) => shot.data),
-          [...SUBMISSION_STEPS],
+          input.steps,
           jobs.map((job) => job.queue),
           jobs.map((job) => job.name),
           jobs.map((job) => job.jobId),

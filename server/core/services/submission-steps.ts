@@ -1,6 +1,6 @@
 import type { Db, Tx } from '../platform/db/client.js';
 import type { SubmissionStep } from '../platform/db/schema/index.js';
-import { NEXT_SUBMISSION_STEP, submissionJob, submissionJobId } from '../jobs/queues.js';
+import { NEXT_SUBMISSION_STEPS, submissionJob, submissionJobId } from '../jobs/queues.js';
 import { workspaceOwnerEmails } from '../repositories/accounts.js';
 import { addToOutbox, completeOutbox } from '../repositories/outbox.js';
 import { createSubmissionScreenshotRepository } from '../repositories/submission-screenshots.js';
@@ -23,7 +23,7 @@ export function createSubmissionStepService(db: Db) {
   const repo = createSubmissionStepRepository(db);
   const screenshots = createSubmissionScreenshotRepository(db);
 
-  /** Finishes the step, adds the next step's row (and `commit`'s), removes its own; null when the request is gone. */
+  /** Finishes the step, adds the next steps' rows (and `commit`'s), removes its own; null when the request is gone. */
   async function finish(
     tx: Tx,
     submissionId: string,
@@ -37,8 +37,15 @@ export function createSubmissionStepService(db: Db) {
     const finished = await repo.finishStep(tx, submissionId, step, state, message);
     if (finished) {
       ids = (await commit?.(tx)) ?? [];
-      const next = NEXT_SUBMISSION_STEP[step];
-      if (next) ids = [...ids, ...(await addToOutbox(tx, [submissionJob(submissionId, next)]))];
+      const next = await repo.existingSteps(tx, submissionId, NEXT_SUBMISSION_STEPS[step] ?? []);
+      if (next.length > 0)
+        ids = [
+          ...ids,
+          ...(await addToOutbox(
+            tx,
+            next.map((nextStep) => submissionJob(submissionId, nextStep)),
+          )),
+        ];
     }
     await completeOutbox(tx, submissionJobId(submissionId, step));
     return finished || (await repo.stepState(submissionId, step, tx)) ? ids : null;

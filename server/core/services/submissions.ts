@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { OutboxNudger } from '../jobs/outbox.js';
 import { FIRST_SUBMISSION_STEPS, submissionJob, submissionJobId } from '../jobs/queues.js';
-import { SUBMISSION_STEPS } from '../platform/db/schema/index.js';
+import { SUBMISSION_STEPS, requestSteps } from '../platform/db/schema/index.js';
 import { createProjectRepository } from '../repositories/projects.js';
 import { createSubmissionRepository } from '../repositories/submissions.js';
 import { emitEvent } from './events.js';
@@ -9,6 +9,7 @@ import type { PageCursor } from '../repositories/pagination.js';
 import { notFound } from '../domain/errors.js';
 import { checkFormData, checkJsonSize, decodeScreenshot } from '../domain/submission-input.js';
 import { priceRequest, type ClientPrice } from '../domain/request-price.js';
+import { customerAddress } from '../domain/customer-address.js';
 import type { Scene } from '../wire/configurator/index.js';
 import { IDEMPOTENCY_WINDOW_MS } from '../wire/submit-limits.js';
 import { deleteFiles, nudgeDeliveries, type ServiceDeps } from './service-deps.js';
@@ -65,9 +66,13 @@ export function createSubmissionService(deps: SubmissionServiceDeps) {
       checkJsonSize('body.formData', input.formData);
       checkJsonSize('body.selectedOptions', input.selectedOptions);
       const screenshots = input.screenshots.map(decodeScreenshot);
-      checkFormData(await deps.formFields(access), input.formData);
+      const formFields = await deps.formFields(access);
+      checkFormData(formFields, input.formData);
+      const scene = await deps.parsedScene(access);
       // The server's figure is the one used everywhere; the page's is kept beside it (contract 12.11).
-      const price = priceRequest(await deps.parsedScene(access), input.selectedOptions, input.formData);
+      const price = priceRequest(scene, input.selectedOptions, input.formData);
+      const customerCopy =
+        scene.settings.notifications.customerCopy && customerAddress(formFields, input.formData) !== null;
       const id = randomUUID();
       const jobs = FIRST_SUBMISSION_STEPS.map((step) => submissionJob(id, step));
       return deps.inTransaction.statement(async ({ afterCommit }) => {
@@ -84,6 +89,7 @@ export function createSubmissionService(deps: SubmissionServiceDeps) {
             idempotencyKey: input.idempotencyKey,
             clientIp: input.clientIp,
             screenshots,
+            steps: requestSteps(customerCopy),
           },
           jobs,
           IDEMPOTENCY_WINDOW_MS,

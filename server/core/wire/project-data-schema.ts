@@ -304,7 +304,7 @@ const FormulaStep = Type.Object(
 );
 
 // projectSettings (12.5, 12.7): a bad value falls back to its default.
-const { pricing, branding, lighting, display, camera, ar, cart } = DEFAULT_SETTINGS;
+const { pricing, branding, lighting, display, camera, ar, cart, notifications } = DEFAULT_SETTINGS;
 const Range = (min: number, max: number, fallback: number, description: string) =>
   Type.Number({ minimum: min, maximum: max, default: fallback, description });
 const Tax = Type.Object(
@@ -335,9 +335,16 @@ const ProjectSettings = Type.Object(
       Type.Object(
         {
           primaryColor: Type.Optional({ ...Color('The accent colour.'), default: branding.primaryColor }),
-          logoUrl: Type.Optional(HttpsUrl('A logo shown in the element.')),
+          logoUrl: Type.Optional(HttpsUrl('A logo shown in the element and the request PDF.')),
+          companyName: Type.Optional(
+            Type.String({
+              minLength: 1,
+              maxLength: MAX_LABEL_LENGTH,
+              description: "The merchant the request PDF names; default the project's name.",
+            }),
+          ),
         },
-        { ...open, description: 'Colour and logo.' },
+        { ...open, description: 'Colour, logo and company name.' },
       ),
     ),
     lighting: Type.Optional(
@@ -384,6 +391,9 @@ const ProjectSettings = Type.Object(
           maxPolarAngle: Type.Optional(Range(0, 180, camera.maxPolarAngle, 'Lowest view, degrees from above.')),
           enablePan: Type.Optional(Flag('The visitor may pan.', camera.enablePan)),
           enableZoom: Type.Optional(Flag('The visitor may zoom.', camera.enableZoom)),
+          fit: Type.Optional(
+            Flag('Fits the view to the visible models; false: data.camera exactly as given.', camera.fit),
+          ),
         },
         { ...open, description: 'Camera limits; position and target stay in data.camera.' },
       ),
@@ -430,6 +440,19 @@ const ProjectSettings = Type.Object(
           ),
         },
         { ...open, description: 'The add-to-cart button (docs/cart.md).' },
+      ),
+    ),
+    notifications: Type.Optional(
+      Type.Object(
+        {
+          customerCopy: Type.Optional(
+            Flag(
+              "Sends the visitor a copy of the request at the form's first email field.",
+              notifications.customerCopy,
+            ),
+          ),
+        },
+        { ...open, description: 'Who hears about a request besides the owner.' },
       ),
     ),
     currency: Type.Optional(

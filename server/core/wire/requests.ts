@@ -36,8 +36,18 @@ export const StepStateSchema = Type.Object({
 });
 
 const RequestSteps = Type.Object(
-  { screenshots: StepStateSchema, pdf: StepStateSchema, email: StepStateSchema, events: StepStateSchema },
-  { description: 'The background steps: screenshots to storage, PDF, e-mail to the owner, webhook events.' },
+  {
+    screenshots: StepStateSchema,
+    pdf: StepStateSchema,
+    email: StepStateSchema,
+    customerCopy: Type.Optional(StepStateSchema),
+    events: StepStateSchema,
+  },
+  {
+    description:
+      'The background steps: screenshots to storage, PDF, e-mail to the owner, the copy to the visitor ' +
+      '(only when the project sends one and the form gave an address), webhook events.',
+  },
 );
 
 const requestFields = {

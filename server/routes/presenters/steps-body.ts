@@ -14,7 +14,10 @@ export interface StepStateBody {
   doneAt: string | null;
 }
 
-export type StepsBody = Record<SubmissionStep, StepStateBody>;
+/** `customerCopy` only on a request that has it (a copy is sent to the visitor). */
+export type StepsBody = Record<Exclude<SubmissionStep, 'customerCopy'>, StepStateBody> & {
+  customerCopy?: StepStateBody;
+};
 
 function toStepBody(row: SubmissionStepRow | undefined): StepStateBody {
   if (!row) return { state: 'pending', attempts: 0, doneAt: null };
@@ -28,7 +31,6 @@ function toStepBody(row: SubmissionStepRow | undefined): StepStateBody {
 }
 
 export function toStepsBody(rows: SubmissionStepRow[]): StepsBody {
-  return Object.fromEntries(
-    SUBMISSION_STEPS.map((step) => [step, toStepBody(rows.find((r) => r.step === step))]),
-  ) as StepsBody;
+  const present = SUBMISSION_STEPS.filter((step) => step !== 'customerCopy' || rows.some((r) => r.step === step));
+  return Object.fromEntries(present.map((step) => [step, toStepBody(rows.find((r) => r.step === step))])) as StepsBody;
 }

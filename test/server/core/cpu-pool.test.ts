@@ -41,12 +41,18 @@ describe('cpu pool', () => {
 
   it('renders a request PDF, and stops a task past its time limit; the pool keeps working', async () => {
     const input = {
-      requestId: 'req-pool',
-      projectName: 'Lamp',
-      createdAt: new Date('2026-11-22T10:30:00Z'),
-      formData: { name: 'Grace Hopper' },
-      selectedOptions: {},
-      configurationSummary: 'A tall lamp',
+      rows: {
+        locale: 'en',
+        companyName: 'Lamp',
+        projectName: 'Lamp',
+        requestId: 'req-pool',
+        date: 'November 22, 2026 at 10:30 AM UTC',
+        customer: [['Name', 'Grace Hopper']] as Array<[string, string]>,
+        options: [],
+        price: null,
+        visitorSaw: null,
+        summary: 'A tall lamp',
+      },
       screenshots: [],
     };
     await expect(renderRequestPdfInPool(pool, input, { timeoutMs: 1 })).rejects.toBeInstanceOf(TimeoutError);

@@ -52,7 +52,10 @@ export class LookPanel extends PanelElement {
     const camera = this.data.camera;
     return html`<section class="card" aria-label="Starting view">
       <h3>Starting view</h3>
-      <p class="help">Turn the live preview to the view the shopper should see first, then store it.</p>
+      <p class="help">
+        Turn the live preview to the view the shopper should see first, then store it. With framing on, the shopper's
+        view keeps its side and fits the product shown; off, it is exactly this view.
+      </p>
       <div class="row">
         <button
           type="button"
@@ -76,6 +79,12 @@ export class LookPanel extends PanelElement {
           </p>`
           : html`<p class="empty">None stored: the model is framed automatically.</p>`
       }
+      ${this.checkField({
+        label: 'Frame what is shown (the view keeps this side, the distance fits)',
+        path: at('camera', 'fit'),
+        fallback: D.camera.fit,
+        edit: 'Change framing',
+      })}
       ${this.warningList(['camera'])}
     </section>`;
   }

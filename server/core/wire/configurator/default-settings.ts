@@ -14,7 +14,7 @@ export const DEFAULT_SETTINGS: SceneSettings = {
     tax: null,
     rounding: 'half-up',
   },
-  branding: { primaryColor: '#1f3a5f', logoUrl: null },
+  branding: { primaryColor: '#1f3a5f', logoUrl: null, companyName: null },
   lighting: {
     environment: 'room',
     environmentIntensity: 1,
@@ -32,7 +32,9 @@ export const DEFAULT_SETTINGS: SceneSettings = {
     maxPolarAngle: 180,
     enablePan: true,
     enableZoom: true,
+    fit: true,
   },
   ar: { enabled: true, placement: 'floor', scale: 'auto' },
   cart: { enabled: false, label: 'Add to cart', skuBase: null, skuSeparator: '-', quantity: true, action: null },
+  notifications: { customerCopy: false },
 };

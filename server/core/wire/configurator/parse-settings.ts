@@ -136,6 +136,7 @@ export function parseSettings(value: unknown, warnings: SceneWarnings): SceneSet
   const display = group(settings, 'display', warnings);
   const camera = group(settings, 'camera', warnings);
   const ar = group(settings, 'ar', warnings);
+  const notifications = group(settings, 'notifications', warnings);
   const at = (name: string, key: string) => join(join(PATH, name), key);
   const number = (source: Json, name: string, key: string, min: number, max: number) =>
     readNumber(source[key], at(name, key), warnings, min, max);
@@ -165,6 +166,7 @@ export function parseSettings(value: unknown, warnings: SceneWarnings): SceneSet
         readColor(branding.primaryColor, at('branding', 'primaryColor'), warnings) ??
         DEFAULT_SETTINGS.branding.primaryColor,
       logoUrl: readHttpsUrl(branding.logoUrl, at('branding', 'logoUrl'), warnings) ?? DEFAULT_SETTINGS.branding.logoUrl,
+      companyName: readText(branding.companyName, at('branding', 'companyName'), warnings) ?? null,
     },
     lighting: {
       environment:
@@ -191,6 +193,7 @@ export function parseSettings(value: unknown, warnings: SceneWarnings): SceneSet
       maxPolarAngle,
       enablePan: flag(camera, 'camera', 'enablePan') ?? DEFAULT_SETTINGS.camera.enablePan,
       enableZoom: flag(camera, 'camera', 'enableZoom') ?? DEFAULT_SETTINGS.camera.enableZoom,
+      fit: flag(camera, 'camera', 'fit') ?? DEFAULT_SETTINGS.camera.fit,
     },
     ar: {
       enabled: flag(ar, 'ar', 'enabled') ?? DEFAULT_SETTINGS.ar.enabled,
@@ -200,5 +203,8 @@ export function parseSettings(value: unknown, warnings: SceneWarnings): SceneSet
       scale: readEnum(ar.scale, ['auto', 'fixed'] as const, at('ar', 'scale'), warnings) ?? DEFAULT_SETTINGS.ar.scale,
     },
     cart: readCart(settings, warnings),
+    notifications: {
+      customerCopy: flag(notifications, 'notifications', 'customerCopy') ?? DEFAULT_SETTINGS.notifications.customerCopy,
+    },
   };
 }

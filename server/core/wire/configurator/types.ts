@@ -175,7 +175,8 @@ export interface PricingSettings {
 /** projectSettings keys the element honours (12.7), defaults filled in. */
 export interface SceneSettings {
   pricing: PricingSettings;
-  branding: { primaryColor: string; logoUrl: string | null };
+  /** `companyName`: the merchant the PDF names; null: the project's name. */
+  branding: { primaryColor: string; logoUrl: string | null; companyName: string | null };
   lighting: {
     environment: 'room' | 'none';
     environmentIntensity: number;
@@ -195,10 +196,14 @@ export interface SceneSettings {
     maxPolarAngle: number;
     enablePan: boolean;
     enableZoom: boolean;
+    /** The view is fitted to the visible models (docs/scene-format.md); false: `data.camera` as given. */
+    fit: boolean;
   };
   ar: { enabled: boolean; placement: 'floor' | 'wall'; scale: 'auto' | 'fixed' };
   /** The add-to-cart button (docs/cart.md). */
   cart: CartSettings;
+  /** `customerCopy`: the visitor gets a copy of the request at the form's first e-mail field. */
+  notifications: { customerCopy: boolean };
 }
 
 export interface CartSettings {

@@ -361,7 +361,7 @@ describe('parseScene: projectSettings (12.7)', () => {
         tax: null,
         rounding: 'half-up',
       },
-      branding: { primaryColor: '#1f3a5f', logoUrl: null },
+      branding: { primaryColor: '#1f3a5f', logoUrl: null, companyName: null },
       lighting: {
         environment: 'room',
         environmentIntensity: 1,
@@ -379,10 +379,26 @@ describe('parseScene: projectSettings (12.7)', () => {
         maxPolarAngle: 180,
         enablePan: true,
         enableZoom: true,
+        fit: true,
       },
       ar: { enabled: true, placement: 'floor', scale: 'auto' },
       cart: { enabled: false, label: 'Add to cart', skuBase: null, skuSeparator: '-', quantity: true, action: null },
+      notifications: { customerCopy: false },
     });
+  });
+
+  it("reads the company name and the visitor's copy; a bad value is its default, with a warning", () => {
+    const good = read({ branding: { companyName: 'Stool & Co.' }, notifications: { customerCopy: true } });
+    expect(good.warnings).toEqual([]);
+    expect(good.scene.settings.branding.companyName).toBe('Stool & Co.');
+    expect(good.scene.settings.notifications).toEqual({ customerCopy: true });
+    const bad = read({ branding: { companyName: 'x'.repeat(201) }, notifications: { customerCopy: 'yes' } });
+    expect(bad.scene.settings.branding.companyName).toBeNull();
+    expect(bad.scene.settings.notifications.customerCopy).toBe(false);
+    expect(bad.warnings.map((w) => w.path)).toEqual([
+      'sceneData.projectSettings.branding.companyName',
+      'sceneData.projectSettings.notifications.customerCopy',
+    ]);
   });
 
   it('reads the cart: a path on the page or an https: URL as its action, and nothing else', () => {
@@ -407,13 +423,13 @@ describe('parseScene: projectSettings (12.7)', () => {
   it('replaces a bad value by its default, with a warning', () => {
     const { scene, warnings } = read({
       lighting: { exposure: 9, shadows: false, environment: 'studio' },
-      camera: { fov: 5 },
+      camera: { fov: 5, fit: 'no' },
       display: { background: 'transparent', autoRotate: 'yes' },
       ar: { placement: 'ceiling' },
       pricing: { locale: 'en_US', rounding: 'bankers' },
     });
     expect(scene.settings.lighting).toMatchObject({ exposure: 1, shadows: false, environment: 'room' });
-    expect(scene.settings.camera.fov).toBe(45);
+    expect(scene.settings.camera).toMatchObject({ fov: 45, fit: true });
     expect(scene.settings.display).toMatchObject({ background: 'transparent', autoRotate: false });
     expect(scene.settings.ar.placement).toBe('floor');
     expect(scene.settings.pricing).toMatchObject({ locale: null, rounding: 'half-up' });
@@ -422,6 +438,7 @@ describe('parseScene: projectSettings (12.7)', () => {
         ['sceneData.projectSettings.lighting.exposure', 'invalid_value'],
         ['sceneData.projectSettings.lighting.environment', 'invalid_value'],
         ['sceneData.projectSettings.camera.fov', 'invalid_value'],
+        ['sceneData.projectSettings.camera.fit', 'invalid_type'],
         ['sceneData.projectSettings.display.autoRotate', 'invalid_type'],
         ['sceneData.projectSettings.ar.placement', 'invalid_value'],
         ['sceneData.projectSettings.pricing.locale', 'invalid_value'],

@@ -4,8 +4,13 @@ import { projects, bytea } from './projects.js';
 import { workspaces } from './workspaces.js';
 import type { ClientPrice, StoredPrice } from '../../../domain/request-price.js';
 
-export const SUBMISSION_STEPS = ['screenshots', 'pdf', 'email', 'events'] as const;
+/** Every step a request may have; `customerCopy` only when the visitor is sent a copy (requestSteps). */
+export const SUBMISSION_STEPS = ['screenshots', 'pdf', 'email', 'customerCopy', 'events'] as const;
 export type SubmissionStep = (typeof SUBMISSION_STEPS)[number];
+
+/** The steps of one request: the visitor's copy only when the project sends one and the form gave an address. */
+export const requestSteps = (customerCopy: boolean): SubmissionStep[] =>
+  SUBMISSION_STEPS.filter((step) => customerCopy || step !== 'customerCopy');
 export const STEP_STATES = ['pending', 'done', 'failed'] as const;
 export type StepState = (typeof STEP_STATES)[number];
 
