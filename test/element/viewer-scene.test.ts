@@ -181,6 +181,60 @@ describe('the viewer: model fields, effects, animations and the export', () => {
     sameFrame(look(viewer).pixels, before.pixels, 'back to the very same frame');
   });
 
+  it('draws opacity on the first and every later change, by material name or nodes, and back to opaque', async () => {
+    for (const reach of [{ material: 'Oak' }, { nodes: ['Seat'] }]) {
+      const glass = block('glass', {
+        solid: [],
+        clear: [{ type: 'material', ...reach, opacity: 0.2 }],
+        half: [{ type: 'material', ...reach, opacity: 0.6 }],
+      });
+      const viewer = await mountViewer(sceneOf({ blocks: [glass] }), { glass: 'solid' });
+      const solid = look(viewer);
+      // The seat's pixels in the solid frame, and how saturated they are: over the white background a
+      // translucent seat pales towards white.
+      const seat: number[] = [];
+      for (let i = 0; i < solid.pixels.length; i += 4) {
+        const [r, g, b] = [solid.pixels[i], solid.pixels[i + 1], solid.pixels[i + 2]];
+        if (g - Math.max(r, b) > 60) seat.push(i);
+      }
+      assert(seat.length > 20, `the seat is drawn green: ${seat.length} pixels`);
+      const saturation = (pixels: Uint8ClampedArray) =>
+        seat.reduce((sum, i) => sum + pixels[i + 1] - Math.max(pixels[i], pixels[i + 2]), 0) / seat.length;
+      const opaque = saturation(solid.pixels);
+      const ratio = async (choice: string) => {
+        await viewer.configure({ glass: choice });
+        return saturation(look(viewer).pixels) / opaque;
+      };
+      const where = JSON.stringify(reach);
+      const first = await ratio('clear');
+      assert(first < 0.45, `${where}: opacity 0.2 pales the seat on the first change (${first.toFixed(2)})`);
+      await viewer.configure({ glass: 'solid' });
+      sameFrame(look(viewer).pixels, solid.pixels, `${where}: opaque again`);
+      const later = await ratio('clear');
+      assert(Math.abs(later - first) < 0.02, `${where}: the same on a later change (${later} vs ${first})`);
+      const half = await ratio('half');
+      assert(half > later + 0.2 && half < 0.9, `${where}: opacity 0.6 lies between (${half.toFixed(2)})`);
+      viewer.dispose();
+    }
+  });
+
+  it('draws roughness and metalness on the first and every later change, and undoes them exactly', async () => {
+    const finish = block('finish', {
+      plain: [],
+      polished: [{ type: 'material', material: 'Oak', roughness: 0.05, metalness: 1 }],
+    });
+    const viewer = await mountViewer(sceneOf({ blocks: [finish] }), { finish: 'plain' });
+    const plain = look(viewer).pixels;
+    await viewer.configure({ finish: 'polished' });
+    const polished = look(viewer).pixels;
+    const changed = polished.filter((value, i) => value !== plain[i]).length;
+    assert(changed > 40, `a metal seat looks different on the first change: ${changed} bytes`);
+    await viewer.configure({ finish: 'plain' });
+    sameFrame(look(viewer).pixels, plain, 'undone exactly');
+    await viewer.configure({ finish: 'polished' });
+    sameFrame(look(viewer).pixels, polished, 'the same on a later change');
+  });
+
   it('applies the options given at creation before the first frame', async () => {
     const seat = block('seat', { oak: [], paint: [{ type: 'material', nodes: ['Seat'], color: '#ff00ff' }] });
     const viewer = await mountViewer(sceneOf({ blocks: [seat] }), { seat: 'paint' });

@@ -12,7 +12,7 @@ export class BaseValues {
   /** Sets `target[key]`, remembering the base value the first time. */
   set<T extends object, K extends keyof T & string>(target: T, key: K, value: T[K]): void {
     this.remember(target, key);
-    if (key === 'map') this.setMap(target as unknown as Material, value);
+    if (PROGRAM_KEYS.has(key)) this.setProgramKey(target as unknown as Material, key, value);
     else target[key] = value;
   }
 
@@ -27,7 +27,7 @@ export class BaseValues {
     for (const [target, properties] of this.values) {
       for (const [key, base] of properties) {
         const current = (target as Record<string, unknown>)[key];
-        if (key === 'map') this.setMap(target as Material, base);
+        if (PROGRAM_KEYS.has(key)) this.setProgramKey(target as Material, key, base);
         else if (isCopyable(base)) (current as { copy(value: Copyable): unknown }).copy(base);
         else (target as Record<string, unknown>)[key] = base;
       }
@@ -42,13 +42,19 @@ export class BaseValues {
     properties.set(key, isCopyable(value) ? value.clone() : value);
   }
 
-  /** A map appearing or going changes the shader program, which three does not check per draw. */
-  private setMap(material: Material, map: unknown): void {
-    const target = material as unknown as { map: unknown };
-    if (Boolean(target.map) !== Boolean(map)) material.needsUpdate = true;
-    target.map = map;
+  /** A program key switching on or off needs another shader, which three does not check per draw. */
+  private setProgramKey(material: Material, key: string, value: unknown): void {
+    const target = material as unknown as Record<string, unknown>;
+    if (Boolean(target[key]) !== Boolean(value)) material.needsUpdate = true;
+    target[key] = value;
   }
 }
+
+/**
+ * Material properties compiled into the shader: a map's presence, and `transparent` (an opaque program writes alpha
+ * 1, so a material made translucent without a new program keeps drawing solid).
+ */
+const PROGRAM_KEYS = new Set(['map', 'transparent']);
 
 const isCopyable = (value: unknown): value is Copyable =>
   value instanceof Color || value instanceof Vector3 || value instanceof Quaternion;
