@@ -13,6 +13,7 @@ import readCachePlugin from './plugins/read-cache.js';
 import readBudgetPlugin from './plugins/read-budget.js';
 import healthRoutes from './routes/health/index.js';
 import shareRoutes from './routes/share/index.js';
+import cartRoutes from './routes/cart/index.js';
 import elementRoutes from './routes/element/index.js';
 import demoRoutes from './routes/demo/index.js';
 import consoleRoutes from './routes/console/index.js';
@@ -97,6 +98,7 @@ export async function buildBffApp(config: BffConfig, options: BuildBffOptions = 
 
   await app.register(healthRoutes, { upstream, timeoutMs: options.healthTimeoutMs });
   await app.register(shareRoutes, { upstream, publicKey, addressing, cacheHit });
+  await app.register(cartRoutes, { upstream, publicKey });
   await app.register(elementRoutes, { root: options.elementDir ?? fromProjectRoot('dist/element') });
   await app.register(consoleRoutes, {
     root: options.consoleDir ?? fromProjectRoot('dist/console'),

@@ -46,6 +46,7 @@ const GENERATED_SECRETS = [
   'PUBLIC_ANON_KEY',
   'FILE_SIGNING_SECRET',
   'TOKEN_ENCRYPTION_KEY',
+  'CART_SIGNING_KEY',
 ] as const;
 
 const cleanups: Array<{ what: string; run: () => Promise<void> }> = [];

@@ -14,6 +14,7 @@ import openapi from './plugins/openapi.js';
 import rateLimits from './plugins/rate-limits.js';
 import healthRoutes from './routes/health.js';
 import versionRoutes, { API_VERSION } from './routes/version.js';
+import jwksRoutes from './routes/jwks.js';
 import schemaRoutes from './routes/schemas.js';
 import projectRoutes from './routes/projects/index.js';
 import analyticsRoutes from './routes/projects/analytics.js';
@@ -75,6 +76,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   await app.register(healthRoutes);
   await app.register(versionRoutes);
   await app.register(schemaRoutes);
+  await app.register(jwksRoutes);
   await app.register(projectRoutes);
   await app.register(analyticsRoutes);
   await app.register(apiKeyRoutes);

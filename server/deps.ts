@@ -100,6 +100,8 @@ export function createDeps(config: ServerConfig): AppDeps {
       libraryRedirectUri:
         config.libraries.library_b.redirectUrl ?? `${config.publicBaseUrl}/external-providers/library_b/callback`,
       dashboardUrl: config.dashboardUrl,
+      cart: config.cart,
+      issuer: config.publicBaseUrl,
     },
   );
   // A subscribed connection can do nothing else, and must reconnect for ever.

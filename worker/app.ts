@@ -9,6 +9,7 @@ import { JOBS, familyOptions, type JobRegistry } from './jobs/index.js';
 import { UnknownJobError, jobOptions, runJob } from './jobs/define-job.js';
 import { storageSweep } from './jobs/storage-sweep.js';
 import { VISITOR_EVENT_SWEEP_INTERVAL_MS, visitorEventSweep } from './jobs/visitor-event-sweep.js';
+import { CONFIGURATION_SWEEP_INTERVAL_MS, configurationSweep } from './jobs/configuration-sweep.js';
 
 export interface StartWorkerOptions {
   log?: Logger;
@@ -106,6 +107,7 @@ export async function startWorker(config: WorkerConfig, options: StartWorkerOpti
   for (const [type, every] of [
     [storageSweep, config.storage.sweepIntervalMs],
     [visitorEventSweep, VISITOR_EVENT_SWEEP_INTERVAL_MS],
+    [configurationSweep, CONFIGURATION_SWEEP_INTERVAL_MS],
   ] as const) {
     if (!deps.jobs.get(QUEUES.maintenance, type.name)) continue;
     const { removeOnComplete, removeOnFail } = jobOptions(type, type.name);

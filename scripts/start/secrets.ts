@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DATA_DIR } from './paths.js';
@@ -16,12 +16,20 @@ export const SECRET_NAMES = [
   'TOKEN_ENCRYPTION_KEY',
   'EMBEDDED_POSTGRES_PASSWORD',
   'OPERATOR_SECRET',
+  'CART_SIGNING_KEY',
 ] as const;
 export type SecretName = (typeof SECRET_NAMES)[number];
 export type Secrets = Record<SecretName, string>;
 
-const generate = (name: SecretName) =>
-  (name === 'PUBLIC_ANON_KEY' ? 'cs_pk_' : '') + randomBytes(32).toString('base64url');
+/** The cart's key is a P-256 private key (PKCS#8 PEM); the rest are random strings. */
+function generate(name: SecretName): string {
+  if (name === 'CART_SIGNING_KEY')
+    return generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({
+      type: 'pkcs8',
+      format: 'pem',
+    }) as string;
+  return (name === 'PUBLIC_ANON_KEY' ? 'cs_pk_' : '') + randomBytes(32).toString('base64url');
+}
 
 /** Reads the stored secrets and adds the missing ones, saving only when something was added. */
 export async function loadOrCreateSecrets(): Promise<Secrets> {

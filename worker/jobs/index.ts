@@ -9,6 +9,7 @@ import { submissionCustomerCopy } from './submission-customer-copy.js';
 import { submissionEvents } from './submission-events.js';
 import { storageSweep } from './storage-sweep.js';
 import { visitorEventSweep } from './visitor-event-sweep.js';
+import { configurationSweep } from './configuration-sweep.js';
 import { webhookDelivery, webhookDeliveryBatch } from './webhook-delivery.js';
 import { libraryImport } from './library-import.js';
 
@@ -74,6 +75,7 @@ export const JOBS = createJobRegistry(
     submissionEvents,
     storageSweep,
     visitorEventSweep,
+    configurationSweep,
     webhookDelivery,
     webhookDeliveryBatch,
     libraryImport,

@@ -84,6 +84,15 @@ export interface BuildPublicProjectOptions {
   files: ModelFileContext;
   /** Signs a storage key into a model URL (stable within the signing window). */
   sign: (key: string) => string;
+  /** False when the server has no cart signing key: the read then says `cart.enabled: false` (docs/cart.md). */
+  cartAvailable: boolean;
+}
+
+/** The settings as served: without a signing key no add-to-cart shows, whatever the owner set. */
+function servedSettings(settings: unknown, cartAvailable: boolean): Record<string, unknown> {
+  if (!isRecord(settings)) return {};
+  if (cartAvailable || !isRecord(settings.cart) || settings.cart.enabled !== true) return settings;
+  return { ...settings, cart: { ...settings.cart, enabled: false } };
 }
 
 /** The `project` object of the public payload. */
@@ -115,7 +124,7 @@ export function buildPublicProject(
       models: publicModels,
       sceneData: {
         optionBlocks: list(sceneData.optionBlocks),
-        projectSettings: isRecord(settings) ? settings : {},
+        projectSettings: servedSettings(settings, options.cartAvailable),
         formFields: list(sceneData.formFields),
         animationBlocks: list(sceneData.animationBlocks),
         pricingBlocks: list(sceneData.pricingBlocks),

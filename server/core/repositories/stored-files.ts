@@ -1,10 +1,10 @@
 import { inArray } from 'drizzle-orm';
 import { union } from 'drizzle-orm/pg-core';
 import type { Executor } from '../platform/db/client.js';
-import { assets, projects, submissionScreenshots, submissions } from '../platform/db/schema/index.js';
+import { assets, configurations, projects, submissionScreenshots, submissions } from '../platform/db/schema/index.js';
 
 /**
- * Which storage keys a row claims: an asset's model, a project's thumbnail, a request's screenshots and PDF. The
+ * Which storage keys a row claims: an asset's model, a project's thumbnail, a cart configuration's picture, a request's screenshots and PDF. The
  * storage sweeper asks before it removes an object; a key missing here belongs to no row.
  */
 export function createStoredFileRepository(db: Executor) {
@@ -16,6 +16,7 @@ export function createStoredFileRepository(db: Executor) {
       const rows = await union(
         db.select({ key: submissions.pdfKey }).from(submissions).where(inArray(submissions.pdfKey, list)),
         db.select({ key: projects.thumbnailKey }).from(projects).where(inArray(projects.thumbnailKey, list)),
+        db.select({ key: configurations.imageKey }).from(configurations).where(inArray(configurations.imageKey, list)),
         db
           .select({ key: submissionScreenshots.storageKey })
           .from(submissionScreenshots)

@@ -98,6 +98,15 @@ export async function addSubmission(db: Executor, projectId: string, day: string
   `);
 }
 
+/** Counts one cart configuration created, repeats included, on its day (a statement of its own). */
+export async function addCartAdd(db: Executor, projectId: string, day: string): Promise<void> {
+  await db.execute(sql`
+    insert into visitor_day_counters as t (project_id, day, shard, cart_adds)
+    values (${projectId}, ${day}, ${randomShard()}, 1)
+    on conflict (project_id, day, shard) do update set cart_adds = t.cart_adds + 1
+  `);
+}
+
 /** One day's counters, the shards summed. */
 export interface DayCounts {
   date: string;
@@ -108,6 +117,7 @@ export interface DayCounts {
   animations: number;
   arOpens: number;
   saves: number;
+  cartAdds: number;
 }
 
 /** Every day from `from` to `to` (inclusive, oldest first), zeros where nothing was counted. */
@@ -120,7 +130,8 @@ export async function readDays(db: Executor, projectId: string, from: string, to
       coalesce(sum(c.submissions), 0)::int as "submissions",
       coalesce(sum(c.animations), 0)::int as "animations",
       coalesce(sum(c.ar_opens), 0)::int as "arOpens",
-      coalesce(sum(c.saves), 0)::int as "saves"
+      coalesce(sum(c.saves), 0)::int as "saves",
+      coalesce(sum(c.cart_adds), 0)::int as "cartAdds"
     from generate_series(${from}::date, ${to}::date, interval '1 day') as d(day)
     left join visitor_day_counters c on c.project_id = ${projectId} and c.day = d.day::date
       and c.day between ${from}::date and ${to}::date
@@ -136,6 +147,7 @@ export async function readDays(db: Executor, projectId: string, from: string, to
     animations: Number(row.animations),
     arOpens: Number(row.arOpens),
     saves: Number(row.saves),
+    cartAdds: Number(row.cartAdds),
   }));
 }
 
@@ -210,13 +222,13 @@ export async function foldShardsBefore(db: Executor, day: string, limit: number)
       returning *
     ), folded as (
       insert into visitor_day_counters as t
-        (project_id, day, shard, views, sessions, option_changes, submissions, animations, ar_opens, saves)
+        (project_id, day, shard, views, sessions, option_changes, submissions, animations, ar_opens, saves, cart_adds)
       select project_id, day, 0, sum(views), sum(sessions), sum(option_changes), sum(submissions),
-        sum(animations), sum(ar_opens), sum(saves)
+        sum(animations), sum(ar_opens), sum(saves), sum(cart_adds)
       from moved group by project_id, day
       order by project_id, day
       on conflict (project_id, day, shard) do update set
-        ${addedUp(['views', 'sessions', 'option_changes', 'submissions', 'animations', 'ar_opens', 'saves'])}
+        ${addedUp(['views', 'sessions', 'option_changes', 'submissions', 'animations', 'ar_opens', 'saves', 'cart_adds'])}
     )
     select count(*)::int as rows from moved
   `);

@@ -23,6 +23,7 @@ import { createLibrarySearchService } from './libraries/library-search.js';
 import { createImportService } from './libraries/imports.js';
 import { createVisitorEventService } from './visitor-events.js';
 import { createVisitorAnalyticsService } from './visitor-analytics.js';
+import { createConfigurationService, type CartSettings } from './configurations.js';
 
 export interface ServicesOptions {
   /** Fail-fast Redis of the request path. */
@@ -48,6 +49,10 @@ export interface ServicesOptions {
   /** Where library_b sends the browser back after authorizing (null: connecting is not available). */
   libraryRedirectUri: string | null;
   dashboardUrl: string;
+  /** The cart's keys and lifetimes (CART_* settings). */
+  cart: CartSettings;
+  /** PUBLIC_BASE_URL: the cart tokens' issuer. */
+  issuer: string;
 }
 
 /** Every service of the API, built once per process from the same deps: what routes and CLIs call. */
@@ -59,6 +64,7 @@ export function createServices(baseDeps: ServiceDeps, options: ServicesOptions) 
     prefix: options.prefix,
     signer: options.signer,
     signedModelLimit: options.signedModelLimit,
+    cartAvailable: options.cart.signingKey !== null,
   });
   const assets = createAssetService(deps, { checkModel: options.checkModel, outlineModel: options.outlineModel });
   const sceneReport = createSceneReportService(deps);
@@ -106,6 +112,13 @@ export function createServices(baseDeps: ServiceDeps, options: ServicesOptions) 
       ...deps,
       outbox: options.outbox,
       formFields: (access) => publicShare.formFields(access),
+      parsedScene: (access) => publicShare.parsedScene(access),
+    }),
+    configurations: createConfigurationService({
+      ...deps,
+      cart: options.cart,
+      signer: options.signer,
+      issuer: options.issuer,
       parsedScene: (access) => publicShare.parsedScene(access),
     }),
     webhooks: createWebhookService({

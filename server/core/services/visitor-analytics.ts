@@ -40,6 +40,7 @@ function sum(days: readonly DayCounts[]): Totals {
     animations: 0,
     arOpens: 0,
     saves: 0,
+    cartAdds: 0,
   };
   for (const day of days) for (const key of Object.keys(totals) as Array<keyof Totals>) totals[key] += day[key];
   return totals;

@@ -27,6 +27,7 @@ const counters = {
   animations: Type.Integer({ description: 'animation.triggered events.' }),
   arOpens: Type.Integer({ description: 'ar.opened events.' }),
   saves: Type.Integer({ description: 'configuration.saved events.' }),
+  cartAdds: Type.Integer({ description: 'Cart configurations created, repeats included.' }),
 };
 
 export const AnalyticsReply = Type.Object(

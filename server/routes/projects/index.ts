@@ -13,6 +13,7 @@ import sceneReportRoutes from './scene-report.js';
 import revisionRoutes from './revisions.js';
 import previewRoutes from './preview.js';
 import thumbnailRoutes from './thumbnail.js';
+import projectConfigurationRoutes from './configurations.js';
 import { savedByOf } from './saved-by.js';
 
 /**
@@ -28,6 +29,7 @@ export default async function projectRoutes(fastify: FastifyInstance) {
   await app.register(revisionRoutes);
   await app.register(previewRoutes);
   await app.register(thumbnailRoutes);
+  await app.register(projectConfigurationRoutes);
 
   app.post(
     '/projects',

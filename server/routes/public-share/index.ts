@@ -12,6 +12,7 @@ import readRoutes from './read.js';
 import modelUrlRoutes from './model-urls.js';
 import submitRoutes from './submit.js';
 import visitorEventRoutes from './events.js';
+import configurationRoutes from './configurations.js';
 import { bearerToken } from '../../plugins/auth.js';
 import { publicCorsHeaders } from '../../core/http/public-cors.js';
 
@@ -52,6 +53,7 @@ export default async function publicShareRoutes(app: FastifyInstance) {
       .send();
   app.options('/share/:projectId/:token', { schema: { hide: true } }, preflight);
   app.options('/share/:projectId/:token/:action', { schema: { hide: true } }, preflight);
+  app.options('/configurations/:id', { schema: { hide: true } }, preflight);
 
   // One budget for the read and model-urls (contract: "the same limits as the read"), and for
   // the BFF's cache hits, which spend the same Redis counter.
@@ -71,4 +73,5 @@ export default async function publicShareRoutes(app: FastifyInstance) {
   await app.register(modelUrlRoutes, options);
   await app.register(submitRoutes, options);
   await app.register(visitorEventRoutes);
+  await app.register(configurationRoutes);
 }

@@ -48,7 +48,7 @@ describe('buildPublicProject', () => {
           },
         },
       }),
-      { signedModelLimit: 20, files, sign },
+      { signedModelLimit: 20, files, sign, cartAvailable: true },
     );
     expect(project.data.sceneData.projectSettings).toEqual({
       brandColor: '#ff0000',
@@ -62,7 +62,7 @@ describe('buildPublicProject', () => {
     const project = buildPublicProject(
       meta,
       data({ sceneData: { optionBlocks: [{ id: 'o1' }], formFields: 'junk' as unknown as unknown[] } }),
-      { signedModelLimit: 20, files, sign },
+      { signedModelLimit: 20, files, sign, cartAvailable: true },
     );
     expect(project.data.sceneData).toEqual({
       optionBlocks: [{ id: 'o1' }],
@@ -87,7 +87,7 @@ describe('buildPublicProject', () => {
         ],
         camera: { position: [0, 1, 5], target: { x: 0, y: 0.5, z: 0 }, fov: 40 },
       }),
-      { signedModelLimit: 20, files, sign },
+      { signedModelLimit: 20, files, sign, cartAvailable: true },
     );
     const [a, b, c] = project.data.models;
     expect(a).toMatchObject({
@@ -132,7 +132,7 @@ describe('buildPublicProject', () => {
           },
         ],
       }),
-      { signedModelLimit: 20, files, sign },
+      { signedModelLimit: 20, files, sign, cartAvailable: true },
     ).data.models;
     // In the order of the interface's model table.
     expect(Object.keys(model)).toEqual([
@@ -160,7 +160,7 @@ describe('buildPublicProject', () => {
         uploadedModelPath: `models/${i}.glb`,
       })),
     ];
-    const project = buildPublicProject(meta, data({ models }), { signedModelLimit: 3, files, sign });
+    const project = buildPublicProject(meta, data({ models }), { signedModelLimit: 3, files, sign, cartAvailable: true });
     expect(project.data.models.map((m) => m.url)).toEqual([
       undefined,
       `signed:workspaces/${WS}/projects/${PROJECT}/models/0.glb`,

@@ -9,6 +9,8 @@ export const storageKeys = {
   /** Named by content, so a new picture gets a new URL and caches never show the old one. */
   projectThumbnail: (workspaceId: string, projectId: string, hash: string, ext: string) =>
     `workspaces/${workspaceId}/thumbnails/${projectId}-${hash}.${ext}`,
+  configurationImage: (workspaceId: string, configurationId: string, ext: string) =>
+    `workspaces/${workspaceId}/configurations/${configurationId}.${ext}`,
   requestPdf: (workspaceId: string, submissionId: string) =>
     `workspaces/${workspaceId}/requests/${submissionId}/request.pdf`,
 };
@@ -17,6 +19,7 @@ export const storageKeys = {
  * The keys this product writes and records in a row: the only ones the storage sweeper may remove when no
  * row claims them. Project uploads and anything else are never touched.
  */
-const CLAIMED_BY_A_ROW = /^workspaces\/[^/]+\/(?:assets\/[^/]+|thumbnails\/[^/]+|requests\/[^/]+\/[^/]+)$/;
+const CLAIMED_BY_A_ROW =
+  /^workspaces\/[^/]+\/(?:assets\/[^/]+|thumbnails\/[^/]+|configurations\/[^/]+|requests\/[^/]+\/[^/]+)$/;
 
 export const isClaimableKey = (key: string) => CLAIMED_BY_A_ROW.test(key);

@@ -61,6 +61,8 @@ export interface PublicShareServiceDeps {
   signer: UrlSigner;
   /** Models that get a signed URL per read (SIGNED_MODEL_LIMIT). */
   signedModelLimit: number;
+  /** Whether the server can sign cart tokens: without, every read says `cart.enabled: false`. */
+  cartAvailable: boolean;
 }
 
 /**
@@ -108,6 +110,7 @@ export function createPublicShareService(deps: PublicShareServiceDeps) {
   ): Promise<PublicPayload> {
     const built = buildPublicProject({ id: where.projectId, name: project.name, type: project.type }, data, {
       signedModelLimit: deps.signedModelLimit,
+      cartAvailable: deps.cartAvailable,
       ...(await signModels(where, data, window)),
     });
     return { success: true, project: built };

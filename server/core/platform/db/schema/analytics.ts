@@ -21,6 +21,8 @@ export const visitorDayCounters = pgTable(
     animations: integer('animations').notNull().default(0),
     arOpens: integer('ar_opens').notNull().default(0),
     saves: integer('saves').notNull().default(0),
+    /** Cart configurations created, repeats included (docs/cart.md). */
+    cartAdds: integer('cart_adds').notNull().default(0),
   },
   (t) => [
     primaryKey({ columns: [t.projectId, t.day, t.shard] }),

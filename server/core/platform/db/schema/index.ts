@@ -10,3 +10,4 @@ export * from './webhooks.js';
 export * from './imports.js';
 export * from './analytics.js';
 export * from './project-revisions.js';
+export * from './configurations.js';

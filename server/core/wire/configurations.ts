@@ -1,0 +1,70 @@
+import { Type } from 'typebox';
+import { MAX_ID_LENGTH } from './configurator/owner-values.js';
+import { MAX_OPTION_BLOCKS } from './configurator/parse-option-blocks.js';
+
+/** Cart configurations on the wire (docs/cart.md): the create body and every answer that carries one. */
+export const MAX_CART_QUANTITY = 10_000;
+/** One screenshot of at most 1 MB, as base64 in a data URL. */
+const MAX_SCREENSHOT_CHARS = Math.ceil(1_000_000 / 3) * 4 + 64;
+export const CONFIGURATION_BODY_LIMIT = MAX_SCREENSHOT_CHARS + 64 * 1024;
+
+const Id = Type.String({ maxLength: MAX_ID_LENGTH });
+
+export const ConfigurationBody = Type.Object(
+  {
+    options: Type.Record(Id, Id, {
+      maxProperties: MAX_OPTION_BLOCKS,
+      description: 'Block id → choice id, as a saved configuration holds them; unknown or unavailable ones are listed.',
+    }),
+    fields: Type.Optional(
+      Type.Record(Id, Type.Number(), {
+        maxProperties: 100,
+        description: "The form's number fields the price formula reads, by field id.",
+      }),
+    ),
+    quantity: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_CART_QUANTITY, default: 1 })),
+    screenshot: Type.Optional(
+      Type.String({
+        maxLength: MAX_SCREENSHOT_CHARS,
+        description: 'A data URL of a PNG, JPEG or WebP picture, at most 1 MB decoded.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const Configuration = Type.Object({
+  id: Type.String({ description: 'A hash of project, revision, options, fields and quantity (base64url).' }),
+  projectId: Type.String(),
+  revision: Type.Integer({ description: 'The project revision it was priced against.' }),
+  options: Type.Record(Type.String(), Type.String()),
+  fields: Type.Record(Type.String(), Type.Number()),
+  quantity: Type.Integer(),
+  price: Nullable(Type.Object({}, { additionalProperties: true, description: "One unit's price object." })),
+  total: Nullable(Type.Integer({ description: 'price.total × quantity, in minor units.' })),
+  currency: Nullable(Type.String()),
+  sku: Nullable(Type.String()),
+  summary: Type.String(),
+  imageUrl: Nullable(Type.String({ description: 'A signed URL of the picture, valid a year.' })),
+  createdAt: Type.String(),
+  expiresAt: Type.String(),
+});
+
+export const ConfigurationCreated = Type.Object({
+  success: Type.Boolean(),
+  configuration: Configuration,
+  token: Type.String({ description: 'A compact JWS (ES256) a shop verifies against /.well-known/jwks.json.' }),
+  ignored: Type.Array(Type.String(), {
+    description: 'Requested blocks and fields that did not count (unknown, unavailable, not a number): defaults apply.',
+  }),
+});
+
+export const ConfigurationReply = Type.Object({ success: Type.Boolean(), configuration: Configuration });
+
+export const ConfigurationListReply = Type.Object({
+  success: Type.Boolean(),
+  configurations: Type.Array(Configuration),
+  nextCursor: Nullable(Type.String()),
+});
