@@ -4,8 +4,9 @@ import type { Executor } from '../platform/db/client.js';
 import { assets, configurations, projects, submissionScreenshots, submissions } from '../platform/db/schema/index.js';
 
 /**
- * Which storage keys a row claims: an asset's model, a project's thumbnail, a cart configuration's picture, a request's screenshots and PDF. The
- * storage sweeper asks before it removes an object; a key missing here belongs to no row.
+ * Which storage keys a row claims: an asset's model, a project's thumbnail, a cart configuration's picture, a
+ * request's screenshots and PDF. The storage sweeper asks before it removes an object; a key missing here belongs to
+ * no row.
  */
 export function createStoredFileRepository(db: Executor) {
   return {

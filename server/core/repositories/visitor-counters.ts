@@ -98,6 +98,12 @@ export async function addSubmission(db: Executor, projectId: string, day: string
   `);
 }
 
+/** The day rows' counter columns, as a fold adds them up. */
+const DAY_COUNTERS = [
+  ...['views', 'sessions', 'option_changes', 'submissions'],
+  ...['animations', 'ar_opens', 'saves', 'cart_adds'],
+];
+
 /** Counts one cart configuration created, repeats included, on its day (a statement of its own). */
 export async function addCartAdd(db: Executor, projectId: string, day: string): Promise<void> {
   await db.execute(sql`
@@ -228,7 +234,7 @@ export async function foldShardsBefore(db: Executor, day: string, limit: number)
       from moved group by project_id, day
       order by project_id, day
       on conflict (project_id, day, shard) do update set
-        ${addedUp(['views', 'sessions', 'option_changes', 'submissions', 'animations', 'ar_opens', 'saves', 'cart_adds'])}
+        ${addedUp(DAY_COUNTERS)}
     )
     select count(*)::int as rows from moved
   `);

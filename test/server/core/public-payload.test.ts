@@ -160,7 +160,8 @@ describe('buildPublicProject', () => {
         uploadedModelPath: `models/${i}.glb`,
       })),
     ];
-    const project = buildPublicProject(meta, data({ models }), { signedModelLimit: 3, files, sign, cartAvailable: true });
+    const options = { signedModelLimit: 3, files, sign, cartAvailable: true };
+    const project = buildPublicProject(meta, data({ models }), options);
     expect(project.data.models.map((m) => m.url)).toEqual([
       undefined,
       `signed:workspaces/${WS}/projects/${PROJECT}/models/0.glb`,
