@@ -133,6 +133,12 @@ describe('the cart hand-off', () => {
       body: JSON.stringify({ options: { seat: 'oak', legs: 'brass' }, quantity: 3 }),
     });
     expect(created.status).toBe(201);
+    // The BFF serves the JWK Set and the configuration read a shop needs, with no key of its own.
+    const viaBff = await (await fetch(`${bffUrl}/.well-known/jwks.json`)).json();
+    expect(viaBff).toEqual(await (await fetch(`${server.url}/.well-known/jwks.json`)).json());
+    const { configuration } = await created.json();
+    const read = await fetch(`${bffUrl}/configurations/${configuration.id}`);
+    expect((await read.json()).configuration.sku).toBe('STOOL-OAK-BRS');
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(`${bffUrl}/demo/owner/#token=${owner.token}`);
     await page.getByRole('button', { name: CART_STOOL.name }).click();

@@ -25,7 +25,8 @@ const isP256 = (key: KeyObject) =>
 
 /** The key's public half as a JWK, its id the RFC 7638 thumbprint (the same key always has the same id). */
 function publicJwkOf(key: KeyObject): PublicJwk {
-  const { crv, x, y } = createPublicKey(key).export({ format: 'jwk' }) as { crv: 'P-256'; x: string; y: string };
+  const publicKey = key.type === 'public' ? key : createPublicKey(key);
+  const { crv, x, y } = publicKey.export({ format: 'jwk' }) as { crv: 'P-256'; x: string; y: string };
   const kid = createHash('sha256')
     .update(JSON.stringify({ crv, kty: 'EC', x, y }))
     .digest('base64url');

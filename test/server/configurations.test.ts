@@ -1,0 +1,333 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SignJWT, createLocalJWKSet, decodeJwt, exportJWK, jwtVerify, type JWTPayload } from 'jose';
+import { startTestServer, type TestPerson, type TestServer } from '../helpers/test-server.js';
+import { TEST_SECRETS } from '../helpers/test-env.js';
+import { ownerCaller } from '../helpers/owner-call.js';
+import { dataUrl, png } from '../worker/submission-fixtures.js';
+import { loadServerConfig } from '../../server/config.js';
+import { sweepExpiredConfigurations } from '../../server/core/services/configuration-retention.js';
+
+/** Cart configurations and their tokens (docs/cart.md), verified with jose as a shop's server would. */
+
+const pem = (key: import('node:crypto').KeyObject, type: 'pkcs8' | 'spki') =>
+  key.export({ type, format: 'pem' }).toString();
+const pair = () => generateKeyPairSync('ec', { namedCurve: 'P-256' });
+const current = pair();
+const previous = pair();
+
+let server: TestServer;
+let owner: TestPerson;
+const ownerCall = ownerCaller(
+  () => server.url,
+  () => owner.headers,
+);
+const PUBLIC = {
+  apikey: TEST_SECRETS.PUBLIC_ANON_KEY,
+  authorization: `Bearer ${TEST_SECRETS.PUBLIC_ANON_KEY}`,
+  'content-type': 'application/json',
+};
+
+const STOOL = {
+  optionBlocks: [
+    {
+      id: 'seat',
+      name: 'Seat',
+      choices: [
+        { id: 'oak', label: 'Oak', default: true, sku: 'OAK' },
+        { id: 'walnut', label: 'Walnut', price: 40, sku: 'WAL' },
+      ],
+    },
+    {
+      id: 'legs',
+      name: 'Legs',
+      choices: [
+        { id: 'steel', label: 'Steel', default: true, sku: 'STL' },
+        { id: 'brass', label: 'Brass', price: 25.5, sku: 'BRS' },
+      ],
+    },
+  ],
+  pricingBlocks: [{ id: 'base', label: 'Base price', price: 149 }],
+  projectSettings: { pricing: { currency: 'EUR' }, cart: { enabled: true, skuBase: 'STOOL', skuSeparator: '/' } },
+};
+
+async function sharedProject(sceneData: object = STOOL) {
+  const { project } = await ownerCall('POST', '/projects', {
+    name: 'Stool',
+    type: 'configurator',
+    data: { models: [], sceneData },
+  });
+  const { settings } = await ownerCall('PUT', `/projects/${project.id}/share`, { isEnabled: true });
+  return { projectId: project.id as string, token: settings.shareToken as string };
+}
+
+const create = (base: string, share: { projectId: string; token: string }, body: unknown) =>
+  fetch(`${base}/share/${share.projectId}/${share.token}/configurations`, {
+    method: 'POST',
+    headers: PUBLIC,
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+
+async function verify(token: string, base = server.url): Promise<JWTPayload> {
+  const jwks = await (await fetch(`${base}/.well-known/jwks.json`)).json();
+  const { payload } = await jwtVerify(token, createLocalJWKSet(jwks), {
+    algorithms: ['ES256'],
+    audience: 'config-share:cart',
+    issuer: server.url,
+  });
+  return payload;
+}
+
+beforeAll(async () => {
+  server = await startTestServer({
+    CART_SIGNING_KEY: pem(current.privateKey, 'pkcs8'),
+    CART_SIGNING_KEYS_PREVIOUS: pem(previous.publicKey, 'spki'),
+    RATE_LIMIT_CONFIGURATIONS: '1000/5m',
+  });
+  owner = await server.person('owner@cart.test');
+});
+afterAll(() => server.close());
+
+describe('POST /share/:projectId/:token/configurations', () => {
+  it('prices on the server, composes SKU and summary, and signs a token any JOSE library verifies', async () => {
+    const share = await sharedProject();
+    const res = await create(server.url, share, {
+      options: { seat: 'walnut', legs: 'brass' },
+      quantity: 3,
+      // What a page might claim: never read.
+      price: { total: 1, currency: 'EUR' },
+      screenshot: dataUrl('image/png', png(16, 12)),
+    });
+    expect(res.status).toBe(201);
+    const { configuration, token, ignored } = await res.json();
+    // 149 + 40 + 25.50 in cents, three of them.
+    expect(configuration).toMatchObject({
+      projectId: share.projectId,
+      revision: 1,
+      options: { seat: 'walnut', legs: 'brass' },
+      quantity: 3,
+      total: 21_450 * 3,
+      currency: 'EUR',
+      sku: 'STOOL/WAL/BRS',
+      summary: 'Seat: Walnut; Legs: Brass',
+    });
+    expect(configuration.price.total).toBe(21_450);
+    expect(configuration.id).toMatch(/^[A-Za-z0-9_-]{22,}$/);
+    expect(ignored).toEqual([]);
+    expect((await fetch(configuration.imageUrl)).status).toBe(200);
+    expect(new Date(configuration.expiresAt).getTime() - Date.now()).toBeGreaterThan(364 * 86_400_000);
+
+    const claims = await verify(token);
+    expect(claims).toMatchObject({
+      sub: configuration.id,
+      pid: share.projectId,
+      rev: 1,
+      sku: 'STOOL/WAL/BRS',
+      qty: 3,
+      unit: 21_450,
+      total: 64_350,
+      cur: 'EUR',
+    });
+    expect(claims.exp! - claims.iat!).toBe(7 * 86_400);
+    // Through the BFF's copy of the JWKS too is checked in test/bff; the header names the key and the type.
+    const [header] = token.split('.');
+    expect(JSON.parse(Buffer.from(header, 'base64url').toString())).toMatchObject({ alg: 'ES256', typ: 'JWT' });
+
+    const read = await fetch(`${server.url}/configurations/${configuration.id}`, { headers: PUBLIC });
+    expect((await read.json()).configuration).toEqual(configuration);
+  });
+
+  it('finds the same configuration again: 200, the first createdAt and picture kept, a fresh token', async () => {
+    const share = await sharedProject();
+    const body = { options: { legs: 'brass', seat: 'oak' }, quantity: 2 };
+    const first = await (await create(server.url, share, { ...body, screenshot: dataUrl('image/png', png()) })).json();
+    const again = await create(server.url, share, { quantity: 2, options: { seat: 'oak', legs: 'brass' } });
+    expect(again.status).toBe(200);
+    const repeat = await again.json();
+    expect(repeat.configuration.id).toBe(first.configuration.id);
+    expect(repeat.configuration.createdAt).toBe(first.configuration.createdAt);
+    expect(repeat.configuration.imageUrl).not.toBeNull();
+    expect(repeat.configuration.expiresAt >= first.configuration.expiresAt).toBe(true);
+    expect((await create(server.url, share, { ...body, quantity: 5 })).status).toBe(201);
+
+    const list = await ownerCall('GET', `/projects/${share.projectId}/configurations?limit=1`);
+    expect(list.configurations).toHaveLength(1);
+    expect(list.configurations[0].quantity).toBe(5);
+    const next = await ownerCall(
+      'GET',
+      `/projects/${share.projectId}/configurations?limit=1&cursor=${list.nextCursor}`,
+    );
+    expect(next.configurations[0].id).toBe(first.configuration.id);
+    const analytics = await ownerCall('GET', `/projects/${share.projectId}/analytics`);
+    expect(analytics.totals.cartAdds).toBe(3);
+  });
+
+  it('takes the defaults for unknown or unavailable choices and lists them', async () => {
+    const share = await sharedProject();
+    const res = await create(server.url, share, { options: { seat: 'teak', colour: 'red' }, fields: { width: 2 } });
+    const { configuration, ignored } = await res.json();
+    expect(configuration.options).toEqual({ seat: 'oak', legs: 'steel' });
+    expect(configuration.fields).toEqual({});
+    expect(ignored.sort()).toEqual(['colour', 'seat', 'width']);
+    expect(configuration.total).toBe(14_900);
+  });
+
+  it('checks the share, then the cart, then the key, then the body, in that order', async () => {
+    const share = await sharedProject();
+    expect((await create(server.url, { ...share, token: 'wrong-token-000000000000' }, 'not json')).status).toBe(404);
+    const off = await sharedProject({ ...STOOL, projectSettings: { cart: { enabled: false } } });
+    const disabled = await create(server.url, off, 'not json');
+    expect([disabled.status, (await disabled.json()).error]).toEqual([403, 'cart_disabled']);
+
+    const bad = async (body: unknown, field: string) => {
+      const res = await create(server.url, share, body);
+      expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(400);
+      expect(JSON.stringify(await res.json())).toContain(field);
+    };
+    await bad({ quantity: 1 }, 'options');
+    await bad({ options: {}, quantity: 0 }, 'quantity');
+    await bad({ options: {}, quantity: 10_001 }, 'quantity');
+    await bad({ options: {}, screenshot: 'https://example.com/a.png' }, 'screenshot');
+    await bad({ options: {}, screenshot: dataUrl('image/png', Buffer.alloc(1_100_000)) }, 'screenshot');
+
+    const keyless = await startTestServer();
+    try {
+      const person = await keyless.person('owner@keyless.test');
+      const call = ownerCaller(
+        () => keyless.url,
+        () => person.headers,
+      );
+      const { project } = await call('POST', '/projects', {
+        name: 'S',
+        type: 'configurator',
+        data: { sceneData: STOOL },
+      });
+      const { settings } = await call('PUT', `/projects/${project.id}/share`, { isEnabled: true });
+      const target = { projectId: project.id, token: settings.shareToken };
+      const res = await create(keyless.url, target, 'not json');
+      expect([res.status, (await res.json()).error]).toEqual([503, 'cart_not_configured']);
+      // Without a key the public read shows no cart, whatever the owner set.
+      const read = await fetch(`${keyless.url}/share/${project.id}/${settings.shareToken}`, { headers: PUBLIC });
+      expect((await read.json()).project.data.sceneData.projectSettings.cart.enabled).toBe(false);
+      expect((await (await fetch(`${keyless.url}/.well-known/jwks.json`)).json()).keys).toEqual([]);
+    } finally {
+      await keyless.close();
+    }
+  });
+
+  it('answers 429 with Retry-After past RATE_LIMIT_CONFIGURATIONS', async () => {
+    const limited = await startTestServer({
+      CART_SIGNING_KEY: pem(current.privateKey, 'pkcs8'),
+      RATE_LIMIT_CONFIGURATIONS: '2/5m',
+    });
+    try {
+      const person = await limited.person('owner@limited.test');
+      const call = ownerCaller(
+        () => limited.url,
+        () => person.headers,
+      );
+      const { project } = await call('POST', '/projects', {
+        name: 'S',
+        type: 'configurator',
+        data: { sceneData: STOOL },
+      });
+      const { settings } = await call('PUT', `/projects/${project.id}/share`, { isEnabled: true });
+      const target = { projectId: project.id, token: settings.shareToken };
+      const statuses = [];
+      for (let i = 0; i < 3; i++) statuses.push(await create(limited.url, target, { options: {}, quantity: i + 1 }));
+      expect(statuses.map((res) => res.status)).toEqual([201, 201, 429]);
+      expect(Number(statuses[2].headers.get('retry-after'))).toBeGreaterThan(0);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('cart tokens against the JWKS', () => {
+  let token: string;
+  beforeAll(async () => {
+    token = (await (await create(server.url, await sharedProject(), { options: {} })).json()).token;
+  });
+
+  it('lists the signing key and the previous one, cacheable, without any private member', async () => {
+    const res = await fetch(`${server.url}/.well-known/jwks.json`);
+    expect(res.headers.get('cache-control')).toBe('public, max-age=3600');
+    const { keys } = await res.json();
+    expect(keys).toHaveLength(2);
+    for (const key of keys) {
+      expect(key).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256', use: 'sig' });
+      expect(key.d).toBeUndefined();
+    }
+    expect(keys[0].kid).toBe(JSON.parse(Buffer.from(token.split('.')[0], 'base64url').toString()).kid);
+  });
+
+  it('refuses a forged, re-signed, altered or expired token, and accepts one of the previous key', async () => {
+    const claims = decodeJwt(token);
+    const signWith = (key: import('node:crypto').KeyObject, payload: JWTPayload, kid?: string) =>
+      new SignJWT(payload).setProtectedHeader({ alg: 'ES256', typ: 'JWT', ...(kid ? { kid } : {}) }).sign(key);
+    const { keys } = await (await fetch(`${server.url}/.well-known/jwks.json`)).json();
+
+    // Re-signed with a key the JWKS does not list, naming the real key's id.
+    const stranger = pair();
+    await expect(verify(await signWith(stranger.privateKey, claims, keys[0].kid))).rejects.toThrow();
+    // Altered: a lower total with the original signature.
+    const [header, , signature] = token.split('.');
+    const cheaper = Buffer.from(JSON.stringify({ ...claims, total: 1 })).toString('base64url');
+    await expect(verify(`${header}.${cheaper}.${signature}`)).rejects.toThrow();
+    // Forged: no signature at all.
+    const none = `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${cheaper}.`;
+    await expect(verify(none)).rejects.toThrow();
+    // Expired.
+    const old = { ...claims, iat: 1_000, exp: 2_000 };
+    await expect(verify(await signWith(current.privateKey, old, keys[0].kid))).rejects.toThrow(/exp/);
+    // Rotation: a token of the previous key still verifies while its public key is listed.
+    expect((await verify(await signWith(previous.privateKey, claims, keys[1].kid))).total).toBe(claims.total);
+  });
+
+  it('stops a process on a bad key with a message that names the setting and never the value', () => {
+    const secret = pem(generateKeyPairSync('ed25519').privateKey, 'pkcs8');
+    let message = '';
+    try {
+      loadServerConfig({ ...process.env, ...TEST_SECRETS, CART_SIGNING_KEY: secret });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain('CART_SIGNING_KEY');
+    expect(message).not.toContain(secret.split('\n')[1]);
+  });
+
+  it('reads JWK and JWK Set forms of the keys too', async () => {
+    const jwk = { ...(await exportJWK(current.privateKey)) };
+    const other = await startTestServer({
+      CART_SIGNING_KEY: JSON.stringify(jwk),
+      CART_SIGNING_KEYS_PREVIOUS: JSON.stringify({ keys: [await exportJWK(previous.publicKey)] }),
+    });
+    try {
+      const { keys } = await (await fetch(`${other.url}/.well-known/jwks.json`)).json();
+      const ours = await (await fetch(`${server.url}/.well-known/jwks.json`)).json();
+      expect(keys).toEqual(ours.keys);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('retention', () => {
+  it('answers 404 past the retention and the sweep removes the row and its picture', async () => {
+    const share = await sharedProject();
+    const { configuration } = await (
+      await create(server.url, share, { options: { seat: 'walnut' }, screenshot: dataUrl('image/png', png()) })
+    ).json();
+    const key = (
+      await server.deps.db.$client.query('select image_key from configurations where id = $1', [configuration.id])
+    ).rows[0].image_key;
+    await server.deps.db.$client.query(
+      `update configurations set expires_at = now() - interval '1 second' where id = $1`,
+      [configuration.id],
+    );
+    const read = await fetch(`${server.url}/configurations/${configuration.id}`, { headers: PUBLIC });
+    expect(read.status).toBe(404);
+    expect(await sweepExpiredConfigurations(server.deps)).toBeGreaterThanOrEqual(1);
+    expect(await server.deps.storage.head(key)).toBeNull();
+  });
+});
