@@ -1,4 +1,5 @@
 import { SignJWT } from 'jose';
+import { CART_AUDIENCE } from '../wire/configurations.js';
 import { AppError, notFound } from '../domain/errors.js';
 import { cartJwks, type CartSigningKey, type PublicJwk } from '../domain/cart-keys.js';
 import { resolveConfiguration, type CartRequest } from '../domain/cart-configuration.js';
@@ -16,8 +17,6 @@ import { MAX_SCREENSHOT_PIXELS, MAX_SCREENSHOT_SIDE } from '../wire/submit-limit
 import type { ServiceDeps } from './service-deps.js';
 import type { ShareAccess } from './public-share/share-access.js';
 
-/** The audience every cart token names: a shop checks it (docs/cart.md). */
-export const CART_AUDIENCE = 'config-share:cart';
 /** A configuration's picture: one screenshot, smaller than a submit's. */
 const MAX_CART_SCREENSHOT_BYTES = 1_000_000;
 /** A configuration's picture is signed for a year, as model URLs are. */

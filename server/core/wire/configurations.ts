@@ -3,7 +3,10 @@ import { MAX_ID_LENGTH } from './configurator/owner-values.js';
 import { MAX_OPTION_BLOCKS } from './configurator/parse-option-blocks.js';
 
 /** Cart configurations on the wire (docs/cart.md): the create body and every answer that carries one. */
-export const MAX_CART_QUANTITY = 10_000;
+
+/** The audience every cart token names; a shop checks it. */
+export const CART_AUDIENCE = 'config-share:cart';
+const MAX_CART_QUANTITY = 10_000;
 /**
  * Room for a screenshot well over its 1 MB limit, so a too large one is a 400 that names it (the route checks its
  * size before decoding); beyond this, 413.
@@ -35,7 +38,7 @@ export const ConfigurationBody = Type.Object(
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
-export const Configuration = Type.Object({
+const Configuration = Type.Object({
   id: Type.String({ description: 'A hash of project, revision, options, fields and quantity (base64url).' }),
   projectId: Type.String(),
   revision: Type.Integer({ description: 'The project revision it was priced against.' }),

@@ -528,7 +528,7 @@ const ttlSeconds = (value: string) => {
 };
 
 /** The cart (docs/cart.md): the key that signs cart tokens, the keys kept after a rotation, lifetimes. */
-export const cart = settingsPiece(
+const cart = settingsPiece(
   ['server'],
   {
     CART_SIGNING_KEY: checked(
