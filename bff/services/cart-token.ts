@@ -1,7 +1,6 @@
 import { createRemoteJWKSet, errors, jwtVerify } from 'jose';
 import { CART_AUDIENCE } from '../../server/core/wire/configurations.js';
 
-
 /** What a verified cart token says: the configuration, its SKU and quantity, and the price the server signed. */
 export interface CartClaims {
   /** The configuration id. */
