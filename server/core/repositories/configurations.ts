@@ -1,6 +1,7 @@
 import { and, eq, getTableColumns, gt, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../platform/db/client.js';
-import { configurations, type ConfigurationRow } from '../platform/db/schema/index.js';
+import { configurations, visitorDayCounters, type ConfigurationRow } from '../platform/db/schema/index.js';
+import { randomShard } from './visitor-counters.js';
 import { afterCursor, toPage, type PageCursor } from './pagination.js';
 
 export type NewConfiguration = typeof configurations.$inferInsert;
@@ -19,10 +20,22 @@ export function createConfigurationRepository(db: Db) {
 
     /**
      * Stores a new configuration, or, when one with its id exists, moves its expiry on and keeps the rest (its first
-     * creation and picture; an expired one not yet swept starts again). `created`: whether the row is new.
+     * creation and picture; an expired one not yet swept starts again), and counts a cart add on `day`, in one
+     * statement. `created`: whether the row is new.
      */
-    async createOrRepeat(values: NewConfiguration, now = new Date()) {
+    async createOrRepeat(values: NewConfiguration, day: string, now = new Date()) {
+      const counted = db.$with('counted').as(
+        db
+          .insert(visitorDayCounters)
+          .values({ projectId: values.projectId, day, shard: randomShard(), cartAdds: 1 })
+          .onConflictDoUpdate({
+            target: [visitorDayCounters.projectId, visitorDayCounters.day, visitorDayCounters.shard],
+            set: { cartAdds: sql`${visitorDayCounters.cartAdds} + 1` },
+          })
+          .returning({ day: visitorDayCounters.day }),
+      );
       const [row] = await db
+        .with(counted)
         .insert(configurations)
         .values(values)
         .onConflictDoUpdate({

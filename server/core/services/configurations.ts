@@ -10,7 +10,6 @@ import type { UrlSigner } from '../platform/storage/signed-urls.js';
 import { createConfigurationRepository } from '../repositories/configurations.js';
 import { createProjectRepository } from '../repositories/projects.js';
 import type { PageCursor } from '../repositories/pagination.js';
-import { addCartAdd } from '../repositories/visitor-counters.js';
 import { utcDay } from '../domain/visitor-events/receive-time.js';
 import type { Scene } from '../wire/configurator/index.js';
 import { MAX_SCREENSHOT_PIXELS, MAX_SCREENSHOT_SIDE } from '../wire/submit-limits.js';
@@ -123,7 +122,8 @@ export function createConfigurationService(deps: ConfigurationServiceDeps) {
       const resolved = resolveConfiguration(scene, { id: access.projectId, revision: access.projectRevision }, input);
       const now = new Date();
       const expiresAt = new Date(now.getTime() + deps.cart.retentionDays * 86_400_000);
-      const known = await repo.get(resolved.id, now);
+      // A picture is stored once: a repeat keeps the first (asked only when one came, to spare the query).
+      const known = picture ? await repo.get(resolved.id, now) : null;
       let imageKey: string | null = known?.imageKey ?? null;
       if (!imageKey && picture) {
         imageKey = storageKeys.configurationImage(access.workspaceId, resolved.id, picture.mimeType.slice(6));
@@ -145,10 +145,10 @@ export function createConfigurationService(deps: ConfigurationServiceDeps) {
           createdAt: now,
           expiresAt,
         },
+        // The day's cart adds, repeats included, counted in the same statement.
+        utcDay(now),
         now,
       );
-      // The day's cart adds, repeats included, in a statement of its own once the configuration is safe.
-      await addCartAdd(deps.db, access.projectId, utcDay(now));
       const configuration = body(row);
       return { created, configuration, ignored: resolved.ignored, token: await tokenFor(configuration, key) };
     },
