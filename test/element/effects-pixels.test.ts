@@ -173,7 +173,7 @@ function swatch(colour: string): string {
   return canvas.toDataURL('image/png');
 }
 
-const REACHES = [{ material: 'Oak' }, { nodes: ['Seat'] }] as const;
+const REACHES: Array<{ material: string } | { nodes: string[] }> = [{ material: 'Oak' }, { nodes: ['Seat'] }];
 const label = (reach: object) => JSON.stringify(reach);
 
 describe('effects drawn exactly: every property on the first and every later change', () => {
@@ -249,7 +249,10 @@ describe('effects drawn exactly: every property on the first and every later cha
   it('opacity, by material name and by nodes: the exact blend over the background, and opaque again', async () => {
     // A white seat alone over black: what shows through it is the background only.
     const black = { ...SETTINGS, display: { ...SETTINGS.display, background: '#000000' } };
-    const others: EffectSpec = { type: 'visibility', nodes: ['Leg_1', 'Leg_2', 'Leg_3', 'Leg_4', 'Backrest', 'Footrest'] };
+    const others: EffectSpec = {
+      type: 'visibility',
+      nodes: ['Leg_1', 'Leg_2', 'Leg_3', 'Leg_4', 'Backrest', 'Footrest'],
+    };
     for (const reach of REACHES) {
       const white: EffectSpec = { type: 'material', ...reach, color: '#ffffff' };
       const view = await mountViewer(
@@ -368,7 +371,7 @@ describe('effects drawn exactly: every property on the first and every later cha
     }
   });
 
-  it('use with properties on a material name changes what that material showed, not the used one elsewhere', async () => {
+  it('use with properties on a material name tints what that material showed, not the used one elsewhere', async () => {
     const view = await mountViewer(
       sceneOf([
         block('legs', { brass: [{ type: 'variant', name: 'brass' }] }),

@@ -104,7 +104,8 @@ function setVisible(objects: Object3D[], visible: boolean, root: Object3D, base:
   for (const object of objects) {
     object.traverse((each) => base.set(each, 'visible', visible));
     if (!visible) continue;
-    for (let above = object; above !== root && above.parent; above = above.parent) base.set(above.parent, 'visible', true);
+    for (let above = object; above !== root && above.parent; above = above.parent)
+      base.set(above.parent, 'visible', true);
   }
 }
 
