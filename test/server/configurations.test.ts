@@ -142,6 +142,25 @@ describe('POST /share/:projectId/:token/configurations', () => {
 
     const read = await fetch(`${server.url}/configurations/${configuration.id}`, { headers: PUBLIC });
     expect((await read.json()).configuration).toEqual(configuration);
+    for (const unknown of ['abc', configuration.id.slice(1)]) {
+      const missing = await fetch(`${server.url}/configurations/${unknown}`, { headers: PUBLIC });
+      expect([missing.status, (await missing.json()).error]).toEqual([404, 'not_found']);
+    }
+  });
+
+  it('is described in the OpenAPI document with its answers and errors', async () => {
+    const { paths } = await (await fetch(`${server.url}/openapi.json`)).json();
+    const post = paths['/share/{projectId}/{token}/configurations'].post;
+    expect(Object.keys(post.responses)).toEqual(
+      expect.arrayContaining(['200', '201', '400', '401', '402', '403', '404', '429', '503']),
+    );
+    expect(Object.keys(post.requestBody.content['application/json'].schema.properties)).toEqual(
+      expect.arrayContaining(['options', 'fields', 'quantity', 'screenshot']),
+    );
+    expect(post.responses['201'].content['application/json'].schema.properties.token).toBeDefined();
+    expect(paths['/configurations/{id}'].get.responses['404']).toBeDefined();
+    expect(paths['/projects/{id}/configurations'].get).toBeDefined();
+    expect(paths['/.well-known/jwks.json'].get.responses['200']).toBeDefined();
   });
 
   it('finds the same configuration again: 200, the first createdAt and picture kept, a fresh token', async () => {
