@@ -210,6 +210,27 @@ describe('POST /share/:projectId/:token/configurations', () => {
     expect(unavailable.configuration.total).toBe(21_450);
   });
 
+  it('keeps the number fields the price reads, within their bounds, as a saved configuration does', async () => {
+    const share = await sharedProject({
+      ...STOOL,
+      formFields: [
+        { id: 'width', label: 'Width', type: 'number', min: 1, max: 20, default: 1 },
+        { id: 'note', label: 'Note', type: 'number' },
+      ],
+      pricingFormula: [{ op: 'multiply', field: 'width', label: 'Width' }],
+    });
+    const make = async (fields: Record<string, number>) =>
+      (await create(server.url, share, { options: {}, fields })).json();
+    const wide = await make({ width: 25, note: 3 });
+    expect(wide.configuration.fields).toEqual({ width: 20 });
+    expect(wide.configuration.total).toBe(14_900 * 20);
+    expect(wide.ignored).toEqual(['note']);
+    // The same price inputs are the same configuration.
+    expect((await make({ width: 20 })).configuration.id).toBe(wide.configuration.id);
+    const plain = await make({});
+    expect([plain.configuration.fields, plain.configuration.total]).toEqual([{ width: 1 }, 14_900]);
+  });
+
   it('checks the share as the read does, then the cart, then the key, then the body, in that order', async () => {
     // Every request below is wrong in every later way too: a cart switched off and a body that is not JSON.
     const off = { ...STOOL, projectSettings: { cart: { enabled: false } } };
