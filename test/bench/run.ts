@@ -5,7 +5,7 @@
 import autocannon, { type Result } from 'autocannon';
 import pg from 'pg';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -25,6 +25,7 @@ import { benchModelOutline, printModelOutline } from './model-outline.js';
 import { benchStartup, printStartup } from './startup.js';
 import { benchSoak, printSoak } from './soak.js';
 import { benchAnalytics, benchVisitorEvents, printAnalytics, printVisitorEvents } from './visitor-events.js';
+import { benchCartConfigurations, printCartConfigurations } from './cart-configurations.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 8);
 // 50 connections: how the issue measured the public read and bare Fastify from outside.
@@ -35,7 +36,7 @@ const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const ELEMENT_ONLY = process.env.BENCH_ONLY === 'element';
 const base = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 /**
- * `BENCH_ONLY=webhooks|libraries|outline|scale-out|bff|startup|options|preview|events|analytics|soak` runs that
+ * `BENCH_ONLY=webhooks|libraries|outline|scale-out|bff|startup|options|preview|events|cart|analytics|soak` runs that
  * benchmark alone (element: above).
  */
 const ONLY = process.env.BENCH_ONLY;
@@ -146,6 +147,10 @@ async function main() {
     RATE_LIMIT_SHARE_READ: '100000000/5m',
     RATE_LIMIT_SUBMIT: '100000000/5m',
     RATE_LIMIT_EVENTS: '100000000/5m',
+    RATE_LIMIT_CONFIGURATIONS: '100000000/5m',
+    CART_SIGNING_KEY: generateKeyPairSync('ec', { namedCurve: 'P-256' })
+      .privateKey.export({ type: 'pkcs8', format: 'pem' })
+      .toString(),
     // The webhook benchmark delivers to a local sink.
     WEBHOOK_ALLOW_INSECURE: '1',
   };
@@ -348,6 +353,20 @@ async function main() {
     };
     if (ONLY === 'events') {
       await visitorEventRows();
+      return;
+    }
+    const cartRows = async () => {
+      const rounds = await benchCartConfigurations({
+        api,
+        bffUrl,
+        ownerHeaders: owner,
+        duration: DURATION,
+        rounds: ROUNDS,
+      });
+      if (!printCartConfigurations(rounds)) process.exitCode = 1;
+    };
+    if (ONLY === 'cart') {
+      await cartRows();
       return;
     }
 
@@ -568,6 +587,7 @@ async function main() {
       printLibraries(await benchLibraries({ env, token }));
       printModelOutline(await benchModelOutline());
       await visitorEventRows();
+      await cartRows();
       if (!printAnalytics(await benchAnalytics({ api, db, ownerHeaders: owner }))) process.exitCode = 1;
     }
 

@@ -424,5 +424,33 @@ describe('retention', () => {
     expect(read.status).toBe(404);
     expect(await sweepExpiredConfigurations(server.deps)).toBeGreaterThanOrEqual(1);
     expect(await server.deps.storage.head(key)).toBeNull();
+    expect((await fetch(`${server.url}/configurations/${configuration.id}`, { headers: PUBLIC })).status).toBe(404);
+  });
+
+  it('starts an expired configuration not yet swept again; a repeat keeps the first picture', async () => {
+    const share = await sharedProject();
+    const body = { options: { seat: 'walnut' }, quantity: 4 };
+    const first = (await (await create(server.url, share, body)).json()).configuration;
+    // A repeat with a picture gives a configuration without one its picture; a later picture never replaces it.
+    const pictured = await (
+      await create(server.url, share, { ...body, screenshot: dataUrl('image/png', png()) })
+    ).json();
+    expect(pictured.configuration.imageUrl).not.toBeNull();
+    const again = await (
+      await create(server.url, share, { ...body, screenshot: dataUrl('image/png', png(4, 4)) })
+    ).json();
+    expect(again.configuration.imageUrl).toBe(pictured.configuration.imageUrl);
+    expect(again.configuration.createdAt).toBe(first.createdAt);
+
+    await server.deps.db.$client.query(
+      `update configurations set expires_at = now() - interval '1 second', image_key = null where id = $1`,
+      [first.id],
+    );
+    const restarted = await create(server.url, share, body);
+    expect(restarted.status).toBe(201);
+    const { configuration } = await restarted.json();
+    expect(configuration.createdAt > first.createdAt).toBe(true);
+    expect(new Date(configuration.expiresAt).getTime() - Date.now()).toBeGreaterThan(364 * 86_400_000);
+    expect((await fetch(`${server.url}/configurations/${first.id}`, { headers: PUBLIC })).status).toBe(200);
   });
 });

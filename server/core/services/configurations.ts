@@ -19,6 +19,7 @@ import type { ShareAccess } from './public-share/share-access.js';
 
 /** A configuration's picture: one screenshot, smaller than a submit's. */
 const MAX_CART_SCREENSHOT_BYTES = 1_000_000;
+const HOUR = 3600_000;
 /** A configuration's picture is signed for a year, as model URLs are. */
 const IMAGE_URL_SECONDS = 365 * 24 * 3600;
 
@@ -122,33 +123,36 @@ export function createConfigurationService(deps: ConfigurationServiceDeps) {
             });
       const resolved = resolveConfiguration(scene, { id: access.projectId, revision: access.projectRevision }, input);
       const now = new Date();
-      const expiresAt = new Date(now.getTime() + deps.cart.retentionDays * 86_400_000);
-      const known = await repo.get(resolved.id, now);
-      let imageKey: string | null = known?.imageKey ?? null;
+      // Up to the next whole hour (the sweep runs hourly): repeats within the hour change nothing, so write nothing.
+      const expiresAt = new Date(Math.ceil((now.getTime() + deps.cart.retentionDays * 86_400_000) / HOUR) * HOUR);
+      // A picture is stored once per configuration: a repeat keeps the first (only looked up when one is sent).
+      let imageKey = picture ? ((await repo.get(resolved.id, now))?.imageKey ?? null) : null;
       if (!imageKey && picture) {
         imageKey = storageKeys.configurationImage(access.workspaceId, resolved.id, picture.mimeType.slice(6));
         await deps.storage.put(imageKey, picture.data, { contentType: picture.mimeType });
       }
-      const { row, created } = await repo.createOrRepeat(
-        {
-          id: resolved.id,
-          projectId: access.projectId,
-          workspaceId: access.workspaceId,
-          revision: access.projectRevision,
-          options: resolved.options,
-          fields: resolved.fields,
-          quantity: input.quantity,
-          price: resolved.price,
-          sku: resolved.sku,
-          summary: resolved.summary,
-          imageKey,
-          createdAt: now,
-          expiresAt,
-        },
-        now,
-      );
-      // The day's cart adds, repeats included, in a statement of its own once the configuration is safe.
-      await addCartAdd(deps.db, access.projectId, utcDay(now));
+      const { row, created } = await deps.inTransaction.statement(async ({ afterCommit }) => {
+        // The day's cart adds, repeats included, in a statement of its own once the configuration is safe.
+        afterCommit(() => addCartAdd(deps.db, access.projectId, utcDay(now)));
+        return repo.createOrRepeat(
+          {
+            id: resolved.id,
+            projectId: access.projectId,
+            workspaceId: access.workspaceId,
+            revision: access.projectRevision,
+            options: resolved.options,
+            fields: resolved.fields,
+            quantity: input.quantity,
+            price: resolved.price,
+            sku: resolved.sku,
+            summary: resolved.summary,
+            imageKey,
+            createdAt: now,
+            expiresAt,
+          },
+          now,
+        );
+      });
       const configuration = body(row);
       return { created, configuration, ignored: resolved.ignored, token: await tokenFor(configuration, key) };
     },

@@ -1,0 +1,113 @@
+/**
+ * Cart configurations (docs/cart.md) created through the BFF at 50 connections, distinct ones and repeats, next to
+ * the submit route through the same BFF in the same run (alternating rounds). Goal: at least the submit's rate.
+ */
+import autocannon, { type Result } from 'autocannon';
+import { STOOL_SCENE } from '../helpers/stool-scene.js';
+import { benchOwnerCall } from './bench-owner-call.js';
+
+const CONNECTIONS = 50;
+
+interface CartBenchOptions {
+  api: string;
+  bffUrl: string;
+  ownerHeaders: Record<string, string>;
+  duration: number;
+  rounds: number;
+}
+
+interface CartBenchRow {
+  name: string;
+  result: Result;
+}
+
+const failures = (result: Result) =>
+  Object.entries(result.statusCodeStats ?? {})
+    .filter(([code]) => !/^2/.test(code))
+    .reduce((n, [, stats]) => n + (stats as { count: number }).count, 0) +
+  result.errors +
+  result.timeouts;
+
+export async function benchCartConfigurations(options: CartBenchOptions): Promise<CartBenchRow[][]> {
+  const ownerCall = benchOwnerCall(options.api, options.ownerHeaders);
+  const sceneData = {
+    ...STOOL_SCENE,
+    formFields: [{ id: 'email', label: 'E-mail', type: 'email', required: true }],
+    projectSettings: { ...STOOL_SCENE.projectSettings, cart: { enabled: true, skuBase: 'STOOL' } },
+  };
+  const newShare = async () => {
+    const { project } = await ownerCall('POST', '/projects', {
+      name: 'Cart bench',
+      type: 'configurator',
+      data: { models: [], sceneData },
+    });
+    const { settings } = await ownerCall('POST', `/projects/${project.id}/share/enable`);
+    return `${options.bffUrl}/share/${project.id}/${settings.shareToken}`;
+  };
+  const share = await newShare();
+  const json = { 'content-type': 'application/json' };
+  const measure = (opts: autocannon.Options) =>
+    autocannon({ connections: CONNECTIONS, duration: options.duration, ...opts });
+  let distinct = 0;
+  const scenarios = (fresh: string): Array<[string, autocannon.Options]> => [
+    [
+      'submit through the BFF',
+      {
+        url: `${share}/submit`,
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ formData: { email: 'shopper@example.com' }, selectedOptions: {}, screenshots: [] }),
+      },
+    ],
+    [
+      'configurations, repeats (200)',
+      { url: `${share}/configurations`, method: 'POST', headers: json, body: JSON.stringify({ options: {} }) },
+    ],
+    [
+      'configurations, distinct (201)',
+      {
+        url: `${fresh}/configurations`,
+        method: 'POST',
+        headers: json,
+        // Every request another quantity or choice on a project of this round's own (40,000 of them): all new.
+        requests: [
+          {
+            setupRequest: (request) => {
+              const n = distinct++;
+              const combination = Math.floor(n / 10_000) % 4;
+              const options = { seat: combination & 1 ? 'walnut' : 'oak', legs: combination & 2 ? 'brass' : 'steel' };
+              return { ...request, body: JSON.stringify({ options, quantity: (n % 10_000) + 1 }) };
+            },
+          },
+        ],
+      },
+    ],
+  ];
+  const rounds: CartBenchRow[][] = [];
+  for (let round = 0; round < options.rounds; round++) {
+    const rows: CartBenchRow[] = [];
+    distinct = 0;
+    for (const [name, opts] of scenarios(await newShare())) rows.push({ name, result: await measure(opts) });
+    rounds.push(rows);
+  }
+  return rounds;
+}
+
+/** The round with the median ratio of distinct configurations to submits; false when any answer failed. */
+export function printCartConfigurations(rounds: CartBenchRow[][]): boolean {
+  const ratio = (rows: CartBenchRow[]) =>
+    rows[2].result.requests.average / Math.max(rows[0].result.requests.average, 1);
+  const median = [...rounds].sort((a, b) => ratio(a) - ratio(b))[Math.floor(rounds.length / 2)];
+  const submit = median[0].result.requests.average;
+  console.log(`\nCart configurations through the BFF, ${CONNECTIONS} connections (median of ${rounds.length} rounds)`);
+  console.log('| scenario | req/s | p50 ms | p99 ms | failed | / submit |');
+  console.log('|---|---:|---:|---:|---:|---:|');
+  for (const { name, result } of median) {
+    const share = (result.requests.average / Math.max(submit, 1)).toFixed(2);
+    console.log(
+      `| ${name} | ${Math.round(result.requests.average)} | ${result.latency.p50} | ${result.latency.p99} | ` +
+        `${failures(result)} | ${share}x |`,
+    );
+  }
+  return rounds.flat().every(({ result }) => failures(result) === 0);
+}
