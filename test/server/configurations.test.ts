@@ -8,6 +8,7 @@ import { dataUrl, png } from '../worker/submission-fixtures.js';
 import { loadServerConfig } from '../../server/config.js';
 import { hashPassword } from '../../server/core/platform/password-hashing.js';
 import { sweepExpiredConfigurations } from '../../server/core/services/configuration-retention.js';
+import { sweepUnclaimedFiles } from '../../server/core/services/storage-sweep.js';
 
 /** Cart configurations and their tokens (docs/cart.md), verified with jose as a shop's server would. */
 
@@ -408,6 +409,22 @@ describe('cart tokens against the JWKS', () => {
 });
 
 describe('retention', () => {
+  it("keeps a live configuration's picture from the storage sweep, which removes an unclaimed one", async () => {
+    const share = await sharedProject();
+    const { configuration } = await (
+      await create(server.url, share, { options: { legs: 'brass' }, screenshot: dataUrl('image/png', png()) })
+    ).json();
+    const { rows } = await server.deps.db.$client.query('select image_key from configurations where id = $1', [
+      configuration.id,
+    ]);
+    const key: string = rows[0].image_key;
+    const orphan = key.replace(/[^/]+$/, 'orphan.png');
+    await server.deps.storage.put(orphan, png(), { contentType: 'image/png' });
+    const swept = await sweepUnclaimedFiles(server.deps, { graceMs: 0, now: Date.now() + 1000 });
+    expect(swept.removed).toContain(orphan);
+    expect(swept.removed).not.toContain(key);
+  });
+
   it('answers 404 past the retention and the sweep removes the row and its picture', async () => {
     const share = await sharedProject();
     const { configuration } = await (
