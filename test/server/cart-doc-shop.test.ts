@@ -163,7 +163,10 @@ describe('the shop of docs/cart.md', () => {
 
   it('takes a token of the previous key while its public key is in CART_SIGNING_KEYS_PREVIOUS', async () => {
     const { configuration, token } = await newConfiguration(product, 4);
-    const jwks = await (await fetch(`${bff.url}/.well-known/jwks.json`)).json();
+    const keys = await fetch(`${bff.url}/.well-known/jwks.json`);
+    expect(keys.headers.get('cache-control')).toBe('public, max-age=3600');
+    const jwks = await keys.json();
+    expect(jwks.keys).toHaveLength(2);
     const old = await signWith(previous.privateKey, decodeJwt(token), { kid: jwks.keys[1].kid });
     const res = await post({ config_share_token: old, config_share_id: configuration.id, quantity: '4', edit_url: '' });
     expect(res.status).toBe(303);
