@@ -56,5 +56,9 @@ export class BaseValues {
  */
 const PROGRAM_KEYS = new Set(['map', 'transparent']);
 
+/** Which program keys are on: when this changes, the material needs a new shader. */
+export const programState = (material: Material): string =>
+  [...PROGRAM_KEYS].map((key) => Boolean((material as unknown as Record<string, unknown>)[key])).join();
+
 const isCopyable = (value: unknown): value is Copyable =>
   value instanceof Color || value instanceof Vector3 || value instanceof Quaternion;

@@ -67,8 +67,7 @@ export function applyEffects(
         });
       switch (effect.type) {
         case 'visibility':
-          for (const object of effect.nodes ? nodes(effect.nodes) : [model.root])
-            base.set(object, 'visible', effect.visible);
+          setVisible(effect.nodes ? nodes(effect.nodes) : [model.root], effect.visible, model.root, base);
           break;
         case 'variant':
           if (!model.variants.names.includes(effect.name)) model.warn('variant', effect.name);
@@ -98,8 +97,21 @@ export function applyEffects(
 }
 
 /**
- * `material` targets a glTF material wherever used; `nodes` (the meshes given) gets per-mesh
- * clones so other meshes keep theirs. `use` first, then the properties.
+ * Writes every node of the subtrees, so a later write wins at any depth (hide the model, then show the seat); a
+ * shown node's ancestors are shown too, their other children keeping what was written to them.
+ */
+function setVisible(objects: Object3D[], visible: boolean, root: Object3D, base: BaseValues): void {
+  for (const object of objects) {
+    object.traverse((each) => base.set(each, 'visible', visible));
+    if (!visible) continue;
+    for (let above = object; above !== root && above.parent; above = above.parent)
+      base.set(above.parent, 'visible', true);
+  }
+}
+
+/**
+ * `material` targets a glTF material wherever used; `nodes` (the meshes given) gets per-mesh clones so other meshes
+ * keep theirs. `use` first, then the properties: on a clone of the used material, which other meshes may show.
  */
 function applyMaterialEffect(
   model: ConfigurableModel,
@@ -108,40 +120,44 @@ function applyMaterialEffect(
   base: BaseValues,
   textures: TextureCache,
 ): void {
-  const changesProperties = ['color', 'roughness', 'metalness', 'opacity', 'map'].some(
-    (key) => effect[key as keyof MaterialEffect] !== undefined,
-  );
-  const useFor = (mesh: Mesh) => {
-    if (effect.use === undefined) return mesh.material as Material;
-    const used = model.materials.final(mesh, effect.use);
-    if (!used) model.warn('material', effect.use);
-    return used ?? (mesh.material as Material);
-  };
-  if (meshes) {
-    for (const mesh of meshes) {
-      let material = useFor(mesh);
-      if (changesProperties) material = model.materials.cloneFor(mesh, material);
-      base.set(mesh, 'material', material);
-      setProperties(material, effect, base, textures);
-    }
-    return;
-  }
+  if (meshes) return applyToMeshes(model, effect, meshes, base, textures);
   if (effect.material === undefined) return;
   const instances = model.materials.named(effect.material);
   if (instances.length === 0) return model.warn('material', effect.material);
-  let targets = new Set(instances);
-  if (effect.use !== undefined) {
-    targets = new Set();
-    const shown = new Set(instances);
-    model.root.traverse((object) => {
-      const mesh = object as Mesh;
-      if (!mesh.isMesh || !shown.has(mesh.material as Material)) return;
-      const used = useFor(mesh);
-      base.set(mesh, 'material', used);
-      targets.add(used);
-    });
+  if (effect.use === undefined) {
+    for (const material of instances) setProperties(material, effect, base, textures);
+    return;
   }
-  for (const material of targets) setProperties(material, effect, base, textures);
+  const shown = new Set(instances);
+  const showing: Mesh[] = [];
+  model.root.traverse((object) => {
+    if ((object as Mesh).isMesh && shown.has((object as Mesh).material as Material)) showing.push(object as Mesh);
+  });
+  applyToMeshes(model, effect, showing, base, textures);
+}
+
+/** Each mesh shows `use` (or keeps its material), as its own clone when properties change. */
+function applyToMeshes(
+  model: ConfigurableModel,
+  effect: MaterialEffect,
+  meshes: Mesh[],
+  base: BaseValues,
+  textures: TextureCache,
+): void {
+  const changesProperties = ['color', 'roughness', 'metalness', 'opacity', 'map'].some(
+    (key) => effect[key as keyof MaterialEffect] !== undefined,
+  );
+  for (const mesh of meshes) {
+    let material = mesh.material as Material;
+    if (effect.use !== undefined) {
+      const used = model.materials.final(mesh, effect.use);
+      if (!used) model.warn('material', effect.use);
+      material = used ?? material;
+    }
+    if (changesProperties) material = model.materials.cloneFor(mesh, material);
+    base.set(mesh, 'material', material);
+    setProperties(material, effect, base, textures);
+  }
 }
 
 function setProperties(material: Material, effect: MaterialEffect, base: BaseValues, textures: TextureCache): void {

@@ -1,5 +1,6 @@
 import type { Material, Mesh, Object3D } from 'three';
 import type { GLTF, GLTFParser } from 'three/addons/loaders/GLTFLoader.js';
+import { programState } from './base-values.js';
 
 /**
  * A model's materials by glTF name (contract 12.3): every three.js instance of one, since the parser clones them, and
@@ -75,10 +76,10 @@ export async function createModelMaterials(gltf: GLTF, useNames: Iterable<string
         register([clone]);
         return clone;
       }
-      const hadMap = Boolean((clone as { map?: unknown }).map);
+      const before = programState(clone);
       clone.copy(source);
-      // A map appearing or going changes the shader program; three does not check that per draw.
-      if (hadMap !== Boolean((clone as { map?: unknown }).map)) clone.needsUpdate = true;
+      // A map or transparency switching changes the shader program; three does not check that per draw.
+      if (programState(clone) !== before) clone.needsUpdate = true;
       return clone;
     },
     register,

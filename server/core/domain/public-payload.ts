@@ -167,6 +167,8 @@ export interface EtagInput {
   /** signingWindow() of the model URLs in the body. */
   signingWindow: number;
   signedModelLimit: number;
+  /** Whether the server signs cart tokens: the payload's `cart.enabled` depends on it. */
+  cartAvailable: boolean;
 }
 
 /**
@@ -184,6 +186,7 @@ export function publicEtag(input: EtagInput): string {
         input.assetsRevision,
         input.signingWindow,
         input.signedModelLimit,
+        input.cartAvailable,
       ].join('|'),
     )
     .digest('base64url')

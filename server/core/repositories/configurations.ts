@@ -1,6 +1,7 @@
 import { and, eq, getTableColumns, gt, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../platform/db/client.js';
 import { configurations, type ConfigurationRow } from '../platform/db/schema/index.js';
+import { randomShard } from './visitor-counters.js';
 import { afterCursor, toPage, type PageCursor } from './pagination.js';
 
 export type NewConfiguration = typeof configurations.$inferInsert;
@@ -33,12 +34,18 @@ export function createConfigurationRepository(db: Db) {
      * Stores a new configuration, or finds the one with its id: a live one that this repeat would not change (its
      * expiry already as late, its picture kept) is answered as it is, with nothing written, so repeats of one
      * configuration never queue on its row; otherwise its expiry moves on (its first creation and picture kept; an
-     * expired one not yet swept starts again). One statement either way. `created`: new, or started again.
+     * expired one not yet swept starts again). The day's cart add (`day`, repeats included) is counted in the same
+     * statement, on a shard of its own. `created`: new, or started again.
      */
-    async createOrRepeat(values: NewConfiguration, now: Date) {
+    async createOrRepeat(values: NewConfiguration, day: string, now: Date) {
       const v = values;
+      // A data-modifying WITH runs whether or not the query reads it.
       const result = await db.execute<Record<string, unknown>>(sql`
-        with current as (
+        with counted as (
+          insert into visitor_day_counters as t (project_id, day, shard, cart_adds)
+          values (${v.projectId}::uuid, ${day}::date, ${randomShard()}, 1)
+          on conflict (project_id, day, shard) do update set cart_adds = t.cart_adds + 1
+        ), current as (
           select * from configurations
           where id = ${v.id} and expires_at > ${now} and expires_at >= ${v.expiresAt}
             and (image_key is not null or ${v.imageKey ?? null}::text is null)

@@ -104,15 +104,6 @@ const DAY_COUNTERS = [
   ...['animations', 'ar_opens', 'saves', 'cart_adds'],
 ];
 
-/** Counts one cart configuration created, repeats included, on its day (a statement of its own). */
-export async function addCartAdd(db: Executor, projectId: string, day: string): Promise<void> {
-  await db.execute(sql`
-    insert into visitor_day_counters as t (project_id, day, shard, cart_adds)
-    values (${projectId}, ${day}, ${randomShard()}, 1)
-    on conflict (project_id, day, shard) do update set cart_adds = t.cart_adds + 1
-  `);
-}
-
 /** One day's counters, the shards summed. */
 export interface DayCounts {
   date: string;

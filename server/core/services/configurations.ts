@@ -10,7 +10,6 @@ import type { UrlSigner } from '../platform/storage/signed-urls.js';
 import { createConfigurationRepository } from '../repositories/configurations.js';
 import { createProjectRepository } from '../repositories/projects.js';
 import type { PageCursor } from '../repositories/pagination.js';
-import { addCartAdd } from '../repositories/visitor-counters.js';
 import { utcDay } from '../domain/visitor-events/receive-time.js';
 import type { Scene } from '../wire/configurator/index.js';
 import { MAX_SCREENSHOT_PIXELS, MAX_SCREENSHOT_SIDE } from '../wire/submit-limits.js';
@@ -131,28 +130,26 @@ export function createConfigurationService(deps: ConfigurationServiceDeps) {
         imageKey = storageKeys.configurationImage(access.workspaceId, resolved.id, picture.mimeType.slice(6));
         await deps.storage.put(imageKey, picture.data, { contentType: picture.mimeType });
       }
-      const { row, created } = await deps.inTransaction.statement(async ({ afterCommit }) => {
-        // The day's cart adds, repeats included, in a statement of its own once the configuration is safe.
-        afterCommit(() => addCartAdd(deps.db, access.projectId, utcDay(now)));
-        return repo.createOrRepeat(
-          {
-            id: resolved.id,
-            projectId: access.projectId,
-            workspaceId: access.workspaceId,
-            revision: access.projectRevision,
-            options: resolved.options,
-            fields: resolved.fields,
-            quantity: input.quantity,
-            price: resolved.price,
-            sku: resolved.sku,
-            summary: resolved.summary,
-            imageKey,
-            createdAt: now,
-            expiresAt,
-          },
-          now,
-        );
-      });
+      const { row, created } = await repo.createOrRepeat(
+        {
+          id: resolved.id,
+          projectId: access.projectId,
+          workspaceId: access.workspaceId,
+          revision: access.projectRevision,
+          options: resolved.options,
+          fields: resolved.fields,
+          quantity: input.quantity,
+          price: resolved.price,
+          sku: resolved.sku,
+          summary: resolved.summary,
+          imageKey,
+          createdAt: now,
+          expiresAt,
+        },
+        // The day's cart adds, repeats included, counted in the same statement.
+        utcDay(now),
+        now,
+      );
       const configuration = body(row);
       return { created, configuration, ignored: resolved.ignored, token: await tokenFor(configuration, key) };
     },

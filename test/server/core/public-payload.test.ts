@@ -205,6 +205,7 @@ describe('ETag', () => {
     assetsRevision: 1,
     signingWindow: 20000,
     signedModelLimit: 20,
+    cartAvailable: true,
   };
 
   it('is strong and changes with every input', () => {
@@ -217,6 +218,7 @@ describe('ETag', () => {
       { assetsRevision: 2 },
       { signingWindow: 20001 },
       { signedModelLimit: 5 },
+      { cartAvailable: false },
     ]) {
       expect(publicEtag({ ...base, ...change })).not.toBe(etag);
     }

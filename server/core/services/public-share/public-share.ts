@@ -158,6 +158,7 @@ export function createPublicShareService(deps: PublicShareServiceDeps) {
           assetsRevision: access.assetsRevision,
           signingWindow: window,
           signedModelLimit: deps.signedModelLimit,
+          cartAvailable: deps.cartAvailable,
         });
       const headers = {
         cacheControl: access.requirePassword ? 'private, no-cache' : 'no-cache',
