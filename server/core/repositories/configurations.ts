@@ -1,22 +1,10 @@
 import { and, eq, getTableColumns, gt, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../platform/db/client.js';
-import { configurations, type ConfigurationRow } from '../platform/db/schema/index.js';
+import { configurations, visitorDayCounters, type ConfigurationRow } from '../platform/db/schema/index.js';
 import { randomShard } from './visitor-counters.js';
 import { afterCursor, toPage, type PageCursor } from './pagination.js';
 
 export type NewConfiguration = typeof configurations.$inferInsert;
-
-const COLUMNS = Object.entries(getTableColumns(configurations));
-
-/** A row as a raw statement answers it (snake_case, timestamps as text), in the table's own types. */
-function rowOf(raw: Record<string, unknown>): ConfigurationRow {
-  return Object.fromEntries(
-    COLUMNS.map(([key, column]) => {
-      const value = raw[column.name];
-      return [key, value === null || value === undefined ? null : column.mapFromDriverValue(value)];
-    }),
-  ) as ConfigurationRow;
-}
 
 /** Cart configurations (docs/cart.md); an expired one reads as missing until the sweep removes it. */
 export function createConfigurationRepository(db: Db) {
@@ -31,46 +19,42 @@ export function createConfigurationRepository(db: Db) {
     },
 
     /**
-     * Stores a new configuration, or finds the one with its id: a live one that this repeat would not change (its
-     * expiry already as late, its picture kept) is answered as it is, with nothing written, so repeats of one
-     * configuration never queue on its row; otherwise its expiry moves on (its first creation and picture kept; an
-     * expired one not yet swept starts again). The day's cart add (`day`, repeats included) is counted in the same
-     * statement, on a shard of its own. `created`: new, or started again.
+     * Stores a new configuration, or, when one with its id exists, moves its expiry on and keeps the rest (its first
+     * creation and picture; an expired one not yet swept starts again), and counts a cart add on `day`, in one
+     * statement. `created`: whether it is new, or started again.
      */
-    async createOrRepeat(values: NewConfiguration, day: string, now: Date) {
-      const v = values;
-      // A data-modifying WITH runs whether or not the query reads it.
-      const result = await db.execute<Record<string, unknown>>(sql`
-        with counted as (
-          insert into visitor_day_counters as t (project_id, day, shard, cart_adds)
-          values (${v.projectId}::uuid, ${day}::date, ${randomShard()}, 1)
-          on conflict (project_id, day, shard) do update set cart_adds = t.cart_adds + 1
-        ), current as (
-          select * from configurations
-          where id = ${v.id} and expires_at > ${now} and expires_at >= ${v.expiresAt}
-            and (image_key is not null or ${v.imageKey ?? null}::text is null)
-        ), written as (
-          insert into configurations as c (id, project_id, workspace_id, revision, options, fields, quantity, price,
-            sku, summary, image_key, created_at, expires_at)
-          select ${v.id}, ${v.projectId}::uuid, ${v.workspaceId}::uuid, ${v.revision}::int,
-            ${JSON.stringify(v.options)}::jsonb, ${JSON.stringify(v.fields)}::jsonb, ${v.quantity}::int,
-            ${v.price ? JSON.stringify(v.price) : null}::jsonb, ${v.sku ?? null}::text, ${v.summary},
-            ${v.imageKey ?? null}::text, ${v.createdAt ?? now}::timestamptz, ${v.expiresAt}::timestamptz
-          where not exists (select 1 from current)
-          on conflict (id) do update set
-            expires_at = greatest(c.expires_at, excluded.expires_at),
-            created_at = case when c.expires_at <= ${now} then excluded.created_at else c.created_at end,
-            image_key = case when c.expires_at <= ${now} or c.image_key is null then excluded.image_key
-              else c.image_key end
-          -- New: inserted, or an expired one started again (the creation time is this request's).
-          returning *, xmax = 0 or created_at = ${v.createdAt ?? now}::timestamptz as created
-        )
-        select *, false as created from current
-        union all
-        select * from written
-      `);
-      const { created, ...stored } = result.rows[0];
-      return { row: rowOf(stored), created: Boolean(created) };
+    async createOrRepeat(values: NewConfiguration, day: string, now = new Date()) {
+      const counted = db.$with('counted').as(
+        db
+          .insert(visitorDayCounters)
+          .values({ projectId: values.projectId, day, shard: randomShard(), cartAdds: 1 })
+          .onConflictDoUpdate({
+            target: [visitorDayCounters.projectId, visitorDayCounters.day, visitorDayCounters.shard],
+            set: { cartAdds: sql`${visitorDayCounters.cartAdds} + 1` },
+          })
+          .returning({ day: visitorDayCounters.day }),
+      );
+      const [row] = await db
+        .with(counted)
+        .insert(configurations)
+        .values(values)
+        .onConflictDoUpdate({
+          target: configurations.id,
+          set: {
+            expiresAt: sql`excluded.expires_at`,
+            createdAt: sql`case when ${configurations.expiresAt} <= ${now} then excluded.created_at
+              else ${configurations.createdAt} end`,
+            imageKey: sql`case when ${configurations.expiresAt} <= ${now} or ${configurations.imageKey} is null
+              then excluded.image_key else ${configurations.imageKey} end`,
+          },
+        })
+        // New: inserted, or an expired one started again (its creation time is this request's).
+        .returning({
+          ...getTableColumns(configurations),
+          created: sql<boolean>`xmax = 0 or ${configurations.createdAt} = ${values.createdAt ?? now}`,
+        });
+      const { created, ...stored } = row;
+      return { row: stored as ConfigurationRow, created: Boolean(created) };
     },
 
     async list(workspaceId: string, projectId: string, limit: number, cursor: PageCursor | null, now = new Date()) {

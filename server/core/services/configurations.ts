@@ -18,7 +18,6 @@ import type { ShareAccess } from './public-share/share-access.js';
 
 /** A configuration's picture: one screenshot, smaller than a submit's. */
 const MAX_CART_SCREENSHOT_BYTES = 1_000_000;
-const HOUR = 3600_000;
 /** A configuration's picture is signed for a year, as model URLs are. */
 const IMAGE_URL_SECONDS = 365 * 24 * 3600;
 
@@ -122,10 +121,10 @@ export function createConfigurationService(deps: ConfigurationServiceDeps) {
             });
       const resolved = resolveConfiguration(scene, { id: access.projectId, revision: access.projectRevision }, input);
       const now = new Date();
-      // Up to the next whole hour (the sweep runs hourly): repeats within the hour change nothing, so write nothing.
-      const expiresAt = new Date(Math.ceil((now.getTime() + deps.cart.retentionDays * 86_400_000) / HOUR) * HOUR);
-      // A picture is stored once per configuration: a repeat keeps the first (only looked up when one is sent).
-      let imageKey = picture ? ((await repo.get(resolved.id, now))?.imageKey ?? null) : null;
+      const expiresAt = new Date(now.getTime() + deps.cart.retentionDays * 86_400_000);
+      // A picture is stored once: a repeat keeps the first (asked only when one came, to spare the query).
+      const known = picture ? await repo.get(resolved.id, now) : null;
+      let imageKey: string | null = known?.imageKey ?? null;
       if (!imageKey && picture) {
         imageKey = storageKeys.configurationImage(access.workspaceId, resolved.id, picture.mimeType.slice(6));
         await deps.storage.put(imageKey, picture.data, { contentType: picture.mimeType });
