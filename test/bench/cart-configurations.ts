@@ -69,13 +69,15 @@ export async function benchCartConfigurations(options: CartBenchOptions): Promis
         url: `${fresh}/configurations`,
         method: 'POST',
         headers: json,
-        // Every request another quantity on a project of this round's own, so every one is new.
+        // Every request another quantity or choice on a project of this round's own (40,000 of them): all new.
         requests: [
           {
-            setupRequest: (request) => ({
-              ...request,
-              body: JSON.stringify({ options: {}, quantity: (distinct++ % 10_000) + 1 }),
-            }),
+            setupRequest: (request) => {
+              const n = distinct++;
+              const combination = Math.floor(n / 10_000) % 4;
+              const options = { seat: combination & 1 ? 'walnut' : 'oak', legs: combination & 2 ? 'brass' : 'steel' };
+              return { ...request, body: JSON.stringify({ options, quantity: (n % 10_000) + 1 }) };
+            },
           },
         ],
       },

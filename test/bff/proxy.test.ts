@@ -97,6 +97,37 @@ describe('BFF proxy', () => {
     expect(seen[0].headers.apikey).toBe(TEST_SECRETS.PUBLIC_ANON_KEY);
   });
 
+  it('passes a cart configuration through as a submit, and the cart reads with the key added', async () => {
+    seen = [];
+    const body = JSON.stringify({ options: { seat: 'walnut' }, quantity: 2, price: { total: 1 } });
+    const res = await fetch(`${bff.url}/share/p1/t1/configurations`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-forwarded-for': '6.6.6.6',
+        'x-share-password': 'pw',
+        origin: 'https://shop.example',
+      },
+      body,
+    });
+    expect(res.status).toBe(200);
+    expect(seen[0]).toMatchObject({ method: 'POST', url: '/share/p1/t1/configurations', body });
+    expect(seen[0].headers).toMatchObject({
+      apikey: TEST_SECRETS.PUBLIC_ANON_KEY,
+      authorization: `Bearer ${TEST_SECRETS.PUBLIC_ANON_KEY}`,
+      'x-forwarded-for': '127.0.0.1',
+      'x-share-password': 'pw',
+      origin: 'https://shop.example',
+    });
+
+    for (const path of ['/configurations/abcdefghijklmnopqrstuv', '/.well-known/jwks.json']) {
+      seen = [];
+      expect((await fetch(`${bff.url}${path}`, { headers: { 'x-forwarded-for': '6.6.6.6' } })).status).toBe(200);
+      expect(seen[0]).toMatchObject({ method: 'GET', url: path });
+      expect(seen[0].headers).toMatchObject({ apikey: TEST_SECRETS.PUBLIC_ANON_KEY, 'x-forwarded-for': '127.0.0.1' });
+    }
+  });
+
   it('proxies nothing outside /share', async () => {
     seen = [];
     const res = await fetch(`${bff.url}/projects`);

@@ -6,7 +6,9 @@ import { TEST_SECRETS } from '../helpers/test-env.js';
 import { ownerCaller } from '../helpers/owner-call.js';
 import { dataUrl, png } from '../worker/submission-fixtures.js';
 import { loadServerConfig } from '../../server/config.js';
+import { hashPassword } from '../../server/core/platform/password-hashing.js';
 import { sweepExpiredConfigurations } from '../../server/core/services/configuration-retention.js';
+import { sweepUnclaimedFiles } from '../../server/core/services/storage-sweep.js';
 
 /** Cart configurations and their tokens (docs/cart.md), verified with jose as a shop's server would. */
 
@@ -51,20 +53,25 @@ const STOOL = {
   projectSettings: { pricing: { currency: 'EUR' }, cart: { enabled: true, skuBase: 'STOOL', skuSeparator: '/' } },
 };
 
-async function sharedProject(sceneData: object = STOOL) {
-  const { project } = await ownerCall('POST', '/projects', {
+async function sharedProject(sceneData: object = STOOL, share: object = {}, call = ownerCall) {
+  const { project } = await call('POST', '/projects', {
     name: 'Stool',
     type: 'configurator',
     data: { models: [], sceneData },
   });
-  const { settings } = await ownerCall('PUT', `/projects/${project.id}/share`, { isEnabled: true });
+  const { settings } = await call('PUT', `/projects/${project.id}/share`, { isEnabled: true, ...share });
   return { projectId: project.id as string, token: settings.shareToken as string };
 }
 
-const create = (base: string, share: { projectId: string; token: string }, body: unknown) =>
+const create = (
+  base: string,
+  share: { projectId: string; token: string },
+  body: unknown,
+  headers: Record<string, string> = {},
+) =>
   fetch(`${base}/share/${share.projectId}/${share.token}/configurations`, {
     method: 'POST',
-    headers: PUBLIC,
+    headers: { ...PUBLIC, ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
 
@@ -83,6 +90,7 @@ beforeAll(async () => {
     CART_SIGNING_KEY: pem(current.privateKey, 'pkcs8'),
     CART_SIGNING_KEYS_PREVIOUS: pem(previous.publicKey, 'spki'),
     RATE_LIMIT_CONFIGURATIONS: '1000/5m',
+    TRUST_PROXY: '127.0.0.1',
   });
   owner = await server.person('owner@cart.test');
 });
@@ -135,6 +143,25 @@ describe('POST /share/:projectId/:token/configurations', () => {
 
     const read = await fetch(`${server.url}/configurations/${configuration.id}`, { headers: PUBLIC });
     expect((await read.json()).configuration).toEqual(configuration);
+    for (const unknown of ['abc', configuration.id.slice(1)]) {
+      const missing = await fetch(`${server.url}/configurations/${unknown}`, { headers: PUBLIC });
+      expect([missing.status, (await missing.json()).error]).toEqual([404, 'not_found']);
+    }
+  });
+
+  it('is described in the OpenAPI document with its answers and errors', async () => {
+    const { paths } = await (await fetch(`${server.url}/openapi.json`)).json();
+    const post = paths['/share/{projectId}/{token}/configurations'].post;
+    expect(Object.keys(post.responses)).toEqual(
+      expect.arrayContaining(['200', '201', '400', '401', '402', '403', '404', '429', '503']),
+    );
+    expect(Object.keys(post.requestBody.content['application/json'].schema.properties)).toEqual(
+      expect.arrayContaining(['options', 'fields', 'quantity', 'screenshot']),
+    );
+    expect(post.responses['201'].content['application/json'].schema.properties.token).toBeDefined();
+    expect(paths['/configurations/{id}'].get.responses['404']).toBeDefined();
+    expect(paths['/projects/{id}/configurations'].get).toBeDefined();
+    expect(paths['/.well-known/jwks.json'].get.responses['200']).toBeDefined();
   });
 
   it('finds the same configuration again: 200, the first createdAt and picture kept, a fresh token', async () => {
@@ -170,25 +197,92 @@ describe('POST /share/:projectId/:token/configurations', () => {
     expect(configuration.fields).toEqual({});
     expect(ignored.sort()).toEqual(['colour', 'seat', 'width']);
     expect(configuration.total).toBe(14_900);
+
+    // Walnut rules steel legs out: asked for anyway, the legs move to the first available choice.
+    const [seat, legs] = STOOL.optionBlocks;
+    const ruled = await sharedProject({
+      ...STOOL,
+      optionBlocks: [seat, { ...legs, rules: [{ when: { seat: 'walnut' }, disable: ['steel'] }] }],
+    });
+    const unavailable = await (await create(server.url, ruled, { options: { seat: 'walnut', legs: 'steel' } })).json();
+    expect(unavailable.configuration.options).toEqual({ seat: 'walnut', legs: 'brass' });
+    expect(unavailable.ignored).toEqual(['legs']);
+    expect(unavailable.configuration.sku).toBe('STOOL/WAL/BRS');
+    expect(unavailable.configuration.total).toBe(21_450);
   });
 
-  it('checks the share, then the cart, then the key, then the body, in that order', async () => {
-    const share = await sharedProject();
-    expect((await create(server.url, { ...share, token: 'wrong-token-000000000000' }, 'not json')).status).toBe(404);
-    const off = await sharedProject({ ...STOOL, projectSettings: { cart: { enabled: false } } });
-    const disabled = await create(server.url, off, 'not json');
-    expect([disabled.status, (await disabled.json()).error]).toEqual([403, 'cart_disabled']);
+  it('keeps the number fields the price reads, within their bounds, as a saved configuration does', async () => {
+    const share = await sharedProject({
+      ...STOOL,
+      formFields: [
+        { id: 'width', label: 'Width', type: 'number', min: 1, max: 20, default: 1 },
+        { id: 'note', label: 'Note', type: 'number' },
+      ],
+      pricingFormula: [{ op: 'multiply', field: 'width', label: 'Width' }],
+    });
+    const make = async (fields: Record<string, number>) =>
+      (await create(server.url, share, { options: {}, fields })).json();
+    const wide = await make({ width: 25, note: 3 });
+    expect(wide.configuration.fields).toEqual({ width: 20 });
+    expect(wide.configuration.total).toBe(14_900 * 20);
+    expect(wide.ignored).toEqual(['note']);
+    // The same price inputs are the same configuration.
+    expect((await make({ width: 20 })).configuration.id).toBe(wide.configuration.id);
+    const plain = await make({});
+    expect([plain.configuration.fields, plain.configuration.total]).toEqual([{ width: 1 }, 14_900]);
+  });
 
-    const bad = async (body: unknown, field: string) => {
-      const res = await create(server.url, share, body);
+  it('checks the share as the read does, then the cart, then the key, then the body, in that order', async () => {
+    // Every request below is wrong in every later way too: a cart switched off and a body that is not JSON.
+    const off = { ...STOOL, projectSettings: { cart: { enabled: false } } };
+    const bad = 'not json';
+    const share = await sharedProject(off, { domainRestrictions: ['shop.example.com'] });
+    // A password whose hash is cheap (scrypt N=2^10): the product's own costs seconds on shared cores.
+    await server.deps.db.$client.query(
+      'update share_settings set require_password = true, password_hash = $1 where project_id = $2',
+      [await hashPassword('pw', { ln: 10, r: 8, p: 1 }), share.projectId],
+    );
+    const locked = await server.person('locked@cart.test');
+    const lockedCall = ownerCaller(
+      () => server.url,
+      () => locked.headers,
+    );
+    const lockedShare = await sharedProject(off, {}, lockedCall);
+    await server.deps.services.workspaces.change(locked.workspaceId, { billingStatus: 'locked' });
+    const shop = { origin: 'https://shop.example.com' };
+    const answer = async (res: Response) => [res.status, (await res.json()).error];
+
+    expect(await answer(await create(server.url, share, bad, { apikey: 'wrong' }))).toEqual([401, 'invalid_api_key']);
+    const wrongToken = { ...lockedShare, token: 'x'.repeat(43) };
+    expect(await answer(await create(server.url, wrongToken, bad, shop))).toEqual([404, 'not_found']);
+    expect(await answer(await create(server.url, lockedShare, bad, { origin: 'https://elsewhere.example' }))).toEqual([
+      402,
+      'unavailable',
+    ]);
+    const elsewhere = await create(server.url, share, bad, { origin: 'https://elsewhere.example' });
+    expect(await answer(elsewhere)).toEqual([403, 'domain_not_allowed']);
+    expect(await answer(await create(server.url, share, bad, shop))).toEqual([401, 'password_required']);
+    const wrongPassword = await create(server.url, share, bad, { ...shop, 'x-share-password': 'guess' });
+    expect(await answer(wrongPassword)).toEqual([401, 'invalid_password']);
+    const disabled = await create(server.url, share, bad, { ...shop, 'x-share-password': 'pw' });
+    expect(await answer(disabled)).toEqual([403, 'cart_disabled']);
+
+    const enabled = await sharedProject();
+    const badBody = async (body: unknown, field: string) => {
+      const res = await create(server.url, enabled, body);
       expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(400);
-      expect(JSON.stringify(await res.json())).toContain(field);
+      const error = await res.json();
+      expect(error.error).toBe('invalid_request');
+      expect(JSON.stringify(error.details ?? error.message)).toContain(field);
     };
-    await bad({ quantity: 1 }, 'options');
-    await bad({ options: {}, quantity: 0 }, 'quantity');
-    await bad({ options: {}, quantity: 10_001 }, 'quantity');
-    await bad({ options: {}, screenshot: 'https://example.com/a.png' }, 'screenshot');
-    await bad({ options: {}, screenshot: dataUrl('image/png', Buffer.alloc(1_100_000)) }, 'screenshot');
+    await badBody({ quantity: 1 }, 'options');
+    await badBody({ options: { seat: 7 } }, 'options');
+    await badBody({ options: {}, fields: { width: 'wide' } }, 'fields');
+    await badBody({ options: {}, quantity: 0 }, 'quantity');
+    await badBody({ options: {}, quantity: 1.5 }, 'quantity');
+    await badBody({ options: {}, quantity: 10_001 }, 'quantity');
+    await badBody({ options: {}, screenshot: 'https://example.com/a.png' }, 'screenshot');
+    await badBody({ options: {}, screenshot: dataUrl('image/png', Buffer.alloc(1_100_000)) }, 'screenshot');
 
     const keyless = await startTestServer();
     try {
@@ -197,17 +291,12 @@ describe('POST /share/:projectId/:token/configurations', () => {
         () => keyless.url,
         () => person.headers,
       );
-      const { project } = await call('POST', '/projects', {
-        name: 'S',
-        type: 'configurator',
-        data: { sceneData: STOOL },
-      });
-      const { settings } = await call('PUT', `/projects/${project.id}/share`, { isEnabled: true });
-      const target = { projectId: project.id, token: settings.shareToken };
-      const res = await create(keyless.url, target, 'not json');
-      expect([res.status, (await res.json()).error]).toEqual([503, 'cart_not_configured']);
+      const switchedOff = await sharedProject(off, {}, call);
+      expect(await answer(await create(keyless.url, switchedOff, bad))).toEqual([403, 'cart_disabled']);
+      const target = await sharedProject(STOOL, {}, call);
+      expect(await answer(await create(keyless.url, target, bad))).toEqual([503, 'cart_not_configured']);
       // Without a key the public read shows no cart, whatever the owner set.
-      const read = await fetch(`${keyless.url}/share/${project.id}/${settings.shareToken}`, { headers: PUBLIC });
+      const read = await fetch(`${keyless.url}/share/${target.projectId}/${target.token}`, { headers: PUBLIC });
       expect((await read.json()).project.data.sceneData.projectSettings.cart.enabled).toBe(false);
       expect((await (await fetch(`${keyless.url}/.well-known/jwks.json`)).json()).keys).toEqual([]);
     } finally {
@@ -237,6 +326,13 @@ describe('POST /share/:projectId/:token/configurations', () => {
       for (let i = 0; i < 3; i++) statuses.push(await create(limited.url, target, { options: {}, quantity: i + 1 }));
       expect(statuses.map((res) => res.status)).toEqual([201, 201, 429]);
       expect(Number(statuses[2].headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(await statuses[2].json()).toMatchObject({ success: false, error: 'rate_limited' });
+      // The budget is the route's own: reads still pass. It comes after the public key and before the share.
+      expect(
+        (await fetch(`${limited.url}/share/${target.projectId}/${target.token}`, { headers: PUBLIC })).status,
+      ).toBe(200);
+      expect((await create(limited.url, target, 'not json', { apikey: 'wrong' })).status).toBe(401);
+      expect((await create(limited.url, { ...target, token: 'x'.repeat(43) }, 'not json')).status).toBe(429);
     } finally {
       await limited.close();
     }
@@ -313,6 +409,22 @@ describe('cart tokens against the JWKS', () => {
 });
 
 describe('retention', () => {
+  it("keeps a live configuration's picture from the storage sweep, which removes an unclaimed one", async () => {
+    const share = await sharedProject();
+    const { configuration } = await (
+      await create(server.url, share, { options: { legs: 'brass' }, screenshot: dataUrl('image/png', png()) })
+    ).json();
+    const { rows } = await server.deps.db.$client.query('select image_key from configurations where id = $1', [
+      configuration.id,
+    ]);
+    const key: string = rows[0].image_key;
+    const orphan = key.replace(/[^/]+$/, 'orphan.png');
+    await server.deps.storage.put(orphan, png(), { contentType: 'image/png' });
+    const swept = await sweepUnclaimedFiles(server.deps, { graceMs: 0, now: Date.now() + 1000 });
+    expect(swept.removed).toContain(orphan);
+    expect(swept.removed).not.toContain(key);
+  });
+
   it('answers 404 past the retention and the sweep removes the row and its picture', async () => {
     const share = await sharedProject();
     const { configuration } = await (
@@ -329,5 +441,33 @@ describe('retention', () => {
     expect(read.status).toBe(404);
     expect(await sweepExpiredConfigurations(server.deps)).toBeGreaterThanOrEqual(1);
     expect(await server.deps.storage.head(key)).toBeNull();
+    expect((await fetch(`${server.url}/configurations/${configuration.id}`, { headers: PUBLIC })).status).toBe(404);
+  });
+
+  it('starts an expired configuration not yet swept again; a repeat keeps the first picture', async () => {
+    const share = await sharedProject();
+    const body = { options: { seat: 'walnut' }, quantity: 4 };
+    const first = (await (await create(server.url, share, body)).json()).configuration;
+    // A repeat with a picture gives a configuration without one its picture; a later picture never replaces it.
+    const pictured = await (
+      await create(server.url, share, { ...body, screenshot: dataUrl('image/png', png()) })
+    ).json();
+    expect(pictured.configuration.imageUrl).not.toBeNull();
+    const again = await (
+      await create(server.url, share, { ...body, screenshot: dataUrl('image/png', png(4, 4)) })
+    ).json();
+    expect(again.configuration.imageUrl).toBe(pictured.configuration.imageUrl);
+    expect(again.configuration.createdAt).toBe(first.createdAt);
+
+    await server.deps.db.$client.query(
+      `update configurations set expires_at = now() - interval '1 second', image_key = null where id = $1`,
+      [first.id],
+    );
+    const restarted = await create(server.url, share, body);
+    expect(restarted.status).toBe(201);
+    const { configuration } = await restarted.json();
+    expect(configuration.createdAt > first.createdAt).toBe(true);
+    expect(new Date(configuration.expiresAt).getTime() - Date.now()).toBeGreaterThan(364 * 86_400_000);
+    expect((await fetch(`${server.url}/configurations/${first.id}`, { headers: PUBLIC })).status).toBe(200);
   });
 });

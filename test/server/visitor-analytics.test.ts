@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { startTestServer, type TestPerson, type TestServer } from '../helpers/test-server.js';
 import { ownerCaller } from '../helpers/owner-call.js';
 import { PUBLIC_HEADERS } from '../worker/submission-fixtures.js';
@@ -19,7 +19,13 @@ const ownerCall = ownerCaller(
 );
 
 beforeAll(async () => {
-  server = await startTestServer({ RATE_LIMIT_EVENTS: '10000/5m', RATE_LIMIT_SUBMIT: '1000/5m' });
+  server = await startTestServer({
+    RATE_LIMIT_EVENTS: '10000/5m',
+    RATE_LIMIT_SUBMIT: '1000/5m',
+    CART_SIGNING_KEY: generateKeyPairSync('ec', { namedCurve: 'P-256' })
+      .privateKey.export({ type: 'pkcs8', format: 'pem' })
+      .toString(),
+  });
   owner = await server.person('owner@analytics.test');
 });
 afterAll(async () => {
@@ -34,7 +40,10 @@ async function stoolShare() {
   const { project } = await ownerCall('POST', '/projects', {
     name: 'Stool',
     type: 'configurator',
-    data: { models: [], sceneData: STOOL_SCENE },
+    data: {
+      models: [],
+      sceneData: { ...STOOL_SCENE, projectSettings: { ...STOOL_SCENE.projectSettings, cart: { enabled: true } } },
+    },
   });
   const { settings } = await ownerCall('PUT', `/projects/${project.id}/share`, { isEnabled: true });
   return { projectId: project.id as string, token: settings.shareToken as string };
@@ -82,6 +91,15 @@ describe('analytics', () => {
       body: JSON.stringify({ formData: { email: 'visitor@example.com', quantity: 1 }, selectedOptions: {} }),
     });
     expect(submitted.status).toBe(200);
+    // Put in the cart twice: one configuration, two cart adds.
+    for (const expected of [201, 200]) {
+      const added = await fetch(`${server.url}/share/${share.projectId}/${share.token}/configurations`, {
+        method: 'POST',
+        headers: { ...PUBLIC_HEADERS, 'content-type': 'application/json' },
+        body: JSON.stringify({ options: { seat: 'walnut' } }),
+      });
+      expect(added.status).toBe(expected);
+    }
     // Three days ago: one session that viewed, counted as the writers count.
     await addVisitorCounts(server.deps.db, {
       projectId: share.projectId,
@@ -93,7 +111,10 @@ describe('analytics', () => {
 
     const { status, body } = await analytics(share.projectId, `?from=${day(-3)}&to=${day(0)}&top=3`);
     expect(status).toBe(200);
-    const zero = { views: 0, sessions: 0, optionChanges: 0, submissions: 0, animations: 0, arOpens: 0, saves: 0 };
+    const zero = {
+      ...{ views: 0, sessions: 0, optionChanges: 0, submissions: 0 },
+      ...{ animations: 0, arOpens: 0, saves: 0, cartAdds: 0 },
+    };
     expect(body).toEqual({
       success: true,
       from: day(-3),
@@ -111,9 +132,13 @@ describe('analytics', () => {
           animations: 1,
           arOpens: 1,
           saves: 1,
+          cartAdds: 2,
         },
       ],
-      totals: { views: 6, sessions: 3, optionChanges: 4, submissions: 1, animations: 1, arOpens: 1, saves: 1 },
+      totals: {
+        ...{ views: 6, sessions: 3, optionChanges: 4, submissions: 1 },
+        ...{ animations: 1, arOpens: 1, saves: 1, cartAdds: 2 },
+      },
       topChoices: [
         { blockId: 'seat', blockName: 'Seat', choiceId: 'walnut', label: 'Walnut', count: 2 },
         { blockId: 'legs', blockName: 'Legs', choiceId: 'brass', label: 'Brass', count: 1 },

@@ -1,5 +1,11 @@
 import { createHash } from 'node:crypto';
-import { computePrice, resolveOptions, type Price, type Scene } from '../wire/configurator/index.js';
+import {
+  computePrice,
+  configurationFieldsFor,
+  resolveOptions,
+  type Price,
+  type Scene,
+} from '../wire/configurator/index.js';
 
 /** What a shopper asks to put in the cart (docs/cart.md): selections and number fields as a saved configuration. */
 export interface CartRequest {
@@ -14,7 +20,7 @@ export interface ResolvedConfiguration {
   id: string;
   options: Record<string, string>;
   fields: Record<string, number>;
-  /** Requested blocks and fields that did not count (unknown, unavailable or not a number): defaults took over. */
+  /** Requested blocks and fields that did not count (unknown, unavailable, or no field the price reads). */
   ignored: string[];
   /** One unit's price, or null without pricing. */
   price: Price | null;
@@ -25,19 +31,18 @@ export interface ResolvedConfiguration {
 const sorted = <T>(record: Record<string, T>) =>
   Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 
-/** Resolves options through the rules, keeps the known number fields, and prices one unit (the browser's never). */
+/**
+ * Resolves options through the rules, keeps the number fields the price reads as a saved configuration keeps them
+ * (defaults filled in, values held to the field's bounds), and prices one unit (the browser's price never).
+ */
 export function resolveConfiguration(
   scene: Scene,
   project: { id: string; revision: number },
   request: CartRequest,
 ): ResolvedConfiguration {
   const { options, ignored } = resolveOptions(scene, request.options);
-  const fields: Record<string, number> = {};
-  for (const [id, value] of Object.entries(request.fields)) {
-    const field = scene.numberFields.find((known) => known.id === id);
-    if (field && typeof value === 'number' && Number.isFinite(value)) fields[id] = value;
-    else ignored.push(id);
-  }
+  const fields = configurationFieldsFor(scene, request.fields);
+  for (const id of Object.keys(request.fields)) if (!Object.hasOwn(fields, id)) ignored.push(id);
   const { skuBase, skuSeparator } = scene.settings.cart;
   const parts = skuBase === null ? [] : [skuBase];
   const summary: string[] = [];

@@ -21,7 +21,7 @@ export function createConfigurationRepository(db: Db) {
     /**
      * Stores a new configuration, or, when one with its id exists, moves its expiry on and keeps the rest (its first
      * creation and picture; an expired one not yet swept starts again), and counts a cart add on `day`, in one
-     * statement. `created`: whether the row is new.
+     * statement. `created`: whether it is new, or started again.
      */
     async createOrRepeat(values: NewConfiguration, day: string, now = new Date()) {
       const counted = db.$with('counted').as(
@@ -48,7 +48,11 @@ export function createConfigurationRepository(db: Db) {
               then excluded.image_key else ${configurations.imageKey} end`,
           },
         })
-        .returning({ ...getTableColumns(configurations), created: sql<boolean>`xmax = 0` });
+        // New: inserted, or an expired one started again (its creation time is this request's).
+        .returning({
+          ...getTableColumns(configurations),
+          created: sql<boolean>`xmax = 0 or ${configurations.createdAt} = ${values.createdAt ?? now}`,
+        });
       const { created, ...stored } = row;
       return { row: stored as ConfigurationRow, created: Boolean(created) };
     },

@@ -24,7 +24,9 @@ export const ConfigurationBody = Type.Object(
     fields: Type.Optional(
       Type.Record(Id, Type.Number(), {
         maxProperties: 100,
-        description: "The form's number fields the price formula reads, by field id.",
+        description:
+          "The form's number fields the price formula reads, by field id: a missing one takes its default, a value " +
+          "outside the field's bounds is held to them; other ids are listed in `ignored`.",
       }),
     ),
     quantity: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_CART_QUANTITY, default: 1 })),

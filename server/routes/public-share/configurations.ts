@@ -33,9 +33,15 @@ export default async function configurationRoutes(fastify: FastifyInstance) {
     {
       bodyLimit: CONFIGURATION_BODY_LIMIT,
       config: { rateLimit: { ...config.rateLimits.configurations, hook: 'onRequest' } },
-      preParsing: async (request) => {
-        request.shareAccess = await services.publicShare.authorize(shareRequestOf(request));
-        request.cartScene = await services.configurations.admit(request.shareAccess);
+      preParsing: async (request, reply) => {
+        try {
+          request.shareAccess = await services.publicShare.authorize(shareRequestOf(request));
+          request.cartScene = await services.configurations.admit(request.shareAccess);
+        } catch (error) {
+          // As submit: a refused upload from anyone but the BFF closes the connection and costs no bandwidth.
+          if ((request.ips?.length ?? 0) <= 1) reply.header('connection', 'close');
+          throw error;
+        }
       },
       schema: {
         tags: ['public share'],
@@ -84,7 +90,8 @@ export default async function configurationRoutes(fastify: FastifyInstance) {
           'What a shop shows on its cart line; the token stays the proof of price. 404 not_found when unknown ' +
           'or past its retention.',
         security: [{ publicKey: [] }],
-        params: Type.Object({ id: Type.String({ minLength: 22, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' }) }),
+        // Any id up to the longest a configuration has is looked up: one that is not stored is a 404.
+        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
         response: { 200: ConfigurationReply, ...errors(400, 401, 404, 429) },
       },
     },
