@@ -9,6 +9,7 @@ import { loadServerConfig } from '../../server/config.js';
 import { hashPassword } from '../../server/core/platform/password-hashing.js';
 import { sweepExpiredConfigurations } from '../../server/core/services/configuration-retention.js';
 import { sweepUnclaimedFiles } from '../../server/core/services/storage-sweep.js';
+import { createConfigurationRepository } from '../../server/core/repositories/configurations.js';
 
 /** Cart configurations and their tokens (docs/cart.md), verified with jose as a shop's server would. */
 
@@ -187,6 +188,38 @@ describe('POST /share/:projectId/:token/configurations', () => {
     expect(next.configurations[0].id).toBe(first.configuration.id);
     const analytics = await ownerCall('GET', `/projects/${share.projectId}/analytics`);
     expect(analytics.totals.cartAdds).toBe(3);
+  });
+
+  it('makes one record of the same configuration added at once many times: one 201, the rest 200', async () => {
+    const share = await sharedProject();
+    const body = { options: { seat: 'walnut', legs: 'brass' }, quantity: 7 };
+    const answers = await Promise.all(Array.from({ length: 40 }, () => create(server.url, share, body)));
+    const statuses = answers.map((res) => res.status);
+    expect(statuses.filter((status) => status === 201)).toHaveLength(1);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(39);
+    const ids = new Set(await Promise.all(answers.map(async (res) => (await res.json()).configuration.id)));
+    expect(ids.size).toBe(1);
+  });
+
+  it('answers a repeat in the same millisecond as the first add as a repeat', async () => {
+    const share = await sharedProject();
+    const repo = createConfigurationRepository(server.deps.db);
+    const now = new Date();
+    const values = {
+      id: 'same-millisecond-configuration-id',
+      projectId: share.projectId,
+      workspaceId: owner.workspaceId,
+      revision: 1,
+      options: {},
+      fields: {},
+      quantity: 1,
+      summary: '',
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + 86_400_000),
+    };
+    const day = now.toISOString().slice(0, 10);
+    expect((await repo.createOrRepeat(values, day, now)).created).toBe(true);
+    expect((await repo.createOrRepeat(values, day, now)).created).toBe(false);
   });
 
   it('takes the defaults for unknown or unavailable choices and lists them', async () => {

@@ -1,10 +1,44 @@
-import { and, eq, getTableColumns, gt, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, gt, lte, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../platform/db/client.js';
 import { configurations, visitorDayCounters, type ConfigurationRow } from '../platform/db/schema/index.js';
 import { randomShard } from './visitor-counters.js';
 import { afterCursor, toPage, type PageCursor } from './pagination.js';
 
 export type NewConfiguration = typeof configurations.$inferInsert;
+
+/** The day's cart add (repeats included), as a statement's CTE: counted with the configuration. */
+function cartAddOn(db: Db, projectId: string, day: string) {
+  return db.$with('counted').as(
+    db
+      .insert(visitorDayCounters)
+      .values({ projectId, day, shard: randomShard(), cartAdds: 1 })
+      .onConflictDoUpdate({
+        target: [visitorDayCounters.projectId, visitorDayCounters.day, visitorDayCounters.shard],
+        set: { cartAdds: sql`${visitorDayCounters.cartAdds} + 1` },
+      })
+      .returning({ day: visitorDayCounters.day }),
+  );
+}
+
+/**
+ * Inserts the configuration, or moves a live one's expiry on (keeping its creation, and its picture when it has one),
+ * counting a cart add on `countOn` when given. No row when one with its id is expired. `created`: inserted (xmax 0).
+ */
+function upsertLive(db: Db, values: NewConfiguration, countOn: string | null, now: Date) {
+  const builder = countOn ? db.with(cartAddOn(db, values.projectId, countOn)) : db;
+  return builder
+    .insert(configurations)
+    .values(values)
+    .onConflictDoUpdate({
+      target: configurations.id,
+      set: {
+        expiresAt: sql`excluded.expires_at`,
+        imageKey: sql`coalesce(${configurations.imageKey}, excluded.image_key)`,
+      },
+      setWhere: gt(configurations.expiresAt, now),
+    })
+    .returning({ ...getTableColumns(configurations), created: sql<boolean>`xmax = 0` });
+}
 
 /** Cart configurations (docs/cart.md); an expired one reads as missing until the sweep removes it. */
 export function createConfigurationRepository(db: Db) {
@@ -19,42 +53,27 @@ export function createConfigurationRepository(db: Db) {
     },
 
     /**
-     * Stores a new configuration, or, when one with its id exists, moves its expiry on and keeps the rest (its first
-     * creation and picture; an expired one not yet swept starts again), and counts a cart add on `day`, in one
-     * statement. `created`: whether it is new, or started again.
+     * Stores a new configuration, or, when a live one with its id exists, moves its expiry on and keeps the rest (its
+     * first creation and picture), and counts a cart add on `day`, in one statement. An expired one not yet swept
+     * starts again as new. `created`: whether it is new, or started again.
      */
     async createOrRepeat(values: NewConfiguration, day: string, now = new Date()) {
-      const counted = db.$with('counted').as(
-        db
-          .insert(visitorDayCounters)
-          .values({ projectId: values.projectId, day, shard: randomShard(), cartAdds: 1 })
-          .onConflictDoUpdate({
-            target: [visitorDayCounters.projectId, visitorDayCounters.day, visitorDayCounters.shard],
-            set: { cartAdds: sql`${visitorDayCounters.cartAdds} + 1` },
-          })
-          .returning({ day: visitorDayCounters.day }),
-      );
-      const [row] = await db
-        .with(counted)
-        .insert(configurations)
-        .values(values)
-        .onConflictDoUpdate({
-          target: configurations.id,
-          set: {
-            expiresAt: sql`excluded.expires_at`,
-            createdAt: sql`case when ${configurations.expiresAt} <= ${now} then excluded.created_at
-              else ${configurations.createdAt} end`,
-            imageKey: sql`case when ${configurations.expiresAt} <= ${now} or ${configurations.imageKey} is null
-              then excluded.image_key else ${configurations.imageKey} end`,
-          },
-        })
-        // New: inserted, or an expired one started again (its creation time is this request's).
-        .returning({
-          ...getTableColumns(configurations),
-          created: sql<boolean>`xmax = 0 or ${configurations.createdAt} = ${values.createdAt ?? now}`,
-        });
-      const { created, ...stored } = row;
-      return { row: stored as ConfigurationRow, created: Boolean(created) };
+      let countOn: string | null = day;
+      for (;;) {
+        const [stored] = await upsertLive(db, values, countOn, now);
+        if (stored) {
+          const { created, ...row } = stored;
+          return { row: row as ConfigurationRow, created };
+        }
+        countOn = null;
+        // The row with this id is expired: it starts again, unless another request did that first (then a repeat).
+        const [restarted] = await db
+          .update(configurations)
+          .set({ createdAt: values.createdAt, expiresAt: values.expiresAt, imageKey: values.imageKey ?? null })
+          .where(and(eq(configurations.id, values.id), lte(configurations.expiresAt, now)))
+          .returning();
+        if (restarted) return { row: restarted, created: true };
+      }
     },
 
     async list(workspaceId: string, projectId: string, limit: number, cursor: PageCursor | null, now = new Date()) {
