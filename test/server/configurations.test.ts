@@ -477,6 +477,30 @@ describe('retention', () => {
     expect((await fetch(`${server.url}/configurations/${configuration.id}`, { headers: PUBLIC })).status).toBe(404);
   });
 
+  it('gives an expired configuration started again with a picture its own, which no sweep takes', async () => {
+    const share = await sharedProject();
+    const body = { options: { legs: 'brass' }, quantity: 9 };
+    const picture = dataUrl('image/png', png());
+    const first = (await (await create(server.url, share, { ...body, screenshot: picture })).json()).configuration;
+    const keyOf = async (id: string): Promise<string> =>
+      (await server.deps.db.$client.query('select image_key from configurations where id = $1', [id])).rows[0]
+        .image_key;
+    const oldKey = await keyOf(first.id);
+    await server.deps.db.$client.query(
+      `update configurations set expires_at = now() - interval '1 second' where id = $1`,
+      [first.id],
+    );
+    const restarted = await create(server.url, share, { ...body, screenshot: picture });
+    expect(restarted.status).toBe(201);
+    const { configuration } = await restarted.json();
+    const newKey = await keyOf(first.id);
+    expect(newKey).not.toBe(oldKey);
+    await sweepExpiredConfigurations(server.deps);
+    const swept = await sweepUnclaimedFiles(server.deps, { graceMs: 0, now: Date.now() + 1000 });
+    expect(swept.removed).toContain(oldKey);
+    expect((await fetch(configuration.imageUrl)).status).toBe(200);
+  });
+
   it('starts an expired configuration not yet swept again; a repeat keeps the first picture', async () => {
     const share = await sharedProject();
     const body = { options: { seat: 'walnut' }, quantity: 4 };

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { CART_AUDIENCE } from '../wire/configurations.js';
 import { AppError, notFound } from '../domain/errors.js';
@@ -126,7 +127,8 @@ export function createConfigurationService(deps: ConfigurationServiceDeps) {
       const known = picture ? await repo.get(resolved.id, now) : null;
       let imageKey: string | null = known?.imageKey ?? null;
       if (!imageKey && picture) {
-        imageKey = storageKeys.configurationImage(access.workspaceId, resolved.id, picture.mimeType.slice(6));
+        const upload = randomBytes(6).toString('base64url');
+        imageKey = storageKeys.configurationImage(access.workspaceId, resolved.id, upload, picture.mimeType.slice(6));
         await deps.storage.put(imageKey, picture.data, { contentType: picture.mimeType });
       }
       const { row, created } = await repo.createOrRepeat(

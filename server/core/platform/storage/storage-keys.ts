@@ -9,8 +9,9 @@ export const storageKeys = {
   /** Named by content, so a new picture gets a new URL and caches never show the old one. */
   projectThumbnail: (workspaceId: string, projectId: string, hash: string, ext: string) =>
     `workspaces/${workspaceId}/thumbnails/${projectId}-${hash}.${ext}`,
-  configurationImage: (workspaceId: string, configurationId: string, ext: string) =>
-    `workspaces/${workspaceId}/configurations/${configurationId}.${ext}`,
+  /** `upload` tells one upload from another: a sweep removing an expired row's picture never takes a new one. */
+  configurationImage: (workspaceId: string, configurationId: string, upload: string, ext: string) =>
+    `workspaces/${workspaceId}/configurations/${configurationId}-${upload}.${ext}`,
   requestPdf: (workspaceId: string, submissionId: string) =>
     `workspaces/${workspaceId}/requests/${submissionId}/request.pdf`,
 };
