@@ -150,6 +150,30 @@ describe('POST /share/:projectId/:token/configurations', () => {
     }
   });
 
+  it('has no price, total, currency or SKU without pricing and SKUs, in the answer and the token', async () => {
+    const plain = {
+      optionBlocks: STOOL.optionBlocks.map((block) => ({
+        ...block,
+        choices: block.choices.map(({ id, label, default: isDefault }) => ({ id, label, default: isDefault })),
+      })),
+      projectSettings: { cart: { enabled: true } },
+    };
+    const share = await sharedProject(plain);
+    const res = await create(server.url, share, { options: { seat: 'walnut' }, quantity: 2 });
+    expect(res.status).toBe(201);
+    const { configuration, token } = await res.json();
+    expect(configuration).toMatchObject({
+      options: { seat: 'walnut', legs: 'steel' },
+      price: null,
+      total: null,
+      currency: null,
+      sku: null,
+      summary: 'Seat: Walnut; Legs: Steel',
+      imageUrl: null,
+    });
+    expect(await verify(token)).toMatchObject({ sub: configuration.id, qty: 2, unit: null, total: null, cur: null });
+  });
+
   it('is described in the OpenAPI document with its answers and errors', async () => {
     const { paths } = await (await fetch(`${server.url}/openapi.json`)).json();
     const post = paths['/share/{projectId}/{token}/configurations'].post;
