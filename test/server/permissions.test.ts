@@ -140,6 +140,13 @@ const routes: RouteCase[] = [
     prepare: async () => ({ path: `/projects/${await newProject()}/thumbnail` }),
   },
   {
+    name: 'list cart configurations',
+    method: 'GET',
+    level: 'read',
+    ok: 200,
+    prepare: async () => ({ path: `/projects/${await newProject()}/configurations` }),
+  },
+  {
     name: 'delete project',
     method: 'DELETE',
     level: 'write',
