@@ -84,4 +84,25 @@ describe('BFF in front of the API', () => {
     expect(res.headers.get('access-control-allow-origin')).toBe('https://shop.example.com');
     expect(await res.json()).toMatchObject({ success: false, error: 'payload_too_large' });
   });
+
+  it("answers a cart configuration past the API's limit with 413 itself, and passes a refusal through", async () => {
+    const post = (body: string | Buffer) =>
+      fetch(`${bffUrl}${unknownShare}/configurations`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: 'https://shop.example.com' },
+        body,
+      });
+    // Over the server's limit for this route (smaller than submit's): the BFF's own 413, never a 503.
+    const tooLarge = await post(Buffer.alloc(9 * 1024 * 1024, 32));
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.headers.get('access-control-allow-origin')).toBe('https://shop.example.com');
+    expect(await tooLarge.json()).toMatchObject({ success: false, error: 'payload_too_large' });
+    // Within it, to a share that does not exist: the API's 404, refused before the body is read.
+    const screenshot = `data:image/png;base64,${Buffer.alloc(3 * 1024 * 1024, 7).toString('base64')}`;
+    for (let i = 0; i < 3; i++) {
+      const res = await post(JSON.stringify({ options: {}, screenshot }));
+      expect(res.status).toBe(404);
+      expect(await res.json()).toMatchObject({ success: false, error: 'not_found' });
+    }
+  });
 });

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import httpProxy from '@fastify/http-proxy';
 import { publicCorsHeaders } from '../../../server/core/http/public-cors.js';
 import { SUBMIT_BODY_LIMIT } from '../../../server/core/wire/submit-limits.js';
+import { CONFIGURATION_BODY_LIMIT } from '../../../server/core/wire/configurations.js';
 import { cachedRead, type UpstreamResponse } from './cached-read.js';
 import { isPageRequest, sharePage } from './page.js';
 import { errorBody, sendUpstreamUnavailable } from '../../error-body.js';
@@ -22,6 +23,15 @@ export interface ShareRouteOptions {
   addressing: RequestAddressing;
   /** The answer to cache hits, for those that reach the route (the rest are answered before routing). */
   cacheHit: CacheHitFastPath;
+}
+
+const CONFIGURATIONS_ROUTE = /^\/share\/[^/?]+\/[^/?]+\/configurations(?:\?|$)/;
+
+/** The largest body the server takes on the route: one more is refused by the BFF with the same 413. */
+function bodyLimitOf(request: FastifyRequest): number {
+  if (request.routeOptions.url === VISITOR_EVENTS_ROUTE) return VISITOR_EVENT_LIMITS.bodyBytes;
+  if (CONFIGURATIONS_ROUTE.test(request.url)) return CONFIGURATION_BODY_LIMIT;
+  return SUBMIT_BODY_LIMIT;
 }
 
 /**
@@ -55,9 +65,7 @@ export default async function shareRoutes(
     // The answers the BFF gives itself (304, 413, 429, 503) must be as readable to the page as the API's.
     publicCorsHeaders(request, reply);
     // Refused here rather than half-sent upstream and cut off there.
-    const limit =
-      request.routeOptions.url === VISITOR_EVENTS_ROUTE ? VISITOR_EVENT_LIMITS.bodyBytes : SUBMIT_BODY_LIMIT;
-    if (Number(request.headers['content-length']) > limit) {
+    if (Number(request.headers['content-length']) > bodyLimitOf(request)) {
       reply.header('connection', 'close');
       reply.code(413).send(errorBody('payload_too_large', 'The request body is too large.'));
       return;
