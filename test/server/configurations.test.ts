@@ -335,6 +335,8 @@ describe('POST /share/:projectId/:token/configurations', () => {
     await badBody({ quantity: 1 }, 'options');
     await badBody({ options: { seat: 7 } }, 'options');
     await badBody({ options: {}, fields: { width: 'wide' } }, 'fields');
+    await badBody({ options: { ['b'.repeat(65)]: 'oak' } }, 'options');
+    await badBody({ options: {}, fields: { ['f'.repeat(65)]: 1 } }, 'fields');
     await badBody({ options: {}, quantity: 0 }, 'quantity');
     await badBody({ options: {}, quantity: 1.5 }, 'quantity');
     await badBody({ options: {}, quantity: 10_001 }, 'quantity');

@@ -74,7 +74,9 @@ function validationDetails(where: string, issues: ValidationIssue[]): Array<{ fi
       };
     }
     const specific = members[0] ?? group[0];
-    return { field, message: specific.message ?? 'is invalid' };
+    // A rule on an object's keys (propertyNames) is about a key, not the object's value.
+    const aboutKeys = group.some((issue) => issue.keyword === 'propertyNames');
+    return { field, message: `${aboutKeys ? 'keys ' : ''}${specific.message ?? 'is invalid'}` };
   });
 }
 

@@ -14,15 +14,19 @@ const MAX_CART_QUANTITY = 10_000;
 export const CONFIGURATION_BODY_LIMIT = 8 * 1024 * 1024;
 
 const Id = Type.String({ maxLength: MAX_ID_LENGTH });
+/** Record keys are ids too: bounded, so nothing echoed in `ignored` is longer than an id. */
+const idKeys = { propertyNames: { maxLength: MAX_ID_LENGTH } };
 
 export const ConfigurationBody = Type.Object(
   {
     options: Type.Record(Id, Id, {
+      ...idKeys,
       maxProperties: MAX_OPTION_BLOCKS,
       description: 'Block id → choice id, as a saved configuration holds them; unknown or unavailable ones are listed.',
     }),
     fields: Type.Optional(
       Type.Record(Id, Type.Number(), {
+        ...idKeys,
         maxProperties: 100,
         description:
           "The form's number fields the price formula reads, by field id: a missing one takes its default, a value " +
