@@ -451,6 +451,20 @@ describe('cart tokens against the JWKS', () => {
     expect(message).not.toContain(secret.split('\n')[1]);
   });
 
+  it('stops a process given a private JWK among the previous keys, naming the setting and not the key', async () => {
+    const jwk = await exportJWK(previous.privateKey);
+    for (const value of [JSON.stringify([jwk]), JSON.stringify({ keys: [jwk] })]) {
+      let message = '';
+      try {
+        loadServerConfig({ ...process.env, ...TEST_SECRETS, CART_SIGNING_KEYS_PREVIOUS: value });
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(message).toContain('CART_SIGNING_KEYS_PREVIOUS');
+      expect(message).not.toContain(jwk.d);
+    }
+  });
+
   it('reads JWK and JWK Set forms of the keys too', async () => {
     const jwk = { ...(await exportJWK(current.privateKey)) };
     const other = await startTestServer({

@@ -65,7 +65,9 @@ export function parsePreviousKeys(text: string): PublicJwk[] | null {
       const parsed = JSON.parse(trimmed) as unknown;
       const list = Array.isArray(parsed) ? parsed : (parsed as { keys?: unknown }).keys;
       if (!Array.isArray(list)) return null;
-      // Only the public members: a private JWK listed by mistake must never reach the JWKS.
+      // A private key pasted here by mistake is refused (as a private PEM is), never published or kept.
+      if (list.some((jwk: unknown) => typeof jwk !== 'object' || jwk === null || 'd' in jwk)) return null;
+      // Only the public members reach the JWKS.
       keys = list.map((jwk: { kty?: string; crv?: string; x?: string; y?: string }) =>
         createPublicKey({ key: { kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y } as never, format: 'jwk' }),
       );
