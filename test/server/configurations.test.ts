@@ -432,6 +432,11 @@ describe('cart tokens against the JWKS', () => {
     // Forged: no signature at all.
     const none = `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${cheaper}.`;
     await expect(verify(none)).rejects.toThrow();
+    // Algorithm confusion: HMAC keyed with the published public key.
+    const hmac = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: keys[0].kid })
+      .sign(new TextEncoder().encode(JSON.stringify(keys[0])));
+    await expect(verify(hmac)).rejects.toThrow();
     // Expired.
     const old = { ...claims, iat: 1_000, exp: 2_000 };
     await expect(verify(await signWith(current.privateKey, old, keys[0].kid))).rejects.toThrow(/exp/);
