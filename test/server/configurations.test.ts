@@ -124,6 +124,8 @@ describe('POST /share/:projectId/:token/configurations', () => {
     expect(configuration.id).toMatch(/^[A-Za-z0-9_-]{22,}$/);
     expect(ignored).toEqual([]);
     expect((await fetch(configuration.imageUrl)).status).toBe(200);
+    const signedUntil = Number(new URL(configuration.imageUrl).searchParams.get('exp')) * 1000;
+    expect(signedUntil - Date.now()).toBeGreaterThanOrEqual(365 * 86_400_000 - 60_000);
     expect(new Date(configuration.expiresAt).getTime() - Date.now()).toBeGreaterThan(364 * 86_400_000);
 
     const claims = await verify(token);

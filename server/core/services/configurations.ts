@@ -19,8 +19,6 @@ import type { ShareAccess } from './public-share/share-access.js';
 
 /** A configuration's picture: one screenshot, smaller than a submit's. */
 const MAX_CART_SCREENSHOT_BYTES = 1_000_000;
-/** A configuration's picture is signed for a year, as model URLs are. */
-const IMAGE_URL_SECONDS = 365 * 24 * 3600;
 
 export interface CartSettings {
   signingKey: CartSigningKey | null;
@@ -66,7 +64,8 @@ export function createConfigurationService(deps: ConfigurationServiceDeps) {
       currency: row.price ? row.price.currency : null,
       sku: row.sku,
       summary: row.summary,
-      imageUrl: row.imageKey ? deps.signer.signFor(row.imageKey, IMAGE_URL_SECONDS) : null,
+      // Signed for a year as model URLs are, the same URL all day, so a shop's cart pages cache the picture.
+      imageUrl: row.imageKey ? deps.signer.signModel(row.imageKey) : null,
       createdAt: row.createdAt.toISOString(),
       expiresAt: row.expiresAt.toISOString(),
     };
