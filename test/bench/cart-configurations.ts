@@ -1,8 +1,10 @@
 /**
  * Cart configurations (docs/cart.md) created through the BFF at 50 connections, distinct ones and repeats, next to
- * the submit route through the same BFF in the same run (alternating rounds). Goal: at least the submit's rate.
+ * the submit route through the same BFF in the same run (alternating rounds). Goal: at least the submit's rate
+ * without a picture; the row with one (as the element sends) shows what storing it costs.
  */
 import autocannon, { type Result } from 'autocannon';
+import sharp from 'sharp';
 import { STOOL_SCENE } from '../helpers/stool-scene.js';
 import { benchOwnerCall } from './bench-owner-call.js';
 
@@ -56,8 +58,28 @@ export async function benchCartConfigurations(options: CartBenchOptions): Promis
   const json = { 'content-type': 'application/json' };
   const measure = (opts: autocannon.Options) =>
     autocannon({ connections: CONNECTIONS, duration: options.duration, ...opts });
+  // What a click in the element sends: a screenshot. Noise, so it is as large as a detailed 640 × 400 WebP gets.
+  const picture = await sharp({
+    create: {
+      width: 640,
+      height: 400,
+      channels: 3,
+      background: '#ccc',
+      noise: { type: 'gaussian', mean: 128, sigma: 20 },
+    },
+  })
+    .webp({ quality: 80 })
+    .toBuffer();
+  const screenshot = `data:image/webp;base64,${picture.toString('base64')}`;
   let distinct = 0;
-  const scenarios = (fresh: string): Array<[string, autocannon.Options]> => [
+  // Every request another quantity or choice on a project of the round's own (40,000 of them): all new.
+  const distinctBody = (extra: object) => (request: autocannon.Request) => {
+    const n = distinct++;
+    const combination = Math.floor(n / 10_000) % 4;
+    const options = { seat: combination & 1 ? 'walnut' : 'oak', legs: combination & 2 ? 'brass' : 'steel' };
+    return { ...request, body: JSON.stringify({ options, quantity: (n % 10_000) + 1, ...extra }) };
+  };
+  const scenarios = (fresh: string, pictured: string): Array<[string, autocannon.Options]> => [
     [
       'submit through the BFF',
       {
@@ -77,25 +99,27 @@ export async function benchCartConfigurations(options: CartBenchOptions): Promis
         url: `${fresh}/configurations`,
         method: 'POST',
         headers: json,
-        // Every request another quantity or choice on a project of this round's own (40,000 of them): all new.
-        requests: [
-          {
-            setupRequest: (request) => {
-              const n = distinct++;
-              const combination = Math.floor(n / 10_000) % 4;
-              const options = { seat: combination & 1 ? 'walnut' : 'oak', legs: combination & 2 ? 'brass' : 'steel' };
-              return { ...request, body: JSON.stringify({ options, quantity: (n % 10_000) + 1 }) };
-            },
-          },
-        ],
+        requests: [{ setupRequest: distinctBody({}) }],
+      },
+    ],
+    [
+      `configurations, distinct, ${Math.round(picture.length / 1000)} KB picture (201)`,
+      {
+        url: `${pictured}/configurations`,
+        method: 'POST',
+        headers: json,
+        requests: [{ setupRequest: distinctBody({ screenshot }) }],
       },
     ],
   ];
   const rounds: CartBenchRow[][] = [];
   for (let round = 0; round < options.rounds; round++) {
     const rows: CartBenchRow[] = [];
-    distinct = 0;
-    for (const [name, opts] of scenarios(await newShare())) rows.push({ name, result: await measure(opts) });
+    const [fresh, pictured] = [await newShare(), await newShare()];
+    for (const [name, opts] of scenarios(fresh, pictured)) {
+      distinct = 0;
+      rows.push({ name, result: await measure(opts) });
+    }
     rounds.push(rows);
   }
   return rounds;
