@@ -446,6 +446,27 @@ describe('cart tokens against the JWKS', () => {
     expect((await verify(await signWith(previous.privateKey, claims, keys[1].kid))).total).toBe(claims.total);
   });
 
+  it("after a rotation, the old key's tokens verify while it is listed and fail once it is dropped", async () => {
+    const next = pair();
+    const rotated = await startTestServer({
+      CART_SIGNING_KEY: pem(next.privateKey, 'pkcs8'),
+      CART_SIGNING_KEYS_PREVIOUS: pem(current.publicKey, 'spki'),
+    });
+    const dropped = await startTestServer({ CART_SIGNING_KEY: pem(next.privateKey, 'pkcs8') });
+    try {
+      expect((await verify(token, rotated.url)).sub).toBe(decodeJwt(token).sub);
+      await expect(verify(token, dropped.url)).rejects.toThrow();
+      const { keys } = await (await fetch(`${rotated.url}/.well-known/jwks.json`)).json();
+      expect(keys.map((key: { kid: string }) => key.kid)).toEqual([
+        (await (await fetch(`${dropped.url}/.well-known/jwks.json`)).json()).keys[0].kid,
+        JSON.parse(Buffer.from(token.split('.')[0], 'base64url').toString()).kid,
+      ]);
+    } finally {
+      await rotated.close();
+      await dropped.close();
+    }
+  });
+
   it('stops a process on a bad key with a message that names the setting and never the value', () => {
     const secret = pem(generateKeyPairSync('ed25519').privateKey, 'pkcs8');
     let message = '';
