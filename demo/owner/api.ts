@@ -8,6 +8,7 @@ import type { LibraryItem } from '../../server/core/wire/library-item.js';
 import type * as Libraries from '../../server/core/wire/libraries.js';
 import type * as MeShapes from '../../server/core/wire/me.js';
 import type { OutlineReply } from '../../server/core/wire/outline.js';
+import type { CartConfiguration } from '../../server/core/wire/configurations.js';
 import type { SceneWarning } from '../../server/core/wire/configurator/index.js';
 import type * as Projects from '../../server/core/wire/projects.js';
 import type * as Requests from '../../server/core/wire/requests.js';
@@ -70,25 +71,7 @@ export interface PreviewReply {
   payload: Record<string, unknown>;
   warnings: SceneWarning[];
 }
-/** A configuration a shopper put in a cart, as the owners' list answers it (docs/api.md, "Configurations"). */
-export interface CartConfiguration {
-  id: string;
-  projectId: string;
-  revision: number;
-  options: Record<string, string>;
-  fields: Record<string, number>;
-  quantity: number;
-  /** One unit's price (minor units), or null without pricing. */
-  price: { total: number; currency: string | null; decimals: 0 | 2 | 3 } | null;
-  /** `price.total × quantity`; null without pricing. */
-  total: number | null;
-  currency: string | null;
-  sku: string | null;
-  summary: string;
-  imageUrl: string | null;
-  createdAt: string;
-  expiresAt: string;
-}
+export type { CartConfiguration };
 export interface ConfigurationPage {
   configurations: CartConfiguration[];
   nextCursor: string | null;

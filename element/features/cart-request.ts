@@ -1,25 +1,5 @@
-import type { Price } from '../../server/core/wire/configurator/index.js';
+import type { CartConfiguration } from '../../server/core/wire/configurations.js';
 import { jsonOf, passwordHeader, request, sharePath, type ShareTarget } from './api.js';
-
-/** A configuration as the server stored and priced it (docs/cart.md): what a shop's cart line shows. */
-export interface CartConfiguration {
-  id: string;
-  projectId: string;
-  revision: number;
-  options: Record<string, string>;
-  fields: Record<string, number>;
-  quantity: number;
-  /** One unit's price, or null without pricing. */
-  price: Price | null;
-  /** `price.total × quantity` in minor units; null without pricing. */
-  total: number | null;
-  currency: string | null;
-  sku: string | null;
-  summary: string;
-  imageUrl: string | null;
-  createdAt: string;
-  expiresAt: string;
-}
 
 /** The `config-share-add-to-cart` event's detail. */
 export interface CartAdded {

@@ -1,4 +1,5 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
+import { PriceSchema } from './request-price-schema.js';
 import { MAX_ID_LENGTH } from './configurator/owner-values.js';
 import { MAX_OPTION_BLOCKS } from './configurator/parse-option-blocks.js';
 
@@ -44,6 +45,9 @@ export const ConfigurationBody = Type.Object(
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
+/** A configuration as the server stored and priced it: what the element's event, a shop and the console read. */
+export type CartConfiguration = Static<typeof Configuration>;
+
 const Configuration = Type.Object({
   id: Type.String({ description: 'A hash of project, revision, options, fields and quantity (base64url).' }),
   projectId: Type.String(),
@@ -51,7 +55,7 @@ const Configuration = Type.Object({
   options: Type.Record(Type.String(), Type.String()),
   fields: Type.Record(Type.String(), Type.Number()),
   quantity: Type.Integer(),
-  price: Nullable(Type.Object({}, { additionalProperties: true, description: "One unit's price object." })),
+  price: Nullable({ ...PriceSchema, description: "One unit's price." }),
   total: Nullable(Type.Integer({ description: 'price.total × quantity, in minor units.' })),
   currency: Nullable(Type.String()),
   sku: Nullable(Type.String()),
