@@ -8,6 +8,7 @@ import type { ChildProcessHandle } from '../helpers/child-process.js';
 import { startConsoleBff } from '../helpers/console-bff.js';
 import { ensureConsoleBuilt, ensureElementBuilt } from '../../scripts/start/element-build.js';
 import { ownerCaller, sharedStoolProject } from '../helpers/owner-call.js';
+import { cartStoolScene } from '../helpers/cart-stool.js';
 
 /**
  * The cart hand-off end to end (docs/cart.md): the element on the share page, the BFF, the server's configurations
@@ -32,31 +33,7 @@ const ownerCall = ownerCaller(
 /** The stool with SKUs, priced in euros without tax, its cart posting to the demo shop on the BFF. */
 const CART_STOOL = {
   name: 'Cart stool',
-  sceneData: {
-    optionBlocks: [
-      {
-        id: 'seat',
-        name: 'Seat',
-        choices: [
-          { id: 'oak', label: 'Oak', default: true, sku: 'OAK' },
-          { id: 'walnut', label: 'Walnut', price: 40, sku: 'WAL' },
-        ],
-      },
-      {
-        id: 'legs',
-        name: 'Legs',
-        choices: [
-          { id: 'steel', label: 'Steel', default: true, sku: 'STL' },
-          { id: 'brass', label: 'Brass', price: 25, sku: 'BRS' },
-        ],
-      },
-    ],
-    pricingBlocks: [{ id: 'base', label: 'Base price', price: 149 }],
-    projectSettings: {
-      pricing: { currency: 'EUR' },
-      cart: { enabled: true, label: 'Add to cart', skuBase: 'STOOL', action: '/demo/shop/cart' },
-    },
-  },
+  sceneData: cartStoolScene({ label: 'Add to cart', action: '/demo/shop/cart' }),
   camera: { position: { x: 0.9, y: 0.8, z: 0.9 }, target: { x: 0, y: 0.25, z: 0 } },
 };
 

@@ -1,9 +1,7 @@
-import { createViewer, type Viewer } from '../../element/features/viewer.js';
-import type { Effect, OptionBlock, Options, Scene, SceneSettings } from '../../server/core/wire/configurator/types.js';
-import type { PublicProject } from '../../server/core/wire/public-project.js';
-import { DEFAULT_SETTINGS } from '../../server/core/wire/configurator/default-settings.js';
+import type { Viewer } from '../../element/features/viewer.js';
+import type { OptionBlock, Options, Scene, SceneSettings } from '../../server/core/wire/configurator/types.js';
 import { assert, equal } from './helpers.js';
-import { stoolGlb } from './stool-glb.js';
+import { STOOL_SETTINGS, block, mountStool, sceneOf as stoolSceneOf, type EffectSpec } from './stool-viewer.js';
 
 /**
  * Every effect property of docs/scene-format.md drawn exactly: the canvas is read as the change left it (no
@@ -12,75 +10,8 @@ import { stoolGlb } from './stool-glb.js';
  * yellow, Footrest cyan; the camera is the owner's, never refitted, so only the effect changes the pixels.
  */
 
-const glb = stoolGlb();
-const vec = (x: number, y: number, z: number) => ({ x, y, z });
-
-const SETTINGS: SceneSettings = {
-  ...DEFAULT_SETTINGS,
-  lighting: { ...DEFAULT_SETTINGS.lighting, shadows: false },
-  camera: { ...DEFAULT_SETTINGS.camera, fit: false },
-};
-
-type EffectSpec = Partial<Effect> & { type: Effect['type'] };
-
-function block(id: string, choices: Record<string, EffectSpec[]>): OptionBlock {
-  return {
-    id,
-    name: id,
-    type: 'choice',
-    targetObjectId: null,
-    defaultChoiceId: null,
-    rules: [],
-    choices: Object.entries(choices).map(([choiceId, effects]) => ({
-      id: choiceId,
-      label: choiceId,
-      price: null,
-      effects: effects.map((effect) => ({ model: null, ...effect }) as Effect),
-    })),
-  };
-}
-
-function sceneOf(blocks: OptionBlock[], settings: SceneSettings = SETTINGS): Scene {
-  return {
-    models: [{ id: 'stool', partTransforms: {}, deletedParts: [], pivot: null, partPivots: {} }],
-    optionBlocks: blocks,
-    pricingBlocks: [],
-    formula: [],
-    numberFields: [],
-    animations: [],
-    settings,
-    saveConfigEnabled: false,
-    hasPricing: false,
-  };
-}
-
-const MODEL = {
-  id: 'stool',
-  fileName: 'stool.glb',
-  transform: {},
-  position: vec(0, 0, 0),
-  rotation: vec(0, 0, 0),
-  scale: vec(1, 1, 1),
-  partTransforms: {},
-  deletedParts: [],
-  pivotData: {},
-};
-
-const DATA: PublicProject['data'] = {
-  models: [MODEL],
-  sceneData: {
-    optionBlocks: [],
-    projectSettings: {},
-    formFields: [],
-    animationBlocks: [],
-    pricingBlocks: [],
-    pricingFormula: [],
-  },
-  // From the front and a little above: seat, backrest behind it, legs and footrest below.
-  camera: { position: vec(0, 1, 1.4), target: vec(0, 0.4, 0) },
-  renderQuality: 'low',
-  saveConfigEnabled: false,
-};
+const SETTINGS: SceneSettings = { ...STOOL_SETTINGS, camera: { ...STOOL_SETTINGS.camera, fit: false } };
+const sceneOf = (blocks: OptionBlock[], settings = SETTINGS): Scene => stoolSceneOf({ blocks, settings });
 
 interface Mounted {
   viewer: Viewer;
@@ -90,22 +21,8 @@ interface Mounted {
   pixels(): Uint8ClampedArray;
 }
 
-const mounted: Array<{ viewer: Viewer; stage: HTMLElement }> = [];
-afterEach(() => {
-  for (const { viewer, stage } of mounted.splice(0)) {
-    viewer.dispose();
-    stage.remove();
-  }
-});
-
 async function mountViewer(scene: Scene, options: Options): Promise<Mounted> {
-  const stage = document.createElement('div');
-  stage.style.cssText = 'width:96px;height:96px';
-  document.body.append(stage);
-  const viewer = createViewer(stage, DATA, 'Stool', { scene, options });
-  mounted.push({ viewer, stage });
-  const failed = await viewer.load([{ ...MODEL, url: '/fake/stool.glb', file: glb.then((bytes) => bytes.slice(0)) }]);
-  equal(failed, [], 'the stool loads');
+  const { viewer, stage } = await mountStool(scene, options);
   const canvas = stage.querySelector('canvas')!;
   const pixels = () => {
     const copy = document.createElement('canvas');

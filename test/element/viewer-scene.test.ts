@@ -1,109 +1,19 @@
 import { Color, type Mesh, type MeshStandardMaterial, type Object3D } from 'three';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
-import { createViewer, type Viewer } from '../../element/features/viewer.js';
-import type {
-  Effect,
-  OptionBlock,
-  Options,
-  Scene,
-  SceneModel,
-  SceneSettings,
-} from '../../server/core/wire/configurator/types.js';
-import type { PublicProject } from '../../server/core/wire/public-project.js';
-import { DEFAULT_SETTINGS } from '../../server/core/wire/configurator/default-settings.js';
+import type { Viewer } from '../../element/features/viewer.js';
+import type { Options, Scene } from '../../server/core/wire/configurator/types.js';
 import { assert, equal, until } from './helpers.js';
-import { stoolGlb } from './stool-glb.js';
+import { STOOL_SETTINGS, block, mountStool, sceneOf, vec } from './stool-viewer.js';
 
 /**
  * The viewer chunk on its own (contract 12.2, 12.3, 12.6, 12.7, 12.9's export): a tiny stool
  * whose parts each have a colour of their own, drawn on a 96 px canvas and read back.
  */
 
-const glb = stoolGlb();
-const vec = (x: number, y: number, z: number) => ({ x, y, z });
+const SETTINGS = STOOL_SETTINGS;
 
-/** The defaults, without shadows: pixels read back are the parts' own colours. */
-const SETTINGS: SceneSettings = { ...DEFAULT_SETTINGS, lighting: { ...DEFAULT_SETTINGS.lighting, shadows: false } };
-
-/** A block whose choices carry these effects (model null: every model). */
-function block(id: string, choices: Record<string, Array<Partial<Effect> & { type: Effect['type'] }>>): OptionBlock {
-  return {
-    id,
-    name: id,
-    type: 'choice',
-    targetObjectId: null,
-    defaultChoiceId: null,
-    rules: [],
-    choices: Object.entries(choices).map(([choiceId, effects]) => ({
-      id: choiceId,
-      label: choiceId,
-      price: null,
-      effects: effects.map((effect) => ({ model: null, ...effect }) as Effect),
-    })),
-  };
-}
-
-function sceneOf(parts: { blocks?: OptionBlock[]; model?: Partial<SceneModel>; more?: Partial<Scene> }): Scene {
-  return {
-    models: [{ id: 'stool', partTransforms: {}, deletedParts: [], pivot: null, partPivots: {}, ...parts.model }],
-    optionBlocks: parts.blocks ?? [],
-    pricingBlocks: [],
-    formula: [],
-    numberFields: [],
-    animations: [],
-    settings: SETTINGS,
-    saveConfigEnabled: false,
-    hasPricing: false,
-    ...parts.more,
-  };
-}
-
-const MODEL = {
-  id: 'stool',
-  fileName: 'stool.glb',
-  transform: {},
-  position: vec(0, 0, 0),
-  rotation: vec(0, 0, 0),
-  scale: vec(1, 1, 1),
-  partTransforms: {},
-  deletedParts: [],
-  pivotData: {},
-};
-
-const DATA: PublicProject['data'] = {
-  models: [MODEL],
-  sceneData: {
-    optionBlocks: [],
-    projectSettings: {},
-    formFields: [],
-    animationBlocks: [],
-    pricingBlocks: [],
-    pricingFormula: [],
-  },
-  // From the front and a little above: seat, backrest behind it, legs and footrest below.
-  camera: { position: vec(0, 1, 1.4), target: vec(0, 0.4, 0) },
-  renderQuality: 'low',
-  saveConfigEnabled: false,
-};
-
-const viewers: Array<{ viewer: Viewer; stage: HTMLElement }> = [];
-afterEach(() => {
-  for (const { viewer, stage } of viewers.splice(0)) {
-    viewer.dispose();
-    stage.remove();
-  }
-});
-
-async function mountViewer(scene: Scene, options: Options = {}): Promise<Viewer> {
-  const stage = document.createElement('div');
-  stage.style.cssText = 'width:96px;height:96px';
-  document.body.append(stage);
-  const viewer = createViewer(stage, DATA, 'Stool', { scene, options });
-  viewers.push({ viewer, stage });
-  const failed = await viewer.load([{ ...MODEL, url: '/fake/stool.glb', file: glb.then((bytes) => bytes.slice(0)) }]);
-  equal(failed, [], 'the stool loads');
-  return viewer;
-}
+const mountViewer = async (scene: Scene, options: Options = {}): Promise<Viewer> =>
+  (await mountStool(scene, options)).viewer;
 
 type Hue = 'red' | 'yellow' | 'green' | 'cyan' | 'blue' | 'magenta';
 const HUES: Hue[] = ['red', 'yellow', 'green', 'cyan', 'blue', 'magenta'];
@@ -300,8 +210,8 @@ describe('the viewer: model fields, effects, animations and the export', () => {
       steel: [{ type: 'variant', name: 'steel' }],
       brass: [{ type: 'variant', name: 'brass' }],
     });
-    const viewer = await mountViewer(sceneOf({ blocks: [legs] }), { legs: 'steel' });
-    const canvas = viewers.at(-1)!.stage.querySelector('canvas')!;
+    const { viewer, stage } = await mountStool(sceneOf({ blocks: [legs] }), { legs: 'steel' });
+    const canvas = stage.querySelector('canvas')!;
     // Past the first frame, whose resize observation draws again.
     await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
     equal(lookAt(canvas).count.red, 0, 'steel legs drawn');

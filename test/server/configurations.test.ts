@@ -4,6 +4,7 @@ import { SignJWT, createLocalJWKSet, decodeJwt, exportJWK, jwtVerify, type JWTPa
 import { startTestServer, type TestPerson, type TestServer } from '../helpers/test-server.js';
 import { TEST_SECRETS } from '../helpers/test-env.js';
 import { ownerCaller } from '../helpers/owner-call.js';
+import { cartStoolScene } from '../helpers/cart-stool.js';
 import { dataUrl, png } from '../worker/submission-fixtures.js';
 import { loadServerConfig } from '../../server/config.js';
 import { hashPassword } from '../../server/core/platform/password-hashing.js';
@@ -31,28 +32,8 @@ const PUBLIC = {
   'content-type': 'application/json',
 };
 
-const STOOL = {
-  optionBlocks: [
-    {
-      id: 'seat',
-      name: 'Seat',
-      choices: [
-        { id: 'oak', label: 'Oak', default: true, sku: 'OAK' },
-        { id: 'walnut', label: 'Walnut', price: 40, sku: 'WAL' },
-      ],
-    },
-    {
-      id: 'legs',
-      name: 'Legs',
-      choices: [
-        { id: 'steel', label: 'Steel', default: true, sku: 'STL' },
-        { id: 'brass', label: 'Brass', price: 25.5, sku: 'BRS' },
-      ],
-    },
-  ],
-  pricingBlocks: [{ id: 'base', label: 'Base price', price: 149 }],
-  projectSettings: { pricing: { currency: 'EUR' }, cart: { enabled: true, skuBase: 'STOOL', skuSeparator: '/' } },
-};
+// Brass at 25.50: the price in minor units is checked against arithmetic with cents.
+const STOOL = cartStoolScene({ skuSeparator: '/' }, 25.5);
 
 async function sharedProject(sceneData: object = STOOL, share: object = {}, call = ownerCall) {
   const { project } = await call('POST', '/projects', {
