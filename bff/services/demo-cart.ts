@@ -1,4 +1,5 @@
 import { encodeConfiguration } from '../../server/core/wire/configurator/index.js';
+import type { CartConfiguration } from '../../server/core/wire/configurations.js';
 import { createCartTokenCheck, type CartClaims, type CartTokenProblem } from './cart-token.js';
 import { MAX_CART_LINES, isTokenShaped, type StoredCartLine } from './demo-cart-cookie.js';
 import type { ShopLine } from './demo-shop-page.js';
@@ -9,14 +10,10 @@ import type { ShopLine } from './demo-shop-page.js';
  */
 
 /** The stored configuration as `GET /configurations/:id` answers it (the fields the cart page shows). */
-interface ConfigurationRecord {
-  projectId: string;
-  options: Record<string, string>;
-  fields?: Record<string, number>;
-  price: { decimals?: number } | null;
-  summary: string;
-  imageUrl: string | null;
-}
+type ConfigurationRecord = Pick<
+  CartConfiguration,
+  'projectId' | 'options' | 'fields' | 'price' | 'summary' | 'imageUrl'
+>;
 
 /** The element's form fields (docs/cart.md). */
 export interface CartForm {

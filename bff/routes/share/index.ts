@@ -65,7 +65,8 @@ export default async function shareRoutes(
     // The answers the BFF gives itself (304, 413, 429, 503) must be as readable to the page as the API's.
     publicCorsHeaders(request, reply);
     // Refused here rather than half-sent upstream and cut off there.
-    if (Number(request.headers['content-length']) > bodyLimitOf(request)) {
+    const length = request.headers['content-length'];
+    if (length !== undefined && Number(length) > bodyLimitOf(request)) {
       reply.header('connection', 'close');
       reply.code(413).send(errorBody('payload_too_large', 'The request body is too large.'));
       return;
