@@ -31,8 +31,10 @@ function productBox(image: HTMLImageElement): Box {
   if (!context) return { x: 0, y: 0, width, height };
   context.drawImage(image, 0, 0);
   const pixels = context.getImageData(0, 0, width, height).data;
-  const differs = (at: number) =>
-    Math.max(...[0, 1, 2, 3].map((channel) => Math.abs(pixels[at + channel] - pixels[channel]))) > 8;
+  const differs = (at: number) => {
+    for (let channel = 0; channel < 4; channel++) if (Math.abs(pixels[at + channel] - pixels[channel]) > 8) return true;
+    return false;
+  };
   let [left, top, right, bottom] = [width, height, -1, -1];
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
