@@ -13,6 +13,8 @@ export const QUEUES = {
   webhookDeliveries: 'webhook-deliveries',
   /** Library imports: long downloads and CPU-heavy checks, never in the way of the others. */
   imports: 'imports',
+  /** Delivery files: minutes of CPU per model, never in the way of imports or requests. */
+  deliveries: 'deliveries',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -44,6 +46,19 @@ export const importOutboxJob = (importId: string): OutboxJob => ({
   name: IMPORT_JOB,
   jobId: importJobId(importId),
   data: { importId } satisfies ImportJobData,
+});
+
+/** An asset's delivery file: one job per asset at a time (finished jobs leave BullMQ, so it can be asked again). */
+export const DELIVERY_JOB = 'delivery';
+export interface DeliveryJobData {
+  assetId: string;
+}
+export const deliveryJobId = (assetId: string) => `dlv_${assetId}`;
+export const deliveryOutboxJob = (assetId: string): OutboxJob => ({
+  queue: QUEUES.deliveries,
+  name: DELIVERY_JOB,
+  jobId: deliveryJobId(assetId),
+  data: { assetId } satisfies DeliveryJobData,
 });
 
 /** A webhook delivery: one job per attempt; a retry's outbox row is due at its time. */

@@ -1,4 +1,4 @@
-import { and, count, eq, getTableColumns, inArray, isNull, sql } from 'drizzle-orm';
+import { and, count, eq, getTableColumns, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../platform/db/client.js';
 import { assets, workspaces, type Asset } from '../platform/db/schema/index.js';
 import { afterCursor, toPage, type PageCursor } from './pagination.js';
@@ -10,6 +10,8 @@ export type NewAsset = Omit<typeof assets.$inferInsert, 'workspaceId' | 'created
   id: string;
   storageKey: string;
 };
+
+export type DeliveryStatus = NonNullable<Asset['deliveryStatus']>;
 
 /** Every column but the outline (up to 10,000 nodes): what listing and reading an asset select. */
 const { outline: _outline, ...assetColumns } = getTableColumns(assets);
@@ -98,6 +100,74 @@ export function createAssetRepository(db: Db) {
         .from(assets)
         .where(and(eq(assets.workspaceId, workspaceId), inArray(assets.id, ids), sql`${assets.outline} is not null`));
       return new Map(rows.map(({ id, ...names }) => [id, names]));
+    },
+
+    /** What a delivery job reads: where the original lies and how large it is; null for a deleted asset. */
+    async deliverySource(assetId: string) {
+      const [row] = await db
+        .select({ workspaceId: assets.workspaceId, storageKey: assets.storageKey, sizeBytes: assets.sizeBytes })
+        .from(assets)
+        .where(eq(assets.id, assetId));
+      return row ?? null;
+    },
+
+    /**
+     * Records a delivery job's outcome for the asset whose original is still `storageKey`; a ready file bumps the
+     * workspace's assets revision, which public reads put in their ETag. False when the asset is gone.
+     */
+    async setDelivery(
+      tx: Executor,
+      assetId: string,
+      storageKey: string,
+      delivery: { status: DeliveryStatus; storageKey: string | null; sizeBytes: number | null; reason: string | null },
+    ): Promise<boolean> {
+      const [row] = await tx
+        .update(assets)
+        .set({
+          deliveryStatus: delivery.status,
+          deliveryStorageKey: delivery.storageKey,
+          deliverySizeBytes: delivery.sizeBytes,
+          deliveryReason: delivery.reason,
+        })
+        .where(and(eq(assets.id, assetId), eq(assets.storageKey, storageKey)))
+        .returning({ workspaceId: assets.workspaceId });
+      if (!row) return false;
+      if (delivery.status === 'ready')
+        await tx
+          .update(workspaces)
+          .set({ assetsRevision: sql`${workspaces.assetsRevision} + 1` })
+          .where(eq(workspaces.id, row.workspaceId));
+      return true;
+    },
+
+    /**
+     * Marks the given assets `pending` and returns the ids marked: with `onlyUnasked`, only those never asked for (a
+     * lazy fill); else all of them (asking again for one being made adds nothing: its job id is taken).
+     */
+    async askDelivery(tx: Executor, ids: string[], onlyUnasked: boolean): Promise<string[]> {
+      if (ids.length === 0) return [];
+      const rows = await tx
+        .update(assets)
+        .set({ deliveryStatus: 'pending' })
+        .where(and(inArray(assets.id, ids), onlyUnasked ? isNull(assets.deliveryStatus) : undefined))
+        .returning({ id: assets.id });
+      return rows.map((row) => row.id);
+    },
+
+    /** Up to `limit` ids of assets without a delivery file nor a reason to go without (never asked, or failed). */
+    async withoutDelivery(limit: number, afterId: string | null): Promise<string[]> {
+      const rows = await db
+        .select({ id: assets.id })
+        .from(assets)
+        .where(
+          and(
+            or(isNull(assets.deliveryStatus), eq(assets.deliveryStatus, 'failed')),
+            afterId ? sql`${assets.id} > ${afterId}` : undefined,
+          ),
+        )
+        .orderBy(assets.id)
+        .limit(limit);
+      return rows.map((row) => row.id);
     },
 
     async insert(tx: Executor, workspaceId: string, values: NewAsset): Promise<Asset> {

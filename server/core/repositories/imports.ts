@@ -126,6 +126,16 @@ export function createImportRepository(db: Db) {
         .where(eq(importJobs.id, id));
     },
 
+    /** Puts `check` in the readiness report of every import that saved the asset, in place of an earlier one. */
+    async setReadinessCheck(tx: Executor, assetId: string, check: { id: string }): Promise<void> {
+      const others = sql`(select coalesce(jsonb_agg(c), '[]'::jsonb) from jsonb_array_elements(${importJobs.readiness} -> 'checks') c
+        where c ->> 'id' <> ${check.id})`;
+      await tx
+        .update(importJobs)
+        .set({ readiness: sql`jsonb_set(${importJobs.readiness}, '{checks}', ${others} || jsonb_build_array(${JSON.stringify(check)}::jsonb))` })
+        .where(and(eq(importJobs.assetId, assetId), sql`${importJobs.readiness} is not null`));
+    },
+
     /** Fails a job that is not finished yet; false when it already was. */
     async fail(executor: Executor, id: string, error: { code: string; message: string }): Promise<boolean> {
       const rows = await executor

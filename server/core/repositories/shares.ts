@@ -105,14 +105,24 @@ export function createShareRepository(db: Db) {
       return row ?? null;
     },
 
-    /** assetId → storage key, for the given assets of the workspace (others' assets are never served). */
-    async assetKeys(workspaceId: string, assetIds: string[]): Promise<Map<string, string>> {
-      if (assetIds.length === 0) return new Map();
+    /**
+     * assetId → the key of the file shoppers get (the delivery file when ready, else the original), for the given
+     * assets of the workspace (others' assets are never served); `unasked`: those never asked for a delivery file.
+     */
+    async assetKeys(workspaceId: string, assetIds: string[]): Promise<{ keys: Map<string, string>; unasked: string[] }> {
+      if (assetIds.length === 0) return { keys: new Map(), unasked: [] };
       const rows = await db
-        .select({ id: assets.id, storageKey: assets.storageKey })
+        .select({
+          id: assets.id,
+          key: sql<string>`case when ${assets.deliveryStatus} = 'ready' then ${assets.deliveryStorageKey} else ${assets.storageKey} end`,
+          unasked: sql<boolean>`${assets.deliveryStatus} is null`,
+        })
         .from(assets)
         .where(and(eq(assets.workspaceId, workspaceId), inArray(assets.id, assetIds)));
-      return new Map(rows.map((r) => [r.id, r.storageKey]));
+      return {
+        keys: new Map(rows.map((r) => [r.id, r.key])),
+        unasked: rows.filter((r) => r.unasked).map((r) => r.id),
+      };
     },
   };
 }

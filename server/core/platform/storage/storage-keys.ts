@@ -1,6 +1,8 @@
 /** Storage keys, in one place so server and worker agree on the layout. */
 export const storageKeys = {
   asset: (workspaceId: string, assetId: string) => `workspaces/${workspaceId}/assets/${assetId}.glb`,
+  /** The optimized copy shoppers download (docs/delivery-files.md); the original stays under `asset`. */
+  assetDelivery: (workspaceId: string, assetId: string) => `workspaces/${workspaceId}/assets/${assetId}-delivery.glb`,
   /** Files a project carries from the editor (models by uploadedModelPath); written outside this product. */
   projectUpload: (workspaceId: string, projectId: string, relativePath: string) =>
     `workspaces/${workspaceId}/projects/${projectId}/${relativePath}`,

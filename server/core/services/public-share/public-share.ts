@@ -63,6 +63,8 @@ export interface PublicShareServiceDeps {
   signedModelLimit: number;
   /** Whether the server can sign cart tokens: without, every read says `cart.enabled: false`. */
   cartAvailable: boolean;
+  /** Asks, in the background, for the delivery files of assets a read served that never had one asked for. */
+  askDeliveries?(workspaceId: string, assetIds: string[]): void;
 }
 
 /**
@@ -94,7 +96,8 @@ export function createPublicShareService(deps: PublicShareServiceDeps) {
 
   /** Signed model URLs of the given models, as the read would give them inside the same signing window. */
   async function signModels(where: ProjectPlace, data: ProjectData, window: number) {
-    const assetKeys = await repo.assetKeys(where.workspaceId, referencedAssetIds(data.models ?? []));
+    const { keys: assetKeys, unasked } = await repo.assetKeys(where.workspaceId, referencedAssetIds(data.models ?? []));
+    if (unasked.length > 0) deps.askDeliveries?.(where.workspaceId, unasked);
     return {
       files: { workspaceId: where.workspaceId, projectId: where.projectId, assetKeys },
       sign: (key: string) => deps.signer.signModel(key, window),

@@ -28,6 +28,14 @@ export const assets = pgTable(
      * read. jsonb: TOAST compresses a large one, and the scene report selects only its names.
      */
     outline: jsonb('outline').$type<Outline>(),
+    /**
+     * The delivery file shoppers download (docs/delivery-files.md): null until one is asked for, then `pending`, and
+     * `ready` with its key and size, or `skipped`/`failed` with the reason the original is served.
+     */
+    deliveryStatus: text('delivery_status', { enum: ['pending', 'ready', 'skipped', 'failed'] }),
+    deliveryStorageKey: text('delivery_storage_key'),
+    deliverySizeBytes: bigint('delivery_size_bytes', { mode: 'number' }),
+    deliveryReason: text('delivery_reason'),
     createdBy: uuid('created_by').references(() => people.id, { onDelete: 'set null' }),
     ...timestamps,
   },
