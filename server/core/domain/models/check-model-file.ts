@@ -279,17 +279,17 @@ function resolveResources(json: Record<string, unknown>, archive: Archive | null
   for (const holder of [...asArray(json.buffers), ...asArray(json.images)]) {
     const uri = (holder as { uri?: unknown } | null)?.uri;
     if (typeof uri !== 'string' || uri.startsWith('data:')) continue; // a malformed uri is the validator's to report
+    if (/^[a-z][a-z0-9+.-]*:/i.test(uri) || uri.startsWith('//'))
+      throw invalidModelFile(
+        'EXTERNAL_RESOURCE',
+        `The model references the URL "${uri}": URLs are never fetched; ` +
+          'embed the resource (a data: URI or a .glb) or upload a .zip with the file inside.',
+      );
     if (!archive)
       throw invalidModelFile(
         'EXTERNAL_RESOURCE',
         `The .gltf references the external file "${uri}": upload a .zip with its resources, or a .glb.`,
       );
-    if (/^[a-z][a-z0-9+.-]*:/i.test(uri) || uri.startsWith('//')) {
-      throw invalidModelFile(
-        'EXTERNAL_RESOURCE',
-        `The model references a URL ("${uri}"); only files inside the archive are allowed.`,
-      );
-    }
     let decoded: string;
     try {
       decoded = decodeURIComponent(uri);
