@@ -182,7 +182,7 @@ export async function convertModel(
   options: Partial<CheckModelOptions> = {},
 ): Promise<{ glb: Uint8Array }> {
   const opts = { ...CHECK_MODEL_DEFAULTS, ...options };
-  if (parts.format === 'glb') return { glb: withCopyright(ownBytes(parts.glb), opts) };
+  if (parts.format === 'glb') return { glb: withCopyright(ownBytes(withoutExtraData(parts.glb)), opts) };
   assertKnownRequiredExtensions(parts.json);
   try {
     return { glb: packGlb(parts.json, parts.resources, opts) };
@@ -194,6 +194,15 @@ export async function convertModel(
       'The model could not be converted: its buffers, buffer views or images do not follow the glTF 2.0 schema.',
     );
   }
+}
+
+/**
+ * The GLB as long as its header says: bytes after it are no part of it (the validator only warns, GLB_EXTRA_DATA)
+ * and glTF-Transform would read them as a chunk.
+ */
+function withoutExtraData(glb: Uint8Array): Uint8Array {
+  const declaredLength = new DataView(glb.buffer, glb.byteOffset, glb.byteLength).getUint32(8, true);
+  return declaredLength < glb.byteLength ? glb.subarray(0, declaredLength) : glb;
 }
 
 const withCopyright = (glb: Uint8Array, opts: Pick<CheckModelOptions, 'copyright'>) =>
@@ -270,17 +279,17 @@ function resolveResources(json: Record<string, unknown>, archive: Archive | null
   for (const holder of [...asArray(json.buffers), ...asArray(json.images)]) {
     const uri = (holder as { uri?: unknown } | null)?.uri;
     if (typeof uri !== 'string' || uri.startsWith('data:')) continue; // a malformed uri is the validator's to report
+    if (/^[a-z][a-z0-9+.-]*:/i.test(uri) || uri.startsWith('//'))
+      throw invalidModelFile(
+        'EXTERNAL_RESOURCE',
+        `The model references the URL "${uri}": URLs are never fetched; ` +
+          'embed the resource (a data: URI or a .glb) or upload a .zip with the file inside.',
+      );
     if (!archive)
       throw invalidModelFile(
         'EXTERNAL_RESOURCE',
         `The .gltf references the external file "${uri}": upload a .zip with its resources, or a .glb.`,
       );
-    if (/^[a-z][a-z0-9+.-]*:/i.test(uri) || uri.startsWith('//')) {
-      throw invalidModelFile(
-        'EXTERNAL_RESOURCE',
-        `The model references a URL ("${uri}"); only files inside the archive are allowed.`,
-      );
-    }
     let decoded: string;
     try {
       decoded = decodeURIComponent(uri);
