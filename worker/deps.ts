@@ -22,6 +22,8 @@ import { outlineModelInPool } from '../server/core/services/model-checks/outline
 import { IMPORT_MODEL_TASK } from '../server/core/services/model-checks/import-model-in-pool.js';
 import { createLibraryConnectionService } from '../server/core/services/libraries/library-connection.js';
 import { createImportRunner, type ImportRunner } from '../server/core/services/libraries/import-runner.js';
+import { createAssetDeliveryService } from '../server/core/services/asset-delivery.js';
+import { deliveryFileInPool } from '../server/core/services/model-checks/delivery-file-in-pool.js';
 
 /** One BullMQ producer per queue: only the worker hands jobs to BullMQ (the relay, a step handing over to the next). */
 export type Queues = Record<QueueName, Queue>;
@@ -109,6 +111,9 @@ export function createWorkerDeps(config: WorkerConfig, log: Logger, jobs: JobReg
     // The threads start and load the import steps while the download runs, not at start-up.
     run: (importId, signal) => (cpuPool.warm(), importRunner.run(importId, signal)),
   };
+  const deliveries = createAssetDeliveryService(serviceDeps, {
+    makeDeliveryFile: (glb, signal) => deliveryFileInPool(cpuPool, glb, signal),
+  });
   return {
     config,
     db,
@@ -125,6 +130,7 @@ export function createWorkerDeps(config: WorkerConfig, log: Logger, jobs: JobReg
     webhookAttempts,
     libraries,
     imports,
+    deliveries,
     log,
   };
 }

@@ -6,6 +6,7 @@ import { createRedis } from '../core/platform/redis.js';
 import { createShareChangePublisher } from '../core/platform/share-changes.js';
 import { createStorage } from '../core/platform/storage/index.js';
 import { createWorkspaceService } from '../core/services/workspaces.js';
+import { createAssetDeliveryService } from '../core/services/asset-delivery.js';
 
 /** Warnings of the services (a notice Redis refused) go to stderr: stdout is the command's result. */
 const stderrLog = {
@@ -39,9 +40,12 @@ export async function openCliServices(config: ServerConfig) {
   };
   return {
     workspaces: createWorkspaceService(deps),
+    deliveries: createAssetDeliveryService(deps),
     async close() {
       redis.disconnect();
       await db.$client.end();
     },
   };
 }
+
+export type CliServices = Awaited<ReturnType<typeof openCliServices>>;

@@ -25,6 +25,20 @@ const Asset = Type.Object({
     [Type.Literal('ready'), Type.Literal('needs-work'), Type.Literal('not-ready'), Type.Null()],
     { description: 'null for uploads.' },
   ),
+  delivery: Type.Object(
+    {
+      status: Type.Union(
+        [Type.Literal('pending'), Type.Literal('ready'), Type.Literal('skipped'), Type.Literal('failed')],
+        { description: 'pending: being made; ready: shoppers get it; skipped or failed: shoppers get the original.' },
+      ),
+      sizeBytes: Type.Union([Type.Integer(), Type.Null()], { description: 'Size of the delivery file when ready.' }),
+      originalBytes: Type.Integer({ description: 'Size of the original, the same as `sizeBytes` above.' }),
+      reason: Type.Union([Type.String(), Type.Null()], {
+        description: 'Why shoppers get the original (skipped, failed).',
+      }),
+    },
+    { description: 'The optimized file shoppers download (docs/delivery-files.md); `url` stays the original.' },
+  ),
   createdAt: Type.String(),
   updatedAt: Type.String(),
 });

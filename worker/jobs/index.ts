@@ -12,6 +12,7 @@ import { visitorEventSweep } from './visitor-event-sweep.js';
 import { configurationSweep } from './configuration-sweep.js';
 import { webhookDelivery, webhookDeliveryBatch } from './webhook-delivery.js';
 import { libraryImport } from './library-import.js';
+import { assetDelivery } from './asset-delivery.js';
 
 /**
  * Each family has its own BullMQ Worker, so a burst of one never keeps another waiting; unset values
@@ -79,6 +80,7 @@ export const JOBS = createJobRegistry(
     webhookDelivery,
     webhookDeliveryBatch,
     libraryImport,
+    assetDelivery,
   ],
   {
     // A probe: one at a time is plenty, and it never waits behind real work.
@@ -92,5 +94,7 @@ export const JOBS = createJobRegistry(
     // Downloads wait on the network, checks on the CPU pool: a few at once per worker process
     // (the API lets 3 run per workspace). Each holds at most 80 MB on disk and the model in the pool.
     [QUEUES.imports]: { concurrency: 3 },
+    // One model at a time per worker process: each holds its textures decoded (four 4096 px ones: 256 MB).
+    [QUEUES.deliveries]: { concurrency: 1, lockDurationMs: 120_000 },
   },
 );

@@ -128,11 +128,15 @@ export function createImportRepository(db: Db) {
 
     /** Puts `check` in the readiness report of every import that saved the asset, in place of an earlier one. */
     async setReadinessCheck(tx: Executor, assetId: string, check: { id: string }): Promise<void> {
-      const others = sql`(select coalesce(jsonb_agg(c), '[]'::jsonb) from jsonb_array_elements(${importJobs.readiness} -> 'checks') c
+      const others = sql`(select coalesce(jsonb_agg(c), '[]'::jsonb)
+        from jsonb_array_elements(${importJobs.readiness} -> 'checks') c
         where c ->> 'id' <> ${check.id})`;
       await tx
         .update(importJobs)
-        .set({ readiness: sql`jsonb_set(${importJobs.readiness}, '{checks}', ${others} || jsonb_build_array(${JSON.stringify(check)}::jsonb))` })
+        .set({
+          readiness: sql`jsonb_set(${importJobs.readiness}, '{checks}',
+            ${others} || jsonb_build_array(${JSON.stringify(check)}::jsonb))`,
+        })
         .where(and(eq(importJobs.assetId, assetId), sql`${importJobs.readiness} is not null`));
     },
 

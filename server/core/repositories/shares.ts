@@ -109,12 +109,16 @@ export function createShareRepository(db: Db) {
      * assetId → the key of the file shoppers get (the delivery file when ready, else the original), for the given
      * assets of the workspace (others' assets are never served); `unasked`: those never asked for a delivery file.
      */
-    async assetKeys(workspaceId: string, assetIds: string[]): Promise<{ keys: Map<string, string>; unasked: string[] }> {
+    async assetKeys(
+      workspaceId: string,
+      assetIds: string[],
+    ): Promise<{ keys: Map<string, string>; unasked: string[] }> {
       if (assetIds.length === 0) return { keys: new Map(), unasked: [] };
       const rows = await db
         .select({
           id: assets.id,
-          key: sql<string>`case when ${assets.deliveryStatus} = 'ready' then ${assets.deliveryStorageKey} else ${assets.storageKey} end`,
+          key: sql<string>`case when ${assets.deliveryStatus} = 'ready'
+            then ${assets.deliveryStorageKey} else ${assets.storageKey} end`,
           unasked: sql<boolean>`${assets.deliveryStatus} is null`,
         })
         .from(assets)

@@ -4,9 +4,9 @@ import type { Executor } from '../platform/db/client.js';
 import { assets, configurations, projects, submissionScreenshots, submissions } from '../platform/db/schema/index.js';
 
 /**
- * Which storage keys a row claims: an asset's model, a project's thumbnail, a cart configuration's picture, a
- * request's screenshots and PDF. The storage sweeper asks before it removes an object; a key missing here belongs to
- * no row.
+ * Which storage keys a row claims: an asset's model and its delivery file, a project's thumbnail, a cart
+ * configuration's picture, a request's screenshots and PDF. The storage sweeper asks before it removes an object; a
+ * key missing here belongs to no row.
  */
 export function createStoredFileRepository(db: Executor) {
   return {
@@ -16,6 +16,7 @@ export function createStoredFileRepository(db: Executor) {
       // Nullable columns first: union() types its rows after its first query.
       const rows = await union(
         db.select({ key: submissions.pdfKey }).from(submissions).where(inArray(submissions.pdfKey, list)),
+        db.select({ key: assets.deliveryStorageKey }).from(assets).where(inArray(assets.deliveryStorageKey, list)),
         db.select({ key: projects.thumbnailKey }).from(projects).where(inArray(projects.thumbnailKey, list)),
         db.select({ key: configurations.imageKey }).from(configurations).where(inArray(configurations.imageKey, list)),
         db

@@ -9,6 +9,7 @@ import { notFound, quotaExceeded } from '../domain/errors.js';
 import type { CheckedModel } from '../domain/models/check-model-file.js';
 import type { Outline } from '../wire/outline.js';
 import { deleteFiles, noticeShareChange, type ServiceDeps } from './service-deps.js';
+import { queueDeliveries } from './asset-delivery.js';
 
 /** The model check an upload runs (safe unzip, Khronos validator, conversion to GLB, outline). */
 export type CheckModel = (bytes: Uint8Array, fileName: string) => Promise<CheckedModel>;
@@ -56,14 +57,15 @@ export function createAssetService(deps: ServiceDeps, options: { checkModel: Che
     options: CreateWithFileOptions = {},
   ): Promise<Asset> {
     try {
-      return await deps.inTransaction(async ({ tx }) => {
+      return await deps.inTransaction(async ({ tx, afterCommit }) => {
         // First, so that a refusal (an import no longer running) costs no quota lock and no write.
         await options.beforeWrite?.(tx);
         const quota = await repo.quota(tx, workspaceId, true);
         if (!quota) throw notFound('Workspace');
         if (quota.used >= quota.limit) throw quotaExceeded(quota.limit);
         await deps.storage.put(values.storageKey, glb, { contentType: values.contentType ?? 'model/gltf-binary' });
-        const row = await repo.insert(tx, workspaceId, values);
+        const row = await repo.insert(tx, workspaceId, { ...values, deliveryStatus: 'pending' });
+        await queueDeliveries(deps, tx, afterCommit, [row.id]);
         await options.inTransaction?.(tx, row);
         return row;
       });
@@ -136,7 +138,9 @@ export function createAssetService(deps: ServiceDeps, options: { checkModel: Che
         const deleted = await repo.delete(tx, workspaceId, id);
         if (!deleted) return null;
         afterCommit(noticeShareChange(deps, { reason: 'asset', workspaceId }));
-        afterCommit(deleteFiles(deps, [deleted.storageKey]));
+        afterCommit(
+          deleteFiles(deps, [deleted.storageKey, ...(deleted.deliveryStorageKey ? [deleted.deliveryStorageKey] : [])]),
+        );
         return deleted;
       });
       if (!row) throw notFound('Asset');

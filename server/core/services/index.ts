@@ -3,6 +3,7 @@ import type { UrlSigner } from '../platform/storage/signed-urls.js';
 import type { OutboxNudger } from '../jobs/outbox.js';
 import { createApiKeyService } from './api-keys.js';
 import { createAssetService, type CheckModel, type OutlineModel } from './assets.js';
+import { createAssetDeliveryService } from './asset-delivery.js';
 import { createProjectService } from './projects.js';
 import { createProjectRevisionService } from './project-revisions.js';
 import { createProjectPreviewService } from './project-preview.js';
@@ -58,7 +59,9 @@ export interface ServicesOptions {
 /** Every service of the API, built once per process from the same deps: what routes and CLIs call. */
 export function createServices(baseDeps: ServiceDeps, options: ServicesOptions) {
   const deps: ServiceDeps = { ...baseDeps, outbox: options.outbox };
+  const deliveries = createAssetDeliveryService(deps);
   const publicShare = createPublicShareService({
+    askDeliveries: (assetIds) => deliveries.askLazily(assetIds.map((id) => ({ id }))),
     db: deps.db,
     redis: options.redis,
     prefix: options.prefix,
@@ -89,6 +92,7 @@ export function createServices(baseDeps: ServiceDeps, options: ServicesOptions) 
     sceneReport,
     shares: createShareService(deps),
     assets,
+    deliveries,
     libraryConnections,
     librarySearch: createLibrarySearchService({
       db: deps.db,

@@ -86,7 +86,7 @@ function displayName(upload: Upload): string {
 export default async function assetRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { signer, services } = app.deps;
-  const { assets } = services;
+  const { assets, deliveries } = services;
   const tags = ['assets'];
 
   // Registered here only: no other route accepts multipart bodies.
@@ -181,6 +181,7 @@ export default async function assetRoutes(fastify: FastifyInstance) {
         pageLimit(request.query.limit),
         decodeCursor(request.query.cursor),
       );
+      deliveries.askLazily(page.items);
       return { success: true, assets: page.items.map((row) => toAssetBody(row, signer)), nextCursor: page.nextCursor };
     },
   );
@@ -197,10 +198,9 @@ export default async function assetRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      return {
-        success: true,
-        asset: toAssetBody(await assets.get(request.auth.workspaceId, request.params.id), signer),
-      };
+      const row = await assets.get(request.auth.workspaceId, request.params.id);
+      deliveries.askLazily([row]);
+      return { success: true, asset: toAssetBody(row, signer) };
     },
   );
 

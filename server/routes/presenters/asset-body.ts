@@ -18,6 +18,13 @@ export function toAssetBody(row: Asset, signer: UrlSigner) {
     externalSource: row.externalSource ?? null,
     readinessScore: row.readinessScore ?? null,
     readinessLevel: row.readinessLevel ?? null,
+    // Never asked for yet: the read that shows it asks (docs/delivery-files.md), so it is on its way.
+    delivery: {
+      status: row.deliveryStatus ?? 'pending',
+      sizeBytes: row.deliveryStatus === 'ready' ? row.deliverySizeBytes : null,
+      originalBytes: row.sizeBytes,
+      reason: row.deliveryReason,
+    },
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

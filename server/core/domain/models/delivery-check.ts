@@ -37,6 +37,8 @@ export function deliveryCheck(delivery: DeliveryFacts): Check {
     status: 'warn',
     value: null,
     limit: originalBytes,
-    message: `Shoppers download the original ${megabytes(originalBytes)}: no delivery file, because ${reason ?? 'it could not be made'}.`,
+    message:
+      `Shoppers download the original ${megabytes(originalBytes)}: no delivery file, ` +
+      `because ${reason ?? 'it could not be made'}.`,
   };
 }

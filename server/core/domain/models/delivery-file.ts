@@ -15,7 +15,9 @@ import { validateGltf } from './validate-gltf.js';
  * Every name, the hierarchy and every node's transform stay as they are, so scenes and effects address it as the
  * original; it is kept only when the validator passes it, its outline equals the original's and it is smaller.
  */
-export const DELIVERY_TEXTURE_SIDE = 2048;
+
+/** The largest texture side in a delivery file, in px: what phones draw without trouble. */
+const DELIVERY_TEXTURE_SIDE = 2048;
 
 export interface DeliveryFigures {
   originalBytes: number;

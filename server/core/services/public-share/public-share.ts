@@ -64,7 +64,7 @@ export interface PublicShareServiceDeps {
   /** Whether the server can sign cart tokens: without, every read says `cart.enabled: false`. */
   cartAvailable: boolean;
   /** Asks, in the background, for the delivery files of assets a read served that never had one asked for. */
-  askDeliveries?(workspaceId: string, assetIds: string[]): void;
+  askDeliveries?(assetIds: string[]): void;
 }
 
 /**
@@ -97,7 +97,7 @@ export function createPublicShareService(deps: PublicShareServiceDeps) {
   /** Signed model URLs of the given models, as the read would give them inside the same signing window. */
   async function signModels(where: ProjectPlace, data: ProjectData, window: number) {
     const { keys: assetKeys, unasked } = await repo.assetKeys(where.workspaceId, referencedAssetIds(data.models ?? []));
-    if (unasked.length > 0) deps.askDeliveries?.(where.workspaceId, unasked);
+    if (unasked.length > 0) deps.askDeliveries?.(unasked);
     return {
       files: { workspaceId: where.workspaceId, projectId: where.projectId, assetKeys },
       sign: (key: string) => deps.signer.signModel(key, window),
