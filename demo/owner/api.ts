@@ -88,6 +88,13 @@ export interface Asset {
   externalSource: Record<string, unknown> | null;
   readinessScore: number | null;
   readinessLevel: 'ready' | 'needs-work' | 'not-ready' | null;
+  /** The optimized file shoppers download (docs/delivery-files.md). */
+  delivery: {
+    status: 'pending' | 'ready' | 'skipped' | 'failed';
+    sizeBytes: number | null;
+    originalBytes: number;
+    reason: string | null;
+  };
   createdAt: string;
 }
 export interface ProjectInput {

@@ -168,7 +168,8 @@ describe('importing', () => {
       score: expect.any(Number),
       level: expect.stringMatching(/ready|needs-work|not-ready/),
     });
-    expect(done.readiness.checks.map((c: any) => c.id)).toEqual([
+    // The delivery file's line comes once the worker has made it (below).
+    expect(done.readiness.checks.map((c: any) => c.id).slice(0, 10)).toEqual([
       'validity',
       'triangles',
       'size',
@@ -182,6 +183,26 @@ describe('importing', () => {
     ]);
     expect(done.readiness.score).toBeGreaterThanOrEqual(80);
     expect(Array.isArray(done.notices)).toBe(true);
+
+    // The readiness report says what the delivery file saved, as the asset does, and scores the same.
+    const withDelivery = await waitFor(async () => {
+      const latest = await job(done.id);
+      return latest.readiness.checks.find((c: any) => c.id === 'delivery') ? latest : null;
+    }, 'the delivery line of the readiness report');
+    const line = withDelivery.readiness.checks.find((c: any) => c.id === 'delivery');
+    const { asset: delivered } = await (
+      await fetch(`${server.url}/assets/${done.assetId}`, { headers: owner.headers })
+    ).json();
+    expect(delivered.delivery.status).toBe('ready');
+    expect(line).toEqual({
+      id: 'delivery',
+      label: 'Delivery file',
+      status: 'pass',
+      value: delivered.delivery.sizeBytes,
+      limit: delivered.delivery.originalBytes,
+      message: expect.stringMatching(/^Shoppers download \d+\.\d MB instead of \d+\.\d MB \(\d+% less\)/),
+    });
+    expect(withDelivery.readiness.score).toBe(done.readiness.score);
 
     const glb = await glbOfAsset(done.assetId);
     const report = await validator.validateBytes(glb, { maxIssues: 0 });

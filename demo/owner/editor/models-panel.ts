@@ -16,6 +16,16 @@ import './outline-tree.js';
 type Placement = 'position' | 'rotation' | 'scale';
 const AXES = ['x', 'y', 'z'] as const;
 const ACCEPT = '.glb,.gltf,.zip';
+const megabytes = new Intl.NumberFormat(undefined, { style: 'unit', unit: 'megabyte', maximumFractionDigits: 1 });
+
+/** What shoppers download of a model, in a few words (docs/delivery-files.md). */
+function deliveryWords({ status, sizeBytes, originalBytes }: Asset['delivery']): string {
+  if (status === 'pending') return 'optimizing for shoppers…';
+  if (status !== 'ready' || sizeBytes === null) return 'shoppers get it as uploaded';
+  const saved = Math.round((1 - sizeBytes / originalBytes) * 100);
+  return `shoppers download ${megabytes.format(sizeBytes / 1_000_000)} (${saved}% less)`;
+}
+
 const READINESS_WORDS: Record<string, string> = {
   ready: 'ready for a configurator',
   'needs-work': 'needs work',
@@ -217,7 +227,7 @@ export class ModelsPanel extends LitElement {
             <span class="text"><strong title=${asset.name}>${asset.name}</strong>
               <span class="muted">${provenance(asset)}${
                 asset.readinessLevel ? ` · ${READINESS_WORDS[asset.readinessLevel]}` : ''
-              }</span></span>
+              } · <span title=${asset.delivery.reason ?? ''}>${deliveryWords(asset.delivery)}</span></span></span>
             <button @click=${() => this.add(asset)} aria-label=${`Add ${asset.name} to the scene`}>Add</button>
           </li>`;
         })}
