@@ -158,4 +158,3 @@ export function createAssetDeliveryService(deps: ServiceDeps, options: { makeDel
     },
   };
 }
-
