@@ -103,7 +103,7 @@ describe('an uploaded model', () => {
 
   it('reaches shoppers through the public read and the BFF, under a new ETag', async () => {
     // The same asset, its delivery file set aside for a moment: what a read gets before it is ready.
-    await sql('update assets set delivery_status = $2 where id = $1', [id, 'pending']);
+    await sql('update assets set delivery_status = $2, delivery_storage_key = null where id = $1', [id, 'pending']);
     share = await sharedProject(id);
     before = await publicRead(server.url, share, PUBLIC_HEADERS);
     expect(Buffer.compare(Buffer.from(await bytesAt(before.modelUrl!)), Buffer.from(glb))).toBe(0);
@@ -160,6 +160,9 @@ describe('served as uploaded', () => {
     });
     const read = await publicRead(server.url, await sharedProject(saved.id), PUBLIC_HEADERS);
     expect(new URL(read.modelUrl!).pathname).toContain(`${saved.id}.glb`);
+    // The delivery file made before is no longer served, and goes.
+    const madeBefore = storageKeys.assetDelivery(owner.workspaceId, saved.id);
+    await waitFor(async () => (await server.deps.storage.head(madeBefore)) === null, 'the old delivery file removed');
   }, 90_000);
 });
 

@@ -112,16 +112,23 @@ export function createAssetRepository(db: Db) {
     },
 
     /**
-     * Records a delivery job's outcome for the asset whose original is still `storageKey`; a ready file bumps the
-     * workspace's assets revision, which public reads put in their ETag. False when the asset is gone.
+     * Records a delivery job's outcome for the asset whose original is still `storageKey`. When what shoppers get
+     * changes (a new delivery file, or the original again), the workspace's assets revision goes up: public reads put
+     * it in their ETag. The delivery file it had before, if any; null when the asset is gone.
      */
     async setDelivery(
       tx: Executor,
       assetId: string,
       storageKey: string,
       delivery: { status: DeliveryStatus; storageKey: string | null; sizeBytes: number | null; reason: string | null },
-    ): Promise<boolean> {
-      const [row] = await tx
+    ): Promise<{ previousKey: string | null } | null> {
+      const [before] = await tx
+        .select({ workspaceId: assets.workspaceId, deliveryStorageKey: assets.deliveryStorageKey })
+        .from(assets)
+        .where(and(eq(assets.id, assetId), eq(assets.storageKey, storageKey)))
+        .for('update');
+      if (!before) return null;
+      await tx
         .update(assets)
         .set({
           deliveryStatus: delivery.status,
@@ -129,20 +136,19 @@ export function createAssetRepository(db: Db) {
           deliverySizeBytes: delivery.sizeBytes,
           deliveryReason: delivery.reason,
         })
-        .where(and(eq(assets.id, assetId), eq(assets.storageKey, storageKey)))
-        .returning({ workspaceId: assets.workspaceId });
-      if (!row) return false;
-      if (delivery.status === 'ready')
+        .where(eq(assets.id, assetId));
+      if (delivery.status === 'ready' || before.deliveryStorageKey !== null)
         await tx
           .update(workspaces)
           .set({ assetsRevision: sql`${workspaces.assetsRevision} + 1` })
-          .where(eq(workspaces.id, row.workspaceId));
-      return true;
+          .where(eq(workspaces.id, before.workspaceId));
+      return { previousKey: before.deliveryStorageKey };
     },
 
     /**
      * Marks the given assets `pending` and returns the ids marked: with `onlyUnasked`, only those never asked for (a
-     * lazy fill); else all of them (asking again for one being made adds nothing: its job id is taken).
+     * lazy fill); else all of them (asking again for one being made adds nothing: its job id is taken). A delivery
+     * file already made stays served until the job records the new outcome.
      */
     async askDelivery(tx: Executor, ids: string[], onlyUnasked: boolean): Promise<string[]> {
       if (ids.length === 0) return [];

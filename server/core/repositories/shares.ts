@@ -106,7 +106,7 @@ export function createShareRepository(db: Db) {
     },
 
     /**
-     * assetId → the key of the file shoppers get (the delivery file when ready, else the original), for the given
+     * assetId → the key of the file shoppers get (the delivery file once made, else the original), for the given
      * assets of the workspace (others' assets are never served); `unasked`: those never asked for a delivery file.
      */
     async assetKeys(
@@ -117,8 +117,7 @@ export function createShareRepository(db: Db) {
       const rows = await db
         .select({
           id: assets.id,
-          key: sql<string>`case when ${assets.deliveryStatus} = 'ready'
-            then ${assets.deliveryStorageKey} else ${assets.storageKey} end`,
+          key: sql<string>`coalesce(${assets.deliveryStorageKey}, ${assets.storageKey})`,
           unasked: sql<boolean>`${assets.deliveryStatus} is null`,
         })
         .from(assets)

@@ -67,8 +67,9 @@ export function createAssetDeliveryService(deps: ServiceDeps, options: { makeDel
       await completeOutbox(tx, deliveryJobId(assetId));
       if (!kept) return false;
       await imports.setReadinessCheck(tx, assetId, deliveryCheck({ ...delivery, originalBytes: source.sizeBytes }));
-      if (delivery.status === 'ready')
-        afterCommit(noticeShareChange(deps, { reason: 'asset', workspaceId: source.workspaceId }));
+      afterCommit(noticeShareChange(deps, { reason: 'asset', workspaceId: source.workspaceId }));
+      // A delivery file made before and no longer served (the model is now skipped or failed) goes.
+      if (kept.previousKey && !delivery.storageKey) afterCommit(deleteFiles(deps, [kept.previousKey]));
       return true;
     });
   }
