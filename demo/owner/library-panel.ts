@@ -14,6 +14,9 @@ import { announce, errorText, panelStyles } from './styles.js';
 import { LICENSE_FILTER_WORDS, LICENSE_TIER_WORDS, searchStatusWords } from './library-words.js';
 
 const POLL_MS = 500;
+/** The delivery file takes seconds to minutes after the import: polled every 2 s for up to 5 minutes. */
+const DELIVERY_POLL_MS = 2000;
+const DELIVERY_POLLS = 150;
 const READINESS_COLUMNS = ['Check', 'Result', 'Value', 'Limit', 'Note'];
 
 /** The library panel: search, an item's licence and credit, an import up to its readiness, library_b's account. */
@@ -147,22 +150,27 @@ export class LibraryPanel extends LitElement {
     }
   }
 
-  private poll(jobId: string) {
+  /** Polls the import until it ends, then quietly until its readiness report has the delivery file's line. */
+  private poll(jobId: string, afterMs = POLL_MS, deliveryPolls = 0) {
     clearTimeout(this.polling);
     this.polling = setTimeout(async () => {
+      const wasDone = this.job?.id === jobId && this.job.status === 'completed';
       try {
         this.job = await this.api.importJob(jobId);
       } catch (error) {
         announce(this, `Could not read the import: ${this.named(errorText(error))}`, 'error');
       }
       const job = this.job;
-      if (job?.status === 'completed')
-        announce(
-          this,
-          `Import done: asset ${job.assetId}, ` +
-            `readiness ${job.readiness?.score ?? '?'} (${job.readiness?.level ?? 'unknown'}).`,
-        );
-      else if (job?.status === 'failed')
+      if (job?.status === 'completed') {
+        if (!wasDone)
+          announce(
+            this,
+            `Import done: asset ${job.assetId}, ` +
+              `readiness ${job.readiness?.score ?? '?'} (${job.readiness?.level ?? 'unknown'}).`,
+          );
+        const delivered = job.readiness?.checks.some((check) => check.id === 'delivery');
+        if (!delivered && deliveryPolls < DELIVERY_POLLS) this.poll(jobId, DELIVERY_POLL_MS, deliveryPolls + 1);
+      } else if (job?.status === 'failed')
         announce(
           this,
           `Import failed: ${this.named(job.error?.message ?? 'unknown error')} (${job.error?.code ?? ''}).`,

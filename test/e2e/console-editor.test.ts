@@ -12,6 +12,8 @@ import { startConsoleBff } from '../helpers/console-bff.js';
 import { ensureConsoleBuilt, ensureElementBuilt } from '../../scripts/start/element-build.js';
 import { demoStoolGlb } from '../../scripts/start/demo-model.js';
 import { ownerCaller } from '../helpers/owner-call.js';
+import { startTestWorker } from '../worker/submission-fixtures.js';
+import type { WorkerApp } from '../../worker/app.js';
 
 /**
  * The console's editor in Chromium against the real server and BFF: a project built by mouse and keyboard, from
@@ -32,12 +34,15 @@ const ownerCall = ownerCaller(
   () => owner.headers,
 );
 
+let worker: WorkerApp;
 beforeAll(async () => {
   await Promise.all([ensureElementBuilt(() => {}), ensureConsoleBuilt(() => {})]);
   const bffPort = await freePort();
   bffUrl = `http://127.0.0.1:${bffPort}`;
   server = await startTestServer({ CONSOLE_ORIGINS: bffUrl, TRUST_PROXY: '127.0.0.1,::1' });
   owner = await server.person('editor@console.test');
+  // The worker makes delivery files, which the model list reports and the preview loads.
+  worker = await startTestWorker(server.env.env);
   const started = startConsoleBff(server, bffPort);
   bff = started.bff;
   stoolFile = path.join(await mkdtemp(path.join(os.tmpdir(), 'editor-e2e-')), 'stool.glb');
@@ -47,6 +52,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await bff?.stop();
+  await worker?.close(2000);
   await server?.close();
 }, 60_000);
 
@@ -137,6 +143,11 @@ describe('the console editor', () => {
     expect(await picture.metadata()).toMatchObject({ format: 'webp', width: 480, height: 300 });
     const { channels } = await picture.stats();
     expect(Math.max(...channels.slice(0, 3).map((channel) => channel.stdev))).toBeGreaterThan(5);
+
+    // The workspace's list says what shoppers download once the delivery file is made.
+    await expect
+      .poll(() => page.locator('li.asset').first().textContent(), { timeout: 60_000 })
+      .toMatch(/shoppers download \d+(\.\d)? (kB|MB) \(\d+% less\)/);
 
     await page.setViewportSize({ width: 1920, height: 1080 });
     await shoot(page, 'editor-models-1920');

@@ -399,6 +399,10 @@ describe('the owner console', () => {
     expect(seen).toContain('completed:100');
     expect(await page.locator('#import-stage').textContent()).not.toBe('');
     expect(await page.locator('#readiness').textContent()).toMatch(/Configurator readiness: \d+ \/ 100/);
+    // The delivery file's line joins the report once the worker has made it.
+    await expect
+      .poll(() => page.locator('#readiness').textContent(), { timeout: 60_000 })
+      .toMatch(/Delivery file.*Shoppers download/s);
     await shoot(page, 'library-import');
 
     // A refusal from the server names the library as people know it, not by its wire id.

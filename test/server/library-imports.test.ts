@@ -200,7 +200,7 @@ describe('importing', () => {
       status: 'pass',
       value: delivered.delivery.sizeBytes,
       limit: delivered.delivery.originalBytes,
-      message: expect.stringMatching(/^Shoppers download \d+\.\d MB instead of \d+\.\d MB \(\d+% less\)/),
+      message: expect.stringMatching(/^Shoppers download \d+ KB instead of \d+ KB \(\d+% less\)/),
     });
     expect(withDelivery.readiness.score).toBe(done.readiness.score);
 

@@ -17,14 +17,21 @@ type Placement = 'position' | 'rotation' | 'scale';
 const AXES = ['x', 'y', 'z'] as const;
 const ACCEPT = '.glb,.gltf,.zip';
 const megabytes = new Intl.NumberFormat(undefined, { style: 'unit', unit: 'megabyte', maximumFractionDigits: 1 });
+const kilobytes = new Intl.NumberFormat(undefined, { style: 'unit', unit: 'kilobyte', maximumFractionDigits: 0 });
+const fileSize = (bytes: number) =>
+  bytes >= 1_000_000 ? megabytes.format(bytes / 1_000_000) : kilobytes.format(Math.max(1, bytes / 1000));
 
 /** What shoppers download of a model, in a few words (docs/delivery-files.md). */
 function deliveryWords({ status, sizeBytes, originalBytes }: Asset['delivery']): string {
   if (status === 'pending') return 'optimizing for shoppers…';
   if (status !== 'ready' || sizeBytes === null) return 'shoppers get it as uploaded';
   const saved = Math.round((1 - sizeBytes / originalBytes) * 100);
-  return `shoppers download ${megabytes.format(sizeBytes / 1_000_000)} (${saved}% less)`;
+  return `shoppers download ${fileSize(sizeBytes)} (${saved}% less)`;
 }
+
+/** Delivery files take seconds to minutes: the list is re-read every 3 s, for up to 10 minutes. */
+const DELIVERY_POLL_MS = 3000;
+const DELIVERY_POLLS = 200;
 
 const READINESS_WORDS: Record<string, string> = {
   ready: 'ready for a configurator',
@@ -78,9 +85,18 @@ export class ModelsPanel extends LitElement {
   @state() private upload?: { name: string; progress: number; asset?: Asset; error?: string };
   @state() private dragging = false;
 
+  /** Re-reads the list while a model's delivery file is being made, so its line turns to what shoppers get. */
+  private deliveryPolling?: ReturnType<typeof setTimeout>;
+  private deliveryPolls = 0;
+
   override connectedCallback() {
     super.connectedCallback();
     void this.loadAssets();
+  }
+
+  override disconnectedCallback() {
+    super.disconnectedCallback();
+    clearTimeout(this.deliveryPolling);
   }
 
   private async loadAssets() {
@@ -90,6 +106,18 @@ export class ModelsPanel extends LitElement {
       this.assets = [];
       announce(this, `Could not read the workspace's models: ${errorText(error)}`, 'error');
     }
+    this.followDeliveries();
+  }
+
+  private followDeliveries() {
+    clearTimeout(this.deliveryPolling);
+    if (!this.assets?.some((asset) => asset.delivery.status === 'pending')) return;
+    if (++this.deliveryPolls > DELIVERY_POLLS) return;
+    this.deliveryPolling = setTimeout(async () => {
+      // Quietly: a failed re-read keeps the list as it is and tries again.
+      this.assets = await this.api.assets().catch(() => this.assets);
+      this.followDeliveries();
+    }, DELIVERY_POLL_MS);
   }
 
   private edit(models: ProjectDataDraft['models'], label: string) {
@@ -115,6 +143,8 @@ export class ModelsPanel extends LitElement {
       });
       this.upload = { name: file.name, progress: 100, asset };
       this.assets = [asset, ...(this.assets ?? []).filter((a) => a.id !== asset.id)];
+      this.deliveryPolls = 0;
+      this.followDeliveries();
       this.add(asset);
     } catch (error) {
       this.upload = { name: file.name, progress: 0, error: errorText(error) };

@@ -10,7 +10,9 @@ export interface DeliveryFacts {
   reason: string | null;
 }
 
-const megabytes = (bytes: number) => `${(bytes / 1_000_000).toFixed(1)} MB`;
+/** A file size as people read it: MB from a megabyte (1,000,000 bytes), KB below. */
+const fileSize = (bytes: number) =>
+  bytes >= 1_000_000 ? `${(bytes / 1_000_000).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1000))} KB`;
 
 /**
  * The readiness report's line on the delivery file (docs/delivery-files.md): what shoppers download and what it saved.
@@ -27,7 +29,7 @@ export function deliveryCheck(delivery: DeliveryFacts): Check {
       value: sizeBytes,
       limit: originalBytes,
       message:
-        `Shoppers download ${megabytes(sizeBytes)} instead of ${megabytes(originalBytes)} (${saved}% less): ` +
+        `Shoppers download ${fileSize(sizeBytes)} instead of ${fileSize(originalBytes)} (${saved}% less): ` +
         'textures as WebP of at most 2048 px, geometry compressed with meshopt; names and parts unchanged.',
     };
   }
@@ -38,7 +40,7 @@ export function deliveryCheck(delivery: DeliveryFacts): Check {
     value: null,
     limit: originalBytes,
     message:
-      `Shoppers download the original ${megabytes(originalBytes)}: no delivery file, ` +
+      `Shoppers download the original ${fileSize(originalBytes)}: no delivery file, ` +
       `because ${reason ?? 'it could not be made'}.`,
   };
 }
