@@ -24,6 +24,7 @@ import { DEFAULT_SETTINGS } from '../../server/core/wire/configurator/default-se
 import { createAnimations } from './scene/animations.js';
 import { BaseValues } from './scene/base-values.js';
 import { applyEffects, selectedEffects, textureUrls, type ConfigurableModel } from './scene/effects.js';
+import { prepareLoader } from './scene/meshopt-decoder.js';
 import { applyModelFields } from './scene/model-fields.js';
 import { createModelMaterials } from './scene/model-materials.js';
 import { createNameWarnings, nodeNames } from './scene/node-names.js';
@@ -410,7 +411,9 @@ export function createViewer(
   };
 
   async function loadModel(loader: GLTFLoader, model: LoadingModel, order: number) {
-    const gltf = await loader.parseAsync(await model.file, LoaderUtils.extractUrlBase(model.url));
+    const file = await model.file;
+    await prepareLoader(loader, file);
+    const gltf = await loader.parseAsync(file, LoaderUtils.extractUrlBase(model.url));
     const sceneModel = setup?.scene.models.find((each) => each.id === model.id);
     const warn = (kind: string, name: string) => warnName(model.id, kind, name);
     // Names first: deleting parts and three's renaming must not change what a name reaches.

@@ -1,6 +1,7 @@
 import type { ConfigShareElement } from '../../element/config-share.js';
 import type { ModelViewerElement } from '../../element/features/ar.js';
 import { assert, cleanUp, equal, mountShare, part, recordEvents, sleep, until, untilState } from './helpers.js';
+import { MODEL_FILES, SIGNED_PATHS, gltfJson } from './model-files.js';
 
 afterEach(cleanUp);
 
@@ -54,78 +55,84 @@ describe('<config-share> AR through model-viewer', () => {
     equal(part(element, '[part="ar"]'), null, 'no AR button without AR');
   });
 
-  it('a one-model scene adds <model-viewer ar> lazily and hides the AR button where AR cannot start', async () => {
-    const element = mountShare('plain');
-    await untilState(element, 'ready');
-    await until(() => modelViewerOf(element), 'the model-viewer element', 60_000);
-    assert(fetched(MODEL_VIEWER).length > 0, 'model-viewer was fetched for the one-model scene');
-    const viewer = modelViewerOf(element)!;
-    assert(customElements.get('model-viewer'), 'model-viewer is defined');
-    assert(
-      viewer.getAttribute('src')?.endsWith('/fake/model.glb'),
-      `src is the model's url: ${viewer.getAttribute('src')}`,
-    );
-    assert(viewer.hasAttribute('ar'), 'the ar attribute');
-    equal(viewer.getAttribute('ar-modes'), 'webxr scene-viewer quick-look', 'ar-modes');
-    equal(viewer.getAttribute('orientation'), '0rad 0rad 0rad', 'orientation from the rotation');
-    equal(viewer.getAttribute('scale'), '1 1 1', 'scale');
-    equal(viewer.getAttribute('reveal'), 'manual', 'the model loads only when AR starts');
-    assert(viewer.inert, 'inert while AR is not presenting: no focus stop, not in the accessibility tree');
+  for (const file of MODEL_FILES) {
+    it(`a one-model scene (${file} file) adds <model-viewer ar> lazily, no button where AR cannot start`, async () => {
+      const element = mountShare('plain', file);
+      await untilState(element, 'ready');
+      await until(() => modelViewerOf(element), 'the model-viewer element', 60_000);
+      assert(fetched(MODEL_VIEWER).length > 0, 'model-viewer was fetched for the one-model scene');
+      const viewer = modelViewerOf(element)!;
+      assert(customElements.get('model-viewer'), 'model-viewer is defined');
+      assert(
+        viewer.getAttribute('src')?.endsWith(SIGNED_PATHS[file]),
+        `src is the model's url: ${viewer.getAttribute('src')}`,
+      );
+      assert(viewer.hasAttribute('ar'), 'the ar attribute');
+      equal(viewer.getAttribute('ar-modes'), 'webxr scene-viewer quick-look', 'ar-modes');
+      equal(viewer.getAttribute('orientation'), '0rad 0rad 0rad', 'orientation from the rotation');
+      equal(viewer.getAttribute('scale'), '1 1 1', 'scale');
+      equal(viewer.getAttribute('reveal'), 'manual', 'the model loads only when AR starts');
+      assert(viewer.inert, 'inert while AR is not presenting: no focus stop, not in the accessibility tree');
 
-    await settledModelViewer(element);
-    equal(viewer.loaded, false, 'no second parse of the model for AR that is not started');
-    equal(viewer.canActivateAR, false, 'headless desktop Chromium has no AR');
-    equal(part(element, '[part="ar"]'), null, 'no AR button without AR');
-  });
-
-  it('shows a labelled AR button when model-viewer can start AR, and the click starts it', async () => {
-    const errors = recordEvents('config-share-error');
-    const element = mountShare('plain');
-    await untilState(element, 'ready');
-    const viewer = await settledModelViewer(element);
-    equal(part(element, '[part="ar"]'), null, 'hidden before');
-
-    // A device with AR, as model-viewer reports it: canActivateAR is read again at each load event.
-    let activations = 0;
-    Object.defineProperty(viewer, 'canActivateAR', { configurable: true, get: () => true });
-    Object.defineProperty(viewer, 'activateAR', { configurable: true, value: async () => void activations++ });
-    viewer.dispatchEvent(new CustomEvent('load', { detail: { url: viewer.getAttribute('src') } }));
-    await until(() => part(element, '[part="ar"]'), 'the AR button');
-    let button = part<HTMLButtonElement>(element, '[part="ar"]')!;
-    equal(button.tagName, 'BUTTON', 'a real button');
-    equal(button.type, 'button', 'not a submit button');
-    // The configured scene is exported ahead: until it is in model-viewer, the button waits.
-    equal(button.textContent?.trim(), 'Preparing AR…', 'says it is preparing');
-    assert(button.disabled, 'disabled while preparing');
-    await until(() => !part<HTMLButtonElement>(element, '[part="ar"]')?.disabled, 'the export', 20_000);
-    button = part<HTMLButtonElement>(element, '[part="ar"]')!;
-    equal(button.textContent?.trim(), 'View in AR', 'labelled from the strings');
-    assert(viewer.getAttribute('src')?.startsWith('blob:'), `the export is the src: ${viewer.getAttribute('src')}`);
-    equal(viewer.getAttribute('ar-modes'), 'webxr quick-look', 'no Scene Viewer with a blob src');
-    equal(viewer.getAttribute('orientation'), null, 'the export carries the placement');
-    button.focus();
-    equal(element.shadowRoot!.activeElement, button, 'reachable by keyboard');
-    button.click();
-    equal(activations, 1, 'activateAR called by the click');
-
-    element.strings = { viewInAr: 'In AR ansehen' };
-    await element.updateComplete;
-    equal(part(element, '[part="ar"]')?.textContent?.trim(), 'In AR ansehen', 'a replaced string');
-
-    // AR that fails to start is an event, never an exception into the page.
-    Object.defineProperty(viewer, 'activateAR', {
-      configurable: true,
-      value: () => Promise.reject(new Error('session refused')),
+      await settledModelViewer(element);
+      equal(viewer.loaded, false, 'no second parse of the model for AR that is not started');
+      equal(viewer.canActivateAR, false, 'headless desktop Chromium has no AR');
+      equal(part(element, '[part="ar"]'), null, 'no AR button without AR');
     });
-    part<HTMLButtonElement>(element, '[part="ar"]')!.click();
-    await until(() => errors.seen.some((event) => event.detail.type === 'ar'), 'the ar error event');
-    equal(
-      errors.seen.find((event) => event.detail.type === 'ar')!.detail.message,
-      'session refused',
-      'the error message',
-    );
-    errors.stop();
-  });
+
+    it(`shows a labelled AR button where AR can start, and the click starts it (${file} file)`, async () => {
+      const errors = recordEvents('config-share-error');
+      const element = mountShare('plain', file);
+      await untilState(element, 'ready');
+      const viewer = await settledModelViewer(element);
+      equal(part(element, '[part="ar"]'), null, 'hidden before');
+
+      // A device with AR, as model-viewer reports it: canActivateAR is read again at each load event.
+      let activations = 0;
+      Object.defineProperty(viewer, 'canActivateAR', { configurable: true, get: () => true });
+      Object.defineProperty(viewer, 'activateAR', { configurable: true, value: async () => void activations++ });
+      viewer.dispatchEvent(new CustomEvent('load', { detail: { url: viewer.getAttribute('src') } }));
+      await until(() => part(element, '[part="ar"]'), 'the AR button');
+      let button = part<HTMLButtonElement>(element, '[part="ar"]')!;
+      equal(button.tagName, 'BUTTON', 'a real button');
+      equal(button.type, 'button', 'not a submit button');
+      // The configured scene is exported ahead: until it is in model-viewer, the button waits.
+      equal(button.textContent?.trim(), 'Preparing AR…', 'says it is preparing');
+      assert(button.disabled, 'disabled while preparing');
+      await until(() => !part<HTMLButtonElement>(element, '[part="ar"]')?.disabled, 'the export', 20_000);
+      button = part<HTMLButtonElement>(element, '[part="ar"]')!;
+      equal(button.textContent?.trim(), 'View in AR', 'labelled from the strings');
+      assert(viewer.getAttribute('src')?.startsWith('blob:'), `the export is the src: ${viewer.getAttribute('src')}`);
+      // model-viewer reads the export with its own loader, which has no meshopt decoder: a delivery file's is plain.
+      const exported = await (await fetch(viewer.getAttribute('src')!)).arrayBuffer();
+      const used = (await gltfJson(exported)).extensionsUsed ?? [];
+      assert(!used.some((name) => name.includes('meshopt')), `the export needs no decoder: ${used.join(', ')}`);
+      equal(viewer.getAttribute('ar-modes'), 'webxr quick-look', 'no Scene Viewer with a blob src');
+      equal(viewer.getAttribute('orientation'), null, 'the export carries the placement');
+      button.focus();
+      equal(element.shadowRoot!.activeElement, button, 'reachable by keyboard');
+      button.click();
+      equal(activations, 1, 'activateAR called by the click');
+
+      element.strings = { viewInAr: 'In AR ansehen' };
+      await element.updateComplete;
+      equal(part(element, '[part="ar"]')?.textContent?.trim(), 'In AR ansehen', 'a replaced string');
+
+      // AR that fails to start is an event, never an exception into the page.
+      Object.defineProperty(viewer, 'activateAR', {
+        configurable: true,
+        value: () => Promise.reject(new Error('session refused')),
+      });
+      part<HTMLButtonElement>(element, '[part="ar"]')!.click();
+      await until(() => errors.seen.some((event) => event.detail.type === 'ar'), 'the ar error event');
+      equal(
+        errors.seen.find((event) => event.detail.type === 'ar')!.detail.message,
+        'session refused',
+        'the error message',
+      );
+      errors.stop();
+    });
+  }
 
   it('maps the model rotation (XYZ radians) and scale, or its matrix, to orientation and scale', async () => {
     const { modelViewerTransform } = await import('../../element/features/ar.js');

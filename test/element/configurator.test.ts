@@ -12,12 +12,16 @@ import {
   until,
   untilState,
 } from './helpers.js';
+import { MODEL_FILES, type ModelFile } from './model-files.js';
 
 afterEach(cleanUp);
 
-/** The demo stool of the fake BFF (contract 12.14), prices formatted for en-US unless `locale` says otherwise. */
-const mountStool = (scenario = 'stool', attributes: Record<string, string> = {}) =>
-  mount({ 'project-id': projectOf(scenario), token: 'tok', locale: 'en-US', ...attributes });
+/**
+ * The demo stool of the fake BFF (contract 12.14), prices formatted for en-US unless `locale` says otherwise, its
+ * model signed as `file`.
+ */
+const mountStool = (scenario = 'stool', attributes: Record<string, string> = {}, file: ModelFile = 'original') =>
+  mount({ 'project-id': projectOf(scenario, file), token: 'tok', locale: 'en-US', ...attributes });
 
 async function ready(element: ConfigShareElement) {
   await untilState(element, 'ready');
@@ -293,30 +297,31 @@ describe('<config-share> price', () => {
   });
 });
 
-describe('<config-share> animations', () => {
-  it('buttons play the clip; repeat toggles aria-pressed; playAnimation works from script', async () => {
-    const played = recordEvents('config-share-animation');
-    const element = mountStool();
-    await ready(element);
-    const buttons = [...element.shadowRoot!.querySelectorAll<HTMLButtonElement>('[part="animation-button"]')];
-    equal(
-      buttons.map((button) => [text(button), button.getAttribute('aria-pressed')]),
-      [
-        ['Turn around', null],
-        ['Keep turning', 'false'],
-      ],
-      'named buttons; the loop one is a toggle',
-    );
-    await until(() => part(element, 'canvas') && !part(element, 'progress'), 'the scene drawn');
-    buttons[0].click();
-    await until(() => played.seen.length > 0, 'the animation event');
-    equal(played.seen[0].detail, { animationId: 'turn', trigger: 'button' }, 'a button trigger');
-    buttons[1].click();
-    await until(() => buttons[1].getAttribute('aria-pressed') === 'true', 'pressed');
-    buttons[1].click();
-    await until(() => buttons[1].getAttribute('aria-pressed') === 'false', 'released');
-    equal(await element.playAnimation('turn'), true, 'from script');
-    equal(await element.playAnimation('nope'), false, 'unknown: false, no rejection');
-    played.stop();
+for (const file of MODEL_FILES)
+  describe(`<config-share> animations, the model's ${file} file`, () => {
+    it('buttons play the clip; repeat toggles aria-pressed; playAnimation works from script', async () => {
+      const played = recordEvents('config-share-animation');
+      const element = mountStool('stool', {}, file);
+      await ready(element);
+      const buttons = [...element.shadowRoot!.querySelectorAll<HTMLButtonElement>('[part="animation-button"]')];
+      equal(
+        buttons.map((button) => [text(button), button.getAttribute('aria-pressed')]),
+        [
+          ['Turn around', null],
+          ['Keep turning', 'false'],
+        ],
+        'named buttons; the loop one is a toggle',
+      );
+      await until(() => part(element, 'canvas') && !part(element, 'progress'), 'the scene drawn');
+      buttons[0].click();
+      await until(() => played.seen.length > 0, 'the animation event');
+      equal(played.seen[0].detail, { animationId: 'turn', trigger: 'button' }, 'a button trigger');
+      buttons[1].click();
+      await until(() => buttons[1].getAttribute('aria-pressed') === 'true', 'pressed');
+      buttons[1].click();
+      await until(() => buttons[1].getAttribute('aria-pressed') === 'false', 'released');
+      equal(await element.playAnimation('turn'), true, 'from script');
+      equal(await element.playAnimation('nope'), false, 'unknown: false, no rejection');
+      played.stop();
+    });
   });
-});

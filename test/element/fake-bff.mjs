@@ -1,10 +1,14 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Document, NodeIO } from '@gltf-transform/core';
+import { boxGeometry } from './box-geometry.mjs';
+import { answerDelivery } from './delivery-files.mjs';
 
 /**
  * A fake BFF in web-test-runner's dev server answering the public routes as the real one does. The project id picks
- * the scenario (`<scenario>-<unique>`) so parallel tests never share answers; `GET /fake/log?project=<id>` lists calls,
- * `GET /fake/release?project=<id>` lets the answers `heldpassword` holds go.
+ * the scenario (`<scenario>-<unique>`) so parallel tests never share answers, and `<scenario>.delivery-<unique>` signs
+ * the models' delivery file (docs/delivery-files.md) instead of the original; `GET /fake/log?project=<id>` lists
+ * calls, `GET /fake/release?project=<id>` lets the answers `heldpassword` holds go, `POST /fake/delivery` answers the
+ * delivery file of the GLB it is sent (delivery-files.mjs).
  */
 
 const TOKEN = 'tok';
@@ -12,21 +16,21 @@ export const PASSWORD = 'secret';
 /** The share's revision: `stoolrevised` moves to revision 2 (walnut withdrawn) after its first read. */
 const etagOf = (revision) => `"rev-${revision}"`;
 
-/** A one-cube GLB, built at start-up (no binary fixture in the repository). */
+/** A one-cube GLB, built at start-up (no binary fixture in the repository), its faces as exporters write them. */
 async function cubeGlb() {
   const doc = new Document();
   const buffer = doc.createBuffer();
-  const p = 0.25;
-  const corners = [-p, -p, -p, p, -p, -p, p, p, -p, -p, p, -p, -p, -p, p, p, -p, p, p, p, p, -p, p, p];
-  const faces = [
-    0, 2, 1, 0, 3, 2, 4, 5, 6, 4, 6, 7, 0, 1, 5, 0, 5, 4, 3, 6, 2, 3, 7, 6, 0, 4, 7, 0, 7, 3, 1, 2, 6, 1, 6, 5,
-  ];
-  const position = doc.createAccessor().setType('VEC3').setArray(new Float32Array(corners)).setBuffer(buffer);
-  const indices = doc.createAccessor().setType('SCALAR').setArray(new Uint16Array(faces)).setBuffer(buffer);
+  const { position, normal, uv, indices } = boxGeometry([0.5, 0.5, 0.5], 8);
+  const accessor = (type, array) => doc.createAccessor().setType(type).setArray(array).setBuffer(buffer);
   const material = doc.createMaterial('paint').setBaseColorFactor([0.8, 0.2, 0.1, 1]);
-  const mesh = doc
-    .createMesh('cube')
-    .addPrimitive(doc.createPrimitive().setAttribute('POSITION', position).setIndices(indices).setMaterial(material));
+  const primitive = doc
+    .createPrimitive()
+    .setAttribute('POSITION', accessor('VEC3', position))
+    .setAttribute('NORMAL', accessor('VEC3', normal))
+    .setAttribute('TEXCOORD_0', accessor('VEC2', uv))
+    .setIndices(accessor('SCALAR', indices))
+    .setMaterial(material);
+  const mesh = doc.createMesh('cube').addPrimitive(primitive);
   const node = doc.createNode('cube').setMesh(mesh);
   doc.createScene().addChild(node);
   // `Turn`: one turn about Y in 2 s (the demo stool's clip), for the animation buttons.
@@ -59,6 +63,10 @@ const model = (id, url, x = 0) => ({
 });
 
 const MODEL_URL = '/fake/model.glb';
+/** The delivery file of the same cube (`<scenario>.delivery` projects). */
+const DELIVERY_URL = '/fake/model.delivery.glb';
+/** The largest GLB `POST /fake/delivery` takes. */
+const DELIVERY_BODY_LIMIT = 16 * 1024 * 1024;
 /** `many`: 25 models, the first 20 signed; model-urls knows m21-m23 and not m24, m25. */
 const manyModels = () =>
   Array.from({ length: 25 }, (_, i) => model(`m${i + 1}`, i < 20 ? MODEL_URL : undefined, (i % 5) * 0.6));
@@ -237,12 +245,31 @@ function project(id, scenario) {
   };
 }
 
+/** The payload with its models' files signed at `url` (a delivery project's), where they were at MODEL_URL. */
+function signedAt(payload, url) {
+  if (url === MODEL_URL) return payload;
+  const models = payload.data.models.map((each) => (each.url === MODEL_URL ? { ...each, url } : each));
+  return { ...payload, data: { ...payload.data, models } };
+}
+
 /** The stool's second revision: the owner withdrew the walnut seat; everything else stands. */
 function withoutWalnut(payload) {
   const revised = structuredClone(payload);
   const seat = revised.data.sceneData.optionBlocks.find((block) => block.id === 'seat');
   seat.choices = seat.choices.filter((choice) => choice.id !== 'walnut');
   return revised;
+}
+
+/** The request's body, or null when it is larger than `limit` bytes. */
+async function readBytes(req, limit) {
+  const chunks = [];
+  let length = 0;
+  for await (const chunk of req) {
+    length += chunk.length;
+    if (length > limit) return null;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
 }
 
 async function readJson(req) {
@@ -334,6 +361,12 @@ export async function fakeBff() {
       ctx.body = glb;
       return;
     }
+    if (ctx.path === DELIVERY_URL) return answerDelivery(ctx, glb);
+    if (ctx.path === '/fake/delivery' && ctx.method === 'POST') {
+      const sent = await readBytes(ctx.req, DELIVERY_BODY_LIMIT);
+      if (!sent) return error(ctx, 413, 'payload_too_large', { message: `at most ${DELIVERY_BODY_LIMIT} bytes` });
+      return answerDelivery(ctx, sent);
+    }
     if (ctx.path === '/fake/log') {
       ctx.body = log.get(ctx.query.project) ?? [];
       return;
@@ -348,7 +381,8 @@ export async function fakeBff() {
     const match = /^\/share\/([^/]+)\/([^/]+)(\/model-urls|\/submit|\/events|\/configurations)?$/.exec(ctx.path);
     if (!match) return next();
     const [, projectId, token, action = ''] = match;
-    const scenario = projectId.split('-')[0];
+    const [scenario, file = 'original'] = projectId.split('-')[0].split('.');
+    const modelUrl = file === 'delivery' ? DELIVERY_URL : MODEL_URL;
     const entries = log.get(projectId) ?? [];
     log.set(projectId, entries);
     const entry = {
@@ -363,13 +397,13 @@ export async function fakeBff() {
     };
     entries.push(entry);
     try {
-      await answer(ctx, { projectId, token, action, scenario, entry, entries });
+      await answer(ctx, { projectId, token, action, scenario, modelUrl, entry, entries });
     } finally {
       entry.status = ctx.status;
     }
   };
 
-  async function answer(ctx, { projectId, token, action, scenario, entry, entries }) {
+  async function answer(ctx, { projectId, token, action, scenario, modelUrl, entry, entries }) {
     if (scenario === 'down') {
       // A network failure as the browser sees one: the connection closes without an answer.
       ctx.respond = false;
@@ -390,7 +424,7 @@ export async function fakeBff() {
         await new Promise((resolve) => held.set(projectId, [...(held.get(projectId) ?? []), resolve]));
       if (entry.password !== PASSWORD) return error(ctx, 401, 'invalid_password');
     }
-    const payload = project(projectId, scenario);
+    const payload = signedAt(project(projectId, scenario), modelUrl);
 
     if (action === '/events') {
       // `stoolgone`: the events route refuses for good; `stoolbusy`: the first batch is told to wait 3 s.
@@ -413,7 +447,7 @@ export async function fakeBff() {
       const known = new Set(payload.data.models.filter((m) => m.url || KNOWN_UNSIGNED.has(m.id)).map((m) => m.id));
       ctx.body = {
         success: true,
-        urls: Object.fromEntries(ids.filter((id) => known.has(id)).map((id) => [id, MODEL_URL])),
+        urls: Object.fromEntries(ids.filter((id) => known.has(id)).map((id) => [id, modelUrl])),
       };
       return;
     }

@@ -1,5 +1,6 @@
 import '../../element/index.js';
 import type { ConfigShareElement, ConfigShareState } from '../../element/config-share.js';
+import type { ModelFile } from './model-files.js';
 
 /** What the fake BFF (fake-bff.mjs) logged of one request. */
 export interface LoggedRequest {
@@ -35,8 +36,9 @@ export async function until(condition: () => unknown, what: string, timeout = 60
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A project id of the fake BFF: the scenario, then something unique to this test. */
-export const projectOf = (scenario: string) => `${scenario}-${Math.random().toString(36).slice(2)}`;
+/** A project id of the fake BFF: the scenario (its models signed as `file`), then something unique to this test. */
+export const projectOf = (scenario: string, file: ModelFile = 'original') =>
+  `${scenario}${file === 'delivery' ? '.delivery' : ''}-${Math.random().toString(36).slice(2)}`;
 
 /** Adds `<config-share>` with these attributes to the page. */
 export function mount(attributes: Record<string, string>): ConfigShareElement {
@@ -48,7 +50,8 @@ export function mount(attributes: Record<string, string>): ConfigShareElement {
 }
 
 /** A share of the fake BFF, mounted: `token` is its valid token. */
-export const mountShare = (scenario: string) => mount({ 'project-id': projectOf(scenario), token: 'tok' });
+export const mountShare = (scenario: string, file: ModelFile = 'original') =>
+  mount({ 'project-id': projectOf(scenario, file), token: 'tok' });
 
 export const untilState = (element: ConfigShareElement, state: ConfigShareState) =>
   until(() => element.getAttribute('state') === state, `state ${state} (is ${element.getAttribute('state')})`);

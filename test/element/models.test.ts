@@ -11,6 +11,7 @@ import {
   untilState,
   mountShare,
 } from './helpers.js';
+import { MODEL_FILES } from './model-files.js';
 
 afterEach(cleanUp);
 
@@ -55,24 +56,25 @@ describe('<config-share> models and screenshots', () => {
     events.stop();
   });
 
-  it('screenshot() returns a PNG data URL of the rendered scene', async () => {
-    const element = mountShare('plain');
-    await untilState(element, 'ready');
-    const png = await element.screenshot();
-    assert(png && png.startsWith('data:image/png;base64,'), `a PNG data URL: ${png?.slice(0, 40)}`);
-    const image = new Image();
-    image.src = png;
-    await image.decode();
-    assert(image.width > 0 && image.height > 0, 'decodes as an image');
-    // The cube is red on white: some pixel is not white.
-    const canvas = document.createElement('canvas');
-    [canvas.width, canvas.height] = [image.width, image.height];
-    const context = canvas.getContext('2d')!;
-    context.drawImage(image, 0, 0);
-    const pixels = context.getImageData(0, 0, image.width, image.height).data;
-    assert(
-      pixels.some((value, index) => index % 4 !== 3 && value < 200),
-      'the model is drawn',
-    );
-  });
+  for (const file of MODEL_FILES)
+    it(`screenshot() returns a PNG data URL of the rendered scene, the model's ${file} file`, async () => {
+      const element = mountShare('plain', file);
+      await untilState(element, 'ready');
+      const png = await element.screenshot();
+      assert(png && png.startsWith('data:image/png;base64,'), `a PNG data URL: ${png?.slice(0, 40)}`);
+      const image = new Image();
+      image.src = png;
+      await image.decode();
+      assert(image.width > 0 && image.height > 0, 'decodes as an image');
+      // The cube is red on white: some pixel is not white.
+      const canvas = document.createElement('canvas');
+      [canvas.width, canvas.height] = [image.width, image.height];
+      const context = canvas.getContext('2d')!;
+      context.drawImage(image, 0, 0);
+      const pixels = context.getImageData(0, 0, image.width, image.height).data;
+      assert(
+        pixels.some((value, index) => index % 4 !== 3 && value < 200),
+        'the model is drawn',
+      );
+    });
 });

@@ -10,14 +10,28 @@ import type {
 import type { PublicProject } from '../../server/core/wire/public-project.js';
 import { DEFAULT_SETTINGS } from '../../server/core/wire/configurator/default-settings.js';
 import { equal } from './helpers.js';
+import { assertDeliveryFile, deliveryFileOf, type ModelFile } from './model-files.js';
 import { stoolGlb } from './stool-glb.js';
 
 /**
  * The viewer chunk on its own over the test stool (stool-glb.ts: each part a colour of its own) on a 96 px
- * canvas: what the viewer and effect pixel tests share.
+ * canvas, from its original file or its delivery file: what the viewer and effect pixel tests share.
  */
 
-const glb = stoolGlb();
+const original = stoolGlb();
+let delivery: Promise<ArrayBuffer> | undefined;
+
+/** The stool's bytes as that file, a copy of their own (parsing may transfer them). */
+export async function stoolFile(file: ModelFile): Promise<ArrayBuffer> {
+  if (file === 'original') return (await original).slice(0);
+  // Made once a page; a fixture the server would not optimise fails here, with its reason.
+  delivery ??= original.then(async (glb) => {
+    const made = await deliveryFileOf(glb);
+    await assertDeliveryFile(made, { webp: true });
+    return made;
+  });
+  return (await delivery).slice(0);
+}
 export const vec = (x: number, y: number, z: number) => ({ x, y, z });
 
 /** The defaults, without shadows: pixels read back are the parts' own colours. */
@@ -102,15 +116,20 @@ afterEach(() => {
   }
 });
 
-/** The stool loaded in a viewer on a 96 px stage, removed after the test; its stage holds the canvas. */
-export async function mountStool(scene: Scene, options: Options = {}): Promise<{ viewer: Viewer; stage: HTMLElement }> {
+/** The stool (that file of it) in a viewer on a 96 px stage, removed after the test; its stage holds the canvas. */
+export async function mountStool(
+  scene: Scene,
+  options: Options = {},
+  file: ModelFile = 'original',
+): Promise<{ viewer: Viewer; stage: HTMLElement }> {
+  const bytes = await stoolFile(file);
   const stage = document.createElement('div');
   stage.style.cssText = 'width:96px;height:96px';
   document.body.append(stage);
   const viewer = createViewer(stage, STOOL_DATA, 'Stool', { scene, options });
   mounted.push({ viewer, stage });
-  const file = glb.then((bytes) => bytes.slice(0));
-  const failed = await viewer.load([{ ...STOOL_MODEL, url: '/fake/stool.glb', file }]);
-  equal(failed, [], 'the stool loads');
+  const url = file === 'original' ? '/fake/stool.glb' : '/fake/stool.delivery.glb';
+  const failed = await viewer.load([{ ...STOOL_MODEL, url, file: Promise.resolve(bytes) }]);
+  equal(failed, [], `the stool's ${file} file loads`);
   return { viewer, stage };
 }
