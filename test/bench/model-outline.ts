@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chairDocument, glbOf } from '../../scripts/start/fixture-libraries/models.js';
+import { measuredProcess, type MeasuredRun } from './measured-process.js';
 
 /**
  * The outline an upload stores (server/core/domain/models/model-outline.ts) of a ~30 MB GLB, next to
@@ -10,12 +10,6 @@ import { chairDocument, glbOf } from '../../scripts/start/fixture-libraries/mode
  * the same way (node with tsx), so the start-up they share cancels out in the comparison.
  */
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
-
-interface Run {
-  ms: number;
-  maxRssBytes: number;
-  out: string;
-}
 
 export interface ModelOutlineBenchResult {
   fileBytes: number;
@@ -29,28 +23,6 @@ export interface ModelOutlineBenchResult {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-/** Runs `node --import tsx --import report-max-rss.mjs ...args`: its wall clock, peak RSS and output. */
-function measured(args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const preload = new URL('./report-max-rss.mjs', import.meta.url).href;
-    const started = performance.now();
-    const child = spawn(process.execPath, ['--import', 'tsx', '--import', preload, ...args], {
-      cwd: process.cwd(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      const rss = /MAX_RSS_BYTES (\d+)/.exec(err);
-      if (code !== 0 || !rss) reject(new Error(`bench: ${args.join(' ')} exited ${code}: ${err.slice(-500)}`));
-      else resolve({ ms: performance.now() - started, maxRssBytes: Number(rss[1]), out });
-    });
-  });
-}
-
 export async function benchModelOutline(): Promise<ModelOutlineBenchResult> {
   const work = await mkdtemp(path.join(tmpdir(), 'cs-bench-outline-'));
   try {
@@ -58,16 +30,16 @@ export async function benchModelOutline(): Promise<ModelOutlineBenchResult> {
     const file = path.join(work, 'model.glb');
     await writeFile(file, glb);
     const cli = path.join(process.cwd(), 'node_modules', '@gltf-transform', 'cli', 'bin', 'cli.js');
-    const runs = { outline: [] as Run[], inspect: [] as Run[], idle: [] as Run[] };
+    const runs = { outline: [] as MeasuredRun[], inspect: [] as MeasuredRun[], idle: [] as MeasuredRun[] };
     // One warm-up of each (tsx's cache, the file in the page cache), then alternating rounds.
-    await measured(['test/bench/outline-file.ts', file]);
-    await measured([cli, 'inspect', file]);
+    await measuredProcess(['test/bench/outline-file.ts', file]);
+    await measuredProcess([cli, 'inspect', file]);
     for (let i = 0; i < ROUNDS; i++) {
-      runs.outline.push(await measured(['test/bench/outline-file.ts', file]));
-      runs.inspect.push(await measured([cli, 'inspect', file]));
-      runs.idle.push(await measured(['test/bench/outline-file.ts']));
+      runs.outline.push(await measuredProcess(['test/bench/outline-file.ts', file]));
+      runs.inspect.push(await measuredProcess([cli, 'inspect', file]));
+      runs.idle.push(await measuredProcess(['test/bench/outline-file.ts']));
     }
-    const summary = (list: Run[]) => ({
+    const summary = (list: MeasuredRun[]) => ({
       ms: median(list.map((r) => r.ms)),
       maxRssBytes: median(list.map((r) => r.maxRssBytes)),
     });
