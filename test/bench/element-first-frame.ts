@@ -3,6 +3,7 @@ import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { demoStoolGlb } from '../../scripts/start/demo-model.js';
 import { ELEMENT_ENTRY } from '../../scripts/start/element-build.js';
+import type { Request } from 'playwright-core';
 import { openShopBrowser } from './shop-browser.js';
 
 /**
@@ -13,10 +14,21 @@ export interface ElementFigures {
   loaderGzipBytes: number;
   elementFirstFrameMs: number;
   modelViewerFirstFrameMs: number;
+  /** Response bytes as sent (compressed where the server compressed them) each page received by its first frame. */
+  elementBytes: number;
+  modelViewerBytes: number;
   /** Pages loaded of each kind, and every measurement in order. */
   rounds: number;
   elementSamples: number[];
   modelViewerSamples: number[];
+}
+
+/** The GLB both pages show, uploaded through POST /assets; the element's page reads it through the public read. */
+export interface FirstFrameModel {
+  glb: Uint8Array;
+  fileName: string;
+  /** Resolves once the uploaded asset is ready to be shown (its delivery file made, say). */
+  ready?: (assetId: string) => Promise<void>;
 }
 
 /** Alternating loads of each page (BENCH_ELEMENT_ROUNDS, default 5). */
@@ -27,20 +39,24 @@ export async function measureElement(options: {
   apiUrl: string;
   bffUrl: string;
   ownerHeaders: Record<string, string>;
+  /** Default: the demo stool. */
+  model?: FirstFrameModel;
 }): Promise<ElementFigures> {
   const { apiUrl, bffUrl, ownerHeaders } = options;
   const loaderGzipBytes = gzipSync(await readFile(ELEMENT_ENTRY), { level: 9 }).byteLength;
+  const model = options.model ?? { glb: await demoStoolGlb(), fileName: 'stool.glb' };
 
-  // One project whose one model is the demo stool, shared.
+  // One project whose one model is the uploaded one, shared.
   const form = new FormData();
-  form.append('file', new Blob([Buffer.from(await demoStoolGlb())], { type: 'model/gltf-binary' }), 'stool.glb');
-  const { asset } = await (
-    await fetch(`${apiUrl}/assets`, {
-      method: 'POST',
-      headers: { authorization: ownerHeaders.authorization },
-      body: form,
-    })
-  ).json();
+  form.append('file', new Blob([Buffer.from(model.glb)], { type: 'model/gltf-binary' }), model.fileName);
+  const uploaded = await fetch(`${apiUrl}/assets`, {
+    method: 'POST',
+    headers: { authorization: ownerHeaders.authorization },
+    body: form,
+  });
+  if (!uploaded.ok) throw new Error(`bench: POST /assets answered ${uploaded.status}: ${await uploaded.text()}`);
+  const { asset } = await uploaded.json();
+  await model.ready?.(asset.id);
   const { project } = await (
     await fetch(`${apiUrl}/projects`, {
       method: 'POST',
@@ -48,7 +64,7 @@ export async function measureElement(options: {
       body: JSON.stringify({
         name: 'first frame',
         type: 'configurator',
-        data: { models: [{ id: 'stool', fileName: asset.fileName, assetId: asset.id }], sceneData: {} },
+        data: { models: [{ id: 'model', fileName: asset.fileName, assetId: asset.id }], sceneData: {} },
       }),
     })
   ).json();
@@ -99,6 +115,8 @@ export async function measureElement(options: {
     const profileDir = process.env.BENCH_PROFILE_DIR;
     const firstFrame = async (page: string, profile = false) => {
       const context = await browser.newContext(); // a cold cache each time
+      const finished: Request[] = [];
+      context.on('requestfinished', (request) => finished.push(request));
       const tab = await context.newPage();
       const cdp = profile ? await context.newCDPSession(tab) : undefined;
       if (cdp) {
@@ -113,6 +131,8 @@ export async function measureElement(options: {
           polling: 50,
         })
         .then((handle) => handle.jsonValue())) as number;
+      const bodies = await Promise.all(finished.map(async (request) => (await request.sizes()).responseBodySize));
+      const bytes = bodies.reduce((sum, size) => sum + size, 0);
       if (cdp && profileDir) {
         const { profile: taken } = await cdp.send('Profiler.stop');
         const name = page.slice(1, -'.html'.length);
@@ -147,19 +167,27 @@ export async function measureElement(options: {
         }
       }
       await context.close();
-      return ms;
+      return { ms, bytes };
     };
     const element: number[] = [];
     const anchor: number[] = [];
+    const elementBytes: number[] = [];
+    const anchorBytes: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       const profile = profileDir !== undefined && round === ROUNDS - 1;
-      element.push(await firstFrame('/element.html', profile));
-      anchor.push(await firstFrame('/model-viewer.html', profile));
+      const elementRound = await firstFrame('/element.html', profile);
+      const anchorRound = await firstFrame('/model-viewer.html', profile);
+      element.push(elementRound.ms);
+      anchor.push(anchorRound.ms);
+      elementBytes.push(elementRound.bytes);
+      anchorBytes.push(anchorRound.bytes);
     }
     return {
       loaderGzipBytes,
       elementFirstFrameMs: median(element),
       modelViewerFirstFrameMs: median(anchor),
+      elementBytes: median(elementBytes),
+      modelViewerBytes: median(anchorBytes),
       rounds: ROUNDS,
       elementSamples: element,
       modelViewerSamples: anchor,
