@@ -26,6 +26,7 @@ import { benchStartup, printStartup } from './startup.js';
 import { benchSoak, printSoak } from './soak.js';
 import { benchAnalytics, benchVisitorEvents, printAnalytics, printVisitorEvents } from './visitor-events.js';
 import { benchCartConfigurations, printCartConfigurations } from './cart-configurations.js';
+import { benchDeliveryFiles, printDeliveryFiles } from './delivery-files.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 8);
 // 50 connections: how the issue measured the public read and bare Fastify from outside.
@@ -36,8 +37,8 @@ const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const ELEMENT_ONLY = process.env.BENCH_ONLY === 'element';
 const base = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 /**
- * `BENCH_ONLY=webhooks|libraries|outline|scale-out|bff|startup|options|preview|events|cart|analytics|soak` runs that
- * benchmark alone (element: above).
+ * `BENCH_ONLY=webhooks|libraries|outline|scale-out|bff|startup|options|preview|events|cart|analytics|delivery|soak`
+ * runs that benchmark alone (element: above).
  */
 const ONLY = process.env.BENCH_ONLY;
 
@@ -330,6 +331,14 @@ async function main() {
       printOptionChange(await measureOptionChange({ apiUrl: api, bffUrl, ownerHeaders: owner }));
       return;
     }
+    const deliveryRows = async () => {
+      await ensureElementBuilt((line) => console.error(line));
+      printDeliveryFiles(await benchDeliveryFiles({ env, apiUrl: api, bffUrl, ownerHeaders: owner }));
+    };
+    if (ONLY === 'delivery') {
+      await deliveryRows();
+      return;
+    }
     const previewRows = async () => {
       const say = (line: string) => console.error(line);
       await Promise.all([ensureElementBuilt(say), ensureConsoleBuilt(say)]);
@@ -610,6 +619,7 @@ async function main() {
     if (!ELEMENT_ONLY) {
       printOptionChange(await measureOptionChange({ apiUrl: api, bffUrl, ownerHeaders: owner }));
       await previewRows();
+      await deliveryRows();
       printStartup(await benchStartup({ env, rounds: ROUNDS }));
     }
   } finally {
