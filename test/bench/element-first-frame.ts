@@ -4,6 +4,7 @@ import path from 'node:path';
 import { demoStoolGlb } from '../../scripts/start/demo-model.js';
 import { ELEMENT_ENTRY } from '../../scripts/start/element-build.js';
 import type { Request } from 'playwright-core';
+import sharp from 'sharp';
 import { openShopBrowser } from './shop-browser.js';
 
 /**
@@ -34,6 +35,13 @@ export interface FirstFrameModel {
 /** Alternating loads of each page (BENCH_ELEMENT_ROUNDS, default 5). */
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ELEMENT_ROUNDS ?? 5));
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/** Whether every pixel of a PNG (or none could be taken: empty) is the same colour. */
+async function oneColour(png: Buffer): Promise<boolean> {
+  if (png.byteLength === 0) return true;
+  const { channels } = await sharp(png).stats();
+  return channels.every((channel) => channel.min === channel.max);
+}
 
 export async function measureElement(options: {
   apiUrl: string;
@@ -85,9 +93,10 @@ export async function measureElement(options: {
         // The scene's canvas is there and its progress bar gone: the model is parsed and drawn. The
         // frame reaches the screen at the next animation frame, as model-viewer's load event does.
         // Nothing heavy runs while loading (a screenshot per frame would compete with the parse);
-        // the drawn frame is checked for content afterwards (window.drawn), outside the timing.
+        // the drawn frame is checked for content afterwards (window.drawnPng), outside the timing.
         const el = document.querySelector('config-share');
-        const blank = (png) => png.length < 3000; // a one-colour 400 × 400 PNG is a few hundred bytes
+        // A model the element could not download or parse is left out of a scene that is still 'ready'.
+        el.addEventListener('config-share-model-missing', (event) => (window.modelsMissing = event.detail.modelIds));
         (function poll() {
           const root = el.shadowRoot;
           const drawn = root?.querySelector('.stage canvas') && !root.querySelector('progress');
@@ -95,8 +104,8 @@ export async function measureElement(options: {
           requestAnimationFrame(done ? () => {
             window.firstFrame = performance.now();
             el.screenshot().then(
-              (png) => ((window.drawnPng = png), (window.drawn = !blank(png))),
-              () => (window.drawn = false),
+              (png) => (window.drawnPng = png),
+              () => (window.drawnPng = ''),
             );
           } : poll);
         })();
@@ -150,21 +159,23 @@ export async function measureElement(options: {
         );
       }
       if (page === '/element.html') {
-        const drawn = await tab
-          .waitForFunction(() => (globalThis as { drawn?: boolean }).drawn, undefined, { timeout: 30_000, polling: 50 })
-          .then(
-            (handle) => handle.jsonValue(),
-            () => false,
-          );
-        if (!drawn) throw new Error('the element reported its model drawn, but its canvas is blank');
-        if (cdp && profileDir) {
-          // The drawn frame itself, to look at next to the profile.
-          const png = (await tab.evaluate(() => (globalThis as { drawnPng?: string }).drawnPng)) ?? '';
-          await writeFile(
-            path.join(profileDir, 'element-first-frame.png'),
-            Buffer.from(png.replace(/^data:image\/png;base64,/, ''), 'base64'),
-          );
-        }
+        type Drawn = { drawnPng?: string; modelsMissing?: string[] };
+        const { png, missing } = (await tab
+          .waitForFunction(
+            () => {
+              const page = globalThis as Drawn;
+              return page.drawnPng !== undefined && { png: page.drawnPng, missing: page.modelsMissing };
+            },
+            undefined,
+            { timeout: 30_000, polling: 50 },
+          )
+          .then((handle) => handle.jsonValue())) as { png: string; missing?: string[] };
+        if (missing) throw new Error(`the element left its model out of the scene (${missing.join(', ')})`);
+        const frame = Buffer.from(png.replace(/^data:image\/png;base64,/, ''), 'base64');
+        if (await oneColour(frame))
+          throw new Error('the element reported its model drawn, but its canvas is one colour');
+        // The drawn frame itself, to look at next to the profile.
+        if (cdp && profileDir) await writeFile(path.join(profileDir, 'element-first-frame.png'), frame);
       }
       await context.close();
       return { ms, bytes };
