@@ -333,7 +333,8 @@ async function main() {
     }
     const deliveryRows = async () => {
       await ensureElementBuilt((line) => console.error(line));
-      printDeliveryFiles(await benchDeliveryFiles({ env, apiUrl: api, bffUrl, ownerHeaders: owner }));
+      if (!printDeliveryFiles(await benchDeliveryFiles({ env, apiUrl: api, bffUrl, ownerHeaders: owner })))
+        process.exitCode = 1;
     };
     if (ONLY === 'delivery') {
       await deliveryRows();
