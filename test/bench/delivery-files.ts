@@ -19,26 +19,10 @@ const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
  * The CLI's optimize limited to the delivery file's steps: dedup, weld, resample, prune, textures as WebP at most
  * 2048 px, meshopt; no instancing, palettes, flattening, joins, simplification or sparse accessors.
  */
-const CLI_OPTIMIZE = [
-  '--compress',
-  'meshopt',
-  '--texture-compress',
-  'webp',
-  '--texture-size',
-  '2048',
-  '--instance',
-  'false',
-  '--flatten',
-  'false',
-  '--join',
-  'false',
-  '--simplify',
-  'false',
-  '--palette',
-  'false',
-  '--sparse',
-  'false',
-];
+const CLI_OPTIMIZE = (
+  '--compress meshopt --texture-compress webp --texture-size 2048 --instance false --flatten false --join false ' +
+  '--simplify false --palette false --sparse false'
+).split(' ');
 
 export interface DeliveryFilesBenchResult {
   rounds: number;
@@ -147,19 +131,20 @@ export async function benchDeliveryFiles(options: {
           const answer = await fetch(`${apiUrl}/assets/${assetId}`, {
             headers: { authorization: ownerHeaders.authorization },
           });
+          if (!answer.ok) throw new Error(`bench: GET /assets/:id answered ${answer.status}`);
           const { asset } = (await answer.json()) as {
-            asset?: { delivery?: { status: string; sizeBytes?: number } };
+            asset: { delivery: { status: string; sizeBytes: number | null; reason: string | null } };
           };
-          const status = asset?.delivery?.status;
-          if (status !== undefined && status !== 'pending' && status !== 'ready')
-            throw new Error(`bench: the delivery file is ${status}: ${JSON.stringify(asset?.delivery)}`);
-          return status === 'ready' ? asset!.delivery! : undefined;
+          const { status, sizeBytes, reason } = asset.delivery;
+          if (status !== 'pending' && status !== 'ready')
+            throw new Error(`bench: the product model's delivery file is ${status}: ${reason}`);
+          return status === 'ready' ? { sizeBytes: sizeBytes ?? 0 } : undefined;
         },
         'the delivery file',
         5 * 60_000,
       );
       uploadToReadyMs = performance.now() - started;
-      storedDeliveryBytes = delivery.sizeBytes ?? 0;
+      storedDeliveryBytes = delivery.sizeBytes;
     };
     const firstFrame = await measureElement({
       apiUrl,
