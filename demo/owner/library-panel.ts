@@ -177,7 +177,7 @@ export class LibraryPanel extends LitElement {
           'error',
         );
       else this.poll(jobId);
-    }, POLL_MS);
+    }, afterMs);
   }
 
   private async connect() {
