@@ -1,6 +1,6 @@
 # One image for every process; the command picks which (see compose.yaml and docs/operations.md).
-# The processes run compiled (`npm run build`, into dist/) with plain node, which receives SIGTERM
-# itself (graceful shutdown); no TypeScript is loaded at start.
+# `npm run build` makes dist/: the processes, run compiled with plain node, which receives SIGTERM
+# itself (graceful shutdown; no TypeScript is loaded at start), and the element and console the BFF serves.
 #   docker run IMAGE                                            the API server (default)
 #   docker run IMAGE node dist/worker/main.js                   a worker
 #   docker run IMAGE node dist/bff/main.js                      a BFF
@@ -11,7 +11,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
-RUN npm run build && npm run build:element && npm run build:console
+RUN npm run build
 
 FROM node:20-bookworm-slim
 # One process per container: the worker's health port can be fixed, for probes (EXPOSE below).

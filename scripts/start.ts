@@ -15,7 +15,6 @@ import {
 import { startEmbeddedPostgres } from './start/embedded-postgres.js';
 import { watchLauncher } from './start/launcher-watch.js';
 import { ensureRedis } from './start/local-redis.js';
-import { ensureConsoleBuilt, ensureElementBuilt } from './start/element-build.js';
 import { QUEUE_DASHBOARD_PATH } from '../server/plugins/queue-dashboard.js';
 import { DATA_DIR, ROOT } from './start/paths.js';
 import { isPortFree, pickPort, waitFor } from './start/ports.js';
@@ -27,7 +26,8 @@ import { Supervisor } from './start/supervisor.js';
 
 /**
  * `npm start`: everything on one machine, providing what the environment lacks (architecture.md,
- * "Defaults and scale"). Ctrl-C stops the children first, then what this script started.
+ * "Defaults and scale"). Ctrl-C stops the children first, then what this script started. `npm start` runs
+ * `npm run build` first, so the processes, the element and the console it serves are current.
  */
 
 /** What the demo page's state switcher reads (generated, not committed). */
@@ -256,10 +256,6 @@ async function main() {
   config = loadAllSettings(env);
   facts.push(`Storage\t${config.storage.driver === 'local' ? config.storage.dir : 's3'}`);
   await writeRuntimeEnv({ ...settings, DATABASE_URL: config.databaseUrl, REDIS_URL: config.redisUrl });
-
-  // The BFF serves the element bundle: build it first when it is missing or older than its sources.
-  await ensureElementBuilt(say);
-  await ensureConsoleBuilt(say);
 
   // Applies pending migrations before any process starts.
   const services = await openCliServices(config);

@@ -1,2 +1,2 @@
-/** The owner console's entry (built by `npm run build:console` into dist/console/). */
+/** The owner console's entry (built by `npm run build` into dist/console/). */
 import './owner-console.js';

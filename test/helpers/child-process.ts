@@ -27,15 +27,18 @@ export function startTsProcess(script: string, env: Record<string, string>): Chi
   return startNodeProcess(script, ['--import', 'tsx', script], env);
 }
 
-/** Runs an entry point's build (`dist/<script>.js`, from `npm run build`) with plain node, as start:* does. */
-export function startBuiltProcess(script: string, env: Record<string, string>): ChildProcessHandle {
+/**
+ * Runs an entry point's build (`dist/<script>.js`, from `npm run build`) with plain node, as start:* does; `root` is
+ * the project it was built in (default: this checkout).
+ */
+export function startBuiltProcess(script: string, env: Record<string, string>, root = ROOT): ChildProcessHandle {
   const built = `dist/${script.replace(/\.ts$/, '.js')}`;
-  return startNodeProcess(built, [built], env);
+  return startNodeProcess(built, [built], env, root);
 }
 
-function startNodeProcess(script: string, args: string[], env: Record<string, string>): ChildProcessHandle {
+function startNodeProcess(script: string, args: string[], env: Record<string, string>, cwd = ROOT): ChildProcessHandle {
   const child = spawn(process.execPath, args, {
-    cwd: ROOT,
+    cwd,
     // Only what the program needs: the test runner's own variables stay out.
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

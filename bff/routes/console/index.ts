@@ -4,7 +4,7 @@ import { consoleContentSecurityPolicy } from './content-security-policy.js';
 
 /** Options of the owner console routes. */
 export interface ConsoleRouteOptions {
-  /** The built console (`npm run build:console`): `index.html` and hashed chunks in `assets/`. */
+  /** The built console (`npm run build`): `index.html` and hashed chunks in `assets/`. */
   root: string;
   /** Where the console's browser calls the owner API (CONSOLE_API_URL, else the BFF's upstream). */
   apiBase: string;

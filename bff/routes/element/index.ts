@@ -4,7 +4,7 @@ import path from 'node:path';
 
 /** Options of the element routes. */
 export interface ElementRouteOptions {
-  /** The built element (`npm run build:element`): `config-share.js` and hashed chunks in `assets/`. */
+  /** The built element (`npm run build`): `config-share.js` and hashed chunks in `assets/`. */
   root: string;
 }
 
