@@ -2,6 +2,26 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig, type ViteUserConfig } from 'vitest/config';
 
 /**
+ * Vitest's projects: `unit` needs no Postgres, Redis, browser or running service (so no template database);
+ * `integration` runs the server, worker and BFF against the real services; `e2e` is test/e2e (whole stacks, browsers).
+ */
+const UNIT = [
+  'test/owner/**/*.test.ts',
+  'test/server/wire/**/*.test.ts',
+  'test/bff/{read-cache-key,share-ids}.test.ts',
+  'test/server/{demo-model,scene-format,visitor-month-spans}.test.ts',
+  'test/server/core/{access-tokens,check-model-file,config,cpu-pool,deadline,delivery-file,dependency-errors}.test.ts',
+  'test/server/core/{embed-hosts,form-field-rules,image-data-url,image-dimensions,import-model-in-pool}.test.ts',
+  'test/server/core/{model-outline,public-payload,safe-unzip,scene-names,settings-table,ssrf-guard}.test.ts',
+  'test/server/core/{storage,validator-corpus}.test.ts',
+  'test/worker/{fetch-logo,mail,price-rows,render-request-pdf,request-rows,screenshot-for-pdf}.test.ts',
+];
+/** Benchmarks run with `npm run bench`, test/element in web-test-runner. */
+const NOT_VITEST = ['test/bench/**', 'test/element/**'];
+/** Migrates the template database each integration and e2e file copies. */
+const SERVICES = 'test/helpers/global-setup.ts';
+
+/**
  * Vitest runs the Node tests (test/element runs in web-test-runner). `vite build` is the element (one stable entry that
  * the BFF serves at /element/config-share.js, hashed chunks it may cache forever); `--mode console` the owner console.
  */
@@ -40,13 +60,24 @@ export default defineConfig(({ mode }) =>
           },
         },
         test: {
-          include: ['test/**/*.test.ts'],
-          exclude: ['test/bench/**', 'test/element/**', 'node_modules/**'],
-          globalSetup: ['test/helpers/global-setup.ts'],
           pool: 'forks',
           testTimeout: 30_000,
           hookTimeout: 60_000,
           teardownTimeout: 30_000,
+          projects: [
+            // Pure CPU work that shares nothing: a file per core (the default leaves one core to Vitest itself).
+            { extends: true, test: { name: 'unit', include: UNIT, maxWorkers: 2 } },
+            {
+              extends: true,
+              test: {
+                name: 'integration',
+                include: ['test/**/*.test.ts'],
+                exclude: [...UNIT, 'test/e2e/**', ...NOT_VITEST],
+                globalSetup: [SERVICES],
+              },
+            },
+            { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], globalSetup: [SERVICES] } },
+          ],
         },
       },
 );
