@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { Job } from 'bullmq';
+import { randomBytes } from 'node:crypto';
+import { Queue, Worker, type Job } from 'bullmq';
 import { QUEUES } from '../../server/core/jobs/queues.js';
 import { TimeoutError } from '../../server/core/platform/deadline.js';
 import { defineJob, jobOptions, runJob } from '../../worker/jobs/define-job.js';
 import type { WorkerDeps } from '../../worker/deps.js';
+import { waitFor } from './submission-fixtures.js';
 
-/** What a job type declares is what BullMQ gets and what a run is held to. */
+/** What a job type declares is what BullMQ does with its jobs (a real queue on Redis) and what a run is held to. */
 const deps = {} as WorkerDeps;
 const job = { name: 'slow', data: {} } as Job;
 
@@ -42,21 +44,91 @@ describe('job types', () => {
     await expect(running).rejects.toThrow('cancelled');
   });
 
-  it('hand BullMQ their attempts and backoff with the job id', () => {
-    const type = defineJob({
-      queue: QUEUES.submissionSteps,
-      name: 'declared',
-      attempts: 3,
-      backoff: { type: 'exponential', delay: 500 },
-      timeoutMs: 1000,
-      process: async () => ({}),
-    });
-    expect(jobOptions(type, 'job-1')).toEqual({
-      jobId: 'job-1',
-      attempts: 3,
-      backoff: { type: 'exponential', delay: 500 },
-      removeOnComplete: 100,
-      removeOnFail: 100,
-    });
+  it('are retried by BullMQ as declared: after the backoff, past a timeout, up to the attempts; kept as declared', async () => {
+    const connection = { host: '127.0.0.1', port: 6379, maxRetriesPerRequest: null };
+    const prefix = `cs-define-job-${randomBytes(4).toString('hex')}`;
+    const queue = new Queue(QUEUES.submissionSteps, { connection, prefix });
+    const runs = new Map<string, number[]>();
+    const ran = (job: Job) => {
+      runs.set(job.id!, [...(runs.get(job.id!) ?? []), Date.now()]);
+      return runs.get(job.id!)!.length;
+    };
+    const types = [
+      defineJob({
+        queue: QUEUES.submissionSteps,
+        name: 'flaky',
+        attempts: 3,
+        backoff: { type: 'fixed', delay: 400 },
+        timeoutMs: 5000,
+        process: async (job) => {
+          if (ran(job) === 1) throw new Error('first run fails');
+          return 'done';
+        },
+      }),
+      defineJob({
+        queue: QUEUES.submissionSteps,
+        name: 'doomed',
+        attempts: 2,
+        timeoutMs: 5000,
+        process: async (job) => {
+          ran(job);
+          throw new Error('always fails');
+        },
+      }),
+      defineJob({
+        queue: QUEUES.submissionSteps,
+        name: 'slow',
+        attempts: 2,
+        timeoutMs: 100,
+        process: (job, { signal }) =>
+          ran(job) === 1 ? new Promise((_, reject) => signal.addEventListener('abort', reject)) : Promise.resolve(1),
+      }),
+      defineJob({
+        queue: QUEUES.submissionSteps,
+        name: 'forgotten',
+        removeOnComplete: true,
+        timeoutMs: 5000,
+        process: async (job) => ran(job),
+      }),
+    ];
+    const worker = new Worker(
+      QUEUES.submissionSteps,
+      (job, token, signal) =>
+        runJob(
+          types.find((type) => type.name === job.name)!,
+          job,
+          deps,
+          signal,
+          token,
+        ),
+      { connection, prefix },
+    );
+    const completed = new Set<string>();
+    worker.on('completed', (job) => completed.add(job.id!));
+    const finished = (id: string) =>
+      waitFor(async () => {
+        const state = completed.has(id) ? 'completed' : await queue.getJobState(id);
+        return state === 'completed' || state === 'failed' ? state : null;
+      }, `job ${id} to finish`);
+    try {
+      for (const type of types) await queue.add(type.name, {}, jobOptions(type, `${type.name}-1`));
+
+      expect(await finished('flaky-1')).toBe('completed');
+      const [first, second] = runs.get('flaky-1')!;
+      expect(second - first).toBeGreaterThanOrEqual(400);
+      expect(await finished('slow-1')).toBe('completed');
+      expect(runs.get('slow-1')).toHaveLength(2);
+      expect(await finished('doomed-1')).toBe('failed');
+      expect(runs.get('doomed-1')).toHaveLength(2);
+      expect(await queue.getJob('doomed-1')).toMatchObject({ attemptsMade: 2, failedReason: 'always fails' });
+      // Kept by default, gone when the type says so.
+      expect(await queue.getJob('flaky-1')).toMatchObject({ returnvalue: 'done', attemptsMade: 2 });
+      expect(await finished('forgotten-1')).toBe('completed');
+      expect(await queue.getJob('forgotten-1')).toBeUndefined();
+    } finally {
+      await worker.close();
+      await queue.obliterate({ force: true });
+      await queue.close();
+    }
   });
 });

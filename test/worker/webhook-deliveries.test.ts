@@ -127,7 +127,28 @@ const log = async (projectId: string, id: string) =>
   (await call('GET', `/projects/${projectId}/webhooks/${id}/deliveries`)).body.deliveries as Array<
     Record<string, unknown>
   >;
-const settle = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Waits until no delivery of the project can go out again: each one delivered or failed, none left in the outbox. */
+async function allFinished(projectId: string) {
+  await waitFor(async () => {
+    const { rows } = await server.deps.db.$client.query(
+      `select count(*)::int as n from webhook_deliveries d where d.project_id = $1 and (d.state = 'pending'
+         or exists (select 1 from outbox o where o.job_id like 'whd\\_' || d.id || '\\_%'))`,
+      [projectId],
+    );
+    return rows[0].n === 0;
+  }, 'every delivery of the project finished');
+}
+
+/**
+ * Sends a later event to a webhook of its own on the project and waits for it: it travels the same outbox, relay
+ * and queue, so a stray duplicate of an earlier delivery would have arrived by then.
+ */
+async function laterEventArrives(projectId: string) {
+  const later = await addWebhook(projectId, 'later', ['project.published']);
+  await trigger(projectId, 'project.published');
+  await receiver.waitFor(1, later);
+}
 
 describe('fan-out', () => {
   it('sends each event, signed both ways, to every enabled webhook subscribed to its type, once', async () => {
@@ -162,7 +183,8 @@ describe('fan-out', () => {
     const quoteDeliveries = await receiver.waitFor(2, quotes);
     expect(quoteDeliveries.map((d) => d.json.event)).toEqual(['quote.submitted', 'quote.updated']);
 
-    await settle(1000);
+    await allFinished(projectId);
+    await laterEventArrives(projectId);
     expect(receiver.received.filter(forms)).toHaveLength(1);
     expect(receiver.received.filter(quotes)).toHaveLength(2);
     expect(receiver.received.filter(off)).toHaveLength(0);
@@ -193,7 +215,8 @@ describe('what receivers answer', () => {
     expect(records).toEqual([
       expect.objectContaining({ delivered: true, statusCode: 200, responseBody: 'ok\uFFFDdone' }),
     ]);
-    await settle(500);
+    await allFinished(projectId);
+    await laterEventArrives(projectId);
     expect(receiver.received.filter(mine)).toHaveLength(1);
   });
 
@@ -283,10 +306,15 @@ describe('retries', () => {
     receiver.replyNext(...Array(8).fill({ status: 500 }));
     await trigger(projectId, 'animation.triggered');
     await receiver.waitFor(8, mine, 25_000);
-    await settle(4000);
+    // Failed, with no retry waiting in the outbox: no ninth attempt can start.
+    await allFinished(projectId);
+    await laterEventArrives(projectId);
     expect(receiver.received.filter(mine)).toHaveLength(8);
     const [{ state }] = (
-      await server.deps.db.$client.query(`select state from webhook_deliveries where project_id = $1`, [projectId])
+      await server.deps.db.$client.query(
+        `select state from webhook_deliveries where project_id = $1 and webhook_id = 'down'`,
+        [projectId],
+      )
     ).rows;
     expect(state).toBe('failed');
   }, 40_000);
@@ -303,7 +331,8 @@ describe('retries', () => {
     }, 'the webhook to be disabled');
     expect(hook).toMatchObject({ enabled: false, disabledReason: 'gone', disabledAt: expect.any(String) });
     expect((await trigger(projectId, 'quote.deleted')).deliveries).toEqual([]);
-    await settle(500);
+    await allFinished(projectId);
+    await laterEventArrives(projectId);
     expect(receiver.received.filter(mine)).toHaveLength(1);
     // Re-enabling clears the reason.
     const { body } = await call('PUT', `/projects/${projectId}/webhooks/gone`, {
@@ -328,7 +357,8 @@ describe('retries', () => {
       return webhooks[0].enabled ? null : webhooks[0];
     }, 'the webhook to be disabled');
     expect(hook).toMatchObject({ enabled: false, disabledReason: 'failing' });
-    await settle(800);
+    await allFinished(projectId);
+    await laterEventArrives(projectId);
     expect(receiver.received.filter(mine)).toHaveLength(1);
   });
 });
@@ -485,7 +515,8 @@ describe('batches of first attempts', () => {
         const got = await receiver.waitFor(20, healthy, 10_000);
         // The hanging endpoint's attempts wait 15 s each, the refused ones are retried: the healthy wait for neither.
         expect(Date.now() - started).toBeLessThan(8000);
-        await settle(300);
+        // The hanging and refused deliveries stay pending: only the later event can show no duplicate is coming.
+        await laterEventArrives(projectId);
         expect(receiver.received.filter(healthy)).toHaveLength(20);
         expect(new Set(got.map((d) => d.headers['x-service-delivery'])).size).toBe(20);
         expect(hanging.received.length).toBeGreaterThan(0);
@@ -596,8 +627,8 @@ describe('batches of first attempts', () => {
       relay: false,
       jobs: { ...JOBS, queues: new Map() },
     });
+    const projectId = await newProject();
     try {
-      const projectId = await newProject();
       await addWebhook(projectId, 'carried', ['project.updated']);
       await server.deps.db.transaction(async (tx) => {
         for (let i = 0; i < 5; i++)
@@ -636,7 +667,8 @@ describe('batches of first attempts', () => {
       worker = await startTestWorker(server.env.env, workerOverrides());
     }
     const delivered = await receiver.waitFor(5, (d) => d.path.includes('/carried'), 10_000);
-    await settle(500);
+    await allFinished(projectId);
+    await laterEventArrives(projectId);
     expect(receiver.received.filter((d) => d.path.includes('/carried'))).toHaveLength(5);
     expect(new Set(delivered.map((d) => d.headers['x-service-delivery'])).size).toBe(5);
   }, 40_000);
