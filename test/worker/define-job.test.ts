@@ -44,7 +44,7 @@ describe('job types', () => {
     await expect(running).rejects.toThrow('cancelled');
   });
 
-  it('are retried by BullMQ as declared: after the backoff, past a timeout, up to the attempts; kept as declared', async () => {
+  it('are retried as declared: after the backoff, past a timeout, up to the attempts; kept as declared', async () => {
     const connection = { host: '127.0.0.1', port: 6379, maxRetriesPerRequest: null };
     const prefix = `cs-define-job-${randomBytes(4).toString('hex')}`;
     const queue = new Queue(QUEUES.submissionSteps, { connection, prefix });
