@@ -65,8 +65,9 @@ export default defineConfig(({ mode }) =>
           hookTimeout: 60_000,
           teardownTimeout: 30_000,
           projects: [
-            // Pure CPU work that shares nothing: a file per core (the default leaves one core to Vitest itself).
-            { extends: true, test: { name: 'unit', include: UNIT, maxWorkers: 2 } },
+            // In turn (groupOrder): unit first, the quick answer. Unit is pure CPU work that shares nothing: a file per
+            // core (the default leaves one core to Vitest itself).
+            { extends: true, test: { name: 'unit', include: UNIT, maxWorkers: 2, sequence: { groupOrder: 0 } } },
             {
               extends: true,
               test: {
@@ -74,9 +75,18 @@ export default defineConfig(({ mode }) =>
                 include: ['test/**/*.test.ts'],
                 exclude: [...UNIT, 'test/e2e/**', ...NOT_VITEST],
                 globalSetup: [SERVICES],
+                sequence: { groupOrder: 1 },
               },
             },
-            { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], globalSetup: [SERVICES] } },
+            {
+              extends: true,
+              test: {
+                name: 'e2e',
+                include: ['test/e2e/**/*.test.ts'],
+                globalSetup: [SERVICES],
+                sequence: { groupOrder: 2 },
+              },
+            },
           ],
         },
       },
