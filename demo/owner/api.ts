@@ -1,5 +1,5 @@
 /**
- * The console's typed client of the owner API (contract section 2). Errors become `ApiError` with the contract's
+ * The console's typed client of the owner API (docs/api.md). Errors become `ApiError` with the API's error
  * code and message, so panels can show them as they are.
  */
 import type { Static } from 'typebox';

@@ -5,7 +5,7 @@ import type { Api, ProjectLabels, SceneReport } from './api.js';
 import { optionRows } from './request-rows.js';
 import { announce, errorText, panelStyles } from './styles.js';
 
-/** What each parser warning means to an owner (contract 12.1); the code stays beside it for support. */
+/** Each parser warning in an owner's words (docs/scene-format.md, Warnings); its code stays beside it for support. */
 const WARNING_WORDS: Record<WarningCode, string> = {
   invalid_type: 'Wrong kind of value',
   missing_field: 'Required field missing',

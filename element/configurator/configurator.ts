@@ -38,7 +38,7 @@ export interface ConfigurationSnapshot {
 }
 
 /**
- * The configurator of one payload (contract 12.3–12.9): the element owns the payload and the viewer, this owns
+ * The configurator of one payload (docs/scene-format.md): the element owns the payload and the viewer, this owns
  * everything the selections decide.
  */
 export class Configurator {

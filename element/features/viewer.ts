@@ -38,7 +38,7 @@ import { createResetViewButton } from './scene/reset-view-button.js';
 import { VIEWER_STRINGS, type ViewerStrings } from './viewer-strings.js';
 
 /**
- * The 3D view (three.js, contract 12.2–12.7), a chunk of its own loaded once the element nears the viewport, so
+ * The 3D view (three.js; docs/scene-format.md), a chunk of its own loaded once the element nears the viewport, so
  * everything heavy stays out of the loader.
  */
 
@@ -71,7 +71,7 @@ export interface Viewer {
    */
   load(models: LoadingModel[]): Promise<string[]>;
   /**
-   * Applies the selections' effects (contract 12.3) from the base scene, synchronously once every
+   * Applies the selections' effects (docs/scene-format.md, Effects) from the base scene, synchronously once every
    * texture they need is loaded, and draws at the next frame; resolves when drawn.
    */
   configure(options: Options): Promise<void>;

@@ -1,6 +1,6 @@
 /**
- * The project's form fields (contract section 3) read from the owner's opaque `sceneData.formFields`, shared by
- * the submit check and the element so both read the form alike. No Node imports: browser code imports it.
+ * The project's form fields (docs/scene-format.md, Form fields) read from the owner's opaque `sceneData.formFields`,
+ * shared by the submit check and the element so both read the form alike. No Node imports: browser code imports it.
  */
 
 /** A form field as the element renders it and the submit checks it. */
@@ -20,7 +20,7 @@ export interface FormField {
   default?: number;
 }
 
-/** A `number` field's bounds when the owner gives none (contract 12.5). */
+/** A `number` field's bounds when the owner gives none (docs/scene-format.md, Form fields). */
 const NUMBER_FIELD_MIN = 0;
 const NUMBER_FIELD_MAX = 1_000_000;
 

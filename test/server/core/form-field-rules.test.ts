@@ -3,7 +3,7 @@ import { FORM_FIELD_MESSAGES } from '../../../server/core/wire/form-field-messag
 import { checkFormFields } from '../../../server/core/wire/form-field-rules.js';
 import { readFormFields } from '../../../server/core/wire/form-fields.js';
 
-/** The submit's form field rules (contract sections 3 and 6), shared by the server and the element. */
+/** The submit's form field rules (docs/api.md, Submit), shared by the server and the element. */
 const fields = readFormFields([
   { id: 'name', label: 'Full name', type: 'text', required: true, maxLength: 10, minLength: 2 },
   { id: 'email', label: 'E-mail', type: 'email' },

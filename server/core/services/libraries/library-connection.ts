@@ -8,7 +8,7 @@ import { LibraryError, providerNotConfigured } from '../../domain/libraries/libr
 import type { ServiceLog } from '../service-deps.js';
 
 /**
- * The person's library_b account (contract section 8): OAuth2 with a single-use `state` kept 10 minutes in
+ * The person's library_b account (docs/libraries.md): OAuth2 with a single-use `state` kept 10 minutes in
  * Redis; tokens sealed at rest, refreshed on expiry, never returned or logged.
  */
 export interface LibraryConnectionOptions {

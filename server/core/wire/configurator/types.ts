@@ -1,5 +1,5 @@
 /**
- * The configurator as contract section 12 defines it, after parsing: what the element draws and
+ * The configurator as docs/scene-format.md defines it, after parsing: what the element draws and
  * prices, what submit prices and what the scene report counts. Types only, no Node imports.
  */
 

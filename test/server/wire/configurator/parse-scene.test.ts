@@ -7,7 +7,7 @@ import {
 } from '../../../../server/core/wire/configurator/index.js';
 import { demoStool, stoolCopy } from './demo-stool.js';
 
-/** The one scene parser (contract 12.1–12.7, 12.13): what the element draws and the server prices. */
+/** The one scene parser (docs/scene-format.md): what the element draws and the server prices. */
 const codes = (warnings: SceneWarning[]) => warnings.map(({ path, code }) => [path, code]);
 
 describe('parseScene: the demo stool', () => {
