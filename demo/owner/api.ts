@@ -65,7 +65,9 @@ export interface RevisionContent {
   data: Record<string, unknown>;
   savedAt: string;
 }
-/** The public read's payload built from unsaved data (section 5's shape), for the element's `preview`. */
+/**
+ * The public read's payload built from unsaved data (docs/api.md, Revisions and preview), for the element's `preview`.
+ */
 export interface PreviewReply {
   success: boolean;
   payload: Record<string, unknown>;

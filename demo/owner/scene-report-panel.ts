@@ -32,7 +32,7 @@ const COUNTS: Array<[keyof SceneReport['counts'], string]> = [
   ['formFields', 'Form fields'],
 ];
 
-/** An amount in minor units the way the element shows it (the shared formatter of 12.5). */
+/** An amount in minor units the way the element shows it (the shared formatter; docs/scene-format.md, Prices). */
 function money(amount: number, price: Price): string {
   try {
     return formatMoney(amount, price, undefined);
@@ -43,8 +43,8 @@ function money(amount: number, price: Price): string {
 }
 
 /**
- * The scene report panel (12.12): what the parser made of the current revision, what it dropped
- * or corrected and why, and the default options a visitor sees first with their price.
+ * The scene report panel (docs/api.md, Projects and assets): what the parser made of the current revision, what it
+ * dropped or corrected and why, and the default options a visitor sees first with their price.
  */
 @customElement('scene-report-panel')
 export class SceneReportPanel extends LitElement {

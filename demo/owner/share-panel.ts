@@ -10,7 +10,7 @@ const REGENERATE_WARNING =
 
 /**
  * The share panel: settings, link, snippets and a live preview. PUT replaces the whole settings object
- * (interface), so saving a password-protected share needs the password typed again.
+ * (docs/api.md, Share settings), so saving a password-protected share needs the password typed again.
  */
 @customElement('share-panel')
 export class SharePanel extends LitElement {

@@ -41,7 +41,7 @@ export interface SubmissionServiceDeps extends ServiceDeps {
 
 /**
  * Submissions: a visitor's submit with its screenshots and background steps. "Request" on the wire and
- * for owners (interface wording); a submission everywhere in the code.
+ * for owners (docs/architecture.md, Naming); a submission everywhere in the code.
  */
 export function createSubmissionService(deps: SubmissionServiceDeps) {
   const repo = createSubmissionRepository(deps.db);

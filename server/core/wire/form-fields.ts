@@ -16,7 +16,7 @@ export interface FormField {
   step?: number;
   minLength?: number;
   maxLength?: number;
-  /** `number` fields: the initial value, within the bounds (12.5). */
+  /** `number` fields: the initial value, within the bounds (docs/scene-format.md, Form fields). */
   default?: number;
 }
 
@@ -58,8 +58,8 @@ export function readFormFields(raw: unknown): FormField[] {
 }
 
 /**
- * A `number` field always has bounds (12.5): the owner's, else 0 and 1,000,000 widened to a lone bound beyond
- * them; crossed bounds fall back to both defaults, and a default outside them is dropped.
+ * A `number` field always has bounds (docs/scene-format.md, Form fields): the owner's, else 0 and 1,000,000 widened
+ * to a lone bound beyond them; crossed bounds fall back to both defaults, and a default outside them is dropped.
  */
 function withNumberBounds(field: FormField, initial: number | undefined): FormField {
   let { min, max } = field;

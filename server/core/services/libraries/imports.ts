@@ -21,9 +21,9 @@ import type { AssetService } from '../assets.js';
 import type { ServiceDeps } from '../service-deps.js';
 import type { LibraryConnectionService } from './library-connection.js';
 
-/** Imports that may run at once per workspace (interface: 3). */
+/** Imports that may run at once per workspace (docs/libraries.md, Imports: 3). */
 const MAX_ACTIVE_IMPORTS = 3;
-/** GET /external-assets/imports: the most recent jobs (interface: 20). */
+/** GET /external-assets/imports: the most recent jobs (docs/libraries.md, Routes: 20). */
 const RECENT_IMPORTS = 20;
 
 export interface ImportRequest {

@@ -27,7 +27,7 @@ export interface LibraryConnectionOptions {
   timeoutMs: number;
 }
 
-/** Lifetime of an authorize URL's state (interface: single use, valid 10 minutes). */
+/** Lifetime of an authorize URL's state (docs/libraries.md, Routes: single use, 10 minutes). */
 const OAUTH_STATE_SECONDS = 600;
 /** A token this close to its expiry is refreshed before use. */
 const REFRESH_MARGIN_MS = 60_000;

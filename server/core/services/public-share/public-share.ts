@@ -36,7 +36,7 @@ export interface ProjectPlace {
   projectId: string;
 }
 
-/** The public read's 200 body (interface "Public project payload"). */
+/** The public read's 200 body (docs/api.md, Public read). */
 export interface PublicPayload {
   success: true;
   project: PublicProject;
