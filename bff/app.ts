@@ -23,7 +23,7 @@ import { createRequestAddressing } from './services/request-address.js';
 import { createCacheHitFastPath, type CacheHitFastPath } from './services/cache-hit-fast-path.js';
 
 /**
- * The BFF in front of the server's public share routes (contract sections 10 and 11): cached
+ * The BFF in front of the server's public share routes (docs/bff.md, docs/share-page.md): cached
  * public reads, the share page with oEmbed, the element bundle, the demo pages and /health.
  */
 export interface BuildBffOptions {

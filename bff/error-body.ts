@@ -1,4 +1,4 @@
-/** The contract's error body (section 1), for the answers the BFF gives without the error handler. */
+/** The API's error body (docs/api.md, Wire conventions), for the answers the BFF gives without the error handler. */
 export const errorBody = (error: string, message: string) => ({ success: false as const, error, message });
 
 /** The BFF's 503 when the server cannot be reached: the body and Retry-After of the server's own 503. */

@@ -71,7 +71,7 @@ function show({ projectId, token, expect, password, label }) {
   hintOut.textContent = password ? `The password is "${password}".` : (label ?? '–');
 }
 
-/** `amount` in minor units, as the element's price carries it (contract 12.5), in the page's language. */
+/** `amount` in minor units, as the element's price carries it, in the page's language. */
 function money(amount, price) {
   const major = amount / 10 ** price.decimals;
   const digits = { minimumFractionDigits: price.decimals, maximumFractionDigits: price.decimals };
@@ -152,7 +152,7 @@ async function playTurn() {
 }
 
 /**
- * The quantity goes in as a configuration (contract 12.8: the attribute takes plain JSON and
+ * The quantity goes in as a configuration (element/README.md, API: the attribute takes plain JSON and
  * applies like setOption calls), keeping the current selections.
  */
 async function setQuantity() {

@@ -24,7 +24,7 @@ export type { SubmitExtra, CartAdded };
 /** Whether some element of the page already asked for the 3D chunk. */
 let viewerPrefetched = false;
 
-/** The element's `state` attribute (contract section 10). */
+/** The element's `state` attribute (element/README.md, API). */
 export type ConfigShareState = 'loading' | 'password' | 'ready' | 'unavailable' | 'not-found' | 'error';
 
 /** The `detail` of each event the element dispatches (bubbling, composed). */
@@ -55,7 +55,7 @@ export interface ConfigShareEventDetails {
 let queue: Promise<typeof import('./features/visitor-events.js') | null> | undefined;
 const visitorEvents = () => (queue ??= import('./features/visitor-events.js').catch(() => null));
 
-/** A payload the configurator chunk has work for (contract 12.9 "Chunks"). */
+/** A payload the configurator chunk has work for (element/README.md, Decisions). */
 function wantsConfigurator({ sceneData, saveConfigEnabled }: PublicProject['data']): boolean {
   const lists = [
     sceneData?.optionBlocks,
@@ -136,9 +136,9 @@ export class ConfigShareElement extends LitElement {
   @property({ attribute: 'api-base' }) apiBase = '';
   /** Replacements for any of the element's texts (English by default), the 3D view's included. */
   @property({ attribute: false }) strings: Partial<ConfigShareStrings & ViewerStrings> = {};
-  /** Selections to start from (contract 12.8): a saved configuration, or JSON like `{"options":{"seat":"walnut"}}`. */
+  /** Selections to start from (element/README.md, API): a saved configuration or `{"options":{"seat":"walnut"}}`. */
   @property() configuration = '';
-  /** `off`: no visitor event is queued or sent (contract 12.10). */
+  /** `off`: no visitor event is queued or sent (element/README.md, API). */
   @property() events: 'on' | 'off' = 'on';
   /** Formatting locale of prices (BCP 47); default: the project's, the page's, the browser's. */
   @property() locale = '';

@@ -40,7 +40,7 @@ export interface ShopPageInput {
 /** The shop's name for a line: its catalogue knows the demo stool by its SKU base. */
 const productName = (sku: string | null) => (sku?.startsWith('STOOL') ? 'The Demo Stool' : 'Configured product');
 
-/** Minor units as the shopper reads them (12.5's formatting, as the element shows prices). */
+/** Minor units as the shopper reads them (docs/scene-format.md, Prices: formatted as the element shows them). */
 function money(amount: number | null, line: Pick<ShopLine, 'currency' | 'decimals'>): string {
   if (amount === null) return 'Price on request';
   const decimals = line.decimals ?? (line.currency ? currencyDecimals(line.currency) : null) ?? 2;

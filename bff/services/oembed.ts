@@ -1,7 +1,7 @@
 import { escapeHtml } from './share-page.js';
 
 /**
- * The oEmbed answer for a share link (oembed.com, type `rich`; contract section 11): its `html`
+ * The oEmbed answer for a share link (oembed.com, type `rich`; docs/share-page.md): its `html`
  * is an iframe of the share page, which only the share's allowed hosts may frame.
  */
 

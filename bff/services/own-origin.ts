@@ -25,7 +25,7 @@ function originOfUrl(value: string): string | null {
 
 /**
  * Drops Origin and Referer when they name this BFF: the share page's own element is not an embed
- * (contract section 11). Origin decides when present, else Referer.
+ * (docs/share-page.md). Origin decides when present, else Referer.
  */
 export function withoutOwnOrigin(
   origin: string | undefined,

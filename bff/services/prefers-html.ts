@@ -19,7 +19,7 @@ function weightOf(ranges: Array<{ range: string; q: number }>, type: string): nu
 }
 
 /**
- * Whether Accept weighs `text/html` above `application/json` (contract section 11): a browser
+ * Whether Accept weighs `text/html` above `application/json` (docs/share-page.md): a browser
  * navigation gets the share page; `fetch()`, JSON clients and no Accept keep getting JSON.
  */
 export function prefersHtml(accept: string | undefined): boolean {

@@ -2,7 +2,7 @@ import type { ShareIds } from './share-ids.js';
 import { FAVICON_DATA_URL } from './favicon.js';
 
 /**
- * The share link as a page (contract section 11): one small HTML document hosting `<config-share>`,
+ * The share link as a page (docs/share-page.md): one small HTML document hosting `<config-share>`,
  * with Open Graph, Twitter card and oEmbed discovery tags and a strict CSP of its own.
  */
 

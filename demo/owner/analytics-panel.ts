@@ -33,7 +33,7 @@ function lastDays(days: number, now = new Date()): { from: string; to: string } 
   return { from, to };
 }
 
-/** The analytics panel (contract 12.12): a period's daily counters as a chart and a table, totals and top choices. */
+/** The analytics panel (docs/owner-console.md): daily counters as a chart and a table, totals, top choices. */
 @customElement('analytics-panel')
 export class AnalyticsPanel extends LitElement {
   static override styles = [

@@ -1,5 +1,5 @@
 /**
- * The console's typed client of the owner API (contract section 2). Errors become `ApiError` with the contract's
+ * The console's typed client of the owner API (docs/api.md). Errors become `ApiError` with the API's error
  * code and message, so panels can show them as they are.
  */
 import type { Static } from 'typebox';
@@ -65,7 +65,9 @@ export interface RevisionContent {
   data: Record<string, unknown>;
   savedAt: string;
 }
-/** The public read's payload built from unsaved data (section 5's shape), for the element's `preview`. */
+/**
+ * The public read's payload built from unsaved data (docs/api.md, Revisions and preview), for the element's `preview`.
+ */
 export interface PreviewReply {
   success: boolean;
   payload: Record<string, unknown>;

@@ -5,7 +5,7 @@ import type { Api, ProjectLabels, SceneReport } from './api.js';
 import { optionRows } from './request-rows.js';
 import { announce, errorText, panelStyles } from './styles.js';
 
-/** What each parser warning means to an owner (contract 12.1); the code stays beside it for support. */
+/** Each parser warning in an owner's words (docs/scene-format.md, Warnings); its code stays beside it for support. */
 const WARNING_WORDS: Record<WarningCode, string> = {
   invalid_type: 'Wrong kind of value',
   missing_field: 'Required field missing',
@@ -32,7 +32,7 @@ const COUNTS: Array<[keyof SceneReport['counts'], string]> = [
   ['formFields', 'Form fields'],
 ];
 
-/** An amount in minor units the way the element shows it (the shared formatter of 12.5). */
+/** An amount in minor units the way the element shows it (the shared formatter; docs/scene-format.md, Prices). */
 function money(amount: number, price: Price): string {
   try {
     return formatMoney(amount, price, undefined);
@@ -43,8 +43,8 @@ function money(amount: number, price: Price): string {
 }
 
 /**
- * The scene report panel (12.12): what the parser made of the current revision, what it dropped
- * or corrected and why, and the default options a visitor sees first with their price.
+ * The scene report panel (docs/api.md, Projects and assets): what the parser made of the current revision, what it
+ * dropped or corrected and why, and the default options a visitor sees first with their price.
  */
 @customElement('scene-report-panel')
 export class SceneReportPanel extends LitElement {

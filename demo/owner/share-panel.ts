@@ -10,7 +10,7 @@ const REGENERATE_WARNING =
 
 /**
  * The share panel: settings, link, snippets and a live preview. PUT replaces the whole settings object
- * (interface), so saving a password-protected share needs the password typed again.
+ * (docs/api.md, Share settings), so saving a password-protected share needs the password typed again.
  */
 @customElement('share-panel')
 export class SharePanel extends LitElement {
@@ -55,7 +55,7 @@ export class SharePanel extends LitElement {
         }),
       );
       announce(this, `${what}. The preview reloads in a second.`);
-      // Every BFF drops its cached answer within a second of a change (contract section 4).
+      // Every BFF drops its cached answer within a second of a change (docs/bff.md, Invalidation).
       setTimeout(() => this.reloadPreview(), 1100);
     } catch (error) {
       announce(this, `${what} failed: ${errorText(error)}`, 'error');
@@ -126,7 +126,7 @@ export class SharePanel extends LitElement {
     );
   }
 
-  /** The element's own reload() (contract section 10): one element, re-read, not a new one per change. */
+  /** The element's own reload() (element/README.md, API): one element, re-read, not a new one per change. */
   private reloadPreview() {
     const preview = this.renderRoot.querySelector('config-share') as (HTMLElement & { reload?: () => void }) | null;
     preview?.reload?.();

@@ -10,8 +10,8 @@ export interface AnimationButtonsView {
 }
 
 /**
- * One real button per `button` trigger (12.6), named by the block: `once` plays from the start
- * on every click; `repeat` and `pingpong` toggle play and pause, their state in `aria-pressed`.
+ * One real button per `button` trigger (docs/scene-format.md, Animation blocks), named by the block: `once` plays from
+ * the start on every click; `repeat` and `pingpong` toggle play and pause, their state in `aria-pressed`.
  */
 export function animationButtons({ animations, pressed, onClick }: AnimationButtonsView) {
   const buttons = animations.filter((animation) => animation.trigger === 'button');

@@ -12,7 +12,7 @@ const MAX_AUTO_WAIT_S = 60;
 /** Tries of one click, the first included, while the server answers 429. */
 const MAX_TRIES = 3;
 
-/** What the cart sends from the configurator: the selections (12.8's codec) and the saved configuration's text. */
+/** What the cart sends from the configurator: the selections and the saved configuration's text (docs/cart.md). */
 export interface CartSelection {
   options: Record<string, string>;
   fields?: Record<string, number>;

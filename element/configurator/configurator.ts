@@ -23,13 +23,13 @@ import { saveControls, saveLink, type SaveState } from './save.js';
 import { Cart } from './cart.js';
 import { adoptConfiguratorStyles } from './styles.js';
 
-/** Where a selection change came from (12.9). */
+/** Where a selection change came from (element/README.md, API). */
 export type ChangeSource = 'visitor' | 'api' | 'rule';
 
 /** How long after a visitor's change the price region announces the new total. */
 const ANNOUNCE_DELAY_MS = 500;
 
-/** What `getConfiguration()` answers (12.9). */
+/** What `getConfiguration()` answers (element/README.md, API). */
 export interface ConfigurationSnapshot {
   configuration: string;
   options: Options;
@@ -38,7 +38,7 @@ export interface ConfigurationSnapshot {
 }
 
 /**
- * The configurator of one payload (contract 12.3–12.9): the element owns the payload and the viewer, this owns
+ * The configurator of one payload (docs/scene-format.md): the element owns the payload and the viewer, this owns
  * everything the selections decide.
  */
 export class Configurator {
@@ -262,13 +262,13 @@ export class Configurator {
     this.host.element.requestUpdate();
   }
 
-  /** The saved configuration of what is selected now (12.8). */
+  /** The saved configuration of what is selected now (docs/scene-format.md, Saved configurations). */
   configuration(): string {
     const fields = Object.keys(this.fields).length > 0 ? { fields: this.fields } : {};
     return encodeConfiguration({ projectId: this.host.target.projectId, options: this.options, ...fields });
   }
 
-  /** What the cart sends: the same options and fields as the saved configuration (12.8). */
+  /** What the cart sends: the saved configuration's options and fields (docs/cart.md, Creating a configuration). */
   private cartSelection() {
     const fields = Object.keys(this.fields).length > 0 ? { fields: { ...this.fields } } : {};
     return { options: this.options, ...fields, configuration: this.configuration() };

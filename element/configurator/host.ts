@@ -13,7 +13,7 @@ export interface ConfiguratorHost {
   strings(): Partial<ConfigShareStrings>;
   /** The scene as it is now, if one is being built (never starts one). */
   viewer(): Promise<Viewer | null> | undefined;
-  /** Queues a visitor event (12.10), unless the page switched events off. */
+  /** Queues a visitor event (element/README.md, Decisions), unless the page switched events off. */
   track(type: string, data?: Record<string, unknown>): void;
 }
 

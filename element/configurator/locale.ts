@@ -1,5 +1,5 @@
 /**
- * The formatting locale (contract 12.9): the `locale` attribute, else `pricing.locale`, else the
+ * The formatting locale (element/README.md, API): the `locale` attribute, else `pricing.locale`, else the
  * page's `<html lang>`, else the browser's. An unusable tag is skipped rather than failing the price.
  */
 export function formattingLocale(attribute: string | null, pricingLocale: string | null): string | undefined {

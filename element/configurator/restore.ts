@@ -1,6 +1,9 @@
 import { decodeConfiguration, type SavedConfiguration } from '../../server/core/wire/configurator/index.js';
 
-/** The selections a page asks for at load (12.8), and why a saved configuration was set aside. */
+/**
+ * The selections a page asks for at load (docs/scene-format.md, Saved configurations), and why a saved configuration
+ * was set aside.
+ */
 export interface RestoreRequest {
   saved: SavedConfiguration | null;
   /** A message naming what could not be used, for `config-share-error { type: "configuration" }`. */

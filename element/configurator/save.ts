@@ -8,8 +8,8 @@ export interface SaveState {
 }
 
 /**
- * The save button (12.8), shown when the project has `saveConfigEnabled`; disabled in a preview, whose link would
- * name the owner's console, not the merchant's page.
+ * The save button (docs/scene-format.md, Saved configurations), shown when the project has `saveConfigEnabled`;
+ * disabled in a preview, whose link would name the owner's console, not the merchant's page.
  */
 export const saveControls = ({
   strings,

@@ -120,7 +120,7 @@ function ownerBrandColor(data: PublicProject['data']): boolean {
 
 /**
  * Adds the panel's styles and the brand colour. The colour is a `:host` rule inside the shadow
- * root, so a page's own `--config-share-accent` on the element still wins (12.7).
+ * root, so a page's own `--config-share-accent` on the element still wins (docs/scene-format.md, Branding).
  */
 export function adoptConfiguratorStyles(element: LitElement, scene: Scene, data: PublicProject['data']) {
   const root = element.renderRoot as ShadowRoot;

@@ -25,7 +25,7 @@ export type Failure =
 /** The public read: the project (after a 304, the very object this page already had). */
 export type ReadResult = { kind: 'ok'; project: PublicProject } | Failure;
 
-/** The model-urls route takes at most this many ids per call (contract section 5). */
+/** The model-urls route takes at most this many ids per call (docs/api.md, Public read). */
 const MODEL_URLS_BATCH = 20;
 
 /**
@@ -52,7 +52,7 @@ export async function jsonOf(res: Response): Promise<Record<string, unknown> | n
   return body && typeof body === 'object' ? (body as Record<string, unknown>) : null;
 }
 
-/** Maps the share checks' answers (contract section 5) to a failure. */
+/** Maps the share checks' answers (docs/api.md, Public read) to a failure. */
 export async function failureOf(res: Response | null): Promise<Failure> {
   if (!res) return { kind: 'error', message: 'network' };
   const body = await jsonOf(res);
@@ -72,7 +72,7 @@ export async function failureOf(res: Response | null): Promise<Failure> {
     case 402:
       // The body names the reason (owner_billing); visitors are never told it.
       return { kind: 'unavailable' };
-    case 403: // the contract shows a refused host as not found; the code tells the page's developer why
+    case 403: // a refused host shows as not found (element/README.md, API); the code tells the page's developer why
       return { kind: 'not-found', hostRefused: body?.error === 'domain_not_allowed' };
     case 404:
       return { kind: 'not-found' };
@@ -85,7 +85,7 @@ export async function failureOf(res: Response | null): Promise<Failure> {
   return { kind: 'error', message: `HTTP ${res.status}${body?.error ? ` ${body.error}` : ''}` };
 }
 
-/** Where the page's visitor events for this share go (contract 12.10). */
+/** Where the page's visitor events for this share go (docs/api.md, Visitor events). */
 export const eventsUrl = (target: ShareTarget) => `${sharePath(target)}/events`;
 
 export const passwordHeader = (password: string | undefined): Record<string, string> =>

@@ -16,7 +16,7 @@ const AR_MODES = 'webxr scene-viewer quick-look';
  * (it fails or crashes), so it is left out; WebXR and Quick Look use model-viewer's own copy.
  */
 const BLOB_AR_MODES = 'webxr quick-look';
-/** The export waits this long after the last change, then for an idle moment (12.9). */
+/** The export waits this long after the last change, then for an idle moment (element/README.md, Files). */
 const EXPORT_DELAY_MS = 1000;
 
 /** The parts of `<model-viewer>` this chunk uses. */
@@ -50,7 +50,9 @@ export interface ArOptions {
    * `model` as uploaded (and is always ready).
    */
   source?: Pick<Viewer, 'exportConfigured' | 'onSceneChange'>;
-  /** The project's `ar` settings (12.7): placement and scale. Default: floor, auto. */
+  /**
+   * The project's `ar` settings (docs/scene-format.md, Augmented reality): placement and scale. Default: floor, auto.
+   */
   settings?: Pick<SceneSettings['ar'], 'placement' | 'scale'>;
   /** Called with false when a change makes the export stale, and true once the new one is in `src`. */
   onReady?(ready: boolean): void;

@@ -4,7 +4,7 @@ import type { FormField } from '../../server/core/wire/form-fields.js';
 import { format, type LoaderStrings } from './strings.js';
 
 /**
- * The visitor's form in contract section 3's minimal field shape (the rest of that opaque JSON is ignored), checked
+ * The visitor's form fields (docs/scene-format.md, Form fields; other keys of that opaque JSON are ignored), checked
  * before sending by the server's own rules (server/core/wire/form-field-rules.ts) so the two never disagree on a field.
  */
 

@@ -2,7 +2,7 @@ import type { ShareTarget } from './api.js';
 
 /**
  * A share that refuses the page's host (403 `domain_not_allowed`) shows as not found to shoppers
- * (contract section 10); the page's developer gets the reason in the console, once per share and page.
+ * (element/README.md, API); the page's developer gets the reason in the console, once per share and page.
  */
 const warned = new Set<string>();
 

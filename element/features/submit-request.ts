@@ -1,6 +1,6 @@
 import { failureOf, jsonOf, passwordHeader, request, sharePath, type ShareTarget, type Failure } from './api.js';
 
-/** The submit body (interface "Form submission"). */
+/** The submit body (docs/api.md, Submit). */
 export interface SubmitBody {
   formData: Record<string, unknown>;
   selectedOptions: Record<string, unknown>;

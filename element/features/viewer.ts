@@ -38,7 +38,7 @@ import { createResetViewButton } from './scene/reset-view-button.js';
 import { VIEWER_STRINGS, type ViewerStrings } from './viewer-strings.js';
 
 /**
- * The 3D view (three.js, contract 12.2–12.7), a chunk of its own loaded once the element nears the viewport, so
+ * The 3D view (three.js; docs/scene-format.md), a chunk of its own loaded once the element nears the viewport, so
  * everything heavy stays out of the loader.
  */
 
@@ -71,13 +71,14 @@ export interface Viewer {
    */
   load(models: LoadingModel[]): Promise<string[]>;
   /**
-   * Applies the selections' effects (contract 12.3) from the base scene, synchronously once every
+   * Applies the selections' effects (docs/scene-format.md, Effects) from the base scene, synchronously once every
    * texture they need is loaded, and draws at the next frame; resolves when drawn.
    */
   configure(options: Options): Promise<void>;
   /**
-   * Plays an animation block (12.6): `play` from the start (or toggles repeat/pingpong), `forward`
-   * or `backward` for a choice trigger, `end` jumps to the end pose. False for an unknown id or clip.
+   * Plays an animation block (docs/scene-format.md, Animation blocks): `play` from the start (or toggles
+   * repeat/pingpong), `forward` or `backward` for a choice trigger, `end` jumps to the end pose. False for an unknown
+   * id or clip.
    */
   playAnimation(animationId: string, how: 'play' | 'forward' | 'backward' | 'end'): boolean;
   /** The animation blocks whose clip a loaded model has, in block order (the buttons to show). */
@@ -128,7 +129,7 @@ export function transformMatrix(transform: unknown): number[] | null {
   return Array.isArray(candidate) && candidate.length === 16 && candidate.every(Number.isFinite) ? candidate : null;
 }
 
-/** Places the model; rotation and scale turn about the model's pivot (12.2), which a matrix ignores. */
+/** Places the model; rotation and scale turn about its pivot (docs/scene-format.md, Pivots), which a matrix ignores. */
 function place(object: Object3D, model: PublicModel, pivot: Vec3 | null | undefined) {
   const matrix = transformMatrix(model.transform);
   if (matrix) {

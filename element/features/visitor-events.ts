@@ -1,5 +1,5 @@
 /**
- * The page's one visitor-event queue (contract 12.10 "Element batching"), shared by every element
+ * The page's one visitor-event queue (element/README.md, Decisions), shared by every element
  * of the page. It lives in the loader, so it stays small: the server checks every event anyway.
  */
 

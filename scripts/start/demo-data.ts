@@ -41,8 +41,8 @@ function apiClient(baseUrl: string, token: string): Api {
 type DemoModel = { id: string; fileName: string; assetId: string };
 
 /**
- * The demo stool's configurator (12.14): one block per effect type the element applies, so the demo
- * shows each; effects name the parts of demo-model.ts.
+ * The demo stool's configurator (docs/scene-format.md, The demo stool): one block per effect type the element applies,
+ * so the demo shows each; effects name the parts of demo-model.ts.
  */
 const configurator = (target: string | undefined) => ({
   optionBlocks: [

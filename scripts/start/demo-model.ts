@@ -84,8 +84,8 @@ function turnAnimation(doc: Document, target: Node, seconds: number) {
 }
 
 /**
- * The demo's stool GLB, generated rather than shipped (contract 12.14), with a part, material, variant and clip
- * for every effect type the configurator shows.
+ * The demo's stool GLB, generated rather than shipped (docs/scene-format.md, The demo stool), with a part, material,
+ * variant and clip for every effect type the configurator shows.
  */
 export async function demoStoolGlb(): Promise<Uint8Array> {
   const doc = new Document();

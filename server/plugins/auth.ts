@@ -40,7 +40,7 @@ const API_KEY_ROLE: Role = 'editor';
 export const bearerToken = (header: string | undefined) => /^Bearer\s+(.+)$/i.exec(header ?? '')?.[1]?.trim();
 
 /**
- * Paths that take a session token only (interface: the online library endpoints). An X-API-Key
+ * Paths that take a session token only (the online library routes, docs/libraries.md). An X-API-Key
  * never reaches them, whether or not the route exists in this build or a bearer is also sent.
  */
 const SESSION_ONLY_PATHS = /^\/external-(assets|providers)(\/|\?|$)/;

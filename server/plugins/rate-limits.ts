@@ -5,7 +5,7 @@ import { tooManyRequests } from '../core/domain/errors.js';
 
 /**
  * @fastify/rate-limit on Redis so instances share counters; it runs in preHandler, after the route's own
- * onRequest checks, as the contract orders. Redis trouble fails open so the shop stays online.
+ * onRequest checks (credentials first: docs/api.md, Public read). Redis trouble fails open so the shop stays online.
  */
 export default fp(async function rateLimits(app: FastifyInstance) {
   await app.register(rateLimit, {

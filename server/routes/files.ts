@@ -16,7 +16,7 @@ const FileParams = Type.Object({ '*': Type.String() });
 const FileQuery = Type.Object({ exp: Type.Optional(Type.String()), sig: Type.Optional(Type.String()) });
 
 /**
- * Signed file downloads (contract section 5, "Files"): local storage streams, an object store redirects to a
+ * Signed file downloads (docs/api.md, Files): local storage streams, an object store redirects to a
  * presigned URL. Every answer allows any origin: model-viewer fetches them from merchant pages.
  */
 export default async function fileRoutes(fastify: FastifyInstance) {

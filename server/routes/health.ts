@@ -12,8 +12,8 @@ const Degraded = Type.Object({
 });
 
 /**
- * `GET /health` (Postgres and Redis, contract section 9) and `GET /ready` (plus storage). A closing process
- * answers 503 (`return503OnClosing`) so a load balancer stops sending before it goes.
+ * `GET /health` (Postgres and Redis; docs/architecture.md, Health and shutdown) and `GET /ready` (plus storage). A
+ * closing process answers 503 (`return503OnClosing`) so a load balancer stops sending before it goes.
  */
 export default async function healthRoutes(app: FastifyInstance) {
   const schema = (summary: string) => ({

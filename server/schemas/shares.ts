@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 
-/** Shapes of the public share routes (interface "Project sharing"); the owner settings' live in server/core/wire. */
+/** Shapes of the public share routes (docs/api.md, Public read); the owner settings' live in server/core/wire. */
 export { ShareSettingsInput, ShareSettingsReply } from '../core/wire/share-settings.js';
 
 /** Path parameters of the public routes, unvalidated here: malformed ones are the same 404 as a wrong token. */

@@ -11,7 +11,7 @@ import {
   SUBMIT_BODY_LIMIT,
 } from '../core/wire/submit-limits.js';
 
-/** Shapes of the public submit route and the owner request routes (contract section 6). */
+/** Shapes of the public submit route and the owner request routes (docs/api.md, Submit and Requests). */
 export { RequestListReply, RequestReply, RequestStatusBody, type RequestStatus } from '../core/wire/requests.js';
 
 // The body limit lives with the wire types (the BFF and the element need it too).

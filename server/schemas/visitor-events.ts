@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { SharePasswordHeader } from './shares.js';
 import { SESSION_ID_PATTERN, VISITOR_EVENT_LIMITS, VISITOR_EVENT_TYPES } from '../core/wire/configurator/index.js';
 
-/** Shapes of `POST /share/:projectId/:token/events` (contract 12.10). */
+/** Shapes of `POST /share/:projectId/:token/events` (docs/api.md, Visitor events). */
 
 export const VisitorEventsHeaders = Type.Object({ 'x-share-password': SharePasswordHeader });
 
@@ -19,7 +19,7 @@ const VisitorEventInput = Type.Object({
         additionalProperties: true,
         default: {},
         description:
-          `The type's fields (contract 12.10), at most ${VISITOR_EVENT_LIMITS.dataBytes / 1024} KB as JSON; ` +
+          `The type's fields, at most ${VISITOR_EVENT_LIMITS.dataBytes / 1024} KB as JSON; ` +
           'fields not listed for the type are not stored.',
       },
     ),

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { OpaqueObject, Uuid } from './common.js';
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_ID_PATTERN } from '../core/domain/webhooks/event-types.js';
 
-/** Shapes of the webhook routes (contract section 7); those the owner console reads live in server/core/wire. */
+/** Shapes of the webhook routes (docs/api.md, Webhooks); those the owner console reads live in server/core/wire. */
 export {
   DeliveriesReply,
   RedeliverReply,

@@ -5,8 +5,9 @@ import { openShopBrowser } from './shop-browser.js';
 import type { CDPSession, Page } from 'playwright-core';
 
 /**
- * Option change to its shown frame (contract 12.14): our `setOption` next to model-viewer's `variantName` (the anchor)
- * on one GLB and canvas, timed by the same draw-call stamps; model-viewer's render scale pinned at 1, no fewer pixels.
+ * Option change to its shown frame (docs/commands.md, Benchmarks): our `setOption` next to model-viewer's `variantName`
+ * (the anchor) on one GLB and canvas, timed by the same draw-call stamps; model-viewer's render scale pinned at 1, no
+ * fewer pixels.
  */
 export interface OptionChangeFigures {
   switches: number;
@@ -141,7 +142,7 @@ export async function measureOptionChange(options: {
       <script>${MEASURE}</script>
       <script type="module">
         const el = document.querySelector('config-share');
-        // Ready: the state attribute, a drawn canvas and the configurator answering (contract 12.9).
+        // Ready: the state attribute, a drawn canvas and the configurator answering (element/README.md, API).
         (async function poll() {
           const root = el.shadowRoot;
           const drawn =

@@ -1,6 +1,7 @@
 /**
- * Visitor events (contract 12.14): calls of 20 events through the BFF, recorded, delivered and counted, next to the
- * public read through it; the analytics read over 1,000,000 events (p95, 30 and 366 days) next to GET /projects/:id.
+ * Visitor events (docs/commands.md, Benchmarks): calls of 20 events through the BFF, recorded, delivered and counted,
+ * next to the public read through it; the analytics read over 1,000,000 events (p95, 30 and 366 days) next to
+ * GET /projects/:id.
  */
 import autocannon, { type Result } from 'autocannon';
 import { randomBytes } from 'node:crypto';
@@ -10,7 +11,7 @@ import { STOOL_SCENE } from '../helpers/stool-scene.js';
 import { cpuMsOf } from './process-cpu.js';
 
 const EVENTS_PER_CALL = 20;
-/** The goals of contract 12.14. */
+/** The goals of docs/commands.md, Benchmarks. */
 const EVENTS_GOAL = 5000;
 const ANALYTICS_GOAL_MS = 20;
 /** Reads per analytics measurement (BENCH_ANALYTICS_READS). */

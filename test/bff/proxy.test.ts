@@ -150,7 +150,7 @@ describe('BFF proxy', () => {
 });
 
 describe('BFF with its upstream down', () => {
-  it('answers 503 on /health and on proxied routes, with the contract error body', async () => {
+  it('answers 503 on /health and on proxied routes, with the API error body', async () => {
     const down = await startBff(`http://127.0.0.1:${await freePort()}`);
     try {
       const health = await fetch(`${down.url}/health`);

@@ -5,8 +5,8 @@ import { ownerShares, type Shared } from '../helpers/owner-shares.js';
 import { readBudgetKey } from '../../server/core/services/public-share/read-budget.js';
 
 /**
- * One read budget per client whether the BFF's cache or the server answers (contract section 5). Limit 5 per minute;
- * each test plays a visitor of its own through X-Forwarded-For.
+ * One read budget per client whether the BFF's cache or the server answers (docs/bff.md, Read budget). Limit 5 per
+ * minute; each test plays a visitor of its own through X-Forwarded-For.
  */
 let server: TestServer;
 let bff: TestBff;

@@ -4,7 +4,7 @@ import { noticesHeard, startTestBff, type TestBff } from '../helpers/bff-app.js'
 import { ownerShares, type Shared } from '../helpers/owner-shares.js';
 
 /**
- * The share link as a page and as oEmbed (contract section 11): a browser navigation gets HTML, anything else JSON,
+ * The share link as a page and as oEmbed (docs/share-page.md): a browser navigation gets HTML, anything else JSON,
  * and the cache never hands either the other's answer.
  */
 let server: TestServer;

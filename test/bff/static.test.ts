@@ -109,7 +109,7 @@ describe('BFF static files', () => {
     expect(await res.json()).toMatchObject({ success: false, error: 'not_found' });
   });
 
-  it('starts without an element build and answers its entry 404 with the contract body', async () => {
+  it('starts without an element build and answers its entry 404 with the API error body', async () => {
     const res = await fetch(`${unbuilt.url}/element/config-share.js`);
     expect(res.status).toBe(404);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');

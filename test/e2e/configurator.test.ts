@@ -9,7 +9,7 @@ import { waitFor, waitForSteps } from '../worker/submission-fixtures.js';
 import { ownerCaller, sharedStoolProject } from '../helpers/owner-call.js';
 
 /**
- * The configurator as a merchant's visitor uses it (contract section 12), from a shop on another origin to the
+ * The configurator as a merchant's visitor uses it (docs/scene-format.md), from a shop on another origin to the
  * analytics read; the quote and the visitor events are verified by libraries we did not write.
  */
 const SECRET = 'whsec_' + Buffer.from('configurator-e2e-secret-32-bytes!').toString('base64');
@@ -27,7 +27,7 @@ const ownerCall = ownerCaller(
   () => owner.headers,
 );
 
-/** The demo stool's configurator (contract 12.14), with a form the visitor fills. */
+/** The demo stool's configurator (docs/scene-format.md, The demo stool), with a form the visitor fills. */
 const STOOL_SCENE = {
   projectSettings: {
     emailAdminAddress: 'owner@configurator.test',

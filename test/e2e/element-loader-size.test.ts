@@ -4,7 +4,9 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { ELEMENT_ENTRY, ensureElementBuilt } from '../../scripts/start/element-build.js';
 
-/** Contract 12.9: the loader (the entry and every chunk it imports before it runs) is at most 15 KB gzip. */
+/**
+ * The loader (its entry and every chunk that entry imports) is at most 15 KB gzip (element/README.md, Build and tests).
+ */
 const LOADER_LIMIT_BYTES = 15 * 1024;
 
 /** The chunks a built module imports statically (`import … from "./x.js"`), not its lazy `import()`s. */

@@ -17,8 +17,8 @@ import { MODEL_FILES, type ModelFile } from './model-files.js';
 afterEach(cleanUp);
 
 /**
- * The demo stool of the fake BFF (contract 12.14), prices formatted for en-US unless `locale` says otherwise, its
- * model signed as `file`.
+ * The demo stool of the fake BFF (docs/scene-format.md, The demo stool), prices formatted for en-US unless `locale`
+ * says otherwise, its model signed as `file`.
  */
 const mountStool = (scenario = 'stool', attributes: Record<string, string> = {}, file: ModelFile = 'original') =>
   mount({ 'project-id': projectOf(scenario, file), token: 'tok', locale: 'en-US', ...attributes });

@@ -93,8 +93,8 @@ function cartSettings(scenario) {
 }
 
 /**
- * The demo stool of contract 12.14 on the test cube (missing node names only warn), plus a `cushion` block for hide
- * rules. `stoolplain`: no currency, tax or save; `stoolhidden`: showPrices false; `stoolfinishes`: more swatches.
+ * The demo stool (docs/scene-format.md) on the test cube (missing node names only warn), plus a `cushion` block for
+ * hide rules. `stoolplain`: no currency, tax or save; `stoolhidden`: showPrices false; `stoolfinishes`: more swatches.
  */
 function stoolProject(id, scenario) {
   const plain = scenario === 'stoolplain';

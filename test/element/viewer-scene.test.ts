@@ -7,7 +7,7 @@ import { MODEL_FILES } from './model-files.js';
 import { STOOL_SETTINGS, block, mountStool, sceneOf, vec } from './stool-viewer.js';
 
 /**
- * The viewer chunk on its own (contract 12.2, 12.3, 12.6, 12.7, 12.9's export): a tiny stool
+ * The viewer chunk on its own (docs/scene-format.md; the AR export of element/README.md): a tiny stool
  * whose parts each have a colour of their own, drawn on a 96 px canvas and read back, from its
  * original file and from its delivery file (docs/delivery-files.md): both behave the same.
  */

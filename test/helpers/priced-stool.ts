@@ -1,5 +1,5 @@
 /**
- * The demo stool's pricing (contract 12.14) as a project's scene data, without its model file: a base price,
+ * The demo stool's pricing (docs/scene-format.md) as a project's scene data, without its model file: a base price,
  * priced choices, a rule, a quantity formula, VAT included. What the request-price and scene-report tests share.
  */
 export const PRICED_STOOL = {

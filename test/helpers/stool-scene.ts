@@ -1,6 +1,6 @@
 /** What the visitor event and analytics tests share. */
 
-/** The demo stool of contract 12.14, without its model file (the checks never open it). */
+/** The demo stool (docs/scene-format.md), without its model file (the checks never open it). */
 export const STOOL_SCENE = {
   optionBlocks: [
     {

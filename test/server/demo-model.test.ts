@@ -28,7 +28,9 @@ function gltfJson(glb: Uint8Array): GltfJson {
   return JSON.parse(new TextDecoder().decode(glb.subarray(20, 20 + view.getUint32(12, true)))) as GltfJson;
 }
 
-/** The generated demo stool (contract 12.14): a valid GLB carrying every name the demo project's effects use. */
+/**
+ * The generated demo stool (docs/scene-format.md, The demo stool): a valid GLB with every name the demo's effects use.
+ */
 describe('the demo stool model', () => {
   it('passes the Khronos validator without errors', async () => {
     const report = await validator.validateBytes(await demoStoolGlb(), { maxIssues: 0 });

@@ -126,7 +126,7 @@ describe('files on S3', () => {
     expect(await res.json()).toMatchObject({ success: false, error: 'unavailable' });
     expect(await assetCount()).toBe(before);
 
-    // /health is Postgres and Redis (the contract); /ready names the store.
+    // /health is Postgres and Redis (docs/architecture.md, Health and shutdown); /ready names the store.
     expect((await fetch(`${server.url}/health`)).status).toBe(200);
     const ready = await fetch(`${server.url}/ready`);
     expect(ready.status).toBe(503);

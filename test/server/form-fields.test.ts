@@ -3,7 +3,7 @@ import { startTestServer, type TestPerson, type TestServer } from '../helpers/te
 import { createSharedProject, submit } from '../worker/submission-fixtures.js';
 
 /**
- * A submit's answers checked by their field's type (contract sections 3 and 6): each bad field is
+ * A submit's answers checked by their field's type (docs/api.md, Submit): each bad field is
  * a 400 `invalid_request` whose `details` name it, and nothing is stored.
  */
 let server: TestServer;

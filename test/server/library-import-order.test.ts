@@ -5,7 +5,7 @@ import { startFixtureLibraries, type FixtureLibraries } from '../../scripts/star
 import type { WorkerApp } from '../../worker/app.js';
 
 /**
- * An import decides in contract section 8's order (rate, body, library set up, model read, licence, reuse, seat,
+ * An import decides in the order of docs/libraries.md (rate, body, library set up, model read, licence, reuse, seat,
  * library_b account, plan, size, imports running): each test trips two neighbouring checks and expects the earlier.
  */
 let libs: FixtureLibraries;

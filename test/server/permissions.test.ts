@@ -4,7 +4,7 @@ import { chairGlb, uploadForm } from '../helpers/model-fixtures.js';
 import { TEST_SECRETS } from '../helpers/test-env.js';
 
 /**
- * The permission matrix of contract section 2 on every owner route: owner, editor, viewer,
+ * The permission matrix (docs/api.md, Credentials and permissions) on every owner route: owner, editor, viewer,
  * another workspace's owner, an API key of the workspace, and no credentials.
  */
 type Principal = 'owner' | 'editor' | 'viewer' | 'stranger' | 'apiKey' | 'anonymous';

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { startTestServer, type TestPerson, type TestServer } from '../helpers/test-server.js';
 import { PRICED_STOOL } from '../helpers/priced-stool.js';
 
-/** GET /projects/:id/scene-report (contract 12.12): the shared parser's view of the stored scene. */
+/** GET /projects/:id/scene-report (docs/api.md, Projects and assets): the shared parser's view of the stored scene. */
 let server: TestServer;
 let owner: TestPerson;
 let viewer: TestPerson;

@@ -9,7 +9,7 @@ import type { WorkerApp } from '../../worker/app.js';
 import { createSharedProject, startTestWorker, submit, waitFor, waitForSteps } from '../worker/submission-fixtures.js';
 
 /**
- * The request's price (contract 12.11): the server prices every submit itself, keeps the page's
+ * The request's price (docs/api.md, Submit): the server prices every submit itself, keeps the page's
  * figure beside it, and the read, the PDF, the e-mail and the webhooks all show the server's.
  */
 let server: TestServer;

@@ -24,7 +24,7 @@ import { MAX_SUBMITS_IN_PROGRESS } from '../../server/routes/public-share/submit
 import { decodeScreenshot } from '../../server/core/domain/submission-input.js';
 
 /**
- * POST /share/:projectId/:token/submit and the owner request routes (contract section 6), with
+ * POST /share/:projectId/:token/submit and the owner request routes (docs/api.md, Submit and Requests), with
  * the worker running in this process against a local SMTP server.
  */
 let server: TestServer;
@@ -300,7 +300,7 @@ describe('submit: checks and validation', () => {
       await submit(server.url, share, validBody({ screenshots: ['https://example.com/shot.png'] })),
       'body.screenshots.0',
     );
-    // 5 MB as the contract writes it: 5,000,000 bytes.
+    // 5 MB as docs/api.md counts it: 5,000,000 bytes.
     const big = Buffer.alloc(5_000_000 + 1);
     png().copy(big);
     const oversized = await expectInvalid(

@@ -8,8 +8,8 @@ import { addVisitorCounts } from '../../server/core/repositories/visitor-counter
 import { sweepVisitorEvents } from '../../server/core/services/visitor-event-retention.js';
 
 /**
- * GET /projects/:id/analytics (contract 12.12) after real visitor events and a submit, the
- * submissions counter (12.11), and the retention sweep of raw visitor events (12.10).
+ * GET /projects/:id/analytics (docs/api.md, Analytics) after real visitor events and a submit, the
+ * submissions counter, and the retention sweep of raw visitor events (docs/api.md, Visitor events).
  */
 let server: TestServer;
 let owner: TestPerson;

@@ -12,8 +12,9 @@ import { VISITOR_EVENT_TYPES } from '../../server/core/wire/configurator/index.j
 import { serializeDeliveryBody } from '../../server/core/domain/webhooks/event-types.js';
 
 /**
- * POST /share/:projectId/:token/events (contract 12.10) end to end: the API, the BFF, the worker delivering to a
- * receiver that verifies every signature with `standardwebhooks`, and the events and day counters in Postgres.
+ * POST /share/:projectId/:token/events end to end (docs/api.md, Visitor events): the API, the BFF, the worker
+ * delivering to a receiver that verifies every signature with `standardwebhooks`, and the events and day counters
+ * in Postgres.
  */
 const SECRET = 'whsec_' + Buffer.alloc(32, 9).toString('base64');
 let server: TestServer;

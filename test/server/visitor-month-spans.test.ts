@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { monthSpans } from '../../server/core/domain/visitor-events/month-spans.js';
 
-/** The split of an analytics range into whole months and the days around them (contract 12.12's cost). */
+/** The split of an analytics range into whole months and the days around them (docs/api.md, Analytics). */
 describe('monthSpans', () => {
   it('reads whole months as months and the days before and after as days', () => {
     expect(monthSpans({ from: '2025-11-26', to: '2026-11-26' })).toEqual({

@@ -4,7 +4,7 @@ import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-r
 import { freePort } from '../helpers/test-env.js';
 
 /**
- * The owner side of webhooks (contract section 7): configuration, validation, the write-only secret, the limits, the
+ * The owner side of webhooks (docs/api.md, Webhooks): configuration, validation, the write-only secret, the limits, the
  * test endpoint against a real receiver, SSRF refusals with insecure mode off, and who may do what.
  */
 let secure: TestServer;
@@ -116,7 +116,7 @@ describe('configuration', () => {
     expect((await call(secure, owner, 'DELETE', `/projects/${projectId}/webhooks/own`)).status).toBe(404);
   });
 
-  it('refuses bad input with the contract codes', async () => {
+  it('refuses bad input with invalid_event, invalid_url and invalid_request', async () => {
     const projectId = await newProject(secure, owner);
     const put = (id: string, body: unknown) =>
       call(secure, owner, 'PUT', `/projects/${projectId}/webhooks/${id}`, body);

@@ -5,7 +5,7 @@ import type { StoredPrice } from '../../server/core/domain/request-price.js';
 import { pdfText } from '../helpers/pdf-text.js';
 import type { RequestRows } from '../../worker/pdf/request-rows.js';
 
-/** The request's stored price as the PDF and the e-mail print it (contract 12.11), never recomputed. */
+/** The request's stored price as the PDF and the e-mail print it (docs/api.md, Background steps), never recomputed. */
 const stored: StoredPrice = {
   currency: 'EUR',
   decimals: 2,

@@ -2,8 +2,8 @@ import { emitEvent } from '../../server/core/services/events.js';
 import { RequestGoneError, defineSubmissionStep } from '../submission-step.js';
 
 /**
- * Emits `form.submitted` (and `quote.submitted` when priced, 12.11) with the step's result under
- * dedupe keys, so a retried job emits each once.
+ * Emits `form.submitted` (and `quote.submitted` when priced; docs/api.md, Background steps) with the step's result
+ * under dedupe keys, so a retried job emits each once.
  */
 export const submissionEvents = defineSubmissionStep(
   {

@@ -6,7 +6,7 @@ import { defineJob } from './define-job.js';
 export const VISITOR_EVENT_SWEEP_INTERVAL_MS = 3600_000;
 
 /**
- * Deletes expired visitor events and past session rows (12.10), keeping the day counters. A job
+ * Deletes expired visitor events and past session rows (docs/api.md, Visitor events), keeping the day counters. A job
  * scheduler runs it hourly; a lost run is simply the next one.
  */
 export const visitorEventSweep = defineJob({

@@ -14,7 +14,7 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 const ENTRY = 'public, max-age=300';
 
 /**
- * The element bundle at `/element/`, CORS-open for any merchant page (contract section 10). Without
+ * The element bundle at `/element/`, CORS-open for any merchant page (docs/bff.md). Without
  * a build the BFF still starts and answers 404; a later build is served without a restart.
  */
 export default async function elementRoutes(app: FastifyInstance, { root }: ElementRouteOptions) {

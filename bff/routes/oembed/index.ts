@@ -38,7 +38,7 @@ const OEMBED_QUERY_SCHEMA = {
 } as const;
 
 /**
- * `GET /oembed` (oembed.com; contract section 11): a `rich` iframe of the share page, at most 800 x 600.
+ * `GET /oembed` (oembed.com; docs/share-page.md): a `rich` iframe of the share page, at most 800 x 600.
  * A password share is 401 (oEmbed's "private resource"); any share that cannot be shown is 404.
  */
 export default async function oembedRoutes(app: FastifyInstance) {

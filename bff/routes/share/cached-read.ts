@@ -52,7 +52,7 @@ async function readAll(stream: Readable): Promise<Buffer> {
 }
 
 /**
- * The read cache's hooks around the proxy of `GET /share/:projectId/:token` (contract section 10):
+ * The read cache's hooks around the proxy of `GET /share/:projectId/:token` (docs/bff.md):
  * a stale entry is revalidated with its ETag; a 304 refreshes it and a refusal drops it.
  */
 export function cachedRead(app: FastifyInstance, cacheHit: CacheHitFastPath) {

@@ -21,8 +21,9 @@ export interface VisitorEventsProxyOptions {
 }
 
 /**
- * `POST /share/:projectId/:token/events` (12.10), never cached: the BFF reads the body itself so it refuses
- * one over 32 KB (413) chunked or not; text/plain is accepted because sendBeacon sends it without a preflight.
+ * `POST /share/:projectId/:token/events` (docs/api.md, Visitor events), never cached: the BFF reads the body itself so
+ * it refuses one over 32 KB (413) chunked or not; text/plain is accepted because sendBeacon sends it without a
+ * preflight.
  */
 export default async function visitorEventsProxy(
   app: FastifyInstance,

@@ -36,7 +36,7 @@ function bodyLimitOf(request: FastifyRequest): number {
 
 /**
  * The BFF's own share page is not an embed: its calls reach the server as a headless client's, so a share
- * restricted to other hosts still works on its own page (contract section 11).
+ * restricted to other hosts still works on its own page (docs/share-page.md).
  */
 function dropOwnOrigin(request: FastifyRequest, addressing: RequestAddressing) {
   const { origin, referer } = request.headers;

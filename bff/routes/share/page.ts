@@ -34,7 +34,7 @@ function pageStateOf(status: number): { state: SharePageState; status: number } 
 }
 
 /**
- * The share page for a browser navigation (contract section 11). An unavailable share is framed with
+ * The share page for a browser navigation (docs/share-page.md). An unavailable share is framed with
  * `frame-ancestors *` so the iframe shows the not-available state instead of a blocked frame.
  */
 export function sharePage(app: FastifyInstance) {

@@ -8,7 +8,7 @@ export interface ViewerRouteOptions {
 }
 
 /**
- * The share page's own files at `/viewer/` (contract section 11): its stylesheet (the CSP allows no
+ * The share page's own files at `/viewer/` (docs/share-page.md): its stylesheet (the CSP allows no
  * inline style) and the link-preview card, loadable from anywhere because chat apps fetch it.
  */
 export default async function viewerRoutes(app: FastifyInstance, { root }: ViewerRouteOptions) {

@@ -27,7 +27,7 @@ interface Playing {
   at: 'start' | 'end' | 'moving';
 }
 
-/** The animation blocks of one viewer (contract 12.6), on one AnimationMixer per model. */
+/** The animation blocks of one viewer (docs/scene-format.md, Animation blocks), on one AnimationMixer per model. */
 export interface Animations {
   addModel(model: AnimatedModel): void;
   /** False for an unknown block or a clip no loaded model has. */

@@ -3,7 +3,7 @@ import { Color, Quaternion, Vector3, type Material } from 'three';
 type Copyable = Color | Vector3 | Quaternion;
 
 /**
- * The base value of every property an effect has written (contract 12.3: undo is exact, and only
+ * The base value of every property an effect has written (docs/scene-format.md, Effects: undo is exact, and only
  * properties some effect touches are reset). Each rebuild first puts them all back.
  */
 export class BaseValues {

@@ -23,7 +23,7 @@ export interface ConfigurableModel {
 
 type MaterialEffect = Extract<Effect, { type: 'material' }>;
 
-/** The selected choices' effects, each active block in block order, each choice's effects in order (12.3). */
+/** The selected effects: active blocks in block order, each choice's in order (docs/scene-format.md, Effects). */
 export function selectedEffects(scene: Scene, options: Options): Effect[] {
   return scene.optionBlocks.flatMap((block) => {
     const choiceId = options[block.id];

@@ -2,8 +2,8 @@ import type { Object3D } from 'three';
 import { GLTFExporter } from 'three/addons/exporters/GLTFExporter.js';
 
 /**
- * The configured scene as a GLB for AR (contract 12.9): the model roots, not the three Scene, which would add the
- * lights and the shadow ground. Loaded lazily so the exporter never weighs on the viewer chunk.
+ * The configured scene as a GLB for AR (element/README.md, Files): the model roots, not the three Scene, which
+ * would add the lights and the shadow ground. Loaded lazily so the exporter never weighs on the viewer chunk.
  */
 export async function exportConfigured(roots: Object3D[]): Promise<Blob> {
   const glb = await new GLTFExporter().parseAsync(roots, {

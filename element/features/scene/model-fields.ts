@@ -7,8 +7,8 @@ import { overridePose, poseOf, writePose, type PartPose } from './part-pose.js';
 export type WarnName = (kind: string, name: string) => void;
 
 /**
- * Applies a model's deletions, then its partTransforms about the part pivots (contract 12.2); returns the owner poses
- * (the base that transform effects start from) and each part's pivot.
+ * Applies a model's deletions, then its partTransforms about the part pivots (docs/scene-format.md, Model entries);
+ * returns the owner poses (the base that transform effects start from) and each part's pivot.
  */
 export function applyModelFields(
   root: Object3D,

@@ -3,8 +3,8 @@ import type { GLTF, GLTFParser } from 'three/addons/loaders/GLTFLoader.js';
 import { programState } from './base-values.js';
 
 /**
- * A model's materials by glTF name (contract 12.3): every three.js instance of one, since the parser clones them, and
- * the materials `use` switches to, preloaded so a change stays synchronous.
+ * A model's materials by glTF name (docs/scene-format.md, Effects): every three.js instance of one, since the parser
+ * clones them, and the materials `use` switches to, preloaded so a change stays synchronous.
  */
 export interface ModelMaterials {
   /** Every instance of the glTF materials of that name; empty when the file has none. */

@@ -2,8 +2,9 @@ import type { Object3D } from 'three';
 import type { GLTFParser } from 'three/addons/loaders/GLTFLoader.js';
 
 /**
- * glTF node names as the file writes them → every three.js object of that name (contract 12.1), read through
- * `parser.associations` because three renames nodes and two nodes can end up sharing one three name.
+ * glTF node names as the file writes them → every three.js object of that name (docs/scene-format.md, How the
+ * configurator reads the data), read through `parser.associations` because three renames nodes and two nodes can end up
+ * sharing one three name.
  */
 export type NodeNames = Map<string, Object3D[]>;
 

@@ -23,7 +23,7 @@ export function clonePose(pose: PartPose): PartPose {
   return { position: pose.position.clone(), rotation: pose.rotation.clone(), scale: pose.scale.clone() };
 }
 
-/** Replaces the components the transform gives; an omitted component keeps the pose's value (12.2). */
+/** Replaces the transform's components; an omitted one keeps the pose's (docs/scene-format.md, Part transforms). */
 export function overridePose(pose: PartPose, transform: PartTransform): void {
   const { position, rotation, scale } = transform;
   if (position)

@@ -9,7 +9,7 @@ import type { SceneSettings } from '../../../server/core/wire/configurator/types
  */
 const ENVIRONMENT_SIGMA = 0.04;
 
-/** The image-based lighting of `lighting.environment` (contract 12.7): the room, or none. */
+/** The image-based lighting of `lighting.environment` (docs/scene-format.md, Lighting): the room, or none. */
 export function environmentMap(
   renderer: WebGLRenderer,
   environment: SceneSettings['lighting']['environment'],

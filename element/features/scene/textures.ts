@@ -1,7 +1,7 @@
 import { RepeatWrapping, SRGBColorSpace, TextureLoader, type Texture } from 'three';
 
 /**
- * Base colour textures of `map` effects by URL (contract 12.3): loaded once, set up as GLTFLoader
+ * Base colour textures of `map` effects by URL (docs/scene-format.md, Effects): loaded once, set up as GLTFLoader
  * sets up glTF textures (sRGB, glTF UVs, repeat). A texture that fails stays absent (null).
  */
 export interface TextureCache {

@@ -8,7 +8,7 @@ interface VariantMappings {
 
 /**
  * A model's `KHR_materials_variants`, preloaded: each variant's final material per mesh, so a switch
- * is a synchronous assignment (contract 12.3). three's GLTFLoader leaves the extension to plugins.
+ * is a synchronous assignment. three's GLTFLoader leaves the extension to plugins.
  */
 export interface ModelVariants {
   /** Variant names by index, as the file writes them. */

@@ -10,7 +10,7 @@ const GLIDE_MS = 400;
 export interface ViewFitOptions {
   camera: PerspectiveCamera;
   controls: OrbitControls;
-  /** The owner's camera settings (12.7): the distance limits the fit may widen, and `fit`. */
+  /** The owner's camera settings (docs/scene-format.md, Camera limits): distance limits the fit may widen, `fit`. */
   settings: SceneSettings['camera'];
   /** The start view: the owner's `data.camera`, else a default; "Reset view" goes back to its side. */
   home: CameraPlace;

@@ -4,7 +4,7 @@ const box = new Box3();
 
 /**
  * The box around what is drawn: `Box3.setFromObject` ignores `visible`, so hidden parts would
- * still be framed (configurator notes §4).
+ * still be framed, and framing leaves them out (docs/scene-format.md, Framing).
  */
 export function visibleBounds(root: Object3D): Box3 {
   const bounds = new Box3();

@@ -2,7 +2,7 @@ import { domainToASCII } from 'node:url';
 import { getPublicSuffix } from 'tldts';
 
 /**
- * Embed host rules (contract sections 4, 5 and 11): `*.example.com` matches sub-domains, not the apex; no port
+ * Embed host rules (docs/api.md, Share settings): `*.example.com` matches sub-domains, not the apex; no port
  * matches any port. Names are stored lower-cased and in punycode, as browsers send them.
  */
 
@@ -102,7 +102,7 @@ function ruleMatches(rule: string, embed: EmbedOrigin): boolean {
 }
 
 /**
- * The embed check of contract section 5: an empty list admits every host, a request without
+ * The embed check (docs/api.md, Public read): an empty list admits every host, a request without
  * Origin and Referer is admitted (headless), anything else needs a matching rule.
  */
 export function isEmbedAllowed(rules: readonly string[], embed: EmbedOrigin | null | undefined): boolean {
@@ -113,7 +113,7 @@ export function isEmbedAllowed(rules: readonly string[], embed: EmbedOrigin | nu
 
 /**
  * The `Content-Security-Policy` value that lets only the allowed hosts frame the share
- * (contract section 11): `*` for an empty list; a rule without a port becomes `host:*`.
+ * (docs/share-page.md): `*` for an empty list; a rule without a port becomes `host:*`.
  */
 export function frameAncestors(rules: readonly string[]): string {
   if (rules.length === 0) return 'frame-ancestors *';

@@ -1,6 +1,6 @@
 /**
- * The domain's error set. Anything thrown as an AppError reaches the client as the contract's
- * body `{ success: false, error, message, ...extra }`; anything else becomes a 500 `internal`.
+ * The domain's error set. Anything thrown as an AppError reaches the client as the API's error body
+ * `{ success: false, error, message, ...extra }` (docs/api.md, Wire conventions); anything else is a 500 `internal`.
  */
 export class AppError extends Error {
   override name = 'AppError';

@@ -6,8 +6,8 @@ import { storageKeys } from '../platform/storage/storage-keys.js';
 import { isUuid } from './ids.js';
 
 /**
- * The public project payload of `GET /share/:projectId/:token` (interface "Public project payload"): only
- * the listed fields, owner credentials removed, signed URLs for the first models.
+ * The public project payload of `GET /share/:projectId/:token` (docs/api.md, Public read): only the listed fields,
+ * owner credentials removed, signed URLs for the first models.
  */
 
 /** Bump when the payload's shape changes, so clients holding an old ETag get the new shape. */

@@ -1,7 +1,7 @@
 import { computePrice, resolveOptions, type Price, type Scene } from '../wire/configurator/index.js';
 
 /**
- * A request's price (contract 12.11): the server's figure, stored with the request and shown
+ * A request's price (docs/api.md, Submit): the server's figure, stored with the request and shown
  * everywhere, beside what the visitor's page said it was.
  */
 

@@ -11,7 +11,7 @@ import {
 } from '../wire/submit-limits.js';
 
 /**
- * The rules a public submit's body must pass beyond its schema (contract section 6): screenshots
+ * The rules a public submit's body must pass beyond its schema (docs/api.md, Submit): screenshots
  * that are what they claim and small enough to decode, answers that fit the form's fields, bounded JSON.
  */
 const isScreenshotType = (type: string): type is ScreenshotType =>

@@ -11,7 +11,7 @@ interface ErrorBody {
   [extra: string]: unknown;
 }
 
-/** Fastify's own error codes that are the client's fault, mapped to the contract's codes. */
+/** Fastify's own error codes that are the client's fault, mapped to the API's codes (docs/api.md, Wire conventions). */
 const FASTIFY_CODES: Record<string, { status: number; code: string; message: string }> = {
   FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'payload_too_large', message: 'The request body is too large.' },
   FST_REQ_FILE_TOO_LARGE: { status: 413, code: 'too_large', message: 'The file is too large.' },
@@ -140,7 +140,7 @@ function toBody(error: FastifyError): { status: number; body: ErrorBody; headers
   };
 }
 
-/** The one error handler: every failure leaves as the contract's error body; a 500 never leaks internals. */
+/** The one error handler: every failure leaves as the API's error body; a 500 never leaks internals. */
 export default fp(async function errorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const { status, body, headers } = toBody(error);

@@ -12,7 +12,7 @@ const CLIENT_ERRORS: Record<string, { status: number; error: string; message: st
 
 /**
  * Errors Fastify raises before a route or the error handler sees the request (a malformed URL, a body that
- * never arrives) still leave as the contract's error body with `X-Api-Version`. Shared with the BFF.
+ * never arrives) still leave as the API's error body with `X-Api-Version`. Shared with the BFF.
  */
 export function frameworkErrorOptions(): FrameworkErrorOptions {
   return {

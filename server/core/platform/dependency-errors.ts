@@ -26,7 +26,7 @@ const DOWN_MESSAGES = new RegExp(
 const POSTGRES_UNAVAILABLE = new Set(['57P01', '57P02', '57P03', '53300']);
 
 /**
- * Whether an error means Postgres, Redis or file storage is down (contract section 1: 503 `unavailable`)
+ * Whether an error means Postgres, Redis or file storage is down (503 `unavailable`: docs/api.md, Wire conventions)
  * rather than a bug.
  */
 export function isDependencyDown(error: unknown): boolean {

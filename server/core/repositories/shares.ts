@@ -4,7 +4,7 @@ import { newShareToken } from '../domain/share-token.js';
 import { assets, projects, shareSettings, workspaces, type ShareSettingsRow } from '../platform/db/schema/index.js';
 
 /**
- * Share settings (contract section 4): one row per project, created lazily with the defaults.
+ * Share settings (docs/api.md, Share settings): one row per project, created lazily with the defaults.
  * Owner methods take the workspace id, so a project of another workspace does not exist.
  */
 

@@ -25,7 +25,7 @@ export interface NewSubmission {
   formData: Record<string, unknown>;
   selectedOptions: Record<string, unknown>;
   configurationSummary: string;
-  /** The server's price of the request (contract 12.11), null without pricing. */
+  /** The server's price of the request (docs/api.md, Submit), null without pricing. */
   price?: StoredPrice | null;
   /** What the visitor's page showed, as sent. */
   clientPrice?: ClientPrice | null;

@@ -3,8 +3,8 @@ import type { Executor } from '../platform/db/client.js';
 import type { DayRange, MonthSpans } from '../domain/visitor-events/month-spans.js';
 
 /**
- * The visitor day counters (contract 12.12). Writers pick a random shard so concurrent calls never queue on one row;
- * the hourly sweep folds past days into shard 0, so a long range reads one row per day.
+ * The visitor day counters (docs/api.md, Analytics). Writers pick a random shard so concurrent calls never queue on one
+ * row; the hourly sweep folds past days into shard 0, so a long range reads one row per day.
  */
 
 /** Shards per project and day. */

@@ -11,7 +11,7 @@ const TOUCH_EVERY_MS = 60_000;
 
 const hashApiKey = (key: string) => createHash('sha256').update(key).digest('hex');
 
-/** Workspace API keys (contract section 2): shown once at creation, stored as a hash. */
+/** Workspace API keys (docs/api.md, Credentials and permissions): shown once at creation, stored as a hash. */
 export function createApiKeyService(deps: Pick<ServiceDeps, 'db'>) {
   const repo = createApiKeyRepository(deps.db);
   return {

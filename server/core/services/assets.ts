@@ -33,7 +33,7 @@ export interface CreateWithFileOptions {
   inTransaction?(tx: Tx, asset: Asset): Promise<void>;
 }
 
-/** The workspace's 3D asset library (contract section 3): uploads and library imports run the same checks. */
+/** The workspace's 3D asset library (docs/api.md, Projects and assets): uploads and imports run the same checks. */
 export function createAssetService(deps: ServiceDeps, options: { checkModel: CheckModel; outlineModel: OutlineModel }) {
   const repo = createAssetRepository(deps.db);
   const { checkModel, outlineModel } = options;

@@ -17,7 +17,7 @@ export interface ShareSettingsInput {
 }
 
 /**
- * Owner share settings (interface "Project sharing", contract section 4). Every committed change notifies every
+ * Owner share settings (docs/api.md, Share settings). Every committed change notifies every
  * server and BFF, so a disabled share or rotated token stops answering at once everywhere.
  */
 export function createShareService(deps: ServiceDeps) {

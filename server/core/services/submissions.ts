@@ -17,7 +17,7 @@ import type { ShareAccess } from './public-share/share-access.js';
 import { addSubmission } from '../repositories/visitor-counters.js';
 import { utcDay } from '../domain/visitor-events/receive-time.js';
 
-/** A public submit as the route parsed it (contract section 6). */
+/** A public submit as the route parsed it (docs/api.md, Submit). */
 export interface SubmitInput {
   formData: Record<string, unknown>;
   selectedOptions: Record<string, unknown>;
@@ -41,7 +41,7 @@ export interface SubmissionServiceDeps extends ServiceDeps {
 
 /**
  * Submissions: a visitor's submit with its screenshots and background steps. "Request" on the wire and
- * for owners (interface wording); a submission everywhere in the code.
+ * for owners (docs/architecture.md, Naming); a submission everywhere in the code.
  */
 export function createSubmissionService(deps: SubmissionServiceDeps) {
   const repo = createSubmissionRepository(deps.db);
@@ -69,7 +69,7 @@ export function createSubmissionService(deps: SubmissionServiceDeps) {
       const formFields = await deps.formFields(access);
       checkFormData(formFields, input.formData);
       const scene = await deps.parsedScene(access);
-      // The server's figure is the one used everywhere; the page's is kept beside it (contract 12.11).
+      // The server's figure is the one used everywhere; the page's is kept beside it (docs/api.md, Submit).
       const price = priceRequest(scene, input.selectedOptions, input.formData);
       const customerCopy =
         scene.settings.notifications.customerCopy && customerAddress(formFields, input.formData) !== null;
@@ -96,7 +96,7 @@ export function createSubmissionService(deps: SubmissionServiceDeps) {
         );
         // Fire and forget: the submission is safe in Postgres; Redis must not delay or fail the answer.
         afterCommit(() => deps.outbox.nudge(created.outbox, deps.log));
-        // The day's submissions counter (contract 12.11), in a statement of its own once the request is safe.
+        // The day's submissions counter (docs/api.md, Analytics), in a statement of its own once the request is safe.
         if (created.created) afterCommit(() => addSubmission(deps.db, access.projectId, utcDay(new Date())));
         return created.id;
       });

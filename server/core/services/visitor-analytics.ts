@@ -14,7 +14,7 @@ const SCENES_BYTES = 16 * 1024 * 1024;
 
 type Totals = Omit<DayCounts, 'date'>;
 
-/** The analytics read (contract 12.12). */
+/** The analytics read (docs/api.md, Analytics). */
 export interface VisitorAnalytics {
   success: true;
   from: string;

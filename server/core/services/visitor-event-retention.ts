@@ -17,7 +17,7 @@ export interface VisitorEventSweepResult {
 
 /**
  * Deletes expired visitor events and past days' session rows (the day rows hold their counts), and folds
- * past days' counter shards into one row per day so long-range analytics reads stay small (12.12).
+ * past days' counter shards into one row per day so long-range analytics reads stay small (docs/api.md, Analytics).
  */
 export async function sweepVisitorEvents(
   db: Executor,

@@ -22,7 +22,7 @@ export interface VisitorEventServiceDeps extends ServiceDeps {
 
 type Rejection = VisitorEventsAnswer['rejected'][number];
 
-/** Only the batch's last `price.calculated` counts (12.10), so a page cannot fan out a price per keystroke. */
+/** Only the batch's last `price.calculated` counts (docs/api.md, Visitor events): no price per keystroke. */
 function checkBatch(scene: Scene, batch: VisitorEventBatch, receivedAt: Date) {
   const accepted: CheckedVisitorEvent[] = [];
   const rejected: Rejection[] = [];
@@ -56,8 +56,8 @@ function checkBatch(scene: Scene, batch: VisitorEventBatch, receivedAt: Date) {
 }
 
 /**
- * Visitor events (12.10): a whole call is recorded in one statement, one round trip, so the counter
- * rows stay locked only inside Postgres until it commits.
+ * Visitor events (docs/api.md, Visitor events): a whole call is recorded in one statement, one round trip, so the
+ * counter rows stay locked only inside Postgres until it commits.
  */
 export function createVisitorEventService(deps: VisitorEventServiceDeps) {
   return {

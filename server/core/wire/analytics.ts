@@ -1,11 +1,11 @@
 import { Type } from 'typebox';
 
 /**
- * `GET /projects/:id/analytics` (contract 12.12), as TypeBox schemas the route documents with and the
+ * `GET /projects/:id/analytics` (docs/api.md, Analytics), as TypeBox schemas the route documents with and the
  * owner console types itself with.
  */
 
-/** The longest range one analytics read covers, in days (contract 12.12). */
+/** The longest range one analytics read covers, in days (docs/api.md, Analytics). */
 export const MAX_ANALYTICS_DAYS = 366;
 
 /** Checked by the service (analytics-query.ts), so that each refusal names its parameter in words. */

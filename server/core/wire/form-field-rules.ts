@@ -2,7 +2,7 @@ import type { FormFieldMessages } from './form-field-messages.js';
 import type { FormField } from './form-fields.js';
 
 /**
- * The form field rules of a submit (contract sections 3 and 6), shared by the server and the element.
+ * The form field rules of a submit (docs/api.md, Submit), shared by the server and the element.
  * No Node imports: browser code imports it.
  */
 

@@ -1,6 +1,6 @@
 /**
- * The project's form fields (contract section 3) read from the owner's opaque `sceneData.formFields`, shared by
- * the submit check and the element so both read the form alike. No Node imports: browser code imports it.
+ * The project's form fields (docs/scene-format.md, Form fields) read from the owner's opaque `sceneData.formFields`,
+ * shared by the submit check and the element so both read the form alike. No Node imports: browser code imports it.
  */
 
 /** A form field as the element renders it and the submit checks it. */
@@ -16,11 +16,11 @@ export interface FormField {
   step?: number;
   minLength?: number;
   maxLength?: number;
-  /** `number` fields: the initial value, within the bounds (12.5). */
+  /** `number` fields: the initial value, within the bounds (docs/scene-format.md, Form fields). */
   default?: number;
 }
 
-/** A `number` field's bounds when the owner gives none (contract 12.5). */
+/** A `number` field's bounds when the owner gives none (docs/scene-format.md, Form fields). */
 const NUMBER_FIELD_MIN = 0;
 const NUMBER_FIELD_MAX = 1_000_000;
 
@@ -58,8 +58,8 @@ export function readFormFields(raw: unknown): FormField[] {
 }
 
 /**
- * A `number` field always has bounds (12.5): the owner's, else 0 and 1,000,000 widened to a lone bound beyond
- * them; crossed bounds fall back to both defaults, and a default outside them is dropped.
+ * A `number` field always has bounds (docs/scene-format.md, Form fields): the owner's, else 0 and 1,000,000 widened
+ * to a lone bound beyond them; crossed bounds fall back to both defaults, and a default outside them is dropped.
  */
 function withNumberBounds(field: FormField, initial: number | undefined): FormField {
   let { min, max } = field;

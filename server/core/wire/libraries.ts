@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 
 /**
- * The online libraries' wire shapes (interface v3.16, contract section 8), as TypeBox schemas:
+ * The online libraries' wire shapes (docs/libraries.md), as TypeBox schemas:
  * the routes validate and document with them, the owner console types itself with `Static<typeof X>`.
  */
 const Provider = Type.Union([Type.Literal('library_a'), Type.Literal('library_b'), Type.Literal('library_c')]);

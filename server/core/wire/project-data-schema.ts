@@ -70,7 +70,7 @@ const When = Type.Record(
   },
 );
 
-// Model entries (section 3's placement, 12.2's part fields).
+// Model entries: placement and part fields (docs/scene-format.md, Model entries).
 const PartTransform = Type.Object(
   {
     position: Type.Optional(Vector("Replaces the node's local translation.")),
@@ -130,7 +130,7 @@ const ModelEntry = Type.Object(
   { ...open, description: 'One model of the scene.' },
 );
 
-// Effects (12.3): one object per type, told apart by `type`.
+// Effects (docs/scene-format.md, Effects): one object per type, told apart by `type`.
 const effectModel = Type.Optional(
   Id("The model id it applies to; default: the block's targetObjectId, else every model."),
 );
@@ -303,7 +303,7 @@ const FormulaStep = Type.Object(
   },
 );
 
-// projectSettings (12.5, 12.7): a bad value falls back to its default.
+// projectSettings (docs/scene-format.md, Project settings and Prices): a bad value falls back to its default.
 const { pricing, branding, lighting, display, camera, ar, cart, notifications } = DEFAULT_SETTINGS;
 const Range = (min: number, max: number, fallback: number, description: string) =>
   Type.Number({ minimum: min, maximum: max, default: fallback, description });

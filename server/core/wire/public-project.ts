@@ -1,6 +1,6 @@
 /**
- * The public project payload (interface "Public project payload") as browsers receive it. Types only, no
- * Node imports: the `<config-share>` element imports this file.
+ * The public project payload (docs/api.md, Public read) as browsers receive it. Types only, no Node imports: the
+ * `<config-share>` element imports this file.
  */
 
 /** A vector as the public payload writes it: stored `[x,y,z]` arrays become `{x,y,z}`. */

@@ -1,11 +1,11 @@
 import { Type } from 'typebox';
 
 /**
- * The price shapes on the wire (contract 12.5, 12.11), as TypeBox schemas: submit validates the
- * page's price with them, the request read and the scene report document the server's.
+ * The price shapes on the wire (docs/scene-format.md, Prices; docs/api.md, Submit), as TypeBox schemas: submit
+ * validates the page's price with them, the request read and the scene report document the server's.
  */
 
-/** The price function clamps a running total to ±10^15 minor units (contract 12.13): no page shows more. */
+/** The price function clamps a running total to ±10^15 minor units (docs/scene-format.md, Limits). */
 const MAX_MINOR_UNITS = 1e15;
 
 const MinorUnits = (description: string) =>
@@ -60,7 +60,7 @@ const priceFields = {
 };
 
 export const PriceSchema = Type.Object(priceFields, {
-  description: 'A price as the server computes it (contract 12.5): every amount an integer in minor units.',
+  description: 'A price as the server computes it: every amount an integer in minor units.',
 });
 
 export const StoredPriceSchema = Type.Object(
@@ -72,5 +72,5 @@ export const StoredPriceSchema = Type.Object(
         'inactive block): those blocks were priced at their default.',
     }),
   },
-  { description: "The server's price of the request (contract 12.11), from the revision the visitor submitted to." },
+  { description: "The server's price of the request, from the revision the visitor submitted to." },
 );

@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import { ClientPriceSchema, StoredPriceSchema } from './request-price-schema.js';
 
 /**
- * The owner request routes' answers (contract section 6), as TypeBox schemas: the routes
+ * The owner request routes' answers (docs/api.md, Requests), as TypeBox schemas: the routes
  * validate and document with them, the owner console types itself with `Static<typeof X>`.
  */
 

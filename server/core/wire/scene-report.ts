@@ -3,7 +3,7 @@ import { PriceSchema } from './request-price-schema.js';
 import type { WarningCode } from './configurator/types.js';
 
 /**
- * `GET /projects/:id/scene-report`'s answer (contract 12.12), as a TypeBox schema the route
+ * `GET /projects/:id/scene-report`'s answer (docs/api.md, Projects and assets), as a TypeBox schema the route
  * documents with and the owner console types itself with.
  */
 const count = (what: string) => Type.Integer({ minimum: 0, description: what });

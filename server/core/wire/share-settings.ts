@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 
 /**
- * The owner share settings routes' body and answer (interface "Project sharing"), as TypeBox
+ * The owner share settings routes' body and answer (docs/api.md, Share settings), as TypeBox
  * schemas: the routes validate and document with them, the owner console types itself with them.
  */
 

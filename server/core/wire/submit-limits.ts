@@ -1,11 +1,11 @@
 /**
- * The limits of the public submit (contract section 6), shared by the server, the BFF and the element.
+ * The limits of the public submit (docs/api.md, Submit), shared by the server, the BFF and the element.
  * No Node imports: browser code imports this file.
  */
 
 /** At most this many screenshots per submit. */
 export const MAX_SCREENSHOTS = 5;
-/** Decoded size limit of one screenshot: 5 MB (contract section 6), 5,000,000 bytes. */
+/** Decoded size limit of one screenshot: 5 MB, 5,000,000 bytes (docs/api.md, Submit). */
 export const MAX_SCREENSHOT_BYTES = 5_000_000;
 /** Screenshot types a submit may carry. */
 export const SCREENSHOT_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;

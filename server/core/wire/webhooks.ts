@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { WEBHOOK_EVENT_TYPES } from './webhook-event-types.js';
 
 /**
- * The webhook routes' bodies and answers (contract section 7), as TypeBox schemas: the routes
+ * The webhook routes' bodies and answers (docs/api.md, Webhooks), as TypeBox schemas: the routes
  * validate and document with them, the owner console types itself with `Static<typeof X>`.
  */
 const Time = Type.String({ format: 'date-time' });

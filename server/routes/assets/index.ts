@@ -82,7 +82,7 @@ function displayName(upload: Upload): string {
   return (stem || 'Model').slice(0, UPLOAD_LIMITS.nameLength);
 }
 
-/** The workspace's 3D asset library (contract section 3): uploads run the same checks as imports. */
+/** The workspace's 3D asset library (docs/api.md, Projects and assets): uploads run the same checks as imports. */
 export default async function assetRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { signer, services } = app.deps;

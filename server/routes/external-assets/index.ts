@@ -19,7 +19,7 @@ import { toImportJobBody } from '../presenters/import-job-body.js';
 import { toAssetBody } from '../presenters/asset-body.js';
 
 /**
- * The online libraries (interface v3.16). Session tokens only (an X-API-Key never gets here); viewers search
+ * The online libraries (docs/libraries.md). Session tokens only (an X-API-Key never gets here); viewers search
  * and read, importing needs a seat that writes assets.
  */
 export default async function externalAssetRoutes(fastify: FastifyInstance) {

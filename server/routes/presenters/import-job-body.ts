@@ -1,6 +1,6 @@
 import type { ImportJob } from '../../core/platform/db/schema/index.js';
 
-/** The API body of an import job (contract section 8). */
+/** The API body of an import job (docs/libraries.md, Imports). */
 export function toImportJobBody(row: ImportJob) {
   return {
     id: row.id,

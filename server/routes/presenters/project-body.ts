@@ -6,7 +6,7 @@ import type { UrlSigner } from '../../core/platform/storage/signed-urls.js';
 /** A thumbnail's URL, stable within a day so the console's images stay cached; null without a thumbnail. */
 export const thumbnailUrlOf = (key: string | null, signer: UrlSigner) => (key ? signer.signModel(key) : null);
 
-/** A project as the owner routes answer it (contract section 3): the scene decompressed, dates as ISO strings. */
+/** A project as the owner routes answer it (docs/api.md, Projects and assets): scene decompressed, ISO dates. */
 export function toProjectBody(row: Project, signer: UrlSigner) {
   return {
     id: row.id,

@@ -2,7 +2,7 @@ import type { LoggedAttempt, Webhook } from '../../core/platform/db/schema/index
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
-/** A webhook as reads answer it (contract section 7): never its secret. */
+/** A webhook as reads answer it (docs/api.md, Webhooks): never its secret. */
 export function toWebhookBody(row: Webhook) {
   return {
     id: row.id,

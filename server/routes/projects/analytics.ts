@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { IdParams, errors } from '../../schemas/common.js';
 import { AnalyticsQuery, AnalyticsReply } from '../../core/wire/analytics.js';
 
-/** `GET /projects/:id/analytics` (contract 12.12): with the permissions of GET /projects/:id. */
+/** `GET /projects/:id/analytics` (docs/api.md, Analytics): with the permissions of GET /projects/:id. */
 export default async function analyticsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { visitorAnalytics } = app.deps.services;

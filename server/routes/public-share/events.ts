@@ -43,8 +43,8 @@ function checkDataSizes(events: ReadonlyArray<{ data?: object }>) {
 }
 
 /**
- * `POST /share/:projectId/:token/events` (12.10). The body (at most 32 KB) is read first because the
- * budget counts its events; text/plain is parsed here alone because sendBeacon sends it without a preflight.
+ * `POST /share/:projectId/:token/events` (docs/api.md, Visitor events). The body (at most 32 KB) is read first because
+ * the budget counts its events; text/plain is parsed here alone because sendBeacon sends it without a preflight.
  */
 export default async function visitorEventRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();

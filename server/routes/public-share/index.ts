@@ -16,7 +16,7 @@ import configurationRoutes from './configurations.js';
 import { bearerToken } from '../../plugins/auth.js';
 import { publicCorsHeaders } from '../../core/http/public-cors.js';
 
-/** What a browser may send to the public routes (contract section 5). */
+/** What a browser may send to the public routes (docs/api.md, Public read). */
 const PUBLIC_ALLOWED_HEADERS = 'apikey, authorization, content-type, if-none-match, x-share-password, idempotency-key';
 const ALLOWED_METHODS = 'GET, POST, OPTIONS';
 
@@ -55,7 +55,7 @@ export default async function publicShareRoutes(app: FastifyInstance) {
   app.options('/share/:projectId/:token/:action', { schema: { hide: true } }, preflight);
   app.options('/configurations/:id', { schema: { hide: true } }, preflight);
 
-  // One budget for the read and model-urls (contract: "the same limits as the read"), and for
+  // One budget for the read and model-urls (docs/api.md, Public read), and for
   // the BFF's cache hits, which spend the same Redis counter.
   const budget = createReadBudget({
     redis: app.deps.redis,

@@ -5,7 +5,7 @@ import { ModelUrlsBody, ModelUrlsReply, ModelUrlsHeaders, ShareParams, Unavailab
 import { errors } from '../../schemas/common.js';
 
 /**
- * `POST /share/:projectId/:token/model-urls` (contract section 5): signed URLs for up to 20 models, with the
+ * `POST /share/:projectId/:token/model-urls` (docs/api.md, Public read): signed URLs for up to 20 models, with the
  * read's checks and rate-limit counter, identical to the read's within one signing window.
  */
 export default async function modelUrlRoutes(fastify: FastifyInstance, { readRateLimit }: PublicShareRouteOptions) {

@@ -11,8 +11,8 @@ import {
 import { per } from '../../schemas/rate-text.js';
 
 /**
- * `GET /share/:projectId/:token`: the public project payload (interface "Public project payload", contract
- * section 5), a 304 or the payload, both from memory while the share is unchanged.
+ * `GET /share/:projectId/:token`: the public project payload (docs/api.md, Public read), a 304 or the payload, both
+ * from memory while the share is unchanged.
  */
 export default async function readRoutes(app: FastifyInstance, { readRateLimit }: PublicShareRouteOptions) {
   const { config, services } = app.deps;

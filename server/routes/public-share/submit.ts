@@ -21,7 +21,7 @@ const SUBMIT_BYTES_IN_PROGRESS = MAX_SUBMITS_IN_PROGRESS * SUBMIT_BODY_LIMIT;
 const SMALL_SUBMIT_BYTES = 1024 * 1024;
 
 /**
- * `POST /share/:projectId/:token/submit` (contract section 6). The share checks run in preParsing, so a wrong
+ * `POST /share/:projectId/:token/submit` (docs/api.md, Submit). The share checks run in preParsing, so a wrong
  * token, password or host is refused before a body of any size is read.
  */
 export default async function submitRoutes(fastify: FastifyInstance) {

@@ -33,7 +33,7 @@ function baseBody(row: Submission) {
   };
 }
 
-/** The owner side of form submissions (contract section 6). Viewers may read; changes need write access. */
+/** The owner side of form submissions (docs/api.md, Requests). Viewers may read; changes need write access. */
 export default async function requestRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { signer, services } = app.deps;

@@ -5,7 +5,7 @@ import { ShareSettingsInput, ShareSettingsReply } from '../../schemas/shares.js'
 import { IdParams, errors } from '../../schemas/common.js';
 
 /**
- * Owner share settings (interface "Project sharing", contract section 4); the password is write-only.
+ * Owner share settings (docs/api.md, Share settings); the password is write-only.
  * Reading needs any seat, changing a seat that can write.
  */
 export default async function shareSettingsRoutes(fastify: FastifyInstance) {

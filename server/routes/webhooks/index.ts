@@ -18,7 +18,7 @@ import {
 import { Type } from 'typebox';
 
 /**
- * Project webhooks (interface "Webhooks", contract section 7). Every route needs a seat that
+ * Project webhooks (docs/api.md, Webhooks). Every route needs a seat that
  * can write (viewers get 403: webhooks hold signing secrets); API keys act as editors.
  */
 export default async function webhookRoutes(fastify: FastifyInstance) {

@@ -21,7 +21,7 @@ const toBody = (row: ApiKeyRow) => ({
 /** API keys cannot manage API keys: a session of an owner or admin only. */
 const sessionOnly = [{ bearer: [] }];
 
-/** Workspace API keys (contract section 2): owners and admins, with a session. */
+/** Workspace API keys (docs/api.md, Credentials and permissions): owners and admins, with a session. */
 export default async function apiKeyRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { apiKeys } = app.deps.services;

@@ -15,7 +15,7 @@ function refusal(env: Record<string, string>): string {
 }
 
 describe('loadAllSettings (every piece)', () => {
-  it('accepts the defaults, with the library settings of contract section 9', () => {
+  it('accepts the defaults, the library settings included', () => {
     const config = loadAllSettings({ ...TEST_SECRETS });
     expect(config).toMatchObject({
       port: 3000,

@@ -3,7 +3,7 @@ import { FORM_FIELD_MESSAGES } from '../../../server/core/wire/form-field-messag
 import { checkFormFields } from '../../../server/core/wire/form-field-rules.js';
 import { readFormFields } from '../../../server/core/wire/form-fields.js';
 
-/** The submit's form field rules (contract sections 3 and 6), shared by the server and the element. */
+/** The submit's form field rules (docs/api.md, Submit), shared by the server and the element. */
 const fields = readFormFields([
   { id: 'name', label: 'Full name', type: 'text', required: true, maxLength: 10, minLength: 2 },
   { id: 'email', label: 'E-mail', type: 'email' },
@@ -114,7 +114,7 @@ describe('checkFormFields', () => {
     ]);
   });
 
-  it('ignores bounds the owner left unusable: a number field then has the bounds 0 and 1,000,000 (12.5)', () => {
+  it('ignores bounds the owner left unusable: a number field then has the bounds 0 and 1,000,000', () => {
     const loose = readFormFields([{ id: 'n', type: 'number', min: 'one', step: 0, maxLength: -1 }]);
     expect(loose[0]).toMatchObject({ min: 0, max: 1_000_000, step: undefined, maxLength: undefined });
     expect(checkFormFields(loose, { n: 3.7 }, FORM_FIELD_MESSAGES)).toEqual([]);
@@ -123,7 +123,7 @@ describe('checkFormFields', () => {
     ]);
   });
 
-  it('refuses a number field value outside the default bounds (12.5)', () => {
+  it('refuses a number field value outside the default bounds', () => {
     const open = readFormFields([{ id: 'area', label: 'Area', type: 'number' }]);
     expect(checkFormFields(open, { area: 1_000_000 }, FORM_FIELD_MESSAGES)).toEqual([]);
     expect(checkFormFields(open, { area: 1_000_001 }, FORM_FIELD_MESSAGES)).toEqual([

@@ -1,7 +1,7 @@
 import { AppError } from '../errors.js';
 
 /**
- * The online libraries' errors (interface, "Errors: Online libraries"). A library's own
+ * The online libraries' errors (docs/libraries.md, Imports). A library's own
  * authentication failure is never a 401 to our client: 409 auth_required.
  */
 export const licenseBlocked = (message: string) => new AppError(403, 'license_blocked', message);

@@ -1,5 +1,5 @@
 /**
- * Licence rules shared by every library (contract section 8): each adapter maps its licences to a
+ * Licence rules shared by every library (docs/libraries.md, Licences): each adapter maps its licences to a
  * `LicenceInfo`, and the tier decides what may be imported; anything unknown is `blocked`.
  */
 import type { LicenceInfo } from '../../wire/library-item.js';
@@ -92,7 +92,7 @@ export function licenceFor(licenseId: string, label?: string | null): LicenceInf
   return { ...known, licenseId, license: label?.trim() || known.license };
 }
 
-/** A licence we cannot read: blocked, as the contract asks. */
+/** A licence we cannot read: blocked (docs/libraries.md, Licences). */
 export function unknownLicence(label?: string | null): LicenceInfo {
   return {
     license: label?.trim() || 'Unknown licence',

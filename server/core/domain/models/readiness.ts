@@ -3,7 +3,7 @@ import type { ImportReadiness } from '../../wire/libraries.js';
 import { SceneBox } from './scene-box.js';
 
 /**
- * Configurator Readiness (readiness.md section 3): ten weighted checks scored out of 100. A model that
+ * Configurator Readiness (docs/libraries.md, Imports): ten weighted checks scored out of 100. A model that
  * cannot be read is scored on what the validator told, with a notice.
  */
 export interface ModelMetrics {

@@ -1,6 +1,6 @@
 import type { VisitorEventType } from '../../wire/configurator/index.js';
 
-/** What a call's accepted events add to their day's counters (contract 12.12). */
+/** What a call's accepted events add to their day's counters (docs/api.md, Analytics). */
 export interface VisitorDayCounts {
   views: number;
   optionChanges: number;

@@ -14,8 +14,8 @@ const record = (value: unknown): Record<string, unknown> =>
   value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 
 /**
- * A visitor event as recorded and delivered (12.10's last table): names and labels from the stored
- * project, and for `price.calculated` the server's price (12.5) next to the page's total.
+ * A visitor event as recorded and delivered (docs/api.md, Visitor events: the table's webhook `data`): names and
+ * labels from the stored project, and for `price.calculated` the server's price next to the page's total.
  */
 export function visitorEventRecord(scene: Scene, sessionId: string, event: CheckedVisitorEvent) {
   const { at, data } = event;

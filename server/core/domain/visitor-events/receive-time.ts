@@ -1,5 +1,5 @@
 /**
- * Visitor events are dated by their receive time (contract 12.10): days and ordering use it, and
+ * Visitor events are dated by their receive time (docs/api.md, Visitor events): days and ordering use it, and
  * the page's own `at` is kept only when plausible, from 24 hours before to 5 minutes after it.
  */
 const KEPT_BEFORE_MS = 24 * 3600_000;

@@ -1,5 +1,5 @@
 /**
- * Waits before each webhook retry (contract section 7): by default Svix's eight attempts over about 28 h,
+ * Waits before each webhook retry (docs/webhooks.md, Answering): by default Svix's eight attempts over about 28 h,
  * with +/-20 % jitter so retries of many deliveries do not arrive together.
  */
 

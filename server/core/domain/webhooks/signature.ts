@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 
 /**
- * Delivery signatures (contract section 7): both the GitHub-style and the Standard Webhooks scheme sign the
+ * Delivery signatures (docs/webhooks.md, Headers): both the GitHub-style and the Standard Webhooks scheme sign the
  * same serialized body bytes, so either kind of verifier passes.
  */
 

@@ -11,9 +11,9 @@ export { SearchSkipped, planSize } from './types.js';
 export { DownloadTooLargeError } from './library-http.js';
 export type { LibraryB } from './library-b.js';
 
-/** The largest download an import takes (interface: 80 MB). */
+/** The largest download an import takes (docs/libraries.md, Imports: 80 MB). */
 export const MAX_DOWNLOAD_BYTES = 80_000_000;
-/** The largest model an import keeps (interface: 50 MB). */
+/** The largest model an import keeps (docs/libraries.md, Imports: 50 MB). */
 export const MAX_MODEL_BYTES = 50_000_000;
 
 export interface Libraries {

@@ -27,7 +27,9 @@ export interface LibraryAOptions {
 const PROVIDER = 'library_a';
 const ID = /^[a-zA-Z0-9_-]{1,50}$/;
 
-/** Ours → Poly Haven taxonomy slugs ("—" in the notes: no mapping, the library is skipped). */
+/**
+ * Ours → Poly Haven taxonomy slugs; a category left out is one it lacks: search skips it (docs/libraries.md, Search).
+ */
 const CATEGORY: Partial<Record<CategoryId, string[]>> = {
   furniture: ['furniture'],
   architecture: ['architecture'],
@@ -194,7 +196,7 @@ export function createLibraryA(options: LibraryAOptions): LibraryAdapter {
           total: (o.file.size ?? 0) + Object.values(o.file.include ?? {}).reduce((sum, f) => sum + (f.size ?? 0), 0),
         }));
       if (options.length === 0) throw new LibraryError('not_found', PROVIDER, 'the model has no glTF files');
-      // 2K textures are what a configurator wants (readiness rubric); then smaller, then larger.
+      // 2K textures first: readiness gives textures up to 2048 px full marks; then smaller, then larger.
       const rank = (res: string) => ({ '2k': 0, '1k': 1, '4k': 2 })[res] ?? 3 + parseInt(res, 10);
       options.sort((a, b) => rank(a.res) - rank(b.res));
       const chosen = options.find((o) => o.total <= maxDownloadBytes) ?? options.sort((a, b) => a.total - b.total)[0];

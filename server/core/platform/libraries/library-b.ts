@@ -21,7 +21,7 @@ const PROVIDER = 'library_b';
 const UPSTREAM_PAGE = 24;
 const UID = /^[a-zA-Z0-9]{6,64}$/;
 
-/** /v3/licenses: uid → our id (uids first, then labels, then slugs; see libraries.md section 5). */
+/** /v3/licenses: uid → our id (uids first, then labels, then slugs; docs/libraries.md, Licences). */
 const LICENSE_UIDS: Record<string, string> = {
   '7c23a1ba438d4306920229c12afcb5f9': 'cc0',
   '322a749bcfa841b29dff1e8a1bb74b0b': 'by',

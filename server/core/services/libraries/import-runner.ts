@@ -21,7 +21,7 @@ import { saveImportedAsset } from './save-imported-asset.js';
 import { stageClock } from './stage-clock.js';
 
 /**
- * The import pipeline the worker runs for one job (readiness.md section 4); every failure ends the job `failed`
+ * The import pipeline the worker runs for one job (docs/libraries.md, Imports); every failure ends the job `failed`
  * with `{ code, message }`. Finding the job already started means a run died: it ends `interrupted` and is cleaned.
  */
 export interface ImportRunnerOptions {

@@ -21,9 +21,9 @@ import type { AssetService } from '../assets.js';
 import type { ServiceDeps } from '../service-deps.js';
 import type { LibraryConnectionService } from './library-connection.js';
 
-/** Imports that may run at once per workspace (interface: 3). */
+/** Imports that may run at once per workspace (docs/libraries.md, Imports: 3). */
 const MAX_ACTIVE_IMPORTS = 3;
-/** GET /external-assets/imports: the most recent jobs (interface: 20). */
+/** GET /external-assets/imports: the most recent jobs (docs/libraries.md, Routes: 20). */
 const RECENT_IMPORTS = 20;
 
 export interface ImportRequest {
@@ -44,8 +44,8 @@ export interface ImportServiceOptions {
 }
 
 /**
- * Starting and reading library imports (contract section 8): checks in the contract's order before any download,
- * then the 3-running limit under a per-workspace Postgres lock; the worker does the rest.
+ * Starting and reading library imports (docs/libraries.md, Imports): checks in the order given there before any
+ * download, then the 3-running limit under a per-workspace Postgres lock; the worker does the rest.
  */
 export function createImportService(deps: ServiceDeps, options: ImportServiceOptions) {
   const repo = createImportRepository(deps.db);
@@ -71,7 +71,7 @@ export function createImportService(deps: ServiceDeps, options: ImportServiceOpt
   }
 
   return {
-    /** `mayWrite`: the person's seat may change assets (viewers may not), checked in the contract's order. */
+    /** `mayWrite`: the person's seat may change assets (viewers may not), checked in the order of docs/libraries.md. */
     async start(
       workspaceId: string,
       person: { id: string; mayWrite: boolean },

@@ -8,7 +8,7 @@ import { LibraryError, providerNotConfigured } from '../../domain/libraries/libr
 import type { ServiceLog } from '../service-deps.js';
 
 /**
- * The person's library_b account (contract section 8): OAuth2 with a single-use `state` kept 10 minutes in
+ * The person's library_b account (docs/libraries.md): OAuth2 with a single-use `state` kept 10 minutes in
  * Redis; tokens sealed at rest, refreshed on expiry, never returned or logged.
  */
 export interface LibraryConnectionOptions {
@@ -27,7 +27,7 @@ export interface LibraryConnectionOptions {
   timeoutMs: number;
 }
 
-/** Lifetime of an authorize URL's state (interface: single use, valid 10 minutes). */
+/** Lifetime of an authorize URL's state (docs/libraries.md, Routes: single use, 10 minutes). */
 const OAUTH_STATE_SECONDS = 600;
 /** A token this close to its expiry is refreshed before use. */
 const REFRESH_MARGIN_MS = 60_000;

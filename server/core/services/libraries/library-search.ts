@@ -21,7 +21,7 @@ import type { LibraryConnectionService } from './library-connection.js';
 import type { ServiceLog } from '../service-deps.js';
 
 /**
- * Search across the online libraries (contract section 8), all asked at once and interleaved round-robin.
+ * Search across the online libraries (docs/libraries.md, Search), all asked at once and interleaved round-robin.
  * Answers are cached briefly in Redis so paging and popular queries spare the libraries' rate limits.
  */
 export interface SearchParams {

@@ -15,8 +15,8 @@ export interface EventsBudgetOptions {
 }
 
 /**
- * Visitor events budget (12.10): per client IP (IPv6 by /64), one unit per event; an over-budget call is
- * refused whole and refunded. Redis trouble fails open: a broken counter must not silence the shop's analytics.
+ * Visitor events budget (docs/api.md, Visitor events): per client IP (IPv6 by /64), one unit per event; an over-budget
+ * call is refused whole and refunded. Redis trouble fails open: a broken counter must not silence the shop's analytics.
  */
 export function createEventsBudget({ redis, prefix, rate }: EventsBudgetOptions) {
   const limiter = new RateLimiterRedis({

@@ -51,7 +51,7 @@ function lockedOut(ttlMs: number, limit: number, message: string) {
 }
 
 /**
- * The password step of contract section 5. Past {@link PASSWORD_ATTEMPTS} guesses every password is refused
+ * The password step (docs/api.md, Public read). Past {@link PASSWORD_ATTEMPTS} guesses every password is refused
  * (429), the right one included, so there is no oracle; Redis trouble fails closed (503) to keep guessing bounded.
  */
 export function createPasswordCheck(redis: Redis, prefix: string, verified: VerifiedPasswords) {

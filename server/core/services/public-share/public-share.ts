@@ -36,7 +36,7 @@ export interface ProjectPlace {
   projectId: string;
 }
 
-/** The public read's 200 body (interface "Public project payload"). */
+/** The public read's 200 body (docs/api.md, Public read). */
 export interface PublicPayload {
   success: true;
   project: PublicProject;
@@ -68,7 +68,7 @@ export interface PublicShareServiceDeps {
 }
 
 /**
- * The public share (contract section 5): the checks, the read with its ETag, and model-urls. State is kept in
+ * The public share (docs/api.md, Public read): the checks, the read with its ETag, and model-urls. State is kept in
  * memory between changes (share-state-cache.ts), so reading an unchanged share costs no Postgres query.
  */
 export function createPublicShareService(deps: PublicShareServiceDeps) {
@@ -124,7 +124,7 @@ export function createPublicShareService(deps: PublicShareServiceDeps) {
     shareStates,
 
     /**
-     * Contract section 5's checks after the public key and the rate limit: project, token and
+     * The read's checks (docs/api.md, Public read) after the public key and the rate limit: project, token and
      * enabled (one 404), billing (402), embed host (403), password (401/429).
      */
     async authorize(request: ShareRequest): Promise<ShareAccess> {
@@ -135,7 +135,7 @@ export function createPublicShareService(deps: PublicShareServiceDeps) {
         try {
           await checkPassword(share, request.password, request.ip);
         } catch (error) {
-          // The password prompt is framed under the same rule as the payload (contract section 11).
+          // The password prompt is framed under the same rule as the payload (docs/api.md, Public read).
           if (error instanceof AppError)
             throw new AppError(error.statusCode, error.code, error.message, error.extra, {
               ...error.headers,
@@ -215,7 +215,7 @@ export function createPublicShareService(deps: PublicShareServiceDeps) {
       return fields;
     },
 
-    /** The parsed scene (contract 12.1) at the revision the checks saw, kept per revision. */
+    /** The parsed scene (docs/scene-format.md) at the revision the checks saw, kept per revision. */
     async parsedScene(access: ShareAccess): Promise<Scene> {
       const key = `${access.projectId}|${access.projectRevision}`;
       const cached = scenesByRevision.get(key);

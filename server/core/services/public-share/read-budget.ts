@@ -34,15 +34,15 @@ export function readBudgetHeaders(decision: { limit: number; remaining?: number;
   };
 }
 
-/** The 429 of a refused read (contract sections 1 and 5: Retry-After, the RateLimit headers, the error body). */
+/** The 429 of a refused read (Retry-After, the RateLimit headers, the error body: docs/api.md, Wire conventions). */
 export function readBudgetExceeded(decision: { limit: number; resetSeconds: number }) {
   const seconds = decision.resetSeconds;
   return tooManyRequests(seconds, `Too many requests, retry in ${seconds} s.`, readBudgetHeaders(decision));
 }
 
 /**
- * The public read budget (contract section 5), counted in Redis whether the server or a BFF answers, refused reads
- * included; one event-loop turn's reads share one INCRBY. Redis trouble fails open so the shop stays online.
+ * The public read budget (docs/bff.md, Read budget), counted in Redis whether the server or a BFF answers, refused
+ * reads included; one event-loop turn's reads share one INCRBY. Redis trouble fails open so the shop stays online.
  */
 export function createReadBudget({ redis, prefix, rate }: ReadBudgetOptions) {
   const limiter = new RateLimiterRedis({

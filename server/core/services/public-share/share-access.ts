@@ -4,7 +4,7 @@ import { embedOriginOf, isEmbedAllowed } from '../../domain/embed-hosts.js';
 import { isUuid } from '../../domain/ids.js';
 import type { PublicShareRow } from '../../repositories/shares.js';
 
-/** What a public request may act on once contract section 5's checks pass. */
+/** What a public request may act on once the read's checks pass (docs/api.md, Public read). */
 export interface ShareAccess {
   projectId: string;
   workspaceId: string;
@@ -57,7 +57,7 @@ export const shareNotFound = () => notFound('Share');
 
 /**
  * The 402 body is exactly `{ success: false, error: 'unavailable', reason: 'owner_billing' }`
- * (contract section 1): `message: undefined` drops the handler's message when serialised.
+ * (docs/api.md, Public read): `message: undefined` drops the handler's message when serialised.
  */
 const ownerBillingLocked = () =>
   new AppError(402, 'unavailable', 'The project is unavailable.', { reason: 'owner_billing', message: undefined });
@@ -67,8 +67,8 @@ export const isWellFormedShareRequest = (request: Pick<ShareRequest, 'projectId'
   isUuid(request.projectId) && TOKEN.test(request.token);
 
 /**
- * The checks of contract section 5 that need no secret work, in order: project, token and enabled (one 404),
- * billing (402), embed host (403). The password comes after (password-check.ts).
+ * The read's checks (docs/api.md, Public read) that need no secret work, in order: project, token and enabled (one
+ * 404), billing (402), embed host (403). The password comes after (password-check.ts).
  */
 export function checkShare(share: PublicShareRow | null, request: ShareRequest): asserts share is PublicShareRow {
   const tokenOk = secretsEqual(request.token, share?.shareToken ?? '');

@@ -14,7 +14,7 @@ import {
 import { createBatcher } from '../../platform/batcher.js';
 import { createWebhookRepository } from '../../repositories/webhooks.js';
 
-/** Per-attempt timeout of background deliveries, and of the test endpoint (contract section 7). */
+/** Per-attempt timeout of background deliveries, and of the test endpoint (docs/api.md, Webhooks). */
 const DELIVERY_TIMEOUT_MS = 15_000;
 /**
  * The time limit of one background attempt, all included. Its claim's lease outlives it by half a minute,

@@ -15,7 +15,7 @@ const invalidUrl = (message: string) =>
   new AppError(400, 'invalid_url', message, { details: [{ field: 'body.url', message }] });
 
 /**
- * The registration check of a webhook URL (contract section 7); answers it normalised. A name that does not
+ * The registration check of a webhook URL (docs/api.md, Webhooks); answers it normalised. A name that does not
  * resolve yet is accepted: every delivery checks again on the address it connects to.
  */
 export async function checkTargetUrl(raw: string, options: TargetUrlOptions): Promise<string> {

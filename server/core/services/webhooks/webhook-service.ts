@@ -48,7 +48,7 @@ const invalidEvent = (bad: string[]) =>
   });
 
 /**
- * Project webhooks for owners (contract section 7). Deliveries are made by the worker (`DeliveryAttempts`),
+ * Project webhooks for owners (docs/api.md, Webhooks). Deliveries are made by the worker (`DeliveryAttempts`),
  * except the synchronous test's single attempt, made here.
  */
 export function createWebhookService(deps: WebhookServiceDeps) {

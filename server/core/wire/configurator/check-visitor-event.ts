@@ -107,8 +107,8 @@ function jsonBytes(data: unknown): number {
 }
 
 /**
- * Checks one visitor event against the current scene (12.10); answers its stored form or why it is
- * left out. `at` and the session id are the server's to check.
+ * Checks one visitor event against the current scene (docs/api.md, Visitor events); answers its stored form or why
+ * it is left out. `at` and the session id are the server's to check.
  */
 export function checkVisitorEvent(
   scene: Scene,

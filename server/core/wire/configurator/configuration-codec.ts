@@ -2,14 +2,14 @@ import { isRecord, setOwn } from './owner-values.js';
 import { readNumberField } from './read-number-field.js';
 import type { Options, Scene } from './types.js';
 
-/** A saved configuration's content (12.8). */
+/** A saved configuration's content (docs/scene-format.md, Saved configurations). */
 export interface SavedConfiguration {
   projectId?: string;
   options: Options;
   fields?: Record<string, number>;
 }
 
-/** A configuration's text is at most 2,048 characters (12.13); longer is ignored whole. */
+/** A configuration's text is at most 2,048 characters (docs/scene-format.md, Limits); longer is ignored whole. */
 export const MAX_CONFIGURATION_LENGTH = 2048;
 const VERSION = 1;
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
@@ -79,7 +79,7 @@ export function decodeConfiguration(text: string): SavedConfiguration | null {
   return configuration;
 }
 
-/** The number fields the formula reads, with the values pricing uses (12.8 saves only these). */
+/** The number fields the formula reads, with the values pricing uses: a saved configuration keeps only these. */
 export function configurationFieldsFor(scene: Scene, fields: Record<string, unknown> | undefined) {
   const read: Record<string, number> = {};
   for (const step of scene.formula) {

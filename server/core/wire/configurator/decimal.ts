@@ -1,6 +1,7 @@
 /**
- * Exact decimal arithmetic for prices (12.5): owner numbers are read from their shortest decimal
- * form (`String(x)`), never their binary value, so `1.005` is 1005/1000 and rounds to 101 cents.
+ * Exact decimal arithmetic for prices (docs/scene-format.md, How the configurator reads the data): owner numbers are
+ * read from their shortest decimal form (`String(x)`), never their binary value, so `1.005` is 1005/1000 and rounds to
+ * 101 cents.
  */
 
 export type RoundingMode = 'half-up' | 'half-even' | 'up' | 'down';

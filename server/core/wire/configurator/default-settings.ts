@@ -1,8 +1,8 @@
 import type { SceneSettings } from './types.js';
 
 /**
- * Contract 12.7's defaults: what the settings parser fills in, and what a viewer made without a
- * parsed scene shows. A module of its own: the viewer's chunk takes the table, not the parser.
+ * The defaults of docs/scene-format.md, Project settings: what the settings parser fills in, and what a viewer made
+ * without a parsed scene shows. A module of its own: the viewer's chunk takes the table, not the parser.
  */
 export const DEFAULT_SETTINGS: SceneSettings = {
   pricing: {

@@ -13,8 +13,8 @@ function formatter(locale: string | undefined, currency: string | null, decimals
 }
 
 /**
- * Formats an amount in minor units per 12.5: `Intl.NumberFormat(locale, currency style)` with
- * exactly `decimals` digits; `delta` adds the sign (`+€40.00`). Never throws.
+ * Formats an amount in minor units (docs/scene-format.md, Prices): `Intl.NumberFormat(locale, currency style)`
+ * with exactly `decimals` digits; `delta` adds the sign (`+€40.00`). Never throws.
  */
 export function formatMoney(
   amount: number,

@@ -1,5 +1,5 @@
 /**
- * The one scene parser, price and configuration codec of contract section 12, shared by the
+ * The one scene parser, price and configuration codec of docs/scene-format.md, shared by the
  * element, the server and the worker. No Node imports.
  */
 export type * from './types.js';

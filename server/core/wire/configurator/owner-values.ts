@@ -2,8 +2,8 @@ import type { PartialVec3, Vec3 } from './types.js';
 import type { SceneWarnings } from './scene-warnings.js';
 
 /**
- * Readers for the owner's JSON values (12.1): each answers the usable value or undefined, and
- * says why in a warning at `path`. Unknown fields are never read, so they pass silently.
+ * Readers for the owner's JSON values (docs/scene-format.md, How the configurator reads the data): each answers the
+ * usable value or undefined, and says why in a warning at `path`. Unknown fields are never read, so they pass silently.
  */
 
 export type Json = Record<string, unknown>;
@@ -11,7 +11,7 @@ export type Json = Record<string, unknown>;
 export const isRecord = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Owner numbers (prices, amounts, bounds) stay within ±1,000,000,000 major units (12.13). */
+/** Owner numbers (prices, amounts, bounds) stay within ±1,000,000,000 major units (docs/scene-format.md, Limits). */
 export const MAX_OWNER_NUMBER = 1_000_000_000;
 export const MAX_ID_LENGTH = 64;
 export const MAX_LABEL_LENGTH = 200;
@@ -106,7 +106,7 @@ export function readBoolean(value: unknown, path: string, warnings: SceneWarning
   return value;
 }
 
-/** A finite number within [min, max]; owner amounts default to ±1,000,000,000 (12.13). */
+/** A finite number within [min, max]; owner amounts default to ±1,000,000,000 (docs/scene-format.md, Limits). */
 export function readNumber(
   value: unknown,
   path: string,
@@ -166,7 +166,9 @@ export function readVec3(value: unknown, path: string, warnings: SceneWarnings):
   return vector && { x: vector.x ?? 0, y: vector.y ?? 0, z: vector.z ?? 0 };
 }
 
-/** The first `max` entries of an array (12.13), with one `limit_exceeded` warning for the rest. */
+/**
+ * The first `max` entries of an array (docs/scene-format.md, Limits), with one `limit_exceeded` warning for the rest.
+ */
 export function readList(value: unknown, max: number, path: string, warnings: SceneWarnings): unknown[] {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) {
@@ -180,7 +182,7 @@ export function readList(value: unknown, max: number, path: string, warnings: Sc
   return value;
 }
 
-/** An object's own entries, the first `max` kept (12.13). */
+/** An object's own entries, the first `max` kept (docs/scene-format.md, Limits). */
 export function readEntries(value: unknown, max: number, path: string, warnings: SceneWarnings): [string, unknown][] {
   if (value === undefined || value === null) return [];
   if (!isRecord(value)) {

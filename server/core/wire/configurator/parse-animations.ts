@@ -84,7 +84,10 @@ function readAnimation(
   return animation;
 }
 
-/** `animationBlocks` (12.6): at most 50; a choice trigger must name an existing block and choice. */
+/**
+ * `animationBlocks` (docs/scene-format.md, Animation blocks): at most 50; a choice trigger must name an existing block
+ * and choice.
+ */
 export function parseAnimations(
   value: unknown,
   blocks: OptionBlock[],

@@ -143,7 +143,7 @@ function readEffect(value: unknown, path: string, context: EffectContext): Effec
   }
 }
 
-/** A choice's effects in order (12.3), at most 20; unusable ones dropped with a warning. */
+/** A choice's effects in order (docs/scene-format.md, Effects), at most 20; unusable ones dropped with a warning. */
 export function parseEffects(value: unknown, path: string, context: EffectContext): Effect[] {
   return readList(value, MAX_EFFECTS_PER_CHOICE, path, context.warnings).flatMap((entry, i) => {
     const effect = readEffect(entry, join(path, i), context);

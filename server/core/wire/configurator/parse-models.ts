@@ -13,7 +13,7 @@ import {
 import type { SceneWarnings } from './scene-warnings.js';
 import type { PartTransform, SceneModel, Vec3 } from './types.js';
 
-/** partTransforms entries, deletedParts and pivot parts, each per model (12.13). */
+/** partTransforms entries, deletedParts and pivot parts, each per model (docs/scene-format.md, Limits). */
 export const MAX_PART_ENTRIES = 1000;
 export const MAX_NODE_NAME = 1000;
 
@@ -33,7 +33,7 @@ function readPartTransform(value: unknown, path: string, warnings: SceneWarnings
 const isMatrix = (value: unknown) =>
   Array.isArray(value) && value.length === 16 && value.every((n) => typeof n === 'number' && Number.isFinite(n));
 
-/** A model's configurator fields (12.2); null without a usable id (effects and blocks name models by id). */
+/** A model's configurator fields (docs/scene-format.md, Model entries); null without a usable id (names come by id). */
 function readModel(value: unknown, path: string, warnings: SceneWarnings): SceneModel | null {
   if (!isRecord(value)) {
     warnings.warn(path, 'invalid_type', 'A model entry must be an object.');

@@ -18,7 +18,7 @@ import type { SceneWarnings } from './scene-warnings.js';
 import type { Choice, OptionBlock, OptionRule, SceneModel } from './types.js';
 import { readWhen } from './when.js';
 
-/** Limits of 12.13. */
+/** Option block limits (docs/scene-format.md, Limits). */
 export const MAX_OPTION_BLOCKS = 100;
 export const MAX_CHOICES_PER_BLOCK = 100;
 const MAX_CHOICES = 2000;
@@ -177,7 +177,10 @@ function readBlock(value: unknown, path: string, earlier: OptionBlock[], context
   return block;
 }
 
-/** The option blocks in order (12.3, 12.4); a rule may name only earlier blocks. */
+/**
+ * The option blocks in order (docs/scene-format.md, Option blocks and Option rules); a rule may name only earlier
+ * blocks.
+ */
 export function parseOptionBlocks(value: unknown, models: SceneModel[], warnings: SceneWarnings): OptionBlock[] {
   const path = 'sceneData.optionBlocks';
   const context: BlockContext = { models, warnings, choicesLeft: MAX_CHOICES };

@@ -17,15 +17,18 @@ import type { SceneWarnings } from './scene-warnings.js';
 import type { FormulaOperand, FormulaStep, NumberField, OptionBlock, PricingBlock } from './types.js';
 import { readWhen } from './when.js';
 
-/** Limits of 12.13. */
+/** Pricing limits (docs/scene-format.md, Limits). */
 export const MAX_PRICING_BLOCKS = 100;
 export const MAX_FORMULA_STEPS = 50;
 export const FORMULA_OPS = ['add', 'multiply', 'min', 'max', 'round'] as const;
 export const ROUND_MODES = ['half-up', 'half-even', 'up', 'down'] as const;
-/** A multiply factor is exact to 6 decimals (12.5). */
+/** A multiply factor is exact to 6 decimals (docs/scene-format.md, Pricing formula). */
 export const FACTOR_DIGITS = 6;
 
-/** `pricingBlocks` (12.5): a line while its `when` holds; an unknown reference drops the block. */
+/**
+ * `pricingBlocks` (docs/scene-format.md, Pricing blocks): a line while its `when` holds; an unknown reference drops the
+ * block.
+ */
 export function parsePricingBlocks(value: unknown, blocks: OptionBlock[], warnings: SceneWarnings): PricingBlock[] {
   const path = 'sceneData.pricingBlocks';
   const pricing: PricingBlock[] = [];
@@ -116,7 +119,10 @@ function readOperand(
   return null;
 }
 
-/** `pricingFormula` (12.5): ordered steps on the running total; never an evaluation of owner text. */
+/**
+ * `pricingFormula` (docs/scene-format.md, Pricing formula): ordered steps on the running total; never an evaluation of
+ * owner text.
+ */
 export function parseFormula(
   value: unknown,
   blocks: OptionBlock[],

@@ -8,8 +8,8 @@ import { SceneWarnings } from './scene-warnings.js';
 import type { Scene, SceneWarning } from './types.js';
 
 /**
- * Parses a project's `data` (models, sceneData, saveConfigEnabled) per contract 12.1–12.7 and
- * 12.13. Never throws on owner data: unusable entries are dropped with a warning.
+ * Parses a project's `data` (models, sceneData, saveConfigEnabled) per docs/scene-format.md, its
+ * limits included. Never throws on owner data: unusable entries are dropped with a warning.
  */
 export function parseScene(data: unknown): { scene: Scene; warnings: SceneWarning[] } {
   try {

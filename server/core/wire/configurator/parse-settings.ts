@@ -16,7 +16,9 @@ import {
 import type { SceneWarnings } from './scene-warnings.js';
 import type { CartSettings, PricingSettings, SceneSettings } from './types.js';
 
-/** The projectSettings keys the element honours (12.7), defaults filled in; a bad value is its default. */
+/**
+ * The projectSettings keys the element honours (docs/scene-format.md, Project settings); a bad value is its default.
+ */
 const PATH = 'sceneData.projectSettings';
 
 function group(settings: Json, key: string, warnings: SceneWarnings): Json {
@@ -124,7 +126,7 @@ function readBackground(value: unknown, path: string, warnings: SceneWarnings) {
     : (readColor(value, path, warnings) ?? DEFAULT_SETTINGS.display.background);
 }
 
-/** Reads projectSettings (12.7) with every default in place. */
+/** Reads projectSettings (docs/scene-format.md, Project settings) with every default in place. */
 export function parseSettings(value: unknown, warnings: SceneWarnings): SceneSettings {
   let settings: Json = {};
   if (isRecord(value)) settings = value;

@@ -5,7 +5,7 @@ import { resolveOptions } from './resolve-options.js';
 import type { Choice, FormulaStep, Options, Price, PriceLine, Scene } from './types.js';
 import { whenHolds } from './when.js';
 
-/** A running total is clamped to ±10^15 minor units (12.13). */
+/** A running total is clamped to ±10^15 minor units (docs/scene-format.md, Limits). */
 const MAX_RUNNING_TOTAL = 10n ** 15n;
 
 /** The number a step reads and what its default label calls it; null: missing, so the step is skipped. */
@@ -25,7 +25,7 @@ function operandOf(step: FormulaStep, scene: Scene, options: Options, fields: Re
 
 const DEFAULT_LABELS = { add: 'Adjustment', min: 'Price cap', max: 'Minimum price', round: 'Rounding' } as const;
 
-/** One formula step on the running total (12.5); null when its operand is missing. */
+/** One formula step on the running total (docs/scene-format.md, Pricing formula); null when its operand is missing. */
 function applyStep(step: FormulaStep, total: bigint, scene: Scene, options: Options, fields: Record<string, unknown>) {
   const operand = operandOf(step, scene, options, fields);
   if (!operand) return null;
@@ -55,7 +55,9 @@ function applyStep(step: FormulaStep, total: bigint, scene: Scene, options: Opti
   }
 }
 
-/** The price of a configuration (12.5), or null for a project without pricing. `fields`: form values by field id. */
+/**
+ * A configuration's price (docs/scene-format.md, Pricing blocks), null without pricing. `fields`: form values by id.
+ */
 export function computePrice(scene: Scene, options: Options, fields: Record<string, unknown>): Price | null {
   if (!scene.hasPricing) return null;
   const { currency, decimals, rounding, tax: taxSettings } = scene.settings.pricing;

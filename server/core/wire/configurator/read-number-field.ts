@@ -5,8 +5,8 @@ const NUMERIC = /^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$/;
 const MAX_NUMERIC_LENGTH = 64;
 
 /**
- * A number field's value as pricing reads it (12.5): a number or numeric text, clamped to the
- * field's bounds; empty or unreadable: the field's default; none: null (the step is skipped).
+ * A number field's value as pricing reads it (docs/scene-format.md, Pricing formula): a number or numeric text,
+ * clamped to the field's bounds; empty or unreadable: the field's default; none: null (the step is skipped).
  */
 export function readNumberField(field: NumberField, fields: Record<string, unknown> | undefined): number | null {
   const raw = fields && typeof fields === 'object' && Object.hasOwn(fields, field.id) ? fields[field.id] : undefined;

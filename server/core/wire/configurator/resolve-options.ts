@@ -3,8 +3,8 @@ import type { BlockState, Options, ResolvedOptions, Scene } from './types.js';
 import { whenHolds } from './when.js';
 
 /**
- * Applies defaults and rules (12.4) to the requested selections, in one pass in block order: a
- * rule names only earlier blocks, so their selections are settled when it is read.
+ * Applies defaults and rules (docs/scene-format.md, Option rules) to the requested selections, in one pass in block
+ * order: a rule names only earlier blocks, so their selections are settled when it is read.
  */
 export function resolveOptions(scene: Scene, requested: Record<string, unknown> | undefined): ResolvedOptions {
   const asked = requested && typeof requested === 'object' && !Array.isArray(requested) ? requested : {};

@@ -1,6 +1,6 @@
 import type { SceneWarning, WarningCode } from './types.js';
 
-/** Parser warnings past this many collapse into one `too_many_warnings` (12.13). */
+/** Parser warnings past this many collapse into one `too_many_warnings` (docs/scene-format.md, Limits). */
 const MAX_WARNINGS = 500;
 
 /** Collects the parser's warnings, at most MAX_WARNINGS, then one `too_many_warnings`. */

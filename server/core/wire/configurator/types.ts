@@ -1,5 +1,5 @@
 /**
- * The configurator as contract section 12 defines it, after parsing: what the element draws and
+ * The configurator as docs/scene-format.md defines it, after parsing: what the element draws and
  * prices, what submit prices and what the scene report counts. Types only, no Node imports.
  */
 
@@ -16,7 +16,7 @@ export type WarningCode =
   | 'unknown_name'
   | 'not_checked';
 
-/** An owner entry the parser dropped or corrected; `path` is dotted with indexes (12.1). */
+/** An owner entry the parser dropped or corrected; `path` is dotted with indexes (docs/scene-format.md, Warnings). */
 export interface SceneWarning {
   path: string;
   code: WarningCode;
@@ -31,7 +31,7 @@ export interface Vec3 {
   z: number;
 }
 
-/** An omitted component keeps the node's own value (12.2). */
+/** An omitted component keeps the node's own value (docs/scene-format.md, Part transforms). */
 export type PartialVec3 = Partial<Vec3>;
 
 export interface PartTransform {
@@ -43,7 +43,7 @@ export interface PartTransform {
 
 export interface SceneModel {
   id: string;
-  /** Node name → transform replacing the node's local TRS (12.2). */
+  /** Node name → transform replacing the node's local TRS (docs/scene-format.md, Part transforms). */
   partTransforms: Record<string, PartTransform>;
   /** Node names removed with their subtrees at load. */
   deletedParts: string[];
@@ -94,7 +94,7 @@ export interface Choice {
   effects: Effect[];
 }
 
-/** Every named block's selection is one of the listed choices (12.4). */
+/** Every named block's selection is one of the listed choices (docs/scene-format.md, Option rules). */
 export type When = Record<string, string[]>;
 
 export interface OptionRule {
@@ -172,7 +172,7 @@ export interface PricingSettings {
   rounding: 'half-up' | 'half-even';
 }
 
-/** projectSettings keys the element honours (12.7), defaults filled in. */
+/** projectSettings keys the element honours (docs/scene-format.md, Project settings), defaults filled in. */
 export interface SceneSettings {
   pricing: PricingSettings;
   /** `companyName`: the merchant the PDF names; null: the project's name. */
@@ -259,7 +259,7 @@ export interface PriceLine {
   sku?: string;
 }
 
-/** Every amount an integer in minor units; `total` equals the sum of `lines` (12.5). */
+/** Every amount an integer in minor units; `total` equals the sum of `lines` (docs/scene-format.md, Pricing blocks). */
 export interface Price {
   currency: string | null;
   decimals: 0 | 2 | 3;

@@ -1,5 +1,5 @@
 /**
- * Visitor events (contract 12.10): the types a page may send, their limits and their shapes.
+ * Visitor events (docs/api.md, Visitor events): the types a page may send, their limits and their shapes.
  * Shared by the element's queue, the BFF's body limit and the server's checks. No Node imports.
  */
 

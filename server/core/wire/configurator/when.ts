@@ -2,10 +2,13 @@ import { isRecord, join, readEntries, readId, setOwn } from './owner-values.js';
 import type { SceneWarnings } from './scene-warnings.js';
 import type { OptionBlock, Options, When } from './types.js';
 
-/** Blocks one `when` may name (12.13). */
+/** Blocks one `when` may name (docs/scene-format.md, Limits). */
 export const MAX_WHEN_BLOCKS = 10;
 
-/** Holds when every named block's selection is one of those listed; an inactive block has none (12.4). */
+/**
+ * Holds when every named block's selection is one of those listed; an inactive block has none
+ * (docs/scene-format.md, Option rules).
+ */
 export function whenHolds(when: When | null, options: Options): boolean {
   if (!when) return true;
   return Object.entries(when).every(

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkVisitorEvent, parseScene } from '../../../../server/core/wire/configurator/index.js';
 import { demoStool, stoolCopy } from './demo-stool.js';
 
-/** One visitor event checked against the scene (contract 12.10): only the listed data fields are kept. */
+/** One visitor event checked against the scene (docs/api.md, Visitor events): only the listed data fields are kept. */
 const { scene } = parseScene(demoStool);
 const at = '2026-11-26T03:00:00.000Z';
 const check = (type: string, data: Record<string, unknown>, against = scene) =>

@@ -9,7 +9,7 @@ import {
 } from '../../../../server/core/wire/configurator/index.js';
 import { demoStool } from './demo-stool.js';
 
-/** Saved configurations (contract 12.8): base64url of UTF-8 JSON, or plain JSON in the attribute. */
+/** Saved configurations (docs/scene-format.md, Saved configurations): base64url of UTF-8 JSON, or plain JSON. */
 const saved: SavedConfiguration & { projectId: string } = {
   projectId: 'p-1',
   options: { seat: 'walnut', legs: 'brass' },

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { decimalOf, roundDiv, toMinorUnits } from '../../../../server/core/wire/configurator/decimal.js';
 
-/** Owner numbers read from their shortest decimal form, then rounded once (contract 12.5). */
+/**
+ * Owner numbers read from their shortest decimal form, then rounded once
+ * (docs/scene-format.md, How the configurator reads the data).
+ */
 describe('decimalOf', () => {
   it('reads the digits String(x) writes, exponents included', () => {
     expect(decimalOf(1.005)).toEqual({ units: 1005n, scale: 3 });

@@ -1,4 +1,4 @@
-/** The demo stool project of contract 12.14, as an owner's editor would store its `data`. */
+/** The demo stool project (docs/scene-format.md), as an owner's editor would store its `data`. */
 export const demoStool = {
   models: [
     {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatMoney } from '../../../../server/core/wire/configurator/index.js';
 
-/** Amounts in minor units formatted per contract 12.5; exact code points (Intl uses special spaces and signs). */
+/** Minor units formatted (docs/scene-format.md, Prices); exact code points (Intl uses special spaces and signs). */
 const EUR = { currency: 'EUR', decimals: 2 as const };
 
 describe('formatMoney', () => {

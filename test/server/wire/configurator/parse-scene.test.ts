@@ -7,7 +7,7 @@ import {
 } from '../../../../server/core/wire/configurator/index.js';
 import { demoStool, stoolCopy } from './demo-stool.js';
 
-/** The one scene parser (contract 12.1–12.7, 12.13): what the element draws and the server prices. */
+/** The one scene parser (docs/scene-format.md): what the element draws and the server prices. */
 const codes = (warnings: SceneWarning[]) => warnings.map(({ path, code }) => [path, code]);
 
 describe('parseScene: the demo stool', () => {
@@ -107,7 +107,7 @@ describe('parseScene: warnings name the entry with a dotted path', () => {
   });
 });
 
-describe('parseScene: ids, names, colours and URLs (12.1)', () => {
+describe('parseScene: ids, names, colours and URLs', () => {
   it('takes a number id as its decimal string and a missing label as the id', () => {
     const data = stoolCopy();
     data.sceneData.optionBlocks[1].choices.push({ id: 7 });
@@ -163,7 +163,7 @@ describe('parseScene: ids, names, colours and URLs (12.1)', () => {
   });
 });
 
-describe('parseScene: blocks, effects and rules (12.3, 12.4)', () => {
+describe('parseScene: blocks, effects and rules', () => {
   it('makes a toggle without exactly two choices a choice block', () => {
     const data = stoolCopy();
     data.sceneData.optionBlocks[2].choices.push({ id: 'half', label: 'Half' });
@@ -267,7 +267,7 @@ describe('parseScene: blocks, effects and rules (12.3, 12.4)', () => {
   });
 });
 
-describe('parseScene: pricing (12.5)', () => {
+describe('parseScene: pricing', () => {
   it('has no pricing without a pricing block, a choice price or a formula step', () => {
     const data = stoolCopy();
     data.sceneData.pricingBlocks = [];
@@ -341,7 +341,7 @@ describe('parseScene: pricing (12.5)', () => {
   });
 });
 
-describe('parseScene: projectSettings (12.7)', () => {
+describe('parseScene: projectSettings', () => {
   const read = (projectSettings: unknown) => {
     const data = stoolCopy();
     data.sceneData.projectSettings = projectSettings;
@@ -458,7 +458,7 @@ describe('parseScene: projectSettings (12.7)', () => {
   });
 });
 
-describe('parseScene: limits (12.13)', () => {
+describe('parseScene: limits', () => {
   it('keeps the first 100 option blocks', () => {
     const data = stoolCopy();
     data.sceneData.optionBlocks = Array.from({ length: 101 }, (_, i) => ({ id: `b${i}`, choices: [{ id: 'a' }] }));

@@ -8,7 +8,7 @@ import {
 } from '../../../../server/core/wire/configurator/index.js';
 
 /**
- * The price of a configuration (contract 12.5), from the shared table the element's browser test
+ * The price of a configuration (docs/scene-format.md, Pricing blocks), from the shared table the element's browser test
  * also runs: parse the project, resolve the options, price them with the form's number fields.
  */
 interface PricingCase {
@@ -33,7 +33,7 @@ describe('computePrice: the shared pricing table', () => {
   });
 });
 
-const stool = cases.find((entry) => entry.name.startsWith('the contract example'))!;
+const stool = cases.find((entry) => entry.name.startsWith('the demo stool example'))!;
 
 describe('computePrice', () => {
   it('prices the options it is given as resolveOptions would: a hidden or unknown choice takes the default', () => {

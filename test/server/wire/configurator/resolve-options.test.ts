@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseScene, resolveOptions } from '../../../../server/core/wire/configurator/index.js';
 import { stoolCopy } from './demo-stool.js';
 
-/** Defaults and rules applied in one pass in block order (contract 12.4). */
+/** Defaults and rules applied in one pass in block order (docs/scene-format.md, Option rules). */
 function stoolWithRules() {
   const data = stoolCopy();
   const [seat, legs, backrest] = data.sceneData.optionBlocks;

@@ -3,7 +3,7 @@ import { date, index, integer, pgTable, primaryKey, smallint, text, uuid } from 
 import { projects } from './projects.js';
 
 /**
- * Visitor counters per project and UTC day (contract 12.12), so reads never scan raw events. A hot day is
+ * Visitor counters per project and UTC day (docs/api.md, Analytics), so reads never scan raw events. A hot day is
  * split over `shard` rows so writers never queue on one row; reads sum the shards.
  */
 export const visitorDayCounters = pgTable(

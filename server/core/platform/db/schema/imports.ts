@@ -36,7 +36,7 @@ export interface ImportError {
 }
 
 /**
- * A library import job (contract section 8). Its asset takes the job's id so a run that died before commit
+ * A library import job (docs/libraries.md, Imports). Its asset takes the job's id so a run that died before commit
  * leaves nothing another row claims; `runs` above one means an earlier run died.
  */
 export const importJobs = pgTable(

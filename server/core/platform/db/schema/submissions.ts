@@ -29,7 +29,7 @@ export const submissions = pgTable(
     formData: jsonb('form_data').$type<Record<string, unknown>>().notNull(),
     selectedOptions: jsonb('selected_options').$type<Record<string, unknown>>().notNull(),
     configurationSummary: text('configuration_summary').notNull().default(''),
-    /** The server's price of the request (contract 12.11, with `ignored`), null without pricing. */
+    /** The server's price of the request (docs/api.md, Submit; with `ignored`), null without pricing. */
     price: jsonb('price').$type<StoredPrice>(),
     /** `{ total, currency }` as the page sent it, or null. */
     clientPrice: jsonb('client_price').$type<ClientPrice>(),

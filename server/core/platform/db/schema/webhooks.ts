@@ -23,7 +23,7 @@ export const WEBHOOK_DISABLED_REASONS = ['gone', 'failing'] as const;
 export type WebhookDisabledReason = (typeof WEBHOOK_DISABLED_REASONS)[number];
 
 /**
- * A project's webhook (contract section 7); `id` is the caller's, unique per project. `secret` stays readable
+ * A project's webhook (docs/api.md, Webhooks); `id` is the caller's, unique per project. `secret` stays readable
  * for the worker but is never returned; five days of unbroken failures (`failingSince`) disable it.
  */
 export const webhooks = pgTable(
@@ -86,7 +86,7 @@ export const webhookDeliveries = pgTable(
   ],
 );
 
-/** Why an attempt failed (contract section 7). */
+/** Why an attempt failed (docs/webhooks.md, Answering). */
 export const ATTEMPT_ERRORS = ['dns', 'connect', 'tls', 'timeout', 'ssrf_blocked', 'non_2xx'] as const;
 export type AttemptError = (typeof ATTEMPT_ERRORS)[number];
 
