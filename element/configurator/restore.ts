@@ -26,7 +26,7 @@ export function restoreRequest(projectId: string, attribute: string | null, hash
   if (!attribute) return { saved: null };
   const saved = decodeConfiguration(attribute.trim());
   if (!saved)
-    return { saved: null, problem: 'The configuration attribute is not a saved configuration (12.8): defaults apply.' };
+    return { saved: null, problem: 'The configuration attribute is not a saved configuration: defaults apply.' };
   if (saved.projectId && saved.projectId !== projectId)
     return { saved: null, problem: `The configuration attribute is for project ${saved.projectId}: defaults apply.` };
   return { saved };
