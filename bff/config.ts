@@ -1,5 +1,5 @@
-import { loadSettings } from '../server/core/platform/config/settings.js';
-import { piecesFor } from '../server/core/platform/config/pieces.js';
+import { loadSettings } from '#core/platform/config/settings.js';
+import { piecesFor } from '#core/platform/config/pieces.js';
 
 /** The BFF process's settings: the pieces that name `bff` among their processes, validated at boot. */
 const BFF_PIECES = piecesFor('bff');

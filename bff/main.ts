@@ -1,6 +1,6 @@
-import { exitOnConfigError } from '../server/core/platform/config/settings.js';
+import { exitOnConfigError } from '#core/platform/config/settings.js';
 import { loadBffConfig } from './config.js';
-import { exitGracefullyOnSignals, exitOnListenError } from '../server/core/platform/shutdown.js';
+import { exitGracefullyOnSignals, exitOnListenError } from '#core/platform/shutdown.js';
 import { buildBffApp } from './app.js';
 
 /**

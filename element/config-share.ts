@@ -1,6 +1,6 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import type { PublicProject } from '../server/core/wire/public-project.js';
+import type { PublicProject } from '#core/wire/public-project.js';
 import { eventsUrl, type Failure, type ReadResult, type ShareTarget } from './features/api.js';
 import { formTemplate, readFormFields } from './features/form.js';
 import { loadShare, shareTarget } from './features/loading.js';

@@ -1,6 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { withSettingsTable } from '../server/core/platform/config/settings-table.js';
+import { withSettingsTable } from '#core/platform/config/settings-table.js';
 
 /** `npm run docs:settings`: rewrites README.md's settings table from the settings' declarations (pieces.ts). */
 const readmePath = fileURLToPath(new URL('../README.md', import.meta.url));

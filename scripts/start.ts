@@ -1,7 +1,7 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ConfigError } from '../server/core/platform/config/settings.js';
-import { loadAllSettings, type AllSettings } from '../server/core/platform/config/pieces.js';
+import { ConfigError } from '#core/platform/config/settings.js';
+import { loadAllSettings, type AllSettings } from '#core/platform/config/pieces.js';
 import { openCliServices } from '../server/cli/cli-services.js';
 import { issueDevToken } from '../server/cli/dev-token.js';
 import { RUNTIME_ENV_FILE } from '../server/cli/local-env.js';

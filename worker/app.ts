@@ -1,9 +1,9 @@
 import { WaitingError, Worker } from 'bullmq';
 import type { WorkerConfig } from './config.js';
-import { QUEUES, type QueueName } from '../server/core/jobs/queues.js';
+import { QUEUES, type QueueName } from '#core/jobs/queues.js';
 import { closeWorkerDeps, createWorkerDeps, type WorkerDeps } from './deps.js';
-import { createLogger, type Logger } from '../server/core/platform/log.js';
-import { withTimeout } from '../server/core/platform/deadline.js';
+import { createLogger, type Logger } from '#core/platform/log.js';
+import { withTimeout } from '#core/platform/deadline.js';
 import { startOutboxRelay } from './outbox-relay.js';
 import { JOBS, familyOptions, type JobRegistry } from './jobs/index.js';
 import { UnknownJobError, jobOptions, runJob } from './jobs/define-job.js';

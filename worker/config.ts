@@ -1,5 +1,5 @@
-import { loadSettings } from '../server/core/platform/config/settings.js';
-import { piecesFor } from '../server/core/platform/config/pieces.js';
+import { loadSettings } from '#core/platform/config/settings.js';
+import { piecesFor } from '#core/platform/config/pieces.js';
 
 /** The worker process's settings: the pieces that name `worker` among their processes, validated at boot. */
 const WORKER_PIECES = piecesFor('worker');

@@ -1,5 +1,5 @@
 import Fastify, { LogController } from 'fastify';
-import { failingDependencies } from '../server/core/platform/dependency-health.js';
+import { failingDependencies } from '#core/platform/dependency-health.js';
 import type { WorkerDeps } from './deps.js';
 
 /**

@@ -1,9 +1,9 @@
-import { exitOnConfigError } from '../server/core/platform/config/settings.js';
+import { exitOnConfigError } from '#core/platform/config/settings.js';
 import { loadWorkerConfig } from './config.js';
-import { applyMigrations, createDb } from '../server/core/platform/db/client.js';
-import { createLogger } from '../server/core/platform/log.js';
-import { assertStorageUsable, createStorage } from '../server/core/platform/storage/index.js';
-import { exitGracefullyOnSignals, exitOnListenError } from '../server/core/platform/shutdown.js';
+import { applyMigrations, createDb } from '#core/platform/db/client.js';
+import { createLogger } from '#core/platform/log.js';
+import { assertStorageUsable, createStorage } from '#core/platform/storage/index.js';
+import { exitGracefullyOnSignals, exitOnListenError } from '#core/platform/shutdown.js';
 import { startWorker, type WorkerApp } from './app.js';
 import { startHealthServer } from './health-server.js';
 

@@ -1,9 +1,9 @@
 import type { Redis } from 'ioredis';
 import type { JobsOptions } from 'bullmq';
-import type { OutboxRow } from '../server/core/platform/db/schema/index.js';
-import { withTimeout } from '../server/core/platform/deadline.js';
-import type { QueueName } from '../server/core/jobs/queues.js';
-import { outboxWakeUpChannel } from '../server/core/jobs/outbox.js';
+import type { OutboxRow } from '#core/platform/db/schema/index.js';
+import { withTimeout } from '#core/platform/deadline.js';
+import type { QueueName } from '#core/jobs/queues.js';
+import { outboxWakeUpChannel } from '#core/jobs/outbox.js';
 import { jobOptions, type BatchJobData, type JobType } from './jobs/define-job.js';
 import type { WorkerDeps } from './deps.js';
 

@@ -1,6 +1,6 @@
 import { UnrecoverableError } from 'bullmq';
 import type { SendMailOptions } from 'nodemailer';
-import { isEmailAddress } from '../server/core/wire/form-field-rules.js';
+import { isEmailAddress } from '#core/wire/form-field-rules.js';
 import type { WorkerDeps } from './deps.js';
 
 /**

@@ -1,10 +1,10 @@
 import { UnrecoverableError, type Job } from 'bullmq';
-import type { Tx } from '../server/core/platform/db/client.js';
-import type { SubmissionStep } from '../server/core/platform/db/schema/index.js';
-import { QUEUES } from '../server/core/jobs/queues.js';
+import type { Tx } from '#core/platform/db/client.js';
+import type { SubmissionStep } from '#core/platform/db/schema/index.js';
+import { QUEUES } from '#core/jobs/queues.js';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { withTimeout } from '../server/core/platform/deadline.js';
-import { isDependencyDown } from '../server/core/platform/dependency-errors.js';
+import { withTimeout } from '#core/platform/deadline.js';
+import { isDependencyDown } from '#core/platform/dependency-errors.js';
 import { defineJob, type JobType } from './jobs/define-job.js';
 import { dispatchOutbox } from './outbox-relay.js';
 import type { WorkerDeps } from './deps.js';

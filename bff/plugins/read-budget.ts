@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
-import type { RedisSettings, ShareReadLimitSettings } from '../../server/core/platform/config/pieces.js';
-import { createReadBudget, type ReadBudget } from '../../server/core/services/public-share/read-budget.js';
+import type { RedisSettings, ShareReadLimitSettings } from '#core/platform/config/pieces.js';
+import { createReadBudget, type ReadBudget } from '#core/services/public-share/read-budget.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

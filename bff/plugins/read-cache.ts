@@ -1,10 +1,10 @@
 import fp from 'fastify-plugin';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { createRedis } from '../../server/core/platform/redis.js';
-import { createShareChangeFeed } from '../../server/core/platform/share-changes.js';
-import { withTimeout } from '../../server/core/platform/deadline.js';
-import type { BffCacheSettings, RedisSettings } from '../../server/core/platform/config/pieces.js';
+import { createRedis } from '#core/platform/redis.js';
+import { createShareChangeFeed } from '#core/platform/share-changes.js';
+import { withTimeout } from '#core/platform/deadline.js';
+import type { BffCacheSettings, RedisSettings } from '#core/platform/config/pieces.js';
 import { createReadCache, type ReadCache } from '../services/read-cache.js';
 
 declare module 'fastify' {

@@ -1,8 +1,8 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
-import { createRedis, waitForRedis } from '../../server/core/platform/redis.js';
-import type { RedisSettings } from '../../server/core/platform/config/pieces.js';
+import { createRedis, waitForRedis } from '#core/platform/redis.js';
+import type { RedisSettings } from '#core/platform/config/pieces.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

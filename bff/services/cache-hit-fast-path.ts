@@ -1,16 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import { API_VERSION } from '../../server/core/http/api-version.js';
-import { redactUrl } from '../../server/core/http/request-log.js';
-import { etagMatches } from '../../server/core/domain/public-payload.js';
-import { publicCorsHeaderValues } from '../../server/core/http/public-cors.js';
+import { API_VERSION } from '#core/http/api-version.js';
+import { redactUrl } from '#core/http/request-log.js';
+import { etagMatches } from '#core/domain/public-payload.js';
+import { publicCorsHeaderValues } from '#core/http/public-cors.js';
 import {
   readBudgetExceeded,
   readBudgetHeaders,
   type ReadBudget,
   type ReadBudgetDecision,
-} from '../../server/core/services/public-share/read-budget.js';
+} from '#core/services/public-share/read-budget.js';
 import type { KeptRead, ReadCache } from './read-cache.js';
 import type { RequestAddressing } from './request-address.js';
 import { cacheableReadTarget, readCacheKey } from './read-cache-key.js';

@@ -1,5 +1,5 @@
 import { createRemoteJWKSet, errors, jwtVerify } from 'jose';
-import { CART_AUDIENCE } from '../../server/core/wire/configurations.js';
+import { CART_AUDIENCE } from '#core/wire/configurations.js';
 
 /** What a verified cart token says: the configuration, its SKU and quantity, and the price the server signed. */
 export interface CartClaims {

@@ -1,5 +1,5 @@
-import { encodeConfiguration } from '../../server/core/wire/configurator/index.js';
-import type { CartConfiguration } from '../../server/core/wire/configurations.js';
+import { encodeConfiguration } from '#core/wire/configurator/index.js';
+import type { CartConfiguration } from '#core/wire/configurations.js';
 import { createCartTokenCheck, type CartClaims, type CartTokenProblem } from './cart-token.js';
 import { MAX_CART_LINES, isTokenShaped, type StoredCartLine } from './demo-cart-cookie.js';
 import type { ShopLine } from './demo-shop-page.js';

@@ -1,5 +1,5 @@
-import { formatMoney } from '../../server/core/wire/configurator/index.js';
-import { currencyDecimals } from '../../server/core/wire/configurator/currency-decimals.js';
+import { formatMoney } from '#core/wire/configurator/index.js';
+import { currencyDecimals } from '#core/wire/configurator/currency-decimals.js';
 import { escapeHtml as e } from './share-page.js';
 import { FAVICON_DATA_URL } from './favicon.js';
 

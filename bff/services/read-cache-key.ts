@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
-import { embedOriginOf } from '../../server/core/domain/embed-hosts.js';
-import { isWellFormedShareRequest } from '../../server/core/services/public-share/share-access.js';
+import { embedOriginOf } from '#core/domain/embed-hosts.js';
+import { isWellFormedShareRequest } from '#core/services/public-share/share-access.js';
 import { sharePathSegments, type ShareIds } from './share-ids.js';
 
 /** The parts of a public read its answer depends on. */

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { ShareChangeFeed, ShareChangeNotice } from '../../server/core/platform/share-changes.js';
+import type { ShareChangeFeed, ShareChangeNotice } from '#core/platform/share-changes.js';
 import { projectPrefix } from './read-cache-key.js';
 import type { HeaderTemplate } from './cache-hit-fast-path.js';
 

@@ -1,4 +1,4 @@
-import { isWellFormedShareRequest } from '../../server/core/services/public-share/share-access.js';
+import { isWellFormedShareRequest } from '#core/services/public-share/share-access.js';
 
 /** The two ids a share link names. */
 export interface ShareIds {

@@ -3,18 +3,18 @@
  * code and message, so panels can show them as they are.
  */
 import type { Static } from 'typebox';
-import type * as Analytics from '../../server/core/wire/analytics.js';
-import type { LibraryItem } from '../../server/core/wire/library-item.js';
-import type * as Libraries from '../../server/core/wire/libraries.js';
-import type * as MeShapes from '../../server/core/wire/me.js';
-import type { OutlineReply } from '../../server/core/wire/outline.js';
-import type { CartConfiguration } from '../../server/core/wire/configurations.js';
-import type { SceneWarning } from '../../server/core/wire/configurator/index.js';
-import type * as Projects from '../../server/core/wire/projects.js';
-import type * as Requests from '../../server/core/wire/requests.js';
-import type * as SceneReports from '../../server/core/wire/scene-report.js';
-import type * as Shares from '../../server/core/wire/share-settings.js';
-import type * as Webhooks from '../../server/core/wire/webhooks.js';
+import type * as Analytics from '#core/wire/analytics.js';
+import type { LibraryItem } from '#core/wire/library-item.js';
+import type * as Libraries from '#core/wire/libraries.js';
+import type * as MeShapes from '#core/wire/me.js';
+import type { OutlineReply } from '#core/wire/outline.js';
+import type { CartConfiguration } from '#core/wire/configurations.js';
+import type { SceneWarning } from '#core/wire/configurator/index.js';
+import type * as Projects from '#core/wire/projects.js';
+import type * as Requests from '#core/wire/requests.js';
+import type * as SceneReports from '#core/wire/scene-report.js';
+import type * as Shares from '#core/wire/share-settings.js';
+import type * as Webhooks from '#core/wire/webhooks.js';
 
 // The shapes are the server's own schemas (server/core/wire), so the console cannot drift from the API.
 export type Me = Static<typeof MeShapes.MeReply>;

@@ -1,6 +1,6 @@
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import { formatMoney } from '../../server/core/wire/configurator/index.js';
+import { formatMoney } from '#core/wire/configurator/index.js';
 import type { Api, CartConfiguration } from './api.js';
 import { announce, errorText, panelStyles } from './styles.js';
 

@@ -1,6 +1,6 @@
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import { formatMoney, type Price, type WarningCode } from '../../server/core/wire/configurator/index.js';
+import { formatMoney, type Price, type WarningCode } from '#core/wire/configurator/index.js';
 import type { Api, ProjectLabels, SceneReport } from './api.js';
 import { optionRows } from './request-rows.js';
 import { announce, errorText, panelStyles } from './styles.js';

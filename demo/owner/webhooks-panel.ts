@@ -1,7 +1,7 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import type { Api, DeliveryRecord, Webhook, WebhookTest } from './api.js';
-import { WEBHOOK_EVENT_TYPES as EVENT_TYPES } from '../../server/core/wire/webhook-event-types.js';
+import { WEBHOOK_EVENT_TYPES as EVENT_TYPES } from '#core/wire/webhook-event-types.js';
 import { announce, errorText, panelStyles } from './styles.js';
 
 /** The API's webhook id rule, written so that it compiles under the `v` flag browsers give pattern attributes. */

@@ -1,5 +1,5 @@
 import { html, nothing } from 'lit';
-import type { AnimationBlock } from '../../server/core/wire/configurator/index.js';
+import type { AnimationBlock } from '#core/wire/configurator/index.js';
 
 /** What the animation buttons show. */
 export interface AnimationButtonsView {

@@ -1,4 +1,4 @@
-import type { CartSettings } from '../../server/core/wire/configurator/index.js';
+import type { CartSettings } from '#core/wire/configurator/index.js';
 import type { CartBody, CartRefusal, CartResult } from '../features/cart-request.js';
 import { rememberedPassword } from '../features/password.js';
 import { format, type ConfigShareStrings } from '../features/strings.js';

@@ -9,8 +9,8 @@ import {
   type Price,
   type ResolvedOptions,
   type Scene,
-} from '../../server/core/wire/configurator/index.js';
-import type { PublicProject } from '../../server/core/wire/public-project.js';
+} from '#core/wire/configurator/index.js';
+import type { PublicProject } from '#core/wire/public-project.js';
 import { DEFAULT_STRINGS, format, type ConfigShareStrings } from '../features/strings.js';
 import { CONFIGURATOR_STRINGS } from './strings.js';
 import { emitFrom, type ConfiguratorHost } from './host.js';

@@ -8,7 +8,7 @@ import {
   type OptionBlock,
   type ResolvedOptions,
   type Scene,
-} from '../../server/core/wire/configurator/index.js';
+} from '#core/wire/configurator/index.js';
 import { format, type ConfigShareStrings } from '../features/strings.js';
 
 /** What the options panel shows, and where a visitor's choice goes. */

@@ -1,5 +1,5 @@
 import { html, nothing } from 'lit';
-import type { Price } from '../../server/core/wire/configurator/index.js';
+import type { Price } from '#core/wire/configurator/index.js';
 import { format, type ConfigShareStrings } from '../features/strings.js';
 
 /** What the price display shows. */

@@ -1,4 +1,4 @@
-import { decodeConfiguration, type SavedConfiguration } from '../../server/core/wire/configurator/index.js';
+import { decodeConfiguration, type SavedConfiguration } from '#core/wire/configurator/index.js';
 
 /**
  * The selections a page asks for at load (docs/scene-format.md, Saved configurations), and why a saved configuration

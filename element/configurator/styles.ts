@@ -1,6 +1,6 @@
 import { css, unsafeCSS, type LitElement } from 'lit';
-import type { Scene } from '../../server/core/wire/configurator/index.js';
-import type { PublicProject } from '../../server/core/wire/public-project.js';
+import type { Scene } from '#core/wire/configurator/index.js';
+import type { PublicProject } from '#core/wire/public-project.js';
 
 /** The configurator's own look, added to the element's shadow root when the chunk arrives (not in the loader). */
 const panelStyles = css`

@@ -1,4 +1,4 @@
-import type { PublicProject } from '../../server/core/wire/public-project.js';
+import type { PublicProject } from '#core/wire/public-project.js';
 
 /**
  * The public routes the BFF proxies (the submit's call is `submit-request.ts`, a lazy chunk); the BFF adds the key.

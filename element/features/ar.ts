@@ -1,6 +1,6 @@
 import { Euler, Matrix4, Quaternion, Vector3 } from 'three';
-import type { SceneSettings } from '../../server/core/wire/configurator/types.js';
-import type { PublicModel } from '../../server/core/wire/public-project.js';
+import type { SceneSettings } from '#core/wire/configurator/types.js';
+import type { PublicModel } from '#core/wire/public-project.js';
 import type { PlacedModel, Viewer } from './viewer.js';
 import { transformMatrix } from './viewer.js';
 

@@ -1,4 +1,4 @@
-import type { CartConfiguration } from '../../server/core/wire/configurations.js';
+import type { CartConfiguration } from '#core/wire/configurations.js';
 import { jsonOf, passwordHeader, request, sharePath, type ShareTarget } from './api.js';
 
 /** The `config-share-add-to-cart` event's detail. */

@@ -1,6 +1,6 @@
 import { html, nothing } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
-import type { FormField } from '../../server/core/wire/form-fields.js';
+import type { FormField } from '#core/wire/form-fields.js';
 import { format, type LoaderStrings } from './strings.js';
 
 /**
@@ -8,7 +8,7 @@ import { format, type LoaderStrings } from './strings.js';
  * before sending by the server's own rules (server/core/wire/form-field-rules.ts) so the two never disagree on a field.
  */
 
-export { readFormFields, type FormField } from '../../server/core/wire/form-fields.js';
+export { readFormFields, type FormField } from '#core/wire/form-fields.js';
 
 /** Reads the rendered form: answered fields only (numbers as numbers, unreadable ones NaN, checkboxes as booleans). */
 export function formValues(form: HTMLFormElement, fields: FormField[]): Record<string, unknown> {

@@ -1,4 +1,4 @@
-import type { PublicModel } from '../../server/core/wire/public-project.js';
+import type { PublicModel } from '#core/wire/public-project.js';
 import { fetchModelUrls, type ShareTarget } from './api.js';
 import type { PlacedModel } from './viewer.js';
 

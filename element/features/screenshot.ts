@@ -2,7 +2,7 @@ import {
   MAX_SCREENSHOT_BYTES,
   MAX_SCREENSHOT_PIXELS,
   MAX_SCREENSHOT_SIDE,
-} from '../../server/core/wire/submit-limits.js';
+} from '#core/wire/submit-limits.js';
 
 /**
  * A PNG of the canvas drawn smaller until it fits the submit limits, so the server never refuses a screenshot the

@@ -1,5 +1,5 @@
 import type { ConfiguratorStrings } from '../configurator/strings.js';
-import { FORM_FIELD_MESSAGES } from '../../server/core/wire/form-field-messages.js';
+import { FORM_FIELD_MESSAGES } from '#core/wire/form-field-messages.js';
 
 /**
  * Every text the element shows or announces, in English. A page replaces any of them through the

@@ -1,6 +1,6 @@
 import type { LitElement } from 'lit';
-import { MAX_SCREENSHOTS, MAX_SUMMARY_CHARS } from '../../server/core/wire/submit-limits.js';
-import { checkFormFields } from '../../server/core/wire/form-field-rules.js';
+import { MAX_SCREENSHOTS, MAX_SUMMARY_CHARS } from '#core/wire/submit-limits.js';
+import { checkFormFields } from '#core/wire/form-field-rules.js';
 import type { Failure, ShareTarget } from './api.js';
 import { formValues, requiredMessage, type FormField } from './form.js';
 import { rememberedPassword } from './password.js';

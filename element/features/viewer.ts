@@ -18,9 +18,9 @@ import {
 } from 'three';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
-import type { PublicModel, PublicProject } from '../../server/core/wire/public-project.js';
-import type { Options, Scene as ParsedScene, Vec3 } from '../../server/core/wire/configurator/types.js';
-import { DEFAULT_SETTINGS } from '../../server/core/wire/configurator/default-settings.js';
+import type { PublicModel, PublicProject } from '#core/wire/public-project.js';
+import type { Options, Scene as ParsedScene, Vec3 } from '#core/wire/configurator/types.js';
+import { DEFAULT_SETTINGS } from '#core/wire/configurator/default-settings.js';
 import { createAnimations } from './scene/animations.js';
 import { BaseValues } from './scene/base-values.js';
 import { applyEffects, selectedEffects, textureUrls, type ConfigurableModel } from './scene/effects.js';

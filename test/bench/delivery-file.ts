@@ -1,6 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import { makeDeliveryFile } from '../../server/core/domain/models/delivery-file.js';
-import { gltfValidatorErrorCodes } from '../../server/core/platform/gltf-validator-error-codes.js';
+import { makeDeliveryFile } from '#core/domain/models/delivery-file.js';
+import { gltfValidatorErrorCodes } from '#core/platform/gltf-validator-error-codes.js';
 
 /**
  * The delivery file of one GLB (docs/delivery-files.md), as the CPU pool makes it, run as its own process for the

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { glbOutline } from '../../server/core/domain/models/model-outline.js';
+import { glbOutline } from '#core/domain/models/model-outline.js';
 
 /**
  * The outline of one GLB file, as the CPU pool computes it at upload, run as its own process for the bench

@@ -6,7 +6,7 @@
 import autocannon, { type Result } from 'autocannon';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { Db } from '../../server/core/platform/db/client.js';
+import type { Db } from '#core/platform/db/client.js';
 import { STOOL_SCENE } from '../helpers/stool-scene.js';
 import { cpuMsOf } from './process-cpu.js';
 

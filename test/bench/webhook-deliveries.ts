@@ -6,10 +6,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { Agent, request } from 'undici';
 import { Redis } from 'ioredis';
-import type { Db } from '../../server/core/platform/db/client.js';
-import { emitEvent } from '../../server/core/services/events.js';
-import { outboxWakeUpChannel } from '../../server/core/jobs/outbox.js';
-import { signedHeaders } from '../../server/core/domain/webhooks/signature.js';
+import type { Db } from '#core/platform/db/client.js';
+import { emitEvent } from '#core/services/events.js';
+import { outboxWakeUpChannel } from '#core/jobs/outbox.js';
+import { signedHeaders } from '#core/domain/webhooks/signature.js';
 import { freePort } from '../helpers/test-env.js';
 import { cpuMsOf } from './process-cpu.js';
 

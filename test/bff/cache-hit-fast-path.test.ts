@@ -3,7 +3,7 @@ import http from 'node:http';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { noticesHeard, startTestBff, type TestBff } from '../helpers/bff-app.js';
 import { ownerShares, type Shared } from '../helpers/owner-shares.js';
-import { readBudgetKey } from '../../server/core/services/public-share/read-budget.js';
+import { readBudgetKey } from '#core/services/public-share/read-budget.js';
 import { captureLogs } from '../helpers/log-lines.js';
 
 /**

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SignJWT, exportJWK, generateKeyPair, type CryptoKey, type JWK } from 'jose';
-import { decodeConfiguration } from '../../server/core/wire/configurator/index.js';
+import { decodeConfiguration } from '#core/wire/configurator/index.js';
 import { TEST_SECRETS, freePort } from '../helpers/test-env.js';
 import { startTestBff, type TestBff } from '../helpers/bff-app.js';
 

@@ -3,7 +3,7 @@ import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { freePort } from '../helpers/test-env.js';
 import { startTsProcess, type ChildProcessHandle } from '../helpers/child-process.js';
 import { ownerShares, type Shared } from '../helpers/owner-shares.js';
-import { readBudgetKey } from '../../server/core/services/public-share/read-budget.js';
+import { readBudgetKey } from '#core/services/public-share/read-budget.js';
 
 /**
  * Two servers and two BFFs on one Postgres and Redis (server A in this process, the rest processes of their own, each

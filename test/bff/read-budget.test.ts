@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { noticesHeard, startTestBff, type TestBff } from '../helpers/bff-app.js';
 import { ownerShares, type Shared } from '../helpers/owner-shares.js';
-import { readBudgetKey } from '../../server/core/services/public-share/read-budget.js';
+import { readBudgetKey } from '#core/services/public-share/read-budget.js';
 
 /**
  * One read budget per client whether the BFF's cache or the server answers (docs/bff.md, Read budget). Limit 5 per

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { noticesHeard, startTestBff, type TestBff } from '../helpers/bff-app.js';
 import { ownerShares, type Shared } from '../helpers/owner-shares.js';
-import { readBudgetKey } from '../../server/core/services/public-share/read-budget.js';
+import { readBudgetKey } from '#core/services/public-share/read-budget.js';
 import { STALE_FOR_MS } from '../../bff/services/read-cache.js';
 
 /**

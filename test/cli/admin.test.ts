@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestEnv, type TestEnv } from '../helpers/test-env.js';
-import { createDb, type Db } from '../../server/core/platform/db/client.js';
+import { createDb, type Db } from '#core/platform/db/client.js';
 import { ensureTestPerson } from '../helpers/people.js';
 import { runTs } from './run-command.js';
 

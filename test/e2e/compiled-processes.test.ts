@@ -7,8 +7,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startBuiltProcess, type ChildProcessHandle } from '../helpers/child-process.js';
 import { createTestEnv, freePort, type TestEnv } from '../helpers/test-env.js';
 import { chairGlb } from '../helpers/model-fixtures.js';
-import type * as CpuPoolModule from '../../server/core/platform/cpu-pool.js';
-import type * as CheckModelModule from '../../server/core/services/model-checks/check-model-in-pool.js';
+import type * as CpuPoolModule from '#core/platform/cpu-pool.js';
+import type * as CheckModelModule from '#core/services/model-checks/check-model-in-pool.js';
 
 /**
  * The build as `npm start`, the start:* scripts and the Dockerfile run it: `npm run build` in a copy of the project

@@ -15,7 +15,7 @@ import { ensureConsoleBuilt, ensureElementBuilt } from '../../scripts/start/elem
 import { demoStoolGlb } from '../../scripts/start/demo-model.js';
 import { demoProjectData } from '../../scripts/start/demo-data.js';
 import { ownerCaller } from '../helpers/owner-call.js';
-import { computePrice, parseScene, resolveOptions } from '../../server/core/wire/configurator/index.js';
+import { computePrice, parseScene, resolveOptions } from '#core/wire/configurator/index.js';
 
 /**
  * The demo stool of `npm start` built with the owner console alone, as a person would (docs/owner-console.md,

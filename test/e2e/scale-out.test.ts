@@ -15,9 +15,9 @@ import {
   waitFor,
   workerEnv,
 } from '../worker/submission-fixtures.js';
-import { createDb, type Db } from '../../server/core/platform/db/client.js';
-import { createStorage, type StorageDriver } from '../../server/core/platform/storage/index.js';
-import { issueAccessToken } from '../../server/core/platform/tokens.js';
+import { createDb, type Db } from '#core/platform/db/client.js';
+import { createStorage, type StorageDriver } from '#core/platform/storage/index.js';
+import { issueAccessToken } from '#core/platform/tokens.js';
 import { loadServerConfig } from '../../server/config.js';
 import { loadWorkerConfig } from '../../worker/config.js';
 

@@ -1,5 +1,5 @@
 import { executeServerCommand, setViewport } from '@web/test-runner-commands';
-import type { PublicProject } from '../../server/core/wire/public-project.js';
+import type { PublicProject } from '#core/wire/public-project.js';
 import type { ConfigShareElement } from '../../element/config-share.js';
 import {
   assert,

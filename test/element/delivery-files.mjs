@@ -12,8 +12,8 @@ const made = new Map();
 
 async function make(glb) {
   maker ??= Promise.all([
-    tsImport('../../server/core/domain/models/delivery-file.ts', import.meta.url),
-    tsImport('../../server/core/platform/gltf-validator-error-codes.ts', import.meta.url),
+    tsImport('#core/domain/models/delivery-file.ts', import.meta.url),
+    tsImport('#core/platform/gltf-validator-error-codes.ts', import.meta.url),
   ]);
   const [{ makeDeliveryFile }, { gltfValidatorErrorCodes }] = await maker;
   return makeDeliveryFile(new Uint8Array(glb), { validatorErrorCodes: gltfValidatorErrorCodes() });

@@ -1,5 +1,5 @@
 import type { Viewer } from '../../element/features/viewer.js';
-import type { OptionBlock, Options, Scene, SceneSettings } from '../../server/core/wire/configurator/types.js';
+import type { OptionBlock, Options, Scene, SceneSettings } from '#core/wire/configurator/types.js';
 import { assert, equal } from './helpers.js';
 import { MODEL_FILES, type ModelFile } from './model-files.js';
 import { STOOL_SETTINGS, block, mountStool, sceneOf as stoolSceneOf, type EffectSpec } from './stool-viewer.js';

@@ -1,7 +1,7 @@
 import { emulateMedia, sendKeys, sendMouse } from '@web/test-runner-commands';
 import type { ConfigShareElement } from '../../element/config-share.js';
 import type { CameraView } from '../../element/features/viewer.js';
-import type { PublicProject } from '../../server/core/wire/public-project.js';
+import type { PublicProject } from '#core/wire/public-project.js';
 import { assert, cleanUp, equal, mount, part, projectOf, until, untilState } from './helpers.js';
 import { stoolGlb } from './stool-glb.js';
 

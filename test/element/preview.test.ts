@@ -1,4 +1,4 @@
-import type { PublicProject } from '../../server/core/wire/public-project.js';
+import type { PublicProject } from '#core/wire/public-project.js';
 import type { ConfigShareElement } from '../../element/config-share.js';
 import { flushVisitorEvents } from '../../element/features/visitor-events.js';
 import { assert, cleanUp, equal, eventBatchesOf, mount, part, projectOf, until, untilState } from './helpers.js';

@@ -1,4 +1,4 @@
-import { computePrice, parseScene, resolveOptions } from '../../server/core/wire/configurator/index.js';
+import { computePrice, parseScene, resolveOptions } from '#core/wire/configurator/index.js';
 import { assert } from './helpers.js';
 
 /** The shared pricing table (test/fixtures/pricing-cases.json), priced by the browser's copy of the module. */

@@ -1,4 +1,4 @@
-import { decodeConfiguration, encodeConfiguration } from '../../server/core/wire/configurator/index.js';
+import { decodeConfiguration, encodeConfiguration } from '#core/wire/configurator/index.js';
 import type { ConfigShareElement } from '../../element/config-share.js';
 import {
   assert,

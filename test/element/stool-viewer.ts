@@ -6,9 +6,9 @@ import type {
   Scene,
   SceneModel,
   SceneSettings,
-} from '../../server/core/wire/configurator/types.js';
-import type { PublicProject } from '../../server/core/wire/public-project.js';
-import { DEFAULT_SETTINGS } from '../../server/core/wire/configurator/default-settings.js';
+} from '#core/wire/configurator/types.js';
+import type { PublicProject } from '#core/wire/public-project.js';
+import { DEFAULT_SETTINGS } from '#core/wire/configurator/default-settings.js';
 import { equal } from './helpers.js';
 import { assertDeliveryFile, deliveryFileOf, type ModelFile } from './model-files.js';
 import { stoolGlb } from './stool-glb.js';

@@ -1,7 +1,7 @@
 import { Color, type Mesh, type MeshStandardMaterial, type Object3D } from 'three';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
 import type { Viewer } from '../../element/features/viewer.js';
-import type { Options, Scene } from '../../server/core/wire/configurator/types.js';
+import type { Options, Scene } from '#core/wire/configurator/types.js';
 import { assert, equal, until } from './helpers.js';
 import { MODEL_FILES } from './model-files.js';
 import { STOOL_SETTINGS, block, mountStool, sceneOf, vec } from './stool-viewer.js';

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { loadBffConfig } from '../../bff/config.js';
 import { buildBffApp, type BuildBffOptions } from '../../bff/app.js';
-import { shareChangeSequenceKey } from '../../server/core/platform/share-changes.js';
+import { shareChangeSequenceKey } from '#core/platform/share-changes.js';
 
 export interface TestBff {
   app: FastifyInstance;

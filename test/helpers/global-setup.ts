@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { createDb, applyMigrations } from '../../server/core/platform/db/client.js';
+import { createDb, applyMigrations } from '#core/platform/db/client.js';
 
 /**
  * Migrates one template database per run; every test file then copies it (CREATE DATABASE ...

@@ -1,6 +1,6 @@
-import type { Db } from '../../server/core/platform/db/client.js';
-import type { Person } from '../../server/core/platform/db/schema/index.js';
-import { findPersonBySubject, insertPersonWithWorkspace } from '../../server/core/repositories/accounts.js';
+import type { Db } from '#core/platform/db/client.js';
+import type { Person } from '#core/platform/db/schema/index.js';
+import { findPersonBySubject, insertPersonWithWorkspace } from '#core/repositories/accounts.js';
 
 /** A person owning a personal workspace, straight through the repository: for tests and benchmarks without a server. */
 export async function ensureTestPerson(db: Db, subject: string, email: string, modelLimit = 100): Promise<Person> {

@@ -1,5 +1,5 @@
-import { createDb } from '../../server/core/platform/db/client.js';
-import { issueAccessToken } from '../../server/core/platform/tokens.js';
+import { createDb } from '#core/platform/db/client.js';
+import { issueAccessToken } from '#core/platform/tokens.js';
 import { loadServerConfig } from '../../server/config.js';
 import { startBuiltProcess, startTsProcess, type ChildProcessHandle } from './child-process.js';
 import { ensureTestPerson } from './people.js';

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { loadServerConfig, type ServerConfig } from '../../server/config.js';
 import { buildApp } from '../../server/app.js';
-import { waitForRedis } from '../../server/core/platform/redis.js';
+import { waitForRedis } from '#core/platform/redis.js';
 import { closeDeps, createDeps, type AppDeps } from '../../server/deps.js';
-import { setMembership } from '../../server/core/repositories/accounts.js';
-import { issueAccessToken } from '../../server/core/platform/tokens.js';
-import type { Role } from '../../server/core/platform/db/schema/index.js';
+import { setMembership } from '#core/repositories/accounts.js';
+import { issueAccessToken } from '#core/platform/tokens.js';
+import type { Role } from '#core/platform/db/schema/index.js';
 import { createTestEnv, freePort, type TestEnv } from './test-env.js';
 
 export interface TestServer {

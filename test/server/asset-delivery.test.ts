@@ -5,10 +5,10 @@ import { startTestBff, type TestBff } from '../helpers/bff-app.js';
 import { PUBLIC_HEADERS, startTestWorker, waitFor } from '../worker/submission-fixtures.js';
 import { productModelGlb } from '../helpers/product-model.js';
 import { notAModel } from '../helpers/model-fixtures.js';
-import { glbOutline } from '../../server/core/domain/models/model-outline.js';
-import { outlineDifference } from '../../server/core/domain/models/outline-difference.js';
-import { storageKeys } from '../../server/core/platform/storage/index.js';
-import { createStoredFileRepository } from '../../server/core/repositories/stored-files.js';
+import { glbOutline } from '#core/domain/models/model-outline.js';
+import { outlineDifference } from '#core/domain/models/outline-difference.js';
+import { storageKeys } from '#core/platform/storage/index.js';
+import { createStoredFileRepository } from '#core/repositories/stored-files.js';
 import { runTs } from '../cli/run-command.js';
 import type { WorkerApp } from '../../worker/app.js';
 

@@ -6,7 +6,7 @@ import { startTestWorker, waitFor } from '../worker/submission-fixtures.js';
 import { startFixtureLibraries, type FixtureLibraries } from '../../scripts/start/fixture-libraries/server.js';
 import { demoStoolGlb } from '../../scripts/start/demo-model.js';
 import { demoProjectData } from '../../scripts/start/demo-data.js';
-import { glbOutline } from '../../server/core/domain/models/model-outline.js';
+import { glbOutline } from '#core/domain/models/model-outline.js';
 import type { WorkerApp } from '../../worker/app.js';
 
 /**

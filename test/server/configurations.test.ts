@@ -7,10 +7,10 @@ import { ownerCaller } from '../helpers/owner-call.js';
 import { cartStoolScene } from '../helpers/cart-stool.js';
 import { dataUrl, png } from '../worker/submission-fixtures.js';
 import { loadServerConfig } from '../../server/config.js';
-import { hashPassword } from '../../server/core/platform/password-hashing.js';
-import { sweepExpiredConfigurations } from '../../server/core/services/configuration-retention.js';
-import { sweepUnclaimedFiles } from '../../server/core/services/storage-sweep.js';
-import { createConfigurationRepository } from '../../server/core/repositories/configurations.js';
+import { hashPassword } from '#core/platform/password-hashing.js';
+import { sweepExpiredConfigurations } from '#core/services/configuration-retention.js';
+import { sweepUnclaimedFiles } from '#core/services/storage-sweep.js';
+import { createConfigurationRepository } from '#core/repositories/configurations.js';
 
 /** Cart configurations and their tokens (docs/cart.md), verified with jose as a shop's server would. */
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import net from 'node:net';
 import { startTestServer, type TestPerson, type TestServer } from '../helpers/test-server.js';
 import { TEST_SECRETS, freePort } from '../helpers/test-env.js';
-import { issueAccessToken } from '../../server/core/platform/tokens.js';
+import { issueAccessToken } from '#core/platform/tokens.js';
 
 let server: TestServer;
 let owner: TestPerson;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestPerson, type TestServer } from '../helpers/test-server.js';
 import { startS3Server, type TestS3Server } from '../helpers/s3-server.js';
 import * as fixtures from '../helpers/model-fixtures.js';
-import { sweepUnclaimedFiles } from '../../server/core/services/storage-sweep.js';
+import { sweepUnclaimedFiles } from '#core/services/storage-sweep.js';
 
 /**
  * The API on real S3 (s3rver): uploads land in the bucket, `/files/...` checks the signature and redirects to a

@@ -7,7 +7,7 @@ import { buildBffApp } from '../../bff/app.js';
 import { loadBffConfig } from '../../bff/config.js';
 import { createTestEnv, TEST_SECRETS, type TestEnv } from '../helpers/test-env.js';
 import { captureLogs } from '../helpers/log-lines.js';
-import { waitForRedis } from '../../server/core/platform/redis.js';
+import { waitForRedis } from '#core/platform/redis.js';
 
 /** Load balancers probe /health every few seconds: healthy answers leave no request log lines. */
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Fastify from 'fastify';
-import errorHandler from '../../server/core/http/error-handler.js';
+import errorHandler from '#core/http/error-handler.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 let server: TestServer;

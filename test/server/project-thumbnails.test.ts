@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestPerson, type TestServer } from '../helpers/test-server.js';
 import { blankPng } from '../helpers/blank-png.js';
 import { dataUrl, jpeg, png } from '../worker/submission-fixtures.js';
-import { sweepUnclaimedFiles } from '../../server/core/services/storage-sweep.js';
+import { sweepUnclaimedFiles } from '#core/services/storage-sweep.js';
 
 let server: TestServer;
 let owner: TestPerson;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { createRedis, waitForRedis } from '../../server/core/platform/redis.js';
-import { createReadBudget, readBudgetKey } from '../../server/core/services/public-share/read-budget.js';
+import { createRedis, waitForRedis } from '#core/platform/redis.js';
+import { createReadBudget, readBudgetKey } from '#core/services/public-share/read-budget.js';
 
 /** The public read budget (server/core/services/public-share/read-budget.ts) on a real Redis, prefix of its own. */
 const redis = createRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', 'request');

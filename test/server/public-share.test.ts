@@ -2,29 +2,29 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { startTestServer, type TestPerson, type TestServer } from '../helpers/test-server.js';
 import { TEST_SECRETS, createTestEnv, freePort } from '../helpers/test-env.js';
-import { assets } from '../../server/core/platform/db/schema/index.js';
-import { storageKeys } from '../../server/core/platform/storage/index.js';
-import { MODEL_URL_LIFETIME_SECONDS } from '../../server/core/platform/storage/signed-urls.js';
+import { assets } from '#core/platform/db/schema/index.js';
+import { storageKeys } from '#core/platform/storage/index.js';
+import { MODEL_URL_LIFETIME_SECONDS } from '#core/platform/storage/signed-urls.js';
 import {
   MAX_CONCURRENT_SCRYPT,
   hashPassword,
   passwordHashingBacklog,
   verifyPassword,
-} from '../../server/core/platform/password-hashing.js';
+} from '#core/platform/password-hashing.js';
 import { loadServerConfig } from '../../server/config.js';
 import { closeDeps, createDeps } from '../../server/deps.js';
 import { buildApp } from '../../server/app.js';
-import { redactUrl } from '../../server/core/http/request-log.js';
-import { clientKey } from '../../server/core/domain/client-key.js';
+import { redactUrl } from '#core/http/request-log.js';
+import { clientKey } from '#core/domain/client-key.js';
 import {
   MAX_PASSWORD_BACKLOG,
   MAX_PASSWORD_CHECKS_PER_PROJECT,
   PASSWORD_ATTEMPTS,
-} from '../../server/core/services/public-share/password-check.js';
+} from '#core/services/public-share/password-check.js';
 
 // The server runs in this process: count the scrypt verifications it performs.
-vi.mock('../../server/core/platform/password-hashing.js', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../server/core/platform/password-hashing.js')>();
+vi.mock('#core/platform/password-hashing.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('#core/platform/password-hashing.js')>();
   return { ...actual, verifyPassword: vi.fn(actual.verifyPassword) };
 });
 const verifications = () => vi.mocked(verifyPassword).mock.calls.length;

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { ProjectDataSchema } from '../../server/core/wire/project-data-schema.js';
-import { parseScene } from '../../server/core/wire/configurator/index.js';
+import { ProjectDataSchema } from '#core/wire/project-data-schema.js';
+import { parseScene } from '#core/wire/configurator/index.js';
 import { demoProjectData } from '../../scripts/start/demo-data.js';
 
 /** docs/scene-format.md, the published schema and the parser say the same thing. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestPerson, type TestServer } from '../helpers/test-server.js';
-import { verifyPassword } from '../../server/core/platform/password-hashing.js';
+import { verifyPassword } from '#core/platform/password-hashing.js';
 
 let server: TestServer;
 let owner: TestPerson;

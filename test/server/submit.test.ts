@@ -21,7 +21,7 @@ import {
   PUBLIC_HEADERS,
 } from '../worker/submission-fixtures.js';
 import { MAX_SUBMITS_IN_PROGRESS } from '../../server/routes/public-share/submit.js';
-import { decodeScreenshot } from '../../server/core/domain/submission-input.js';
+import { decodeScreenshot } from '#core/domain/submission-input.js';
 
 /**
  * POST /share/:projectId/:token/submit and the owner request routes (docs/api.md, Submit and Requests), with

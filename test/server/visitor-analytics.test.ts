@@ -4,8 +4,8 @@ import { startTestServer, type TestPerson, type TestServer } from '../helpers/te
 import { ownerCaller } from '../helpers/owner-call.js';
 import { PUBLIC_HEADERS } from '../worker/submission-fixtures.js';
 import { STOOL_SCENE } from '../helpers/stool-scene.js';
-import { addVisitorCounts } from '../../server/core/repositories/visitor-counters.js';
-import { sweepVisitorEvents } from '../../server/core/services/visitor-event-retention.js';
+import { addVisitorCounts } from '#core/repositories/visitor-counters.js';
+import { sweepVisitorEvents } from '#core/services/visitor-event-retention.js';
 
 /**
  * GET /projects/:id/analytics (docs/api.md, Analytics) after real visitor events and a submit, the

@@ -7,9 +7,9 @@ import { ownerCaller } from '../helpers/owner-call.js';
 import { PUBLIC_HEADERS, startTestWorker } from '../worker/submission-fixtures.js';
 import type { WorkerApp } from '../../worker/app.js';
 import { STOOL_SCENE } from '../helpers/stool-scene.js';
-import { hashPassword } from '../../server/core/platform/password-hashing.js';
-import { VISITOR_EVENT_TYPES } from '../../server/core/wire/configurator/index.js';
-import { serializeDeliveryBody } from '../../server/core/domain/webhooks/event-types.js';
+import { hashPassword } from '#core/platform/password-hashing.js';
+import { VISITOR_EVENT_TYPES } from '#core/wire/configurator/index.js';
+import { serializeDeliveryBody } from '#core/domain/webhooks/event-types.js';
 
 /**
  * POST /share/:projectId/:token/events end to end (docs/api.md, Visitor events): the API, the BFF, the worker

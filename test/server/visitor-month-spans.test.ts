@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { monthSpans } from '../../server/core/domain/visitor-events/month-spans.js';
+import { monthSpans } from '#core/domain/visitor-events/month-spans.js';
 
 /** The split of an analytics range into whole months and the days around them (docs/api.md, Analytics). */
 describe('monthSpans', () => {

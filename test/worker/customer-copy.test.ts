@@ -7,12 +7,12 @@ import { startSmtpCatcher, type SmtpCatcher } from '../helpers/smtp-catcher.js';
 import { pdfText } from '../helpers/pdf-text.js';
 import { PRICED_STOOL } from '../helpers/priced-stool.js';
 import { closeWorkerDeps, createWorkerDeps, type WorkerDeps } from '../../worker/deps.js';
-import { createLogger } from '../../server/core/platform/log.js';
+import { createLogger } from '#core/platform/log.js';
 import { runSubmissionStep, type SubmissionJobData } from '../../worker/submission-step.js';
 import { submissionScreenshots as screenshotsStep } from '../../worker/jobs/submission-screenshots.js';
 import { submissionPdf as pdfStep } from '../../worker/jobs/submission-pdf.js';
 import { submissionCustomerCopy as copyStep } from '../../worker/jobs/submission-customer-copy.js';
-import { submissionJobId } from '../../server/core/jobs/queues.js';
+import { submissionJobId } from '#core/jobs/queues.js';
 import type { WorkerApp } from '../../worker/app.js';
 import {
   createSharedProject,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { Queue, Worker, type Job } from 'bullmq';
-import { QUEUES } from '../../server/core/jobs/queues.js';
-import { TimeoutError } from '../../server/core/platform/deadline.js';
+import { QUEUES } from '#core/jobs/queues.js';
+import { TimeoutError } from '#core/platform/deadline.js';
 import { defineJob, jobOptions, runJob } from '../../worker/jobs/define-job.js';
 import type { WorkerDeps } from '../../worker/deps.js';
 import { waitFor } from './submission-fixtures.js';

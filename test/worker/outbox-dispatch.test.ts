@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Queue } from 'bullmq';
 import { sql } from 'drizzle-orm';
-import { addToOutbox, completeOutbox } from '../../server/core/repositories/outbox.js';
-import { QUEUES } from '../../server/core/jobs/queues.js';
-import { createLogger } from '../../server/core/platform/log.js';
+import { addToOutbox, completeOutbox } from '#core/repositories/outbox.js';
+import { QUEUES } from '#core/jobs/queues.js';
+import { createLogger } from '#core/platform/log.js';
 import { closeWorkerDeps, createWorkerDeps, type WorkerDeps } from '../../worker/deps.js';
 import { dispatchOutbox } from '../../worker/outbox-relay.js';
 import { startWorker } from '../../worker/app.js';

@@ -5,13 +5,13 @@ import { startSmtpCatcher, type SmtpCatcher } from '../helpers/smtp-catcher.js';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
 import { startOwnRedis } from '../helpers/own-redis.js';
 import { Queue, UnrecoverableError, Worker } from 'bullmq';
-import { createRedis } from '../../server/core/platform/redis.js';
-import { FIRST_SUBMISSION_STEPS, QUEUES, submissionJob, submissionJobId } from '../../server/core/jobs/queues.js';
-import { createSubmissionRepository } from '../../server/core/repositories/submissions.js';
-import { requestSteps } from '../../server/core/platform/db/schema/index.js';
+import { createRedis } from '#core/platform/redis.js';
+import { FIRST_SUBMISSION_STEPS, QUEUES, submissionJob, submissionJobId } from '#core/jobs/queues.js';
+import { createSubmissionRepository } from '#core/repositories/submissions.js';
+import { requestSteps } from '#core/platform/db/schema/index.js';
 import { closeWorkerDeps, createWorkerDeps } from '../../worker/deps.js';
 import { dispatchOutbox } from '../../worker/outbox-relay.js';
-import { createLogger } from '../../server/core/platform/log.js';
+import { createLogger } from '#core/platform/log.js';
 import {
   createSharedProject,
   dataUrl,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderRequestPdf } from '../../worker/pdf/render-request-pdf.js';
 import { formatClientPrice, priceRows } from '../../worker/pdf/price-rows.js';
-import type { StoredPrice } from '../../server/core/domain/request-price.js';
+import type { StoredPrice } from '#core/domain/request-price.js';
 import { pdfText } from '../helpers/pdf-text.js';
 import type { RequestRows } from '../../worker/pdf/request-rows.js';
 

@@ -4,7 +4,7 @@ import { DEFAULT_BRAND_COLOR, brandColorOf, textColorOnWhite } from '../../worke
 import { MAX_VALUE_CHARS, printable } from '../../worker/pdf/printable.js';
 import { formRows, type RequestRows } from '../../worker/pdf/request-rows.js';
 import { renderRequestPdfInPool } from '../../worker/pdf/render-in-pool.js';
-import { createCpuPool } from '../../server/core/platform/cpu-pool.js';
+import { createCpuPool } from '#core/platform/cpu-pool.js';
 import { jpeg, png } from './submission-fixtures.js';
 import { pdfText } from '../helpers/pdf-text.js';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { requestRows, type RequestForRows } from '../../worker/pdf/request-rows.js';
 import { ownerMail, customerCopyMail } from '../../worker/request-mails.js';
-import { priceRequest } from '../../server/core/domain/request-price.js';
-import { parseScene } from '../../server/core/wire/configurator/index.js';
-import type { ProjectData } from '../../server/core/domain/scene.js';
+import { priceRequest } from '#core/domain/request-price.js';
+import { parseScene } from '#core/wire/configurator/index.js';
+import type { ProjectData } from '#core/domain/scene.js';
 import { PRICED_STOOL } from '../helpers/priced-stool.js';
 
 /** The one builder of what the PDF and both e-mails print, on the priced stool. */

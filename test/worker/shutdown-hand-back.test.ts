@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QUEUES } from '../../server/core/jobs/queues.js';
-import { createLogger } from '../../server/core/platform/log.js';
+import { QUEUES } from '#core/jobs/queues.js';
+import { createLogger } from '#core/platform/log.js';
 import { defineJob } from '../../worker/jobs/define-job.js';
 import { createJobRegistry } from '../../worker/jobs/index.js';
 import { startWorker } from '../../worker/app.js';

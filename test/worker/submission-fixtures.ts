@@ -1,8 +1,8 @@
 import { expect } from 'vitest';
 import { loadWorkerConfig, type WorkerConfig } from '../../worker/config.js';
-import type { Db } from '../../server/core/platform/db/client.js';
+import type { Db } from '#core/platform/db/client.js';
 import { startWorker, type WorkerApp } from '../../worker/app.js';
-import { createLogger } from '../../server/core/platform/log.js';
+import { createLogger } from '#core/platform/log.js';
 import { makePng } from '../helpers/model-fixtures.js';
 import { TEST_SECRETS } from '../helpers/test-env.js';
 import type { TestPerson, TestServer } from '../helpers/test-server.js';

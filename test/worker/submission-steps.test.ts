@@ -5,7 +5,7 @@ import type { Job } from 'bullmq';
 import { startTestServer, type TestPerson, type TestServer } from '../helpers/test-server.js';
 import { startSmtpCatcher, type SmtpCatcher } from '../helpers/smtp-catcher.js';
 import { closeWorkerDeps, createWorkerDeps, type WorkerDeps } from '../../worker/deps.js';
-import { createLogger } from '../../server/core/platform/log.js';
+import { createLogger } from '#core/platform/log.js';
 import {
   StepBusyError,
   runSubmissionStep,
@@ -16,7 +16,7 @@ import { PROJECT_MAIL_MESSAGES } from '../../worker/mail.js';
 import { freePort } from '../helpers/test-env.js';
 import { submissionEvents as eventsStep } from '../../worker/jobs/submission-events.js';
 import { submissionPdf as pdfStep } from '../../worker/jobs/submission-pdf.js';
-import { submissionJobId } from '../../server/core/jobs/queues.js';
+import { submissionJobId } from '#core/jobs/queues.js';
 import {
   createSharedProject,
   startTestWorker,

@@ -11,16 +11,16 @@ import {
   workerConfig,
 } from './submission-fixtures.js';
 import { startWorker } from '../../worker/app.js';
-import { createLogger } from '../../server/core/platform/log.js';
-import { emitEvent } from '../../server/core/services/events.js';
-import { outboxWakeUpChannel } from '../../server/core/jobs/outbox.js';
-import { QUEUES, WEBHOOK_DELIVERY_BATCH_JOB } from '../../server/core/jobs/queues.js';
+import { createLogger } from '#core/platform/log.js';
+import { emitEvent } from '#core/services/events.js';
+import { outboxWakeUpChannel } from '#core/jobs/outbox.js';
+import { QUEUES, WEBHOOK_DELIVERY_BATCH_JOB } from '#core/jobs/queues.js';
 import { webhookDeliveryBatch } from '../../worker/jobs/webhook-delivery.js';
 import { JOBS } from '../../worker/jobs/index.js';
 import type { Job } from 'bullmq';
 import { dispatchOutbox } from '../../worker/outbox-relay.js';
 import type { WorkerApp } from '../../worker/app.js';
-import { createWebhookDeliveryRepository } from '../../server/core/repositories/webhook-deliveries.js';
+import { createWebhookDeliveryRepository } from '#core/repositories/webhook-deliveries.js';
 
 /**
  * Webhook deliveries end to end, to receivers that verify every request with the standard libraries.

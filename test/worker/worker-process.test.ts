@@ -3,8 +3,8 @@ import { Queue, QueueEvents } from 'bullmq';
 import { startTestServer, type TestPerson, type TestServer } from '../helpers/test-server.js';
 import { startSmtpCatcher, type SmtpCatcher } from '../helpers/smtp-catcher.js';
 import { startTsProcess, type ChildProcessHandle } from '../helpers/child-process.js';
-import { createRedis } from '../../server/core/platform/redis.js';
-import { QUEUES } from '../../server/core/jobs/queues.js';
+import { createRedis } from '#core/platform/redis.js';
+import { QUEUES } from '#core/jobs/queues.js';
 import { createSharedProject, startTestWorker, stepRows, submit, validBody, workerEnv } from './submission-fixtures.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { Job } from 'bullmq';
-import { DELIVERY_JOB, QUEUES, type DeliveryJobData } from '../../server/core/jobs/queues.js';
+import { DELIVERY_JOB, QUEUES, type DeliveryJobData } from '#core/jobs/queues.js';
 import { defineJob } from './define-job.js';
 
 /**

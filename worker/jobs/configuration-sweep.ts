@@ -1,5 +1,5 @@
-import { QUEUES } from '../../server/core/jobs/queues.js';
-import { sweepExpiredConfigurations } from '../../server/core/services/configuration-retention.js';
+import { QUEUES } from '#core/jobs/queues.js';
+import { sweepExpiredConfigurations } from '#core/services/configuration-retention.js';
 import { defineJob } from './define-job.js';
 
 /** How often the sweep runs: retention is counted in days, an hour late is nothing. */

@@ -1,6 +1,6 @@
 import { UnrecoverableError, type BackoffOptions, type Job, type JobsOptions, type KeepJobs } from 'bullmq';
-import type { QueueName } from '../../server/core/jobs/queues.js';
-import { withTimeout } from '../../server/core/platform/deadline.js';
+import type { QueueName } from '#core/jobs/queues.js';
+import { withTimeout } from '#core/platform/deadline.js';
 import type { WorkerDeps } from '../deps.js';
 
 /** What a processor gets besides its job. */

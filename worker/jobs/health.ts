@@ -1,5 +1,5 @@
-import { QUEUES } from '../../server/core/jobs/queues.js';
-import { failingDependencies } from '../../server/core/platform/dependency-health.js';
+import { QUEUES } from '#core/jobs/queues.js';
+import { failingDependencies } from '#core/platform/dependency-health.js';
 import { defineJob } from './define-job.js';
 
 /**

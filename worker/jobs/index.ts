@@ -1,5 +1,5 @@
-import { QUEUES, type QueueName } from '../../server/core/jobs/queues.js';
-import type { WebhookSettings, WorkerSettings } from '../../server/core/platform/config/pieces.js';
+import { QUEUES, type QueueName } from '#core/jobs/queues.js';
+import type { WebhookSettings, WorkerSettings } from '#core/platform/config/pieces.js';
 import type { JobType } from './define-job.js';
 import { health } from './health.js';
 import { submissionScreenshots } from './submission-screenshots.js';

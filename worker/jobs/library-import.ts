@@ -1,5 +1,5 @@
 import type { Job } from 'bullmq';
-import { IMPORT_JOB, QUEUES, type ImportJobData } from '../../server/core/jobs/queues.js';
+import { IMPORT_JOB, QUEUES, type ImportJobData } from '#core/jobs/queues.js';
 import { defineJob } from './define-job.js';
 
 /**

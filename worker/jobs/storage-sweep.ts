@@ -1,5 +1,5 @@
-import { QUEUES } from '../../server/core/jobs/queues.js';
-import { sweepUnclaimedFiles } from '../../server/core/services/storage-sweep.js';
+import { QUEUES } from '#core/jobs/queues.js';
+import { sweepUnclaimedFiles } from '#core/services/storage-sweep.js';
 import { defineJob } from './define-job.js';
 
 /**

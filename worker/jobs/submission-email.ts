@@ -1,4 +1,4 @@
-import { customerAddress } from '../../server/core/domain/customer-address.js';
+import { customerAddress } from '#core/domain/customer-address.js';
 import { requestRows } from '../pdf/request-rows.js';
 import { ownerMail } from '../request-mails.js';
 import { ownerAddresses, pdfAttachment, sendRequestMail } from '../request-mail-delivery.js';

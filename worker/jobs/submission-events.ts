@@ -1,4 +1,4 @@
-import { emitEvent } from '../../server/core/services/events.js';
+import { emitEvent } from '#core/services/events.js';
 import { RequestGoneError, defineSubmissionStep } from '../submission-step.js';
 
 /**

@@ -1,10 +1,10 @@
-import { storageKeys } from '../../server/core/platform/storage/index.js';
+import { storageKeys } from '#core/platform/storage/index.js';
 import { renderRequestPdfInPool } from '../pdf/render-in-pool.js';
 import type { RequestPdfInput } from '../pdf/render-request-pdf.js';
 import { loadScreenshots, type ScreenshotFile } from '../screenshot-files.js';
 import { requestRows } from '../pdf/request-rows.js';
 import { fetchLogo } from '../pdf/fetch-logo.js';
-import { parseScene } from '../../server/core/wire/configurator/index.js';
+import { parseScene } from '#core/wire/configurator/index.js';
 import { RequestGoneError, defineSubmissionStep } from '../submission-step.js';
 
 /**

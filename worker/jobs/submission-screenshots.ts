@@ -1,5 +1,5 @@
-import { storageKeys } from '../../server/core/platform/storage/index.js';
-import { SCREENSHOT_EXTENSIONS } from '../../server/core/services/submission-steps.js';
+import { storageKeys } from '#core/platform/storage/index.js';
+import { SCREENSHOT_EXTENSIONS } from '#core/services/submission-steps.js';
 import { RequestGoneError, defineSubmissionStep } from '../submission-step.js';
 
 /**

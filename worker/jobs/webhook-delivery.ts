@@ -6,8 +6,8 @@ import {
   WEBHOOK_DELIVERY_JOB,
   webhookAttemptJobId,
   type WebhookDeliveryJobData,
-} from '../../server/core/jobs/queues.js';
-import { ATTEMPT_BUDGET_MS } from '../../server/core/services/webhooks/delivery-attempts.js';
+} from '#core/jobs/queues.js';
+import { ATTEMPT_BUDGET_MS } from '#core/services/webhooks/delivery-attempts.js';
 import { defineJob, jobOptions, type BatchJobData } from './define-job.js';
 import type { WorkerDeps } from '../deps.js';
 

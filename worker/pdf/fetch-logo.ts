@@ -1,4 +1,4 @@
-import { guardedLookup, resolvePublicAddress } from '../../server/core/platform/ssrf-guard.js';
+import { guardedLookup, resolvePublicAddress } from '#core/platform/ssrf-guard.js';
 
 /**
  * The merchant's logo for the request PDF, from `branding.logoUrl`: any editor picks that URL, so it goes

@@ -1,6 +1,6 @@
-import { formatMoney } from '../../server/core/wire/configurator/index.js';
-import { currencyDecimals } from '../../server/core/wire/configurator/currency-decimals.js';
-import type { ClientPrice, StoredPrice } from '../../server/core/domain/request-price.js';
+import { formatMoney } from '#core/wire/configurator/index.js';
+import { currencyDecimals } from '#core/wire/configurator/currency-decimals.js';
+import type { ClientPrice, StoredPrice } from '#core/domain/request-price.js';
 
 /**
  * The request's stored price as text rows for the PDF and the e-mails: never recomputed, only

@@ -1,4 +1,4 @@
-import { cpuTask, type CpuPool } from '../../server/core/platform/cpu-pool.js';
+import { cpuTask, type CpuPool } from '#core/platform/cpu-pool.js';
 import type { RequestPdfInput } from './render-request-pdf.js';
 
 /**

@@ -1,5 +1,5 @@
 import PDFDocument from 'pdfkit';
-import { imageDimensions, isScreenshotSizeAllowed } from '../../server/core/domain/image-dimensions.js';
+import { imageDimensions, isScreenshotSizeAllowed } from '#core/domain/image-dimensions.js';
 import { brandColorOf, textColorOnWhite } from './brand-color.js';
 import { printable } from './printable.js';
 import { fixMissingGlyphWidth, requestPdfFonts, type FontName } from './request-pdf-fonts.js';

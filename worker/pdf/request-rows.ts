@@ -1,6 +1,6 @@
-import { formatMoney, parseScene, resolveOptions, type Scene } from '../../server/core/wire/configurator/index.js';
-import { isPriceMismatch, type ClientPrice, type StoredPrice } from '../../server/core/domain/request-price.js';
-import type { ProjectData } from '../../server/core/domain/scene.js';
+import { formatMoney, parseScene, resolveOptions, type Scene } from '#core/wire/configurator/index.js';
+import { isPriceMismatch, type ClientPrice, type StoredPrice } from '#core/domain/request-price.js';
+import type { ProjectData } from '#core/domain/scene.js';
 import { formatClientPrice, priceRows, type PriceRows } from './price-rows.js';
 
 /**

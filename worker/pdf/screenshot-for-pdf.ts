@@ -1,6 +1,6 @@
 import pLimit from 'p-limit';
 import sharp from 'sharp';
-import { MAX_SCREENSHOT_PIXELS } from '../../server/core/domain/image-dimensions.js';
+import { MAX_SCREENSHOT_PIXELS } from '#core/domain/image-dimensions.js';
 
 export interface ScreenshotForPdfOptions {
   /** Longest side in pixels; smaller screenshots are not enlarged (default 1600). */

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import httpProxy from '@fastify/http-proxy';
-import { publicCorsHeaders } from '../../../server/core/http/public-cors.js';
+import { publicCorsHeaders } from '#core/http/public-cors.js';
 import { sendUpstreamUnavailable } from '../../error-body.js';
 
 export interface CartRouteOptions {

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { withTimeout } from '../../../server/core/platform/deadline.js';
+import { withTimeout } from '#core/platform/deadline.js';
 import { errorBody } from '../../error-body.js';
 
 /** Options of the health route. */

@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
-import { etagMatches } from '../../../server/core/domain/public-payload.js';
+import { etagMatches } from '#core/domain/public-payload.js';
 import { KEPT_HEADERS, type KeptRead } from '../../services/read-cache.js';
 import { cacheableReadTarget, readCacheKey } from '../../services/read-cache-key.js';
 import type { CacheHitFastPath } from '../../services/cache-hit-fast-path.js';
-import { readBudgetExceeded, readBudgetHeaders } from '../../../server/core/services/public-share/read-budget.js';
+import { readBudgetExceeded, readBudgetHeaders } from '#core/services/public-share/read-budget.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import httpProxy from '@fastify/http-proxy';
 import { PassThrough } from 'node:stream';
-import { VISITOR_EVENT_LIMITS } from '../../../server/core/wire/configurator/index.js';
+import { VISITOR_EVENT_LIMITS } from '#core/wire/configurator/index.js';
 import { sendUpstreamUnavailable } from '../../error-body.js';
 
 /** The route's path under the BFF, as Fastify names it. */

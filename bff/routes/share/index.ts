@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import httpProxy from '@fastify/http-proxy';
-import { publicCorsHeaders } from '../../../server/core/http/public-cors.js';
-import { SUBMIT_BODY_LIMIT } from '../../../server/core/wire/submit-limits.js';
-import { CONFIGURATION_BODY_LIMIT } from '../../../server/core/wire/configurations.js';
+import { publicCorsHeaders } from '#core/http/public-cors.js';
+import { SUBMIT_BODY_LIMIT } from '#core/wire/submit-limits.js';
+import { CONFIGURATION_BODY_LIMIT } from '#core/wire/configurations.js';
 import { cachedRead, type UpstreamResponse } from './cached-read.js';
 import { isPageRequest, sharePage } from './page.js';
 import { errorBody, sendUpstreamUnavailable } from '../../error-body.js';
@@ -10,7 +10,7 @@ import { varyWithAccept } from '../../services/vary-with-accept.js';
 import { withoutOwnOrigin } from '../../services/own-origin.js';
 import type { RequestAddressing } from '../../services/request-address.js';
 import type { CacheHitFastPath } from '../../services/cache-hit-fast-path.js';
-import { VISITOR_EVENT_LIMITS } from '../../../server/core/wire/configurator/index.js';
+import { VISITOR_EVENT_LIMITS } from '#core/wire/configurator/index.js';
 import visitorEventsProxy, { VISITOR_EVENTS_ROUTE } from './events.js';
 
 /** Options of the share routes. */

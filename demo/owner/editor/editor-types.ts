@@ -4,8 +4,8 @@
  * with the whole next `data`, which the editor records for undo and redo and sends to the live preview.
  */
 import type { Static } from 'typebox';
-import type { Outline } from '../../../server/core/wire/outline.js';
-import type { SceneWarning } from '../../../server/core/wire/configurator/index.js';
+import type { Outline } from '#core/wire/outline.js';
+import type { SceneWarning } from '#core/wire/configurator/index.js';
 
 /** A project's `data` as stored: owner JSON, kept as given so fields of other editors survive a round trip. */
 export interface ProjectDataDraft {

@@ -1,4 +1,4 @@
-import { MAX_THUMBNAIL_BYTES } from '../../../server/core/wire/project-thumbnail.js';
+import { MAX_THUMBNAIL_BYTES } from '#core/wire/project-thumbnail.js';
 
 /** Twice a project card's picture, for sharp cards on high-density screens. */
 const WIDTH = 480;

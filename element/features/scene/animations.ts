@@ -7,7 +7,7 @@ import {
   type AnimationAction,
   type Object3D,
 } from 'three';
-import type { AnimationBlock } from '../../../server/core/wire/configurator/types.js';
+import type { AnimationBlock } from '#core/wire/configurator/types.js';
 
 /** How a block is played: `play` from the start (toggles loops), `forward`/`backward` for a choice, `end` jumps. */
 export type AnimationCommand = 'play' | 'forward' | 'backward' | 'end';

@@ -1,5 +1,5 @@
 import { Color, Object3D, type Material, type Mesh, type MeshStandardMaterial } from 'three';
-import type { Effect, Options, Scene, Vec3 } from '../../../server/core/wire/configurator/types.js';
+import type { Effect, Options, Scene, Vec3 } from '#core/wire/configurator/types.js';
 import type { BaseValues } from './base-values.js';
 import type { WarnName } from './model-fields.js';
 import type { ModelMaterials } from './model-materials.js';

@@ -1,5 +1,5 @@
 import type { Object3D } from 'three';
-import type { SceneModel, Vec3 } from '../../../server/core/wire/configurator/types.js';
+import type { SceneModel, Vec3 } from '#core/wire/configurator/types.js';
 import { keepAttached, type NodeNames } from './node-names.js';
 import { overridePose, poseOf, writePose, type PartPose } from './part-pose.js';
 

@@ -1,5 +1,5 @@
 import { Euler, Quaternion, Vector3, type Object3D } from 'three';
-import type { PartTransform, Vec3 } from '../../../server/core/wire/configurator/types.js';
+import type { PartTransform, Vec3 } from '#core/wire/configurator/types.js';
 
 /**
  * A part's local translation, rotation (radians, Euler XYZ) and scale as the owner writes them,

@@ -1,7 +1,7 @@
 import { Color, MathUtils, PMREMGenerator, type Texture, type WebGLRenderer } from 'three';
 import type { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { RoomEnvironment } from 'three/addons/environments/RoomEnvironment.js';
-import type { SceneSettings } from '../../../server/core/wire/configurator/types.js';
+import type { SceneSettings } from '#core/wire/configurator/types.js';
 
 /**
  * The room environment's blur (radians). The blur, not the face size, sets the reflections' sharpness, so 128-pixel

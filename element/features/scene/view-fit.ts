@@ -1,6 +1,6 @@
 import { Quaternion, Vector3, type Box3, type PerspectiveCamera } from 'three';
 import type { OrbitControls } from 'three/addons/controls/OrbitControls.js';
-import type { SceneSettings } from '../../../server/core/wire/configurator/types.js';
+import type { SceneSettings } from '#core/wire/configurator/types.js';
 import { fittedPlace, meetsFraming, type CameraPlace, type CanvasSize } from './framing.js';
 
 /** How long a refit after a change glides, ms. */

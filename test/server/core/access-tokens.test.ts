@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SignJWT, exportJWK, generateKeyPair, type CryptoKey } from 'jose';
-import { createTokenVerifier, issueAccessToken } from '../../../server/core/platform/tokens.js';
+import { createTokenVerifier, issueAccessToken } from '#core/platform/tokens.js';
 
 /** Access tokens checked against a JWKS served over HTTP, and the HS256 secret that `npm run token` signs with. */
 let server: Server;

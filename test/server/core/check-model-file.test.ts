@@ -6,9 +6,9 @@ import {
   convertModel,
   detectFormat,
   type CheckModelOptions,
-} from '../../../server/core/domain/models/check-model-file.js';
-import { ModelFileError } from '../../../server/core/domain/models/model-file-error.js';
-import { gltfValidatorErrorCodes } from '../../../server/core/platform/gltf-validator-error-codes.js';
+} from '#core/domain/models/check-model-file.js';
+import { ModelFileError } from '#core/domain/models/model-file-error.js';
+import { gltfValidatorErrorCodes } from '#core/platform/gltf-validator-error-codes.js';
 import * as fixtures from '../../helpers/model-fixtures.js';
 
 /** The checks as the pool task runs them, with the validator's error codes. */

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { ConfigError } from '../../../server/core/platform/config/settings.js';
-import { loadAllSettings } from '../../../server/core/platform/config/pieces.js';
+import { ConfigError } from '#core/platform/config/settings.js';
+import { loadAllSettings } from '#core/platform/config/pieces.js';
 import { TEST_SECRETS } from '../../helpers/test-env.js';
 
 /** The message loadAllSettings refuses `env` (over the test secrets) with; fails when it is accepted. */

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { createCpuPool } from '../../../server/core/platform/cpu-pool.js';
-import { TimeoutError } from '../../../server/core/platform/deadline.js';
-import { checkModelFileInPool } from '../../../server/core/services/model-checks/check-model-in-pool.js';
-import { ModelFileError } from '../../../server/core/domain/models/model-file-error.js';
+import { createCpuPool } from '#core/platform/cpu-pool.js';
+import { TimeoutError } from '#core/platform/deadline.js';
+import { checkModelFileInPool } from '#core/services/model-checks/check-model-in-pool.js';
+import { ModelFileError } from '#core/domain/models/model-file-error.js';
 import { renderRequestPdfInPool } from '../../../worker/pdf/render-in-pool.js';
 import { chairGlb, chairZip, notAModel } from '../../helpers/model-fixtures.js';
 import { pdfText } from '../../helpers/pdf-text.js';

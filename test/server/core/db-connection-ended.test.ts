@@ -1,8 +1,8 @@
 import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createDb, type Db } from '../../../server/core/platform/db/client.js';
-import { isDependencyDown } from '../../../server/core/platform/dependency-errors.js';
+import { createDb, type Db } from '#core/platform/db/client.js';
+import { isDependencyDown } from '#core/platform/dependency-errors.js';
 import { createTestEnv, type TestEnv } from '../../helpers/test-env.js';
 
 /**

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { TimeoutError, withTimeout } from '../../../server/core/platform/deadline.js';
+import { TimeoutError, withTimeout } from '#core/platform/deadline.js';
 
 /** The one timing helper (jobs, health checks, the DNS guard, shutdowns): settles once, leaves no timer. */
 

@@ -4,10 +4,10 @@ import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import { MeshoptDecoder } from 'meshoptimizer';
 import sharp from 'sharp';
 import * as validator from 'gltf-validator';
-import { makeDeliveryFile, type DeliveryOutcome } from '../../../server/core/domain/models/delivery-file.js';
-import { glbOutline } from '../../../server/core/domain/models/model-outline.js';
-import { outlineDifference } from '../../../server/core/domain/models/outline-difference.js';
-import { gltfValidatorErrorCodes } from '../../../server/core/platform/gltf-validator-error-codes.js';
+import { makeDeliveryFile, type DeliveryOutcome } from '#core/domain/models/delivery-file.js';
+import { glbOutline } from '#core/domain/models/model-outline.js';
+import { outlineDifference } from '#core/domain/models/outline-difference.js';
+import { gltfValidatorErrorCodes } from '#core/platform/gltf-validator-error-codes.js';
 import { productModelGlb } from '../../helpers/product-model.js';
 import { chairGlb, patchGlbJson } from '../../helpers/model-fixtures.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { createRedis } from '../../../server/core/platform/redis.js';
-import { isDependencyDown } from '../../../server/core/platform/dependency-errors.js';
+import { createRedis } from '#core/platform/redis.js';
+import { isDependencyDown } from '#core/platform/dependency-errors.js';
 import { freePort } from '../../helpers/test-env.js';
 
 /** The errors real clients raise when nothing answers, not hand-made ones. */

@@ -5,7 +5,7 @@ import {
   isEmbedAllowed,
   parseHostRule,
   parseHostRules,
-} from '../../../server/core/domain/embed-hosts.js';
+} from '#core/domain/embed-hosts.js';
 
 describe('parseHostRule', () => {
   it('lower-cases host names and keeps wildcards and ports', () => {

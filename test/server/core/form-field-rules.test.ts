@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { FORM_FIELD_MESSAGES } from '../../../server/core/wire/form-field-messages.js';
-import { checkFormFields } from '../../../server/core/wire/form-field-rules.js';
-import { readFormFields } from '../../../server/core/wire/form-fields.js';
+import { FORM_FIELD_MESSAGES } from '#core/wire/form-field-messages.js';
+import { checkFormFields } from '#core/wire/form-field-rules.js';
+import { readFormFields } from '#core/wire/form-fields.js';
 
 /** The submit's form field rules (docs/api.md, Submit), shared by the server and the element. */
 const fields = readFormFields([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeImageDataUrl } from '../../../server/core/domain/submission-input.js';
+import { decodeImageDataUrl } from '#core/domain/submission-input.js';
 import { png } from '../../worker/submission-fixtures.js';
 
 /** Pictures sent as data URLs (screenshots, thumbnails, cart pictures): only canonical base64 is taken. */

@@ -4,7 +4,7 @@ import {
   MAX_SCREENSHOT_SIDE,
   imageDimensions,
   isScreenshotSizeAllowed,
-} from '../../../server/core/domain/image-dimensions.js';
+} from '#core/domain/image-dimensions.js';
 import { makePng } from '../../helpers/model-fixtures.js';
 
 /** Header-only sizes of the three screenshot types, and the screenshot limits. */

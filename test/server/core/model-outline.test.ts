@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Document, NodeIO } from '@gltf-transform/core';
 import { demoStoolGlb } from '../../../scripts/start/demo-model.js';
-import { glbOutline, modelOutline } from '../../../server/core/domain/models/model-outline.js';
+import { glbOutline, modelOutline } from '#core/domain/models/model-outline.js';
 
 /** A model's outline (docs/api.md, "Model outlines and names checked"), read from the file's JSON. */
 

@@ -6,8 +6,8 @@ import {
   modelUrls,
   publicEtag,
   referencedAssetIds,
-} from '../../../server/core/domain/public-payload.js';
-import type { ProjectData } from '../../../server/core/domain/scene.js';
+} from '#core/domain/public-payload.js';
+import type { ProjectData } from '#core/domain/scene.js';
 
 const WS = '11111111-1111-4111-8111-111111111111';
 const PROJECT = '22222222-2222-4222-8222-222222222222';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { strToU8, zipSync, type Zippable } from 'fflate';
-import { safeUnzip } from '../../../server/core/domain/models/safe-unzip.js';
-import { ModelFileError } from '../../../server/core/domain/models/model-file-error.js';
+import { safeUnzip } from '#core/domain/models/safe-unzip.js';
+import { ModelFileError } from '#core/domain/models/model-file-error.js';
 import { lyingZipBomb, zipBomb } from '../../helpers/model-fixtures.js';
 
 const zip = (entries: Zippable) => Buffer.from(zipSync(entries));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { modelAssetIds, withNameWarnings, type OutlineNames } from '../../../server/core/domain/scene-names.js';
-import { suggestNames } from '../../../server/core/domain/name-suggestions.js';
+import { modelAssetIds, withNameWarnings, type OutlineNames } from '#core/domain/scene-names.js';
+import { suggestNames } from '#core/domain/name-suggestions.js';
 
 /** Names checked against stored outlines (docs/api.md, "Model outlines and names checked"), without a database. */
 const STOOL_ID = '7b0c5a57-0c61-4c2a-9d47-0d1f5a7e1a01';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { withSettingsTable } from '../../../server/core/platform/config/settings-table.js';
-import { ALL_PIECES } from '../../../server/core/platform/config/pieces.js';
+import { withSettingsTable } from '#core/platform/config/settings-table.js';
+import { ALL_PIECES } from '#core/platform/config/pieces.js';
 
 const README = new URL('../../../README.md', import.meta.url);
 

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { createRedis } from '../../../server/core/platform/redis.js';
+import { createRedis } from '#core/platform/redis.js';
 import {
   createShareChangeFeed,
   createShareChangePublisher,
   shareChangeChannel,
   type ShareChangeNotice,
-} from '../../../server/core/platform/share-changes.js';
+} from '#core/platform/share-changes.js';
 
 /** The share-change channel on a real Redis, with a key prefix of its own per test. */
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';

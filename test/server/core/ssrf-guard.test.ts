@@ -5,7 +5,7 @@ import {
   isPublicAddress,
   resolvePublicAddress,
   type LookupAll,
-} from '../../../server/core/platform/ssrf-guard.js';
+} from '#core/platform/ssrf-guard.js';
 
 /** The SSRF guard: which addresses pass, that every resolved address counts, and its typed errors. */
 

@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { createStorage, type StorageDriver } from '../../../server/core/platform/storage/index.js';
+import { createStorage, type StorageDriver } from '#core/platform/storage/index.js';
 import { loadWorkerConfig } from '../../../worker/config.js';
 import { startS3Server, type TestS3Server } from '../../helpers/s3-server.js';
 

@@ -5,16 +5,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { ConfigError } from '../../../server/core/platform/config/settings.js';
+import { ConfigError } from '#core/platform/config/settings.js';
 import { loadWorkerConfig } from '../../../worker/config.js';
-import { assertSafeKey, createStorage, isSafeKey, storageKeys } from '../../../server/core/platform/storage/index.js';
-import { createLocalDriver } from '../../../server/core/platform/storage/local-driver.js';
+import { assertSafeKey, createStorage, isSafeKey, storageKeys } from '#core/platform/storage/index.js';
+import { createLocalDriver } from '#core/platform/storage/local-driver.js';
 import {
   MODEL_URL_LIFETIME_SECONDS,
   SIGNING_WINDOW_SECONDS,
   createUrlSigner,
   signingWindow,
-} from '../../../server/core/platform/storage/signed-urls.js';
+} from '#core/platform/storage/signed-urls.js';
 
 let root: string;
 beforeAll(async () => {

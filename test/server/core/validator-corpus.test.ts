@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as validator from 'gltf-validator';
-import { checkModelFile } from '../../../server/core/domain/models/check-model-file.js';
-import { ModelFileError } from '../../../server/core/domain/models/model-file-error.js';
-import { gltfValidatorErrorCodes } from '../../../server/core/platform/gltf-validator-error-codes.js';
+import { checkModelFile } from '#core/domain/models/check-model-file.js';
+import { ModelFileError } from '#core/domain/models/model-file-error.js';
+import { gltfValidatorErrorCodes } from '#core/platform/gltf-validator-error-codes.js';
 import { validatorCorpus, type ValidatorCorpusFile } from '../../helpers/validator-corpus.js';
 
 /**

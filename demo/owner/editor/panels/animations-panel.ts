@@ -6,7 +6,7 @@ import { PanelElement } from './panel-element.js';
 import { MAX_ID_LENGTH, MAX_LABEL_LENGTH } from './prices.js';
 import { ANIMATIONS, blockSummaries, idOf, modelChoices } from './scene-lists.js';
 import './name-picker.js';
-import { MAX_ANIMATION_BLOCKS as MAX_ANIMATIONS } from '../../../../server/core/wire/configurator/parse-animations.js';
+import { MAX_ANIMATION_BLOCKS as MAX_ANIMATIONS } from '#core/wire/configurator/parse-animations.js';
 
 /** The speed range (docs/scene-format.md, "Animations"). */
 const SPEED_RULE = { name: 'Speed', min: 0.1, max: 10 };

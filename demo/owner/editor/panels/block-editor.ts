@@ -9,7 +9,7 @@ import './rule-editor.js';
 import {
   MAX_CHOICES_PER_BLOCK,
   MAX_RULES_PER_BLOCK as MAX_RULES,
-} from '../../../../server/core/wire/configurator/parse-option-blocks.js';
+} from '#core/wire/configurator/parse-option-blocks.js';
 
 const TYPES = [
   ['choice', 'Choice: a list of options'],

@@ -1,8 +1,8 @@
 import { html } from 'lit';
 import { customElement } from 'lit/decorators.js';
-import { DEFAULT_SETTINGS } from '../../../../server/core/wire/configurator/default-settings.js';
-import { MAX_SKU_SEPARATOR_LENGTH } from '../../../../server/core/wire/configurator/parse-settings.js';
-import { parseScene, resolveOptions } from '../../../../server/core/wire/configurator/index.js';
+import { DEFAULT_SETTINGS } from '#core/wire/configurator/default-settings.js';
+import { MAX_SKU_SEPARATOR_LENGTH } from '#core/wire/configurator/parse-settings.js';
+import { parseScene, resolveOptions } from '#core/wire/configurator/index.js';
 import { PanelElement } from './panel-element.js';
 import { SETTINGS } from './scene-lists.js';
 

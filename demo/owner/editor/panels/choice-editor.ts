@@ -8,7 +8,7 @@ import { PanelElement } from './panel-element.js';
 import { amountRule, MAX_ID_LENGTH, MAX_LABEL_LENGTH } from './prices.js';
 import { idOf } from './scene-lists.js';
 import './effect-editor.js';
-import { MAX_EFFECTS_PER_CHOICE as MAX_EFFECTS } from '../../../../server/core/wire/configurator/parse-effects.js';
+import { MAX_EFFECTS_PER_CHOICE as MAX_EFFECTS } from '#core/wire/configurator/parse-effects.js';
 
 /** One choice of a block, collapsible: its fields, then its effects in order. Opening it shows it in the preview. */
 @customElement('editor-choice')

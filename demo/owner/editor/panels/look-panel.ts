@@ -1,6 +1,6 @@
 import { html, nothing } from 'lit';
 import { customElement } from 'lit/decorators.js';
-import { DEFAULT_SETTINGS } from '../../../../server/core/wire/configurator/default-settings.js';
+import { DEFAULT_SETTINGS } from '#core/wire/configurator/default-settings.js';
 import { USE_VIEW_EVENT } from '../editor-types.js';
 import { isRecord } from './draft-edit.js';
 import { PanelElement } from './panel-element.js';

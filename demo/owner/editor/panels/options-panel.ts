@@ -5,7 +5,7 @@ import { PanelElement } from './panel-element.js';
 import { MAX_ID_LENGTH, MAX_LABEL_LENGTH } from './prices.js';
 import { BLOCKS } from './scene-lists.js';
 import './block-editor.js';
-import { MAX_OPTION_BLOCKS as MAX_BLOCKS } from '../../../../server/core/wire/configurator/parse-option-blocks.js';
+import { MAX_OPTION_BLOCKS as MAX_BLOCKS } from '#core/wire/configurator/parse-option-blocks.js';
 
 /** The Options panel: the option blocks as cards, in the order the visitor sees them. */
 @customElement('editor-options-panel')

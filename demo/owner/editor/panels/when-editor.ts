@@ -3,7 +3,7 @@ import { customElement, property } from 'lit/decorators.js';
 import { isRecord } from './draft-edit.js';
 import { PanelElement } from './panel-element.js';
 import { blockSummaries } from './scene-lists.js';
-import { MAX_WHEN_BLOCKS } from '../../../../server/core/wire/configurator/when.js';
+import { MAX_WHEN_BLOCKS } from '#core/wire/configurator/when.js';
 
 /**
  * Edits a `when` (rules, pricing blocks, formula steps): block = one or more of its choices, every condition

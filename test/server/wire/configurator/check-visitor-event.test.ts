@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkVisitorEvent, parseScene } from '../../../../server/core/wire/configurator/index.js';
+import { checkVisitorEvent, parseScene } from '#core/wire/configurator/index.js';
 import { demoStool, stoolCopy } from './demo-stool.js';
 
 /** One visitor event checked against the scene (docs/api.md, Visitor events): only the listed data fields are kept. */

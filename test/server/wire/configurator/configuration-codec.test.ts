@@ -6,7 +6,7 @@ import {
   MAX_CONFIGURATION_LENGTH,
   parseScene,
   type SavedConfiguration,
-} from '../../../../server/core/wire/configurator/index.js';
+} from '#core/wire/configurator/index.js';
 import { demoStool } from './demo-stool.js';
 
 /** Saved configurations (docs/scene-format.md, Saved configurations): base64url of UTF-8 JSON, or plain JSON. */

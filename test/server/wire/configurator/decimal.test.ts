@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decimalOf, roundDiv, toMinorUnits } from '../../../../server/core/wire/configurator/decimal.js';
+import { decimalOf, roundDiv, toMinorUnits } from '#core/wire/configurator/decimal.js';
 
 /**
  * Owner numbers read from their shortest decimal form, then rounded once

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatMoney } from '../../../../server/core/wire/configurator/index.js';
+import { formatMoney } from '#core/wire/configurator/index.js';
 
 /** Minor units formatted (docs/scene-format.md, Prices); exact code points (Intl uses special spaces and signs). */
 const EUR = { currency: 'EUR', decimals: 2 as const };

@@ -4,7 +4,7 @@ import {
   parseScene,
   resolveOptions,
   type SceneWarning,
-} from '../../../../server/core/wire/configurator/index.js';
+} from '#core/wire/configurator/index.js';
 import { demoStool, stoolCopy } from './demo-stool.js';
 
 /** The one scene parser (docs/scene-format.md): what the element draws and the server prices. */

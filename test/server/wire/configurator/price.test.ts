@@ -5,7 +5,7 @@ import {
   computePrice,
   parseScene,
   resolveOptions,
-} from '../../../../server/core/wire/configurator/index.js';
+} from '#core/wire/configurator/index.js';
 
 /**
  * The price of a configuration (docs/scene-format.md, Pricing blocks), from the shared table the element's browser test

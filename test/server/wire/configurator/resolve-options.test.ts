@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseScene, resolveOptions } from '../../../../server/core/wire/configurator/index.js';
+import { parseScene, resolveOptions } from '#core/wire/configurator/index.js';
 import { stoolCopy } from './demo-stool.js';
 
 /** Defaults and rules applied in one pass in block order (docs/scene-format.md, Option rules). */
