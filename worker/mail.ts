@@ -1,11 +1,7 @@
 import { isIP } from 'node:net';
 import nodemailer, { type SendMailOptions, type SMTPSentMessageInfo, type SMTPTransportOptions } from 'nodemailer';
 import type { MailSettings } from '#core/platform/config/pieces.js';
-import {
-  SsrfError,
-  resolvePublicAddress,
-  type ResolvePublicAddressOptions,
-} from '#core/platform/ssrf-guard.js';
+import { SsrfError, resolvePublicAddress, type ResolvePublicAddressOptions } from '#core/platform/ssrf-guard.js';
 
 /**
  * Any editor picks a project's SMTP host, so it goes through the SSRF guard with fixed error messages (raw

@@ -1,8 +1,4 @@
-import {
-  MAX_SCREENSHOT_BYTES,
-  MAX_SCREENSHOT_PIXELS,
-  MAX_SCREENSHOT_SIDE,
-} from '#core/wire/submit-limits.js';
+import { MAX_SCREENSHOT_BYTES, MAX_SCREENSHOT_PIXELS, MAX_SCREENSHOT_SIDE } from '#core/wire/submit-limits.js';
 
 /**
  * A PNG of the canvas drawn smaller until it fits the submit limits, so the server never refuses a screenshot the

@@ -1,12 +1,5 @@
 import { createViewer, type Viewer } from '../../element/features/viewer.js';
-import type {
-  Effect,
-  OptionBlock,
-  Options,
-  Scene,
-  SceneModel,
-  SceneSettings,
-} from '#core/wire/configurator/types.js';
+import type { Effect, OptionBlock, Options, Scene, SceneModel, SceneSettings } from '#core/wire/configurator/types.js';
 import type { PublicProject } from '#core/wire/public-project.js';
 import { DEFAULT_SETTINGS } from '#core/wire/configurator/default-settings.js';
 import { equal } from './helpers.js';

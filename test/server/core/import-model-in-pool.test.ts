@@ -4,10 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as validator from 'gltf-validator';
 import { createCpuPool, type CpuPool } from '#core/platform/cpu-pool.js';
-import {
-  importModelInPool,
-  IMPORT_MODEL_TASK,
-} from '#core/services/model-checks/import-model-in-pool.js';
+import { importModelInPool, IMPORT_MODEL_TASK } from '#core/services/model-checks/import-model-in-pool.js';
 import { ModelFileError } from '#core/domain/models/model-file-error.js';
 import { chairGlb, chairZip, patchGlbJson } from '../../helpers/model-fixtures.js';
 

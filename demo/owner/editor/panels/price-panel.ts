@@ -1,22 +1,14 @@
 import { html, nothing } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
 import { currencyDecimals } from '#core/wire/configurator/currency-decimals.js';
-import {
-  computePrice,
-  formatMoney,
-  parseScene,
-  resolveOptions,
-} from '#core/wire/configurator/index.js';
+import { computePrice, formatMoney, parseScene, resolveOptions } from '#core/wire/configurator/index.js';
 import { FACTOR_DIGITS } from '#core/wire/configurator/parse-pricing.js';
 import { entryName, isRecord, listAt, type Json } from './draft-edit.js';
 import { PanelElement } from './panel-element.js';
 import { amountRule, MAX_ID_LENGTH, MAX_LABEL_LENGTH, MAX_OWNER_NUMBER } from './prices.js';
 import { blockSummaries, FORM_FIELDS, FORMULA, idOf, PRICING_BLOCKS, SETTINGS } from './scene-lists.js';
 import './when-editor.js';
-import {
-  MAX_FORMULA_STEPS as MAX_STEPS,
-  MAX_PRICING_BLOCKS,
-} from '#core/wire/configurator/parse-pricing.js';
+import { MAX_FORMULA_STEPS as MAX_STEPS, MAX_PRICING_BLOCKS } from '#core/wire/configurator/parse-pricing.js';
 
 const PRICING = [...SETTINGS, 'pricing'];
 const COMMON_CURRENCIES = ['EUR', 'USD', 'GBP', 'CHF', 'SEK', 'NOK', 'DKK', 'PLN', 'CZK', 'CAD', 'AUD', 'JPY'];

@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  computePrice,
-  parseScene,
-  resolveOptions,
-  type SceneWarning,
-} from '#core/wire/configurator/index.js';
+import { computePrice, parseScene, resolveOptions, type SceneWarning } from '#core/wire/configurator/index.js';
 import { demoStool, stoolCopy } from './demo-stool.js';
 
 /** The one scene parser (docs/scene-format.md): what the element draws and the server prices. */

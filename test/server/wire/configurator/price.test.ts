@@ -1,11 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import {
-  choiceDelta,
-  computePrice,
-  parseScene,
-  resolveOptions,
-} from '#core/wire/configurator/index.js';
+import { choiceDelta, computePrice, parseScene, resolveOptions } from '#core/wire/configurator/index.js';
 
 /**
  * The price of a configuration (docs/scene-format.md, Pricing blocks), from the shared table the element's browser test
