@@ -22,6 +22,18 @@ const screenshotPlugin = {
 };
 
 /**
+ * `#core/….js` (package.json imports) names a TypeScript source of server/core: nodeResolve alone would ask for the
+ * .js, and esbuildPlugin maps only relative `.js` imports to their `.ts`.
+ */
+const coreImports = {
+  name: 'core-imports',
+  resolveImport({ source }) {
+    if (source.startsWith('#core/')) return `/server/core/${source.slice('#core/'.length).replace(/\.js$/, '.ts')}`;
+    return undefined;
+  },
+};
+
+/**
  * The element's browser tests in the system Chromium (CHROME_PATH, else /usr/bin/chromium) via Playwright.
  * SwiftShader renders WebGL; the long timeout covers three.js under it.
  */
@@ -29,7 +41,11 @@ export default {
   files: 'test/element/**/*.test.ts',
   nodeResolve: true,
   // The element's tsconfig: Lit's decorators need experimentalDecorators and no define semantics.
-  plugins: [esbuildPlugin({ ts: true, target: 'auto', tsconfig: './element/tsconfig.json' }), screenshotPlugin],
+  plugins: [
+    coreImports,
+    esbuildPlugin({ ts: true, target: 'auto', tsconfig: './element/tsconfig.json' }),
+    screenshotPlugin,
+  ],
   middleware: [await fakeBff()],
   browsers: [
     playwrightLauncher({

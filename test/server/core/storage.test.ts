@@ -111,7 +111,7 @@ describe('the S3 driver', () => {
     // A process of its own: this one's module cache may hold the SDK already.
     const script = `
       import { createRequire } from 'node:module';
-      import { createStorage } from './server/core/platform/storage/index.js';
+      import { createStorage } from '#core/platform/storage/index.js';
       import { loadWorkerConfig } from './worker/config.js';
       const sdkLoaded = () => Object.keys(createRequire(process.cwd() + '/').cache).some((p) => p.includes('@aws-sdk'));
       const local = createStorage(loadWorkerConfig({ STORAGE_DIR: process.cwd() + '/.data/never-written' }));
