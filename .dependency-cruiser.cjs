@@ -1,7 +1,7 @@
 /**
- * Who may import whom (README, "Layers and boundaries"), checked by `npm run check:boundaries`
+ * Who may import whom (docs/architecture.md, "The shared core"), checked by `npm run check:boundaries`
  * and in CI. Type-only imports count too (tsPreCompilationDeps): a route that imports a
- * repository's row type is already coupled to it.
+ * repository's row type is already coupled to it. Rules name resolved files: `#core/*` is server/core/.
  */
 
 /** The API process's own parts: nothing another process or the shared layer may import. */
