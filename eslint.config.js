@@ -30,6 +30,17 @@ export default defineConfig(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
+    // The shared core has a name outside server/ (docs/architecture.md, "The shared core").
+    files: ['**/*.{ts,js,mjs}'],
+    ignores: ['server/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^(\\.\\./)+server/core/', message: 'Import the shared core as #core/….' }] },
+      ],
+    },
+  },
+  {
     files: ['**/*.cjs'],
     languageOptions: { sourceType: 'commonjs' },
   },
