@@ -145,11 +145,11 @@ module.exports = {
     {
       name: 'no-circular',
       comment:
-        'A cycle makes load order matter and layers meaningless. Cycles through type-only imports are erased ' +
-        'before anything runs (a job type takes the worker deps, whose registry lists the job types) and are allowed.',
+        'A cycle makes load order matter and layers meaningless; type-only imports count too (tsPreCompilationDeps): ' +
+        'two modules that need each other are one concept split in two.',
       severity: 'error',
       from: {},
-      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+      to: { circular: true },
     },
     {
       name: 'not-to-dev-dep',

@@ -4,7 +4,7 @@ import type { WorkerConfig } from './config.js';
 import { createDb } from '../server/core/platform/db/client.js';
 import { createRedis } from '../server/core/platform/redis.js';
 import { withTimeout } from '../server/core/platform/deadline.js';
-import { JOBS, familyOptions, type JobRegistry } from './jobs/index.js';
+import { familyOptions, type QueueFamily } from './jobs/queue-family.js';
 import { createStorage } from '../server/core/platform/storage/index.js';
 import { createSubmissionStepService } from '../server/core/services/submission-steps.js';
 import { createOutboxService } from '../server/core/services/outbox.js';
@@ -44,9 +44,14 @@ function createLazyWarmPool(threads: number): CpuPool & { warm(): void } {
 
 /**
  * Two Redis clients on purpose: BullMQ workers block and retry forever, while producers fail fast so a
- * Redis outage never holds up the relay or a step. `jobs`: tests register their own.
+ * Redis outage never holds up the relay or a step. `jobs`: the registry (worker/jobs/index.ts, or a test's own),
+ * whose queue families size the Postgres pool.
  */
-export function createWorkerDeps(config: WorkerConfig, log: Logger, jobs: JobRegistry = JOBS) {
+export function createWorkerDeps<Jobs extends { queues: Map<QueueName, QueueFamily> }>(
+  config: WorkerConfig,
+  log: Logger,
+  jobs: Jobs,
+) {
   // Two connections per job that may run at once (its work, its lease), plus the relay's.
   const connections = [...jobs.queues.values()].reduce((sum, family) => {
     const options = familyOptions(family, config);
@@ -135,10 +140,8 @@ export function createWorkerDeps(config: WorkerConfig, log: Logger, jobs: JobReg
   };
 }
 
-export type WorkerDeps = ReturnType<typeof createWorkerDeps>;
-
 /** Closes what `createWorkerDeps` opened; call it after the workers are closed. */
-export async function closeWorkerDeps(deps: WorkerDeps): Promise<void> {
+export async function closeWorkerDeps(deps: ReturnType<typeof createWorkerDeps>): Promise<void> {
   // Queue.close waits for Redis; it must not hold the shutdown when Redis is gone.
   await withTimeout(() => Promise.all(Object.values(deps.queues).map((q) => q.close())), 2000).catch(() => {});
   // Clients passed to BullMQ are shared: BullMQ leaves them open, so they are ours to end.

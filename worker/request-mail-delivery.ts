@@ -1,7 +1,7 @@
 import { UnrecoverableError } from 'bullmq';
 import type { SendMailOptions } from 'nodemailer';
 import { isEmailAddress } from '../server/core/wire/form-field-rules.js';
-import type { WorkerDeps } from './deps.js';
+import type { WorkerDeps } from './jobs/define-job.js';
 
 /**
  * What the owner's e-mail and the visitor's copy share: the owner's addresses (the first's recipients,

@@ -1,4 +1,4 @@
-import type { WorkerDeps } from './deps.js';
+import type { WorkerDeps } from './jobs/define-job.js';
 
 export interface ScreenshotFile {
   position: number;

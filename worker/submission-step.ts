@@ -5,9 +5,8 @@ import { QUEUES } from '../server/core/jobs/queues.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { withTimeout } from '../server/core/platform/deadline.js';
 import { isDependencyDown } from '../server/core/platform/dependency-errors.js';
-import { defineJob, type JobType } from './jobs/define-job.js';
+import { defineJob, type JobType, type WorkerDeps } from './jobs/define-job.js';
 import { dispatchOutbox } from './outbox-relay.js';
-import type { WorkerDeps } from './deps.js';
 
 /**
  * A step's last error still hands over to the next step, so a PDF that cannot be rendered does not keep

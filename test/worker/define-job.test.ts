@@ -3,7 +3,7 @@ import type { Job } from 'bullmq';
 import { QUEUES } from '../../server/core/jobs/queues.js';
 import { TimeoutError } from '../../server/core/platform/deadline.js';
 import { defineJob, jobOptions, runJob } from '../../worker/jobs/define-job.js';
-import type { WorkerDeps } from '../../worker/deps.js';
+import type { WorkerDeps } from '../../worker/jobs/define-job.js';
 
 /** What a job type declares is what BullMQ gets and what a run is held to. */
 const deps = {} as WorkerDeps;

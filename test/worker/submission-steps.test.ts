@@ -4,7 +4,9 @@ import path from 'node:path';
 import type { Job } from 'bullmq';
 import { startTestServer, type TestPerson, type TestServer } from '../helpers/test-server.js';
 import { startSmtpCatcher, type SmtpCatcher } from '../helpers/smtp-catcher.js';
-import { closeWorkerDeps, createWorkerDeps, type WorkerDeps } from '../../worker/deps.js';
+import { closeWorkerDeps, createWorkerDeps } from '../../worker/deps.js';
+import type { WorkerDeps } from '../../worker/jobs/define-job.js';
+import { JOBS } from '../../worker/jobs/index.js';
 import { createLogger } from '../../server/core/platform/log.js';
 import {
   StepBusyError,
@@ -194,7 +196,7 @@ describe('e-mail step', () => {
 describe('step runner', () => {
   let deps: WorkerDeps;
   beforeAll(() => {
-    deps = createWorkerDeps(workerConfig(server.env.env), createLogger('silent'));
+    deps = createWorkerDeps(workerConfig(server.env.env), createLogger('silent'), JOBS);
   });
   afterAll(() => closeWorkerDeps(deps));
 

@@ -4,7 +4,7 @@ import { serializeDeliveryBody, type WebhookEventType } from '../domain/webhooks
 import { insertEventWithDeliveries } from '../repositories/events.js';
 import { addToOutbox } from '../repositories/outbox.js';
 import { webhookAttemptJob } from '../jobs/queues.js';
-import type { CommittedOutboxJob } from '../jobs/outbox.js';
+import type { CommittedOutboxJob } from '../jobs/queues.js';
 
 export interface EmitEventInput {
   workspaceId: string;
