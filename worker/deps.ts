@@ -9,7 +9,7 @@ import { createStorage } from '../server/core/platform/storage/index.js';
 import { createSubmissionStepService } from '../server/core/services/submission-steps.js';
 import { createOutboxService } from '../server/core/services/outbox.js';
 import type { Logger } from '../server/core/platform/log.js';
-import { createCpuPool, type CpuPool } from '../server/core/platform/cpu-pool.js';
+import { createCpuPool } from '../server/core/platform/cpu-pool.js';
 import { createWebhookSender } from '../server/core/platform/webhook-sender.js';
 import { createDeliveryAttempts } from '../server/core/services/webhooks/delivery-attempts.js';
 import { createLibraries } from '../server/core/platform/libraries/index.js';
@@ -27,20 +27,6 @@ import { deliveryFileInPool } from '../server/core/services/model-checks/deliver
 
 /** One BullMQ producer per queue: only the worker hands jobs to BullMQ (the relay, a step handing over to the next). */
 export type Queues = Record<QueueName, Queue>;
-
-/**
- * The CPU pool, its threads started (each loading the import steps' modules) on first need, not
- * with the process: that CPU would otherwise delay /health. `warm` starts them ahead of a task.
- */
-function createLazyWarmPool(threads: number): CpuPool & { warm(): void } {
-  let pool: CpuPool | null = null;
-  const started = () => (pool ??= createCpuPool({ threads, warm: [IMPORT_MODEL_TASK] }));
-  return {
-    warm: () => void started(),
-    run: (task, input, options) => started().run(task, input, options),
-    close: async (timeoutMs) => pool?.close(timeoutMs),
-  };
-}
 
 /**
  * Two Redis clients on purpose: BullMQ workers block and retry forever, while producers fail fast so a
@@ -80,7 +66,8 @@ export function createWorkerDeps<Jobs extends { queues: Map<QueueName, QueueFami
     maxSending: config.webhooks.concurrency,
   });
   const storage = createStorage(config);
-  const cpuPool = createLazyWarmPool(config.cpuThreads);
+  // Its threads load the import steps' modules when they start.
+  const cpuPool = createCpuPool({ threads: config.cpuThreads, warm: [IMPORT_MODEL_TASK] });
   const libraries = createLibraries(config);
   const serviceDeps = {
     db,
@@ -114,7 +101,7 @@ export function createWorkerDeps<Jobs extends { queues: Map<QueueName, QueueFami
   const imports: ImportRunner = {
     ...importRunner,
     // The threads start and load the import steps while the download runs, not at start-up.
-    run: (importId, signal) => (cpuPool.warm(), importRunner.run(importId, signal)),
+    run: (importId, signal) => (cpuPool.start(), importRunner.run(importId, signal)),
   };
   const deliveries = createAssetDeliveryService(serviceDeps, {
     makeDeliveryFile: (glb, signal) => deliveryFileInPool(cpuPool, glb, signal),
