@@ -17,7 +17,6 @@ import { createCpuPool, type CpuPool } from './core/platform/cpu-pool.js';
 import { createServices, type Services } from './core/services/index.js';
 import { createWebhookSender, type WebhookSender } from './core/platform/webhook-sender.js';
 import { createLibraries, type Libraries } from './core/platform/libraries/index.js';
-import { createTokenCipher } from './core/platform/token-cipher.js';
 
 /**
  * What the API needs from the outside world, built once per process (and test file), and its services.
@@ -84,11 +83,8 @@ export function createDeps(config: ServerConfig): AppDeps {
       webhookSender,
       webhooks: config.webhooks,
       libraries,
-      tokenCipher: config.tokenEncryptionKey ? createTokenCipher(config.tokenEncryptionKey) : null,
-      libraryTimeoutMs: config.libraryTimeoutMs,
-      libraryRedirectUri:
-        config.libraries.library_b.redirectUrl ?? `${config.publicBaseUrl}/external-providers/library_b/callback`,
-      dashboardUrl: config.dashboardUrl,
+      librarySettings: config,
+      ownLibraryCallback: `${config.publicBaseUrl}/external-providers/library_b/callback`,
       cart: config.cart,
       issuer: config.publicBaseUrl,
     },

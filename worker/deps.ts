@@ -13,7 +13,6 @@ import { createCpuPool } from '../server/core/platform/cpu-pool.js';
 import { createWebhookSender } from '../server/core/platform/webhook-sender.js';
 import { createDeliveryAttempts } from '../server/core/services/webhooks/delivery-attempts.js';
 import { createLibraries } from '../server/core/platform/libraries/index.js';
-import { createTokenCipher } from '../server/core/platform/token-cipher.js';
 import { createTransactionRunner } from '../server/core/platform/db/transactions.js';
 import { createShareChangePublisher } from '../server/core/platform/share-changes.js';
 import { createAssetService } from '../server/core/services/assets.js';
@@ -76,18 +75,7 @@ export function createWorkerDeps<Jobs extends { queues: Map<QueueName, QueueFami
     storage,
     log,
   };
-  const libraryConnections = createLibraryConnectionService({
-    db,
-    redis: producerRedis,
-    prefix: config.queuePrefix,
-    libraryB: libraries.library_b,
-    cipher: config.tokenEncryptionKey ? createTokenCipher(config.tokenEncryptionKey) : null,
-    // The worker never starts an authorize flow: it only uses and refreshes tokens.
-    redirectUri: config.libraries.library_b.redirectUrl ?? null,
-    dashboardUrl: config.dashboardUrl,
-    log,
-    timeoutMs: config.libraryTimeoutMs,
-  });
+  const libraryConnections = createLibraryConnectionService({ db, redis: producerRedis, libraries, log }, config);
   const importRunner = createImportRunner(serviceDeps, {
     libraries,
     connections: libraryConnections,
