@@ -1,8 +1,8 @@
 import type { Db, Tx } from '../platform/db/client.js';
 import type { SubmissionStep } from '../platform/db/schema/index.js';
 import { NEXT_SUBMISSION_STEPS, submissionJob, submissionJobId } from '../jobs/queues.js';
-import { workspaceOwnerEmails } from '../repositories/accounts.js';
-import { addToOutbox, completeOutbox } from '../repositories/outbox.js';
+import { createAccountRepository } from '../repositories/accounts.js';
+import { createOutboxRepository } from '../repositories/outbox.js';
 import { createSubmissionScreenshotRepository } from '../repositories/submission-screenshots.js';
 import { createSubmissionStepRepository } from '../repositories/submission-steps.js';
 import { createSubmissionRepository } from '../repositories/submissions.js';
@@ -22,6 +22,7 @@ export function createSubmissionStepService(db: Db) {
   const submissions = createSubmissionRepository(db);
   const repo = createSubmissionStepRepository(db);
   const screenshots = createSubmissionScreenshotRepository(db);
+  const outbox = createOutboxRepository(db);
 
   /** Finishes the step, adds the next steps' rows (and `commit`'s), removes its own; null when the request is gone. */
   async function finish(
@@ -41,13 +42,13 @@ export function createSubmissionStepService(db: Db) {
       if (next.length > 0)
         ids = [
           ...ids,
-          ...(await addToOutbox(
+          ...(await outbox.add(
             tx,
             next.map((nextStep) => submissionJob(submissionId, nextStep)),
           )),
         ];
     }
-    await completeOutbox(tx, submissionJobId(submissionId, step));
+    await outbox.complete(tx, submissionJobId(submissionId, step));
     return finished || (await repo.stepState(submissionId, step, tx)) ? ids : null;
   }
 
@@ -76,13 +77,13 @@ export function createSubmissionStepService(db: Db) {
       repo.recordStepError(submissionId, step, message),
 
     /** Removes the outbox row of a step with nothing left to do (finished already, or its request deleted). */
-    forget: (submissionId: string, step: SubmissionStep) => completeOutbox(db, submissionJobId(submissionId, step)),
+    forget: (submissionId: string, step: SubmissionStep) => outbox.complete(db, submissionJobId(submissionId, step)),
 
     byId: submissions.byId,
     forWork: submissions.forWork,
     setPdfKey: submissions.setPdfKey,
     screenshotsForWork: screenshots.screenshotsForWork,
     setScreenshotStored: screenshots.setScreenshotStored,
-    ownerEmails: (workspaceId: string) => workspaceOwnerEmails(db, workspaceId),
+    ownerEmails: (workspaceId: string) => createAccountRepository(db).workspaceOwnerEmails(workspaceId),
   };
 }
