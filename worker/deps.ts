@@ -7,7 +7,11 @@ import { withTimeout } from '../server/core/platform/deadline.js';
 import { familyOptions, type QueueFamily } from './jobs/queue-family.js';
 import { createStorage } from '../server/core/platform/storage/index.js';
 import { createSubmissionStepService } from '../server/core/services/submission-steps.js';
-import { createOutboxService } from '../server/core/services/outbox.js';
+import { createOutboxRepository } from '../server/core/repositories/outbox.js';
+import { createSubmissionStepRepository } from '../server/core/repositories/submission-steps.js';
+import { createSubmissionRepository } from '../server/core/repositories/submissions.js';
+import { createSubmissionScreenshotRepository } from '../server/core/repositories/submission-screenshots.js';
+import { createAccountRepository } from '../server/core/repositories/accounts.js';
 import type { Logger } from '../server/core/platform/log.js';
 import { createCpuPool } from '../server/core/platform/cpu-pool.js';
 import { createWebhookSender } from '../server/core/platform/webhook-sender.js';
@@ -102,8 +106,14 @@ export function createWorkerDeps<Jobs extends { queues: Map<QueueName, QueueFami
     queues,
     workerRedis: createRedis(config.redisUrl, 'worker'),
     producerRedis,
+    /** A step's result and failure, with their outbox rows, in one transaction. */
     submissions: createSubmissionStepService(db),
-    outbox: createOutboxService(db),
+    /** Plain reads, claims and single-statement writes (docs/architecture.md): straight from the repositories. */
+    steps: createSubmissionStepRepository(db),
+    submissionRows: createSubmissionRepository(db),
+    screenshots: createSubmissionScreenshotRepository(db),
+    accounts: createAccountRepository(db),
+    outbox: createOutboxRepository(db),
     cpuPool,
     webhookSender,
     webhookDb,

@@ -32,7 +32,7 @@ export async function ownerAddresses(
   const fallback = configured
     ? "the project's emailAdminAddress is not a valid e-mail address"
     : 'the project has no emailAdminAddress';
-  return { to: adminRecipients((await deps.submissions.ownerEmails(workspaceId)).join(',')), fallback };
+  return { to: adminRecipients((await deps.accounts.workspaceOwnerEmails(workspaceId)).join(',')), fallback };
 }
 
 /**

@@ -9,7 +9,7 @@ export const submissionEvents = defineSubmissionStep(
   {
     step: 'events',
     async run({ deps, submissionId }) {
-      const work = await deps.submissions.forWork(submissionId);
+      const work = await deps.submissionRows.forWork(submissionId);
       if (!work) throw new RequestGoneError();
       const { submission } = work;
       const data = {
