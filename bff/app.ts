@@ -1,5 +1,4 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { createServer, type ServerOptions } from 'node:http';
 import { fromProjectRoot } from '#core/platform/project-root.js';
 import { requireSetting } from '#core/platform/config/settings.js';
 import type { BffConfig } from './config.js';
@@ -20,7 +19,7 @@ import consoleRoutes from './routes/console/index.js';
 import oembedRoutes from './routes/oembed/index.js';
 import viewerRoutes from './routes/viewer/index.js';
 import { createRequestAddressing } from './services/request-address.js';
-import { createCacheHitFastPath, type CacheHitFastPath } from './services/cache-hit-fast-path.js';
+import { createCacheHitFastPath } from './services/cache-hit-fast-path.js';
 
 /**
  * The BFF in front of the server's public share routes (docs/bff.md, docs/share-page.md): cached
@@ -34,8 +33,6 @@ export interface BuildBffOptions {
   elementDir?: string;
   /** The demo pages served at `/demo/` (default: the repository's `demo`). */
   demoDir?: string;
-  /** Cache hits answered below Fastify's routing (default true; false answers them from the share route). */
-  cacheHitFastPath?: boolean;
   /** The built owner console served at `/demo/owner/` (default: the repository's `dist/console`). */
   consoleDir?: string;
 }
@@ -44,29 +41,7 @@ export async function buildBffApp(config: BffConfig, options: BuildBffOptions = 
   const publicKey = requireSetting(config.publicAnonKey, 'PUBLIC_ANON_KEY');
   const upstream = config.bffUpstreamUrl;
   const addressing = createRequestAddressing(config.trustProxy);
-  /** Set once the app is ready, unset when it starts closing (Fastify then answers 503 to new requests). */
-  let beforeRouting: CacheHitFastPath['beforeRouting'] | undefined;
   const app = Fastify({
-    // Fastify's own HTTP server with its settings, plus the read cache's hot path in front of its routing.
-    serverFactory: (handler, options) => {
-      // Fastify's defaults are filled in by now (lib/server.js applies the same four to its own server).
-      const opts = options as unknown as {
-        http?: ServerOptions;
-        keepAliveTimeout: number;
-        requestTimeout: number;
-        connectionTimeout: number;
-        maxRequestsPerSocket: number;
-      };
-      const server = createServer(opts.http ?? {}, (req, res) => {
-        if (beforeRouting) beforeRouting(req, res, () => handler(req, res));
-        else handler(req, res);
-      });
-      server.keepAliveTimeout = opts.keepAliveTimeout;
-      server.requestTimeout = opts.requestTimeout;
-      server.setTimeout(opts.connectionTimeout);
-      if (opts.maxRequestsPerSocket > 0) server.maxRequestsPerSocket = opts.maxRequestsPerSocket;
-      return server;
-    },
     // Share tokens and file signatures never reach the logs.
     logger: withRedactedUrls(options.logger ?? { level: config.logLevel }),
     // request.ip is the client only when the direct peer (a load balancer, a CDN) is trusted.
@@ -93,7 +68,6 @@ export async function buildBffApp(config: BffConfig, options: BuildBffOptions = 
     readBudget: app.readBudget,
     readCacheSecret: app.readCacheSecret,
     addressing,
-    log: app.log,
   });
 
   await app.register(healthRoutes, { upstream, timeoutMs: options.healthTimeoutMs });
@@ -108,13 +82,5 @@ export async function buildBffApp(config: BffConfig, options: BuildBffOptions = 
   await app.register(oembedRoutes);
   await app.register(viewerRoutes, { root: fromProjectRoot('bff/viewer') });
 
-  if (options.cacheHitFastPath ?? true) {
-    app.addHook('onReady', async () => {
-      beforeRouting = cacheHit.beforeRouting;
-    });
-    app.addHook('preClose', async () => {
-      beforeRouting = undefined;
-    });
-  }
   return app;
 }

@@ -13,11 +13,10 @@ import {
 import { createStorage, type StorageDriver } from './core/platform/storage/index.js';
 import { createUrlSigner, type UrlSigner } from './core/platform/storage/signed-urls.js';
 import { createOutboxNudger, outboxWakeUpChannel, type OutboxNudger } from './core/jobs/outbox.js';
-import type { CpuPool } from './core/platform/cpu-pool.js';
+import { createCpuPool, type CpuPool } from './core/platform/cpu-pool.js';
 import { createServices, type Services } from './core/services/index.js';
 import { createWebhookSender, type WebhookSender } from './core/platform/webhook-sender.js';
 import { createLibraries, type Libraries } from './core/platform/libraries/index.js';
-import { createTokenCipher } from './core/platform/token-cipher.js';
 
 /**
  * What the API needs from the outside world, built once per process (and test file), and its services.
@@ -43,17 +42,6 @@ export interface AppDeps {
   services: Services;
 }
 
-/** The CPU pool, loaded (piscina) with the first task rather than with the process, which starts sooner. */
-function createLazyCpuPool(threads: number): CpuPool {
-  let pool: Promise<CpuPool> | null = null;
-  const started = () =>
-    (pool ??= import('./core/platform/cpu-pool.js').then(({ createCpuPool }) => createCpuPool({ threads })));
-  return {
-    run: async (task, input, options) => (await started()).run(task, input, options),
-    close: async (timeoutMs) => (await pool)?.close(timeoutMs),
-  };
-}
-
 /** A model check in the pool; its module loads with the first upload. */
 async function checkModelInPool(pool: CpuPool, bytes: Uint8Array, fileName: string) {
   const { checkModelFileInPool } = await import('./core/services/model-checks/check-model-in-pool.js');
@@ -73,7 +61,7 @@ export function createDeps(config: ServerConfig): AppDeps {
   const storage = createStorage(config);
   const signer = createUrlSigner(requireSetting(config.fileSigningSecret, 'FILE_SIGNING_SECRET'), config.publicBaseUrl);
   const outbox = createOutboxNudger(redis, outboxWakeUpChannel(config.queuePrefix));
-  const cpuPool = createLazyCpuPool(config.cpuThreads);
+  const cpuPool = createCpuPool({ threads: config.cpuThreads });
   const webhookSender = createWebhookSender({ allowInsecure: config.webhooks.allowInsecure });
   const libraries = createLibraries(config);
   const services = createServices(
@@ -95,11 +83,8 @@ export function createDeps(config: ServerConfig): AppDeps {
       webhookSender,
       webhooks: config.webhooks,
       libraries,
-      tokenCipher: config.tokenEncryptionKey ? createTokenCipher(config.tokenEncryptionKey) : null,
-      libraryTimeoutMs: config.libraryTimeoutMs,
-      libraryRedirectUri:
-        config.libraries.library_b.redirectUrl ?? `${config.publicBaseUrl}/external-providers/library_b/callback`,
-      dashboardUrl: config.dashboardUrl,
+      librarySettings: config,
+      ownLibraryCallback: `${config.publicBaseUrl}/external-providers/library_b/callback`,
       cart: config.cart,
       issuer: config.publicBaseUrl,
     },

@@ -1,12 +1,13 @@
 import { WaitingError, Worker } from 'bullmq';
 import type { WorkerConfig } from './config.js';
 import { QUEUES, type QueueName } from '#core/jobs/queues.js';
-import { closeWorkerDeps, createWorkerDeps, type WorkerDeps } from './deps.js';
+import { closeWorkerDeps, createWorkerDeps } from './deps.js';
 import { createLogger, type Logger } from '#core/platform/log.js';
 import { withTimeout } from '#core/platform/deadline.js';
 import { startOutboxRelay } from './outbox-relay.js';
-import { JOBS, familyOptions, type JobRegistry } from './jobs/index.js';
-import { UnknownJobError, jobOptions, runJob } from './jobs/define-job.js';
+import { JOBS } from './jobs/index.js';
+import { familyOptions } from './jobs/queue-family.js';
+import { UnknownJobError, jobOptions, runJob, type JobRegistry, type WorkerDeps } from './jobs/define-job.js';
 import { storageSweep } from './jobs/storage-sweep.js';
 import { VISITOR_EVENT_SWEEP_INTERVAL_MS, visitorEventSweep } from './jobs/visitor-event-sweep.js';
 import { CONFIGURATION_SWEEP_INTERVAL_MS, configurationSweep } from './jobs/configuration-sweep.js';

@@ -4,16 +4,19 @@ import type { WorkerConfig } from './config.js';
 import { createDb } from '#core/platform/db/client.js';
 import { createRedis } from '#core/platform/redis.js';
 import { withTimeout } from '#core/platform/deadline.js';
-import { JOBS, familyOptions, type JobRegistry } from './jobs/index.js';
+import { familyOptions, type QueueFamily } from './jobs/queue-family.js';
 import { createStorage } from '#core/platform/storage/index.js';
 import { createSubmissionStepService } from '#core/services/submission-steps.js';
-import { createOutboxService } from '#core/services/outbox.js';
+import { createOutboxRepository } from '#core/repositories/outbox.js';
+import { createSubmissionStepRepository } from '#core/repositories/submission-steps.js';
+import { createSubmissionRepository } from '#core/repositories/submissions.js';
+import { createSubmissionScreenshotRepository } from '#core/repositories/submission-screenshots.js';
+import { createAccountRepository } from '#core/repositories/accounts.js';
 import type { Logger } from '#core/platform/log.js';
-import { createCpuPool, type CpuPool } from '#core/platform/cpu-pool.js';
+import { createCpuPool } from '#core/platform/cpu-pool.js';
 import { createWebhookSender } from '#core/platform/webhook-sender.js';
 import { createDeliveryAttempts } from '#core/services/webhooks/delivery-attempts.js';
 import { createLibraries } from '#core/platform/libraries/index.js';
-import { createTokenCipher } from '#core/platform/token-cipher.js';
 import { createTransactionRunner } from '#core/platform/db/transactions.js';
 import { createShareChangePublisher } from '#core/platform/share-changes.js';
 import { createAssetService } from '#core/services/assets.js';
@@ -29,24 +32,15 @@ import { deliveryFileInPool } from '#core/services/model-checks/delivery-file-in
 export type Queues = Record<QueueName, Queue>;
 
 /**
- * The CPU pool, its threads started (each loading the import steps' modules) on first need, not
- * with the process: that CPU would otherwise delay /health. `warm` starts them ahead of a task.
- */
-function createLazyWarmPool(threads: number): CpuPool & { warm(): void } {
-  let pool: CpuPool | null = null;
-  const started = () => (pool ??= createCpuPool({ threads, warm: [IMPORT_MODEL_TASK] }));
-  return {
-    warm: () => void started(),
-    run: (task, input, options) => started().run(task, input, options),
-    close: async (timeoutMs) => pool?.close(timeoutMs),
-  };
-}
-
-/**
  * Two Redis clients on purpose: BullMQ workers block and retry forever, while producers fail fast so a
- * Redis outage never holds up the relay or a step. `jobs`: tests register their own.
+ * Redis outage never holds up the relay or a step. `jobs`: the registry (worker/jobs/index.ts, or a test's own),
+ * whose queue families size the Postgres pool.
  */
-export function createWorkerDeps(config: WorkerConfig, log: Logger, jobs: JobRegistry = JOBS) {
+export function createWorkerDeps<Jobs extends { queues: Map<QueueName, QueueFamily> }>(
+  config: WorkerConfig,
+  log: Logger,
+  jobs: Jobs,
+) {
   // Two connections per job that may run at once (its work, its lease), plus the relay's.
   const connections = [...jobs.queues.values()].reduce((sum, family) => {
     const options = familyOptions(family, config);
@@ -75,7 +69,8 @@ export function createWorkerDeps(config: WorkerConfig, log: Logger, jobs: JobReg
     maxSending: config.webhooks.concurrency,
   });
   const storage = createStorage(config);
-  const cpuPool = createLazyWarmPool(config.cpuThreads);
+  // Its threads load the import steps' modules when they start.
+  const cpuPool = createCpuPool({ threads: config.cpuThreads, warm: [IMPORT_MODEL_TASK] });
   const libraries = createLibraries(config);
   const serviceDeps = {
     db,
@@ -84,18 +79,7 @@ export function createWorkerDeps(config: WorkerConfig, log: Logger, jobs: JobReg
     storage,
     log,
   };
-  const libraryConnections = createLibraryConnectionService({
-    db,
-    redis: producerRedis,
-    prefix: config.queuePrefix,
-    libraryB: libraries.library_b,
-    cipher: config.tokenEncryptionKey ? createTokenCipher(config.tokenEncryptionKey) : null,
-    // The worker never starts an authorize flow: it only uses and refreshes tokens.
-    redirectUri: config.libraries.library_b.redirectUrl ?? null,
-    dashboardUrl: config.dashboardUrl,
-    log,
-    timeoutMs: config.libraryTimeoutMs,
-  });
+  const libraryConnections = createLibraryConnectionService({ db, redis: producerRedis, libraries, log }, config);
   const importRunner = createImportRunner(serviceDeps, {
     libraries,
     connections: libraryConnections,
@@ -109,7 +93,7 @@ export function createWorkerDeps(config: WorkerConfig, log: Logger, jobs: JobReg
   const imports: ImportRunner = {
     ...importRunner,
     // The threads start and load the import steps while the download runs, not at start-up.
-    run: (importId, signal) => (cpuPool.warm(), importRunner.run(importId, signal)),
+    run: (importId, signal) => (cpuPool.start(), importRunner.run(importId, signal)),
   };
   const deliveries = createAssetDeliveryService(serviceDeps, {
     makeDeliveryFile: (glb, signal) => deliveryFileInPool(cpuPool, glb, signal),
@@ -122,8 +106,14 @@ export function createWorkerDeps(config: WorkerConfig, log: Logger, jobs: JobReg
     queues,
     workerRedis: createRedis(config.redisUrl, 'worker'),
     producerRedis,
+    /** A step's result and failure, with their outbox rows, in one transaction. */
     submissions: createSubmissionStepService(db),
-    outbox: createOutboxService(db),
+    /** Plain reads, claims and single-statement writes (docs/architecture.md): straight from the repositories. */
+    steps: createSubmissionStepRepository(db),
+    submissionRows: createSubmissionRepository(db),
+    screenshots: createSubmissionScreenshotRepository(db),
+    accounts: createAccountRepository(db),
+    outbox: createOutboxRepository(db),
     cpuPool,
     webhookSender,
     webhookDb,
@@ -135,10 +125,8 @@ export function createWorkerDeps(config: WorkerConfig, log: Logger, jobs: JobReg
   };
 }
 
-export type WorkerDeps = ReturnType<typeof createWorkerDeps>;
-
 /** Closes what `createWorkerDeps` opened; call it after the workers are closed. */
-export async function closeWorkerDeps(deps: WorkerDeps): Promise<void> {
+export async function closeWorkerDeps(deps: ReturnType<typeof createWorkerDeps>): Promise<void> {
   // Queue.close waits for Redis; it must not hold the shutdown when Redis is gone.
   await withTimeout(() => Promise.all(Object.values(deps.queues).map((q) => q.close())), 2000).catch(() => {});
   // Clients passed to BullMQ are shared: BullMQ leaves them open, so they are ours to end.

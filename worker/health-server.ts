@@ -1,6 +1,6 @@
 import Fastify, { LogController } from 'fastify';
 import { failingDependencies } from '#core/platform/dependency-health.js';
-import type { WorkerDeps } from './deps.js';
+import type { WorkerDeps } from './jobs/define-job.js';
 
 /**
  * `/health` (Postgres, Redis) and `/ready` (plus storage) for orchestrators; closed first on shutdown

@@ -5,7 +5,7 @@ import { withTimeout } from '#core/platform/deadline.js';
 import type { QueueName } from '#core/jobs/queues.js';
 import { outboxWakeUpChannel } from '#core/jobs/outbox.js';
 import { jobOptions, type BatchJobData, type JobType } from './jobs/define-job.js';
-import type { WorkerDeps } from './deps.js';
+import type { WorkerDeps } from './jobs/define-job.js';
 
 export interface DispatchOptions {
   /** Only these rows (the fast path after a step committed the next one). */

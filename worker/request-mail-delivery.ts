@@ -1,7 +1,7 @@
 import { UnrecoverableError } from 'bullmq';
 import type { SendMailOptions } from 'nodemailer';
 import { isEmailAddress } from '#core/wire/form-field-rules.js';
-import type { WorkerDeps } from './deps.js';
+import type { WorkerDeps } from './jobs/define-job.js';
 
 /**
  * What the owner's e-mail and the visitor's copy share: the owner's addresses (the first's recipients,
@@ -32,7 +32,7 @@ export async function ownerAddresses(
   const fallback = configured
     ? "the project's emailAdminAddress is not a valid e-mail address"
     : 'the project has no emailAdminAddress';
-  return { to: adminRecipients((await deps.submissions.ownerEmails(workspaceId)).join(',')), fallback };
+  return { to: adminRecipients((await deps.accounts.workspaceOwnerEmails(workspaceId)).join(',')), fallback };
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { WorkerDeps } from './deps.js';
+import type { WorkerDeps } from './jobs/define-job.js';
 
 export interface ScreenshotFile {
   position: number;
@@ -12,7 +12,7 @@ export interface ScreenshotFile {
  * else still from the database (so the PDF and the e-mail do not depend on that step).
  */
 export async function loadScreenshots(deps: WorkerDeps, submissionId: string): Promise<ScreenshotFile[]> {
-  const rows = await deps.submissions.screenshotsForWork(submissionId);
+  const rows = await deps.screenshots.screenshotsForWork(submissionId);
   return Promise.all(
     rows.map(async (row) => ({
       position: row.position,

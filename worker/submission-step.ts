@@ -5,9 +5,8 @@ import { QUEUES } from '#core/jobs/queues.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { withTimeout } from '#core/platform/deadline.js';
 import { isDependencyDown } from '#core/platform/dependency-errors.js';
-import { defineJob, type JobType } from './jobs/define-job.js';
+import { defineJob, type JobType, type WorkerDeps } from './jobs/define-job.js';
 import { dispatchOutbox } from './outbox-relay.js';
-import type { WorkerDeps } from './deps.js';
 
 /**
  * A step's last error still hands over to the next step, so a PDF that cannot be rendered does not keep
@@ -64,7 +63,7 @@ async function recordFailure(deps: WorkerDeps, job: Job<SubmissionJobData>, step
   const { submissionId } = job.data;
   // A retryable error with attempts left: BullMQ retries it.
   if (!(error instanceof UnrecoverableError) && job.attemptsMade + 1 < (job.opts.attempts ?? 1))
-    await deps.submissions.recordStepError(submissionId, step, messageOf(error));
+    await deps.steps.recordStepError(submissionId, step, messageOf(error));
   else await handOver(deps, (await deps.submissions.fail(submissionId, step, messageOf(error))) ?? []);
 }
 
@@ -88,10 +87,10 @@ export async function runSubmissionStep(
 ): Promise<Record<string, unknown>> {
   const { submissionId } = job.data;
   const { step } = processor;
-  const { submissions, storage, log } = deps;
+  const { submissions, steps, storage, log } = deps;
 
   const leaseMs = deps.config.worker.lockDurationMs;
-  const claim = await submissions.claim(submissionId, step, leaseMs);
+  const claim = await steps.claim(submissionId, step, leaseMs);
   if (claim.kind === 'missing' || claim.kind === 'finished') {
     await submissions.forget(submissionId, step);
     if (claim.kind === 'missing') throw new RequestGoneError();
@@ -100,10 +99,7 @@ export async function runSubmissionStep(
   if (claim.kind === 'busy') throw new StepBusyError(step);
 
   // Renewed like BullMQ's own lock: a step may legitimately outlive one lease (a slow SMTP server).
-  const renewal = setInterval(
-    () => void submissions.renew(claim.lease, leaseMs).catch(() => {}),
-    Math.max(100, leaseMs / 2),
-  );
+  const renewal = setInterval(() => void steps.renew(claim.lease, leaseMs).catch(() => {}), Math.max(100, leaseMs / 2));
   renewal.unref();
   try {
     // A run past its time fails here, so its failure is recorded like any other.
@@ -133,7 +129,7 @@ export async function runSubmissionStep(
     throw error instanceof Error ? error : new Error(messageOf(error));
   } finally {
     clearInterval(renewal);
-    await submissions.release(claim.lease).catch(() => {});
+    await steps.release(claim.lease).catch(() => {});
   }
 }
 

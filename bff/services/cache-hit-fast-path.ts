@@ -1,17 +1,9 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
-import type { Logger } from 'pino';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { API_VERSION } from '#core/http/api-version.js';
-import { redactUrl } from '#core/http/request-log.js';
 import { etagMatches } from '#core/domain/public-payload.js';
 import { publicCorsHeaderValues } from '#core/http/public-cors.js';
-import {
-  readBudgetExceeded,
-  readBudgetHeaders,
-  type ReadBudget,
-  type ReadBudgetDecision,
-} from '#core/services/public-share/read-budget.js';
-import type { KeptRead, ReadCache } from './read-cache.js';
+import { readBudgetExceeded, readBudgetHeaders, type ReadBudget } from '#core/services/public-share/read-budget.js';
+import type { HeaderTemplate, KeptRead, ReadCache } from './read-cache.js';
 import type { RequestAddressing } from './request-address.js';
 import { cacheableReadTarget, readCacheKey } from './read-cache-key.js';
 import { prefersHtml } from './prefers-html.js';
@@ -24,24 +16,9 @@ export interface CacheHitFastPathOptions {
   readBudget: ReadBudget;
   readCacheSecret: Buffer;
   addressing: RequestAddressing;
-  log: FastifyBaseLogger;
 }
-
-type Refusal = Extract<ReadBudgetDecision, { allowed: false }>;
 
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
-
-/**
- * A kept answer's headers as the flat `[name, value, ...]` list `writeHead` takes, and where the
- * values each request sets go (-1: not sent).
- */
-export interface HeaderTemplate {
-  pairs: ReadonlyArray<string | number>;
-  origin: number;
-  limit: number;
-  remaining: number;
-  reset: number;
-}
 
 /**
  * The template of one kept answer (200 or the BFF's own 304), built once per kept answer; RateLimit
@@ -76,29 +53,18 @@ function templateFor(kept: KeptRead, withOrigin: boolean, notModified: boolean, 
 }
 
 /**
- * Answers a current cache hit from memory once the read budget allows, below Fastify's routing
- * ({@link beforeRouting}) or from the route's preHandler ({@link routed}); everything else goes on to the proxy.
+ * Answers a current cache hit from memory once the read budget allows, from the share routes' onRequest hook
+ * (routes/share/index.ts); everything else goes on to the proxy.
  */
 export function createCacheHitFastPath({
   readCache,
   readBudget,
   readCacheSecret,
   addressing,
-  log,
 }: CacheHitFastPathOptions) {
-  // pino's check; Fastify's stand-in logger (logger: false) has none and logs nothing.
-  const logsRequests = () =>
-    typeof (log as Partial<Logger>).isLevelEnabled === 'function' && (log as Logger).isLevelEnabled('info');
-  /** Reads refused below routing, answered by the route (the error handler's 429). */
-  const refusals = new WeakMap<IncomingMessage, Refusal>();
-
-  /** Takes a current hit: true once the request is this function's to answer (or `refuse`'s). */
-  function answer(
-    req: IncomingMessage,
-    res: ServerResponse,
-    refuse: (decision: Refusal) => void,
-    routed: FastifyReply | undefined,
-  ): boolean {
+  /** True when the hit (or its refusal) is answered here. */
+  return function answer(request: FastifyRequest, reply: FastifyReply): boolean {
+    const req = request.raw;
     const { headers, url } = req;
     if (req.method !== 'GET' || !url?.startsWith('/share/')) return false;
     if (
@@ -126,8 +92,9 @@ export function createCacheHitFastPath({
     const { kept } = found;
     const notModified = etagMatches(first(headers['if-none-match']), kept.etag);
     void readBudget.spend(ip).then((budget) => {
-      if (!budget.allowed) return refuse(budget);
-      routed?.hijack();
+      if (!budget.allowed) return reply.send(readBudgetExceeded(budget));
+      // Written as a whole from the kept header list: Fastify's reply and onSend hooks would build it anew.
+      reply.hijack();
       const template = templateFor(kept, origin !== undefined, notModified, budget.remaining !== undefined);
       const pairs = template.pairs.slice();
       if (template.origin >= 0) pairs[template.origin] = origin!;
@@ -136,43 +103,10 @@ export function createCacheHitFastPath({
         pairs[template.remaining] = budget.remaining;
         pairs[template.reset] = budget.resetSeconds;
       }
-      res.writeHead(notModified ? 304 : 200, pairs as Array<string | number>);
-      res.end(notModified ? undefined : kept.body);
-      // Fastify logs the requests it routed; the others get its "request completed" line here, with
-      // `req` shaped for the logger's request serializer (request-log.ts), which masks the token.
-      if (!routed && logsRequests())
-        log.info(
-          {
-            req: { method: 'GET', url: redactUrl(url), hostname: headers.host, ip, socket: req.socket },
-            res: { statusCode: res.statusCode },
-            cache: 'hit',
-          },
-          'request completed',
-        );
+      reply.raw.writeHead(notModified ? 304 : 200, pairs as Array<string | number>);
+      reply.raw.end(notModified ? undefined : kept.body);
     });
     return true;
-  }
-
-  return {
-    /** In the HTTP server's handler, before Fastify: anything not answered here goes on to `next` (Fastify). */
-    beforeRouting(req: IncomingMessage, res: ServerResponse, next: () => void) {
-      const refuse = (decision: Refusal) => {
-        refusals.set(req, decision);
-        next();
-      };
-      if (!answer(req, res, refuse, undefined)) next();
-    },
-
-    /** In the share route's preHandler: true when the hit (or its refusal) is answered here. */
-    routed(request: FastifyRequest, reply: FastifyReply): boolean {
-      const refuse = (decision: Refusal) => reply.send(readBudgetExceeded(decision));
-      const refused = refusals.get(request.raw);
-      if (refused) {
-        refuse(refused);
-        return true;
-      }
-      return answer(request.raw, reply.raw, refuse, reply);
-    },
   };
 }
 

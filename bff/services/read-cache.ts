@@ -1,7 +1,18 @@
 import { LRUCache } from 'lru-cache';
 import type { ShareChangeFeed, ShareChangeNotice } from '#core/platform/share-changes.js';
 import { projectPrefix } from './read-cache-key.js';
-import type { HeaderTemplate } from './cache-hit-fast-path.js';
+
+/**
+ * A kept answer's headers as the flat `[name, value, ...]` list `writeHead` takes, and where the
+ * values each request sets go (-1: not sent).
+ */
+export interface HeaderTemplate {
+  pairs: ReadonlyArray<string | number>;
+  origin: number;
+  limit: number;
+  remaining: number;
+  reset: number;
+}
 
 /** One kept 200 answer of the server to a public read. */
 export interface KeptRead {

@@ -8,7 +8,7 @@ const lastEntry = (value: string) => value.slice(value.lastIndexOf(',') + 1).tri
 
 /**
  * A raw request's client address and origin, read with the same @fastify/proxy-addr rules as Fastify under
- * `TRUST_PROXY`: the cache's fast path answers below Fastify and must see the request as it does.
+ * `TRUST_PROXY`: the cache's hot path reads them from the raw request and must see it as Fastify does.
  */
 export function createRequestAddressing(trustProxy: readonly string[]) {
   const trust = trustProxy.length > 0 ? proxyAddr.compile([...trustProxy]) : undefined;

@@ -133,7 +133,8 @@ export async function benchWebhooks(options: {
     // Warm-up: the worker is up and its connections to the sink are open.
     await reset();
     await db.transaction(async (tx) => {
-      for (let i = 0; i < 20; i++) await emitEvent(tx, { workspaceId, projectId, type: 'price.calculated', data });
+      for (let i = 0; i < 20; i++)
+        await emitEvent({ db }, tx, { workspaceId, projectId, type: 'price.calculated', data });
     });
     await wakeUp();
     await waitUntil(async () => ((await stats()).count >= 20 * WEBHOOKS ? true : null), 'the warm-up deliveries');
@@ -148,7 +149,7 @@ export async function benchWebhooks(options: {
       await reset();
       await db.transaction(async (tx) => {
         for (let i = 0; i < EVENTS; i++)
-          await emitEvent(tx, { workspaceId, projectId, type: 'price.calculated', data: { ...data, n: i } });
+          await emitEvent({ db }, tx, { workspaceId, projectId, type: 'price.calculated', data: { ...data, n: i } });
       });
       const cpuBefore = readCpu();
       await wakeUp();
@@ -213,7 +214,7 @@ export async function benchWebhooks(options: {
       const due = paceStart + i * 10;
       if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
       await db.transaction((tx) =>
-        emitEvent(tx, { workspaceId, projectId, type: 'price.calculated', data: { ...data, n: i } }),
+        emitEvent({ db }, tx, { workspaceId, projectId, type: 'price.calculated', data: { ...data, n: i } }),
       );
       void wakeUp();
     }

@@ -65,7 +65,7 @@ describe('BFF cache of public reads', () => {
     expect(again.status).toBe(200);
     expect(await again.text()).toBe(body);
     expect(upstream).toHaveLength(1);
-    for (const name of ['etag', 'content-type', 'cache-control', 'content-security-policy'])
+    for (const name of ['etag', 'content-type', 'cache-control', 'content-security-policy', 'vary'])
       expect(again.headers.get(name), name).toBe(first.headers.get(name));
     expect(again.headers.get('access-control-allow-origin')).toBe('https://shop.example.com');
     expect(again.headers.get('access-control-expose-headers')).toBe('ETag, Retry-After');
@@ -153,6 +153,17 @@ describe('BFF cache of public reads', () => {
     // A Referer names the host when there is no Origin.
     expect((await read(bff, target, { ...who, referer: 'https://elsewhere.example.org/page' })).status).toBe(403);
     expect(upstream.map((seen) => seen.status)).toEqual([200, 403, 403, 403]);
+  });
+
+  it('answers the share page (an Origin naming the BFF itself) from memory as a headless read', async () => {
+    const target = await share({ domainRestrictions: ['shop.example.com'] });
+    const who = { ...visitor(), origin: bff.url };
+    for (let i = 0; i < 3; i++) {
+      const res = await read(bff, target, who);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    }
+    expect(upstream).toHaveLength(1);
   });
 
   it("drops a project's answers as soon as its share changes", async () => {

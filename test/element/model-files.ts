@@ -1,5 +1,4 @@
 import { WebIO } from '@gltf-transform/core';
-import { assert } from './helpers.js';
 
 /**
  * The two files of a stored model the element may be given (docs/delivery-files.md): the original as uploaded, or the
@@ -26,7 +25,7 @@ export async function gltfJson(glb: ArrayBuffer) {
 export async function assertDeliveryFile(glb: ArrayBuffer, { webp = false } = {}) {
   const required = (await gltfJson(glb)).extensionsRequired ?? [];
   for (const name of [...DELIVERY_EXTENSIONS, ...(webp ? ['EXT_texture_webp'] : [])])
-    assert(required.includes(name), `the delivery file requires ${name}: ${required.join(', ')}`);
+    if (!required.includes(name)) throw new Error(`the delivery file requires ${name}: ${required.join(', ')}`);
 }
 
 /**

@@ -1,10 +1,11 @@
 import type { Db } from '#core/platform/db/client.js';
 import type { Person } from '#core/platform/db/schema/index.js';
-import { findPersonBySubject, insertPersonWithWorkspace } from '#core/repositories/accounts.js';
+import { createAccountRepository } from '#core/repositories/accounts.js';
 
 /** A person owning a personal workspace, straight through the repository: for tests and benchmarks without a server. */
 export async function ensureTestPerson(db: Db, subject: string, email: string, modelLimit = 100): Promise<Person> {
-  const existing = await findPersonBySubject(db, subject);
+  const accounts = createAccountRepository(db);
+  const existing = await accounts.findPersonBySubject(subject);
   if (existing) return existing;
-  return (await db.transaction((tx) => insertPersonWithWorkspace(tx, { subject, email, modelLimit })))!;
+  return (await db.transaction((tx) => accounts.insertPersonWithWorkspace(tx, { subject, email, modelLimit })))!;
 }

@@ -3,7 +3,7 @@ import { loadServerConfig, type ServerConfig } from '../../server/config.js';
 import { buildApp } from '../../server/app.js';
 import { waitForRedis } from '#core/platform/redis.js';
 import { closeDeps, createDeps, type AppDeps } from '../../server/deps.js';
-import { setMembership } from '#core/repositories/accounts.js';
+import { createAccountRepository } from '#core/repositories/accounts.js';
 import { issueAccessToken } from '#core/platform/tokens.js';
 import type { Role } from '#core/platform/db/schema/index.js';
 import { createTestEnv, freePort, type TestEnv } from './test-env.js';
@@ -57,7 +57,7 @@ export async function startTestServer(overrides: Record<string, string> = {}): P
     },
     async member(workspaceId, email, role) {
       const own = await server.person(email);
-      await setMembership(deps.db, workspaceId, own.personId, role);
+      await createAccountRepository(deps.db).setMembership(workspaceId, own.personId, role);
       return { ...own, workspaceId, headers: { ...own.headers, 'x-workspace-id': workspaceId } };
     },
     async close() {

@@ -4,7 +4,7 @@ import { startTestServer, type TestPerson, type TestServer } from '../helpers/te
 import { ownerCaller } from '../helpers/owner-call.js';
 import { PUBLIC_HEADERS } from '../worker/submission-fixtures.js';
 import { STOOL_SCENE } from '../helpers/stool-scene.js';
-import { addVisitorCounts } from '#core/repositories/visitor-counters.js';
+import { createVisitorCounterRepository } from '#core/repositories/visitor-counters.js';
 import { sweepVisitorEvents } from '#core/services/visitor-event-retention.js';
 
 /**
@@ -101,7 +101,7 @@ describe('analytics', () => {
       expect(added.status).toBe(expected);
     }
     // Three days ago: one session that viewed, counted as the writers count.
-    await addVisitorCounts(server.deps.db, {
+    await createVisitorCounterRepository(server.deps.db).addVisitorCounts({
       projectId: share.projectId,
       day: day(-3),
       sessionId: sessionId(),
@@ -220,7 +220,7 @@ describe('long ranges', () => {
     ];
     for (const [offset, choiceId, calls] of written)
       for (let i = 0; i < calls; i++)
-        await addVisitorCounts(server.deps.db, {
+        await createVisitorCounterRepository(server.deps.db).addVisitorCounts({
           projectId: share.projectId,
           day: day(offset),
           sessionId: sessionId(),

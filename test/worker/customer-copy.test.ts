@@ -6,7 +6,9 @@ import { startTestServer, type TestPerson, type TestServer } from '../helpers/te
 import { startSmtpCatcher, type SmtpCatcher } from '../helpers/smtp-catcher.js';
 import { pdfText } from '../helpers/pdf-text.js';
 import { PRICED_STOOL } from '../helpers/priced-stool.js';
-import { closeWorkerDeps, createWorkerDeps, type WorkerDeps } from '../../worker/deps.js';
+import { closeWorkerDeps, createWorkerDeps } from '../../worker/deps.js';
+import type { WorkerDeps } from '../../worker/jobs/define-job.js';
+import { JOBS } from '../../worker/jobs/index.js';
 import { createLogger } from '#core/platform/log.js';
 import { runSubmissionStep, type SubmissionJobData } from '../../worker/submission-step.js';
 import { submissionScreenshots as screenshotsStep } from '../../worker/jobs/submission-screenshots.js';
@@ -165,7 +167,7 @@ describe('with a worker', () => {
 describe('the copy step', () => {
   let deps: WorkerDeps;
   beforeAll(() => {
-    deps = createWorkerDeps(workerConfig(server.env.env, { SMTP_URL: smtp.url }), createLogger('silent'));
+    deps = createWorkerDeps(workerConfig(server.env.env, { SMTP_URL: smtp.url }), createLogger('silent'), JOBS);
   });
   afterAll(() => closeWorkerDeps(deps));
 

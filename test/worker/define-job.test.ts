@@ -4,7 +4,7 @@ import { Queue, Worker, type Job } from 'bullmq';
 import { QUEUES } from '#core/jobs/queues.js';
 import { TimeoutError } from '#core/platform/deadline.js';
 import { defineJob, jobOptions, runJob } from '../../worker/jobs/define-job.js';
-import type { WorkerDeps } from '../../worker/deps.js';
+import type { WorkerDeps } from '../../worker/jobs/define-job.js';
 import { waitFor } from './submission-fixtures.js';
 
 /** What a job type declares is what BullMQ does with its jobs (a real queue on Redis) and what a run is held to. */

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Queue } from 'bullmq';
 import { sql } from 'drizzle-orm';
-import { addToOutbox, completeOutbox } from '#core/repositories/outbox.js';
 import { QUEUES } from '#core/jobs/queues.js';
 import { createLogger } from '#core/platform/log.js';
-import { closeWorkerDeps, createWorkerDeps, type WorkerDeps } from '../../worker/deps.js';
+import { closeWorkerDeps, createWorkerDeps } from '../../worker/deps.js';
+import type { WorkerDeps } from '../../worker/jobs/define-job.js';
 import { dispatchOutbox } from '../../worker/outbox-relay.js';
 import { startWorker } from '../../worker/app.js';
 import { createJobRegistry } from '../../worker/jobs/index.js';
@@ -38,7 +38,7 @@ let counter = 0;
 /** Outbox rows of one of this file's job types, with job ids unique to this file. */
 async function rows(n: number, name = plain.name): Promise<{ ids: number[]; jobIds: string[] }> {
   const jobIds = Array.from({ length: n }, () => `t_${process.pid}_${++counter}`);
-  const ids = await addToOutbox(
+  const ids = await deps.outbox.add(
     deps.db,
     jobIds.map((jobId) => ({ queue: QUEUES.submissionSteps, name, jobId, data: { submissionId: jobId } })),
   );
@@ -96,7 +96,7 @@ describe('dispatchOutbox', () => {
     // The processor's final transaction: a lock held by the dispatcher would make this fail.
     await deps.db.transaction(async (tx) => {
       await tx.execute(sql`set local lock_timeout = '2s'`);
-      await completeOutbox(tx, jobIds[0]);
+      await deps.outbox.complete(tx, jobIds[0]);
     });
     addAnswer.resolve([]);
     expect(await dispatching).toMatchObject({ claimed: 1, sent: 1, failed: 0 });
@@ -166,7 +166,7 @@ describe('dispatchOutbox', () => {
 
   it('leaves a row due later (a retry waiting for its time) alone: no sweep claims it, nor asks BullMQ', async () => {
     const jobId = `t_${process.pid}_later`;
-    const ids = await addToOutbox(deps.db, [
+    const ids = await deps.outbox.add(deps.db, [
       { queue: QUEUES.submissionSteps, name: plain.name, jobId, data: {}, dueInMs: 10 * HOUR },
     ]);
     const checkedIn = await hoursUntilDue(jobId);
@@ -197,7 +197,7 @@ describe('dispatchOutbox', () => {
       async failed(job, workerDeps) {
         failedRuns.push(job.attemptsMade);
         if (!records) throw new Error('could not record the failure');
-        await completeOutbox(workerDeps.db, job.id!);
+        await workerDeps.outbox.complete(workerDeps.db, job.id!);
       },
     });
     const worker = await startWorker(workerConfig(env.env), {
@@ -207,13 +207,15 @@ describe('dispatchOutbox', () => {
     const recorded = `t_${process.pid}_recorded`;
     const left = `t_${process.pid}_left`;
     try {
-      await addToOutbox(deps.db, [{ queue: QUEUES.submissionSteps, name: failing.name, jobId: recorded, data: {} }]);
+      await deps.outbox.add(deps.db, [
+        { queue: QUEUES.submissionSteps, name: failing.name, jobId: recorded, data: {} },
+      ]);
       await waitFor(async () => (await outboxState([recorded])).length === 0, 'the failed job to end its row');
       // Once, after the second and last run.
       expect(failedRuns).toEqual([2]);
 
       records = false;
-      await addToOutbox(deps.db, [{ queue: QUEUES.submissionSteps, name: failing.name, jobId: left, data: {} }]);
+      await deps.outbox.add(deps.db, [{ queue: QUEUES.submissionSteps, name: failing.name, jobId: left, data: {} }]);
       await waitFor(async () => failedRuns.length === 2, 'the second job to fail for good');
     } finally {
       await worker.close(5000);

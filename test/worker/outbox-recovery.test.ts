@@ -10,6 +10,7 @@ import { FIRST_SUBMISSION_STEPS, QUEUES, submissionJob, submissionJobId } from '
 import { createSubmissionRepository } from '#core/repositories/submissions.js';
 import { requestSteps } from '#core/platform/db/schema/index.js';
 import { closeWorkerDeps, createWorkerDeps } from '../../worker/deps.js';
+import { JOBS } from '../../worker/jobs/index.js';
 import { dispatchOutbox } from '../../worker/outbox-relay.js';
 import { createLogger } from '#core/platform/log.js';
 import {
@@ -43,7 +44,7 @@ async function outboxRows(server: TestServer, requestId: string) {
 
 /** Hands the request's first steps to BullMQ as a relay would, with no worker; resolves once BullMQ holds them. */
 async function handOverToBullMQ(server: TestServer, requestId: string) {
-  const deps = createWorkerDeps(workerConfig(server.env.env), createLogger('silent'));
+  const deps = createWorkerDeps(workerConfig(server.env.env), createLogger('silent'), JOBS);
   try {
     const jobIds = [submissionJobId(requestId, 'screenshots'), submissionJobId(requestId, 'events')];
     await waitFor(async () => {

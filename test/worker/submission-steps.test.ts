@@ -4,7 +4,9 @@ import path from 'node:path';
 import type { Job } from 'bullmq';
 import { startTestServer, type TestPerson, type TestServer } from '../helpers/test-server.js';
 import { startSmtpCatcher, type SmtpCatcher } from '../helpers/smtp-catcher.js';
-import { closeWorkerDeps, createWorkerDeps, type WorkerDeps } from '../../worker/deps.js';
+import { closeWorkerDeps, createWorkerDeps } from '../../worker/deps.js';
+import type { WorkerDeps } from '../../worker/jobs/define-job.js';
+import { JOBS } from '../../worker/jobs/index.js';
 import { createLogger } from '#core/platform/log.js';
 import {
   StepBusyError,
@@ -194,7 +196,7 @@ describe('e-mail step', () => {
 describe('step runner', () => {
   let deps: WorkerDeps;
   beforeAll(() => {
-    deps = createWorkerDeps(workerConfig(server.env.env), createLogger('silent'));
+    deps = createWorkerDeps(workerConfig(server.env.env), createLogger('silent'), JOBS);
   });
   afterAll(() => closeWorkerDeps(deps));
 
@@ -289,26 +291,26 @@ describe('step runner', () => {
     const share = await createSharedProject(server, owner);
     const { requestId } = await (await submit(server.url, share, validBody())).json();
     const claims = await Promise.all([
-      deps.submissions.claim(requestId, 'pdf', 60_000),
-      deps.submissions.claim(requestId, 'pdf', 60_000),
+      deps.steps.claim(requestId, 'pdf', 60_000),
+      deps.steps.claim(requestId, 'pdf', 60_000),
     ]);
     expect(claims.map((c) => c.kind).sort()).toEqual(['busy', 'run']);
     // A failed run that will be retried frees the step at once (the retry comes before the lease would end).
     const first = claims.find((c) => c.kind === 'run')!;
-    await deps.submissions.recordStepError(requestId, 'pdf', 'renderer exploded');
-    if (first.kind === 'run') await deps.submissions.release(first.lease);
-    expect(await deps.submissions.claim(requestId, 'pdf', 60_000)).toEqual({
+    await deps.steps.recordStepError(requestId, 'pdf', 'renderer exploded');
+    if (first.kind === 'run') await deps.steps.release(first.lease);
+    expect(await deps.steps.claim(requestId, 'pdf', 60_000)).toEqual({
       kind: 'run',
       attempts: 2,
       lease: expect.any(Object),
     });
-    expect(await deps.submissions.claim(requestId, 'pdf', 60_000)).toEqual({ kind: 'busy' });
+    expect(await deps.steps.claim(requestId, 'pdf', 60_000)).toEqual({ kind: 'busy' });
     // A run that died without a word: once its lease has run out, another run takes the step.
     await query(
       `update submission_steps set leased_until = now() - interval '1 second' where submission_id = $1 and step = $2`,
       [requestId, 'pdf'],
     );
-    expect(await deps.submissions.claim(requestId, 'pdf', 60_000)).toEqual({
+    expect(await deps.steps.claim(requestId, 'pdf', 60_000)).toEqual({
       kind: 'run',
       attempts: 3,
       lease: expect.any(Object),

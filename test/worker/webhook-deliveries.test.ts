@@ -496,10 +496,10 @@ describe('isolation and recovery', () => {
 
 describe('batches of first attempts', () => {
   /** Events committed together, as a burst: the relay hands their first attempts over in batch jobs. */
-  async function burst(projectId: string, type: Parameters<typeof emitEvent>[1]['type'], count: number) {
+  async function burst(projectId: string, type: Parameters<typeof emitEvent>[2]['type'], count: number) {
     await server.deps.db.transaction(async (tx) => {
       for (let i = 0; i < count; i++)
-        await emitEvent(tx, { workspaceId: owner.workspaceId, projectId, type, data: { n: i } });
+        await emitEvent(server.deps, tx, { workspaceId: owner.workspaceId, projectId, type, data: { n: i } });
     });
     const redis = new Redis(server.env.env.REDIS_URL);
     await redis.publish(outboxWakeUpChannel(server.env.env.QUEUE_PREFIX), '1');
@@ -546,7 +546,7 @@ describe('batches of first attempts', () => {
       const projectId = await newProject();
       const paths = ['a', 'b', 'c'];
       for (const id of paths) await addWebhook(projectId, id, ['project.updated']);
-      const emitted = await emitEvent(server.deps.db, {
+      const emitted = await emitEvent(server.deps, server.deps.db, {
         workspaceId: owner.workspaceId,
         projectId,
         type: 'project.updated',
@@ -632,7 +632,12 @@ describe('batches of first attempts', () => {
       await addWebhook(projectId, 'carried', ['project.updated']);
       await server.deps.db.transaction(async (tx) => {
         for (let i = 0; i < 5; i++)
-          await emitEvent(tx, { workspaceId: owner.workspaceId, projectId, type: 'project.updated', data: { n: i } });
+          await emitEvent(server.deps, tx, {
+            workspaceId: owner.workspaceId,
+            projectId,
+            type: 'project.updated',
+            data: { n: i },
+          });
       });
       const jobIds = (
         await server.deps.db.$client.query(

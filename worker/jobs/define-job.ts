@@ -1,7 +1,8 @@
 import { UnrecoverableError, type BackoffOptions, type Job, type JobsOptions, type KeepJobs } from 'bullmq';
 import type { QueueName } from '#core/jobs/queues.js';
 import { withTimeout } from '#core/platform/deadline.js';
-import type { WorkerDeps } from '../deps.js';
+import type { createWorkerDeps } from '../deps.js';
+import type { QueueFamily } from './queue-family.js';
 
 /** What a processor gets besides its job. */
 export interface JobContext {
@@ -41,6 +42,21 @@ export interface JobType<Data = unknown, Result = unknown> {
    */
   batch?: { type: JobType; size: number };
 }
+
+/** The job types, by queue and name, and the queues they run on. */
+export interface JobRegistry {
+  /** The queues with at least one job type: one BullMQ Worker each. */
+  queues: Map<QueueName, QueueFamily>;
+  get(queue: string, name: string): JobType | undefined;
+  /** `queue/name` of every job type: the outbox rows this worker hands over. */
+  keys(): string[];
+}
+
+/**
+ * What jobs and the relay get: the worker's clients and services, and the registry of the job types they run
+ * (declared here, next to the job types that take it, so that no module imports back the one importing it).
+ */
+export type WorkerDeps = ReturnType<typeof createWorkerDeps<JobRegistry>>;
 
 /** The data of a job carrying the work of several outbox rows (`JobType.batch`). */
 export interface BatchJobData<Item = Record<string, unknown>> {

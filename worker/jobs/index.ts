@@ -1,6 +1,6 @@
 import { QUEUES, type QueueName } from '#core/jobs/queues.js';
-import type { WebhookSettings, WorkerSettings } from '#core/platform/config/pieces.js';
-import type { JobType } from './define-job.js';
+import type { JobRegistry, JobType } from './define-job.js';
+import type { QueueFamily } from './queue-family.js';
 import { health } from './health.js';
 import { submissionScreenshots } from './submission-screenshots.js';
 import { submissionPdf } from './submission-pdf.js';
@@ -13,41 +13,6 @@ import { configurationSweep } from './configuration-sweep.js';
 import { webhookDelivery, webhookDeliveryBatch } from './webhook-delivery.js';
 import { libraryImport } from './library-import.js';
 import { assetDelivery } from './asset-delivery.js';
-
-/**
- * Each family has its own BullMQ Worker, so a burst of one never keeps another waiting; unset values
- * come from WORKER_CONCURRENCY and WORKER_LOCK_DURATION_MS.
- */
-export interface QueueFamily {
-  /** Jobs of this queue one worker process runs at once: a number, or read from the settings. */
-  concurrency?: number | ((settings: FamilySettings) => number);
-  /** BullMQ lock of a running job: a job whose worker stops renewing it runs again elsewhere. */
-  lockDurationMs?: number;
-  /** Postgres connections a running job may hold at once (default 2: its work and its lease); sizes the pool. */
-  connectionsPerJob?: number;
-}
-
-/** The settings a family's options may come from. */
-export type FamilySettings = WorkerSettings & WebhookSettings;
-
-/** A family's options, with the settings filling in what it leaves unset. */
-export function familyOptions(family: QueueFamily, settings: FamilySettings) {
-  const { concurrency = settings.worker.concurrency } = family;
-  return {
-    concurrency: typeof concurrency === 'function' ? concurrency(settings) : concurrency,
-    lockDurationMs: family.lockDurationMs ?? settings.worker.lockDurationMs,
-    connectionsPerJob: family.connectionsPerJob ?? 2,
-  };
-}
-
-/** The job types, by queue and name, and the queues they run on. */
-export interface JobRegistry {
-  /** The queues with at least one job type: one BullMQ Worker each. */
-  queues: Map<QueueName, QueueFamily>;
-  get(queue: string, name: string): JobType | undefined;
-  /** `queue/name` of every job type: the outbox rows this worker hands over. */
-  keys(): string[];
-}
 
 /** Builds a registry; a job type declared twice is a programming error. */
 export function createJobRegistry(

@@ -16,7 +16,7 @@ export const submissionCustomerCopy = defineSubmissionStep(
   {
     step: 'customerCopy',
     async run({ deps, submissionId }) {
-      const work = await deps.submissions.forWork(submissionId);
+      const work = await deps.submissionRows.forWork(submissionId);
       if (!work) throw new RequestGoneError();
       const { submission, projectData } = work;
       const sceneData = projectData.sceneData ?? {};

@@ -22,7 +22,7 @@ export const submissionEmail = defineSubmissionStep(
   {
     step: 'email',
     async run({ deps, submissionId }) {
-      const work = await deps.submissions.forWork(submissionId);
+      const work = await deps.submissionRows.forWork(submissionId);
       if (!work) throw new RequestGoneError();
       const { submission, projectData } = work;
       const sceneData = projectData.sceneData ?? {};

@@ -9,7 +9,7 @@ export const submissionEvents = defineSubmissionStep(
   {
     step: 'events',
     async run({ deps, submissionId }) {
-      const work = await deps.submissions.forWork(submissionId);
+      const work = await deps.submissionRows.forWork(submissionId);
       if (!work) throw new RequestGoneError();
       const { submission } = work;
       const data = {
@@ -26,7 +26,7 @@ export const submissionEvents = defineSubmissionStep(
         // The deliveries' outbox rows go back to the step runner, which hands them over after commit.
         async commit(tx) {
           const emitted = [
-            await emitEvent(tx, {
+            await emitEvent(deps, tx, {
               ...base,
               type: 'form.submitted',
               data,
@@ -35,7 +35,7 @@ export const submissionEvents = defineSubmissionStep(
           ];
           if (submission.price) {
             emitted.push(
-              await emitEvent(tx, {
+              await emitEvent(deps, tx, {
                 ...base,
                 type: 'quote.submitted',
                 data: { ...data, status: submission.status },

@@ -35,7 +35,7 @@ export const submissionPdf = defineSubmissionStep(
   {
     step: 'pdf',
     async run({ deps, submissionId, signal }) {
-      const work = await deps.submissions.forWork(submissionId);
+      const work = await deps.submissionRows.forWork(submissionId);
       if (!work) throw new RequestGoneError();
       const { submission, projectData } = work;
       const settings = (projectData.sceneData?.projectSettings ?? {}) as Record<string, unknown>;
@@ -70,7 +70,7 @@ export const submissionPdf = defineSubmissionStep(
       return {
         writtenKeys: [key],
         async commit(tx) {
-          await deps.submissions.setPdfKey(tx, submissionId, key);
+          await deps.submissionRows.setPdfKey(tx, submissionId, key);
         },
       };
     },

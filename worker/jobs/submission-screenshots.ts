@@ -10,10 +10,10 @@ export const submissionScreenshots = defineSubmissionStep(
   {
     step: 'screenshots',
     async run({ deps, submissionId }) {
-      const submission = await deps.submissions.byId(submissionId);
+      const submission = await deps.submissionRows.byId(submissionId);
       if (!submission) throw new RequestGoneError();
       const stored: Array<{ position: number; key: string }> = [];
-      for (const shot of await deps.submissions.screenshotsForWork(submissionId)) {
+      for (const shot of await deps.screenshots.screenshotsForWork(submissionId)) {
         if (shot.storageKey || !shot.data) continue;
         const key = storageKeys.screenshot(
           submission.workspaceId,
@@ -27,7 +27,7 @@ export const submissionScreenshots = defineSubmissionStep(
       return {
         writtenKeys: stored.map((s) => s.key),
         async commit(tx) {
-          for (const s of stored) await deps.submissions.setScreenshotStored(tx, submissionId, s.position, s.key);
+          for (const s of stored) await deps.screenshots.setScreenshotStored(tx, submissionId, s.position, s.key);
         },
       };
     },

@@ -8,8 +8,7 @@ import {
   type WebhookDeliveryJobData,
 } from '#core/jobs/queues.js';
 import { ATTEMPT_BUDGET_MS } from '#core/services/webhooks/delivery-attempts.js';
-import { defineJob, jobOptions, type BatchJobData } from './define-job.js';
-import type { WorkerDeps } from '../deps.js';
+import { defineJob, jobOptions, type BatchJobData, type WorkerDeps } from './define-job.js';
 
 /** Attempts to each endpoint this worker process is making right now. */
 const inFlight = new Map<string, number>();

@@ -4,7 +4,6 @@ import type { Readable } from 'node:stream';
 import { etagMatches } from '#core/domain/public-payload.js';
 import { KEPT_HEADERS, type KeptRead } from '../../services/read-cache.js';
 import { cacheableReadTarget, readCacheKey } from '../../services/read-cache-key.js';
-import type { CacheHitFastPath } from '../../services/cache-hit-fast-path.js';
 import { readBudgetExceeded, readBudgetHeaders } from '#core/services/public-share/read-budget.js';
 
 declare module 'fastify' {
@@ -55,12 +54,11 @@ async function readAll(stream: Readable): Promise<Buffer> {
  * The read cache's hooks around the proxy of `GET /share/:projectId/:token` (docs/bff.md):
  * a stale entry is revalidated with its ETag; a 304 refreshes it and a refusal drops it.
  */
-export function cachedRead(app: FastifyInstance, cacheHit: CacheHitFastPath) {
+export function cachedRead(app: FastifyInstance) {
   const { readCache, readCacheSecret } = app;
 
-  // Callback style: no promise per request.
+  // Callback style: no promise per request. Current hits were answered before (the share routes' onRequest hook).
   function preHandler(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {
-    if (cacheHit.routed(request, reply)) return;
     const target = cacheableReadTarget(request.method, request.url);
     const key =
       target &&

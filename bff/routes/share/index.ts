@@ -21,7 +21,7 @@ export interface ShareRouteOptions {
   publicKey: string;
   /** How a request's origin is read under `TRUST_PROXY` (the cache's fast path reads it the same way). */
   addressing: RequestAddressing;
-  /** The answer to cache hits, for those that reach the route (the rest are answered before routing). */
+  /** The answer to current cache hits, from memory. */
   cacheHit: CacheHitFastPath;
 }
 
@@ -56,7 +56,7 @@ export default async function shareRoutes(
   app: FastifyInstance,
   { upstream, publicKey, addressing, cacheHit }: ShareRouteOptions,
 ) {
-  const cache = cachedRead(app, cacheHit);
+  const cache = cachedRead(app);
   const answerPage = sharePage(app);
 
   // Callback style: no promise per request on the cache's hot path.
@@ -71,6 +71,8 @@ export default async function shareRoutes(
       reply.code(413).send(errorBody('payload_too_large', 'The request body is too large.'));
       return;
     }
+    // A current hit is answered here, before the proxy's hooks: the cache's hot path.
+    if (cacheHit(request, reply)) return;
     done();
   });
 

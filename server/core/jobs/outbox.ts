@@ -1,22 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { QueueName } from './queues.js';
-
-/**
- * Store-first background work: services write outbox rows in the caller's transaction so no job is
- * lost between commit and queue; only the worker's relay hands them to BullMQ.
- */
-export interface OutboxJob {
-  queue: QueueName;
-  name: string;
-  /** Deterministic, so a second enqueue of the same work is absorbed by BullMQ. */
-  jobId: string;
-  data: Record<string, unknown>;
-}
-
-/** An outbox row just committed: its id and its job. */
-export interface CommittedOutboxJob extends OutboxJob {
-  id: number;
-}
+import type { CommittedOutboxJob } from './queues.js';
 
 /** The Redis pub/sub channel on which committed outbox work wakes the workers' relays. */
 export const outboxWakeUpChannel = (prefix: string) => `${prefix}:outbox:wake-up`;

@@ -1,5 +1,4 @@
 import type { SubmissionStep } from '../platform/db/schema/index.js';
-import type { OutboxJob } from './outbox.js';
 
 /**
  * Every BullMQ queue, one per job family that must not starve another. Job ids are deterministic so a
@@ -17,6 +16,23 @@ export const QUEUES = {
   deliveries: 'deliveries',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
+
+/**
+ * Store-first background work: services write outbox rows in the caller's transaction so no job is
+ * lost between commit and queue; only the worker's relay hands them to BullMQ (outbox.ts).
+ */
+export interface OutboxJob {
+  queue: QueueName;
+  name: string;
+  /** Deterministic, so a second enqueue of the same work is absorbed by BullMQ. */
+  jobId: string;
+  data: Record<string, unknown>;
+}
+
+/** An outbox row just committed: its id and its job. */
+export interface CommittedOutboxJob extends OutboxJob {
+  id: number;
+}
 
 /**
  * A submission's steps: submit commits the first ones; a step that finishes commits the next ones the

@@ -1,4 +1,4 @@
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import { withTimeout } from './deadline.js';
 
 /**
@@ -11,8 +11,9 @@ export interface CpuPoolOptions {
   /** Heap limit of each thread; past it the task fails instead of the process (default 512 MB). */
   maxHeapMb?: number;
   /**
-   * Modules every thread loads at start; with any, all threads start at once and are kept so no task pays
-   * for a start. Default none: threads start on demand and end after a minute idle.
+   * Modules every thread loads at start; with any, all threads start together (with the first task, or
+   * `start()`) and are kept so no task pays for a start. Default none: threads start on demand and end
+   * after a minute idle.
    */
   warm?: CpuTask<never, unknown>[];
 }
@@ -52,28 +53,43 @@ const movable = (views: Uint8Array[]) =>
     .filter((v) => v.byteOffset === 0 && v.byteLength === v.buffer.byteLength && v.buffer instanceof ArrayBuffer)
     .map((v) => v.buffer as ArrayBuffer);
 
+/**
+ * The pool loads piscina and starts its threads with the first task (or `start()`), not with the process:
+ * that CPU would otherwise delay /health.
+ */
 export function createCpuPool(options: CpuPoolOptions = {}) {
   const { threads, maxHeapMb } = { ...CPU_POOL_DEFAULTS, ...options };
   const warm = (options.warm ?? []).map((task) => task.url);
-  const pool = new Piscina({
-    filename: new URL('./cpu-pool-thread.mjs', import.meta.url).href,
-    workerData: { warm },
-    minThreads: warm.length > 0 ? threads : 0,
-    maxThreads: threads,
-    // Threads hold fonts and modules: kept a while for the next task, then given back.
-    idleTimeout: 60_000,
-    resourceLimits: { maxOldGenerationSizeMb: maxHeapMb },
-  });
+  let pool: Promise<Piscina> | null = null;
+  const started = () =>
+    (pool ??= import('piscina').then(
+      ({ Piscina }) =>
+        new Piscina({
+          filename: new URL('./cpu-pool-thread.mjs', import.meta.url).href,
+          workerData: { warm },
+          minThreads: warm.length > 0 ? threads : 0,
+          maxThreads: threads,
+          // Threads hold fonts and modules: kept a while for the next task, then given back.
+          idleTimeout: 60_000,
+          resourceLimits: { maxOldGenerationSizeMb: maxHeapMb },
+        }),
+    ));
 
   return {
+    /** Starts the threads (and loads the `warm` modules) ahead of a task. */
+    start(): void {
+      void started();
+    },
+
     /**
      * Runs `task` on `input` in a pool thread; rejects with the task's error, a TimeoutError or the signal's reason.
      */
-    run<In, Out>(task: CpuTask<In, Out>, input: In, runOptions: RunOptions): Promise<Out> {
+    async run<In, Out>(task: CpuTask<In, Out>, input: In, runOptions: RunOptions): Promise<Out> {
       const { timeoutMs, transfer = [], signal } = runOptions;
+      const piscina = await started();
       return withTimeout(
         (deadline) =>
-          pool.run({ task: task.url, input }, { signal: deadline, transferList: movable(transfer) }) as Promise<Out>,
+          piscina.run({ task: task.url, input }, { signal: deadline, transferList: movable(transfer) }) as Promise<Out>,
         timeoutMs,
         `${task.name}: took longer than ${timeoutMs} ms`,
         signal,
@@ -81,7 +97,9 @@ export function createCpuPool(options: CpuPoolOptions = {}) {
     },
     /** Lets queued and running tasks finish (for at most `timeoutMs`, then stops them) and ends the threads. */
     async close(timeoutMs = 5000) {
-      await withTimeout(() => pool.close(), timeoutMs).catch(() => pool.destroy());
+      const piscina = await pool;
+      if (!piscina) return;
+      await withTimeout(() => piscina.close(), timeoutMs).catch(() => piscina.destroy());
     },
   };
 }

@@ -22,37 +22,38 @@ export interface SentOutboxRow {
 
 const inMs = (ms: number) => sql`now() + ${Math.round(ms)}::int * interval '1 millisecond'`;
 
-/** Adds rows (a job id already there adds nothing); the new rows' ids, in the order given. */
-export async function addToOutbox(tx: Executor, rows: readonly NewOutboxRow[]): Promise<number[]> {
-  if (rows.length === 0) return [];
-  const added = await tx
-    .insert(outbox)
-    .values(
-      rows.map((row) => ({
-        queue: row.queue,
-        jobName: row.name,
-        jobId: row.jobId,
-        payload: row.data,
-        ...(row.dueInMs ? { nextAttemptAt: inMs(row.dueInMs) } : {}),
-      })),
-    )
-    .onConflictDoNothing({ target: outbox.jobId })
-    .returning({ id: outbox.id, jobId: outbox.jobId });
-  const ids = new Map(added.map((row) => [row.jobId, row.id]));
-  return rows.flatMap((row) => (ids.has(row.jobId) ? [ids.get(row.jobId)!] : []));
-}
-
-/** Removes a finished job's row; called in the transaction that records the job's result. */
-export async function completeOutbox(tx: Executor, jobId: string): Promise<void> {
-  await tx.delete(outbox).where(eq(outbox.jobId, jobId));
-}
-
-export async function completeOutboxJobs(tx: Executor, jobIds: string[]): Promise<void> {
-  await tx.delete(outbox).where(inArray(outbox.jobId, jobIds));
-}
-
+/** Methods taking `tx` run in the caller's transaction (the one that records the job's work or result). */
 export function createOutboxRepository(db: Db) {
   return {
+    /** Adds rows (a job id already there adds nothing); the new rows' ids, in the order given. */
+    async add(tx: Executor, rows: readonly NewOutboxRow[]): Promise<number[]> {
+      if (rows.length === 0) return [];
+      const added = await tx
+        .insert(outbox)
+        .values(
+          rows.map((row) => ({
+            queue: row.queue,
+            jobName: row.name,
+            jobId: row.jobId,
+            payload: row.data,
+            ...(row.dueInMs ? { nextAttemptAt: inMs(row.dueInMs) } : {}),
+          })),
+        )
+        .onConflictDoNothing({ target: outbox.jobId })
+        .returning({ id: outbox.id, jobId: outbox.jobId });
+      const ids = new Map(added.map((row) => [row.jobId, row.id]));
+      return rows.flatMap((row) => (ids.has(row.jobId) ? [ids.get(row.jobId)!] : []));
+    },
+
+    /** Removes a finished job's row; called in the transaction that records the job's result. */
+    async complete(tx: Executor, jobId: string): Promise<void> {
+      await tx.delete(outbox).where(eq(outbox.jobId, jobId));
+    },
+
+    async completeJobs(tx: Executor, jobIds: string[]): Promise<void> {
+      await tx.delete(outbox).where(inArray(outbox.jobId, jobIds));
+    },
+
     /**
      * Claims due rows with SKIP LOCKED and pushes them `claimMs` ahead in one statement, so no other
      * relay takes them meanwhile.

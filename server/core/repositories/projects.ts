@@ -53,6 +53,14 @@ export function createProjectRepository(db: Db) {
         .where(and(eq(projects.workspaceId, workspaceId), eq(projects.id, id)));
       return row ?? null;
     },
+    /** The project's current revision, without its scene; null when the project is not in the workspace. */
+    async revision(workspaceId: string, id: string, executor: Executor = db): Promise<number | null> {
+      const [row] = await executor
+        .select({ revision: projects.revision })
+        .from(projects)
+        .where(and(eq(projects.workspaceId, workspaceId), eq(projects.id, id)));
+      return row?.revision ?? null;
+    },
     /** Whether the project exists in the workspace, without reading its scene. */
     async exists(workspaceId: string, id: string, executor: Executor = db) {
       const [row] = await executor

@@ -9,7 +9,7 @@ import {
   type SubmissionStep,
 } from '../platform/db/schema/index.js';
 import { afterCursor, toPage, type PageCursor } from './pagination.js';
-import { completeOutboxJobs, type NewOutboxRow } from './outbox.js';
+import { createOutboxRepository, type NewOutboxRow } from './outbox.js';
 import { decompressScene, type ProjectData } from '../domain/scene.js';
 import type { ClientPrice, StoredPrice } from '../domain/request-price.js';
 
@@ -44,6 +44,7 @@ export interface SubmissionForWork {
 }
 
 export function createSubmissionRepository(db: Db) {
+  const outbox = createOutboxRepository(db);
   return {
     /** The request stored under this Idempotency-Key in the last `windowMs`, if any. */
     async findByIdempotencyKey(projectId: string, key: string, windowMs: number): Promise<string | null> {
@@ -248,7 +249,7 @@ export function createSubmissionRepository(db: Db) {
         .select({ storageKey: submissionScreenshots.storageKey })
         .from(submissionScreenshots)
         .where(eq(submissionScreenshots.submissionId, id));
-      await completeOutboxJobs(tx, outboxJobIds);
+      await outbox.completeJobs(tx, outboxJobIds);
       await tx.delete(submissions).where(eq(submissions.id, id));
       const storageKeys = [...shots.map((s) => s.storageKey), row.pdfKey].filter((k): k is string => Boolean(k));
       return { row, storageKeys };

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { Executor } from '../platform/db/client.js';
+import type { Db, Executor } from '../platform/db/client.js';
 import type { DayRange, MonthSpans } from '../domain/visitor-events/month-spans.js';
 
 /**
@@ -84,20 +84,6 @@ export function visitorCountsCtes(input: CallCounts): SQL {
     )`;
 }
 
-/** Adds one call's counts to its day in a statement of its own (no events recorded with them). */
-export async function addVisitorCounts(db: Executor, input: Omit<CallCounts, 'shard'>): Promise<void> {
-  await db.execute(sql`with ${visitorCountsCtes({ ...input, shard: randomShard() })} select 1`);
-}
-
-/** Counts one submitted request on its day (a statement of its own). */
-export async function addSubmission(db: Executor, projectId: string, day: string): Promise<void> {
-  await db.execute(sql`
-    insert into visitor_day_counters as t (project_id, day, shard, submissions)
-    values (${projectId}, ${day}, ${randomShard()}, 1)
-    on conflict (project_id, day, shard) do update set submissions = t.submissions + 1
-  `);
-}
-
 /** The day rows' counter columns, as a fold adds them up. */
 const DAY_COUNTERS = [
   ...['views', 'sessions', 'option_changes', 'submissions'],
@@ -115,64 +101,6 @@ export interface DayCounts {
   arOpens: number;
   saves: number;
   cartAdds: number;
-}
-
-/** Every day from `from` to `to` (inclusive, oldest first), zeros where nothing was counted. */
-export async function readDays(db: Executor, projectId: string, from: string, to: string): Promise<DayCounts[]> {
-  const result = await db.execute<Record<keyof DayCounts, string | number>>(sql`
-    select to_char(d.day, 'YYYY-MM-DD') as "date",
-      coalesce(sum(c.views), 0)::int as "views",
-      coalesce(sum(c.sessions), 0)::int as "sessions",
-      coalesce(sum(c.option_changes), 0)::int as "optionChanges",
-      coalesce(sum(c.submissions), 0)::int as "submissions",
-      coalesce(sum(c.animations), 0)::int as "animations",
-      coalesce(sum(c.ar_opens), 0)::int as "arOpens",
-      coalesce(sum(c.saves), 0)::int as "saves",
-      coalesce(sum(c.cart_adds), 0)::int as "cartAdds"
-    from generate_series(${from}::date, ${to}::date, interval '1 day') as d(day)
-    left join visitor_day_counters c on c.project_id = ${projectId} and c.day = d.day::date
-      and c.day between ${from}::date and ${to}::date
-    group by d.day
-    order by d.day
-  `);
-  return result.rows.map((row) => ({
-    date: String(row.date),
-    views: Number(row.views),
-    sessions: Number(row.sessions),
-    optionChanges: Number(row.optionChanges),
-    submissions: Number(row.submissions),
-    animations: Number(row.animations),
-    arOpens: Number(row.arOpens),
-    saves: Number(row.saves),
-    cartAdds: Number(row.cartAdds),
-  }));
-}
-
-/**
- * The most changed-to choices over the range, most first (ties by block and choice id): whole
- * months from the month rows, the days around them from the day rows.
- */
-export async function readTopChoices(
-  db: Executor,
-  projectId: string,
-  spans: MonthSpans,
-  limit: number,
-): Promise<ChoiceIncrement[]> {
-  const parts = [
-    spans.headDays && choicesOfDays(projectId, spans.headDays),
-    spans.months &&
-      sql`select block_id, choice_id, count from visitor_choice_months
-        where project_id = ${projectId} and month between ${spans.months.from}::date and ${spans.months.to}::date`,
-    spans.tailDays && choicesOfDays(projectId, spans.tailDays),
-  ].filter((part) => part !== null);
-  const result = await db.execute<{ block_id: string; choice_id: string; count: string }>(sql`
-    select block_id, choice_id, sum(count) as count
-    from (${sql.join(parts, sql` union all `)}) c
-    group by block_id, choice_id
-    order by sum(count) desc, block_id, choice_id
-    limit ${limit}
-  `);
-  return result.rows.map((row) => ({ blockId: row.block_id, choiceId: row.choice_id, count: Number(row.count) }));
 }
 
 const choicesOfDays = (projectId: string, days: DayRange) =>
@@ -205,45 +133,117 @@ function foldChoiceShards(
   `);
 }
 
-/**
- * Folds up to `limit` shard rows of past days and months into shard 0, one statement per table so counts move
- * atomically; returns the rows folded. Writers touch only the current day, so folded rows stay folded.
- */
-export async function foldShardsBefore(db: Executor, day: string, limit: number): Promise<number> {
-  const choices = await foldChoiceShards(db, 'visitor_choice_counters', 'day', sql`${day}::date`, limit);
-  const days = await db.execute(sql`
-    with moved as (
-      delete from visitor_day_counters where ctid = any (array(
-        select ctid from visitor_day_counters where shard <> 0 and day < ${day}::date limit ${limit}
-      ))
-      returning *
-    ), folded as (
-      insert into visitor_day_counters as t
-        (project_id, day, shard, views, sessions, option_changes, submissions, animations, ar_opens, saves, cart_adds)
-      select project_id, day, 0, sum(views), sum(sessions), sum(option_changes), sum(submissions),
-        sum(animations), sum(ar_opens), sum(saves), sum(cart_adds)
-      from moved group by project_id, day
-      order by project_id, day
-      on conflict (project_id, day, shard) do update set
-        ${addedUp(DAY_COUNTERS)}
-    )
-    select count(*)::int as rows from moved
-  `);
-  const months = await foldChoiceShards(
-    db,
-    'visitor_choice_months',
-    'month',
-    sql`date_trunc('month', ${day}::date)::date`,
-    limit,
-  );
-  return [choices, days, months].reduce((n, result) => n + Number(result.rows[0]?.rows ?? 0), 0);
-}
+export function createVisitorCounterRepository(db: Db) {
+  return {
+    /** Adds one call's counts to its day in a statement of its own (no events recorded with them). */
+    async addVisitorCounts(input: Omit<CallCounts, 'shard'>): Promise<void> {
+      await db.execute(sql`with ${visitorCountsCtes({ ...input, shard: randomShard() })} select 1`);
+    },
 
-/**
- * Forgets the sessions of days before `day`: their counts are in the day rows already, and only
- * the current day's are ever checked.
- */
-export async function deleteSessionsBefore(db: Executor, day: string): Promise<number> {
-  const result = await db.execute(sql`delete from visitor_day_sessions where day < ${day}::date`);
-  return result.rowCount ?? 0;
+    /** Counts one submitted request on its day (a statement of its own). */
+    async addSubmission(projectId: string, day: string): Promise<void> {
+      await db.execute(sql`
+        insert into visitor_day_counters as t (project_id, day, shard, submissions)
+        values (${projectId}, ${day}, ${randomShard()}, 1)
+        on conflict (project_id, day, shard) do update set submissions = t.submissions + 1
+      `);
+    },
+
+    /** Every day from `from` to `to` (inclusive, oldest first), zeros where nothing was counted. */
+    async readDays(projectId: string, from: string, to: string): Promise<DayCounts[]> {
+      const result = await db.execute<Record<keyof DayCounts, string | number>>(sql`
+        select to_char(d.day, 'YYYY-MM-DD') as "date",
+          coalesce(sum(c.views), 0)::int as "views",
+          coalesce(sum(c.sessions), 0)::int as "sessions",
+          coalesce(sum(c.option_changes), 0)::int as "optionChanges",
+          coalesce(sum(c.submissions), 0)::int as "submissions",
+          coalesce(sum(c.animations), 0)::int as "animations",
+          coalesce(sum(c.ar_opens), 0)::int as "arOpens",
+          coalesce(sum(c.saves), 0)::int as "saves",
+          coalesce(sum(c.cart_adds), 0)::int as "cartAdds"
+        from generate_series(${from}::date, ${to}::date, interval '1 day') as d(day)
+        left join visitor_day_counters c on c.project_id = ${projectId} and c.day = d.day::date
+          and c.day between ${from}::date and ${to}::date
+        group by d.day
+        order by d.day
+      `);
+      return result.rows.map((row) => ({
+        date: String(row.date),
+        views: Number(row.views),
+        sessions: Number(row.sessions),
+        optionChanges: Number(row.optionChanges),
+        submissions: Number(row.submissions),
+        animations: Number(row.animations),
+        arOpens: Number(row.arOpens),
+        saves: Number(row.saves),
+        cartAdds: Number(row.cartAdds),
+      }));
+    },
+
+    /**
+     * The most changed-to choices over the range, most first (ties by block and choice id): whole
+     * months from the month rows, the days around them from the day rows.
+     */
+    async readTopChoices(projectId: string, spans: MonthSpans, limit: number): Promise<ChoiceIncrement[]> {
+      const parts = [
+        spans.headDays && choicesOfDays(projectId, spans.headDays),
+        spans.months &&
+          sql`select block_id, choice_id, count from visitor_choice_months
+            where project_id = ${projectId} and month between ${spans.months.from}::date and ${spans.months.to}::date`,
+        spans.tailDays && choicesOfDays(projectId, spans.tailDays),
+      ].filter((part) => part !== null);
+      const result = await db.execute<{ block_id: string; choice_id: string; count: string }>(sql`
+        select block_id, choice_id, sum(count) as count
+        from (${sql.join(parts, sql` union all `)}) c
+        group by block_id, choice_id
+        order by sum(count) desc, block_id, choice_id
+        limit ${limit}
+      `);
+      return result.rows.map((row) => ({ blockId: row.block_id, choiceId: row.choice_id, count: Number(row.count) }));
+    },
+
+    /**
+     * Folds up to `limit` shard rows of past days and months into shard 0, one statement per table so counts move
+     * atomically; returns the rows folded. Writers touch only the current day, so folded rows stay folded.
+     */
+    async foldShardsBefore(day: string, limit: number): Promise<number> {
+      const choices = await foldChoiceShards(db, 'visitor_choice_counters', 'day', sql`${day}::date`, limit);
+      const days = await db.execute(sql`
+        with moved as (
+          delete from visitor_day_counters where ctid = any (array(
+            select ctid from visitor_day_counters where shard <> 0 and day < ${day}::date limit ${limit}
+          ))
+          returning *
+        ), folded as (
+          insert into visitor_day_counters as t
+            (project_id, day, shard, views, sessions, option_changes, submissions,
+              animations, ar_opens, saves, cart_adds)
+          select project_id, day, 0, sum(views), sum(sessions), sum(option_changes), sum(submissions),
+            sum(animations), sum(ar_opens), sum(saves), sum(cart_adds)
+          from moved group by project_id, day
+          order by project_id, day
+          on conflict (project_id, day, shard) do update set
+            ${addedUp(DAY_COUNTERS)}
+        )
+        select count(*)::int as rows from moved
+      `);
+      const months = await foldChoiceShards(
+        db,
+        'visitor_choice_months',
+        'month',
+        sql`date_trunc('month', ${day}::date)::date`,
+        limit,
+      );
+      return [choices, days, months].reduce((n, result) => n + Number(result.rows[0]?.rows ?? 0), 0);
+    },
+
+    /**
+     * Forgets the sessions of days before `day`: their counts are in the day rows already, and only
+     * the current day's are ever checked.
+     */
+    async deleteSessionsBefore(day: string): Promise<number> {
+      const result = await db.execute(sql`delete from visitor_day_sessions where day < ${day}::date`);
+      return result.rowCount ?? 0;
+    },
+  };
 }

@@ -3,7 +3,7 @@ import type { Executor } from '../platform/db/client.js';
 import { storageKeys } from '../platform/storage/index.js';
 import { createAssetRepository, type DeliveryStatus } from '../repositories/assets.js';
 import { createImportRepository } from '../repositories/imports.js';
-import { addToOutbox, completeOutbox } from '../repositories/outbox.js';
+import { createOutboxRepository } from '../repositories/outbox.js';
 import { deliveryCheck } from '../domain/models/delivery-check.js';
 import type { DeliveryOutcome } from '../domain/models/delivery-file.js';
 import { deleteFiles, noticeShareChange, type ServiceDeps } from './service-deps.js';
@@ -16,14 +16,14 @@ const ASK_BATCH = 500;
 
 /** Queues delivery jobs in the caller's transaction: the rows say `pending`, the outbox holds the jobs. */
 export async function queueDeliveries(
-  deps: Pick<ServiceDeps, 'outbox' | 'log'>,
+  deps: Pick<ServiceDeps, 'db' | 'outbox' | 'log'>,
   tx: Executor,
   afterCommit: (effect: () => unknown) => void,
   assetIds: readonly string[],
 ): Promise<void> {
   if (assetIds.length === 0) return;
   const jobs = assetIds.map(deliveryOutboxJob);
-  const ids = await addToOutbox(tx, jobs);
+  const ids = await createOutboxRepository(deps.db).add(tx, jobs);
   // Ids come back for new rows only; when a job was already queued, the relay's sweep finds the others.
   if (ids.length === jobs.length)
     afterCommit(() =>
@@ -41,6 +41,7 @@ export async function queueDeliveries(
 export function createAssetDeliveryService(deps: ServiceDeps, options: { makeDeliveryFile?: MakeDeliveryFile } = {}) {
   const assets = createAssetRepository(deps.db);
   const imports = createImportRepository(deps.db);
+  const outbox = createOutboxRepository(deps.db);
 
   /** Marks the assets pending and queues their jobs; the ids marked. */
   async function ask(assetIds: string[], onlyUnasked: boolean): Promise<string[]> {
@@ -64,7 +65,7 @@ export function createAssetDeliveryService(deps: ServiceDeps, options: { makeDel
   ): Promise<boolean> {
     return deps.inTransaction(async ({ tx, afterCommit }) => {
       const kept = await assets.setDelivery(tx, assetId, source.storageKey, delivery);
-      await completeOutbox(tx, deliveryJobId(assetId));
+      await outbox.complete(tx, deliveryJobId(assetId));
       if (!kept) return false;
       await imports.setReadinessCheck(tx, assetId, deliveryCheck({ ...delivery, originalBytes: source.sizeBytes }));
       afterCommit(noticeShareChange(deps, { reason: 'asset', workspaceId: source.workspaceId }));
@@ -116,7 +117,7 @@ export function createAssetDeliveryService(deps: ServiceDeps, options: { makeDel
       if (!options.makeDeliveryFile) throw new Error('this process does not make delivery files');
       const source = await assets.deliverySource(assetId);
       if (!source) {
-        await completeOutbox(deps.db, deliveryJobId(assetId));
+        await outbox.complete(deps.db, deliveryJobId(assetId));
         return { status: 'gone' };
       }
       const outcome = await options.makeDeliveryFile(await deps.storage.read(source.storageKey), signal);
@@ -147,7 +148,7 @@ export function createAssetDeliveryService(deps: ServiceDeps, options: { makeDel
     /** The job failed for good: the original is served, and the admin command may ask again. */
     async giveUp(assetId: string, failedReason: string | undefined): Promise<void> {
       const source = await assets.deliverySource(assetId);
-      if (!source) return completeOutbox(deps.db, deliveryJobId(assetId));
+      if (!source) return outbox.complete(deps.db, deliveryJobId(assetId));
       deps.log.warn({ assetId, failedReason }, 'delivery file failed: the original is served');
       const tooLong = /took longer than/.test(failedReason ?? '');
       await record(assetId, source, {

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { Executor } from '../platform/db/client.js';
+import type { Db, Executor } from '../platform/db/client.js';
 import { serializeDeliveryBody, type WebhookEventType } from '../domain/webhooks/event-types.js';
-import { insertEventWithDeliveries } from '../repositories/events.js';
-import { addToOutbox } from '../repositories/outbox.js';
+import { createEventRepository } from '../repositories/events.js';
+import { createOutboxRepository } from '../repositories/outbox.js';
 import { webhookAttemptJob } from '../jobs/queues.js';
-import type { CommittedOutboxJob } from '../jobs/outbox.js';
+import type { CommittedOutboxJob } from '../jobs/queues.js';
 
 export interface EmitEventInput {
   workspaceId: string;
@@ -33,12 +33,12 @@ export interface EmittedEvent {
  * The one way to emit a project event. Call it inside the transaction that makes the change, so the
  * event, its deliveries and their outbox rows commit together; null when the dedupe key was used.
  */
-export async function emitEvent(tx: Executor, input: EmitEventInput): Promise<EmittedEvent | null> {
+export async function emitEvent(deps: { db: Db }, tx: Executor, input: EmitEventInput): Promise<EmittedEvent | null> {
   const eventId = randomUUID();
   const createdAt = new Date();
   const { workspaceId, projectId, type, data } = input;
   const body = serializeDeliveryBody({ id: eventId, event: type, createdAt, projectId, data });
-  const created = await insertEventWithDeliveries(tx, {
+  const created = await createEventRepository(deps.db).insertEventWithDeliveries({
     id: eventId,
     workspaceId,
     projectId,
@@ -51,7 +51,7 @@ export async function emitEvent(tx: Executor, input: EmitEventInput): Promise<Em
   if (!created) return null;
   const jobs = created.map((d) => webhookAttemptJob({ id: d.deliveryId, projectId, webhookId: d.webhookId }, 1));
   // Fresh delivery ids: every row is new, so the ids come back one per job, in order.
-  const ids = await addToOutbox(tx, jobs);
+  const ids = await createOutboxRepository(deps.db).add(tx, jobs);
   const deliveries = created.map((d, i) => ({ ...d, outbox: { ...jobs[i], id: ids[i] } }));
   return { eventId, createdAt, deliveries };
 }

@@ -18,8 +18,7 @@ import type { WebhookSettings } from '../platform/config/pieces.js';
 import { createDeliveryAttempts } from './webhooks/delivery-attempts.js';
 import { createWebhookService } from './webhooks/webhook-service.js';
 import type { Libraries } from '../platform/libraries/index.js';
-import type { TokenCipher } from '../platform/token-cipher.js';
-import { createLibraryConnectionService } from './libraries/library-connection.js';
+import { createLibraryConnectionService, type LibraryConnectionSettings } from './libraries/library-connection.js';
 import { createLibrarySearchService } from './libraries/library-search.js';
 import { createImportService } from './libraries/imports.js';
 import { createVisitorEventService } from './visitor-events.js';
@@ -43,13 +42,10 @@ export interface ServicesOptions {
   webhooks: WebhookSettings['webhooks'];
   /** The online libraries' adapters. */
   libraries: Libraries;
-  /** Seals library tokens at rest (null without TOKEN_ENCRYPTION_KEY: library_b cannot be connected). */
-  tokenCipher: TokenCipher | null;
-  /** LIBRARY_TIMEOUT_MS. */
-  libraryTimeoutMs: number;
-  /** Where library_b sends the browser back after authorizing (null: connecting is not available). */
-  libraryRedirectUri: string | null;
-  dashboardUrl: string;
+  /** The library settings (LIBRARY_*, DASHBOARD_URL, TOKEN_ENCRYPTION_KEY, QUEUE_PREFIX). */
+  librarySettings: LibraryConnectionSettings;
+  /** The API's own callback route: where library_b sends the browser back unless LIBRARY_B_REDIRECT_URL says. */
+  ownLibraryCallback: string;
   /** The cart's keys and lifetimes (CART_* settings). */
   cart: CartSettings;
   /** PUBLIC_BASE_URL: the cart tokens' issuer. */
@@ -72,17 +68,11 @@ export function createServices(baseDeps: ServiceDeps, options: ServicesOptions) 
   const assets = createAssetService(deps, { checkModel: options.checkModel, outlineModel: options.outlineModel });
   const sceneReport = createSceneReportService(deps);
   const warningsFor: typeof sceneReport.warningsFor = (workspaceId, data) => sceneReport.warningsFor(workspaceId, data);
-  const libraryConnections = createLibraryConnectionService({
-    db: deps.db,
-    redis: options.redis,
-    prefix: options.prefix,
-    libraryB: options.libraries.library_b,
-    cipher: options.tokenCipher,
-    redirectUri: options.libraryRedirectUri,
-    dashboardUrl: options.dashboardUrl,
-    log: deps.log,
-    timeoutMs: options.libraryTimeoutMs,
-  });
+  const libraryConnections = createLibraryConnectionService(
+    { db: deps.db, redis: options.redis, libraries: options.libraries, log: deps.log },
+    options.librarySettings,
+    options.ownLibraryCallback,
+  );
   return {
     workspaces: createWorkspaceService(deps),
     apiKeys: createApiKeyService(deps),
@@ -100,14 +90,14 @@ export function createServices(baseDeps: ServiceDeps, options: ServicesOptions) 
       prefix: options.prefix,
       libraries: options.libraries,
       connections: libraryConnections,
-      timeoutMs: options.libraryTimeoutMs,
+      timeoutMs: options.librarySettings.libraryTimeoutMs,
       log: deps.log,
     }),
     imports: createImportService(deps, {
       libraries: options.libraries,
       connections: libraryConnections,
       assets,
-      timeoutMs: options.libraryTimeoutMs,
+      timeoutMs: options.librarySettings.libraryTimeoutMs,
     }),
     publicShare,
     visitorEvents: createVisitorEventService({ ...deps, parsedScene: (access) => publicShare.parsedScene(access) }),

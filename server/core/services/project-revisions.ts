@@ -1,5 +1,5 @@
 import { createProjectRevisionRepository } from '../repositories/project-revisions.js';
-import { projectRevision } from '../repositories/project-revision.js';
+import { createProjectRepository } from '../repositories/projects.js';
 import { notFound } from '../domain/errors.js';
 import { decompressScene, type ProjectData } from '../domain/scene.js';
 import type { ServiceDeps } from './service-deps.js';
@@ -22,10 +22,11 @@ export interface KeptRevision {
 /** Reading a project's kept revisions (restoring one is a save: projects.ts). */
 export function createProjectRevisionService(deps: Pick<ServiceDeps, 'db'>) {
   const revisions = createProjectRevisionRepository(deps.db);
+  const projects = createProjectRepository(deps.db);
   return {
     /** The kept revisions, newest first. */
     async list(workspaceId: string, projectId: string): Promise<RevisionSummary[]> {
-      if ((await projectRevision(deps.db, workspaceId, projectId)) === null) throw notFound('Project');
+      if ((await projects.revision(workspaceId, projectId)) === null) throw notFound('Project');
       const rows = await revisions.list(workspaceId, projectId);
       return rows.map((row) => ({
         revision: row.revision,

@@ -4,7 +4,6 @@ import type { Tx } from '../platform/db/client.js';
 import type { UnitOfWork } from '../platform/db/transactions.js';
 import { createProjectRepository } from '../repositories/projects.js';
 import { createProjectRevisionRepository, type SavedBy } from '../repositories/project-revisions.js';
-import { projectRevision } from '../repositories/project-revision.js';
 import { emitEvent } from './events.js';
 import type { PageCursor } from '../repositories/pagination.js';
 import { notFound } from '../domain/errors.js';
@@ -89,12 +88,12 @@ export function createProjectService(deps: ServiceDeps, parts: ProjectServicePar
   ): Promise<Project> {
     const updated = await repo.replace(tx, workspaceId, id, stored, options.expected);
     if (!updated) {
-      const current = await projectRevision(tx, workspaceId, id);
+      const current = await repo.revision(workspaceId, id, tx);
       if (current === null) throw notFound('Project');
       throw revisionConflict(current);
     }
     await recordRevision(tx, workspaceId, updated, options.savedBy);
-    const emitted = await emitEvent(tx, {
+    const emitted = await emitEvent(deps, tx, {
       workspaceId,
       projectId: updated.id,
       type: 'project.updated',

@@ -40,7 +40,7 @@ export function createShareService(deps: ServiceDeps) {
       if (!changes) return found.row;
       const updated = await repo.update(tx, projectId, changes);
       if (!found.row.isEnabled && updated.isEnabled) {
-        const emitted = await emitEvent(tx, {
+        const emitted = await emitEvent(deps, tx, {
           workspaceId,
           projectId,
           type: 'project.published',

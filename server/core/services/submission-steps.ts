@@ -1,11 +1,8 @@
 import type { Db, Tx } from '../platform/db/client.js';
 import type { SubmissionStep } from '../platform/db/schema/index.js';
 import { NEXT_SUBMISSION_STEPS, submissionJob, submissionJobId } from '../jobs/queues.js';
-import { workspaceOwnerEmails } from '../repositories/accounts.js';
-import { addToOutbox, completeOutbox } from '../repositories/outbox.js';
-import { createSubmissionScreenshotRepository } from '../repositories/submission-screenshots.js';
+import { createOutboxRepository } from '../repositories/outbox.js';
 import { createSubmissionStepRepository } from '../repositories/submission-steps.js';
-import { createSubmissionRepository } from '../repositories/submissions.js';
 
 /** File extension of each screenshot type, for storage keys. */
 export const SCREENSHOT_EXTENSIONS: Record<string, string> = {
@@ -19,9 +16,8 @@ export const SCREENSHOT_EXTENSIONS: Record<string, string> = {
  * and own outbox row removal in one transaction. Methods answering outbox ids: rows to hand over after commit.
  */
 export function createSubmissionStepService(db: Db) {
-  const submissions = createSubmissionRepository(db);
   const repo = createSubmissionStepRepository(db);
-  const screenshots = createSubmissionScreenshotRepository(db);
+  const outbox = createOutboxRepository(db);
 
   /** Finishes the step, adds the next steps' rows (and `commit`'s), removes its own; null when the request is gone. */
   async function finish(
@@ -41,22 +37,17 @@ export function createSubmissionStepService(db: Db) {
       if (next.length > 0)
         ids = [
           ...ids,
-          ...(await addToOutbox(
+          ...(await outbox.add(
             tx,
             next.map((nextStep) => submissionJob(submissionId, nextStep)),
           )),
         ];
     }
-    await completeOutbox(tx, submissionJobId(submissionId, step));
+    await outbox.complete(tx, submissionJobId(submissionId, step));
     return finished || (await repo.stepState(submissionId, step, tx)) ? ids : null;
   }
 
   return {
-    /** Takes the step's lease for `leaseMs` and counts the run; only the lease holder counts. */
-    claim: repo.claim,
-    renew: repo.renew,
-    release: repo.release,
-
     /** Records a run's result with `commit` (whose outbox ids join the answer); null when the request is gone. */
     done: (
       submissionId: string,
@@ -71,18 +62,7 @@ export function createSubmissionStepService(db: Db) {
         ? finish(tx, submissionId, step, 'failed', message)
         : db.transaction((t) => finish(t, submissionId, step, 'failed', message)),
 
-    /** Keeps the error of a run that will be retried, for the owner to see. */
-    recordStepError: (submissionId: string, step: SubmissionStep, message: string) =>
-      repo.recordStepError(submissionId, step, message),
-
     /** Removes the outbox row of a step with nothing left to do (finished already, or its request deleted). */
-    forget: (submissionId: string, step: SubmissionStep) => completeOutbox(db, submissionJobId(submissionId, step)),
-
-    byId: submissions.byId,
-    forWork: submissions.forWork,
-    setPdfKey: submissions.setPdfKey,
-    screenshotsForWork: screenshots.screenshotsForWork,
-    setScreenshotStored: screenshots.setScreenshotStored,
-    ownerEmails: (workspaceId: string) => workspaceOwnerEmails(db, workspaceId),
+    forget: (submissionId: string, step: SubmissionStep) => outbox.complete(db, submissionJobId(submissionId, step)),
   };
 }

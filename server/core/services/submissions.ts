@@ -14,7 +14,7 @@ import type { Scene } from '../wire/configurator/index.js';
 import { IDEMPOTENCY_WINDOW_MS } from '../wire/submit-limits.js';
 import { deleteFiles, nudgeDeliveries, type ServiceDeps } from './service-deps.js';
 import type { ShareAccess } from './public-share/share-access.js';
-import { addSubmission } from '../repositories/visitor-counters.js';
+import { createVisitorCounterRepository } from '../repositories/visitor-counters.js';
 import { utcDay } from '../domain/visitor-events/receive-time.js';
 
 /** A public submit as the route parsed it (docs/api.md, Submit). */
@@ -46,6 +46,7 @@ export interface SubmissionServiceDeps extends ServiceDeps {
 export function createSubmissionService(deps: SubmissionServiceDeps) {
   const repo = createSubmissionRepository(deps.db);
   const projects = createProjectRepository(deps.db);
+  const counters = createVisitorCounterRepository(deps.db);
 
   async function get(workspaceId: string, projectId: string, id: string) {
     const found = await repo.get(workspaceId, projectId, id);
@@ -96,8 +97,8 @@ export function createSubmissionService(deps: SubmissionServiceDeps) {
         );
         // Fire and forget: the submission is safe in Postgres; Redis must not delay or fail the answer.
         afterCommit(() => deps.outbox.nudge(created.outbox, deps.log));
-        // The day's submissions counter (docs/api.md, Analytics), in a statement of its own once the request is safe.
-        if (created.created) afterCommit(() => addSubmission(deps.db, access.projectId, utcDay(new Date())));
+        // The day's submissions counter (contract 12.11), in a statement of its own once the request is safe.
+        if (created.created) afterCommit(() => counters.addSubmission(access.projectId, utcDay(new Date())));
         return created.id;
       });
     },
@@ -115,7 +116,7 @@ export function createSubmissionService(deps: SubmissionServiceDeps) {
       const changed = await deps.inTransaction(async ({ tx, afterCommit }) => {
         const result = await repo.setStatus(tx, workspaceId, projectId, id, status);
         if (!result?.changed) return result;
-        const emitted = await emitEvent(tx, {
+        const emitted = await emitEvent(deps, tx, {
           workspaceId,
           projectId,
           type: 'quote.updated',
@@ -141,7 +142,7 @@ export function createSubmissionService(deps: SubmissionServiceDeps) {
         const stepJobIds = SUBMISSION_STEPS.map((step) => submissionJobId(id, step));
         const result = await repo.delete(tx, workspaceId, projectId, id, stepJobIds);
         if (!result) return null;
-        const emitted = await emitEvent(tx, {
+        const emitted = await emitEvent(deps, tx, {
           workspaceId,
           projectId,
           type: 'quote.deleted',

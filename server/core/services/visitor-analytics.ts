@@ -5,8 +5,8 @@ import { decompressScene } from '../domain/scene.js';
 import { analyticsQuery } from '../domain/visitor-events/analytics-query.js';
 import { monthSpans } from '../domain/visitor-events/month-spans.js';
 import { createShareRepository } from '../repositories/shares.js';
-import { projectRevision } from '../repositories/project-revision.js';
-import { readDays, readTopChoices, type DayCounts } from '../repositories/visitor-counters.js';
+import { createProjectRepository } from '../repositories/projects.js';
+import { createVisitorCounterRepository, type DayCounts } from '../repositories/visitor-counters.js';
 import type { ServiceDeps } from './service-deps.js';
 
 /** Parsed scenes kept for labels, by project and revision, bounded by the size of their JSON. */
@@ -52,6 +52,8 @@ function sum(days: readonly DayCounts[]): Totals {
  */
 export function createVisitorAnalyticsService(deps: Pick<ServiceDeps, 'db'>) {
   const shares = createShareRepository(deps.db);
+  const projects = createProjectRepository(deps.db);
+  const counters = createVisitorCounterRepository(deps.db);
   const scenes = new LRUCache<string, { scene: Scene; size: number }>({
     maxSize: SCENES_BYTES,
     maxEntrySize: SCENES_BYTES / 16,
@@ -80,9 +82,9 @@ export function createVisitorAnalyticsService(deps: Pick<ServiceDeps, 'db'>) {
       const { from, to, top: limit } = analyticsQuery(query, now);
       // One round trip for all three; another workspace's counters are read but never answered.
       const [revision, days, top] = await Promise.all([
-        projectRevision(deps.db, workspaceId, projectId),
-        readDays(deps.db, projectId, from, to),
-        readTopChoices(deps.db, projectId, monthSpans({ from, to }), limit),
+        projects.revision(workspaceId, projectId),
+        counters.readDays(projectId, from, to),
+        counters.readTopChoices(projectId, monthSpans({ from, to }), limit),
       ]);
       if (revision === null) throw notFound('Project');
       const scene = top.length > 0 ? await currentScene(workspaceId, projectId, revision) : null;

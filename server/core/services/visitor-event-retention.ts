@@ -1,8 +1,8 @@
-import type { Executor } from '../platform/db/client.js';
+import type { Db } from '../platform/db/client.js';
 import { VISITOR_EVENT_TYPES } from '../wire/configurator/index.js';
 import { utcDay } from '../domain/visitor-events/receive-time.js';
-import { deleteVisitorEventsBefore } from '../repositories/visitor-events.js';
-import { deleteSessionsBefore, foldShardsBefore } from '../repositories/visitor-counters.js';
+import { createVisitorEventRepository } from '../repositories/visitor-events.js';
+import { createVisitorCounterRepository } from '../repositories/visitor-counters.js';
 
 /** Rows deleted or folded per statement: short statements, so the sweep never holds many locks at once. */
 const BATCH = 5000;
@@ -20,21 +20,22 @@ export interface VisitorEventSweepResult {
  * past days' counter shards into one row per day so long-range analytics reads stay small (docs/api.md, Analytics).
  */
 export async function sweepVisitorEvents(
-  db: Executor,
+  db: Db,
   options: { retentionDays: number; now?: Date },
 ): Promise<VisitorEventSweepResult> {
+  const [visitorEvents, counters] = [createVisitorEventRepository(db), createVisitorCounterRepository(db)];
   const now = options.now ?? new Date();
   const before = new Date(now.getTime() - options.retentionDays * DAY_MS);
   let events = 0;
   for (;;) {
-    const deleted = await deleteVisitorEventsBefore(db, VISITOR_EVENT_TYPES, before, BATCH);
+    const deleted = await visitorEvents.deleteVisitorEventsBefore(VISITOR_EVENT_TYPES, before, BATCH);
     events += deleted;
     if (deleted < BATCH) break;
   }
-  const sessions = await deleteSessionsBefore(db, utcDay(new Date(now.getTime() - DAY_MS)));
+  const sessions = await counters.deleteSessionsBefore(utcDay(new Date(now.getTime() - DAY_MS)));
   let folded = 0;
   for (;;) {
-    const rows = await foldShardsBefore(db, utcDay(now), BATCH);
+    const rows = await counters.foldShardsBefore(utcDay(now), BATCH);
     folded += rows;
     if (rows < BATCH) break;
   }

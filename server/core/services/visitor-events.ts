@@ -9,7 +9,7 @@ import {
 import { keptEventTime, utcDay } from '../domain/visitor-events/receive-time.js';
 import { visitorEventRecord, type CheckedVisitorEvent } from '../domain/visitor-events/event-record.js';
 import { visitorDayCounts } from '../domain/visitor-events/day-counts.js';
-import { DELIVERY_ID, WEBHOOK_ID, recordVisitorCall } from '../repositories/visitor-events.js';
+import { DELIVERY_ID, WEBHOOK_ID, createVisitorEventRepository } from '../repositories/visitor-events.js';
 import { randomShard } from '../repositories/visitor-counters.js';
 import { webhookAttemptJob } from '../jobs/queues.js';
 import type { ServiceDeps } from './service-deps.js';
@@ -60,6 +60,7 @@ function checkBatch(scene: Scene, batch: VisitorEventBatch, receivedAt: Date) {
  * counter rows stay locked only inside Postgres until it commits.
  */
 export function createVisitorEventService(deps: VisitorEventServiceDeps) {
+  const visitorEvents = createVisitorEventRepository(deps.db);
   return {
     async record(
       access: ShareAccess,
@@ -81,7 +82,7 @@ export function createVisitorEventService(deps: VisitorEventServiceDeps) {
       // Placeholders the statement fills with each delivery's ids: the job stays queues.ts's.
       const job = webhookAttemptJob({ id: DELIVERY_ID, projectId, webhookId: WEBHOOK_ID }, 1);
       await deps.inTransaction.statement(async ({ afterCommit }) => {
-        const queued = await recordVisitorCall(deps.db, {
+        const queued = await visitorEvents.recordVisitorCall({
           workspaceId,
           projectId,
           createdAt: receivedAt,

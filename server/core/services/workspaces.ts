@@ -1,15 +1,5 @@
 import type { BillingStatus, Person, Role, Workspace } from '../platform/db/schema/index.js';
-import {
-  countOtherOwners,
-  findPersonBySubject,
-  findRole,
-  findSubjectByEmail,
-  findWorkspace,
-  insertPersonWithWorkspace,
-  listMemberships,
-  setMembership,
-  updateWorkspace,
-} from '../repositories/accounts.js';
+import { createAccountRepository } from '../repositories/accounts.js';
 import { AppError, forbidden, notFound } from '../domain/errors.js';
 import { noticeShareChange, type ServiceDeps } from './service-deps.js';
 
@@ -21,15 +11,19 @@ const NEW_WORKSPACE_MODEL_LIMIT = 100;
  * they own), membership and roles, and the operator's changes (billing, model limit).
  */
 export function createWorkspaceService(deps: ServiceDeps) {
-  const { db } = deps;
+  const accounts = createAccountRepository(deps.db);
 
   async function ensurePerson(subject: string, email: string | null): Promise<Person> {
-    const existing = await findPersonBySubject(db, subject);
+    const existing = await accounts.findPersonBySubject(subject);
     if (existing) return existing;
     return deps.inTransaction(async ({ tx }) => {
-      const created = await insertPersonWithWorkspace(tx, { subject, email, modelLimit: NEW_WORKSPACE_MODEL_LIMIT });
+      const created = await accounts.insertPersonWithWorkspace(tx, {
+        subject,
+        email,
+        modelLimit: NEW_WORKSPACE_MODEL_LIMIT,
+      });
       // Another request created the same person a moment ago.
-      return created ?? (await findPersonBySubject(tx, subject))!;
+      return created ?? (await accounts.findPersonBySubject(subject, tx))!;
     });
   }
 
@@ -44,23 +38,23 @@ export function createWorkspaceService(deps: ServiceDeps) {
     ): Promise<{ person: Person; workspaceId: string; role: Role }> {
       const person = await ensurePerson(subject, email);
       const workspaceId = requestedWorkspaceId ?? person.defaultWorkspaceId;
-      const role = workspaceId ? await findRole(db, workspaceId, person.id) : null;
+      const role = workspaceId ? await accounts.findRole(workspaceId, person.id) : null;
       if (!workspaceId || !role) throw forbidden('You are not a member of this workspace.');
       return { person, workspaceId, role };
     },
 
     /** The person with this e-mail (created with a personal workspace when missing). */
     async ensurePersonByEmail(email: string): Promise<Person> {
-      return ensurePerson((await findSubjectByEmail(db, email)) ?? `local|${email}`, email);
+      return ensurePerson((await accounts.findSubjectByEmail(email)) ?? `local|${email}`, email);
     },
 
     /** Adds (or re-roles) a member of an existing workspace; refuses to leave it without an owner. */
     async setMember(workspaceId: string, personId: string, role: Role): Promise<void> {
-      if (!(await findWorkspace(db, workspaceId))) throw notFound('Workspace');
+      if (!(await accounts.findWorkspace(workspaceId))) throw notFound('Workspace');
       if (
         role !== 'owner' &&
-        (await findRole(db, workspaceId, personId)) === 'owner' &&
-        (await countOtherOwners(db, workspaceId, personId)) === 0
+        (await accounts.findRole(workspaceId, personId)) === 'owner' &&
+        (await accounts.countOtherOwners(workspaceId, personId)) === 0
       ) {
         throw new AppError(
           409,
@@ -68,18 +62,18 @@ export function createWorkspaceService(deps: ServiceDeps) {
           `the person is the only owner of workspace ${workspaceId}; refusing to make them ${role}`,
         );
       }
-      await setMembership(db, workspaceId, personId, role);
+      await accounts.setMembership(workspaceId, personId, role);
     },
 
     /** The signed-in person and every workspace they belong to (the console's workspace switcher). */
     async describePerson(personId: string) {
-      const person = await db.query.people.findFirst({ where: (p, { eq }) => eq(p.id, personId) });
+      const person = await accounts.findPerson(personId);
       if (!person) throw notFound('Person');
-      return { person, workspaces: await listMemberships(db, personId) };
+      return { person, workspaces: await accounts.listMemberships(personId) };
     },
 
     async exists(workspaceId: string): Promise<boolean> {
-      return (await findWorkspace(db, workspaceId)) !== null;
+      return (await accounts.findWorkspace(workspaceId)) !== null;
     },
 
     /**
@@ -91,7 +85,7 @@ export function createWorkspaceService(deps: ServiceDeps) {
       changes: { billingStatus?: BillingStatus; modelLimit?: number },
     ): Promise<Workspace> {
       const row = await deps.inTransaction(async ({ tx, afterCommit }) => {
-        const updated = await updateWorkspace(tx, workspaceId, changes);
+        const updated = await accounts.updateWorkspace(tx, workspaceId, changes);
         if (updated && changes.billingStatus) afterCommit(noticeShareChange(deps, { reason: 'billing', workspaceId }));
         return updated;
       });

@@ -5,7 +5,7 @@ import { storageKeys } from '../../platform/storage/index.js';
 import { MAX_MODEL_BYTES, type Libraries, type LibraryItem } from '../../platform/libraries/index.js';
 import type { CpuPool } from '../../platform/cpu-pool.js';
 import { withTimeout } from '../../platform/deadline.js';
-import { completeOutbox } from '../../repositories/outbox.js';
+import { createOutboxRepository } from '../../repositories/outbox.js';
 import { importJobId } from '../../jobs/queues.js';
 import { createImportRepository } from '../../repositories/imports.js';
 import { attributionLine } from '../../domain/libraries/licences.js';
@@ -39,6 +39,7 @@ export interface ImportRunnerOptions {
 
 export function createImportRunner(deps: ServiceDeps, options: ImportRunnerOptions) {
   const repo = createImportRepository(deps.db);
+  const outbox = createOutboxRepository(deps.db);
   const { libraries, connections, assets, cpuPool, callTimeoutMs } = options;
   const tmpRoot = options.tmpRoot ?? tmpdir();
   const downloadTimeoutMs = options.downloadTimeoutMs ?? 300_000;
@@ -49,7 +50,7 @@ export function createImportRunner(deps: ServiceDeps, options: ImportRunnerOptio
     await rm(importTempDir(tmpRoot, job.id), { recursive: true, force: true }).catch(() => {});
     await deps.db.transaction(async (tx) => {
       await repo.fail(tx, job.id, error);
-      await completeOutbox(tx, importJobId(job.id));
+      await outbox.complete(tx, importJobId(job.id));
     });
     await cleanUp(job);
   }
@@ -69,7 +70,7 @@ export function createImportRunner(deps: ServiceDeps, options: ImportRunnerOptio
       const job = await repo.startRun(importId);
       if (!job) return { status: 'missing' };
       if (job.status === 'completed' || job.status === 'failed') {
-        await completeOutbox(deps.db, importJobId(job.id));
+        await outbox.complete(deps.db, importJobId(job.id));
         return { status: job.status };
       }
       if (job.runs > 0) {
@@ -136,7 +137,7 @@ export function createImportRunner(deps: ServiceDeps, options: ImportRunnerOptio
 
         progress.report({ status: 'saving', progress: 90, stage: 'Saving the asset' }, true);
         await progress.flush();
-        await saveImportedAsset({ assets, repo }, { job, item, adapter, attribution, source, checked });
+        await saveImportedAsset({ assets, repo, outbox }, { job, item, adapter, attribution, source, checked });
         clock.lap('save');
         deps.log.info(
           { jobId: job.id, provider: job.provider, ms: clock.laps, poolMs: checked.timings },

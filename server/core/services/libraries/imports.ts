@@ -1,7 +1,7 @@
 import { PROVIDER_IDS, type Asset, type ImportJob, type ProviderId } from '../../platform/db/schema/index.js';
 import { MAX_DOWNLOAD_BYTES, type Libraries, type LibraryItem } from '../../platform/libraries/index.js';
 import { withTimeout } from '../../platform/deadline.js';
-import { addToOutbox } from '../../repositories/outbox.js';
+import { createOutboxRepository } from '../../repositories/outbox.js';
 import { importOutboxJob } from '../../jobs/queues.js';
 import { createImportRepository } from '../../repositories/imports.js';
 import { forbidden, invalidRequest, notFound } from '../../domain/errors.js';
@@ -49,6 +49,7 @@ export interface ImportServiceOptions {
  */
 export function createImportService(deps: ServiceDeps, options: ImportServiceOptions) {
   const repo = createImportRepository(deps.db);
+  const outbox = createOutboxRepository(deps.db);
   const { libraries, connections, assets, timeoutMs } = options;
 
   async function readModel(provider: ProviderId, id: string): Promise<LibraryItem> {
@@ -127,7 +128,7 @@ export function createImportService(deps: ServiceDeps, options: ImportServiceOpt
           licenseAcknowledged: request.acknowledgeLicense === true,
         });
         const job = importOutboxJob(row.id);
-        const [outboxId] = await addToOutbox(tx, [job]);
+        const [outboxId] = await outbox.add(tx, [job]);
         afterCommit(() => deps.outbox?.nudge([{ ...job, id: outboxId }], deps.log));
         return row;
       });

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Db } from '../../platform/db/client.js';
-import type { LibraryB } from '../../platform/libraries/index.js';
-import type { TokenCipher } from '../../platform/token-cipher.js';
+import type { Libraries } from '../../platform/libraries/index.js';
+import { createTokenCipher } from '../../platform/token-cipher.js';
+import type { LibrariesSettings, RedisSettings } from '../../platform/config/pieces.js';
 import { createLibraryConnectionRepository } from '../../repositories/library-connections.js';
 import { LibraryError, providerNotConfigured } from '../../domain/libraries/library-errors.js';
 import type { ServiceLog } from '../service-deps.js';
@@ -11,37 +12,46 @@ import type { ServiceLog } from '../service-deps.js';
  * The person's library_b account (docs/libraries.md): OAuth2 with a single-use `state` kept 10 minutes in
  * Redis; tokens sealed at rest, refreshed on expiry, never returned or logged.
  */
-export interface LibraryConnectionOptions {
+export interface LibraryConnectionDeps {
   db: Db;
   /** Fail-fast Redis: single-use OAuth states. */
   redis: Redis;
-  prefix: string;
-  libraryB: LibraryB;
-  /** null when TOKEN_ENCRYPTION_KEY is not set: connecting is then not available. */
-  cipher: TokenCipher | null;
-  /** Where the library sends the browser back (LIBRARY_B_REDIRECT_URL, else the server's own callback route). */
-  redirectUri: string | null;
-  dashboardUrl: string;
+  libraries: Libraries;
   log: ServiceLog;
-  /** Timeout of each call to the library (LIBRARY_TIMEOUT_MS). */
-  timeoutMs: number;
 }
 
-/** Lifetime of an authorize URL's state (docs/libraries.md, Routes: single use, 10 minutes). */
+/** The settings the server and the worker both load for it; without TOKEN_ENCRYPTION_KEY nothing can connect. */
+export type LibraryConnectionSettings = LibrariesSettings &
+  Pick<RedisSettings, 'queuePrefix'> & { tokenEncryptionKey: string | undefined };
+
+/** Lifetime of an authorize URL's state (interface: single use, valid 10 minutes). */
 const OAUTH_STATE_SECONDS = 600;
 /** A token this close to its expiry is refreshed before use. */
 const REFRESH_MARGIN_MS = 60_000;
 const PROVIDER = 'library_b';
 
-export function createLibraryConnectionService(options: LibraryConnectionOptions) {
-  const { redis, prefix, libraryB, cipher, redirectUri, log } = options;
-  const repo = createLibraryConnectionRepository(options.db);
+/**
+ * Built the same way by every process from its settings. `ownCallback`: where the library sends the browser back
+ * when LIBRARY_B_REDIRECT_URL is unset (the server's callback route; the worker, which never starts an authorize
+ * flow, has none).
+ */
+export function createLibraryConnectionService(
+  deps: LibraryConnectionDeps,
+  settings: LibraryConnectionSettings,
+  ownCallback: string | null = null,
+) {
+  const { redis, log } = deps;
+  const prefix = settings.queuePrefix;
+  const libraryB = deps.libraries.library_b;
+  const cipher = settings.tokenEncryptionKey ? createTokenCipher(settings.tokenEncryptionKey) : null;
+  const redirectUri = settings.libraries.library_b.redirectUrl ?? ownCallback;
+  const repo = createLibraryConnectionRepository(deps.db);
   const stateKey = (state: string) => `${prefix}:oauth:${PROVIDER}:${state}`;
   const available = () => libraryB.importAvailable() && cipher !== null && redirectUri !== null;
-  const signal = () => AbortSignal.timeout(options.timeoutMs);
+  const signal = () => AbortSignal.timeout(settings.libraryTimeoutMs);
 
   function dashboard(status: 'connected' | 'error', reason?: string): string {
-    const url = new URL(options.dashboardUrl);
+    const url = new URL(settings.dashboardUrl);
     url.searchParams.set('provider', PROVIDER);
     url.searchParams.set('status', status);
     if (reason) url.searchParams.set('reason', reason);

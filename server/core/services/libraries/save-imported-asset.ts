@@ -1,7 +1,7 @@
 import type { ImportJob } from '../../platform/db/schema/index.js';
 import { storageKeys } from '../../platform/storage/index.js';
 import type { LibraryAdapter, LibraryItem } from '../../platform/libraries/index.js';
-import { completeOutbox } from '../../repositories/outbox.js';
+import type { createOutboxRepository } from '../../repositories/outbox.js';
 import { importJobId } from '../../jobs/queues.js';
 import type { ImportRepository } from '../../repositories/imports.js';
 import type { importModelInPool } from '../model-checks/import-model-in-pool.js';
@@ -35,7 +35,7 @@ function fileStemOf(name: string): string {
  * in the same transaction; a job ended meanwhile (interrupted) refuses the save.
  */
 export async function saveImportedAsset(
-  services: { assets: AssetService; repo: ImportRepository },
+  services: { assets: AssetService; repo: ImportRepository; outbox: ReturnType<typeof createOutboxRepository> },
   { job, item, adapter, attribution, source, checked }: ImportedModel,
 ): Promise<void> {
   const { readiness } = checked;
@@ -87,7 +87,7 @@ export async function saveImportedAsset(
           readiness: { score: readiness.score, level: readiness.level, checks: readiness.checks },
           notices: readiness.notices,
         });
-        await completeOutbox(tx, importJobId(job.id));
+        await services.outbox.complete(tx, importJobId(job.id));
       },
     },
   );

@@ -4,7 +4,7 @@ import { retryDelayMs, parseRetryAfter } from '../../domain/webhooks/retry-sched
 import { signedHeaders } from '../../domain/webhooks/signature.js';
 import type { Db } from '../../platform/db/client.js';
 import type { SendOutcome, WebhookSender } from '../../platform/webhook-sender.js';
-import { addToOutbox, completeOutbox } from '../../repositories/outbox.js';
+import { createOutboxRepository } from '../../repositories/outbox.js';
 import { webhookAttemptJob, webhookAttemptJobId } from '../../jobs/queues.js';
 import {
   createWebhookDeliveryRepository,
@@ -47,6 +47,7 @@ export type AttemptRun =
 export function createDeliveryAttempts(deps: DeliveryAttemptDeps) {
   const deliveries = createWebhookDeliveryRepository(deps.db);
   const hooks = createWebhookRepository(deps.db);
+  const outbox = createOutboxRepository(deps.db);
   // Attempts running at once share their round trips: a claim or a record waits at most for the
   // statement in progress, then goes with the others that arrived meanwhile.
   const claims = createBatcher((requests: ClaimRequest[]) => deliveries.claimAttempts(requests));
@@ -74,7 +75,7 @@ export function createDeliveryAttempts(deps: DeliveryAttemptDeps) {
       if (current && current.state === 'pending' && current.attempts === attempt)
         return { kind: 'skipped', reason: 'busy' };
       // Gone (its webhook or project was deleted), finished, or a stale job of an earlier attempt.
-      await completeOutbox(deps.db, jobId);
+      await outbox.complete(deps.db, jobId);
       return { kind: 'skipped', reason: current ? 'finished' : 'gone' };
     }
     const { delivery } = claim;
@@ -82,7 +83,7 @@ export function createDeliveryAttempts(deps: DeliveryAttemptDeps) {
       // Disabled webhooks get nothing; the delivery ends without an attempt.
       await deps.db.transaction(async (tx) => {
         await deliveries.settle(tx, deliveryId, 'failed', null);
-        await completeOutbox(tx, jobId);
+        await outbox.complete(tx, jobId);
       });
       return { kind: 'skipped', reason: 'disabled' };
     }
@@ -125,7 +126,7 @@ export function createDeliveryAttempts(deps: DeliveryAttemptDeps) {
         attempt,
         ...outcome,
       });
-      await completeOutbox(tx, jobId);
+      await outbox.complete(tx, jobId);
       if (outcome.delivered) {
         if (!isTest) await hooks.noteOutcome(tx, projectId, webhookId, true);
         await deliveries.settle(tx, deliveryId, 'delivered', null);
@@ -155,7 +156,7 @@ export function createDeliveryAttempts(deps: DeliveryAttemptDeps) {
       const nextAttemptAt = new Date(Date.now() + delayMs);
       await deliveries.settle(tx, deliveryId, 'pending', nextAttemptAt);
       // The retry waits in Postgres; the relay hands it to BullMQ when it is due.
-      await addToOutbox(tx, [{ ...webhookAttemptJob(delivery, attempt + 1), dueInMs: delayMs }]);
+      await outbox.add(tx, [{ ...webhookAttemptJob(delivery, attempt + 1), dueInMs: delayMs }]);
       return { result: 'retrying' as const, nextAttemptAt };
     });
     return { kind: 'attempted', outcome, ...settled };
@@ -167,7 +168,7 @@ export function createDeliveryAttempts(deps: DeliveryAttemptDeps) {
     abandon: (deliveryId: string, attempt: number) =>
       deps.db.transaction(async (tx) => {
         await deliveries.abandon(tx, deliveryId);
-        await completeOutbox(tx, webhookAttemptJobId(deliveryId, attempt));
+        await outbox.complete(tx, webhookAttemptJobId(deliveryId, attempt));
       }),
   };
 }

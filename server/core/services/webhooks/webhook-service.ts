@@ -10,7 +10,7 @@ import {
 import { generateWebhookSecret, secretProblem } from '../../domain/webhooks/signature.js';
 import type { LoggedAttempt, Webhook } from '../../platform/db/schema/index.js';
 import type { OutboxNudger } from '../../jobs/outbox.js';
-import { addToOutbox } from '../../repositories/outbox.js';
+import { createOutboxRepository } from '../../repositories/outbox.js';
 import { webhookAttemptJob } from '../../jobs/queues.js';
 import { emitEvent } from '../events.js';
 import { createProjectRepository } from '../../repositories/projects.js';
@@ -55,6 +55,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
   const hooks = createWebhookRepository(deps.db);
   const deliveries = createWebhookDeliveryRepository(deps.db);
   const projects = createProjectRepository(deps.db);
+  const outbox = createOutboxRepository(deps.db);
 
   async function requireProject(workspaceId: string, projectId: string) {
     if (!(await projects.exists(workspaceId, projectId))) throw notFound('Project');
@@ -158,7 +159,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       }
       const emitted = await deps.inTransaction(async ({ tx, afterCommit }) => {
         if (!(await projects.exists(workspaceId, projectId, tx))) throw notFound('Project');
-        const result = await emitEvent(tx, { workspaceId, projectId, type: event, data });
+        const result = await emitEvent(deps, tx, { workspaceId, projectId, type: event, data });
         afterCommit(() =>
           deps.outbox.nudge(
             result!.deliveries.map((d) => d.outbox),
@@ -187,7 +188,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
           throw conflict('The delivery is still being attempted; its next attempt comes on its own.');
         const reopened = await deliveries.reopen(tx, deliveryId);
         const job = webhookAttemptJob(reopened, reopened.attempts + 1);
-        const ids = await addToOutbox(tx, [job]);
+        const ids = await outbox.add(tx, [job]);
         afterCommit(() =>
           deps.outbox.nudge(
             ids.map((id) => ({ id, ...job })),
