@@ -35,12 +35,12 @@ async function stoolShare(api: string, ownerHeaders: Record<string, string>, nam
       body: JSON.stringify({ name, type: 'configurator', data: { models: [], sceneData: STOOL_SCENE } }),
     })
   ).json();
-  const shared = await (
-    await fetch(`${api}/projects/${created.project.id}/share/enable`, {
-      method: 'POST',
-      headers: { authorization: ownerHeaders.authorization },
-    })
-  ).json();
+  const enabled = await fetch(`${api}/projects/${created.project.id}/share/enable`, {
+    method: 'POST',
+    headers: { authorization: ownerHeaders.authorization },
+  });
+  const shared = await enabled.json();
+  if (!enabled.ok) throw new Error(`bench: enabling a share answered ${enabled.status} ${JSON.stringify(shared)}`);
   return { id: created.project.id, token: shared.settings.shareToken };
 }
 
