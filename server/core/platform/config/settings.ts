@@ -1,6 +1,6 @@
 import 'dotenv/config';
 import ipaddr from 'ipaddr.js';
-import { Type, type StaticDecode, type TEnum, type TSchema, type TStringOptions } from 'typebox';
+import { Type, type StaticDecode, type TEnum, type TOptional, type TSchema, type TStringOptions } from 'typebox';
 import { Format } from 'typebox/format';
 import { Value } from 'typebox/value';
 import { parsePreviousKeys, parseSigningKey } from '../../domain/cart-keys.js';
@@ -88,89 +88,57 @@ interface About {
   default?: string | number;
   shown?: string;
 }
-type Leaf<T extends TSchema, A> = A extends { default: unknown } ? T : ReturnType<typeof Type.Optional<T>>;
+type Leaf<T, A> = A extends { default: unknown } ? T : T extends { default: unknown } ? T : TOptional<T & TSchema>;
 
-/** One environment variable: its schema, annotated with its name and what the settings table says of it. */
-function leaf<T extends TSchema, const A extends About>(env: string, accepts: string, schema: T, about: A) {
+/** One environment variable: its schema, annotated with its name and its row in docs/settings.md. */
+export function env<T extends TSchema, const A extends About>(name: string, schema: T, about: A): Leaf<T, A> {
   const { doc, ...rest } = about;
-  Object.assign(schema, { env, accepts, description: doc, ...rest });
-  return (about.default === undefined ? Type.Optional(schema) : schema) as Leaf<T, A>;
+  Object.assign(schema, { env: name, description: doc, ...rest });
+  return ((schema as { default?: unknown }).default === undefined ? Type.Optional(schema) : schema) as Leaf<T, A>;
 }
-const TTL = { pattern: '^[1-9][0-9]{0,6}[smhd]$', errorMessage: 'a number and a unit (s, m, h, d), as 7d' };
+const accepting = <T extends TSchema>(accepts: string, schema: T) => Object.assign(schema, { accepts });
+const decoded = <R>(accepts: string, options: TStringOptions, decode: (v: string) => R) =>
+  accepting(accepts, Type.Decode(Type.String(options), decode));
 const TTL_S: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
-const decoded = <R>(options: TStringOptions, decode: (v: string) => R) => Type.Decode(Type.String(options), decode);
 
-/** The kinds of setting pieces.ts declares. */
+/** The kinds of setting pieces.ts declares; `accepts` is what docs/settings.md says a value looks like. */
 export const kind = {
-  text: <const A extends About>(env: string, accepts: string, about: A, options: TStringOptions = {}) =>
-    leaf(env, accepts, Type.String(options), about),
-  int: <const A extends About>(env: string, minimum: number, maximum: number, about: A, accepts?: string) =>
-    leaf(
-      env,
-      accepts ?? (maximum === INT32_MAX ? `integer, at least ${minimum}` : `integer ${minimum} to ${maximum}`),
-      Type.Integer({ minimum, maximum }),
-      about,
-    ),
-  millis: <const A extends About>(env: string, about: A) => kind.int(env, 1, INT32_MAX, about, 'milliseconds'),
-  oneOf: <const V extends readonly string[], const A extends About>(env: string, values: V, about: A) =>
-    leaf(env, values.map((v) => `\`${v}\``).join(', '), Type.Enum(values) as TEnum<[...V]>, about),
-  bool: (env: string, about: Omit<About, 'default'>) =>
-    leaf(
-      env,
-      '`0`, `1`',
+  text: (accepts: string, options: TStringOptions = {}) => accepting(accepts, Type.String(options)),
+  int: (minimum: number, maximum = INT32_MAX, accepts = `integer ${minimum} to ${maximum}`) =>
+    accepting(maximum === INT32_MAX ? `integer, at least ${minimum}` : accepts, Type.Integer({ minimum, maximum })),
+  millis: () => accepting('milliseconds', Type.Integer({ minimum: 1, maximum: INT32_MAX })),
+  oneOf: <const V extends string[]>(...values: V) =>
+    accepting(values.map((v) => `\`${v}\``).join(', '), Type.Enum(values) as TEnum<V>),
+  /** `1` or `true` turns it on; off by default. */
+  bool: () =>
+    Object.assign(
       Type.Decode(Type.Enum(['0', '1', 'true', 'false']), (v) => v === '1' || v === 'true'),
       {
-        ...about,
-        default: '0',
+        accepts: '`0`, `1`',
+        default: '0' as const,
       },
     ),
-  url: <const A extends About>(env: string, about: A) =>
-    leaf(env, 'http(s) URL', Type.String({ format: 'url' }), about),
-  /** A URL that others are appended to: its trailing slash is dropped. */
-  base: <const A extends About>(env: string, about: A) =>
-    leaf(
-      env,
-      'http(s) URL',
-      decoded({ format: 'url' }, (v) => v.replace(/\/$/, '')),
-      about,
-    ),
+  url: () => accepting('http(s) URL', Type.String({ format: 'url' })),
+  /** A URL others are appended to: its trailing slash is dropped. */
+  base: () => decoded('http(s) URL', { format: 'url' }, (v) => v.replace(/\/$/, '')),
   /** A secret: only its length is checked and reported. */
-  secret: <const A extends About>(env: string, minLength: number, about: A) =>
-    leaf(env, `secret, ${minLength}+ characters`, Type.String({ minLength }), about),
-  host: <const A extends About>(env: string, about: A) =>
-    leaf(env, 'host name or IP', Type.String({ format: 'host' }), about),
-  rate: <const A extends About>(env: string, about: A) =>
-    leaf(env, '`count/window`', decoded({ format: 'rate' }, parseRate), about),
-  durations: <const A extends About>(env: string, about: A) =>
-    leaf(
-      env,
-      '1 to 20 durations (`ms`, `s`, `m`, `h`)',
-      decoded({ format: 'durations' }, (v) => v.split(',').map(ms)),
-      about,
-    ),
-  list: <const A extends About>(env: string, format: 'proxies' | 'origins', accepts: string, about: A) =>
-    leaf(env, accepts, decoded({ format }, list), about),
-  cartKey: <const A extends About>(env: string, about: A) =>
-    leaf(
-      env,
-      'a P-256 private key: PKCS#8 PEM or JWK',
-      decoded({ format: 'cart-key' }, (v) => parseSigningKey(v)),
-      about,
-    ),
+  secret: (minLength: number) => accepting(`secret, ${minLength}+ characters`, Type.String({ minLength })),
+  host: () => accepting('host name or IP', Type.String({ format: 'host' })),
+  rate: () => decoded('`count/window`', { format: 'rate' }, parseRate),
+  durations: () =>
+    decoded('1 to 20 durations (`ms`, `s`, `m`, `h`)', { format: 'durations' }, (v) => v.split(',').map(ms)),
+  list: (accepts: string, format: 'proxies' | 'origins') => decoded(accepts, { format }, list),
   /** A lifetime as a number and a unit (`7d`), in seconds. */
-  ttl: <const A extends About>(env: string, about: A) =>
-    leaf(
-      env,
+  ttl: () =>
+    decoded(
       'a duration: `s`, `m`, `h` or `d`',
-      decoded(TTL, (v) => Number(v.slice(0, -1)) * TTL_S[v.at(-1)!]),
-      about,
+      { pattern: '^[1-9][0-9]{0,6}[smhd]$', errorMessage: 'a number and a unit (s, m, h, d), as 7d' },
+      (v) => Number(v.slice(0, -1)) * TTL_S[v.at(-1)!],
     ),
-  cartPublicKeys: <const A extends About>(env: string, about: A) =>
-    leaf(
-      env,
-      'SPKI PEM blocks, a JSON array of JWKs or a JWK Set',
-      decoded({ format: 'cart-public-keys' }, (v) => parsePreviousKeys(v) ?? []),
-      about,
+  cartKey: () => decoded('a P-256 private key: PKCS#8 PEM or JWK', { format: 'cart-key' }, parseSigningKey),
+  cartPublicKeys: () =>
+    decoded('SPKI PEM blocks, a JSON array of JWKs or a JWK Set', { format: 'cart-public-keys' }, (v) =>
+      v ? (parsePreviousKeys(v) ?? []) : [],
     ),
 };
 
