@@ -1,13 +1,11 @@
 import 'dotenv/config';
+import { Ajv } from 'ajv';
 import ipaddr from 'ipaddr.js';
-import { Type, type StaticDecode, type TEnum, type TOptional, type TSchema, type TStringOptions } from 'typebox';
-import { Format } from 'typebox/format';
-import { Value } from 'typebox/value';
 import { parsePreviousKeys, parseSigningKey } from '../../domain/cart-keys.js';
 
 /**
  * The one place that reads process.env. Each setting is a JSON Schema leaf naming its variable (pieces.ts,
- * docs/settings.md), checked by TypeBox at boot; a message completes "NAME must be ...".
+ * docs/settings.md), checked by Ajv at boot; a message completes "NAME must be ...".
  */
 
 export class ConfigError extends Error {
@@ -79,8 +77,27 @@ const FORMATS: Record<string, { check: (v: string) => boolean; must: string; got
     got: 'never',
   },
 };
+// Compiled once per process (Ajv caches by schema) and run once, so no meta-schema check, optimizing or messages:
+// the kinds below build the schemas and problem() words each failure. The annotations are keywords Ajv ignores.
+const ajv = new Ajv({ allErrors: true, validateSchema: false, messages: false, code: { optimize: false } });
+ajv.addVocabulary(['env', 'accepts', 'shown', 'requiredWhen', 'errorMessage', 'decode', 'allOrNone']);
 for (const [name, { check, got }] of Object.entries(FORMATS))
-  Format.Set(name, got === 'bad entries' ? (v) => list(v).every(check) : check);
+  ajv.addFormat(name, got === 'bad entries' ? (v: string) => list(v).every(check) : check);
+
+/** A JSON Schema node; a leaf names its variable, says what docs/settings.md shows and how its value decodes. */
+export interface Node {
+  type: 'string' | 'integer' | 'object';
+  env?: string;
+  properties?: Record<string, Node>;
+  decode?: (value: string) => unknown;
+  [keyword: string]: unknown;
+}
+/** A node whose value loads as a `T`; `Unset`: it may be left unset. Both are phantoms, for the types only. */
+export type Schema<T, Unset extends boolean = boolean> = Node & { '~value'?: T; '~unset'?: Unset };
+export type Static<S> = S extends Schema<infer T> ? T : never;
+type Props<P> = { [K in keyof P as P[K] extends Schema<unknown, true> ? K : never]?: Static<P[K]> } & {
+  [K in keyof P as P[K] extends Schema<unknown, true> ? never : K]: Static<P[K]>;
+};
 
 /** What docs/settings.md says about a setting; `{NAME}` in a default stands for that setting's value. */
 interface About {
@@ -88,61 +105,73 @@ interface About {
   default?: string | number;
   shown?: string;
 }
-type Leaf<T, A> = A extends { default: unknown } ? T : T extends { default: unknown } ? T : TOptional<T & TSchema>;
 
 /** One environment variable: its schema, annotated with its name and its row in docs/settings.md. */
-export function env<T extends TSchema, const A extends About>(name: string, schema: T, about: A): Leaf<T, A> {
+export function env<T, U extends boolean, const A extends About>(name: string, schema: Schema<T, U>, about: A) {
   const { doc, ...rest } = about;
-  Object.assign(schema, { env: name, description: doc, ...rest });
-  return ((schema as { default?: unknown }).default === undefined ? Type.Optional(schema) : schema) as Leaf<T, A>;
+  return Object.assign(schema, { env: name, description: doc, ...rest }) as Schema<
+    T,
+    A extends { default: unknown } ? false : U
+  >;
 }
-const accepting = <T extends TSchema>(accepts: string, schema: T) => Object.assign(schema, { accepts });
-const decoded = <R>(accepts: string, options: TStringOptions, decode: (v: string) => R) =>
-  accepting(accepts, Type.Decode(Type.String(options), decode));
+export const group = <P extends Record<string, Node>>(properties: P) =>
+  ({ type: 'object', properties }) as Schema<Props<P>, false>;
+/** A group set whole or not at all: each of its settings is then required. */
+export const allOrNone = <T>(schema: Schema<T, false>) =>
+  Object.assign(schema, { allOrNone: true }) as Schema<Required<T>, true>;
+
+interface Options {
+  pattern?: string;
+  errorMessage?: string;
+  requiredWhen?: string;
+  minLength?: number;
+}
+/** A leaf that may be unset; without `decode` its value is the (string or integer) text itself. */
+const leaf = <T = string>(accepts: string, schema: object, decode?: (v: string) => T) =>
+  ({ type: 'string', ...schema, accepts, decode }) as Schema<T, true>;
 const TTL_S: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
 
 /** The kinds of setting pieces.ts declares; `accepts` is what docs/settings.md says a value looks like. */
 export const kind = {
-  text: (accepts: string, options: TStringOptions = {}) => accepting(accepts, Type.String(options)),
+  text: (accepts: string, options: Options = {}) => leaf(accepts, options),
   int: (minimum: number, maximum = INT32_MAX, accepts = `integer ${minimum} to ${maximum}`) =>
-    accepting(maximum === INT32_MAX ? `integer, at least ${minimum}` : accepts, Type.Integer({ minimum, maximum })),
-  millis: () => accepting('milliseconds', Type.Integer({ minimum: 1, maximum: INT32_MAX })),
+    leaf<number>(maximum === INT32_MAX ? `integer, at least ${minimum}` : accepts, {
+      type: 'integer',
+      minimum,
+      maximum,
+    }),
+  millis: () => leaf<number>('milliseconds', { type: 'integer', minimum: 1, maximum: INT32_MAX }),
   oneOf: <const V extends string[]>(...values: V) =>
-    accepting(values.map((v) => `\`${v}\``).join(', '), Type.Enum(values) as TEnum<V>),
+    leaf<V[number]>(values.map((v) => `\`${v}\``).join(', '), { enum: values }),
   /** `1` or `true` turns it on; off by default. */
   bool: () =>
-    Object.assign(
-      Type.Decode(Type.Enum(['0', '1', 'true', 'false']), (v) => v === '1' || v === 'true'),
-      {
-        accepts: '`0`, `1`',
-        default: '0' as const,
-      },
-    ),
-  url: () => accepting('http(s) URL', Type.String({ format: 'url' })),
+    leaf('`0`, `1`', { enum: ['0', '1', 'true', 'false'], default: '0' }, (v) => v === '1' || v === 'true') as Schema<
+      boolean,
+      false
+    >,
+  url: () => leaf('http(s) URL', { format: 'url' }),
   /** A URL others are appended to: its trailing slash is dropped. */
-  base: () => decoded('http(s) URL', { format: 'url' }, (v) => v.replace(/\/$/, '')),
+  base: () => leaf('http(s) URL', { format: 'url' }, (v) => v.replace(/\/$/, '')),
   /** A secret: only its length is checked and reported. */
-  secret: (minLength: number) => accepting(`secret, ${minLength}+ characters`, Type.String({ minLength })),
-  host: () => accepting('host name or IP', Type.String({ format: 'host' })),
-  rate: () => decoded('`count/window`', { format: 'rate' }, parseRate),
+  secret: (minLength: number) => leaf(`secret, ${minLength}+ characters`, { minLength }),
+  host: () => leaf('host name or IP', { format: 'host' }),
+  rate: () => leaf('`count/window`', { format: 'rate' }, parseRate),
   durations: () =>
-    decoded('1 to 20 durations (`ms`, `s`, `m`, `h`)', { format: 'durations' }, (v) => v.split(',').map(ms)),
-  list: (accepts: string, format: 'proxies' | 'origins') => decoded(accepts, { format }, list),
+    leaf('1 to 20 durations (`ms`, `s`, `m`, `h`)', { format: 'durations' }, (v) => v.split(',').map(ms)),
+  list: (accepts: string, format: 'proxies' | 'origins') => leaf(accepts, { format }, list),
   /** A lifetime as a number and a unit (`7d`), in seconds. */
   ttl: () =>
-    decoded(
+    leaf(
       'a duration: `s`, `m`, `h` or `d`',
       { pattern: '^[1-9][0-9]{0,6}[smhd]$', errorMessage: 'a number and a unit (s, m, h, d), as 7d' },
       (v) => Number(v.slice(0, -1)) * TTL_S[v.at(-1)!],
     ),
-  cartKey: () => decoded('a P-256 private key: PKCS#8 PEM or JWK', { format: 'cart-key' }, parseSigningKey),
+  cartKey: () => leaf('a P-256 private key: PKCS#8 PEM or JWK', { format: 'cart-key' }, parseSigningKey),
   cartPublicKeys: () =>
-    decoded('SPKI PEM blocks, a JSON array of JWKs or a JWK Set', { format: 'cart-public-keys' }, (v) =>
+    leaf('SPKI PEM blocks, a JSON array of JWKs or a JWK Set', { format: 'cart-public-keys' }, (v) =>
       v ? (parsePreviousKeys(v) ?? []) : [],
     ),
 };
-
-type Node = TSchema & { env?: string; properties?: Record<string, Node> } & Partial<Record<string, unknown>>;
 
 /** `items` (a listing of `a, b, c`) as a message says it: `a or b`, `one of a, b or c`. */
 const oneOf = (items: readonly unknown[]) =>
@@ -165,11 +194,19 @@ function problem(env: string, node: Node, value: string): string {
   return `${env} must be ${must.replace('{default}', String(node.default))}${got}`;
 }
 
+/** A checked value with each leaf's `decode` applied. */
+const decoded = (node: Node, value: unknown): unknown =>
+  node.properties
+    ? value && Object.fromEntries(Object.entries(value).map(([key, v]) => [key, decoded(node.properties![key], v)]))
+    : node.decode && value !== undefined
+      ? node.decode(value as string)
+      : value;
+
 /**
  * Reads and checks the variables `schema` names (default: the environment with `.env`); empty counts as unset.
  * Every problem is reported at once, on one line, as a ConfigError.
  */
-export function loadSettings<T extends TSchema>(schema: T, source = process.env): StaticDecode<T> {
+export function loadSettings<S extends Node>(schema: S, source = process.env): Static<S> {
   const values: Record<string, string | undefined> = {};
   const leaves: Record<string, Node> = {};
   const problems: string[] = [];
@@ -177,7 +214,7 @@ export function loadSettings<T extends TSchema>(schema: T, source = process.env)
     if (node.properties) {
       const entries = Object.entries(node.properties).map(([key, child]) => [key, read(child)] as const);
       const set = entries.filter(([, v]) => v !== undefined);
-      if (!node['~optional'] || set.length === entries.length) return Object.fromEntries(set);
+      if (!node.allOrNone || set.length === entries.length) return Object.fromEntries(set);
       const names = Object.values(node.properties).map((child) => child.env);
       if (set.length > 0) problems.push(`${names.join(' and ')} go together: set both or neither`);
       return undefined;
@@ -191,19 +228,20 @@ export function loadSettings<T extends TSchema>(schema: T, source = process.env)
     return node.type === 'integer' && /^[0-9]+$/.test(value ?? '') ? Number(value) : value;
   };
   const raw = read(schema);
+  const validate = ajv.compile(schema);
   const at = (path: string) =>
     path
       .split('/')
       .slice(1)
       .reduce<Node>((node, key) => node.properties![key], schema);
-  const failed = new Set([...Value.Errors(schema, raw)].map((error) => at(error.instancePath).env));
+  const failed = new Set(validate(raw) ? [] : validate.errors!.map((error) => at(error.instancePath).env));
   // A default is checked through the settings it names, which report themselves.
   for (const env of failed) if (env && source[env]) problems.push(problem(env, leaves[env], values[env]!));
   if (problems.length > 0)
     throw new ConfigError(
       problems.length === 1 ? problems[0] : `${problems.length} invalid settings: ${problems.join('; ')}`,
     );
-  return Value.Decode(schema, raw);
+  return decoded(schema, raw) as Static<S>;
 }
 
 /** Fails at boot with a clear message when a secret the process needs is missing. */
