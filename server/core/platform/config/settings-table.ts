@@ -1,6 +1,5 @@
 import { ALL_SETTINGS, SCHEMAS } from './pieces.js';
-
-type Node = { env?: string; properties?: Record<string, Node>; [annotation: string]: unknown };
+import type { Node } from './settings.js';
 const leaves = (schema: object): Node[] => {
   const node = schema as Node;
   return node.properties ? Object.values(node.properties).flatMap(leaves) : [node];

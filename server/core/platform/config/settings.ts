@@ -25,11 +25,7 @@ const ms = (duration: string) => {
   return unit ? Number(amount) * UNIT_MS[unit as keyof typeof UNIT_MS] : NaN;
 };
 const parseRate = (v: string): RateLimit => ({ max: Number(v.split('/')[0]), timeWindow: ms(v.split('/')[1] ?? '') });
-const list = (v: string) =>
-  v
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
+const list = (v: string) => v.split(',').flatMap((s) => s.trim() || []);
 const isHttpUrl = (v: string) => /^https?:\/\/./i.test(v) && URL.canParse(v) && new URL(v).hostname !== '';
 const isOrigin = (v: string) => /^https?:\/\/./.test(v) && URL.canParse(v) && new URL(v).origin === v;
 const isProxy = (v: string) =>
@@ -77,16 +73,15 @@ const FORMATS: Record<string, { check: (v: string) => boolean; must: string; got
     got: 'never',
   },
 };
-// Compiled once per process (Ajv caches by schema) and run once, so no meta-schema check, optimizing or messages:
-// the kinds below build the schemas and problem() words each failure. The annotations are keywords Ajv ignores.
-const ajv = new Ajv({ allErrors: true, validateSchema: false, messages: false, code: { optimize: false } });
+// Compiled once per process (Ajv caches by schema) and run once: no meta-schema check and no messages (the
+// kinds build the schemas, problem() words failures). The annotations are keywords Ajv ignores.
+const ajv = new Ajv({ allErrors: true, verbose: true, validateSchema: false, messages: false });
 ajv.addVocabulary(['env', 'accepts', 'shown', 'requiredWhen', 'errorMessage', 'decode', 'allOrNone']);
 for (const [name, { check, got }] of Object.entries(FORMATS))
   ajv.addFormat(name, got === 'bad entries' ? (v: string) => list(v).every(check) : check);
 
 /** A JSON Schema node; a leaf names its variable, says what docs/settings.md shows and how its value decodes. */
 export interface Node {
-  type: 'string' | 'integer' | 'object';
   env?: string;
   properties?: Record<string, Node>;
   decode?: (value: string) => unknown;
@@ -100,19 +95,13 @@ type Props<P> = { [K in keyof P as P[K] extends Schema<unknown, true> ? K : neve
 };
 
 /** What docs/settings.md says about a setting; `{NAME}` in a default stands for that setting's value. */
-interface About {
-  doc: string;
-  default?: string | number;
-  shown?: string;
-}
+type About = { doc: string; default?: string | number; shown?: string };
+type Unset<A, U> = A extends { default: unknown } ? false : U;
 
 /** One environment variable: its schema, annotated with its name and its row in docs/settings.md. */
 export function env<T, U extends boolean, const A extends About>(name: string, schema: Schema<T, U>, about: A) {
   const { doc, ...rest } = about;
-  return Object.assign(schema, { env: name, description: doc, ...rest }) as Schema<
-    T,
-    A extends { default: unknown } ? false : U
-  >;
+  return Object.assign(schema, { env: name, description: doc, ...rest }) as Schema<T, Unset<A, U>>;
 }
 export const group = <P extends Record<string, Node>>(properties: P) =>
   ({ type: 'object', properties }) as Schema<Props<P>, false>;
@@ -120,35 +109,24 @@ export const group = <P extends Record<string, Node>>(properties: P) =>
 export const allOrNone = <T>(schema: Schema<T, false>) =>
   Object.assign(schema, { allOrNone: true }) as Schema<Required<T>, true>;
 
-interface Options {
-  pattern?: string;
-  errorMessage?: string;
-  requiredWhen?: string;
-  minLength?: number;
-}
 /** A leaf that may be unset; without `decode` its value is the (string or integer) text itself. */
-const leaf = <T = string>(accepts: string, schema: object, decode?: (v: string) => T) =>
-  ({ type: 'string', ...schema, accepts, decode }) as Schema<T, true>;
+const leaf = <T = string, U extends boolean = true>(accepts: string, schema: object, decode?: (v: string) => T) =>
+  ({ type: 'string', ...schema, accepts, decode }) as Schema<T, U>;
+const integer = (accepts: string, minimum: number, maximum = INT32_MAX) =>
+  leaf<number>(accepts, { type: 'integer', minimum, maximum });
 const TTL_S: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
 
 /** The kinds of setting pieces.ts declares; `accepts` is what docs/settings.md says a value looks like. */
 export const kind = {
-  text: (accepts: string, options: Options = {}) => leaf(accepts, options),
-  int: (minimum: number, maximum = INT32_MAX, accepts = `integer ${minimum} to ${maximum}`) =>
-    leaf<number>(maximum === INT32_MAX ? `integer, at least ${minimum}` : accepts, {
-      type: 'integer',
-      minimum,
-      maximum,
-    }),
-  millis: () => leaf<number>('milliseconds', { type: 'integer', minimum: 1, maximum: INT32_MAX }),
+  text: (accepts: string, options: object = {}) => leaf(accepts, options),
+  int: (min: number, max = INT32_MAX) =>
+    integer(max === INT32_MAX ? `integer, at least ${min}` : `integer ${min} to ${max}`, min, max),
+  millis: () => integer('milliseconds', 1),
   oneOf: <const V extends string[]>(...values: V) =>
     leaf<V[number]>(values.map((v) => `\`${v}\``).join(', '), { enum: values }),
   /** `1` or `true` turns it on; off by default. */
   bool: () =>
-    leaf('`0`, `1`', { enum: ['0', '1', 'true', 'false'], default: '0' }, (v) => v === '1' || v === 'true') as Schema<
-      boolean,
-      false
-    >,
+    leaf<boolean, false>('`0`, `1`', { enum: ['0', '1', 'true', 'false'], default: '0' }, (v) => /^(1|true)$/.test(v)),
   url: () => leaf('http(s) URL', { format: 'url' }),
   /** A URL others are appended to: its trailing slash is dropped. */
   base: () => leaf('http(s) URL', { format: 'url' }, (v) => v.replace(/\/$/, '')),
@@ -184,17 +162,11 @@ function problem(env: string, node: Node, value: string): string {
     format?.must ??
     (node.enum ? oneOf(node.enum as string[]) : undefined) ??
     (node.minLength ? `at least ${node.minLength} characters` : `an integer from ${node.minimum} to ${node.maximum}`);
-  const bad =
-    format?.got === 'bad entries'
-      ? list(value)
-          .filter((v) => !format.check(v))
-          .join(',')
-      : value;
+  const bad = format?.got === 'bad entries' ? String(list(value).filter((v) => !format.check(v))) : value;
   const got = format?.got === 'never' ? '' : ` (got ${node.minLength ? value.length : JSON.stringify(bad)})`;
   return `${env} must be ${must.replace('{default}', String(node.default))}${got}`;
 }
 
-/** A checked value with each leaf's `decode` applied. */
 const decoded = (node: Node, value: unknown): unknown =>
   node.properties
     ? value && Object.fromEntries(Object.entries(value).map(([key, v]) => [key, decoded(node.properties![key], v)]))
@@ -208,7 +180,6 @@ const decoded = (node: Node, value: unknown): unknown =>
  */
 export function loadSettings<S extends Node>(schema: S, source = process.env): Static<S> {
   const values: Record<string, string | undefined> = {};
-  const leaves: Record<string, Node> = {};
   const problems: string[] = [];
   const read = (node: Node): unknown => {
     if (node.properties) {
@@ -224,19 +195,13 @@ export function loadSettings<S extends Node>(schema: S, source = process.env): S
     const value = source[env] || fallback?.replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? '');
     const [when, is] = (node.requiredWhen as string | undefined)?.split('=') ?? [];
     if (when && values[when] === is && !value) problems.push(`${env} (${when}=${is}) is not set`);
-    [values[env], leaves[env]] = [value, node];
+    values[env] = value;
     return node.type === 'integer' && /^[0-9]+$/.test(value ?? '') ? Number(value) : value;
   };
   const raw = read(schema);
-  const validate = ajv.compile(schema);
-  const at = (path: string) =>
-    path
-      .split('/')
-      .slice(1)
-      .reduce<Node>((node, key) => node.properties![key], schema);
-  const failed = new Set(validate(raw) ? [] : validate.errors!.map((error) => at(error.instancePath).env));
+  const failed = new Set(ajv.validate(schema, raw) ? [] : ajv.errors!.map((error) => error.parentSchema as Node));
   // A default is checked through the settings it names, which report themselves.
-  for (const env of failed) if (env && source[env]) problems.push(problem(env, leaves[env], values[env]!));
+  for (const { env, ...node } of failed) if (env && source[env]) problems.push(problem(env, node, values[env]!));
   if (problems.length > 0)
     throw new ConfigError(
       problems.length === 1 ? problems[0] : `${problems.length} invalid settings: ${problems.join('; ')}`,
