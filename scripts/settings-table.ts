@@ -1,13 +1,11 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
-import { withSettingsTable } from '#core/platform/config/settings-table.js';
+import { settingsDoc } from '#core/platform/config/settings-table.js';
 
-/** `npm run docs:settings`: rewrites README.md's settings table from the settings' declarations (pieces.ts). */
-const readmePath = fileURLToPath(new URL('../README.md', import.meta.url));
-const readme = await readFile(readmePath, 'utf8');
-const updated = withSettingsTable(readme);
-if (updated === readme) console.log('README.md: the settings table is current');
+/** `npm run docs:settings`: rewrites docs/settings.md from the settings' schema (pieces.ts). */
+const path = new URL('../docs/settings.md', import.meta.url);
+const current = await readFile(path, 'utf8').catch(() => '');
+if (current === settingsDoc()) console.log('docs/settings.md is current');
 else {
-  await writeFile(readmePath, updated);
-  console.log('README.md: settings table rewritten');
+  await writeFile(path, settingsDoc());
+  console.log('docs/settings.md rewritten');
 }

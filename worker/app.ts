@@ -8,7 +8,7 @@ import { startOutboxRelay } from './outbox-relay.js';
 import { JOBS } from './jobs/index.js';
 import { familyOptions } from './jobs/queue-family.js';
 import { UnknownJobError, jobOptions, runJob, type JobRegistry, type WorkerDeps } from './jobs/define-job.js';
-import { storageSweep } from './jobs/storage-sweep.js';
+import { STORAGE_SWEEP_INTERVAL_MS, storageSweep } from './jobs/storage-sweep.js';
 import { VISITOR_EVENT_SWEEP_INTERVAL_MS, visitorEventSweep } from './jobs/visitor-event-sweep.js';
 import { CONFIGURATION_SWEEP_INTERVAL_MS, configurationSweep } from './jobs/configuration-sweep.js';
 
@@ -106,7 +106,7 @@ export async function startWorker(config: WorkerConfig, options: StartWorkerOpti
 
   // Idempotent across workers: each scheduler's id is fixed, so N workers keep one schedule.
   for (const [type, every] of [
-    [storageSweep, config.storage.sweepIntervalMs],
+    [storageSweep, STORAGE_SWEEP_INTERVAL_MS],
     [visitorEventSweep, VISITOR_EVENT_SWEEP_INTERVAL_MS],
     [configurationSweep, CONFIGURATION_SWEEP_INTERVAL_MS],
   ] as const) {

@@ -16,6 +16,9 @@ declare module 'fastify' {
   }
 }
 
+/** Bound of the kept answers' bodies and headers, in bytes. */
+const CACHE_MAX_BYTES = 64 * 1024 * 1024;
+
 /** Options of the read cache plugin. */
 export interface ReadCachePluginOptions {
   settings: RedisSettings & BffCacheSettings;
@@ -29,7 +32,7 @@ export interface ReadCachePluginOptions {
  */
 export default fp(
   async function readCachePlugin(app: FastifyInstance, { settings, waitMs = 2000 }: ReadCachePluginOptions) {
-    const cache = createReadCache({ ttlMs: settings.bffCache.ttlMs, maxBytes: settings.bffCache.maxBytes });
+    const cache = createReadCache({ ttlMs: settings.bffCacheTtlMs, maxBytes: CACHE_MAX_BYTES });
     const feed = createShareChangeFeed({
       subscriber: createRedis(settings.redisUrl, 'worker'),
       redis: app.redis,

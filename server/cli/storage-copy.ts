@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import path from 'node:path';
 import { loadSettings } from '../core/platform/config/settings.js';
-import * as piece from '../core/platform/config/pieces.js';
+import { SCHEMAS } from '../core/platform/config/pieces.js';
 import { createLocalDriver } from '../core/platform/storage/local-driver.js';
 import { createS3Driver } from '../core/platform/storage/s3-driver.js';
 import { copyObjects } from '../core/platform/storage/copy-objects.js';
@@ -54,7 +54,7 @@ async function main(): Promise<void> {
   }
   loadRuntimeEnv();
   // The bucket's settings whatever STORAGE_DRIVER says: this command is how one moves to s3.
-  const { storage: settings } = loadSettings([piece.storage], { ...process.env, STORAGE_DRIVER: 's3' });
+  const { storage: settings } = loadSettings(SCHEMAS.worker, { ...process.env, STORAGE_DRIVER: 's3' });
   const from = path.resolve(args.from ?? process.env.STORAGE_DIR ?? '.data/storage');
   const source = createLocalDriver(from);
   const target = createS3Driver(settings.s3);

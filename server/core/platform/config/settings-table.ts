@@ -1,41 +1,35 @@
-import { ALL_PIECES } from './pieces.js';
-import type { ProcessName, Setting } from './settings.js';
+import { ALL_SETTINGS, SCHEMAS } from './pieces.js';
+import type { Node } from './settings.js';
+const leaves = (schema: object): Node[] => {
+  const node = schema as Node;
+  return node.properties ? Object.values(node.properties).flatMap(leaves) : [node];
+};
+const readers = (env: string) => {
+  const names = Object.entries(SCHEMAS).filter(([, schema]) => leaves(schema).some((leaf) => leaf.env === env));
+  return names.length === 3 ? 'all' : names.map(([name]) => name).join(', ');
+};
+const shown = ({ shown, default: value }: Node) =>
+  shown ?? (value === undefined ? 'unset' : value === '' ? 'empty' : `\`${String(value).replace(/[{}]/g, '')}\``);
 
-const BEGIN = '<!-- settings:begin -->';
-const END = '<!-- settings:end -->';
-const PROCESS_ORDER: readonly ProcessName[] = ['server', 'worker', 'bff'];
-
-const cell = (text: string) => text.replace(/\|/g, '\\|');
-
-function shownDefault(setting: Setting): string {
-  if (setting.shown !== undefined) return setting.shown;
-  if (setting.default === undefined) return 'unset';
-  return setting.default === '' ? 'empty' : `\`${setting.default}\``;
-}
-
-/** The README's settings table, one row per setting, from the pieces' declarations. */
-function settingsTable(): string {
-  const rows = new Map<string, { setting: Setting; processes: Set<ProcessName> }>();
-  for (const piece of ALL_PIECES)
-    for (const [name, setting] of Object.entries(piece.settings)) {
-      const row = rows.get(name) ?? { setting, processes: new Set() };
-      for (const process of piece.processes) row.processes.add(process);
-      rows.set(name, row);
-    }
-  const lines = ['| name | default | accepts | read by | meaning |', '|---|---|---|---|---|'];
-  for (const [name, { setting, processes }] of rows) {
-    const readBy =
-      processes.size === PROCESS_ORDER.length ? 'all' : PROCESS_ORDER.filter((p) => processes.has(p)).join(', ');
-    const cells = [`\`${name}\``, shownDefault(setting), setting.accepts, readBy, setting.doc];
-    lines.push(`| ${cells.map(cell).join(' | ')} |`);
-  }
-  return lines.join('\n');
-}
-
-/** `readme` with the text between its settings markers replaced by the current table. */
-export function withSettingsTable(readme: string): string {
-  const begin = readme.indexOf(BEGIN);
-  const end = readme.indexOf(END);
-  if (begin === -1 || end < begin) throw new Error(`README.md needs ${BEGIN} and ${END}, in that order`);
-  return `${readme.slice(0, begin + BEGIN.length)}\n${settingsTable()}\n${readme.slice(end)}`;
+/** docs/settings.md: one row per setting, from the schema in pieces.ts (`npm run docs:settings` writes it). */
+export function settingsDoc(): string {
+  const rows = [...new Map(leaves(ALL_SETTINGS).map((leaf) => [leaf.env!, leaf])).values()].map((leaf) =>
+    [`\`${leaf.env}\``, shown(leaf), leaf.accepts, readers(leaf.env!), leaf.description].map((cell) =>
+      String(cell).replace(/\|/g, '\\|'),
+    ),
+  );
+  return [
+    '# Settings',
+    '',
+    'Settings are environment variables; a `.env` file in the project root is read when present. Each process reads',
+    'and checks the settings it uses when it starts, and a bad value stops it with one line naming the setting.',
+    '`npm start` fills in what a local run needs and keeps anything already set. This page is generated from the',
+    'schema in `server/core/platform/config/pieces.ts` by `npm run docs:settings`; the `RATE_LIMIT_*` defaults are',
+    "the interface's limits (docs/api.md), which operators and benchmarks raise here.",
+    '',
+    '| name | default | accepts | read by | meaning |',
+    '|---|---|---|---|---|',
+    ...rows.map((cells) => `| ${cells.join(' | ')} |`),
+    '',
+  ].join('\n');
 }

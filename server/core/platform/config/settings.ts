@@ -1,210 +1,16 @@
 import 'dotenv/config';
+import { Ajv } from 'ajv';
 import ipaddr from 'ipaddr.js';
+import { parsePreviousKeys, parseSigningKey } from '../../domain/cart-keys.js';
 
 /**
- * The one place that reads process.env, checked at boot so a typo fails loudly. Each check's message
- * completes "NAME ...": `PORT must be an integer from 1 to 65535 (got "99999")`.
+ * The one place that reads process.env. Each setting is a JSON Schema leaf naming its variable (pieces.ts,
+ * docs/settings.md), checked by Ajv at boot; a message completes "NAME must be ...".
  */
 
-export type ProcessName = 'server' | 'worker' | 'bff';
-
-/** What a setting's declaration says about it, for people: the settings table's row. */
-export interface About {
-  /** One line: what the setting does. */
-  doc: string;
-  /** The value when unset (an empty value counts as unset); none: the setting stays undefined. */
-  default?: string;
-  /** The default as the table shows it, where the value alone says too little (`http://HOST:PORT`). */
-  shown?: string;
+export class ConfigError extends Error {
+  override name = 'ConfigError';
 }
-
-/** One environment variable: its check, its default and its row in the settings table. */
-export interface Setting<Required extends boolean = boolean> extends About {
-  /** True when a default makes the value always a string. */
-  required: Required;
-  /** What a valid value looks like, in the table (`integer 1 to 65535`). */
-  accepts: string;
-  check?: (value: string) => boolean;
-  /** Why `value` is refused, completing "NAME ...". */
-  error?: (value: string) => string;
-}
-
-type Made<A extends About> = Setting<A extends { default: string } ? true : false>;
-
-function define<const A extends About>(
-  accepts: string,
-  about: A,
-  check?: (value: string) => boolean,
-  error?: (value: string) => string,
-): Made<A> {
-  const made: Setting = { ...about, accepts, required: about.default !== undefined, check, error };
-  // Whether it is required follows from `default`, which the type cannot see through a spread.
-  return made as unknown as Made<A>;
-}
-
-/** Quotes a value for a message (secrets are never echoed: their checks report lengths only). */
-const got = (value: string) => `(got ${JSON.stringify(value)})`;
-
-const INT32_MAX = 2_147_483_647;
-
-/** A string setting with a check whose message follows the variable's name. */
-const checked = <const A extends About>(
-  accepts: string,
-  check: (value: string) => boolean,
-  error: (value: string) => string,
-  about: A,
-) => define(accepts, about, check, error);
-
-/** A string taken as it is. */
-const text = <const A extends About>(accepts: string, about: A) => define(accepts, about);
-
-const int = <const A extends About>(min: number, max: number, about: A) =>
-  checked(
-    max === INT32_MAX ? `integer, at least ${min}` : `integer ${min} to ${max}`,
-    (v) => /^[0-9]+$/.test(v) && Number(v) >= min && Number(v) <= max,
-    (v) => `must be an integer from ${min} to ${max} ${got(v)}`,
-    about,
-  );
-
-/** Milliseconds for a timer: at least 1, at most what setTimeout takes. */
-const millis = <const A extends About>(about: A) => ({ ...int(1, INT32_MAX, about), accepts: 'milliseconds' });
-
-const oneOf = <const A extends About>(values: readonly string[], about: A) => {
-  const listed =
-    values.length > 2 ? `one of ${values.slice(0, -1).join(', ')} or ${values.at(-1)}` : values.join(' or ');
-  return checked(
-    values.map((value) => `\`${value}\``).join(', '),
-    (v) => values.includes(v),
-    (v) => `must be ${listed} ${got(v)}`,
-    about,
-  );
-};
-
-/** `1` or `true` turns it on; off by default. */
-const bool = (about: Omit<About, 'default'>) =>
-  ({ ...oneOf(['0', '1', 'true', 'false'], { ...about, default: '0' }), accepts: '`0`, `1`' }) as Setting<true>;
-
-function isHttpUrl(value: string): boolean {
-  if (!/^https?:\/\//i.test(value)) return false;
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
-  } catch {
-    return false;
-  }
-}
-
-const httpUrl = <const A extends About>(about: A) =>
-  checked('http(s) URL', isHttpUrl, (v) => `must be an absolute http:// or https:// URL ${got(v)}`, about);
-
-/** A secret: only its length is checked and reported. */
-const secret = <const A extends About>(minLength: number, about: A) =>
-  checked(
-    `secret, ${minLength}+ characters`,
-    (v) => v.length >= minLength,
-    (v) => `must be at least ${minLength} characters (got ${v.length})`,
-    about,
-  );
-
-const host = <const A extends About>(about: A) =>
-  checked(
-    'host name or IP',
-    (v) => v.trim() !== '' && !/\s/.test(v),
-    (v) => `must be a host name or IP address ${got(v)}`,
-    about,
-  );
-
-const RATE_PATTERN = /^([0-9]+)\/([0-9]+)(ms|s|m|h)$/;
-const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
-
-function isRateSpec(spec: string): boolean {
-  const match = RATE_PATTERN.exec(spec);
-  if (!match) return false;
-  const count = Number(match[1]);
-  const windowMs = Number(match[2]) * UNIT_MS[match[3] as keyof typeof UNIT_MS];
-  return Number.isSafeInteger(count) && count >= 1 && Number.isSafeInteger(windowMs) && windowMs > 0;
-}
-
-/** A rate limit as `count/window` (`120/5m`). */
-const rate = <const A extends About & { default: string }>(about: A) =>
-  checked(
-    '`count/window`',
-    isRateSpec,
-    (v) =>
-      'must be count/window with a count of at least 1 and a window above 0 in ms, s, m or h, ' +
-      `like ${about.default} ${got(v)}`,
-    about,
-  );
-
-const DURATION_PATTERN = /^([0-9]+)(ms|s|m|h)$/;
-
-/** A comma-separated list of durations (`5s,5m,30m,2h`) in milliseconds; what `durations` accepts. */
-export function parseDurationList(spec: string): number[] {
-  return spec.split(',').map((part) => {
-    const [, amount, unit] = DURATION_PATTERN.exec(part.trim())!;
-    return Number(amount) * UNIT_MS[unit as keyof typeof UNIT_MS];
-  });
-}
-
-const isDurationList = (spec: string) => {
-  const parts = spec.split(',').map((part) => part.trim());
-  return (
-    parts.length >= 1 &&
-    parts.length <= 20 &&
-    parts.every((part) => DURATION_PATTERN.test(part)) &&
-    parseDurationList(spec).every((ms) => ms >= 1 && ms <= INT32_MAX)
-  );
-};
-
-const durations = <const A extends About & { default: string }>(about: A) =>
-  checked(
-    '1 to 20 durations (`ms`, `s`, `m`, `h`)',
-    isDurationList,
-    (v) =>
-      'must be 1 to 20 comma-separated durations in ms, s, m or h, each from 1 ms to about 24 days, ' +
-      `like ${about.default} ${got(v)}`,
-    about,
-  );
-
-/** A comma-separated list: split, trimmed, empty entries dropped. */
-export const listEntries = (value: string) =>
-  value
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-
-const isIp = (v: string) => ipaddr.IPv4.isValidFourPartDecimal(v) || ipaddr.IPv6.isValid(v);
-const isCidr = (v: string) => ipaddr.IPv4.isValidCIDRFourPartDecimal(v) || ipaddr.IPv6.isValidCIDR(v);
-/** `10.0.0.0/255.0.0.0`: the netmask form Fastify's proxy-addr takes too. */
-const isNetmask = (v: string) => {
-  const [address, mask, extra] = v.split('/');
-  return (
-    extra === undefined &&
-    mask !== undefined &&
-    ipaddr.IPv4.isValidFourPartDecimal(address) &&
-    ipaddr.IPv4.isValidFourPartDecimal(mask)
-  );
-};
-/** proxy-addr's named ranges, which Fastify accepts in trustProxy. */
-const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
-const isProxyEntry = (entry: string) =>
-  isIp(entry) || isCidr(entry) || isNetmask(entry) || PROXY_RANGE_NAMES.has(entry);
-
-const trustProxy = <const A extends About>(about: A) =>
-  checked(
-    'IPs, CIDRs, `loopback`...',
-    (v) => listEntries(v).every(isProxyEntry),
-    (v) => {
-      const bad = listEntries(v).filter((entry) => !isProxyEntry(entry));
-      return (
-        'must be comma-separated IP addresses, CIDRs or loopback/linklocal/uniquelocal ' +
-        `(like 127.0.0.1,10.0.0.0/8) ${got(bad.join(','))}`
-      );
-    },
-    about,
-  );
-
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** A rate limit as `count/window` (`120/5m`), in the shape @fastify/rate-limit takes. */
 export interface RateLimit {
@@ -212,87 +18,195 @@ export interface RateLimit {
   timeWindow: number;
 }
 
-export function parseRate(spec: string): RateLimit {
-  const [, count, amount, unit] = RATE_PATTERN.exec(spec)!;
-  return { max: Number(count), timeWindow: Number(amount) * UNIT_MS[unit as keyof typeof UNIT_MS] };
+const INT32_MAX = 2_147_483_647;
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
+const ms = (duration: string) => {
+  const [, amount, unit] = /^([0-9]+)(ms|s|m|h)$/.exec(duration.trim()) ?? [];
+  return unit ? Number(amount) * UNIT_MS[unit as keyof typeof UNIT_MS] : NaN;
+};
+const parseRate = (v: string): RateLimit => ({ max: Number(v.split('/')[0]), timeWindow: ms(v.split('/')[1] ?? '') });
+const list = (v: string) => v.split(',').flatMap((s) => s.trim() || []);
+const isHttpUrl = (v: string) => /^https?:\/\/./i.test(v) && URL.canParse(v) && new URL(v).hostname !== '';
+const isOrigin = (v: string) => /^https?:\/\/./.test(v) && URL.canParse(v) && new URL(v).origin === v;
+const isProxy = (v: string) =>
+  ['loopback', 'linklocal', 'uniquelocal'].includes(v) ||
+  ipaddr.IPv4.isValidFourPartDecimal(v) ||
+  ipaddr.IPv6.isValid(v) ||
+  ipaddr.IPv4.isValidCIDRFourPartDecimal(v) ||
+  ipaddr.IPv6.isValidCIDR(v) ||
+  // `10.0.0.0/255.0.0.0`: the netmask form Fastify's proxy-addr takes too.
+  (/^[^/]+\/[^/]+$/.test(v) && v.split('/').every((part) => ipaddr.IPv4.isValidFourPartDecimal(part)));
+
+/** Custom formats: the check, what a value must be, and whether the message may quote it (`got`). */
+const FORMATS: Record<string, { check: (v: string) => boolean; must: string; got?: 'bad entries' | 'never' }> = {
+  url: { check: isHttpUrl, must: 'an absolute http:// or https:// URL' },
+  host: { check: (v) => /^\S+$/.test(v), must: 'a host name or IP address' },
+  rate: {
+    check: (v) =>
+      /^[0-9]+\/[0-9]+[a-z]+$/.test(v) && Object.values(parseRate(v)).every((n) => Number.isSafeInteger(n) && n >= 1),
+    must: 'count/window with a count of at least 1 and a window above 0 in ms, s, m or h, like {default}',
+  },
+  durations: {
+    check: (v) => v.split(',').length <= 20 && v.split(',').every((part) => ms(part) >= 1 && ms(part) <= INT32_MAX),
+    must: '1 to 20 comma-separated durations in ms, s, m or h, each from 1 ms to about 24 days, like {default}',
+  },
+  proxies: {
+    check: isProxy,
+    must: 'comma-separated IP addresses, CIDRs or loopback/linklocal/uniquelocal (like 127.0.0.1,10.0.0.0/8)',
+    got: 'bad entries',
+  },
+  origins: {
+    check: isOrigin,
+    must:
+      'comma-separated origins like https://console.example.com or http://127.0.0.1:8080 ' +
+      '(no path, no trailing slash)',
+    got: 'bad entries',
+  },
+  'cart-key': {
+    check: (v) => v === '' || parseSigningKey(v) !== null,
+    must: 'a P-256 (ES256) private key as PKCS#8 PEM or as a JWK',
+    got: 'never',
+  },
+  'cart-public-keys': {
+    check: (v) => v === '' || parsePreviousKeys(v) !== null,
+    must: 'P-256 public keys only: SPKI PEM blocks, a JSON array of JWKs or a JWK Set',
+    got: 'never',
+  },
+};
+// Compiled once per process (Ajv caches by schema) and run once: no meta-schema check and no messages (the
+// kinds build the schemas, problem() words failures). The annotations are keywords Ajv ignores.
+const ajv = new Ajv({ allErrors: true, verbose: true, validateSchema: false, messages: false });
+ajv.addVocabulary(['env', 'accepts', 'shown', 'requiredWhen', 'errorMessage', 'decode', 'allOrNone']);
+for (const [name, { check, got }] of Object.entries(FORMATS))
+  ajv.addFormat(name, got === 'bad entries' ? (v: string) => list(v).every(check) : check);
+
+/** A JSON Schema node; a leaf names its variable, says what docs/settings.md shows and how its value decodes. */
+export interface Node {
+  env?: string;
+  properties?: Record<string, Node>;
+  decode?: (value: string) => unknown;
+  [keyword: string]: unknown;
 }
-
-export const flag = (v: string | undefined) => v === '1' || v === 'true';
-export const withoutTrailingSlash = (url: string) => url.replace(/\/$/, '');
-
-/** The setting types the pieces are declared with (each error message follows the variable's name). */
-export const setting = {
-  text,
-  checked,
-  int,
-  millis,
-  oneOf,
-  bool,
-  httpUrl,
-  secret,
-  host,
-  rate,
-  durations,
-  trustProxy,
-  INT32_MAX,
-  got,
+/** A node whose value loads as a `T`; `Unset`: it may be left unset. Both are phantoms, for the types only. */
+export type Schema<T, Unset extends boolean = boolean> = Node & { '~value'?: T; '~unset'?: Unset };
+export type Static<S> = S extends Schema<infer T> ? T : never;
+type Props<P> = { [K in keyof P as P[K] extends Schema<unknown, true> ? K : never]?: Static<P[K]> } & {
+  [K in keyof P as P[K] extends Schema<unknown, true> ? never : K]: Static<P[K]>;
 };
 
-export class ConfigError extends Error {
-  override name = 'ConfigError';
+/** What docs/settings.md says about a setting; `{NAME}` in a default stands for that setting's value. */
+type About = { doc: string; default?: string | number; shown?: string };
+type Unset<A, U> = A extends { default: unknown } ? false : U;
+
+/** One environment variable: its schema, annotated with its name and its row in docs/settings.md. */
+export function env<T, U extends boolean, const A extends About>(name: string, schema: Schema<T, U>, about: A) {
+  const { doc, ...rest } = about;
+  return Object.assign(schema, { env: name, description: doc, ...rest }) as Schema<T, Unset<A, U>>;
+}
+export const group = <P extends Record<string, Node>>(properties: P) =>
+  ({ type: 'object', properties }) as Schema<Props<P>, false>;
+/** A group set whole or not at all: each of its settings is then required. */
+export const allOrNone = <T>(schema: Schema<T, false>) =>
+  Object.assign(schema, { allOrNone: true }) as Schema<Required<T>, true>;
+
+/** A leaf that may be unset; without `decode` its value is the (string or integer) text itself. */
+const leaf = <T = string, U extends boolean = true>(accepts: string, schema: object, decode?: (v: string) => T) =>
+  ({ type: 'string', ...schema, accepts, decode }) as Schema<T, U>;
+const integer = (accepts: string, minimum: number, maximum = INT32_MAX) =>
+  leaf<number>(accepts, { type: 'integer', minimum, maximum });
+const TTL_S: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
+
+/** The kinds of setting pieces.ts declares; `accepts` is what docs/settings.md says a value looks like. */
+export const kind = {
+  text: (accepts: string, options: object = {}) => leaf(accepts, options),
+  int: (min: number, max = INT32_MAX) =>
+    integer(max === INT32_MAX ? `integer, at least ${min}` : `integer ${min} to ${max}`, min, max),
+  millis: () => integer('milliseconds', 1),
+  oneOf: <const V extends string[]>(...values: V) =>
+    leaf<V[number]>(values.map((v) => `\`${v}\``).join(', '), { enum: values }),
+  /** `1` or `true` turns it on; off by default. */
+  bool: () =>
+    leaf<boolean, false>('`0`, `1`', { enum: ['0', '1', 'true', 'false'], default: '0' }, (v) => /^(1|true)$/.test(v)),
+  url: () => leaf('http(s) URL', { format: 'url' }),
+  /** A URL others are appended to: its trailing slash is dropped. */
+  base: () => leaf('http(s) URL', { format: 'url' }, (v) => v.replace(/\/$/, '')),
+  /** A secret: only its length is checked and reported. */
+  secret: (minLength: number) => leaf(`secret, ${minLength}+ characters`, { minLength }),
+  host: () => leaf('host name or IP', { format: 'host' }),
+  rate: () => leaf('`count/window`', { format: 'rate' }, parseRate),
+  durations: () =>
+    leaf('1 to 20 durations (`ms`, `s`, `m`, `h`)', { format: 'durations' }, (v) => v.split(',').map(ms)),
+  list: (accepts: string, format: 'proxies' | 'origins') => leaf(accepts, { format }, list),
+  /** A lifetime as a number and a unit (`7d`), in seconds. */
+  ttl: () =>
+    leaf(
+      'a duration: `s`, `m`, `h` or `d`',
+      { pattern: '^[1-9][0-9]{0,6}[smhd]$', errorMessage: 'a number and a unit (s, m, h, d), as 7d' },
+      (v) => Number(v.slice(0, -1)) * TTL_S[v.at(-1)!],
+    ),
+  cartKey: () => leaf('a P-256 private key: PKCS#8 PEM or JWK', { format: 'cart-key' }, parseSigningKey),
+  cartPublicKeys: () =>
+    leaf('SPKI PEM blocks, a JSON array of JWKs or a JWK Set', { format: 'cart-public-keys' }, (v) =>
+      v ? (parsePreviousKeys(v) ?? []) : [],
+    ),
+};
+
+/** `items` (a listing of `a, b, c`) as a message says it: `a or b`, `one of a, b or c`. */
+const oneOf = (items: readonly unknown[]) =>
+  (items.length > 2 ? `one of ${items.slice(0, -1).join(', ')}` : `${items[0]}`) + ` or ${items.at(-1)}`;
+
+function problem(env: string, node: Node, value: string): string {
+  const format = FORMATS[node.format as string];
+  const must =
+    (node.errorMessage as string | undefined) ??
+    format?.must ??
+    (node.enum ? oneOf(node.enum as string[]) : undefined) ??
+    (node.minLength ? `at least ${node.minLength} characters` : `an integer from ${node.minimum} to ${node.maximum}`);
+  const bad = format?.got === 'bad entries' ? String(list(value).filter((v) => !format.check(v))) : value;
+  const got = format?.got === 'never' ? '' : ` (got ${node.minLength ? value.length : JSON.stringify(bad)})`;
+  return `${env} must be ${must.replace('{default}', String(node.default))}${got}`;
 }
 
-type Settings = Record<string, Setting>;
-/** What a piece's `read` gets: each variable's checked value, undefined only where it has no default. */
-type EnvOf<S extends Settings> = { [K in keyof S]: S[K] extends Setting<true> ? string : string | undefined };
+const decoded = (node: Node, value: unknown): unknown =>
+  node.properties
+    ? value && Object.fromEntries(Object.entries(value).map(([key, v]) => [key, decoded(node.properties![key], v)]))
+    : node.decode && value !== undefined
+      ? node.decode(value as string)
+      : value;
 
 /**
- * A group of settings that belong together; a process's config is the pieces it reads, so the worker
- * never asks for a listen port and the BFF never for a database.
+ * Reads and checks the variables `schema` names (default: the environment with `.env`); empty counts as unset.
+ * Every problem is reported at once, on one line, as a ConfigError.
  */
-export interface SettingsPiece<
-  S extends Settings = Settings,
-  R = unknown,
-  P extends readonly ProcessName[] = readonly ProcessName[],
-> {
-  processes: P;
-  settings: S;
-  read(env: EnvOf<S>): R;
-}
-
-export function settingsPiece<const P extends readonly ProcessName[], S extends Settings, R>(
-  processes: P,
-  settings: S,
-  read: (env: EnvOf<S>) => R,
-): SettingsPiece<S, R, P> {
-  return { processes, settings, read };
-}
-
-type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
-/** The config a list of pieces makes: every piece's result, merged. */
-export type SettingsOf<T extends readonly SettingsPiece[]> = UnionToIntersection<ReturnType<T[number]['read']>>;
-
-/**
- * Reads and checks the variables of `pieces` (default: the environment with `.env`); empty counts as
- * unset. Every problem is reported at once, on one line, as a ConfigError.
- */
-export function loadSettings<const T extends readonly SettingsPiece[]>(
-  pieces: T,
-  source: Record<string, string | undefined> = process.env,
-): SettingsOf<T> {
-  const settings: Settings = Object.assign({}, ...pieces.map((piece) => piece.settings));
-  const env: Record<string, string | undefined> = {};
+export function loadSettings<S extends Node>(schema: S, source = process.env): Static<S> {
+  const values: Record<string, string | undefined> = {};
   const problems: string[] = [];
-  for (const [name, { default: fallback, check, error }] of Object.entries(settings)) {
-    const value = source[name] === undefined || source[name] === '' ? fallback : source[name];
-    if (value !== undefined && check && !check(value)) problems.push(`${name} ${error!(value)}`);
-    env[name] = value;
-  }
+  const read = (node: Node): unknown => {
+    if (node.properties) {
+      const entries = Object.entries(node.properties).map(([key, child]) => [key, read(child)] as const);
+      const set = entries.filter(([, v]) => v !== undefined);
+      if (!node.allOrNone || set.length === entries.length) return Object.fromEntries(set);
+      const names = Object.values(node.properties).map((child) => child.env);
+      if (set.length > 0) problems.push(`${names.join(' and ')} go together: set both or neither`);
+      return undefined;
+    }
+    const env = node.env!;
+    const fallback = node.default === undefined ? undefined : String(node.default);
+    const value = source[env] || fallback?.replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? '');
+    const [when, is] = (node.requiredWhen as string | undefined)?.split('=') ?? [];
+    if (when && values[when] === is && !value) problems.push(`${env} (${when}=${is}) is not set`);
+    values[env] = value;
+    return node.type === 'integer' && /^[0-9]+$/.test(value ?? '') ? Number(value) : value;
+  };
+  const raw = read(schema);
+  const failed = new Set(ajv.validate(schema, raw) ? [] : ajv.errors!.map((error) => error.parentSchema as Node));
+  // A default is checked through the settings it names, which report themselves.
+  for (const { env, ...node } of failed) if (env && source[env]) problems.push(problem(env, node, values[env]!));
   if (problems.length > 0)
     throw new ConfigError(
       problems.length === 1 ? problems[0] : `${problems.length} invalid settings: ${problems.join('; ')}`,
     );
-  return Object.assign({}, ...pieces.map((piece) => piece.read(env as never))) as SettingsOf<T>;
+  return decoded(schema, raw) as Static<S>;
 }
 
 /** Fails at boot with a clear message when a secret the process needs is missing. */

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Db } from '../../platform/db/client.js';
 import type { Libraries } from '../../platform/libraries/index.js';
 import { createTokenCipher } from '../../platform/token-cipher.js';
-import type { LibrariesSettings, RedisSettings } from '../../platform/config/pieces.js';
+import type { AllSettings, LibrariesSettings, RedisSettings } from '../../platform/config/pieces.js';
 import { createLibraryConnectionRepository } from '../../repositories/library-connections.js';
 import { LibraryError, providerNotConfigured } from '../../domain/libraries/library-errors.js';
 import type { ServiceLog } from '../service-deps.js';
@@ -22,7 +22,8 @@ export interface LibraryConnectionDeps {
 
 /** The settings the server and the worker both load for it; without TOKEN_ENCRYPTION_KEY nothing can connect. */
 export type LibraryConnectionSettings = LibrariesSettings &
-  Pick<RedisSettings, 'queuePrefix'> & { tokenEncryptionKey: string | undefined };
+  Pick<RedisSettings, 'queuePrefix'> &
+  Pick<AllSettings, 'tokenEncryptionKey'>;
 
 /** Lifetime of an authorize URL's state (interface: single use, valid 10 minutes). */
 const OAUTH_STATE_SECONDS = 600;
