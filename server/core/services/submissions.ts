@@ -97,7 +97,7 @@ export function createSubmissionService(deps: SubmissionServiceDeps) {
         );
         // Fire and forget: the submission is safe in Postgres; Redis must not delay or fail the answer.
         afterCommit(() => deps.outbox.nudge(created.outbox, deps.log));
-        // The day's submissions counter (contract 12.11), in a statement of its own once the request is safe.
+        // The day's submissions counter (docs/api.md, Analytics), in a statement of its own once the request is safe.
         if (created.created) afterCommit(() => counters.addSubmission(access.projectId, utcDay(new Date())));
         return created.id;
       });
